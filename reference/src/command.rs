@@ -1,0 +1,111 @@
+//! Parsing one line of user input into a move, a save or nothing valid
+//! (rulings TURN-2, SAVE-1).
+
+use crate::grid::{Direction, Edge};
+
+/// What one input line asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Command<'a> {
+    /// Close this edge (it may still lie outside the grid or be closed).
+    Move(Edge),
+    /// Save the game to this path (bytes before any NUL; may be empty).
+    Save(&'a [u8]),
+    /// Anything else (TURN-4): the same prompt again.
+    Invalid,
+}
+
+/// Parses `line` (without its `\n`).
+pub fn parse(line: &[u8]) -> Command<'_> {
+    if let Some(path) = line.strip_prefix(b"w ") {
+        // The path is a C string: it ends at the first NUL (SAVE-1).
+        let end = path.iter().position(|&b| b == 0).unwrap_or(path.len());
+        return Command::Save(&path[..end]);
+    }
+    parse_move(line).map_or(Command::Invalid, Command::Move)
+}
+
+/// `^(0|[1-9][0-9]*) (0|[1-9][0-9]*) [hv]$` (TURN-2). Numbers too large for
+/// `usize` saturate: they name no edge either way (TURN-3).
+fn parse_move(line: &[u8]) -> Option<Edge> {
+    let mut parts = line.split(|&b| b == b' ');
+    let row = number(parts.next()?)?;
+    let col = number(parts.next()?)?;
+    let dir = match parts.next()? {
+        b"h" => Direction::Horizontal,
+        b"v" => Direction::Vertical,
+        _ => return None,
+    };
+    if parts.next().is_some() {
+        return None;
+    }
+    Some(Edge { row, col, dir })
+}
+
+fn number(digits: &[u8]) -> Option<usize> {
+    match digits {
+        [b'0'] => Some(0),
+        [] | [b'0', ..] => None,
+        _ if digits.iter().all(u8::is_ascii_digit) => Some(digits.iter().fold(0usize, |acc, d| {
+            acc.saturating_mul(10).saturating_add(usize::from(d - b'0'))
+        })),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn turn_2_valid_move_lines() {
+        assert_eq!(parse(b"0 0 h"), Command::Move(Edge::h(0, 0)));
+        assert_eq!(parse(b"12 3 v"), Command::Move(Edge::v(12, 3)));
+        assert_eq!(
+            parse(b"99999999999999999999999 0 h"),
+            Command::Move(Edge::h(usize::MAX, 0))
+        );
+    }
+
+    #[test]
+    fn turn_2_invalid_move_lines() {
+        for bad in [
+            &b""[..],
+            b"0 0",
+            b"0 0 x",
+            b"0 0 H",
+            b" 0 0 h",
+            b"0 0 h ",
+            b"0  0 h",
+            b"0\t0 h",
+            b"0 0 h\r",
+            b"+1 0 h",
+            b"-1 0 h",
+            b"00 0 h",
+            b"0 01 v",
+            b"0 0 hv",
+            b"a b h",
+            b"0 0 h\0",
+            b"0\x000 h",
+            b"1 2 3 h",
+        ] {
+            assert_eq!(
+                parse(bad),
+                Command::Invalid,
+                "{:?}",
+                String::from_utf8_lossy(bad)
+            );
+        }
+    }
+
+    #[test]
+    fn save_1_path_is_every_byte_after_w_space() {
+        assert_eq!(parse(b"w out.txt"), Command::Save(b"out.txt"));
+        assert_eq!(parse(b"w  spaced \r"), Command::Save(b" spaced \r"));
+        assert_eq!(parse(b"w a\0b"), Command::Save(b"a"));
+        assert_eq!(parse(b"w "), Command::Save(b""));
+        assert_eq!(parse(b"w"), Command::Invalid);
+        assert_eq!(parse(b"wpath"), Command::Invalid);
+        assert_eq!(parse(b" w path"), Command::Invalid);
+        assert_eq!(parse(b"W path"), Command::Invalid);
+    }
+}

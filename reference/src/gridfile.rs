@@ -1,0 +1,605 @@
+//! The grid file: one grammar for loading and saving (rulings FILE-1..7,
+//! SAVE-2).
+//!
+//! Loading is a streaming state machine over the file's bytes, so memory
+//! stays O(grid) whatever the file holds (a multi-gigabyte line of garbage is
+//! rejected at its first wrong byte) and every error names its line.
+
+use std::fmt;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
+use crate::game::State;
+use crate::grid::{Cell, Direction, Edge, Grid};
+use crate::player::Player;
+
+/// What is wrong with a grid file's contents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoadErrorKind {
+    /// The file has no bytes at all.
+    Empty,
+    /// The file ends before its 3H+2 lines are complete.
+    MissingLines {
+        /// Lines the grid needs.
+        expected: usize,
+        /// Lines the file has.
+        found: usize,
+    },
+    /// The next-player line holds a byte that is not a digit.
+    NextPlayerByte(u8),
+    /// The next-player line is empty.
+    NextPlayerEmpty,
+    /// The next player is 0 or more than the player count.
+    NextPlayerRange,
+    /// An edge row holds a byte other than `0` or `1`.
+    EdgeByte(u8),
+    /// An edge row is shorter than the grid needs.
+    EdgeRowShort,
+    /// An edge row is longer than the grid needs.
+    EdgeRowLong,
+    /// A cell row holds a byte other than a digit or a comma.
+    CellByte(u8),
+    /// A cell row has an empty owner field (`0,,0`, a trailing comma).
+    EmptyField,
+    /// A cell row has fewer than W owners.
+    TooFewFields,
+    /// A cell row has more than W owners.
+    TooManyFields,
+    /// An owner number above the player count.
+    OwnerRange,
+    /// An owner on a cell whose four edges are not all closed (FILE-4).
+    OwnerOnOpenCell {
+        /// The cell's row.
+        row: usize,
+        /// The cell's column.
+        col: usize,
+    },
+    /// A line (even a blank one) after the last cell row (FILE-5).
+    ExtraLine,
+    /// The file opened but reading it failed (a directory).
+    Unreadable,
+}
+
+/// A grid file's contents are wrong: where and how (always FILE-6 to a user).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {kind}")]
+pub struct LoadError {
+    /// 1-based line of the file where the error shows.
+    pub line: usize,
+    /// What is wrong.
+    pub kind: LoadErrorKind,
+}
+
+impl fmt::Display for LoadErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Empty => write!(f, "the file is empty"),
+            Self::MissingLines { expected, found } => {
+                write!(f, "the grid needs {expected} lines, the file has {found}")
+            }
+            Self::NextPlayerByte(b) => write!(f, "next player holds byte {b:#04x}"),
+            Self::NextPlayerEmpty => write!(f, "next player line is empty"),
+            Self::NextPlayerRange => write!(f, "next player out of range"),
+            Self::EdgeByte(b) => write!(f, "edge row holds byte {b:#04x}"),
+            Self::EdgeRowShort => write!(f, "edge row too short"),
+            Self::EdgeRowLong => write!(f, "edge row too long"),
+            Self::CellByte(b) => write!(f, "cell row holds byte {b:#04x}"),
+            Self::EmptyField => write!(f, "empty owner field"),
+            Self::TooFewFields => write!(f, "too few owners in cell row"),
+            Self::TooManyFields => write!(f, "too many owners in cell row"),
+            Self::OwnerRange => write!(f, "owner above the player count"),
+            Self::OwnerOnOpenCell { row, col } => {
+                write!(
+                    f,
+                    "owner on cell ({row}, {col}) whose edges are not all closed"
+                )
+            }
+            Self::ExtraLine => write!(f, "line after the last cell row"),
+            Self::Unreadable => write!(f, "the file cannot be read"),
+        }
+    }
+}
+
+/// Why a grid file could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadFailure {
+    /// The file could not be opened for reading (ARGS-6, exit 4).
+    #[error("opening the grid file: {0}")]
+    Open(#[source] io::Error),
+    /// The file opened but its contents are wrong (FILE-6, exit 5).
+    #[error("reading the grid file: {0}")]
+    Contents(#[source] LoadError),
+}
+
+/// Opens and loads the grid file at `path` for an H×W game of P players.
+pub fn load_path(
+    path: &Path,
+    height: usize,
+    width: usize,
+    players: usize,
+) -> Result<State, LoadFailure> {
+    let file = File::open(path).map_err(LoadFailure::Open)?;
+    load_reader(file, height, width, players).map_err(LoadFailure::Contents)
+}
+
+/// Loads a grid file from any reader. A read error is a contents error.
+pub fn load_reader<R: Read>(
+    mut reader: R,
+    height: usize,
+    width: usize,
+    players: usize,
+) -> Result<State, LoadError> {
+    let mut loader = Loader::new(height, width, players);
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        match reader.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => loader.feed(&chunk[..n])?,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => return Err(loader.error(LoadErrorKind::Unreadable)),
+        }
+    }
+    loader.finish()
+}
+
+/// Loads a grid file held in memory.
+pub fn load_bytes(
+    bytes: &[u8],
+    height: usize,
+    width: usize,
+    players: usize,
+) -> Result<State, LoadError> {
+    let mut loader = Loader::new(height, width, players);
+    loader.feed(bytes)?;
+    loader.finish()
+}
+
+/// Serializes `state` in the grid-file format (SAVE-2): every line ends in
+/// `\n`, the next player first.
+pub fn to_bytes(state: &State) -> Vec<u8> {
+    let grid = &state.grid;
+    let (h, w) = (grid.height(), grid.width());
+    let mut out = Vec::with_capacity(8 + (2 * h + 1) * (w + 2) + h * (4 * w + 1));
+    out.extend_from_slice(state.next.number().to_string().as_bytes());
+    out.push(b'\n');
+    for r in 0..=h {
+        out.extend((0..w).map(|c| {
+            if grid.is_closed(Edge::h(r, c)) {
+                b'1'
+            } else {
+                b'0'
+            }
+        }));
+        out.push(b'\n');
+        if r < h {
+            out.extend((0..=w).map(|c| {
+                if grid.is_closed(Edge::v(r, c)) {
+                    b'1'
+                } else {
+                    b'0'
+                }
+            }));
+            out.push(b'\n');
+        }
+    }
+    for row in 0..h {
+        for col in 0..w {
+            if col > 0 {
+                out.push(b',');
+            }
+            let owner = grid.owner(Cell { row, col }).map_or(0, Player::number);
+            out.extend_from_slice(owner.to_string().as_bytes());
+        }
+        out.push(b'\n');
+    }
+    out
+}
+
+#[derive(Debug, Clone, Copy)]
+enum LineKind {
+    Next,
+    Edges {
+        row: usize,
+        dir: Direction,
+        len: usize,
+    },
+    Cells {
+        row: usize,
+    },
+    Extra,
+}
+
+/// The streaming parser: feed it bytes, then finish.
+struct Loader {
+    players: usize,
+    grid: Grid,
+    next: Option<Player>,
+    line: usize,
+    col: usize,
+    kind: LineKind,
+    value: u64,
+    digits: usize,
+    field: usize,
+}
+
+impl Loader {
+    fn new(height: usize, width: usize, players: usize) -> Self {
+        Self {
+            players,
+            grid: Grid::new(height, width),
+            next: None,
+            line: 0,
+            col: 0,
+            kind: LineKind::Next,
+            value: 0,
+            digits: 0,
+            field: 0,
+        }
+    }
+
+    fn total_lines(&self) -> usize {
+        3 * self.grid.height() + 2
+    }
+
+    fn kind_of(&self, line: usize) -> LineKind {
+        let (h, w) = (self.grid.height(), self.grid.width());
+        match line {
+            0 => LineKind::Next,
+            l if l <= 2 * h + 1 => {
+                let i = l - 1;
+                if i % 2 == 0 {
+                    LineKind::Edges {
+                        row: i / 2,
+                        dir: Direction::Horizontal,
+                        len: w,
+                    }
+                } else {
+                    LineKind::Edges {
+                        row: i / 2,
+                        dir: Direction::Vertical,
+                        len: w + 1,
+                    }
+                }
+            }
+            l if l < 3 * h + 2 => LineKind::Cells {
+                row: l - (2 * h + 2),
+            },
+            _ => LineKind::Extra,
+        }
+    }
+
+    fn error(&self, kind: LoadErrorKind) -> LoadError {
+        LoadError {
+            line: self.line + 1,
+            kind,
+        }
+    }
+
+    fn feed(&mut self, bytes: &[u8]) -> Result<(), LoadError> {
+        for &b in bytes {
+            self.byte(b).map_err(|k| self.error(k))?;
+        }
+        Ok(())
+    }
+
+    fn byte(&mut self, b: u8) -> Result<(), LoadErrorKind> {
+        if b == b'\n' {
+            self.end_line()?;
+            self.line += 1;
+            self.col = 0;
+            self.value = 0;
+            self.digits = 0;
+            self.field = 0;
+            self.kind = self.kind_of(self.line);
+            return Ok(());
+        }
+        match self.kind {
+            LineKind::Next => self.digit(b).ok_or(LoadErrorKind::NextPlayerByte(b))?,
+            LineKind::Edges { row, dir, len } => {
+                if !matches!(b, b'0' | b'1') {
+                    return Err(LoadErrorKind::EdgeByte(b));
+                }
+                if self.col >= len {
+                    return Err(LoadErrorKind::EdgeRowLong);
+                }
+                if b == b'1' {
+                    self.grid.set_edge(
+                        Edge {
+                            row,
+                            col: self.col,
+                            dir,
+                        },
+                        true,
+                    );
+                }
+            }
+            LineKind::Cells { row } => {
+                if b == b',' {
+                    self.end_field(row)?;
+                    self.field += 1;
+                    if self.field >= self.grid.width() {
+                        return Err(LoadErrorKind::TooManyFields);
+                    }
+                } else {
+                    self.digit(b).ok_or(LoadErrorKind::CellByte(b))?;
+                }
+            }
+            LineKind::Extra => return Err(LoadErrorKind::ExtraLine),
+        }
+        self.col += 1;
+        Ok(())
+    }
+
+    fn digit(&mut self, b: u8) -> Option<()> {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        // Saturation keeps any run of digits bounded; every saturated value
+        // is far above the largest player count.
+        self.value = self
+            .value
+            .saturating_mul(10)
+            .saturating_add(u64::from(b - b'0'));
+        self.digits += 1;
+        Some(())
+    }
+
+    fn value_in(&self, min: u64) -> Option<usize> {
+        let v = usize::try_from(self.value).ok()?;
+        (min as usize..=self.players).contains(&v).then_some(v)
+    }
+
+    fn end_field(&mut self, row: usize) -> Result<(), LoadErrorKind> {
+        if self.digits == 0 {
+            return Err(LoadErrorKind::EmptyField);
+        }
+        let owner = self.value_in(0).ok_or(LoadErrorKind::OwnerRange)?;
+        self.grid.set_owner(
+            Cell {
+                row,
+                col: self.field,
+            },
+            Player::new(owner),
+        );
+        self.value = 0;
+        self.digits = 0;
+        Ok(())
+    }
+
+    fn end_line(&mut self) -> Result<(), LoadErrorKind> {
+        match self.kind {
+            LineKind::Next => {
+                if self.digits == 0 {
+                    return Err(LoadErrorKind::NextPlayerEmpty);
+                }
+                let n = self.value_in(1).ok_or(LoadErrorKind::NextPlayerRange)?;
+                self.next = Player::new(n);
+            }
+            LineKind::Edges { len, .. } => {
+                if self.col < len {
+                    return Err(LoadErrorKind::EdgeRowShort);
+                }
+            }
+            LineKind::Cells { row } => {
+                self.end_field(row)?;
+                if self.field + 1 < self.grid.width() {
+                    return Err(LoadErrorKind::TooFewFields);
+                }
+            }
+            LineKind::Extra => return Err(LoadErrorKind::ExtraLine),
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<State, LoadError> {
+        if self.line == 0 && self.col == 0 {
+            return Err(self.error(LoadErrorKind::Empty));
+        }
+        if self.col > 0 {
+            // The last line has no final newline (FILE-5): it still counts.
+            self.end_line().map_err(|k| self.error(k))?;
+            self.line += 1;
+        }
+        let expected = self.total_lines();
+        if self.line < expected {
+            return Err(LoadError {
+                line: self.line,
+                kind: LoadErrorKind::MissingLines {
+                    expected,
+                    found: self.line,
+                },
+            });
+        }
+        if let Some(Cell { row, col }) = self.grid.owned_open_cell() {
+            return Err(LoadError {
+                line: 2 * self.grid.height() + 3 + row,
+                kind: LoadErrorKind::OwnerOnOpenCell { row, col },
+            });
+        }
+        let next = self.next.ok_or(LoadError {
+            line: 1,
+            kind: LoadErrorKind::NextPlayerEmpty,
+        })?;
+        Ok(State {
+            grid: self.grid,
+            next,
+            players: self.players,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The assignment's example file: 3×3, two players, next player 1.
+    pub(crate) const EXAMPLE: &[u8] =
+        b"1\n000\n0100\n011\n0111\n011\n1000\n100\n0,0,0\n0,1,2\n0,0,0\n";
+
+    fn kind(bytes: &[u8], h: usize, w: usize, p: usize) -> Option<LoadErrorKind> {
+        load_bytes(bytes, h, w, p).err().map(|e| e.kind)
+    }
+
+    #[test]
+    fn file_1_example_file_loads() {
+        let s = load_bytes(EXAMPLE, 3, 3, 2);
+        let s = s.as_ref().ok();
+        assert_eq!(s.map(|s| s.next), Some(Player::FIRST));
+        let g = &s.map_or_else(|| Grid::new(3, 3), |s| s.grid.clone());
+        assert!(g.is_closed(Edge::v(0, 1)));
+        assert!(g.is_closed(Edge::h(1, 1)));
+        assert_eq!(g.owner(Cell { row: 1, col: 1 }), Player::new(1));
+        assert_eq!(g.owner(Cell { row: 1, col: 2 }), Player::new(2));
+        assert_eq!(g.open_edges(), 24 - 10);
+    }
+
+    #[test]
+    fn file_1_exact_line_count() {
+        assert!(kind(b"1\n00\n000\n00\n", 1, 2, 2).is_some());
+        assert_eq!(
+            kind(b"1\n00\n000\n", 2, 2, 2),
+            Some(LoadErrorKind::MissingLines {
+                expected: 8,
+                found: 3
+            })
+        );
+    }
+
+    #[test]
+    fn file_1_edge_rows_exact_length_and_bytes() {
+        let ok = b"1\n00\n000\n00\n000\n00\n0,0\n0,0\n";
+        assert!(load_bytes(ok, 2, 2, 2).is_ok());
+        assert_eq!(
+            kind(b"1\n0\n000\n00\n000\n00\n0,0\n0,0\n", 2, 2, 2),
+            Some(LoadErrorKind::EdgeRowShort)
+        );
+        assert_eq!(
+            kind(b"1\n000\n000\n00\n000\n00\n0,0\n0,0\n", 2, 2, 2),
+            Some(LoadErrorKind::EdgeRowLong)
+        );
+        assert_eq!(
+            kind(b"1\n02\n000\n00\n000\n00\n0,0\n0,0\n", 2, 2, 2),
+            Some(LoadErrorKind::EdgeByte(b'2'))
+        );
+        assert_eq!(
+            kind(b"1\n00\n0000\n00\n000\n00\n0,0\n0,0\n", 2, 2, 2),
+            Some(LoadErrorKind::EdgeRowLong)
+        );
+    }
+
+    #[test]
+    fn file_1_cell_rows_exact_field_count() {
+        assert_eq!(
+            kind(b"1\n00\n000\n00\n000\n00\n0\n0,0\n", 2, 2, 2),
+            Some(LoadErrorKind::TooFewFields)
+        );
+        assert_eq!(
+            kind(b"1\n00\n000\n00\n000\n00\n0,0,0\n0,0\n", 2, 2, 2),
+            Some(LoadErrorKind::TooManyFields)
+        );
+    }
+
+    #[test]
+    fn file_2_next_player_digits_in_range() {
+        let rest = b"\n00\n000\n00\n000\n00\n0,0\n0,0\n";
+        let with = |first: &[u8]| kind(&[first, &rest[..]].concat(), 2, 2, 3);
+        assert_eq!(with(b"3"), None);
+        assert_eq!(with(b"03"), None);
+        assert_eq!(with(b"0"), Some(LoadErrorKind::NextPlayerRange));
+        assert_eq!(with(b"4"), Some(LoadErrorKind::NextPlayerRange));
+        assert_eq!(with(b""), Some(LoadErrorKind::NextPlayerEmpty));
+        assert_eq!(with(b"+1"), Some(LoadErrorKind::NextPlayerByte(b'+')));
+        assert_eq!(with(b" 1"), Some(LoadErrorKind::NextPlayerByte(b' ')));
+        assert_eq!(
+            with(b"99999999999999999999999999"),
+            Some(LoadErrorKind::NextPlayerRange)
+        );
+    }
+
+    #[test]
+    fn file_3_owner_numbers() {
+        let closed = b"1\n11\n111\n11\n111\n11\n";
+        let with = |cells: &[u8]| kind(&[&closed[..], cells].concat(), 2, 2, 3);
+        assert_eq!(with(b"3,00\n0,1\n"), None);
+        assert_eq!(with(b"4,0\n0,0\n"), Some(LoadErrorKind::OwnerRange));
+        assert_eq!(with(b"0,,0\n0,0\n"), Some(LoadErrorKind::EmptyField));
+        assert_eq!(with(b",0\n0,0\n"), Some(LoadErrorKind::EmptyField));
+        assert_eq!(with(b"0,0,\n0,0\n"), Some(LoadErrorKind::TooManyFields));
+        assert_eq!(with(b"0,\n0,0\n"), Some(LoadErrorKind::EmptyField));
+        assert_eq!(with(b"-1,0\n0,0\n"), Some(LoadErrorKind::CellByte(b'-')));
+        assert_eq!(with(b"0, 1\n0,0\n"), Some(LoadErrorKind::CellByte(b' ')));
+    }
+
+    #[test]
+    fn file_4_owner_only_on_closed_cells() {
+        let cells = b"1,0\n0,0\n";
+        let open = [&b"1\n00\n000\n00\n000\n00\n"[..], cells].concat();
+        assert_eq!(
+            kind(&open, 2, 2, 2),
+            Some(LoadErrorKind::OwnerOnOpenCell { row: 0, col: 0 })
+        );
+        let closed = [&b"1\n10\n110\n10\n000\n00\n"[..], cells].concat();
+        assert_eq!(kind(&closed, 2, 2, 2), None);
+        let unowned_closed = b"1\n10\n110\n10\n000\n00\n0,0\n0,0\n";
+        assert_eq!(kind(unowned_closed, 2, 2, 2), None);
+    }
+
+    #[test]
+    fn file_5_final_newline_optional_nothing_after() {
+        let ok = b"1\n00\n000\n00\n000\n00\n0,0\n0,0";
+        assert_eq!(kind(ok, 2, 2, 2), None);
+        assert_eq!(
+            kind(b"1\n00\n000\n00\n000\n00\n0,0\n0,0\n\n", 2, 2, 2),
+            Some(LoadErrorKind::ExtraLine)
+        );
+        assert_eq!(
+            kind(b"1\n00\n000\n00\n000\n00\n0,0\n0,0\nx", 2, 2, 2),
+            Some(LoadErrorKind::ExtraLine)
+        );
+        assert_eq!(
+            kind(b"1\r\n00\n000\n00\n000\n00\n0,0\n0,0\n", 2, 2, 2),
+            Some(LoadErrorKind::NextPlayerByte(b'\r'))
+        );
+        assert_eq!(
+            kind(b"1\n00\r\n000\n00\n000\n00\n0,0\n0,0\n", 2, 2, 2),
+            Some(LoadErrorKind::EdgeByte(b'\r'))
+        );
+        assert_eq!(
+            kind(b"1\n0\x000\n000\n00\n000\n00\n0,0\n0,0\n", 2, 2, 2),
+            Some(LoadErrorKind::EdgeByte(0))
+        );
+    }
+
+    #[test]
+    fn file_6_empty_file_is_a_contents_error() {
+        assert_eq!(kind(b"", 2, 2, 2), Some(LoadErrorKind::Empty));
+        assert_eq!(kind(b"\n", 2, 2, 2), Some(LoadErrorKind::NextPlayerEmpty));
+    }
+
+    #[test]
+    fn file_6_read_error_is_a_contents_error() {
+        struct Broken;
+        impl Read for Broken {
+            fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+                Err(io::Error::other("boom"))
+            }
+        }
+        assert_eq!(
+            load_reader(Broken, 2, 2, 2).err().map(|e| e.kind),
+            Some(LoadErrorKind::Unreadable)
+        );
+    }
+
+    #[test]
+    fn save_2_round_trip_is_identical() {
+        let s = load_bytes(EXAMPLE, 3, 3, 2);
+        assert_eq!(s.as_ref().map(to_bytes).ok().as_deref(), Some(EXAMPLE));
+    }
+
+    #[test]
+    fn file_7_loaded_next_player_kept() {
+        let s = load_bytes(b"2\n00\n000\n00\n000\n00\n0,0\n0,0\n", 2, 2, 2);
+        assert_eq!(s.map(|s| s.next).ok(), Player::new(2));
+    }
+}

@@ -1,0 +1,21 @@
+//! The reference `boxes`: the rules of the game as a library, and the whole
+//! program as [`app::run`]. Every rule ID of the rulings (ARGS-1, FILE-4, …)
+//! is implemented in the module named for its concept and proved by a unit
+//! test that names it.
+
+pub mod app;
+pub mod args;
+pub mod command;
+pub mod game;
+pub mod grid;
+pub mod gridfile;
+pub mod input;
+pub mod player;
+pub mod render;
+pub mod status;
+
+pub use app::{main_with_args, run};
+pub use game::State;
+pub use grid::{Cell, Direction, Edge, Grid};
+pub use player::Player;
+pub use status::Exit;

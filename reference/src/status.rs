@@ -1,0 +1,127 @@
+//! Every message `boxes` prints to stderr and every exit status, in one place
+//! (rulings ARGS-1..6, FILE-6, SAVE-3, EOF-1, SYS-1).
+//!
+//! The texts are bytes because they are compared byte for byte; the trailing
+//! `\n` is added by the writer, never stored here, so no message can lose it.
+
+use std::fmt;
+
+/// Why the program stopped: each variant is one row of the assignment's
+/// error table, plus the normal end of a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Exit {
+    /// The game ended normally (END-1, END-2).
+    Normal,
+    /// Wrong argument count (ARGS-1).
+    Usage,
+    /// Height or width is not a number in 2..=999 (ARGS-3).
+    Dimensions,
+    /// Player count is not a number in 2..=100 (ARGS-4).
+    PlayerCount,
+    /// The grid file cannot be opened for reading (ARGS-6).
+    GridFileOpen,
+    /// The grid file opened but its contents are wrong (FILE-6).
+    GridFileContents,
+    /// Input ended where a line was expected (EOF-1).
+    EndOfInput,
+    /// A system call failed that the program cannot predict (SYS-1).
+    SystemCall,
+}
+
+impl Exit {
+    /// The process exit status for this outcome.
+    pub const fn code(self) -> u8 {
+        match self {
+            Self::Normal => 0,
+            Self::Usage => 1,
+            Self::Dimensions => 2,
+            Self::PlayerCount => 3,
+            Self::GridFileOpen => 4,
+            Self::GridFileContents => 5,
+            Self::EndOfInput => 6,
+            Self::SystemCall => 9,
+        }
+    }
+
+    /// The message printed on stderr (without its `\n`), or `None` for a
+    /// normal end, which prints nothing there.
+    pub const fn message(self) -> Option<&'static str> {
+        match self {
+            Self::Normal => None,
+            Self::Usage => Some(USAGE),
+            Self::Dimensions => Some("Invalid grid dimensions"),
+            Self::PlayerCount => Some("Invalid player count"),
+            Self::GridFileOpen => Some("Invalid grid file"),
+            Self::GridFileContents => Some("Error reading grid contents"),
+            Self::EndOfInput => Some("End of user input"),
+            Self::SystemCall => Some("System call failure"),
+        }
+    }
+
+    /// Every outcome, in the order of the assignment's error table.
+    pub const ALL: [Self; 8] = [
+        Self::Normal,
+        Self::Usage,
+        Self::Dimensions,
+        Self::PlayerCount,
+        Self::GridFileOpen,
+        Self::GridFileContents,
+        Self::EndOfInput,
+        Self::SystemCall,
+    ];
+
+    /// The outcome whose exit status is `code`, if any.
+    pub fn from_code(code: u8) -> Option<Self> {
+        Self::ALL.into_iter().find(|e| e.code() == code)
+    }
+}
+
+impl fmt::Display for Exit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.message() {
+            Some(m) => write!(f, "{m} (exit {})", self.code()),
+            None => write!(f, "normal end (exit 0)"),
+        }
+    }
+}
+
+/// The usage line of ARGS-1.
+pub const USAGE: &str = "Usage: boxes height width playercount [filename]";
+/// Printed on stderr after a successful save (SAVE-3).
+pub const SAVE_COMPLETE: &str = "Save complete";
+/// Printed on stderr after a failed save (SAVE-3).
+pub const SAVE_FAILED: &str = "Can not open file for write";
+/// Starts the line that names the winners (END-1).
+pub const WINNERS_PREFIX: &str = "Winner(s): ";
+/// Separates the winners' symbols (END-1).
+pub const WINNERS_SEPARATOR: &str = ", ";
+/// Follows the player's symbol in the prompt (TURN-1).
+pub const PROMPT_SUFFIX: &str = "> ";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn args_1_usage_text_and_status() {
+        assert_eq!(Exit::Usage.code(), 1);
+        assert_eq!(
+            Exit::Usage.message(),
+            Some("Usage: boxes height width playercount [filename]")
+        );
+    }
+
+    #[test]
+    fn error_table_codes_are_distinct_and_round_trip() {
+        for e in Exit::ALL {
+            assert_eq!(Exit::from_code(e.code()), Some(e));
+        }
+        assert_eq!(Exit::from_code(7), None);
+    }
+
+    #[test]
+    fn save_3_messages() {
+        assert_eq!(SAVE_COMPLETE, "Save complete");
+        assert_eq!(SAVE_FAILED, "Can not open file for write");
+    }
+}
