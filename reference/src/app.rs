@@ -2,12 +2,14 @@
 //! argument checks, loading, the game, and the final message and status
 //! (rulings ARGS-5..7, SYS-1).
 
+use std::cell::RefCell;
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::{self, BufRead, BufWriter, Write};
+use std::io::{self, BufRead, BufWriter, Read, Write};
 use std::os::fd::AsFd;
 use std::path::Path;
 use std::process::ExitCode;
+use std::rc::Rc;
 
 use crate::args;
 use crate::game::{self, State};
@@ -57,23 +59,528 @@ pub fn start(args: &[OsString]) -> Result<State, Exit> {
 /// tool that re-executes itself as the reference.
 pub fn main_with_args<I: IntoIterator<Item = OsString>>(argv: I) -> ExitCode {
     let operands: Vec<OsString> = argv.into_iter().skip(1).collect();
-    let stdin = io::stdin().lock();
-    let stderr = io::stderr().lock();
     // Rust's stdout flushes at every newline; a grid is many lines, so write
-    // through our own buffer straight to the descriptor: one write per turn.
-    let exit = match io::stdout().as_fd().try_clone_to_owned() {
-        Ok(fd) => run(
-            &operands,
-            stdin,
-            BufWriter::with_capacity(1 << 16, File::from(fd)),
-            stderr,
-        ),
-        Err(_) => run(
-            &operands,
-            stdin,
-            BufWriter::with_capacity(1 << 16, io::stdout().lock()),
-            stderr,
-        ),
+    // through our own buffer straight to the descriptor.
+    let sink: Box<dyn Write> = match io::stdout().as_fd().try_clone_to_owned() {
+        Ok(fd) => Box::new(File::from(fd)),
+        Err(_) => Box::new(io::stdout()),
     };
+    let exit = run_process(&operands, io::stdin(), sink, io::stderr().lock());
     ExitCode::from(exit.code())
+}
+
+/// [`run`] with the buffering a process needs: stdout is written in large
+/// blocks, but always flushed before the program waits for input (TURN-1).
+pub fn run_process<R: Read, E: Write>(
+    args: &[OsString],
+    input: R,
+    sink: Box<dyn Write>,
+    mut err: E,
+) -> Exit {
+    let shared = Rc::new(RefCell::new(Stdout {
+        out: BufWriter::with_capacity(OUT_BUFFER, sink),
+        failed: false,
+    }));
+    let input = Stdin {
+        inner: input,
+        buf: vec![0; IN_BUFFER].into_boxed_slice(),
+        pos: 0,
+        filled: 0,
+        out: Rc::clone(&shared),
+    };
+    let exit = run(args, input, DeferredOut(Rc::clone(&shared)), &mut err);
+    // Flushes the game's last lines for real; a failure here is still SYS-1.
+    let flushed = shared
+        .try_borrow_mut()
+        .map_err(io::Error::other)
+        .and_then(|mut s| s.out.flush());
+    if flushed.is_err() && exit != Exit::SystemCall {
+        let exit = Exit::SystemCall;
+        if let Some(message) = exit.message() {
+            let _ = writeln!(err, "{message}");
+        }
+        return exit;
+    }
+    exit
+}
+
+/// Bytes of stdout buffered between writes: a 60×60 game writes 108 MB,
+/// and every write system call costs more than copying its bytes.
+const OUT_BUFFER: usize = 1 << 20;
+/// Bytes of stdin read at once.
+const IN_BUFFER: usize = 1 << 16;
+
+/// The process's buffered stdout, shared by the writer the game uses and
+/// the stdin reader, which flushes it before it waits for input (TURN-1).
+struct Stdout {
+    out: BufWriter<Box<dyn Write>>,
+    /// A flush by the reader failed: every later write or flush fails too,
+    /// so the game ends with SYS-1.
+    failed: bool,
+}
+
+fn stdout_failed() -> io::Error {
+    io::Error::other("stdout cannot be written")
+}
+
+/// The game's stdout. Its `flush` only reports an earlier failure: the
+/// real flush happens in [`Stdin`] just before the process would block,
+/// so a prompt reaches a person at a terminal before the program waits,
+/// while input already buffered (a file, a pipe) costs no write per turn.
+struct DeferredOut(Rc<RefCell<Stdout>>);
+
+impl Write for DeferredOut {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut s = self.0.try_borrow_mut().map_err(io::Error::other)?;
+        if s.failed {
+            return Err(stdout_failed());
+        }
+        let written = s.out.write(buf);
+        s.failed = written.is_err();
+        written
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let s = self.0.try_borrow().map_err(io::Error::other)?;
+        if s.failed {
+            Err(stdout_failed())
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// The process's stdin, buffered here so that it knows when a read would
+/// block: stdout is flushed just before every read of the descriptor.
+struct Stdin<R> {
+    inner: R,
+    buf: Box<[u8]>,
+    pos: usize,
+    filled: usize,
+    out: Rc<RefCell<Stdout>>,
+}
+
+impl<R: Read> Read for Stdin<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(buf.len());
+        buf[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: Read> BufRead for Stdin<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.pos >= self.filled {
+            {
+                let mut s = self.out.try_borrow_mut().map_err(io::Error::other)?;
+                if s.failed || s.out.flush().is_err() {
+                    s.failed = true;
+                    // Ends the read; the game's next write or flush then
+                    // fails and the program exits with SYS-1.
+                    return Err(stdout_failed());
+                }
+            }
+            self.pos = 0;
+            self.filled = 0;
+            self.filled = self.inner.read(&mut self.buf)?;
+        }
+        Ok(&self.buf[self.pos..self.filled])
+    }
+
+    fn consume(&mut self, amt: usize) {
+        self.pos = (self.pos + amt).min(self.filled);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+    use std::os::unix::ffi::OsStrExt;
+    use std::path::PathBuf;
+
+    struct Outcome {
+        out: Vec<u8>,
+        err: Vec<u8>,
+        exit: Exit,
+    }
+
+    fn os_args(args: &[&[u8]]) -> Vec<OsString> {
+        args.iter()
+            .map(|a| std::ffi::OsStr::from_bytes(a).to_os_string())
+            .collect()
+    }
+
+    fn run_bytes(args: &[&[u8]], input: &[u8]) -> Outcome {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let exit = run(
+            &os_args(args),
+            Cursor::new(input.to_vec()),
+            &mut out,
+            &mut err,
+        );
+        Outcome { out, err, exit }
+    }
+
+    /// A temporary directory and a file in it holding `bytes`.
+    fn grid_file(bytes: &[u8]) -> (tempfile::TempDir, PathBuf) {
+        let Ok(dir) = tempfile::tempdir() else {
+            panic!("no temporary directory");
+        };
+        let path = dir.path().join("grid");
+        assert!(std::fs::write(&path, bytes).is_ok());
+        (dir, path)
+    }
+
+    /// The assignment's worked example: 2×2, two players.
+    const WORKED_INPUT: &[u8] = b"0 0 h\n0 0 v\n0 2 v\n1 2 h\n1 2 v\n1 1 h\n0 1 h\n\
+        0 1 v\n1 0 h\n2 0 h\n1 0 v\n2 1 h\n1 1 v\n";
+
+    /// Its output, written from the rulings: every grid line is 2W+1 = 5
+    /// bytes, trailing spaces kept; prompts have no newline.
+    const WORKED_OUTPUT: &[u8] = b"+ + +\n     \n+ + +\n     \n+ + +\n\
+        A> +-+ +\n     \n+ + +\n     \n+ + +\n\
+        B> +-+ +\n|    \n+ + +\n     \n+ + +\n\
+        A> +-+ +\n|   |\n+ + +\n     \n+ + +\n\
+        B> B> +-+ +\n|   |\n+ + +\n    |\n+ + +\n\
+        A> +-+ +\n|   |\n+ +-+\n    |\n+ + +\n\
+        B> +-+-+\n|   |\n+ +-+\n    |\n+ + +\n\
+        A> +-+-+\n| |A|\n+ +-+\n    |\n+ + +\n\
+        A> +-+-+\n|A|A|\n+-+-+\n    |\n+ + +\n\
+        A> +-+-+\n|A|A|\n+-+-+\n    |\n+-+ +\n\
+        B> +-+-+\n|A|A|\n+-+-+\n|   |\n+-+ +\n\
+        A> +-+-+\n|A|A|\n+-+-+\n|   |\n+-+-+\n\
+        B> +-+-+\n|A|A|\n+-+-+\n|B|B|\n+-+-+\n\
+        Winner(s): A, B\n";
+
+    /// The assignment's example grid file (3×3, two players).
+    const EXAMPLE_FILE: &[u8] = b"1\n000\n0100\n011\n0111\n011\n1000\n100\n0,0,0\n0,1,2\n0,0,0\n";
+
+    #[test]
+    fn end_1_worked_example_game_is_byte_exact() {
+        let o = run_bytes(&[b"2", b"2", b"2"], WORKED_INPUT);
+        assert_eq!(
+            String::from_utf8_lossy(&o.out),
+            String::from_utf8_lossy(WORKED_OUTPUT)
+        );
+        assert_eq!(o.out, WORKED_OUTPUT);
+        assert!(o.err.is_empty());
+        assert_eq!(o.exit, Exit::Normal);
+    }
+
+    #[test]
+    fn file_1_example_grid_file_is_byte_exact() {
+        let (_dir, path) = grid_file(EXAMPLE_FILE);
+        let o = run_bytes(&[b"3", b"3", b"2", path.as_os_str().as_bytes()], b"");
+        let expected: &[u8] = b"+ + + +\n  |    \n+ +-+-+\n  |A|B|\n+ +-+-+\n|      \n+-+ + +\nA> ";
+        assert_eq!(o.out, expected);
+        assert_eq!(o.err, b"End of user input\n");
+        assert_eq!(o.exit, Exit::EndOfInput);
+    }
+
+    #[test]
+    fn args_1_wrong_count_prints_usage_exit_1() {
+        for args in [
+            &[][..],
+            &[&b"2"[..]],
+            &[b"2", b"2"],
+            &[b"2", b"2", b"2", b"f", b"x"],
+        ] {
+            let o = run_bytes(args, b"0 0 h\n");
+            assert_eq!(o.err, b"Usage: boxes height width playercount [filename]\n");
+            assert_eq!(o.exit.code(), 1);
+            assert!(o.out.is_empty());
+        }
+    }
+
+    #[test]
+    fn args_3_args_4_messages_and_statuses() {
+        let o = run_bytes(&[b"1", b"2", b"2"], b"");
+        assert_eq!(
+            (o.err.as_slice(), o.exit.code()),
+            (&b"Invalid grid dimensions\n"[..], 2)
+        );
+        let o = run_bytes(&[b"2", b"2", b"101"], b"");
+        assert_eq!(
+            (o.err.as_slice(), o.exit.code()),
+            (&b"Invalid player count\n"[..], 3)
+        );
+    }
+
+    #[test]
+    fn args_5_first_failing_check_decides() {
+        let (_dir, bad) = grid_file(b"x");
+        let bad = bad.as_os_str().as_bytes();
+        let missing: &[u8] = b"/nonexistent/grid";
+        let cases: [(&[&[u8]], u8); 6] = [
+            (&[b"x", b"y", b"z", missing, b"extra"], 1),
+            (&[b"1", b"2", b"1", missing], 2),
+            (&[b"2", b"1000", b"0", bad], 2),
+            (&[b"2", b"2", b"1", missing], 3),
+            (&[b"2", b"2", b"2", missing], 4),
+            (&[b"2", b"2", b"2", bad], 5),
+        ];
+        for (args, code) in cases {
+            assert_eq!(run_bytes(args, b"").exit.code(), code);
+        }
+    }
+
+    #[test]
+    fn args_6_unopenable_file_is_invalid_grid_file() {
+        let o = run_bytes(&[b"2", b"2", b"2", b"/nonexistent/grid"], b"0 0 h\n");
+        assert_eq!(o.err, b"Invalid grid file\n");
+        assert_eq!(o.exit.code(), 4);
+        assert!(o.out.is_empty());
+    }
+
+    #[test]
+    fn args_6_directory_opens_but_is_a_contents_error() {
+        let Ok(dir) = tempfile::tempdir() else {
+            panic!("no temporary directory");
+        };
+        let o = run_bytes(&[b"2", b"2", b"2", dir.path().as_os_str().as_bytes()], b"");
+        assert_eq!(o.err, b"Error reading grid contents\n");
+        assert_eq!(o.exit.code(), 5);
+    }
+
+    #[test]
+    fn args_7_argument_and_file_errors_print_nothing_on_stdout() {
+        let (_dir, bad) = grid_file(b"1\n00\n");
+        let bad = bad.as_os_str().as_bytes();
+        let cases: [&[&[u8]]; 7] = [
+            &[],
+            &[b"2", b"2"],
+            &[b"0", b"2", b"2"],
+            &[b"2", b"2", b"1"],
+            &[b"2", b"2", b"2", b"/nonexistent/grid"],
+            &[b"2", b"2", b"2", b"/"],
+            &[b"2", b"2", b"2", bad],
+        ];
+        for args in cases {
+            let o = run_bytes(args, b"0 0 h\n");
+            assert!(o.out.is_empty(), "{args:?}");
+            assert!(!o.err.is_empty());
+            assert!((1..=5).contains(&o.exit.code()));
+        }
+    }
+
+    #[test]
+    fn file_6_contents_errors_exit_5_with_one_message() {
+        for bytes in [
+            &b""[..],
+            b"\n",
+            b"1\n00\n000\n00\n000\n00\n0,0\n",
+            b"3\n00\n000\n00\n000\n00\n0,0\n0,0\n",
+            b"1\n00\n000\n00\n000\n00\n0,0\n0,0\n\n",
+            b"1\n00\n000\n00\n000\n00\n1,0\n0,0\n",
+        ] {
+            let (_dir, path) = grid_file(bytes);
+            let o = run_bytes(&[b"2", b"2", b"2", path.as_os_str().as_bytes()], b"0 0 h\n");
+            assert_eq!(o.err, b"Error reading grid contents\n");
+            assert_eq!(o.exit.code(), 5);
+            assert!(o.out.is_empty());
+        }
+    }
+
+    #[test]
+    fn end_2_loaded_full_grid_ends_at_once() {
+        let (_dir, path) = grid_file(b"2\n11\n111\n11\n111\n11\n1,2\n2,0\n");
+        let o = run_bytes(&[b"2", b"2", b"2", path.as_os_str().as_bytes()], b"0 0 h\n");
+        let expected: &[u8] = b"+-+-+\n|A|B|\n+-+-+\n|B| |\n+-+-+\nWinner(s): B\n";
+        assert_eq!(o.out, expected);
+        assert!(o.err.is_empty());
+        assert_eq!(o.exit.code(), 0);
+    }
+
+    #[test]
+    fn eof_1_end_of_user_input_exit_6() {
+        let o = run_bytes(&[b"2", b"2", b"2"], b"0 0 h\nnot a move");
+        assert!(o.out.ends_with(b"+ + +\nB> B> "));
+        assert_eq!(o.err, b"End of user input\n");
+        assert_eq!(o.exit.code(), 6);
+    }
+
+    #[test]
+    fn save_3_game_exits_0_after_failed_save() {
+        let mut input = b"w /nonexistent/dir/file\n".to_vec();
+        input.extend_from_slice(WORKED_INPUT);
+        let o = run_bytes(&[b"2", b"2", b"2"], &input);
+        assert_eq!(o.err, b"Can not open file for write\n");
+        assert_eq!(o.exit.code(), 0);
+        let expected = [&WORKED_OUTPUT[..30], b"A> ", &WORKED_OUTPUT[30..]].concat();
+        assert_eq!(o.out, expected);
+    }
+
+    /// A stdout that fails every write, as `/dev/full` or a closed pipe.
+    struct Broken(io::ErrorKind);
+
+    impl Write for Broken {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::Error::from(self.0))
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn sys_1_unwritable_stdout_is_system_call_failure_exit_9() {
+        for kind in [io::ErrorKind::StorageFull, io::ErrorKind::BrokenPipe] {
+            let mut err = Vec::new();
+            let exit = run(
+                &os_args(&[b"2", b"2", b"2"]),
+                Cursor::new(WORKED_INPUT.to_vec()),
+                Broken(kind),
+                &mut err,
+            );
+            assert_eq!(exit.code(), 9);
+            assert_eq!(err, b"System call failure\n");
+        }
+    }
+
+    /// A stdout whose writes succeed but whose flush fails.
+    struct FailsOnFlush(Vec<u8>);
+
+    impl Write for FailsOnFlush {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Err(io::Error::from(io::ErrorKind::StorageFull))
+        }
+    }
+
+    #[test]
+    fn sys_1_failed_flush_is_system_call_failure() {
+        let mut err = Vec::new();
+        let exit = run(
+            &os_args(&[b"2", b"2", b"2"]),
+            Cursor::new(Vec::new()),
+            FailsOnFlush(Vec::new()),
+            &mut err,
+        );
+        assert_eq!(exit, Exit::SystemCall);
+        assert_eq!(err, b"System call failure\n");
+    }
+
+    /// The output side of a simulated terminal: what reached the screen.
+    #[derive(Clone, Default)]
+    struct Screen(Rc<RefCell<Vec<u8>>>);
+
+    impl Write for Screen {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.borrow_mut().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// The input side: one line per read, as a terminal delivers them;
+    /// before each it notes whether the screen ends with a prompt.
+    struct Keyboard {
+        lines: Vec<Vec<u8>>,
+        screen: Screen,
+        waits_without_prompt: usize,
+    }
+
+    impl Read for Keyboard {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if !self.screen.0.borrow().ends_with(b"> ") {
+                self.waits_without_prompt += 1;
+            }
+            if self.lines.is_empty() {
+                return Ok(0);
+            }
+            let line = self.lines.remove(0);
+            let n = line.len().min(buf.len());
+            buf[..n].copy_from_slice(&line[..n]);
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn turn_1_process_prompt_reaches_the_screen_before_each_wait() {
+        let screen = Screen::default();
+        let mut keyboard = Keyboard {
+            lines: WORKED_INPUT
+                .split_inclusive(|&b| b == b'\n')
+                .map(<[u8]>::to_vec)
+                .collect(),
+            screen: screen.clone(),
+            waits_without_prompt: 0,
+        };
+        let mut err = Vec::new();
+        let exit = run_process(
+            &os_args(&[b"2", b"2", b"2"]),
+            &mut keyboard,
+            Box::new(screen.clone()),
+            &mut err,
+        );
+        assert_eq!(exit, Exit::Normal);
+        assert_eq!(keyboard.waits_without_prompt, 0);
+        assert_eq!(screen.0.borrow().as_slice(), WORKED_OUTPUT);
+    }
+
+    #[test]
+    fn eof_1_process_stdout_ends_with_the_prompt() {
+        let screen = Screen::default();
+        let mut err = Vec::new();
+        let exit = run_process(
+            &os_args(&[b"2", b"2", b"2"]),
+            Cursor::new(b"0 0 h\n".to_vec()),
+            Box::new(screen.clone()),
+            &mut err,
+        );
+        assert_eq!(exit, Exit::EndOfInput);
+        assert_eq!(err, b"End of user input\n");
+        assert_eq!(
+            screen.0.borrow().as_slice(),
+            &WORKED_OUTPUT[..WORKED_OUTPUT.len().min(2 * 30 + 6)]
+        );
+    }
+
+    /// A stdout that takes its first write and fails every later one.
+    struct FailsAfterFirst(bool);
+
+    impl Write for FailsAfterFirst {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if std::mem::replace(&mut self.0, true) {
+                Err(io::Error::from(io::ErrorKind::StorageFull))
+            } else {
+                Ok(buf.len())
+            }
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn sys_1_process_failures_exit_9_once() {
+        for (input, sink) in [
+            (
+                WORKED_INPUT,
+                Box::new(Broken(io::ErrorKind::BrokenPipe)) as Box<dyn Write>,
+            ),
+            (b"", Box::new(Broken(io::ErrorKind::StorageFull))),
+            // The whole game is in the first read: its output meets the
+            // failing stdout only at the final flush.
+            (WORKED_INPUT, Box::new(FailsAfterFirst(false))),
+        ] {
+            let mut err = Vec::new();
+            let exit = run_process(
+                &os_args(&[b"2", b"2", b"2"]),
+                Cursor::new(input),
+                sink,
+                &mut err,
+            );
+            assert_eq!(exit, Exit::SystemCall);
+            assert_eq!(err, b"System call failure\n");
+        }
+    }
 }
