@@ -1,0 +1,402 @@
+//! `--bless`: rewriting a case's expected fields from what the reference did,
+//! keeping every other byte of the case file (comments, key order, quoting).
+//!
+//! The expected keys (`status`, `stdout*`, `stderr*`, `output-files`) are
+//! found as top-level spans of the text, removed, and one freshly written
+//! block takes the place of the first of them (or goes at the end).
+//! Multi-line output goes to a sidecar `<name>.stdout` / `<name>.stderr`
+//! (raw bytes, so trailing spaces and bytes above 127 survive editors);
+//! a single line goes inline, or to `*-base64` when it is not UTF-8.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::PathBuf;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
+
+use crate::run::Outcome;
+use crate::schema::Case;
+use crate::suite::{CaseFile, Root};
+
+/// The top-level keys bless owns.
+const EXPECTED_KEYS: &[&str] = &[
+    "status",
+    "stdout",
+    "stdout-file",
+    "stdout-base64",
+    "stderr",
+    "stderr-file",
+    "stderr-base64",
+    "output-files",
+];
+
+/// Why a case could not be blessed.
+#[derive(Debug, thiserror::Error)]
+pub enum BlessError {
+    /// The case is not a file on disk.
+    #[error("{0}: only case files on disk can be blessed")]
+    NotOnDisk(String),
+    /// The reference did not exit normally.
+    #[error("{file}: the reference did not exit normally ({ending}); nothing written")]
+    Abnormal {
+        /// The case file.
+        file: String,
+        /// How it ended.
+        ending: String,
+    },
+    /// A listed output file was not written by the reference.
+    #[error("{file}: output file `{path}` was not written by the reference")]
+    NoOutputFile {
+        /// The case file.
+        file: String,
+        /// The path.
+        path: String,
+    },
+    /// Reading or writing failed.
+    #[error("{file}: {source}")]
+    Io {
+        /// The file.
+        file: String,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// Whether the case file was changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Blessed {
+    /// Rewritten.
+    Changed,
+    /// Already right.
+    Unchanged,
+}
+
+/// Rewrites the expected fields of `file` (whose parsed content is `case`)
+/// from the reference's `outcome`.
+pub fn bless(file: &CaseFile, case: &Case, outcome: &Outcome) -> Result<Blessed, BlessError> {
+    let Root::Dir(_) = &file.root else {
+        return Err(BlessError::NotOnDisk(file.display()));
+    };
+    let io = |source| BlessError::Io {
+        file: file.display(),
+        source,
+    };
+    let path = file.root.disk_path(&file.rel);
+    let old = fs::read(&path).map_err(io)?;
+    let Some(status) = outcome.ending.status() else {
+        return Err(BlessError::Abnormal {
+            file: file.display(),
+            ending: outcome.ending.to_string(),
+        });
+    };
+
+    let mut block = format!("status: {status}\n");
+    let mut sidecars: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    let mut stale: Vec<PathBuf> = Vec::new();
+    for (key, bytes, old_sidecar) in [
+        ("stdout", &outcome.stdout, &case.stdout_file),
+        ("stderr", &outcome.stderr, &case.stderr_file),
+    ] {
+        let ours = format!("{}.{key}", file.stem());
+        let sidecar_path = file.root.disk_path(&file.sidecar(&ours));
+        let used = stream_entry(&mut block, key, bytes, &ours);
+        if used {
+            sidecars.push((sidecar_path, bytes.clone()));
+        } else if old_sidecar.as_deref() == Some(ours.as_str()) {
+            stale.push(sidecar_path);
+        }
+    }
+    if !case.output_files.is_empty() {
+        block.push_str("output-files:\n");
+        for spec in &case.output_files {
+            let key = crate::run::normalize(&spec.path);
+            let bytes = outcome
+                .files
+                .get(&key)
+                .ok_or_else(|| BlessError::NoOutputFile {
+                    file: file.display(),
+                    path: spec.path.clone(),
+                })?;
+            let _ = writeln!(block, "  - path: {}", quote(&spec.path));
+            file_content(&mut block, bytes);
+        }
+    }
+
+    let text = String::from_utf8_lossy(&old);
+    let new = replace_expected(&text, &block);
+    for (p, bytes) in &sidecars {
+        if fs::read(p).ok().as_deref() != Some(bytes.as_slice()) {
+            fs::write(p, bytes).map_err(io)?;
+        }
+    }
+    for p in &stale {
+        let _ = fs::remove_file(p);
+    }
+    if new.as_bytes() == old.as_slice() {
+        return Ok(Blessed::Unchanged);
+    }
+    fs::write(&path, new).map_err(io)?;
+    Ok(Blessed::Changed)
+}
+
+/// Appends the YAML for one stream; true when the bytes go to the sidecar.
+fn stream_entry(block: &mut String, key: &str, bytes: &[u8], sidecar: &str) -> bool {
+    if bytes.is_empty() {
+        return false;
+    }
+    let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    // Grids keep their trailing spaces only in a raw sidecar; messages
+    // (stderr) stay readable inline unless they are long.
+    let sidecar_wanted = if key == "stdout" {
+        body.contains(&b'\n')
+    } else {
+        body.contains(&b'\n') && bytes.len() > 1024
+    };
+    if sidecar_wanted {
+        let _ = writeln!(block, "{key}-file: {}", quote(sidecar));
+        return true;
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(s) => {
+            let _ = writeln!(block, "{key}: {}", quote(s));
+        }
+        Err(_) => {
+            let _ = writeln!(block, "{key}-base64: {}", BASE64.encode(bytes));
+        }
+    }
+    false
+}
+
+/// Appends `text: |` for readable file content, else `base64:`.
+fn file_content(block: &mut String, bytes: &[u8]) {
+    let literal = std::str::from_utf8(bytes).ok().filter(|s| {
+        let body = s.strip_suffix('\n').unwrap_or(s);
+        !body.is_empty()
+            && !body.ends_with('\n')
+            && !body.starts_with([' ', '\n'])
+            && body
+                .split('\n')
+                .all(|l| !l.ends_with([' ', '\t']) && !l.chars().any(char::is_control))
+    });
+    match literal {
+        Some(s) => {
+            let chomp = if s.ends_with('\n') { "|" } else { "|-" };
+            let _ = writeln!(block, "    text: {chomp}");
+            for line in s.strip_suffix('\n').unwrap_or(s).split('\n') {
+                if line.is_empty() {
+                    block.push('\n');
+                } else {
+                    let _ = writeln!(block, "      {line}");
+                }
+            }
+        }
+        None => {
+            let _ = writeln!(block, "    base64: {}", BASE64.encode(bytes));
+        }
+    }
+}
+
+/// A YAML scalar holding exactly `s`: plain when that is unambiguous (file
+/// names), double-quoted otherwise.
+pub fn quote(s: &str) -> String {
+    let plain = s
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '/' | '-'))
+        && !matches!(
+            s.to_ascii_lowercase().as_str(),
+            "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "y" | "n"
+        );
+    if plain {
+        return s.to_owned();
+    }
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\0' => out.push_str("\\0"),
+            c if c.is_control() || c == '\u{2028}' || c == '\u{2029}' || c == '\u{feff}' => {
+                let code = u32::from(c);
+                if code < 0x100 {
+                    let _ = write!(out, "\\x{code:02x}");
+                } else {
+                    let _ = write!(out, "\\u{code:04x}");
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The top-level key a line starts, if any.
+fn top_level_key(line: &str) -> Option<&str> {
+    let first = line.chars().next()?;
+    if matches!(
+        first,
+        ' ' | '\t' | '#' | '-' | '\n' | '\r' | '.' | '{' | '['
+    ) {
+        return None;
+    }
+    let (key, rest) = line.split_once(':')?;
+    let key = key.trim_end();
+    let ok = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        && (rest.is_empty() || rest.starts_with([' ', '\n', '\r', '\t']));
+    ok.then_some(key)
+}
+
+/// Replaces the expected keys of a case's text by `block`.
+fn replace_expected(text: &str, block: &str) -> String {
+    // Lines with their byte offsets.
+    let mut lines: Vec<(usize, &str)> = Vec::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        lines.push((at, line));
+        at += line.len();
+    }
+    // Spans of top-level keys: [start line, end line).
+    let mut spans: Vec<(&str, usize, usize)> = Vec::new();
+    for (i, (_, line)) in lines.iter().enumerate() {
+        if let Some(key) = top_level_key(line) {
+            if let Some(last) = spans.last_mut() {
+                last.2 = i;
+            }
+            spans.push((key, i, lines.len()));
+        } else if (line.starts_with("---") || line.starts_with("..."))
+            && let Some(last) = spans.last_mut()
+            && last.2 == lines.len()
+        {
+            last.2 = i;
+        }
+    }
+    // Blank and column-0 comment lines ending a span belong to the gap
+    // after it, not to the value.
+    for span in &mut spans {
+        while span.2 > span.1 + 1 {
+            let line = lines[span.2 - 1].1;
+            if line.trim().is_empty() || line.starts_with('#') {
+                span.2 -= 1;
+            } else {
+                break;
+            }
+        }
+    }
+    let drop: Vec<(usize, usize)> = spans
+        .iter()
+        .filter(|(k, _, _)| EXPECTED_KEYS.contains(k))
+        .map(|&(_, s, e)| (s, e))
+        .collect();
+    let mut out = String::with_capacity(text.len() + block.len());
+    let mut inserted = false;
+    let mut i = 0;
+    while i < lines.len() {
+        if let Some(&(_, end)) = drop.iter().find(|(s, _)| *s == i) {
+            if !inserted {
+                out.push_str(block);
+                inserted = true;
+            }
+            i = end;
+            continue;
+        }
+        out.push_str(lines[i].1);
+        i += 1;
+    }
+    if !inserted {
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(block);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replaces_only_expected_keys() {
+        let text = "# a comment\nsummary: s   # keep\nargs: [\"1\"]\nstatus: 9\nstdout: |\n  old\n  more\n\n# trailing comment\nhint: h\n";
+        let new = replace_expected(text, "status: 1\nstderr: \"x\\n\"\n");
+        assert_eq!(
+            new,
+            "# a comment\nsummary: s   # keep\nargs: [\"1\"]\nstatus: 1\nstderr: \"x\\n\"\n\n# trailing comment\nhint: h\n"
+        );
+    }
+
+    #[test]
+    fn appends_when_no_expected_key() {
+        let new = replace_expected("summary: s\nargs: []", "status: 0\n");
+        assert_eq!(new, "summary: s\nargs: []\nstatus: 0\n");
+    }
+
+    #[test]
+    fn indentless_sequences_belong_to_their_key() {
+        let text = "output-files:\n- path: a\n  text: b\nabsent-files:\n- c\n";
+        let new = replace_expected(text, "status: 0\n");
+        assert_eq!(new, "status: 0\nabsent-files:\n- c\n");
+    }
+
+    #[test]
+    fn quoting_round_trips() {
+        for s in [
+            "A> ",
+            "say \"hi\"\\\n",
+            "\t\r\0\x01é~",
+            "a-b.stdout",
+            "true",
+            "1",
+            "",
+        ] {
+            let yaml = format!("v: {}\n", quote(s));
+            let back: std::collections::BTreeMap<String, String> =
+                yaml_serde::from_str(&yaml).unwrap();
+            assert_eq!(back["v"], s, "{yaml}");
+        }
+    }
+
+    #[test]
+    fn stream_entries() {
+        let mut b = String::new();
+        assert!(!stream_entry(
+            &mut b,
+            "stderr",
+            b"End of user input\n",
+            "x.stderr"
+        ));
+        assert!(stream_entry(&mut b, "stdout", b"+ +\n| |\n", "x.stdout"));
+        assert!(!stream_entry(&mut b, "stdout", b"\xff\n", "x.stdout"));
+        assert!(!stream_entry(&mut b, "stdout", b"", "x.stdout"));
+        assert_eq!(
+            b,
+            "stderr: \"End of user input\\n\"\nstdout-file: x.stdout\nstdout-base64: /wo=\n"
+        );
+    }
+
+    #[test]
+    fn file_contents_round_trip() {
+        for bytes in [&b"1\n11\n0,0\n"[..], b"1\n\n2", b" x\n", b"a \n", b"\xff"] {
+            let mut block = String::from("f:\n  - path: p\n");
+            file_content(&mut block, bytes);
+            let v: yaml_serde::Value = yaml_serde::from_str(&block).unwrap();
+            let entry = &v["f"][0];
+            let got = if let Some(t) = entry.get("text") {
+                t.as_str().unwrap().as_bytes().to_vec()
+            } else {
+                BASE64.decode(entry["base64"].as_str().unwrap()).unwrap()
+            };
+            assert_eq!(got, bytes, "{block}");
+        }
+    }
+}

@@ -1,0 +1,481 @@
+//! The command line: subcommand dispatch, then the case runner, which turns
+//! every selected case into a libtest-mimic trial and adds the header, the
+//! score, the JUnit file and the exit status around libtest-mimic's run.
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use clap::Parser as _;
+use libtest_mimic::{Arguments, Failed, FormatSetting, Trial};
+
+use crate::bless::{self, Blessed};
+use crate::case::{self, Overrides};
+use crate::compare;
+use crate::exit;
+use crate::report::{self, CaseResult, Style, Verdict};
+use crate::run::{self, Target};
+use crate::schema::{Case, Suite};
+use crate::suite::{self, CaseFile, Root, Selection};
+
+/// The harness's own options; libtest-mimic's (filters, `--list`,
+/// `--exact`, `--skip`, `--test-threads`, `--format`, `--include-ignored`…)
+/// are flattened in.
+#[derive(Debug, clap::Parser)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent command-line flags"
+)]
+#[command(
+    name = "boxes-harness",
+    about = "Replays the boxes conformance cases against a program, byte for byte.",
+    after_help = "Without --bin the built-in reference is checked. Environment: BOXES_BIN \
+                  (as --bin), BOXES_BLESS=1 (as --bless), NO_COLOR.\n\
+                  Subcommands: `schema` prints the JSON Schema of the case format."
+)]
+struct Cli {
+    /// The program to check (default: the built-in reference).
+    #[arg(long, value_name = "PATH")]
+    bin: Option<PathBuf>,
+    /// A case folder or case file; repeatable (default: the built-in suite).
+    #[arg(long = "cases", value_name = "PATH")]
+    cases: Vec<PathBuf>,
+    /// Seconds per case, replacing every case's own timeout.
+    #[arg(long, value_name = "SECS")]
+    timeout: Option<f64>,
+    /// Only cases citing this rule ID; repeatable.
+    #[arg(long = "rule", value_name = "ID")]
+    rules: Vec<String>,
+    /// Only cases of this category; repeatable.
+    #[arg(long = "category", value_name = "NAME")]
+    categories: Vec<String>,
+    /// Rewrite the expected fields of the selected cases from the reference.
+    #[arg(long)]
+    bless: bool,
+    /// Print the marking categories with passed/total and an estimated mark.
+    #[arg(long)]
+    score: bool,
+    /// Count ambiguous cases in their categories (and run them).
+    #[arg(long)]
+    strict: bool,
+    /// Write a JUnit XML report to PATH.
+    #[arg(long, value_name = "PATH")]
+    junit: Option<PathBuf>,
+    /// Print every rule of rules.yaml with the number of cases citing it.
+    #[arg(long)]
+    coverage: bool,
+    #[command(flatten)]
+    test: Arguments,
+}
+
+/// Behaviour that differs between the harness binary and the conformance
+/// test target.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Defaults {
+    /// Run ambiguous cases too, as if `--include-ignored` were given.
+    pub include_ambiguous: bool,
+}
+
+/// The whole program, given `argv` with the program name first. Exits
+/// through the constants of [`crate::exit`].
+pub fn main_with_args(argv: Vec<OsString>, defaults: Defaults) -> ExitCode {
+    // Subcommands are dispatched here, on the first argument, before the
+    // case runner's parser sees anything. `diff` (differential mode) plugs in
+    // as one more arm.
+    match argv.get(1).and_then(|a| a.to_str()) {
+        Some("schema") => {
+            print!("{}", crate::schema::json_schema());
+            exit::code(exit::PASSED)
+        }
+        _ => run_cases(argv, defaults),
+    }
+}
+
+fn usage_error(message: &str) -> ExitCode {
+    eprintln!("boxes-harness: {message}");
+    exit::code(exit::USAGE)
+}
+
+struct Context {
+    target: Target,
+    overrides: Overrides,
+    style: Style,
+    bless: bool,
+    results: Mutex<Vec<CaseResult>>,
+}
+
+fn env_flag(name: &str) -> bool {
+    std::env::var(name).is_ok_and(|v| !v.is_empty() && v != "0")
+}
+
+#[expect(
+    clippy::too_many_lines,
+    reason = "one straight sequence: parse, select, run, report"
+)]
+fn run_cases(argv: Vec<OsString>, defaults: Defaults) -> ExitCode {
+    let mut cli = match Cli::try_parse_from(argv) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                exit::code(exit::USAGE)
+            } else {
+                exit::code(exit::PASSED)
+            };
+        }
+    };
+    cli.bless |= env_flag("BOXES_BLESS");
+    if cli.bin.is_none() {
+        cli.bin = std::env::var_os("BOXES_BIN")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from);
+    }
+    let style = Style {
+        colour: report::colour_wanted(),
+    };
+    if !style.colour && cli.test.color.is_none() {
+        cli.test.color = Some(libtest_mimic::ColorSetting::Never);
+    }
+    if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
+        cli.test.color = Some(libtest_mimic::ColorSetting::Never);
+    }
+
+    // What to run.
+    let selections: Vec<Selection> = if cli.cases.is_empty() {
+        if cli.bless {
+            let dir = PathBuf::from(suite::SOURCE_CASES_DIR);
+            if !dir.is_dir() {
+                return usage_error("--bless needs --cases: the suite's source folder is gone");
+            }
+            vec![Selection::Tree(Root::Dir(dir))]
+        } else {
+            vec![Selection::Tree(Root::Embedded)]
+        }
+    } else {
+        let mut out = Vec::new();
+        for path in &cli.cases {
+            match suite::select(path) {
+                Ok(s) => out.push(s),
+                Err(e) => return usage_error(&format!("--cases {}: {e}", path.display())),
+            }
+        }
+        out
+    };
+
+    if cli.coverage {
+        return coverage(&selections);
+    }
+
+    // Who to run.
+    if cli.bless && cli.bin.is_some() {
+        return usage_error(
+            "--bless writes expectations from the reference only; drop --bin / BOXES_BIN",
+        );
+    }
+    let target = match &cli.bin {
+        Some(p) => Target::binary(p),
+        None => Target::reference(),
+    };
+    let target = match target {
+        Ok(t) => t,
+        Err(e) => return usage_error(&e.to_string()),
+    };
+    let timeout = match cli.timeout {
+        None => None,
+        Some(s) => match Duration::try_from_secs_f64(s) {
+            Ok(d) if !d.is_zero() => Some(d),
+            _ => return usage_error("--timeout must be a positive number of seconds"),
+        },
+    };
+
+    let ctx = Arc::new(Context {
+        target,
+        overrides: Overrides { timeout },
+        style,
+        bless: cli.bless,
+        results: Mutex::new(Vec::new()),
+    });
+
+    let mut trials = Vec::new();
+    let mut roots = Vec::new();
+    let mut suites: Vec<(Root, Result<Suite, String>)> = Vec::new();
+    let mut ambiguous_ignored = 0;
+    let include_ambiguous =
+        defaults.include_ambiguous || cli.strict || cli.bless || cli.test.include_ignored;
+    for selection in &selections {
+        let (root, files) = match selection {
+            Selection::Tree(root) => match root.case_files() {
+                Ok(rels) => (
+                    root.clone(),
+                    rels.into_iter()
+                        .map(|rel| CaseFile {
+                            root: root.clone(),
+                            rel,
+                        })
+                        .collect::<Vec<_>>(),
+                ),
+                Err(e) => return usage_error(&format!("cannot list cases: {e}")),
+            },
+            Selection::File(f) => (f.root.clone(), vec![f.clone()]),
+        };
+        if !roots.contains(&root) {
+            roots.push(root.clone());
+        }
+        let suite = if let Some((_, s)) = suites.iter().find(|(r, _)| *r == root) {
+            s.clone()
+        } else {
+            let s = suite::suite_for(&root).map_err(|e| e.to_string());
+            suites.push((root.clone(), s.clone()));
+            s
+        };
+        for file in files {
+            let parsed = case::load(&file).map_err(|e| e.to_string());
+            if !selected(&cli, &file, parsed.as_ref().ok()) {
+                continue;
+            }
+            let ambiguous = parsed.as_ref().is_ok_and(Case::is_ambiguous);
+            if ambiguous && !include_ambiguous {
+                ambiguous_ignored += 1;
+            }
+            let ignored = ambiguous && !(defaults.include_ambiguous || cli.strict || cli.bless);
+            trials.push(
+                trial(Arc::clone(&ctx), file, parsed, suite.clone()).with_ignored_flag(ignored),
+            );
+        }
+    }
+
+    let quiet_header = cli.test.list || matches!(cli.test.format, Some(FormatSetting::Json));
+    if !quiet_header {
+        let suite_name = suites
+            .iter()
+            .find_map(|(_, s)| s.as_ref().ok())
+            .map(|s| {
+                format!(
+                    "{} {}",
+                    s.name,
+                    s.version
+                        .as_deref()
+                        .map(|v| format!("v{v}"))
+                        .unwrap_or_default()
+                )
+            })
+            .unwrap_or_default();
+        let from: Vec<String> = roots
+            .iter()
+            .map(|r| match r {
+                Root::Embedded => "built in".to_owned(),
+                Root::Dir(d) => d.display().to_string(),
+            })
+            .collect();
+        println!(
+            "boxes-harness: {} {} against suite {} (content {}; {} cases from {})",
+            if cli.bless {
+                "blessing from"
+            } else {
+                "checking"
+            },
+            ctx.target.describe(),
+            suite_name.trim_end(),
+            suite::content_hash(&roots),
+            trials.len(),
+            from.join(", ")
+        );
+        let _ = std::io::stdout().flush();
+    }
+
+    let conclusion = libtest_mimic::run(&cli.test, trials);
+
+    if ambiguous_ignored > 0 && !quiet_header {
+        println!(
+            "{ambiguous_ignored} ambiguous cases ignored: their expected bytes rest on a ruling \
+             marked ambiguous, where careful programs differ (cases/AMBIGUITIES.md); \
+             --include-ignored runs them"
+        );
+    }
+    let results = std::mem::take(&mut *ctx.results.lock().unwrap_or_else(PoisonError::into_inner));
+    if cli.score
+        && let Some(suite) = suites.iter().find_map(|(_, s)| s.as_ref().ok())
+    {
+        let rows = report::score(suite, &results, cli.strict);
+        print!("{}", report::score_table(suite, &rows, cli.strict));
+    }
+    if let Some(path) = &cli.junit {
+        let mut sorted = results.clone();
+        sorted.sort_by(|a, b| a.name.cmp(&b.name));
+        if let Err(e) = std::fs::write(path, report::junit(&sorted)) {
+            eprintln!("boxes-harness: cannot write {}: {e}", path.display());
+            return exit::code(exit::USAGE);
+        }
+    }
+    if conclusion.has_failed() {
+        exit::code(exit::FAILED)
+    } else {
+        exit::code(exit::PASSED)
+    }
+}
+
+/// Applies `--rule` and `--category`; a case that does not parse is judged
+/// by its folder.
+fn selected(cli: &Cli, file: &CaseFile, case: Option<&Case>) -> bool {
+    let category = case.map(|c| c.category.as_str()).or_else(|| file.folder());
+    let category_ok = cli.categories.is_empty()
+        || category.is_some_and(|c| cli.categories.iter().any(|x| x == c));
+    let rule_ok =
+        cli.rules.is_empty() || case.is_some_and(|c| c.rules.iter().any(|r| cli.rules.contains(r)));
+    category_ok && rule_ok
+}
+
+fn trial(
+    ctx: Arc<Context>,
+    file: CaseFile,
+    parsed: Result<Case, String>,
+    suite: Result<Suite, String>,
+) -> Trial {
+    let name = file.name().to_owned();
+    Trial::test(name.clone(), move || {
+        let start = Instant::now();
+        let (category, ambiguous) = match &parsed {
+            Ok(c) => (Some(c.category.clone()), c.is_ambiguous()),
+            Err(_) => (file.folder().map(str::to_owned), false),
+        };
+        let verdict = if ctx.bless {
+            bless_one(&ctx, &file, parsed)
+        } else {
+            check_one(&ctx, &file, parsed, suite)
+        };
+        let result = CaseResult {
+            name,
+            category,
+            ambiguous,
+            verdict: match &verdict {
+                Ok(()) => Verdict::Passed,
+                Err(m) => Verdict::Failed(m.clone()),
+            },
+            time: start.elapsed(),
+        };
+        ctx.results
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(result);
+        verdict.map_err(Failed::from)
+    })
+}
+
+fn check_one(
+    ctx: &Context,
+    file: &CaseFile,
+    parsed: Result<Case, String>,
+    suite: Result<Suite, String>,
+) -> Result<(), String> {
+    let case = parsed?;
+    let suite = suite?;
+    case::check_category(&case, file, &suite).map_err(|e| e.to_string())?;
+    let inv =
+        case::invocation(&case, file, &ctx.target, ctx.overrides).map_err(|e| e.to_string())?;
+    let expected = case::expectation(&case, file).map_err(|e| e.to_string())?;
+    let outcome = run::run(&inv).map_err(|e| format!("{}: {e}", file.display()))?;
+    let mismatches = compare::compare(&expected, &outcome);
+    if mismatches.is_empty() {
+        return Ok(());
+    }
+    let stdin_path = case
+        .stdin_file
+        .as_ref()
+        .map(|s| file.root.disk_path(&file.sidecar(s)).display().to_string());
+    let failure = report::Failure {
+        mismatches: &mismatches,
+        hint: case.hint.as_deref(),
+        summary: &case.summary,
+        rules: &case.rules,
+        reproduce: report::reproduce_command(&inv, stdin_path.as_deref()),
+        rebless: rebless_command(file),
+    };
+    Err(failure.render(ctx.style))
+}
+
+/// The command that re-blesses one case file.
+fn rebless_command(file: &CaseFile) -> String {
+    let path = file.root.disk_path(&file.rel);
+    let shown = pathdiff_cwd(&path);
+    format!(
+        "cargo run --release -p boxes-harness -- --bless --cases {}",
+        report::shell_quote(&shown)
+    )
+}
+
+/// `path` relative to the current directory when it lies below it.
+fn pathdiff_cwd(path: &Path) -> String {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+    let clean: PathBuf = abs.components().fold(PathBuf::new(), |mut acc, c| {
+        match c {
+            std::path::Component::ParentDir => {
+                acc.pop();
+            }
+            std::path::Component::CurDir => {}
+            c => acc.push(c),
+        }
+        acc
+    });
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| clean.strip_prefix(cwd).ok().map(Path::to_owned))
+        .unwrap_or(clean)
+        .display()
+        .to_string()
+}
+
+fn bless_one(ctx: &Context, file: &CaseFile, parsed: Result<Case, String>) -> Result<(), String> {
+    let case = parsed?;
+    let inv =
+        case::invocation(&case, file, &ctx.target, ctx.overrides).map_err(|e| e.to_string())?;
+    let outcome = run::run(&inv).map_err(|e| format!("{}: {e}", file.display()))?;
+    match bless::bless(file, &case, &outcome) {
+        Ok(Blessed::Changed | Blessed::Unchanged) => Ok(()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+fn coverage(selections: &[Selection]) -> ExitCode {
+    let Some(root) = selections
+        .iter()
+        .map(|s| match s {
+            Selection::Tree(r) => r.clone(),
+            Selection::File(f) => f.root.clone(),
+        })
+        .next()
+    else {
+        return usage_error("no cases");
+    };
+    let rules = match suite::rules_for(&root) {
+        Ok(r) => r,
+        Err(e) => return usage_error(&e.to_string()),
+    };
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for selection in selections {
+        let files = match selection {
+            Selection::Tree(r) => r
+                .case_files()
+                .unwrap_or_default()
+                .into_iter()
+                .map(|rel| CaseFile {
+                    root: r.clone(),
+                    rel,
+                })
+                .collect(),
+            Selection::File(f) => vec![f.clone()],
+        };
+        for file in files {
+            if let Ok(case) = case::load(&file) {
+                for rule in case.rules {
+                    *counts.entry(rule).or_default() += 1;
+                }
+            }
+        }
+    }
+    print!("{}", report::coverage_table(&rules, &counts));
+    exit::code(exit::PASSED)
+}

@@ -1,0 +1,211 @@
+//! Byte-exact comparison of what a run did against what was expected: exit
+//! status, stdout, stderr, output files and absent files. Every difference is
+//! a [`Mismatch`]; rendering them for people is [`crate::report`]'s job.
+
+use std::collections::BTreeMap;
+
+use crate::run::{Ending, Outcome, Stream};
+
+/// What a run must do.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expectation {
+    /// How it must end (a case always expects an exit status).
+    pub ending: Ending,
+    /// Exact stdout.
+    pub stdout: Vec<u8>,
+    /// Exact stderr.
+    pub stderr: Vec<u8>,
+    /// Files that must exist afterwards with exactly these bytes.
+    pub output_files: BTreeMap<String, Vec<u8>>,
+    /// Files that must not exist afterwards.
+    pub absent_files: Vec<String>,
+}
+
+impl Expectation {
+    /// What another run did, as an expectation: its ending, its output, and
+    /// every file it wrote (for comparing two programs).
+    pub fn from_outcome(outcome: &Outcome) -> Self {
+        Self {
+            ending: outcome.ending.clone(),
+            stdout: outcome.stdout.clone(),
+            stderr: outcome.stderr.clone(),
+            output_files: outcome
+                .written
+                .iter()
+                .filter_map(|p| outcome.files.get(p).map(|b| (p.clone(), b.clone())))
+                .collect(),
+            absent_files: Vec::new(),
+        }
+    }
+}
+
+/// One way the run differs from the expectation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Mismatch {
+    /// It ended otherwise (status, signal, timeout, cap).
+    Ending {
+        /// Expected.
+        expected: Ending,
+        /// Actual.
+        actual: Ending,
+    },
+    /// It exited but left a process holding its output open.
+    LeftProcess,
+    /// A stream's bytes differ.
+    Stream {
+        /// Which.
+        stream: Stream,
+        /// Expected bytes.
+        expected: Vec<u8>,
+        /// Actual bytes.
+        actual: Vec<u8>,
+    },
+    /// An expected file is missing.
+    FileMissing {
+        /// Sandbox path.
+        path: String,
+    },
+    /// An expected file's bytes differ.
+    FileDiffers {
+        /// Sandbox path.
+        path: String,
+        /// Expected bytes.
+        expected: Vec<u8>,
+        /// Actual bytes.
+        actual: Vec<u8>,
+    },
+    /// A file exists that must not (or, comparing two runs, was written by
+    /// the actual side only).
+    FileUnexpected {
+        /// Sandbox path.
+        path: String,
+    },
+}
+
+fn same_ending(expected: &Ending, actual: &Ending) -> bool {
+    match (expected, actual) {
+        // Two runs that both timed out (or both passed the cap) agree
+        // whatever prompt they waited for.
+        (Ending::TimedOut { .. }, Ending::TimedOut { .. }) => true,
+        _ => expected == actual,
+    }
+}
+
+/// Compares a run against a case's expectation: every file listed must
+/// exist with its bytes, every absent file must not exist; other files the
+/// program wrote are its business.
+pub fn compare(expected: &Expectation, actual: &Outcome) -> Vec<Mismatch> {
+    let mut out = common(expected, actual);
+    for (path, bytes) in &expected.output_files {
+        match actual.files.get(path) {
+            None => out.push(Mismatch::FileMissing { path: path.clone() }),
+            Some(got) if got != bytes => out.push(Mismatch::FileDiffers {
+                path: path.clone(),
+                expected: bytes.clone(),
+                actual: got.clone(),
+            }),
+            Some(_) => {}
+        }
+    }
+    for path in &expected.absent_files {
+        let p = crate::run::normalize(path);
+        if actual.files.contains_key(&p) || actual.dirs.contains(&p) {
+            out.push(Mismatch::FileUnexpected { path: p });
+        }
+    }
+    out
+}
+
+/// Compares two runs of the same invocation: ending, both streams, and the
+/// files each wrote, in both directions.
+pub fn compare_outcomes(expected: &Outcome, actual: &Outcome) -> Vec<Mismatch> {
+    let exp = Expectation::from_outcome(expected);
+    let mut out = compare(&exp, actual);
+    for path in &actual.written {
+        if !exp.output_files.contains_key(path) {
+            out.push(Mismatch::FileUnexpected { path: path.clone() });
+        }
+    }
+    out
+}
+
+fn common(expected: &Expectation, actual: &Outcome) -> Vec<Mismatch> {
+    let mut out = Vec::new();
+    if !same_ending(&expected.ending, &actual.ending) {
+        out.push(Mismatch::Ending {
+            expected: expected.ending.clone(),
+            actual: actual.ending.clone(),
+        });
+    }
+    if actual.left_process {
+        out.push(Mismatch::LeftProcess);
+    }
+    for (stream, exp, act) in [
+        (Stream::Stdout, &expected.stdout, &actual.stdout),
+        (Stream::Stderr, &expected.stderr, &actual.stderr),
+    ] {
+        if exp != act {
+            out.push(Mismatch::Stream {
+                stream,
+                expected: exp.clone(),
+                actual: act.clone(),
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+    use std::time::Duration;
+
+    fn outcome(code: i32, stdout: &[u8]) -> Outcome {
+        Outcome {
+            ending: Ending::Exited(code),
+            stdout: stdout.to_vec(),
+            stderr: Vec::new(),
+            files: BTreeMap::new(),
+            dirs: BTreeSet::new(),
+            written: BTreeSet::new(),
+            left_process: false,
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    #[test]
+    fn equal_runs_match() {
+        let a = outcome(0, b"x \n");
+        assert!(compare_outcomes(&a, &a.clone()).is_empty());
+    }
+
+    #[test]
+    fn a_trailing_space_is_a_difference() {
+        let a = outcome(0, b"x \n");
+        let b = outcome(0, b"x\n");
+        let m = compare_outcomes(&a, &b);
+        assert_eq!(m.len(), 1);
+        assert!(matches!(
+            m[0],
+            Mismatch::Stream {
+                stream: Stream::Stdout,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn status_and_files() {
+        let mut a = outcome(0, b"");
+        a.files.insert("s".into(), b"1\n".to_vec());
+        a.written.insert("s".into());
+        let mut b = outcome(1, b"");
+        b.files.insert("t".into(), b"1\n".to_vec());
+        b.written.insert("t".into());
+        let m = compare_outcomes(&a, &b);
+        assert!(m.contains(&Mismatch::FileMissing { path: "s".into() }));
+        assert!(m.contains(&Mismatch::FileUnexpected { path: "t".into() }));
+        assert!(matches!(m[0], Mismatch::Ending { .. }));
+    }
+}

@@ -1,0 +1,16 @@
+//! The exit statuses of `boxes-harness`, in one place.
+
+use std::process::ExitCode;
+
+/// Every selected case passed (or the command did what was asked).
+pub const PASSED: u8 = 0;
+/// At least one case failed.
+pub const FAILED: u8 = 1;
+/// A usage or set-up error: bad options, missing or non-executable `--bin`,
+/// unreadable `--cases`. No case ran.
+pub const USAGE: u8 = 2;
+
+/// The [`ExitCode`] of a status above.
+pub fn code(status: u8) -> ExitCode {
+    ExitCode::from(status)
+}

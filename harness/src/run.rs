@@ -1,0 +1,858 @@
+//! Running one prepared invocation in a sandbox: a fresh temporary working
+//! directory, a cleared environment, the child in its own process group with
+//! resource limits, stdin written from its own thread, both output streams
+//! read concurrently under a cap, and a timeout that kills the whole group.
+//!
+//! The result is an [`Outcome`]: how the program ended, its output and the
+//! files it left. Nothing here knows about case files; [`crate::case`] turns a
+//! case into an [`Invocation`], and the later `diff` subcommand builds its own.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::OsString;
+use std::fs;
+use std::io::{self, Read, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use rustix::process::{Pid, Resource, Rlimit, Signal, WaitId, WaitIdOptions};
+
+pub use crate::schema::Mode;
+
+/// The environment variable that turns a harness binary into the reference.
+pub const REFERENCE_ENV: &str = "BOXES_HARNESS_AS_REFERENCE";
+
+/// Default per-case timeout.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Default cap on each output stream.
+pub const DEFAULT_OUTPUT_CAP: u64 = 16 * 1024 * 1024;
+
+/// How long a process may keep stdout or stderr open after the program
+/// itself exited. The program's own descriptors are closed before its exit is
+/// reported, so only a process it left behind can hold them past this.
+const LINGER_GRACE: Duration = Duration::from_millis(500);
+
+/// The prompt whose appearance releases the next stdin line in interactive
+/// mode (TURN-1).
+pub const PROMPT: &[u8] = b"> ";
+
+/// The program to run: a path, or the reference, which is this very
+/// executable re-run with [`REFERENCE_ENV`] set (never looked up by path).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    path: PathBuf,
+    reference: bool,
+}
+
+/// A `--bin` that cannot be run.
+#[derive(Debug, thiserror::Error)]
+pub enum TargetError {
+    /// The path does not exist.
+    #[error("binary {0} does not exist")]
+    Missing(PathBuf),
+    /// The path is not a regular file with an execute bit.
+    #[error("binary {0} is not an executable file")]
+    NotExecutable(PathBuf),
+    /// This executable's own path is unknown.
+    #[error("cannot find the harness's own executable to run the reference: {0}")]
+    NoSelf(io::Error),
+}
+
+impl Target {
+    /// The reference: the current executable in reference mode.
+    pub fn reference() -> Result<Self, TargetError> {
+        let path = std::env::current_exe().map_err(TargetError::NoSelf)?;
+        Ok(Self {
+            path,
+            reference: true,
+        })
+    }
+
+    /// A candidate binary, checked to exist and be executable; a bare name
+    /// without a slash is taken relative to the current directory, never
+    /// searched in `PATH`.
+    pub fn binary(path: &Path) -> Result<Self, TargetError> {
+        use std::os::unix::fs::PermissionsExt;
+        let meta = fs::metadata(path).map_err(|_| TargetError::Missing(path.to_owned()))?;
+        if !meta.is_file() || meta.permissions().mode() & 0o111 == 0 {
+            return Err(TargetError::NotExecutable(path.to_owned()));
+        }
+        // The child runs in the sandbox: a relative path must not resolve
+        // against it.
+        let path = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+        Ok(Self {
+            path,
+            reference: false,
+        })
+    }
+
+    /// The executable's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Whether this is the reference.
+    pub fn is_reference(&self) -> bool {
+        self.reference
+    }
+
+    /// How the target is named to people.
+    pub fn describe(&self) -> String {
+        if self.reference {
+            "the reference (built in)".to_owned()
+        } else {
+            self.path.display().to_string()
+        }
+    }
+}
+
+/// Resource limits set on the child (`None`: inherited).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Address space, bytes.
+    pub address_space: Option<u64>,
+    /// CPU time, seconds.
+    pub cpu_seconds: Option<u64>,
+    /// Largest file the child may write, bytes.
+    pub file_size: Option<u64>,
+}
+
+impl Limits {
+    /// The defaults for a case with this timeout: 4 GiB of address space,
+    /// CPU seconds one above the timeout, 256 MiB files.
+    pub fn for_timeout(timeout: Duration) -> Self {
+        Self {
+            address_space: Some(4 << 30),
+            cpu_seconds: Some(timeout.as_secs() + 2),
+            file_size: Some(256 << 20),
+        }
+    }
+}
+
+/// One fully prepared run: everything the sandbox needs.
+#[derive(Debug, Clone)]
+pub struct Invocation {
+    /// What to run.
+    pub target: Target,
+    /// Arguments after the program name.
+    pub args: Vec<OsString>,
+    /// Variables added to the cleared environment.
+    pub env: Vec<(OsString, OsString)>,
+    /// Standard input.
+    pub stdin: Vec<u8>,
+    /// Files placed in the sandbox first (relative path, bytes).
+    pub files: Vec<(String, Vec<u8>)>,
+    /// How stdout is connected.
+    pub mode: Mode,
+    /// Time before the group is killed.
+    pub timeout: Duration,
+    /// Bytes per stream before the group is killed.
+    pub output_cap: u64,
+    /// Resource limits.
+    pub limits: Limits,
+}
+
+impl Invocation {
+    /// An invocation with default mode, timeout, cap and limits.
+    pub fn new(target: Target, args: Vec<OsString>, stdin: Vec<u8>) -> Self {
+        Self {
+            target,
+            args,
+            env: Vec::new(),
+            stdin,
+            files: Vec::new(),
+            mode: Mode::Pipe,
+            timeout: DEFAULT_TIMEOUT,
+            output_cap: DEFAULT_OUTPUT_CAP,
+            limits: Limits::for_timeout(DEFAULT_TIMEOUT),
+        }
+    }
+}
+
+/// An output stream of the program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Stream {
+    /// Standard output.
+    Stdout,
+    /// Standard error.
+    Stderr,
+}
+
+impl Stream {
+    /// `stdout` or `stderr`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stream::Stdout => "stdout",
+            Stream::Stderr => "stderr",
+        }
+    }
+}
+
+/// How the program's run ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ending {
+    /// It exited with this status.
+    Exited(i32),
+    /// A signal killed it (the harness did not).
+    Signaled(i32),
+    /// The harness killed it at the timeout.
+    TimedOut {
+        /// The timeout.
+        after: Duration,
+        /// In interactive mode, the 1-based stdin line still waiting for its
+        /// prompt, if any.
+        awaiting_prompt: Option<usize>,
+    },
+    /// The harness killed it when a stream passed the cap.
+    OutputCapExceeded {
+        /// The stream.
+        stream: Stream,
+        /// The cap, bytes.
+        cap: u64,
+    },
+}
+
+impl Ending {
+    /// The exit status, if the program exited.
+    pub fn status(&self) -> Option<i32> {
+        match self {
+            Ending::Exited(code) => Some(*code),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Ending {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Ending::Exited(code) => write!(f, "status {code}"),
+            Ending::Signaled(sig) => write!(f, "killed by signal {}", signal_name(*sig)),
+            Ending::TimedOut {
+                after,
+                awaiting_prompt: None,
+            } => write!(f, "timed out after {} s", format_secs(*after)),
+            Ending::TimedOut {
+                after,
+                awaiting_prompt: Some(line),
+            } => write!(
+                f,
+                "timed out after {} s: the prompt `> ` never appeared before stdin line {line} \
+                 (TURN-1: a person at a terminal must see the prompt before the program waits \
+                 for input; flush stdout after printing it)",
+                format_secs(*after)
+            ),
+            Ending::OutputCapExceeded { stream, cap } => write!(
+                f,
+                "killed: {} passed the output cap of {cap} bytes",
+                stream.name()
+            ),
+        }
+    }
+}
+
+/// Seconds as people write them: `1`, `0.5`.
+pub fn format_secs(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 {
+        format!("{}", d.as_secs())
+    } else {
+        format!("{s}")
+    }
+}
+
+/// The conventional name of a signal number (`SIGSEGV`), or `signal N`.
+pub fn signal_name(sig: i32) -> String {
+    let name = match sig {
+        1 => "SIGHUP",
+        2 => "SIGINT",
+        3 => "SIGQUIT",
+        4 => "SIGILL",
+        5 => "SIGTRAP",
+        6 => "SIGABRT",
+        7 => "SIGBUS",
+        8 => "SIGFPE",
+        9 => "SIGKILL",
+        10 => "SIGUSR1",
+        11 => "SIGSEGV",
+        12 => "SIGUSR2",
+        13 => "SIGPIPE",
+        14 => "SIGALRM",
+        15 => "SIGTERM",
+        24 => "SIGXCPU",
+        25 => "SIGXFSZ",
+        31 => "SIGSYS",
+        _ => return format!("signal {sig}"),
+    };
+    format!("{name} ({sig})")
+}
+
+/// Everything observed of one run.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// How it ended.
+    pub ending: Ending,
+    /// Everything written to stdout (up to the cap).
+    pub stdout: Vec<u8>,
+    /// Everything written to stderr (up to the cap).
+    pub stderr: Vec<u8>,
+    /// Every regular file in the sandbox afterwards, by relative path.
+    pub files: BTreeMap<String, Vec<u8>>,
+    /// Every directory in the sandbox afterwards.
+    pub dirs: BTreeSet<String>,
+    /// The files created or changed by the run.
+    pub written: BTreeSet<String>,
+    /// The program exited but a process it left behind kept an output
+    /// stream open; the harness killed it.
+    pub left_process: bool,
+    /// Wall time of the run.
+    pub elapsed: Duration,
+}
+
+/// A failure of the harness itself to set the run up.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The sandbox could not be made or filled.
+    #[error("cannot prepare the sandbox: {0}")]
+    Sandbox(io::Error),
+    /// A sandbox path is absolute or climbs out of the sandbox.
+    #[error("file path {0:?} must stay inside the sandbox")]
+    BadPath(String),
+    /// The pseudo-terminal could not be opened.
+    #[error("cannot open a pseudo-terminal: {0}")]
+    Pty(io::Error),
+    /// The program could not be started.
+    #[error("cannot start {path}: {source}")]
+    Spawn {
+        /// The program.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+}
+
+enum Event {
+    Exited,
+    Closed,
+    Cap(Stream),
+}
+
+/// Counts prompts seen on stdout so that interactive stdin lines wait for
+/// them.
+#[derive(Default)]
+struct PromptGate {
+    state: Mutex<GateState>,
+    changed: Condvar,
+}
+
+#[derive(Default)]
+struct GateState {
+    prompts: usize,
+    closed: bool,
+    /// The 1-based stdin line the writer is waiting to send, if it waits.
+    waiting: Option<usize>,
+}
+
+impl PromptGate {
+    fn lock(&self) -> std::sync::MutexGuard<'_, GateState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn add_prompts(&self, n: usize) {
+        if n > 0 {
+            self.lock().prompts += n;
+            self.changed.notify_all();
+        }
+    }
+
+    fn close(&self) {
+        self.lock().closed = true;
+        self.changed.notify_all();
+    }
+
+    /// Waits until `count` prompts appeared; false when the run is over.
+    fn wait_for(&self, count: usize) -> bool {
+        let mut state = self.lock();
+        state.waiting = Some(count);
+        while state.prompts < count && !state.closed {
+            state = self
+                .changed
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        state.waiting = None;
+        state.prompts >= count && !state.closed
+    }
+
+    fn waiting(&self) -> Option<usize> {
+        self.lock().waiting
+    }
+}
+
+/// Runs `inv` in a fresh sandbox and reports what happened.
+#[expect(
+    clippy::too_many_lines,
+    reason = "the set-up of one child: streams, threads, supervision"
+)]
+pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
+    let sandbox = tempfile::Builder::new()
+        .prefix("boxes-case-")
+        .tempdir()
+        .map_err(RunError::Sandbox)?;
+    place_files(sandbox.path(), &inv.files)?;
+
+    let mut cmd = Command::new(inv.target.path());
+    cmd.args(&inv.args)
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("LC_ALL", "C")
+        .env("HOME", sandbox.path());
+    if inv.target.is_reference() {
+        cmd.env(REFERENCE_ENV, "1");
+    }
+    for (k, v) in &inv.env {
+        cmd.env(k, v);
+    }
+    cmd.current_dir(sandbox.path())
+        .process_group(0)
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped());
+
+    let mut pty_master = None;
+    match inv.mode {
+        Mode::Pipe => {
+            cmd.stdout(Stdio::piped());
+        }
+        Mode::StdoutFull => {
+            let full = fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .map_err(RunError::Sandbox)?;
+            cmd.stdout(Stdio::from(full));
+        }
+        Mode::Interactive => {
+            let (master, slave) = open_pty().map_err(RunError::Pty)?;
+            cmd.stdout(Stdio::from(slave));
+            pty_master = Some(fs::File::from(master));
+        }
+    }
+
+    let start = Instant::now();
+    let spawned = cmd.spawn();
+    // The command holds our copy of the terminal's slave side: it must close
+    // now, or reading the master never ends.
+    drop(cmd);
+    let mut child = spawned.map_err(|source| RunError::Spawn {
+        path: inv.target.path().to_owned(),
+        source,
+    })?;
+    let pid = Pid::from_child(&child);
+    apply_limits(pid, inv.limits);
+
+    let (tx, rx) = mpsc::channel();
+    let gate = Arc::new(PromptGate::default());
+    let interactive = inv.mode == Mode::Interactive;
+
+    let stdout_buf = Arc::new(Mutex::new(Vec::new()));
+    let stderr_buf = Arc::new(Mutex::new(Vec::new()));
+    let mut open_streams = 1;
+    let stdout_reader: Option<Box<dyn Read + Send>> = match (child.stdout.take(), pty_master) {
+        (Some(pipe), _) => Some(Box::new(pipe)),
+        (None, Some(master)) => Some(Box::new(master)),
+        (None, None) => None,
+    };
+    if let Some(reader) = stdout_reader {
+        open_streams += 1;
+        spawn_reader(
+            reader,
+            Stream::Stdout,
+            inv.output_cap,
+            Arc::clone(&stdout_buf),
+            interactive.then(|| Arc::clone(&gate)),
+            tx.clone(),
+        );
+    }
+    if let Some(pipe) = child.stderr.take() {
+        spawn_reader(
+            Box::new(pipe),
+            Stream::Stderr,
+            inv.output_cap,
+            Arc::clone(&stderr_buf),
+            None,
+            tx.clone(),
+        );
+    } else {
+        open_streams -= 1;
+    }
+    if let Some(stdin) = child.stdin.take() {
+        spawn_writer(
+            stdin,
+            inv.stdin.clone(),
+            interactive.then(|| Arc::clone(&gate)),
+        );
+    }
+    spawn_waiter(pid, tx);
+
+    let ending = supervise(&rx, start, inv, &gate, open_streams, pid, &mut child);
+    gate.close();
+    let (ending, left_process) = ending;
+    let elapsed = start.elapsed();
+
+    let stdout = take(&stdout_buf);
+    let stderr = take(&stderr_buf);
+    let (files, dirs, written) = survey(sandbox.path(), &inv.files, inv.output_cap);
+    Ok(Outcome {
+        ending,
+        stdout,
+        stderr,
+        files,
+        dirs,
+        written,
+        left_process,
+        elapsed,
+    })
+}
+
+/// Waits for the run to end, kills the group when it must, reaps the child.
+fn supervise(
+    rx: &mpsc::Receiver<Event>,
+    start: Instant,
+    inv: &Invocation,
+    gate: &PromptGate,
+    mut open_streams: usize,
+    pid: Pid,
+    child: &mut Child,
+) -> (Ending, bool) {
+    let deadline = start + inv.timeout;
+    let mut exited_at: Option<Instant> = None;
+    let mut forced: Option<Ending> = None;
+    let mut left_process = false;
+    loop {
+        if exited_at.is_some() && open_streams == 0 {
+            break;
+        }
+        let limit = match exited_at {
+            Some(at) => deadline.min(at + LINGER_GRACE),
+            None => deadline,
+        };
+        let wait = limit.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(wait) {
+            Ok(Event::Exited) => exited_at = Some(Instant::now()),
+            Ok(Event::Closed) => open_streams = open_streams.saturating_sub(1),
+            Ok(Event::Cap(stream)) => {
+                forced = Some(Ending::OutputCapExceeded {
+                    stream,
+                    cap: inv.output_cap,
+                });
+                break;
+            }
+            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {
+                if exited_at.is_some() && Instant::now() < deadline {
+                    left_process = true;
+                } else {
+                    forced = Some(Ending::TimedOut {
+                        after: inv.timeout,
+                        awaiting_prompt: if inv.mode == Mode::Interactive {
+                            gate.waiting()
+                        } else {
+                            None
+                        },
+                    });
+                }
+                break;
+            }
+        }
+    }
+    // The leader is not reaped yet (the waiter only peeks), so the group's
+    // id cannot have been reused: killing it reaches only what the program
+    // started, and leaves nothing running behind a finished case.
+    let _ = rustix::process::kill_process_group(pid, Signal::KILL);
+    let status = child.wait();
+    if left_process {
+        // Whatever the lingering process had written before the kill is in
+        // the buffers; give the readers a moment to see the pipes close.
+        let until = Instant::now() + Duration::from_millis(100);
+        while open_streams > 0 {
+            match rx.recv_timeout(until.saturating_duration_since(Instant::now())) {
+                Ok(Event::Closed) => open_streams -= 1,
+                Ok(_) => {}
+                Err(_) => break,
+            }
+        }
+    }
+    let ending = forced.unwrap_or_else(|| match status {
+        Ok(s) => match (s.code(), s.signal()) {
+            (Some(code), _) => Ending::Exited(code),
+            (None, Some(sig)) => Ending::Signaled(sig),
+            (None, None) => Ending::Exited(-1),
+        },
+        Err(_) => Ending::Exited(-1),
+    });
+    (ending, left_process)
+}
+
+fn take(buf: &Mutex<Vec<u8>>) -> Vec<u8> {
+    std::mem::take(&mut *buf.lock().unwrap_or_else(PoisonError::into_inner))
+}
+
+/// Sets the limits on the running child. std has no safe pre-exec hook, so
+/// they are applied with `prlimit(2)` right after spawn: the child runs a
+/// few microseconds unlimited, far too little to matter for a candidate.
+fn apply_limits(pid: Pid, limits: Limits) {
+    let pairs = [
+        (Resource::As, limits.address_space),
+        (Resource::Cpu, limits.cpu_seconds),
+        (Resource::Fsize, limits.file_size),
+    ];
+    for (resource, value) in pairs {
+        if let Some(v) = value {
+            // The child may already be gone (ESRCH): nothing to limit then.
+            let _ = rustix::process::prlimit(
+                Some(pid),
+                resource,
+                Rlimit {
+                    current: Some(v),
+                    maximum: Some(v),
+                },
+            );
+        }
+    }
+}
+
+fn open_pty() -> io::Result<(std::os::fd::OwnedFd, std::os::fd::OwnedFd)> {
+    use rustix::pty::{OpenptFlags, grantpt, ioctl_tiocgptpeer, openpt, unlockpt};
+    use rustix::termios::{OptionalActions, OutputModes, tcgetattr, tcsetattr};
+    let flags = OpenptFlags::RDWR | OpenptFlags::NOCTTY | OpenptFlags::CLOEXEC;
+    let master = openpt(flags)?;
+    grantpt(&master)?;
+    unlockpt(&master)?;
+    let slave = ioctl_tiocgptpeer(&master, flags)?;
+    let mut termios = tcgetattr(&slave)?;
+    // Output processing off: the bytes the program writes are the bytes we
+    // read, no `\n` to `\r\n` translation.
+    termios.output_modes.remove(OutputModes::OPOST);
+    tcsetattr(&slave, OptionalActions::Now, &termios)?;
+    Ok((master, slave))
+}
+
+fn spawn_reader(
+    mut reader: Box<dyn Read + Send>,
+    stream: Stream,
+    cap: u64,
+    buf: Arc<Mutex<Vec<u8>>>,
+    gate: Option<Arc<PromptGate>>,
+    tx: mpsc::Sender<Event>,
+) {
+    thread::spawn(move || {
+        let mut chunk = vec![0u8; 64 * 1024];
+        let mut total: u64 = 0;
+        // The last byte seen, so a prompt split across two reads counts.
+        let mut last: Option<u8> = None;
+        loop {
+            let n = match reader.read(&mut chunk) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                // A terminal's master reads EIO once every slave is closed.
+                Err(_) => break,
+            };
+            let data = &chunk[..n];
+            if let Some(gate) = &gate {
+                gate.add_prompts(count_prompts(last, data));
+                last = data.last().copied();
+            }
+            let room = cap.saturating_sub(total);
+            let keep = usize::try_from(room).unwrap_or(usize::MAX).min(n);
+            buf.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .extend_from_slice(&data[..keep]);
+            total += n as u64;
+            if total > cap {
+                let _ = tx.send(Event::Cap(stream));
+                return;
+            }
+        }
+        let _ = tx.send(Event::Closed);
+    });
+}
+
+fn count_prompts(last: Option<u8>, data: &[u8]) -> usize {
+    let split = usize::from(last == Some(PROMPT[0]) && data.first() == Some(&PROMPT[1]));
+    split + data.windows(PROMPT.len()).filter(|w| *w == PROMPT).count()
+}
+
+fn spawn_writer(
+    mut stdin: std::process::ChildStdin,
+    bytes: Vec<u8>,
+    gate: Option<Arc<PromptGate>>,
+) {
+    thread::spawn(move || {
+        // A program that exits without reading makes these writes fail with
+        // a broken pipe: that is its right, not an error of the run.
+        match gate {
+            None => {
+                let _ = stdin.write_all(&bytes);
+            }
+            Some(gate) => {
+                for (i, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
+                    if !gate.wait_for(i + 1) || stdin.write_all(line).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+    });
+}
+
+fn spawn_waiter(pid: Pid, tx: mpsc::Sender<Event>) {
+    thread::spawn(move || {
+        // NOWAIT: peek at the exit without reaping, so the process group id
+        // stays reserved until the supervisor has killed the group.
+        let options = WaitIdOptions::EXITED | WaitIdOptions::NOWAIT;
+        while let Err(rustix::io::Errno::INTR) = rustix::process::waitid(WaitId::Pid(pid), options)
+        {
+        }
+        let _ = tx.send(Event::Exited);
+    });
+}
+
+fn checked_relative(path: &str) -> Result<PathBuf, RunError> {
+    let p = Path::new(path);
+    let ok = !path.is_empty()
+        && p.components().all(|c| {
+            matches!(
+                c,
+                std::path::Component::Normal(_) | std::path::Component::CurDir
+            )
+        });
+    if ok {
+        Ok(p.to_owned())
+    } else {
+        Err(RunError::BadPath(path.to_owned()))
+    }
+}
+
+fn place_files(root: &Path, files: &[(String, Vec<u8>)]) -> Result<(), RunError> {
+    for (path, bytes) in files {
+        let full = root.join(checked_relative(path)?);
+        if let Some(parent) = full.parent() {
+            fs::create_dir_all(parent).map_err(RunError::Sandbox)?;
+        }
+        fs::write(&full, bytes).map_err(RunError::Sandbox)?;
+    }
+    Ok(())
+}
+
+type Survey = (
+    BTreeMap<String, Vec<u8>>,
+    BTreeSet<String>,
+    BTreeSet<String>,
+);
+
+/// Lists what the sandbox holds after the run, and what the run wrote.
+fn survey(root: &Path, placed: &[(String, Vec<u8>)], cap: u64) -> Survey {
+    let mut files = BTreeMap::new();
+    let mut dirs = BTreeSet::new();
+    let mut pending = vec![(root.to_owned(), String::new())];
+    while let Some((dir, prefix)) = pending.pop() {
+        let Ok(entries) = fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let rel = format!("{prefix}{name}");
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
+                dirs.insert(rel.clone());
+                pending.push((entry.path(), format!("{rel}/")));
+            } else {
+                let mut bytes = Vec::new();
+                if kind.is_file()
+                    && let Ok(f) = fs::File::open(entry.path())
+                {
+                    let _ = f.take(cap).read_to_end(&mut bytes);
+                }
+                files.insert(rel, bytes);
+            }
+        }
+    }
+    let before: BTreeMap<String, &Vec<u8>> =
+        placed.iter().map(|(p, b)| (normalize(p), b)).collect();
+    let written = files
+        .iter()
+        .filter(|(p, b)| before.get(*p).is_none_or(|old| *old != *b))
+        .map(|(p, _)| p.clone())
+        .collect();
+    (files, dirs, written)
+}
+
+/// A relative path in the form [`Outcome::files`] uses.
+pub fn normalize(path: &str) -> String {
+    Path::new(path)
+        .components()
+        .filter_map(|c| match c {
+            std::path::Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prompts_are_counted_across_reads() {
+        assert_eq!(count_prompts(None, b"A> "), 1);
+        assert_eq!(count_prompts(Some(b'>'), b" x> "), 2);
+        assert_eq!(count_prompts(Some(b'A'), b">"), 0);
+    }
+
+    #[test]
+    fn sandbox_paths_stay_inside() {
+        assert!(checked_relative("a/b.txt").is_ok());
+        assert!(checked_relative("../x").is_err());
+        assert!(checked_relative("/etc/passwd").is_err());
+        assert!(checked_relative("").is_err());
+    }
+
+    #[test]
+    fn signal_names() {
+        assert_eq!(signal_name(11), "SIGSEGV (11)");
+        assert_eq!(signal_name(64), "signal 64");
+    }
+
+    fn sh(script: &str, stdin: &[u8]) -> Outcome {
+        let target = Target::binary(Path::new("/bin/sh")).unwrap();
+        let mut inv = Invocation::new(target, vec!["-c".into(), script.into()], stdin.to_vec());
+        inv.timeout = Duration::from_secs(5);
+        run(&inv).unwrap()
+    }
+
+    #[test]
+    fn pipes_status_and_files() {
+        let out = sh("cat; echo err >&2; echo x > f; exit 3", b"in\n");
+        assert_eq!(out.ending, Ending::Exited(3));
+        assert_eq!(out.stdout, b"in\n");
+        assert_eq!(out.stderr, b"err\n");
+        assert_eq!(out.files.get("f").map(Vec::as_slice), Some(&b"x\n"[..]));
+        assert!(out.written.contains("f"));
+        assert!(!out.left_process);
+    }
+
+    #[test]
+    fn environment_is_cleared() {
+        let out = sh("env | sort", b"");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("LC_ALL=C\n"), "{text}");
+        assert!(text.contains("PATH=/usr/bin:/bin\n"), "{text}");
+        assert!(!text.contains("CARGO"), "{text}");
+    }
+}
