@@ -379,6 +379,20 @@ mod tests {
     }
 
     #[test]
+    fn save_1_path_keeps_spaces_and_ends_at_nul() {
+        let dir = tempfile::tempdir().ok();
+        let base = dir.as_ref().map(|d| d.path().to_path_buf()).unwrap_or_default();
+        let input = [&b"w "[..], base.as_os_str().as_bytes(), b"/ a b \0ignored\n"].concat();
+        let o = new_game(2, 2, 2, &input);
+        assert_eq!(o.err, b"Save complete\n");
+        assert!(base.join(" a b ").is_file());
+        assert!(!base.join("ignored").exists());
+        let o = new_game(2, 2, 2, b"w\nwpath\n w path\n");
+        assert!(o.err.is_empty());
+        assert_eq!(o.out, [EMPTY_2X2, b"A> A> A> A> "].concat());
+    }
+
+    #[test]
     fn save_2_file_holds_state_with_the_saver_next() {
         let dir = tempfile::tempdir().ok();
         let path = dir.as_ref().map(|d| d.path().join("g")).unwrap_or_default();
