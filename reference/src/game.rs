@@ -381,8 +381,16 @@ mod tests {
     #[test]
     fn save_1_path_keeps_spaces_and_ends_at_nul() {
         let dir = tempfile::tempdir().ok();
-        let base = dir.as_ref().map(|d| d.path().to_path_buf()).unwrap_or_default();
-        let input = [&b"w "[..], base.as_os_str().as_bytes(), b"/ a b \0ignored\n"].concat();
+        let base = dir
+            .as_ref()
+            .map(|d| d.path().to_path_buf())
+            .unwrap_or_default();
+        let input = [
+            &b"w "[..],
+            base.as_os_str().as_bytes(),
+            b"/ a b \0ignored\n",
+        ]
+        .concat();
         let o = new_game(2, 2, 2, &input);
         assert_eq!(o.err, b"Save complete\n");
         assert!(base.join(" a b ").is_file());
