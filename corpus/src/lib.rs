@@ -1,0 +1,26 @@
+//! The boxes corpus: labelled grid files for `boxes H W P FILE`, faulty in
+//! every way the rulings name (FILE-1..7) plus the valid controls that a
+//! strict but wrong loader rejects, each with the complete expected outcome
+//! computed by the reference program. The grammar itself lives once, in
+//! `boxes_reference::gridfile`; this crate only writes files from the
+//! reference's serializer and classifies mutants with its loader.
+//!
+//! Also home of reusable generated test material: [`rng::SplitMix64`] and
+//! [`play::RandomGame`] (valid states by seeded random play).
+
+pub mod class;
+pub mod exhaustive;
+pub mod generate;
+pub mod manifest;
+pub mod play;
+pub mod rng;
+pub mod samples;
+pub mod session;
+pub mod spec;
+
+pub use class::Class;
+pub use generate::{GenerateError, Options, generate};
+pub use manifest::{Entry, Manifest, ManifestError};
+pub use play::RandomGame;
+pub use rng::SplitMix64;
+pub use spec::Spec;
