@@ -106,6 +106,28 @@ const fn cell_line(h: usize, r: usize) -> usize {
     2 * h + 2 + r
 }
 
+/// Grids up to this many lines are cut after every line; larger ones after
+/// a sample, so a 999-row corpus does not hold thousands of multi-megabyte
+/// prefixes.
+pub const MAX_CUTS: usize = 64;
+
+/// How many lines each `too-few-lines` file keeps, ascending: every count
+/// in 1..3H+2 for small grids; for larger ones every boundary between line
+/// kinds (next player, edge rows, cell rows, the last line) plus random
+/// counts, [`MAX_CUTS`] in all.
+fn cut_points(height: usize, rng: &mut SplitMix64) -> Vec<usize> {
+    let total = 3 * height + 2;
+    if total - 1 <= MAX_CUTS {
+        return (1..total).collect();
+    }
+    let mut kept: std::collections::BTreeSet<usize> =
+        [1, 2, 3, 2 * height + 1, 2 * height + 2, total - 1].into();
+    while kept.len() < MAX_CUTS {
+        kept.insert(rng.between(1, total - 1));
+    }
+    kept.into_iter().collect()
+}
+
 /// First, last and one random row out of `count`, without repeats.
 fn pick_rows(count: usize, rng: &mut SplitMix64) -> Vec<usize> {
     let mut rows = vec![0, count.saturating_sub(1), rng.below(count)];
@@ -200,17 +222,21 @@ impl Builder<'_> {
     fn too_few_lines(&mut self) {
         let total = self.spec.lines();
         let all = self.lines.bytes();
-        let mut end = 0;
-        for kept in 1..total {
-            end += all[end..]
-                .iter()
-                .position(|&b| b == b'\n')
-                .map_or(0, |i| i + 1);
-            let bytes = all[..end].to_vec();
+        // Offsets just past each line's `\n`: `ends[k - 1]` keeps k lines.
+        let ends: Vec<usize> = all
+            .iter()
+            .enumerate()
+            .filter(|&(_, &b)| b == b'\n')
+            .map(|(i, _)| i + 1)
+            .collect();
+        for kept in cut_points(self.spec.height, &mut self.rng) {
+            let Some(&end) = ends.get(kept - 1) else {
+                continue;
+            };
             self.push(
-                format!("keep-{kept:03}"),
+                format!("keep-{kept:04}"),
                 format!("only the first {kept} of {total} lines"),
-                bytes,
+                all[..end].to_vec(),
             );
         }
     }
@@ -692,6 +718,22 @@ mod tests {
             assert_eq!(x.bytes.split(|&b| b == b'\n').count(), i + 2);
             assert_eq!(x.bytes.last(), Some(&b'\n'));
         }
+    }
+
+    #[test]
+    fn large_grids_are_cut_at_every_boundary_and_a_sample() {
+        let cuts = cut_points(100, &mut SplitMix64::new(0));
+        assert_eq!(cuts.len(), MAX_CUTS);
+        for k in [1, 2, 3, 201, 202, 301] {
+            assert!(cuts.contains(&k), "{k}");
+        }
+        assert!(cuts.windows(2).all(|w| w[0] < w[1]));
+        assert!(cuts.iter().all(|&k| (1..302).contains(&k)));
+        assert_eq!(cut_points(21, &mut SplitMix64::new(0)).len(), 64);
+        assert_eq!(
+            cut_points(2, &mut SplitMix64::new(0)),
+            (1..8).collect::<Vec<_>>()
+        );
     }
 
     #[test]
