@@ -1,6 +1,7 @@
 //! The whole `boxes` program as a function of its arguments and streams:
 //! argument checks, loading, the game, and the final message and status
-//! (rulings ARGS-5..7, SYS-1).
+//! (rulings ARGS-5..7, SYS-1), and the process's buffered stdio, which
+//! flushes stdout just before the program waits for input (TURN-1).
 
 use std::cell::RefCell;
 use std::ffi::OsString;
