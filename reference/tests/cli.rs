@@ -179,6 +179,27 @@ fn save_success_writes_the_file_format() {
 }
 
 #[test]
+fn save_over_the_grid_file_being_played_replaces_it() {
+    let dir = tempdir();
+    let path = dir.path().join("game");
+    fs::write(&path, b"2\n10\n000\n00\n000\n00\n0,0\n0,0\n").unwrap();
+    let mut input = b"1 1 v\nw ".to_vec();
+    input.extend_from_slice(path.as_os_str().as_bytes());
+    input.push(b'\n');
+    boxes()
+        .args(["2", "2", "2"])
+        .arg(&path)
+        .write_stdin(input)
+        .assert()
+        .code(6)
+        .stderr("Save complete\nEnd of user input\n");
+    assert_eq!(
+        fs::read(&path).unwrap(),
+        b"1\n10\n000\n00\n010\n00\n0,0\n0,0\n"
+    );
+}
+
+#[test]
 fn save_failures_report_and_play_goes_on() {
     let dir = tempdir();
     let missing = dir.path().join("no").join("such").join("file");
