@@ -423,7 +423,7 @@ impl Builder<'_> {
             }
             CellFault::EmptyField => {
                 // Never the last field: that would read as a trailing comma.
-                let col = self.rng.below(w - 1);
+                let col = self.rng.below(w.saturating_sub(1));
                 self.edited(
                     format!("row-{r}-col-{col}"),
                     format!("row {r}, owner {col} empty"),
@@ -493,7 +493,7 @@ impl Builder<'_> {
     fn crlf(&mut self) {
         let all = self.lines.joined(b"\r\n");
         self.push("every-line", "every line ends in CR LF", all);
-        let last = self.lines.0.len() - 1;
+        let last = self.lines.0.len().saturating_sub(1);
         for (variant, detail, index) in [
             ("first-line", "only the first line ends in CR LF", 0),
             ("last-line", "only the last line ends in CR LF", last),

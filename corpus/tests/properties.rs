@@ -28,4 +28,17 @@ proptest! {
             prop_assert_eq!(loads, s.class.is_control(), "{}", s.file());
         }
     }
+
+    /// `Spec`'s fields are public, so the builder must not panic even on
+    /// sizes `Spec::new` refuses.
+    #[test]
+    fn samples_never_panic_outside_the_accepted_ranges(
+        height in 0usize..=4,
+        width in 0usize..=4,
+        players in 0usize..=120,
+        seed in any::<u64>(),
+    ) {
+        let samples = build(&Spec { height, width, players, seed });
+        prop_assert!(!samples.is_empty());
+    }
 }
