@@ -220,7 +220,10 @@ fn run_cases(argv: Vec<OsString>, defaults: Defaults) -> ExitCode {
                 ),
                 Err(e) => return usage_error(&format!("cannot list cases: {e}")),
             },
-            Selection::File(f) => (f.root.clone(), vec![f.clone()]),
+            Selection::Files(files) => match files.first() {
+                Some(f) => (f.root.clone(), files.clone()),
+                None => continue,
+            },
         };
         if !roots.contains(&root) {
             roots.push(root.clone());
@@ -444,7 +447,7 @@ fn coverage(selections: &[Selection]) -> ExitCode {
         .iter()
         .map(|s| match s {
             Selection::Tree(r) => r.clone(),
-            Selection::File(f) => f.root.clone(),
+            Selection::Files(f) => f.first().map_or(Root::Embedded, |f| f.root.clone()),
         })
         .next()
     else {
@@ -466,7 +469,7 @@ fn coverage(selections: &[Selection]) -> ExitCode {
                     rel,
                 })
                 .collect(),
-            Selection::File(f) => vec![f.clone()],
+            Selection::Files(f) => f.clone(),
         };
         for file in files {
             if let Ok(case) = case::load(&file) {

@@ -159,15 +159,54 @@ impl CaseFile {
 pub enum Selection {
     /// A whole tree.
     Tree(Root),
-    /// One case file.
-    File(CaseFile),
+    /// Some case files of a tree: one file, or one category folder.
+    Files(Vec<CaseFile>),
+}
+
+fn is_case_file(name: &str) -> bool {
+    Path::new(name)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("yaml"))
+        && !matches!(name, "suite.yaml" | "rules.yaml" | "manifest.yaml")
 }
 
 /// Resolves a `--cases` argument: a folder or one case file.
 pub fn select(path: &Path) -> io::Result<Selection> {
     let meta = fs::metadata(path)?;
     if meta.is_dir() {
-        return Ok(Selection::Tree(Root::Dir(path.to_owned())));
+        // A category folder (case files right inside, no suite.yaml) is
+        // taken as those cases of the tree above it.
+        let mut direct = Vec::new();
+        for entry in fs::read_dir(path)? {
+            let entry = entry?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if entry.file_type()?.is_file() && is_case_file(&name) {
+                direct.push(name);
+            }
+        }
+        let folder = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+        if direct.is_empty()
+            || path.join("suite.yaml").exists()
+            || folder.is_none()
+            || parent.is_none()
+        {
+            return Ok(Selection::Tree(Root::Dir(path.to_owned())));
+        }
+        let (Some(folder), Some(parent)) = (folder, parent) else {
+            return Ok(Selection::Tree(Root::Dir(path.to_owned())));
+        };
+        direct.sort();
+        let root = Root::Dir(parent.to_owned());
+        return Ok(Selection::Files(
+            direct
+                .into_iter()
+                .map(|name| CaseFile {
+                    root: root.clone(),
+                    rel: format!("{folder}/{name}"),
+                })
+                .collect(),
+        ));
     }
     let name = path
         .file_name()
@@ -184,10 +223,10 @@ pub fn select(path: &Path) -> io::Result<Selection> {
     } else {
         root
     };
-    Ok(Selection::File(CaseFile {
+    Ok(Selection::Files(vec![CaseFile {
         root: Root::Dir(root),
         rel,
-    }))
+    }]))
 }
 
 /// Reads a YAML file named `name` from the tree or, looking upwards, from its

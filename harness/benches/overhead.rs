@@ -1,0 +1,131 @@
+//! The harness's per-case overhead: every case of the suite run through the
+//! harness (sandbox, cleared environment, process group, limits, reader
+//! threads, comparison) against a bare loop that spawns the same processes
+//! with the same arguments and stdin and only collects their output.
+//! Target: harness wall time at most 1.3x the bare loop.
+//!
+//! `cargo bench -p boxes-harness --bench overhead [-- CASES_DIR...]`
+//! (default: `cases/`, and the harness's own seed cases when it has none).
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::{Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
+
+use boxes_harness::case::{self, Overrides};
+use boxes_harness::compare;
+use boxes_harness::run::{self, Invocation, REFERENCE_ENV, Target};
+use boxes_harness::suite::{CaseFile, Root};
+
+const ROUNDS: usize = 5;
+
+fn main() -> ExitCode {
+    if let Some(code) = boxes_harness::reference_mode() {
+        return code;
+    }
+    let dirs: Vec<PathBuf> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .map(PathBuf::from)
+        .collect();
+    let dirs = if dirs.is_empty() {
+        let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        vec![
+            manifest.join("../cases"),
+            manifest.join("tests/fixtures/boxes"),
+        ]
+    } else {
+        dirs
+    };
+    let Ok(target) = Target::reference() else {
+        eprintln!("cannot find the bench's own executable");
+        return ExitCode::FAILURE;
+    };
+    let mut cases = Vec::new();
+    for dir in dirs {
+        let root = Root::Dir(dir);
+        for rel in root.case_files().unwrap_or_default() {
+            let file = CaseFile {
+                root: root.clone(),
+                rel,
+            };
+            let Ok(c) = case::load(&file) else { continue };
+            let (Ok(inv), Ok(exp)) = (
+                case::invocation(&c, &file, &target, Overrides::default()),
+                case::expectation(&c, &file),
+            ) else {
+                continue;
+            };
+            cases.push((inv, exp));
+        }
+    }
+    if cases.is_empty() {
+        eprintln!("no runnable cases");
+        return ExitCode::FAILURE;
+    }
+
+    let mut bare = Duration::MAX;
+    let mut harness = Duration::MAX;
+    let mut passed = 0;
+    for _ in 0..ROUNDS {
+        let t = Instant::now();
+        for (inv, _) in &cases {
+            bare_spawn(inv);
+        }
+        bare = bare.min(t.elapsed());
+
+        let t = Instant::now();
+        passed = 0;
+        for (inv, exp) in &cases {
+            if let Ok(outcome) = run::run(inv)
+                && compare::compare(exp, &outcome).is_empty()
+            {
+                passed += 1;
+            }
+        }
+        harness = harness.min(t.elapsed());
+    }
+    let n = cases.len();
+    let per =
+        |d: Duration| d.as_secs_f64() * 1000.0 / f64::from(u32::try_from(n).unwrap_or(u32::MAX));
+    println!(
+        "{n} cases ({passed} passed), best of {ROUNDS} rounds, one at a time:\n  \
+         bare spawn loop: {:.1} ms ({:.2} ms/case)\n  \
+         harness:         {:.1} ms ({:.2} ms/case)\n  \
+         ratio harness/bare: {:.2} (target <= 1.30)",
+        bare.as_secs_f64() * 1000.0,
+        per(bare),
+        harness.as_secs_f64() * 1000.0,
+        per(harness),
+        harness.as_secs_f64() / bare.as_secs_f64()
+    );
+    ExitCode::SUCCESS
+}
+
+/// The same process with the same arguments and stdin, output collected,
+/// nothing else.
+fn bare_spawn(inv: &Invocation) {
+    let mut cmd = Command::new(inv.target.path());
+    cmd.args(&inv.args)
+        .env(REFERENCE_ENV, "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // Cases that load files need them: write them to a scratch folder once.
+    let dir = std::env::temp_dir().join("boxes-bench-bare");
+    if !inv.files.is_empty() {
+        let _ = std::fs::create_dir_all(&dir);
+        for (p, b) in &inv.files {
+            let _ = std::fs::write(dir.join(p), b);
+        }
+        cmd.current_dir(&dir);
+    }
+    let Ok(mut child) = cmd.spawn() else { return };
+    if let Some(mut stdin) = child.stdin.take() {
+        let bytes = inv.stdin.clone();
+        std::thread::spawn(move || {
+            let _ = stdin.write_all(&bytes);
+        });
+    }
+    let _ = child.wait_with_output();
+}

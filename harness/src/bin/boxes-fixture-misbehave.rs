@@ -1,0 +1,96 @@
+//! A deliberately misbehaving program for the harness's own tests: the
+//! first argument picks one way to misbehave, so each can be shown to be
+//! reported with the right words.
+//!
+//! `hang`, `orphan` (leaves a child holding stdout open), `flood` (stdout
+//! without end), `segv` (dies by SIGSEGV), `no-read` (exits without reading
+//! its large stdin), `wrong-stream` (the usage line on stdout), `no-flush`
+//! (a prompt never flushed, then waits for input), `prompt` (a well-behaved
+//! prompt loop), `write-files` (writes files), `exit N`.
+
+use std::io::{BufRead, Write};
+use std::process::ExitCode;
+use std::time::Duration;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut out = std::io::stdout();
+    match args.first().map(String::as_str) {
+        Some("hang") => loop {
+            std::thread::sleep(Duration::from_secs(60));
+        },
+        Some("orphan") => {
+            // The child inherits stdout and outlives us.
+            let _ = std::process::Command::new("sleep").arg("30").spawn();
+            let _ = out.write_all(b"x\n");
+            ExitCode::SUCCESS
+        }
+        Some("flood") => {
+            let chunk = [b'y'; 4096];
+            while out.write_all(&chunk).is_ok() {}
+            ExitCode::FAILURE
+        }
+        Some("segv") => {
+            let _ = out.write_all(b"about to crash\n");
+            let _ = out.flush();
+            // The Rust runtime's SIGSEGV handler (stack-overflow detection)
+            // restores the default action on a signal that is not a guard
+            // page fault: the second one kills.
+            loop {
+                let _ = rustix::process::kill_process(
+                    rustix::process::getpid(),
+                    rustix::process::Signal::SEGV,
+                );
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
+        Some("no-read") => ExitCode::SUCCESS,
+        Some("wrong-stream") => {
+            let _ = out.write_all(b"Usage: boxes height width playercount [filename]\n");
+            ExitCode::from(1)
+        }
+        Some("no-flush") => {
+            // Rust's stdout is line-buffered: without a flush the prompt
+            // stays in the buffer while we wait for input.
+            let _ = out.write_all(b"A> ");
+            let mut line = String::new();
+            let _ = std::io::stdin().lock().read_line(&mut line);
+            ExitCode::SUCCESS
+        }
+        Some("prompt") => {
+            let stdin = std::io::stdin();
+            let mut lines = stdin.lock();
+            loop {
+                let _ = out.write_all(b"A> ");
+                let _ = out.flush();
+                let mut line = String::new();
+                match lines.read_line(&mut line) {
+                    Ok(0) | Err(_) => {
+                        eprintln!("End of user input");
+                        return ExitCode::from(6);
+                    }
+                    Ok(_) => {
+                        let _ = write!(out, "got {line}");
+                    }
+                }
+            }
+        }
+        Some("write-files") => {
+            let ok = std::fs::write("saved.txt", b"1\n").is_ok()
+                && std::fs::write("extra.txt", b"extra\n").is_ok();
+            if ok {
+                eprintln!("Save complete");
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Some("exit") => ExitCode::from(args.get(1).and_then(|s| s.parse::<u8>().ok()).unwrap_or(0)),
+        _ => {
+            eprintln!(
+                "usage: boxes-fixture-misbehave hang|orphan|flood|segv|no-read|wrong-stream|no-flush|prompt|write-files|exit N"
+            );
+            ExitCode::from(2)
+        }
+    }
+}
