@@ -207,23 +207,10 @@ fn run_cases(argv: Vec<OsString>, defaults: Defaults) -> ExitCode {
     let include_ambiguous =
         defaults.include_ambiguous || cli.strict || cli.bless || cli.test.include_ignored;
     for selection in &selections {
-        let (root, files) = match selection {
-            Selection::Tree(root) => match root.case_files() {
-                Ok(rels) => (
-                    root.clone(),
-                    rels.into_iter()
-                        .map(|rel| CaseFile {
-                            root: root.clone(),
-                            rel,
-                        })
-                        .collect::<Vec<_>>(),
-                ),
-                Err(e) => return usage_error(&format!("cannot list cases: {e}")),
-            },
-            Selection::Files(files) => match files.first() {
-                Some(f) => (f.root.clone(), files.clone()),
-                None => continue,
-            },
+        let (root, cases) = match gather(selection) {
+            Ok(Some(found)) => found,
+            Ok(None) => continue,
+            Err(e) => return usage_error(&e),
         };
         if !roots.contains(&root) {
             roots.push(root.clone());
@@ -235,8 +222,7 @@ fn run_cases(argv: Vec<OsString>, defaults: Defaults) -> ExitCode {
             suites.push((root.clone(), s.clone()));
             s
         };
-        for file in files {
-            let parsed = case::load(&file).map_err(|e| e.to_string());
+        for (file, parsed, origin) in cases {
             if !selected(&cli, &file, parsed.as_ref().ok()) {
                 continue;
             }
@@ -246,7 +232,8 @@ fn run_cases(argv: Vec<OsString>, defaults: Defaults) -> ExitCode {
             }
             let ignored = ambiguous && !(defaults.include_ambiguous || cli.strict || cli.bless);
             trials.push(
-                trial(Arc::clone(&ctx), file, parsed, suite.clone()).with_ignored_flag(ignored),
+                trial(Arc::clone(&ctx), file, parsed, origin, suite.clone())
+                    .with_ignored_flag(ignored),
             );
         }
     }
@@ -321,6 +308,71 @@ fn run_cases(argv: Vec<OsString>, defaults: Defaults) -> ExitCode {
     }
 }
 
+/// Where a case comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Origin {
+    /// A case file.
+    CaseFile,
+    /// An entry of a corpus manifest (`rel` is the grid file).
+    Corpus,
+}
+
+type Gathered = (Root, Vec<(CaseFile, Result<Case, String>, Origin)>);
+
+/// The cases of one `--cases` selection, parsed (a file that does not parse
+/// is still a case: it fails alone). `Err` is a set-up error.
+fn gather(selection: &Selection) -> Result<Option<Gathered>, String> {
+    let parse_all = |files: Vec<CaseFile>| {
+        files
+            .into_iter()
+            .map(|f| {
+                let parsed = case::load(&f).map_err(|e| e.to_string());
+                (f, parsed, Origin::CaseFile)
+            })
+            .collect::<Vec<_>>()
+    };
+    Ok(Some(match selection {
+        Selection::Tree(root) => {
+            let rels = root
+                .case_files()
+                .map_err(|e| format!("cannot list cases: {e}"))?;
+            let files = rels
+                .into_iter()
+                .map(|rel| CaseFile {
+                    root: root.clone(),
+                    rel,
+                })
+                .collect();
+            (root.clone(), parse_all(files))
+        }
+        Selection::Files(files) => match files.first() {
+            Some(f) => (f.root.clone(), parse_all(files.clone())),
+            None => return Ok(None),
+        },
+        Selection::Corpus(dir) => {
+            let manifest =
+                boxes_corpus::Manifest::read(dir).map_err(|e| format!("--cases: {e}"))?;
+            let root = Root::Dir(dir.clone());
+            let cases = manifest
+                .entries
+                .iter()
+                .map(|entry| {
+                    let file = CaseFile {
+                        root: root.clone(),
+                        rel: entry.file.clone(),
+                    };
+                    (
+                        file,
+                        Ok(case::from_corpus_entry(&manifest, entry)),
+                        Origin::Corpus,
+                    )
+                })
+                .collect();
+            (root, cases)
+        }
+    }))
+}
+
 /// Applies `--rule` and `--category`; a case that does not parse is judged
 /// by its folder.
 fn selected(cli: &Cli, file: &CaseFile, case: Option<&Case>) -> bool {
@@ -336,6 +388,7 @@ fn trial(
     ctx: Arc<Context>,
     file: CaseFile,
     parsed: Result<Case, String>,
+    origin: Origin,
     suite: Result<Suite, String>,
 ) -> Trial {
     let name = file.name().to_owned();
@@ -345,10 +398,13 @@ fn trial(
             Ok(c) => (Some(c.category.clone()), c.is_ambiguous()),
             Err(_) => (file.folder().map(str::to_owned), false),
         };
-        let verdict = if ctx.bless {
-            bless_one(&ctx, &file, parsed)
-        } else {
-            check_one(&ctx, &file, parsed, suite)
+        let verdict = match (ctx.bless, origin) {
+            (true, Origin::CaseFile) => bless_one(&ctx, &file, parsed),
+            (true, Origin::Corpus) => Err(format!(
+                "{}: a corpus entry is not blessed: regenerate the corpus with boxes-corpus",
+                file.display()
+            )),
+            (false, _) => check_one(&ctx, &file, parsed, origin, suite),
         };
         let result = CaseResult {
             name,
@@ -372,11 +428,15 @@ fn check_one(
     ctx: &Context,
     file: &CaseFile,
     parsed: Result<Case, String>,
+    origin: Origin,
     suite: Result<Suite, String>,
 ) -> Result<(), String> {
     let case = parsed?;
     let suite = suite?;
-    case::check_category(&case, file, &suite).map_err(|e| e.to_string())?;
+    // A corpus keeps its files in folders named after error classes.
+    if origin == Origin::CaseFile {
+        case::check_category(&case, file, &suite).map_err(|e| e.to_string())?;
+    }
     let inv =
         case::invocation(&case, file, &ctx.target, ctx.overrides).map_err(|e| e.to_string())?;
     let expected = case::expectation(&case, file).map_err(|e| e.to_string())?;
@@ -395,9 +455,33 @@ fn check_one(
         summary: &case.summary,
         rules: &case.rules,
         reproduce: report::reproduce_command(&inv, stdin_path.as_deref()),
-        rebless: rebless_command(file),
+        rebless: match origin {
+            Origin::CaseFile => rebless_command(file),
+            Origin::Corpus => regenerate_command(file, &case),
+        },
+        rebless_label: match origin {
+            Origin::CaseFile => "re-bless from the reference (if the expectation is wrong):",
+            Origin::Corpus => "regenerate the corpus (its expectations come from the reference):",
+        },
     };
     Err(failure.render(ctx.style))
+}
+
+/// The command that regenerates a corpus (its expectations come from the
+/// reference library, not from bless).
+fn regenerate_command(file: &CaseFile, case: &Case) -> String {
+    let dir = match &file.root {
+        Root::Dir(d) => d.display().to_string(),
+        Root::Embedded => ".".to_owned(),
+    };
+    let [h, w, p, ..] = case.args.as_slice() else {
+        return format!("cargo run --release -p boxes-corpus -- generate --out {dir} ...");
+    };
+    format!(
+        "cargo run --release -p boxes-corpus -- generate --height {h} --width {w} --players {p} \
+         --out {}",
+        report::shell_quote(&dir)
+    )
 }
 
 /// The command that re-blesses one case file.
@@ -443,42 +527,29 @@ fn bless_one(ctx: &Context, file: &CaseFile, parsed: Result<Case, String>) -> Re
 }
 
 fn coverage(selections: &[Selection]) -> ExitCode {
-    let Some(root) = selections
-        .iter()
-        .map(|s| match s {
-            Selection::Tree(r) => r.clone(),
-            Selection::Files(f) => f.first().map_or(Root::Embedded, |f| f.root.clone()),
-        })
-        .next()
-    else {
-        return usage_error("no cases");
-    };
-    let rules = match suite::rules_for(&root) {
-        Ok(r) => r,
-        Err(e) => return usage_error(&e.to_string()),
-    };
+    let mut rules = None;
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     for selection in selections {
-        let files = match selection {
-            Selection::Tree(r) => r
-                .case_files()
-                .unwrap_or_default()
-                .into_iter()
-                .map(|rel| CaseFile {
-                    root: r.clone(),
-                    rel,
-                })
-                .collect(),
-            Selection::Files(f) => f.clone(),
+        let (root, cases) = match gather(selection) {
+            Ok(Some(found)) => found,
+            Ok(None) => continue,
+            Err(e) => return usage_error(&e),
         };
-        for file in files {
-            if let Ok(case) = case::load(&file) {
-                for rule in case.rules {
-                    *counts.entry(rule).or_default() += 1;
-                }
+        if rules.is_none() {
+            match suite::rules_for(&root) {
+                Ok(r) => rules = Some(r),
+                Err(e) => return usage_error(&e.to_string()),
+            }
+        }
+        for (_, parsed, _) in cases {
+            for rule in parsed.map(|c| c.rules).unwrap_or_default() {
+                *counts.entry(rule).or_default() += 1;
             }
         }
     }
+    let Some(rules) = rules else {
+        return usage_error("no cases");
+    };
     print!("{}", report::coverage_table(&rules, &counts));
     exit::code(exit::PASSED)
 }

@@ -342,6 +342,8 @@ pub struct Failure<'a> {
     pub reproduce: String,
     /// The command that re-blesses the case from the reference.
     pub rebless: String,
+    /// What the re-bless command is, as a heading.
+    pub rebless_label: &'static str,
 }
 
 impl Failure<'_> {
@@ -368,10 +370,7 @@ impl Failure<'_> {
         let _ = writeln!(
             out,
             "{}\n  {}",
-            style.paint(
-                "1",
-                "re-bless from the reference (if the expectation is wrong):"
-            ),
+            style.paint("1", self.rebless_label),
             self.rebless
         );
         out
@@ -504,8 +503,8 @@ pub fn score_table(suite: &Suite, rows: &[ScoreRow], strict: bool) -> String {
     if !strict {
         let _ = writeln!(
             out,
-            "  ambiguous cases never cost marks; --strict counts them in their categories \
-             (with --include-ignored to run them)"
+            "  ambiguous cases never cost marks; --strict runs them and counts them in \
+             their categories"
         );
     }
     out

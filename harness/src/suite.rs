@@ -161,6 +161,9 @@ pub enum Selection {
     Tree(Root),
     /// Some case files of a tree: one file, or one category folder.
     Files(Vec<CaseFile>),
+    /// A corpus folder written by `boxes-corpus` (it has a
+    /// `manifest.yaml`): every manifest entry is a case.
+    Corpus(PathBuf),
 }
 
 fn is_case_file(name: &str) -> bool {
@@ -173,6 +176,15 @@ fn is_case_file(name: &str) -> bool {
 /// Resolves a `--cases` argument: a folder or one case file.
 pub fn select(path: &Path) -> io::Result<Selection> {
     let meta = fs::metadata(path)?;
+    if meta.is_dir() && path.join(boxes_corpus::manifest::FILE_NAME).is_file() {
+        return Ok(Selection::Corpus(path.to_owned()));
+    }
+    if meta.is_file()
+        && path.file_name() == Some(std::ffi::OsStr::new(boxes_corpus::manifest::FILE_NAME))
+    {
+        let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
+        return Ok(Selection::Corpus(dir.unwrap_or(Path::new(".")).to_owned()));
+    }
     if meta.is_dir() {
         // A category folder (case files right inside, no suite.yaml) is
         // taken as those cases of the tree above it.
