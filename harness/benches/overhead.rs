@@ -64,13 +64,19 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
 
+    // The bare loop has no sandbox per case, but its processes must not
+    // save files into the source tree: they all share one scratch folder.
+    let Ok(scratch) = tempfile::tempdir() else {
+        eprintln!("cannot make a scratch folder");
+        return ExitCode::FAILURE;
+    };
     let mut bare = Duration::MAX;
     let mut harness = Duration::MAX;
     let mut passed = 0;
     for _ in 0..ROUNDS {
         let t = Instant::now();
         for (inv, _) in &cases {
-            bare_spawn(inv);
+            bare_spawn(inv, scratch.path());
         }
         bare = bare.min(t.elapsed());
 
@@ -104,22 +110,22 @@ fn main() -> ExitCode {
 
 /// The same process with the same arguments and stdin, output collected,
 /// nothing else.
-fn bare_spawn(inv: &Invocation) {
+fn bare_spawn(inv: &Invocation, scratch: &std::path::Path) {
     let mut cmd = Command::new(inv.target.path());
     cmd.args(&inv.args)
         .env(REFERENCE_ENV, "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    // Cases that load files need them: write them to a scratch folder once.
-    let dir = std::env::temp_dir().join("boxes-bench-bare");
-    if !inv.files.is_empty() {
-        let _ = std::fs::create_dir_all(&dir);
-        for (p, b) in &inv.files {
-            let _ = std::fs::write(dir.join(p), b);
+    // Cases that load files need them in the working folder.
+    for (p, b) in &inv.files {
+        let path = scratch.join(p);
+        if let Some(parent) = path.parent() {
+            let _ = std::fs::create_dir_all(parent);
         }
-        cmd.current_dir(&dir);
+        let _ = std::fs::write(path, b);
     }
+    cmd.current_dir(scratch);
     let Ok(mut child) = cmd.spawn() else { return };
     if let Some(mut stdin) = child.stdin.take() {
         let bytes = inv.stdin.clone();
