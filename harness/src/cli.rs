@@ -87,6 +87,7 @@ pub fn main_with_args(argv: Vec<OsString>, defaults: Defaults) -> ExitCode {
     // case runner's parser sees anything. `diff` (differential mode) plugs in
     // as one more arm.
     match argv.get(1).and_then(|a| a.to_str()) {
+        Some(crate::diff::SUBCOMMAND) => crate::diff::main(&argv[2..]),
         Some("schema") => {
             print!("{}", crate::schema::json_schema());
             exit::code(exit::PASSED)

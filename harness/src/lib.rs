@@ -16,6 +16,7 @@ pub mod bless;
 pub mod case;
 pub mod cli;
 pub mod compare;
+pub mod diff;
 pub mod exit;
 pub mod report;
 pub mod run;

@@ -1,0 +1,427 @@
+//! `boxes-harness diff`: differential testing. Random sessions from the
+//! corpus's generator ([`boxes_corpus::session`]) run on the candidate and
+//! on the reference (or `--against`), in parallel, each in its own sandbox;
+//! every mismatch is shrunk ([`shrink`]), deduplicated by the part and line
+//! of its first difference, written as a ready case ([`case`]) and
+//! summarized with a command that reproduces it.
+//!
+//! - [`exec`]: running one session on both sides.
+//! - [`compare`]: where two runs differ.
+//! - [`shrink`]: making a mismatch small.
+//! - [`case`]: writing it in the suite's case format.
+//! - [`progress`]: the progress bar and the end summary.
+
+pub mod case;
+pub mod compare;
+pub mod exec;
+pub mod progress;
+pub mod shrink;
+
+use std::collections::HashSet;
+use std::ffi::OsString;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use boxes_corpus::session::{Options as SessionOptions, Session};
+use clap::Parser;
+
+use self::compare::{Key, visible};
+use self::exec::{Runner, Trial};
+use self::progress::Progress;
+use crate::exit;
+use crate::run::{DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, RunError, Target};
+
+/// The subcommand's name, the first argument that selects it.
+pub const SUBCOMMAND: &str = "diff";
+
+/// Sessions run when neither `--sessions` nor `--time` is given.
+pub const DEFAULT_SESSIONS: u64 = 2000;
+
+/// The command line of `boxes-harness diff`.
+#[derive(Debug, Clone, Parser)]
+#[command(
+    name = "boxes-harness diff",
+    about = "Run random sessions on a candidate boxes and on the reference (or --against), \
+             compare them byte for byte, and write each distinct mismatch as a shrunk case"
+)]
+pub struct DiffCli {
+    /// The program under test (default: `$BOXES_BIN`).
+    #[arg(long, value_name = "PATH")]
+    pub bin: Option<PathBuf>,
+    /// A second program whose behaviour is expected instead of the
+    /// reference's.
+    #[arg(long, value_name = "PATH")]
+    pub against: Option<PathBuf>,
+    /// How many sessions to run (default 2000).
+    #[arg(long, value_name = "N", conflicts_with = "time")]
+    pub sessions: Option<u64>,
+    /// Run sessions for this many seconds instead of a fixed number.
+    #[arg(long, value_name = "SECS")]
+    pub time: Option<f64>,
+    /// The seed: the same seed gives the same sessions (default: from the
+    /// clock, printed in the summary).
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Also generate sessions that touch rulings marked ambiguous; their
+    /// cases are tagged `ambiguous`.
+    #[arg(long)]
+    pub ambiguous: bool,
+    /// Where to write the cases of the mismatches found.
+    #[arg(long, value_name = "DIR", default_value = "diff-cases")]
+    pub out: PathBuf,
+    /// Stop after this many distinct mismatches.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub max_failures: usize,
+    /// Per-run timeout, seconds.
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<f64>,
+    /// Parallel workers (default: all cores).
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+}
+
+/// One distinct mismatch, shrunk and written.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    /// What identifies it.
+    pub key: Key,
+    /// The session's index in the run.
+    pub index: u64,
+    /// The shrunk session.
+    pub session: Session,
+    /// Its runs.
+    pub trial: Trial,
+    /// The case written for it, if writing worked.
+    pub case: Option<PathBuf>,
+}
+
+/// What a whole run found.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// Sessions run.
+    pub sessions: u64,
+    /// Sessions that mismatched (distinct or not).
+    pub mismatching: u64,
+    /// The distinct mismatches.
+    pub findings: Vec<Finding>,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+/// Entry point: `argv` holds everything after `boxes-harness diff`.
+pub fn main(argv: &[OsString]) -> ExitCode {
+    let mut full: Vec<OsString> = vec!["boxes-harness diff".into()];
+    full.extend(argv.iter().cloned());
+    let mut cli = match DiffCli::try_parse_from(full) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return exit::code(if e.use_stderr() {
+                exit::USAGE
+            } else {
+                exit::PASSED
+            });
+        }
+    };
+    if cli.bin.is_none() {
+        cli.bin = std::env::var_os("BOXES_BIN")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from);
+    }
+    match run(&cli) {
+        Ok(report) if report.findings.is_empty() && report.mismatching == 0 => {
+            exit::code(exit::PASSED)
+        }
+        Ok(_) => exit::code(exit::FAILED),
+        Err(message) => {
+            eprintln!("boxes-harness diff: {message}");
+            exit::code(exit::USAGE)
+        }
+    }
+}
+
+/// Shared state of the workers.
+struct Shared<'a> {
+    cli: &'a DiffCli,
+    runner: Runner,
+    seed: u64,
+    options: SessionOptions,
+    limit: Option<u64>,
+    deadline: Option<Instant>,
+    next: AtomicU64,
+    done: AtomicU64,
+    mismatching: AtomicU64,
+    stop: AtomicBool,
+    /// Keys of mismatches seen before shrinking: a mismatch whose raw key
+    /// was seen is counted but not shrunk again.
+    raw_keys: Mutex<HashSet<Key>>,
+    findings: Mutex<Vec<Finding>>,
+    failure: Mutex<Option<String>>,
+    progress: Progress,
+}
+
+/// Runs the sessions and prints what was found.
+pub fn run(cli: &DiffCli) -> Result<Report, String> {
+    let Some(bin) = &cli.bin else {
+        return Err("--bin PATH (or BOXES_BIN) names the program to test".into());
+    };
+    let candidate = Target::binary(bin).map_err(|e| e.to_string())?;
+    let expected = match &cli.against {
+        Some(path) => Target::binary(path).map_err(|e| e.to_string())?,
+        None => Target::reference().map_err(|e| e.to_string())?,
+    };
+    let timeout = match cli.timeout {
+        Some(secs) if secs.is_finite() && secs > 0.0 => Duration::from_secs_f64(secs),
+        Some(_) => return Err("--timeout must be a positive number of seconds".into()),
+        None => DEFAULT_TIMEOUT,
+    };
+    let deadline = match cli.time {
+        Some(secs) if secs.is_finite() && secs > 0.0 => {
+            Some(Instant::now() + Duration::from_secs_f64(secs))
+        }
+        Some(_) => return Err("--time must be a positive number of seconds".into()),
+        None => None,
+    };
+    if cli.max_failures == 0 {
+        return Err("--max-failures must be at least 1".into());
+    }
+    let limit = match (cli.sessions, deadline) {
+        (Some(n), _) => Some(n),
+        (None, Some(_)) => None,
+        (None, None) => Some(DEFAULT_SESSIONS),
+    };
+    let seed = cli.seed.unwrap_or_else(clock_seed);
+    let jobs = cli
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+        .max(1);
+    let shared = Shared {
+        cli,
+        runner: Runner {
+            candidate,
+            expected,
+            timeout,
+            output_cap: DEFAULT_OUTPUT_CAP,
+        },
+        seed,
+        options: SessionOptions {
+            ambiguous: cli.ambiguous,
+        },
+        limit,
+        deadline,
+        next: AtomicU64::new(0),
+        done: AtomicU64::new(0),
+        mismatching: AtomicU64::new(0),
+        stop: AtomicBool::new(false),
+        raw_keys: Mutex::new(HashSet::new()),
+        findings: Mutex::new(Vec::new()),
+        failure: Mutex::new(None),
+        progress: Progress::new(limit),
+    };
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| worker(&shared));
+        }
+    });
+    shared.progress.finish();
+    if let Some(message) = lock(&shared.failure).take() {
+        return Err(message);
+    }
+    let mut findings = std::mem::take(&mut *lock(&shared.findings));
+    findings.sort_by_key(|f| f.index);
+    let report = Report {
+        sessions: shared.done.load(Ordering::Relaxed),
+        mismatching: shared.mismatching.load(Ordering::Relaxed),
+        findings,
+        elapsed: started.elapsed(),
+    };
+    progress::summary(&report, seed, cli, bin);
+    Ok(report)
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn clock_seed() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
+fn worker(shared: &Shared<'_>) {
+    loop {
+        if shared.stop.load(Ordering::Relaxed)
+            || shared.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            return;
+        }
+        let index = shared.next.fetch_add(1, Ordering::Relaxed);
+        if shared.limit.is_some_and(|n| index >= n) {
+            return;
+        }
+        let session = Session::generate(shared.seed, index, shared.options);
+        if let Err(e) = one_session(shared, index, session) {
+            *lock(&shared.failure) = Some(e.to_string());
+            shared.stop.store(true, Ordering::Relaxed);
+            return;
+        }
+        shared.done.fetch_add(1, Ordering::Relaxed);
+        shared.progress.tick(
+            shared.mismatching.load(Ordering::Relaxed),
+            lock(&shared.findings).len(),
+        );
+    }
+}
+
+fn one_session(shared: &Shared<'_>, index: u64, session: Session) -> Result<(), RunError> {
+    let trial = shared.runner.trial(&session)?;
+    let Some(first) = trial.first() else {
+        return Ok(());
+    };
+    shared.mismatching.fetch_add(1, Ordering::Relaxed);
+    if !lock(&shared.raw_keys).insert(first.key()) {
+        return Ok(());
+    }
+    if shared.stop.load(Ordering::Relaxed) {
+        return Ok(());
+    }
+    let shrunk = shrink::shrink(&shared.runner, session, trial)?;
+    let Some(first) = shrunk.trial.first().cloned() else {
+        return Ok(());
+    };
+    let key = first.key();
+    lock(&shared.raw_keys).insert(key.clone());
+    {
+        let findings = lock(&shared.findings);
+        if findings.len() >= shared.cli.max_failures || findings.iter().any(|f| f.key == key) {
+            return Ok(());
+        }
+    }
+    let name = format!("diff-{}-{index}", shared.seed);
+    let expected_by = if shared.runner.expected.is_reference() {
+        "the reference".to_owned()
+    } else {
+        shared.runner.expected.describe()
+    };
+    let written = case::write(
+        &shared.cli.out,
+        &case::Provenance {
+            name: &name,
+            seed: shared.seed,
+            index,
+            expected_by: &expected_by,
+        },
+        &shrunk.session,
+        &shrunk.trial.expected,
+        &shrunk.trial.actual,
+        &first,
+    );
+    let finding = Finding {
+        key: key.clone(),
+        index,
+        session: shrunk.session,
+        trial: shrunk.trial,
+        case: written.as_ref().ok().map(|w| w.path.clone()),
+    };
+    let mut findings = lock(&shared.findings);
+    if findings.len() >= shared.cli.max_failures || findings.iter().any(|f| f.key == key) {
+        return Ok(());
+    }
+    let text = describe(
+        findings.len() + 1,
+        &finding,
+        written.err().map(|e| e.to_string()),
+        shared,
+    );
+    shared.progress.println(&text);
+    findings.push(finding);
+    if findings.len() >= shared.cli.max_failures {
+        shared.stop.store(true, Ordering::Relaxed);
+    }
+    Ok(())
+}
+
+/// The short report of one distinct mismatch.
+fn describe(
+    number: usize,
+    f: &Finding,
+    write_error: Option<String>,
+    shared: &Shared<'_>,
+) -> String {
+    let mut text = String::new();
+    let s = &f.session;
+    let _ = writeln!(
+        text,
+        "mismatch {number} (session {}): {}",
+        f.index,
+        f.trial
+            .first()
+            .map_or_else(String::new, ToString::to_string)
+    );
+    let _ = writeln!(
+        text,
+        "  shrunk to: boxes {} with {} stdin line(s){}",
+        s.args
+            .iter()
+            .map(|a| shell_word(a))
+            .collect::<Vec<_>>()
+            .join(" "),
+        s.lines.len(),
+        if s.labels.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; ambiguous: {}",
+                s.labels
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
+    );
+    if !s.lines.is_empty() {
+        let stdin = s.stdin();
+        let _ = writeln!(text, "  stdin: \"{}\"", visible(&stdin));
+    }
+    match (&f.case, write_error) {
+        (Some(path), _) => {
+            let _ = writeln!(text, "  case: {}", path.display());
+            let _ = writeln!(
+                text,
+                "  reproduce: boxes-harness --bin {} --cases {}{}",
+                shell_word(&shared.runner.candidate.path().display().to_string()),
+                shell_word(&path.display().to_string()),
+                if s.is_ambiguous() {
+                    " --include-ignored"
+                } else {
+                    ""
+                }
+            );
+        }
+        (None, Some(e)) => {
+            let _ = writeln!(text, "  no case written: {e}");
+        }
+        (None, None) => {}
+    }
+    text
+}
+
+/// A word quoted for a POSIX shell when it needs it.
+pub fn shell_word(word: &str) -> String {
+    let safe = !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:+,".contains(&b));
+    if safe {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}

@@ -1,0 +1,406 @@
+//! Shrinking a mismatching session to a small one that still mismatches in
+//! the same part: fewer stdin lines, played moves folded into a loaded
+//! file, a smaller grid, fewer players, a simpler file, shorter lines and
+//! plainer arguments. Greedy: the first smaller candidate that still
+//! mismatches is kept and the search starts over from it, until no
+//! candidate does or the run budget is spent.
+
+use std::ffi::OsString;
+
+use boxes_corpus::session::{InputFile, Session, SessionKind, all_cells, apply_move, cell_edges};
+use boxes_reference::command::{self, Command};
+use boxes_reference::{Grid, State, args, gridfile};
+
+use super::compare::Part;
+use super::exec::{Runner, Trial};
+use crate::run::RunError;
+
+/// Most candidate sessions run while shrinking one mismatch.
+pub const BUDGET: usize = 400;
+
+/// The path a folded game is loaded from when the session had no file.
+const FOLDED_PATH: &str = "grid.txt";
+
+/// A shrunk mismatch: the smallest session found and its runs.
+#[derive(Debug, Clone)]
+pub struct Shrunk {
+    /// The session.
+    pub session: Session,
+    /// Its two runs.
+    pub trial: Trial,
+    /// How many candidates were tried.
+    pub tried: usize,
+}
+
+/// Shrinks `session`, whose `trial` mismatches, while the mismatch stays in
+/// the same part.
+pub fn shrink(runner: &Runner, session: Session, trial: Trial) -> Result<Shrunk, RunError> {
+    let Some(part) = trial.first().map(|d| d.part.clone()) else {
+        return Ok(Shrunk {
+            session,
+            trial,
+            tried: 0,
+        });
+    };
+    let mut best = Shrunk {
+        session,
+        trial,
+        tried: 0,
+    };
+    'search: while best.tried < BUDGET {
+        for candidate in candidates(&best.session) {
+            if best.tried >= BUDGET {
+                break 'search;
+            }
+            best.tried += 1;
+            let trial = runner.trial(&candidate)?;
+            if still_fails(&trial, &part) {
+                best.session = candidate;
+                best.trial = trial;
+                continue 'search;
+            }
+        }
+        break;
+    }
+    Ok(best)
+}
+
+/// Whether `trial` still mismatches in `part` first.
+fn still_fails(trial: &Trial, part: &Part) -> bool {
+    trial.first().is_some_and(|d| &d.part == part)
+}
+
+/// Smaller variants of `session`, the most reducing first.
+pub fn candidates(session: &Session) -> Vec<Session> {
+    let mut out = Vec::new();
+    let n = session.lines.len();
+    // Whole halves, quarters, … of stdin first: big cuts are cheap wins.
+    let mut chunk = n.div_ceil(2);
+    while chunk >= 2 {
+        drop_lines(session, chunk, &mut out);
+        chunk = chunk.div_ceil(2).min(chunk - 1);
+    }
+    for k in (1..=n).rev() {
+        if let Some(s) = fold(session, k) {
+            push(&mut out, session, s);
+        }
+    }
+    drop_lines(session, 1, &mut out);
+    out.extend(smaller_grid(session));
+    out.extend(fewer_players(session));
+    out.extend(simpler_file(session));
+    for (i, line) in session.lines.iter().enumerate() {
+        if line.len() > 8 {
+            let mut s = session.clone();
+            s.lines[i].truncate(line.len() / 2);
+            push(&mut out, session, s);
+        }
+    }
+    if !session.final_newline {
+        let mut s = session.clone();
+        s.final_newline = true;
+        push(&mut out, session, s);
+    }
+    if session.args.len() > 4 {
+        let mut s = session.clone();
+        s.args.pop();
+        push(&mut out, session, s);
+    }
+    // Plain values in a bad argument list, while the same check still fails.
+    let bad_args = args::parse(&session.os_args()).is_err();
+    for i in 0..session.args.len().min(3) {
+        if bad_args && session.args[i] != "2" {
+            let mut s = session.clone();
+            "2".clone_into(&mut s.args[i]);
+            push(&mut out, session, s);
+        }
+    }
+    for (i, arg) in session.args.iter().enumerate() {
+        let plain = arg.trim_start_matches('0');
+        if plain.len() < arg.len() && !plain.is_empty() && plain.bytes().all(|b| b.is_ascii_digit())
+        {
+            let mut s = session.clone();
+            plain.clone_into(&mut s.args[i]);
+            push(&mut out, session, s);
+        }
+    }
+    out
+}
+
+/// Every variant of `session` without one run of `chunk` stdin lines.
+fn drop_lines(session: &Session, chunk: usize, out: &mut Vec<Session>) {
+    let n = session.lines.len();
+    let mut start = 0;
+    while start < n {
+        let end = (start + chunk).min(n);
+        let mut s = session.clone();
+        s.lines.drain(start..end);
+        push(out, session, s);
+        start = end;
+    }
+}
+
+/// Adds `s` relabelled, unless it equals the original.
+fn push(out: &mut Vec<Session>, original: &Session, mut s: Session) {
+    s.relabel();
+    if &s != original {
+        out.push(s);
+    }
+}
+
+/// The game a valid session starts from, with the path it was loaded from.
+fn start(session: &Session) -> Option<(State, Option<String>)> {
+    let os: Vec<OsString> = session.os_args();
+    let config = args::parse(&os).ok()?;
+    match config.file {
+        None => Some((
+            State::new(config.height, config.width, config.players),
+            None,
+        )),
+        Some(path) => {
+            let path = path.into_string().ok()?;
+            let file = session.files.iter().find(|f| f.path == path)?;
+            let state =
+                gridfile::load_bytes(&file.bytes, config.height, config.width, config.players)
+                    .ok()?;
+            Some((state, Some(path)))
+        }
+    }
+}
+
+/// `session` with `state` as its loaded file (replacing any other).
+fn with_file(session: &Session, state: &State, path: Option<String>) -> Session {
+    let path = path.unwrap_or_else(|| FOLDED_PATH.to_owned());
+    let mut s = session.clone();
+    s.args.truncate(3);
+    s.args.push(path.clone());
+    s.files.retain(|f| f.path != path);
+    s.files.push(InputFile {
+        path,
+        bytes: gridfile::to_bytes(state),
+    });
+    s.kind = SessionKind::LoadedGame;
+    s
+}
+
+/// The first `k` stdin lines played and saved into the loaded file, when
+/// they hold a valid move and leave the game open.
+fn fold(session: &Session, k: usize) -> Option<Session> {
+    let (mut state, path) = start(session)?;
+    if state.grid.open_edges() == 0 {
+        return None;
+    }
+    let mut moved = false;
+    for line in session.lines.get(..k)? {
+        if let Command::Move(edge) = command::parse(line)
+            && apply_move(&mut state, edge)
+        {
+            moved = true;
+            if state.grid.open_edges() == 0 {
+                return None;
+            }
+        }
+    }
+    if !moved {
+        return None;
+    }
+    let mut s = with_file(session, &state, path);
+    s.lines.drain(..k);
+    Some(s)
+}
+
+/// The game on a grid one row or one column smaller, keeping what fits.
+fn smaller_grid(session: &Session) -> Vec<Session> {
+    let mut out = Vec::new();
+    let Ok(config) = args::parse(&session.os_args()) else {
+        return out;
+    };
+    let loaded = start(session);
+    for (h, w) in [
+        (2, 2),
+        (config.height.saturating_sub(1), config.width),
+        (config.height, config.width.saturating_sub(1)),
+    ] {
+        if h < 2 || w < 2 || (h, w) == (config.height, config.width) {
+            continue;
+        }
+        if h > config.height || w > config.width {
+            continue;
+        }
+        let mut s = session.clone();
+        s.args[0] = h.to_string();
+        s.args[1] = w.to_string();
+        if let Some((state, Some(path))) = &loaded {
+            let cropped = crop(state, h, w);
+            s = with_file(&s, &cropped, Some(path.clone()));
+        }
+        push(&mut out, session, s);
+    }
+    out
+}
+
+/// `state` cut down to `h`×`w`: the edges that still exist, and the owners
+/// of cells that are still closed.
+fn crop(state: &State, h: usize, w: usize) -> State {
+    let mut grid = Grid::new(h, w);
+    for edge in state.grid.edges() {
+        if state.grid.is_closed(edge) && grid.contains(edge) {
+            grid.set_edge(edge, true);
+        }
+    }
+    for cell in all_cells(&state.grid) {
+        if cell.row < h && cell.col < w && grid.is_cell_closed(cell) {
+            grid.set_owner(cell, state.grid.owner(cell));
+        }
+    }
+    if grid.open_edges() == 0 {
+        // A full grid would load only under END-2: reopen one edge.
+        let edge = cell_edges(boxes_reference::Cell { row: 0, col: 0 })[0];
+        grid.set_edge(edge, false);
+        grid.set_owner(boxes_reference::Cell { row: 0, col: 0 }, None);
+    }
+    State {
+        grid,
+        next: state.next,
+        players: state.players,
+    }
+}
+
+/// The game with two players, or one fewer.
+fn fewer_players(session: &Session) -> Vec<Session> {
+    let mut out = Vec::new();
+    let Ok(config) = args::parse(&session.os_args()) else {
+        return out;
+    };
+    for p in [2, config.players.saturating_sub(1)] {
+        if p < 2 || p >= config.players {
+            continue;
+        }
+        let mut s = session.clone();
+        s.args[2] = p.to_string();
+        push(&mut out, session, s);
+    }
+    out
+}
+
+/// Simpler grid files: a broken file with each line in turn replaced by
+/// an empty grid's line (so only the fault that matters stays), and a
+/// valid one with a closed edge opened.
+fn simpler_file(session: &Session) -> Vec<Session> {
+    let mut out = Vec::new();
+    let Ok(config) = args::parse(&session.os_args()) else {
+        return out;
+    };
+    let Some(path) = config.file.and_then(|p| p.into_string().ok()) else {
+        return out;
+    };
+    let Some(index) = session.files.iter().position(|f| f.path == path) else {
+        return out;
+    };
+    let bytes = &session.files[index].bytes;
+    let (height, width, players) = (config.height, config.width, config.players);
+    if let Ok(state) = gridfile::load_bytes(bytes, height, width, players) {
+        // A new game instead of a loaded one.
+        let mut s = session.clone();
+        s.args.truncate(3);
+        s.files.remove(index);
+        s.kind = SessionKind::NewGame;
+        push(&mut out, session, s);
+        for edge in state.grid.edges().filter(|&e| state.grid.is_closed(e)) {
+            let mut grid = state.grid.clone();
+            grid.set_edge(edge, false);
+            let (a, b) = grid.cells_beside(edge);
+            for cell in [a, b].into_iter().flatten() {
+                grid.set_owner(cell, None);
+            }
+            let opened = State {
+                grid,
+                next: state.next,
+                players: state.players,
+            };
+            push(
+                &mut out,
+                session,
+                with_file(session, &opened, Some(path.clone())),
+            );
+        }
+    } else {
+        let plain = gridfile::to_bytes(&State::new(height, width, players));
+        let plain: Vec<&[u8]> = plain.split(|&b| b == b'\n').collect();
+        let lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+        for (i, line) in lines.iter().enumerate() {
+            let Some(&replacement) = plain.get(i) else {
+                continue;
+            };
+            if *line == replacement {
+                continue;
+            }
+            let mut edited: Vec<&[u8]> = lines.clone();
+            edited[i] = replacement;
+            let mut s = session.clone();
+            s.files[index].bytes = edited.join(&b'\n');
+            push(&mut out, session, s);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+
+    fn new_game(args: &[&str], lines: &[&str]) -> Session {
+        let mut s = Session {
+            kind: SessionKind::NewGame,
+            args: args.iter().map(|a| (*a).to_owned()).collect(),
+            files: Vec::new(),
+            lines: lines.iter().map(|l| l.as_bytes().to_vec()).collect(),
+            final_newline: true,
+            save_paths: Vec::new(),
+            labels: BTreeSet::new(),
+        };
+        s.relabel();
+        s
+    }
+
+    #[test]
+    fn folding_moves_makes_a_loaded_game_that_resumes_the_same() {
+        let s = new_game(&["2", "2", "2"], &["0 0 h", "x", "1 0 h", "0 0 v", "2 0 h"]);
+        let folded = fold(&s, 3).expect("two valid moves fold");
+        assert_eq!(folded.args, ["2", "2", "2", FOLDED_PATH]);
+        assert_eq!(folded.lines, [b"0 0 v".to_vec(), b"2 0 h".to_vec()]);
+        let state = gridfile::load_bytes(&folded.files[0].bytes, 2, 2, 2).expect("valid");
+        assert_eq!(state.grid.open_edges(), 10);
+        assert_eq!(state.next.number(), 1, "two moves without a box: back to A");
+        assert!(folded.labels.is_empty());
+        assert!(fold(&s, 0).is_none() && fold(&new_game(&["2", "2", "2"], &["x"]), 1).is_none());
+    }
+
+    #[test]
+    fn candidates_are_all_smaller_and_never_the_original() {
+        let s = new_game(
+            &["003", "3", "4"],
+            &["0 0 h", "0 0 h", "9 9 v", "w save.txt"],
+        );
+        let all = candidates(&s);
+        assert!(all.iter().all(|c| c != &s));
+        assert!(all.iter().any(|c| c.lines.is_empty()));
+        assert!(all.iter().any(|c| c.args[0] == "3"));
+        assert!(all.iter().any(|c| c.args[..3] == ["2", "3", "4"]));
+        assert!(all.iter().any(|c| c.args[2] == "2"));
+    }
+
+    #[test]
+    fn cropping_keeps_only_what_fits_and_stays_loadable() {
+        let mut state = State::new(3, 3, 2);
+        for edge in state.grid.edges().collect::<Vec<_>>() {
+            apply_move(&mut state, edge);
+        }
+        let small = crop(&state, 2, 2);
+        let bytes = gridfile::to_bytes(&small);
+        let back = gridfile::load_bytes(&bytes, 2, 2, 2).expect("a cropped state loads");
+        assert_eq!(back.grid.open_edges(), 1);
+    }
+}
