@@ -624,19 +624,19 @@ impl Generator {
                 args.truncate(count);
             }
             1 => {
-                let bad = self.rng.choice(&BAD_DIMENSIONS);
+                let bad = self.bad_dimension();
                 match self.rng.below(3) {
                     0 => args[0] = bad,
                     1 => args[1] = bad,
                     _ => {
                         args[0] = bad;
-                        args[1] = self.rng.choice(&BAD_DIMENSIONS);
+                        args[1] = self.bad_dimension();
                     }
                 }
                 self.later_failures(&mut args);
             }
             2 => {
-                args[2] = self.rng.choice(&BAD_PLAYERS);
+                args[2] = self.bad_players();
                 self.later_failures(&mut args);
             }
             3 => args.push(self.rng.choice(&MISSING_FILES)),
@@ -696,10 +696,28 @@ impl Generator {
         session
     }
 
+    /// An invalid dimension, half the time one just past a boundary.
+    fn bad_dimension(&mut self) -> String {
+        if self.rng.percent(50) {
+            self.rng.choice(&["1", "1000"])
+        } else {
+            self.rng.choice(&BAD_DIMENSIONS)
+        }
+    }
+
+    /// An invalid player count, half the time one just past a boundary.
+    fn bad_players(&mut self) -> String {
+        if self.rng.percent(50) {
+            self.rng.choice(&["1", "101"])
+        } else {
+            self.rng.choice(&BAD_PLAYERS)
+        }
+    }
+
     /// Sometimes adds a second failure that ARGS-5 says is checked later.
     fn later_failures(&mut self, args: &mut Vec<String>) {
         if args[2] != "1" && self.rng.percent(30) {
-            args[2] = self.rng.choice(&BAD_PLAYERS);
+            args[2] = self.bad_players();
         }
         if self.rng.percent(30) {
             args.push(self.rng.choice(&MISSING_FILES));
