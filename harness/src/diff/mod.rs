@@ -23,7 +23,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use boxes_corpus::session::{Options as SessionOptions, Session};
@@ -37,6 +37,10 @@ use crate::run::{DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, RunError, Target};
 
 /// The subcommand's name, the first argument that selects it.
 pub const SUBCOMMAND: &str = "diff";
+
+/// Shrinks in a row that only repeat known mismatches before new
+/// mismatches in already-known parts are no longer shrunk.
+pub const REPEATS_BEFORE_SKIPPING: usize = 20;
 
 /// Sessions run when neither `--sessions` nor `--time` is given.
 pub const DEFAULT_SESSIONS: u64 = 2000;
@@ -106,6 +110,8 @@ pub struct Report {
     pub sessions: u64,
     /// Sessions that mismatched (distinct or not).
     pub mismatching: u64,
+    /// Mismatching sessions not shrunk, as likely repeats of known ones.
+    pub unshrunk: u64,
     /// The distinct mismatches.
     pub findings: Vec<Finding>,
     /// Wall time.
@@ -159,6 +165,10 @@ struct Shared<'a> {
     /// Keys of mismatches seen before shrinking: a mismatch whose raw key
     /// was seen is counted but not shrunk again.
     raw_keys: Mutex<HashSet<Key>>,
+    /// Shrinks in a row that ended in a known mismatch.
+    repeats: AtomicUsize,
+    /// Mismatching sessions left unshrunk because of [`Shared::repeats`].
+    unshrunk: AtomicU64,
     findings: Mutex<Vec<Finding>>,
     failure: Mutex<Option<String>>,
     progress: Progress,
@@ -218,6 +228,8 @@ pub fn run(cli: &DiffCli) -> Result<Report, String> {
         mismatching: AtomicU64::new(0),
         stop: AtomicBool::new(false),
         raw_keys: Mutex::new(HashSet::new()),
+        repeats: AtomicUsize::new(0),
+        unshrunk: AtomicU64::new(0),
         findings: Mutex::new(Vec::new()),
         failure: Mutex::new(None),
         progress: Progress::new(limit),
@@ -237,6 +249,7 @@ pub fn run(cli: &DiffCli) -> Result<Report, String> {
     let report = Report {
         sessions: shared.done.load(Ordering::Relaxed),
         mismatching: shared.mismatching.load(Ordering::Relaxed),
+        unshrunk: shared.unshrunk.load(Ordering::Relaxed),
         findings,
         elapsed: started.elapsed(),
     };
@@ -291,6 +304,14 @@ fn one_session(shared: &Shared<'_>, index: u64, session: Session) -> Result<(), 
     if shared.stop.load(Ordering::Relaxed) {
         return Ok(());
     }
+    // After a run of shrinks that only found known mismatches, a new
+    // mismatch in a part already known is most likely one of them again:
+    // count it, but spend no more time on it.
+    let new_part = !lock(&shared.findings).iter().any(|f| f.key.0 == first.part);
+    if !new_part && shared.repeats.load(Ordering::Relaxed) >= REPEATS_BEFORE_SKIPPING {
+        shared.unshrunk.fetch_add(1, Ordering::Relaxed);
+        return Ok(());
+    }
     let shrunk = shrink::shrink(&shared.runner, session, trial)?;
     let Some(first) = shrunk.trial.first().cloned() else {
         return Ok(());
@@ -300,9 +321,11 @@ fn one_session(shared: &Shared<'_>, index: u64, session: Session) -> Result<(), 
     {
         let findings = lock(&shared.findings);
         if findings.len() >= shared.cli.max_failures || findings.iter().any(|f| f.key == key) {
+            shared.repeats.fetch_add(1, Ordering::Relaxed);
             return Ok(());
         }
     }
+    shared.repeats.store(0, Ordering::Relaxed);
     let name = format!("diff-{}-{index}", shared.seed);
     let expected_by = if shared.runner.expected.is_reference() {
         "the reference".to_owned()

@@ -97,5 +97,13 @@ pub fn summary(report: &Report, seed: u64, cli: &DiffCli, bin: &Path) {
         report.findings.len(),
         cli.out.display()
     );
+    if report.unshrunk > 0 {
+        println!(
+            "  {} mismatching session(s) not shrunk: the {} shrinks before them only found \
+             known mismatches",
+            report.unshrunk,
+            super::REPEATS_BEFORE_SKIPPING
+        );
+    }
     println!("  again: {again}");
 }

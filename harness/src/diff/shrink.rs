@@ -9,7 +9,7 @@ use std::ffi::OsString;
 
 use boxes_corpus::session::{InputFile, Session, SessionKind, all_cells, apply_move, cell_edges};
 use boxes_reference::command::{self, Command};
-use boxes_reference::{Grid, State, args, gridfile};
+use boxes_reference::{Cell, Edge, Grid, Player, State, args, gridfile};
 
 use super::compare::Part;
 use super::exec::{Runner, Trial};
@@ -209,55 +209,105 @@ fn fold(session: &Session, k: usize) -> Option<Session> {
     Some(s)
 }
 
-/// The game on a grid one row or one column smaller, keeping what fits.
+/// A window of a grid: the cells `top..top + height`, `left..left + width`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Window {
+    top: usize,
+    left: usize,
+    height: usize,
+    width: usize,
+}
+
+impl Window {
+    /// Where `edge` of the old grid lies in the window's grid, if it does.
+    fn map(self, edge: Edge) -> Option<Edge> {
+        let moved = Edge {
+            row: edge.row.checked_sub(self.top)?,
+            col: edge.col.checked_sub(self.left)?,
+            dir: edge.dir,
+        };
+        Grid::new(self.height, self.width)
+            .contains(moved)
+            .then_some(moved)
+    }
+}
+
+/// The game on a smaller grid: a 2×2 corner, or one row or column fewer at
+/// either side, keeping the edges and owners that fit and moving the move
+/// lines with the grid.
 fn smaller_grid(session: &Session) -> Vec<Session> {
     let mut out = Vec::new();
-    let Ok(config) = args::parse(&session.os_args()) else {
+    let Some((state, path)) = start(session) else {
         return out;
     };
-    let loaded = start(session);
-    for (h, w) in [
-        (2, 2),
-        (config.height.saturating_sub(1), config.width),
-        (config.height, config.width.saturating_sub(1)),
-    ] {
-        if h < 2 || w < 2 || (h, w) == (config.height, config.width) {
+    let (h, w) = (state.grid.height(), state.grid.width());
+    let windows = [
+        (0, 0, 2, 2),
+        (h - 2, w - 2, 2, 2),
+        (0, 0, h - 1, w),
+        (1, 0, h - 1, w),
+        (0, 0, h, w - 1),
+        (0, 1, h, w - 1),
+    ];
+    for (top, left, height, width) in windows {
+        if height < 2 || width < 2 || (height, width) == (h, w) {
             continue;
         }
-        if h > config.height || w > config.width {
-            continue;
-        }
+        let window = Window {
+            top,
+            left,
+            height,
+            width,
+        };
         let mut s = session.clone();
-        s.args[0] = h.to_string();
-        s.args[1] = w.to_string();
-        if let Some((state, Some(path))) = &loaded {
-            let cropped = crop(state, h, w);
-            s = with_file(&s, &cropped, Some(path.clone()));
+        s.args[0] = height.to_string();
+        s.args[1] = width.to_string();
+        if path.is_some() {
+            s = with_file(&s, &crop(&state, window), path.clone());
+        }
+        if (top, left) != (0, 0) {
+            for line in &mut s.lines {
+                if let Command::Move(edge) = command::parse(line)
+                    && state.grid.contains(edge)
+                    && let Some(moved) = window.map(edge)
+                {
+                    *line = moved.to_string().into_bytes();
+                }
+            }
         }
         push(&mut out, session, s);
     }
     out
 }
 
-/// `state` cut down to `h`×`w`: the edges that still exist, and the owners
-/// of cells that are still closed.
-fn crop(state: &State, h: usize, w: usize) -> State {
-    let mut grid = Grid::new(h, w);
+/// `state` cut down to `window`: the edges that still exist, and the
+/// owners of cells that are still closed.
+fn crop(state: &State, window: Window) -> State {
+    let mut grid = Grid::new(window.height, window.width);
     for edge in state.grid.edges() {
-        if state.grid.is_closed(edge) && grid.contains(edge) {
-            grid.set_edge(edge, true);
+        if state.grid.is_closed(edge)
+            && let Some(moved) = window.map(edge)
+        {
+            grid.set_edge(moved, true);
         }
     }
     for cell in all_cells(&state.grid) {
-        if cell.row < h && cell.col < w && grid.is_cell_closed(cell) {
-            grid.set_owner(cell, state.grid.owner(cell));
+        let (Some(row), Some(col)) = (
+            cell.row.checked_sub(window.top),
+            cell.col.checked_sub(window.left),
+        ) else {
+            continue;
+        };
+        let moved = Cell { row, col };
+        if row < window.height && col < window.width && grid.is_cell_closed(moved) {
+            grid.set_owner(moved, state.grid.owner(cell));
         }
     }
     if grid.open_edges() == 0 {
         // A full grid would load only under END-2: reopen one edge.
-        let edge = cell_edges(boxes_reference::Cell { row: 0, col: 0 })[0];
-        grid.set_edge(edge, false);
-        grid.set_owner(boxes_reference::Cell { row: 0, col: 0 }, None);
+        let corner = Cell { row: 0, col: 0 };
+        grid.set_edge(cell_edges(corner)[0], false);
+        grid.set_owner(corner, None);
     }
     State {
         grid,
@@ -266,18 +316,33 @@ fn crop(state: &State, h: usize, w: usize) -> State {
     }
 }
 
-/// The game with two players, or one fewer.
+/// The game with two players, or one fewer; a loaded file's next player
+/// and owners above the new count become its last player.
 fn fewer_players(session: &Session) -> Vec<Session> {
     let mut out = Vec::new();
-    let Ok(config) = args::parse(&session.os_args()) else {
+    let Some((state, path)) = start(session) else {
         return out;
     };
-    for p in [2, config.players.saturating_sub(1)] {
-        if p < 2 || p >= config.players {
+    for p in [2, state.players.saturating_sub(1)] {
+        if p < 2 || p >= state.players {
             continue;
         }
+        let Some(last) = Player::new(p) else {
+            continue;
+        };
         let mut s = session.clone();
         s.args[2] = p.to_string();
+        if path.is_some() {
+            let mut fewer = state.clone();
+            fewer.players = p;
+            fewer.next = fewer.next.min(last);
+            for cell in all_cells(&state.grid) {
+                if fewer.grid.owner(cell).is_some_and(|o| o > last) {
+                    fewer.grid.set_owner(cell, Some(last));
+                }
+            }
+            s = with_file(&s, &fewer, path.clone());
+        }
         push(&mut out, session, s);
     }
     out
@@ -393,12 +458,49 @@ mod tests {
     }
 
     #[test]
+    fn dropping_a_first_row_moves_the_move_lines_with_the_grid() {
+        let s = new_game(&["3", "3", "2"], &["2 2 v", "0 0 h", "x", "9 9 h"]);
+        let all = smaller_grid(&s);
+        let shifted = all
+            .iter()
+            .find(|c| c.args[..3] == ["2", "3", "2"] && c.lines[0] == b"1 2 v")
+            .expect("the grid without its first row");
+        assert_eq!(
+            shifted.lines[1..],
+            [b"0 0 h".to_vec(), b"x".to_vec(), b"9 9 h".to_vec()]
+        );
+    }
+
+    #[test]
+    fn fewer_players_keep_a_loaded_file_valid() {
+        let mut state = State::new(2, 2, 5);
+        state.next = Player::new(5).expect("player 5");
+        let mut s = new_game(&["2", "2", "5"], &["0 0 h"]);
+        s = with_file(&s, &state, None);
+        let fewer = fewer_players(&s);
+        assert_eq!(fewer.len(), 2);
+        for f in &fewer {
+            let p: usize = f.args[2].parse().expect("a count");
+            let loaded = gridfile::load_bytes(&f.files[0].bytes, 2, 2, p).expect("still loads");
+            assert_eq!(loaded.next.number(), p);
+        }
+    }
+
+    #[test]
     fn cropping_keeps_only_what_fits_and_stays_loadable() {
         let mut state = State::new(3, 3, 2);
         for edge in state.grid.edges().collect::<Vec<_>>() {
             apply_move(&mut state, edge);
         }
-        let small = crop(&state, 2, 2);
+        let small = crop(
+            &state,
+            Window {
+                top: 0,
+                left: 0,
+                height: 2,
+                width: 2,
+            },
+        );
         let bytes = gridfile::to_bytes(&small);
         let back = gridfile::load_bytes(&bytes, 2, 2, 2).expect("a cropped state loads");
         assert_eq!(back.grid.open_edges(), 1);
