@@ -14,13 +14,37 @@ use assert_cmd::Command;
 
 const SESSIONS: &str = "2000";
 
-/// The variant fixture under `name`, through a symlink in `dir`.
+/// This file's variant fixture under `name`, through a symlink in `dir`.
 fn variant(dir: &Path, name: &str) -> PathBuf {
+    link(dir, name, env!("CARGO_BIN_EXE_boxes-fixture-diffvariant"))
+}
+
+/// `fixture` under `name`, through a symlink in `dir`.
+fn link(dir: &Path, name: &str, fixture: &str) -> PathBuf {
     let link = dir.join(name);
-    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_boxes-fixture-diffvariant"), &link)
-        .expect("symlink the variant fixture");
+    std::os::unix::fs::symlink(fixture, &link).expect("symlink the variant fixture");
     link
 }
+
+/// The suite's one-rule-wrong variants (`boxes-fixture-variant`), with
+/// whether finding them needs `--ambiguous`.
+const SUITE_VARIANTS: [(&str, bool); 15] = [
+    ("usage-on-stdout", false),
+    ("dimension-wording", false),
+    ("dimension-1000", false),
+    ("players-before-dimensions", false),
+    ("trimmed-trailing-spaces", false),
+    ("blank-line-after-grid", false),
+    ("save-reprints-grid", false),
+    ("prompt-newline", false),
+    ("cr-tolerant", false),
+    ("leading-zero-moves", true),
+    ("extra-turn-per-cell", false),
+    ("no-extra-turn", false),
+    ("zero-based-save", false),
+    ("winners-without-ties", false),
+    ("winners-at-eof", false),
+];
 
 fn harness() -> Command {
     let mut cmd = Command::cargo_bin("boxes-harness").expect("the harness binary");
@@ -86,11 +110,16 @@ fn the_reference_against_itself_finds_nothing() {
 fn find_and_check(name: &str, extra: &[&str]) -> (PathBuf, String) {
     let dir = tempfile::tempdir().expect("temp dir");
     let bin = variant(dir.path(), name);
-    let out = dir.path().join("cases");
+    find_and_check_bin(dir.path(), &bin, name, extra)
+}
+
+/// [`find_and_check`] for any variant binary `bin` in `dir`.
+fn find_and_check_bin(dir: &Path, bin: &Path, name: &str, extra: &[&str]) -> (PathBuf, String) {
+    let out = dir.join("cases");
     let assert = harness()
-        .current_dir(dir.path())
+        .current_dir(dir)
         .args(["diff", "--bin"])
-        .arg(&bin)
+        .arg(bin)
         .args([
             "--sessions",
             SESSIONS,
@@ -125,7 +154,7 @@ fn find_and_check(name: &str, extra: &[&str]) -> (PathBuf, String) {
         .success();
     harness()
         .arg("--bin")
-        .arg(&bin)
+        .arg(bin)
         .arg("--cases")
         .arg(&case)
         .arg("--include-ignored")
@@ -138,6 +167,25 @@ fn find_and_check(name: &str, extra: &[&str]) -> (PathBuf, String) {
     ));
     std::fs::copy(&case, &kept).expect("copy the case");
     (kept, stdout)
+}
+
+#[test]
+fn every_suite_variant_is_found_and_shrunk() {
+    for (name, ambiguous) in SUITE_VARIANTS {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let bin = link(
+            dir.path(),
+            name,
+            env!("CARGO_BIN_EXE_boxes-fixture-variant"),
+        );
+        let extra: &[&str] = if ambiguous { &["--ambiguous"] } else { &[] };
+        let (case, _) = find_and_check_bin(dir.path(), &bin, name, extra);
+        if ambiguous {
+            let text = std::fs::read_to_string(&case).expect("case");
+            assert!(text.contains("- ambiguous"), "{text}");
+        }
+        let _ = std::fs::remove_file(case);
+    }
 }
 
 #[test]
