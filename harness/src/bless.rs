@@ -5,7 +5,8 @@
 //! found as top-level spans of the text, removed, and one freshly written
 //! block takes the place of the first of them (or goes at the end).
 //! Multi-line output goes to a sidecar `<name>.stdout` / `<name>.stderr`
-//! (raw bytes, so trailing spaces and bytes above 127 survive editors);
+//! (or the sidecar the case already names; raw bytes, so trailing spaces
+//! and bytes above 127 survive editors);
 //! a single line goes inline, or to `*-base64` when it is not UTF-8.
 
 use std::fmt::Write as _;
@@ -98,7 +99,10 @@ pub fn bless(file: &CaseFile, case: &Case, outcome: &Outcome) -> Result<Blessed,
         ("stdout", &outcome.stdout, &case.stdout_file),
         ("stderr", &outcome.stderr, &case.stderr_file),
     ] {
-        let ours = format!("{}.{key}", file.stem());
+        // A sidecar the case already names keeps its name.
+        let ours = old_sidecar
+            .clone()
+            .unwrap_or_else(|| format!("{}.{key}", file.stem()));
         let sidecar_path = file.root.disk_path(&file.sidecar(&ours));
         let used = stream_entry(&mut block, key, bytes, &ours);
         if used {

@@ -848,6 +848,21 @@ mod tests {
     }
 
     #[test]
+    fn limits_are_set_before_the_program_reads_stdin() {
+        // CPU seconds: the default 10 s timeout + 2. The shell blocks on
+        // `read` until the writer thread starts, which
+        // is after the limits were set: no race.
+        let out = sh("read x; ulimit -t; ulimit -f; ulimit -v", b"go\n");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(
+            text,
+            "12\n524288\n4194304\n",
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    #[test]
     fn environment_is_cleared() {
         let out = sh("env | sort", b"");
         let text = String::from_utf8(out.stdout).unwrap();
