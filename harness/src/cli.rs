@@ -78,6 +78,9 @@ struct Cli {
 pub struct Defaults {
     /// Run ambiguous cases too, as if `--include-ignored` were given.
     pub include_ambiguous: bool,
+    /// Ignore `BOXES_BIN`: `cargo test` checks the reference whatever the
+    /// environment says.
+    pub ignore_bin_env: bool,
 }
 
 /// The whole program, given `argv` with the program name first. Exits
@@ -130,7 +133,7 @@ fn run_cases(argv: Vec<OsString>, defaults: Defaults) -> ExitCode {
         }
     };
     cli.bless |= env_flag("BOXES_BLESS");
-    if cli.bin.is_none() {
+    if cli.bin.is_none() && !defaults.ignore_bin_env {
         cli.bin = std::env::var_os("BOXES_BIN")
             .filter(|v| !v.is_empty())
             .map(PathBuf::from);

@@ -11,6 +11,7 @@ fn main() -> ExitCode {
         std::env::args_os().collect(),
         boxes_harness::cli::Defaults {
             include_ambiguous: true,
+            ignore_bin_env: true,
         },
     )
 }

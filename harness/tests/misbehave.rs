@@ -164,6 +164,45 @@ fn failure_reports_reproduce_and_rebless_commands() {
 }
 
 #[test]
+fn timeout_option_replaces_the_case_timeout() {
+    let out = Command::cargo_bin("boxes-harness")
+        .unwrap()
+        .env("NO_COLOR", "1")
+        .args(["--bin", fixture_bin(), "--timeout", "0.5", "--cases"])
+        .arg(fixtures().join("process/hang.yaml"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("got timed out after 0.5 s"), "{text}");
+}
+
+#[test]
+fn the_reproduce_command_reproduces() {
+    let (_, text) = run_case("streams/wrong-stream.yaml");
+    let command = text
+        .lines()
+        .skip_while(|l| *l != "reproduce:")
+        .nth(1)
+        .unwrap()
+        .trim();
+    let out = std::process::Command::new("sh")
+        .args(["-c", command])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "Usage: boxes height width playercount [filename]\nexit status 1\n"
+    );
+}
+
+#[test]
+fn no_colour_off_a_terminal() {
+    let (_, text) = run_case("streams/wrong-stream.yaml");
+    assert!(!text.contains('\x1b'), "{text}");
+}
+
+#[test]
 fn missing_or_non_executable_bin_is_a_setup_error() {
     for bin in ["/nonexistent/boxes", env!("CARGO_MANIFEST_DIR")] {
         let out = Command::cargo_bin("boxes-harness")
