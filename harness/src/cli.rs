@@ -116,193 +116,62 @@ fn env_flag(name: &str) -> bool {
     std::env::var(name).is_ok_and(|v| !v.is_empty() && v != "0")
 }
 
-#[expect(
-    clippy::too_many_lines,
-    reason = "one straight sequence: parse, select, run, report"
-)]
 fn run_cases(argv: Vec<OsString>, defaults: Defaults) -> ExitCode {
-    let mut cli = match Cli::try_parse_from(argv) {
+    let cli = match parse(argv, defaults) {
         Ok(cli) => cli,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() {
-                exit::code(exit::USAGE)
-            } else {
-                exit::code(exit::PASSED)
-            };
-        }
+        Err(code) => return code,
     };
-    cli.bless |= env_flag("BOXES_BLESS");
-    if cli.bin.is_none() && !defaults.ignore_bin_env {
-        cli.bin = std::env::var_os("BOXES_BIN")
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from);
-    }
-    let style = Style {
-        colour: report::colour_wanted(),
+    let selections = match selections(&cli) {
+        Ok(s) => s,
+        Err(e) => return usage_error(&e),
     };
-    if !style.colour && cli.test.color.is_none() {
-        cli.test.color = Some(libtest_mimic::ColorSetting::Never);
-    }
-    if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
-        cli.test.color = Some(libtest_mimic::ColorSetting::Never);
-    }
-
-    // What to run.
-    let selections: Vec<Selection> = if cli.cases.is_empty() {
-        if cli.bless {
-            let dir = PathBuf::from(suite::SOURCE_CASES_DIR);
-            if !dir.is_dir() {
-                return usage_error("--bless needs --cases: the suite's source folder is gone");
-            }
-            vec![Selection::Tree(Root::Dir(dir))]
-        } else {
-            vec![Selection::Tree(Root::Embedded)]
-        }
-    } else {
-        let mut out = Vec::new();
-        for path in &cli.cases {
-            match suite::select(path) {
-                Ok(s) => out.push(s),
-                Err(e) => return usage_error(&format!("--cases {}: {e}", path.display())),
-            }
-        }
-        out
-    };
-
     if cli.coverage {
         return coverage(&selections);
     }
-
-    // Who to run.
-    if cli.bless && cli.bin.is_some() {
-        return usage_error(
-            "--bless writes expectations from the reference only; drop --bin / BOXES_BIN",
-        );
-    }
-    let target = match &cli.bin {
-        Some(p) => Target::binary(p),
-        None => Target::reference(),
-    };
-    let target = match target {
+    let (target, timeout) = match target(&cli) {
         Ok(t) => t,
-        Err(e) => return usage_error(&e.to_string()),
+        Err(e) => return usage_error(&e),
     };
-    let timeout = match cli.timeout {
-        None => None,
-        Some(s) => match Duration::try_from_secs_f64(s) {
-            Ok(d) if !d.is_zero() => Some(d),
-            _ => return usage_error("--timeout must be a positive number of seconds"),
-        },
-    };
-
     let ctx = Arc::new(Context {
         target,
         overrides: Overrides { timeout },
-        style,
+        style: Style {
+            colour: report::colour_wanted(),
+        },
         bless: cli.bless,
         results: Mutex::new(Vec::new()),
     });
-
-    let mut trials = Vec::new();
-    let mut roots = Vec::new();
-    let mut suites: Vec<(Root, Result<Suite, String>)> = Vec::new();
-    let mut ambiguous_ignored = 0;
-    let include_ambiguous =
-        defaults.include_ambiguous || cli.strict || cli.bless || cli.test.include_ignored;
-    for selection in &selections {
-        let (root, cases) = match gather(selection) {
-            Ok(Some(found)) => found,
-            Ok(None) => continue,
-            Err(e) => return usage_error(&e),
-        };
-        if !roots.contains(&root) {
-            roots.push(root.clone());
-        }
-        let suite = if let Some((_, s)) = suites.iter().find(|(r, _)| *r == root) {
-            s.clone()
-        } else {
-            let s = suite::suite_for(&root).map_err(|e| e.to_string());
-            suites.push((root.clone(), s.clone()));
-            s
-        };
-        for (file, parsed, origin) in cases {
-            if !selected(&cli, &file, parsed.as_ref().ok()) {
-                continue;
-            }
-            let ambiguous = parsed.as_ref().is_ok_and(Case::is_ambiguous);
-            if ambiguous && !include_ambiguous {
-                ambiguous_ignored += 1;
-            }
-            let ignored = ambiguous && !(defaults.include_ambiguous || cli.strict || cli.bless);
-            trials.push(
-                trial(Arc::clone(&ctx), file, parsed, origin, suite.clone())
-                    .with_ignored_flag(ignored),
-            );
-        }
+    let plan = match plan(&cli, defaults, &selections, &ctx) {
+        Ok(p) => p,
+        Err(e) => return usage_error(&e),
+    };
+    let chatty = !(cli.test.list || matches!(cli.test.format, Some(FormatSetting::Json)));
+    if chatty {
+        print_header(&cli, &ctx.target, &plan);
     }
 
-    let quiet_header = cli.test.list || matches!(cli.test.format, Some(FormatSetting::Json));
-    if !quiet_header {
-        let suite_name = suites
-            .iter()
-            .find_map(|(_, s)| s.as_ref().ok())
-            .map(|s| {
-                format!(
-                    "{} {}",
-                    s.name,
-                    s.version
-                        .as_deref()
-                        .map(|v| format!("v{v}"))
-                        .unwrap_or_default()
-                )
-            })
-            .unwrap_or_default();
-        let from: Vec<String> = roots
-            .iter()
-            .map(|r| match r {
-                Root::Embedded => "built in".to_owned(),
-                Root::Dir(d) => d.display().to_string(),
-            })
-            .collect();
-        println!(
-            "boxes-harness: {} {} against suite {} (content {}; {} cases from {})",
-            if cli.bless {
-                "blessing from"
-            } else {
-                "checking"
-            },
-            ctx.target.describe(),
-            suite_name.trim_end(),
-            suite::content_hash(&roots),
-            trials.len(),
-            from.join(", ")
-        );
-        let _ = std::io::stdout().flush();
-    }
+    let conclusion = libtest_mimic::run(&cli.test, plan.trials);
 
-    let conclusion = libtest_mimic::run(&cli.test, trials);
-
-    if ambiguous_ignored > 0 && !quiet_header {
+    if plan.ambiguous_ignored > 0 && chatty {
         println!(
-            "{ambiguous_ignored} ambiguous cases ignored: their expected bytes rest on a ruling \
-             marked ambiguous, where careful programs differ (cases/AMBIGUITIES.md); \
-             --include-ignored runs them"
+            "{} ambiguous cases ignored: their expected bytes rest on a ruling marked \
+             ambiguous, where careful programs differ (cases/AMBIGUITIES.md); \
+             --include-ignored runs them",
+            plan.ambiguous_ignored
         );
     }
     let results = std::mem::take(&mut *ctx.results.lock().unwrap_or_else(PoisonError::into_inner));
     if cli.score
-        && let Some(suite) = suites.iter().find_map(|(_, s)| s.as_ref().ok())
+        && let Some(suite) = plan.suites.iter().find_map(|(_, s)| s.as_ref().ok())
     {
         let rows = report::score(suite, &results, cli.strict);
         print!("{}", report::score_table(suite, &rows, cli.strict));
     }
     if let Some(path) = &cli.junit {
-        let mut sorted = results.clone();
+        let mut sorted = results;
         sorted.sort_by(|a, b| a.name.cmp(&b.name));
         if let Err(e) = std::fs::write(path, report::junit(&sorted)) {
-            eprintln!("boxes-harness: cannot write {}: {e}", path.display());
-            return exit::code(exit::USAGE);
+            return usage_error(&format!("cannot write {}: {e}", path.display()));
         }
     }
     if conclusion.has_failed() {
@@ -310,6 +179,159 @@ fn run_cases(argv: Vec<OsString>, defaults: Defaults) -> ExitCode {
     } else {
         exit::code(exit::PASSED)
     }
+}
+
+/// Parses the command line and folds in the environment (`BOXES_BLESS`,
+/// `BOXES_BIN`, `NO_COLOR`); `Err` is the exit code of `--help` or of a
+/// usage error, already reported.
+fn parse(argv: Vec<OsString>, defaults: Defaults) -> Result<Cli, ExitCode> {
+    let mut cli = Cli::try_parse_from(argv).map_err(|e| {
+        let _ = e.print();
+        exit::code(if e.use_stderr() {
+            exit::USAGE
+        } else {
+            exit::PASSED
+        })
+    })?;
+    cli.bless |= env_flag("BOXES_BLESS");
+    if cli.bin.is_none() && !defaults.ignore_bin_env {
+        cli.bin = std::env::var_os("BOXES_BIN")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from);
+    }
+    if !report::colour_wanted() {
+        cli.test.color = Some(libtest_mimic::ColorSetting::Never);
+    }
+    Ok(cli)
+}
+
+/// What `--cases` names; without it the built-in suite (or, to bless, the
+/// folder it was built from).
+fn selections(cli: &Cli) -> Result<Vec<Selection>, String> {
+    if cli.cases.is_empty() {
+        if !cli.bless {
+            return Ok(vec![Selection::Tree(Root::Embedded)]);
+        }
+        let dir = PathBuf::from(suite::SOURCE_CASES_DIR);
+        if !dir.is_dir() {
+            return Err("--bless needs --cases: the suite's source folder is gone".to_owned());
+        }
+        return Ok(vec![Selection::Tree(Root::Dir(dir))]);
+    }
+    cli.cases
+        .iter()
+        .map(|path| suite::select(path).map_err(|e| format!("--cases {}: {e}", path.display())))
+        .collect()
+}
+
+/// The program to run and the `--timeout` override, checked before any
+/// case runs.
+fn target(cli: &Cli) -> Result<(Target, Option<Duration>), String> {
+    if cli.bless && cli.bin.is_some() {
+        return Err(
+            "--bless writes expectations from the reference only; drop --bin / BOXES_BIN"
+                .to_owned(),
+        );
+    }
+    let target = match &cli.bin {
+        Some(p) => Target::binary(p),
+        None => Target::reference(),
+    }
+    .map_err(|e| e.to_string())?;
+    let timeout = match cli.timeout {
+        None => None,
+        Some(s) => match Duration::try_from_secs_f64(s) {
+            Ok(d) if !d.is_zero() => Some(d),
+            _ => return Err("--timeout must be a positive number of seconds".to_owned()),
+        },
+    };
+    Ok((target, timeout))
+}
+
+/// The trials of a run and what the report needs to know about them.
+struct Plan {
+    trials: Vec<Trial>,
+    roots: Vec<Root>,
+    suites: Vec<(Root, Result<Suite, String>)>,
+    ambiguous_ignored: usize,
+}
+
+fn plan(
+    cli: &Cli,
+    defaults: Defaults,
+    selections: &[Selection],
+    ctx: &Arc<Context>,
+) -> Result<Plan, String> {
+    let mut plan = Plan {
+        trials: Vec::new(),
+        roots: Vec::new(),
+        suites: Vec::new(),
+        ambiguous_ignored: 0,
+    };
+    let run_ambiguous = defaults.include_ambiguous || cli.strict || cli.bless;
+    for selection in selections {
+        let Some((root, cases)) = gather(selection)? else {
+            continue;
+        };
+        if !plan.roots.contains(&root) {
+            plan.roots.push(root.clone());
+        }
+        let suite = if let Some((_, s)) = plan.suites.iter().find(|(r, _)| *r == root) {
+            s.clone()
+        } else {
+            let s = suite::suite_for(&root).map_err(|e| e.to_string());
+            plan.suites.push((root.clone(), s.clone()));
+            s
+        };
+        for (file, parsed, origin) in cases {
+            if !selected(cli, &file, parsed.as_ref().ok()) {
+                continue;
+            }
+            let ambiguous = parsed.as_ref().is_ok_and(Case::is_ambiguous);
+            if ambiguous && !run_ambiguous && !cli.test.include_ignored {
+                plan.ambiguous_ignored += 1;
+            }
+            plan.trials.push(
+                trial(Arc::clone(ctx), file, parsed, origin, suite.clone())
+                    .with_ignored_flag(ambiguous && !run_ambiguous),
+            );
+        }
+    }
+    Ok(plan)
+}
+
+/// The header: the program, the suite's name, version and content hash.
+fn print_header(cli: &Cli, target: &Target, plan: &Plan) {
+    let suite_name = plan
+        .suites
+        .iter()
+        .find_map(|(_, s)| s.as_ref().ok())
+        .map(|s| match &s.version {
+            Some(v) => format!("{} v{v}", s.name),
+            None => s.name.clone(),
+        })
+        .unwrap_or_default();
+    let from: Vec<String> = plan
+        .roots
+        .iter()
+        .map(|r| match r {
+            Root::Embedded => "built in".to_owned(),
+            Root::Dir(d) => d.display().to_string(),
+        })
+        .collect();
+    println!(
+        "boxes-harness: {} {} against suite {suite_name} (content {}; {} cases from {})",
+        if cli.bless {
+            "blessing from"
+        } else {
+            "checking"
+        },
+        target.describe(),
+        suite::content_hash(&plan.roots),
+        plan.trials.len(),
+        from.join(", ")
+    );
+    let _ = std::io::stdout().flush();
 }
 
 /// Where a case comes from.
