@@ -393,11 +393,31 @@ impl PromptGate {
     }
 }
 
+/// Connects the child's stdout as the mode says; in interactive mode
+/// returns the terminal's master side, to read.
+fn connect_stdout(cmd: &mut Command, mode: Mode) -> Result<Option<fs::File>, RunError> {
+    match mode {
+        Mode::Pipe => {
+            cmd.stdout(Stdio::piped());
+            Ok(None)
+        }
+        Mode::StdoutFull => {
+            let full = fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .map_err(RunError::Sandbox)?;
+            cmd.stdout(Stdio::from(full));
+            Ok(None)
+        }
+        Mode::Interactive => {
+            let (master, slave) = open_pty().map_err(RunError::Pty)?;
+            cmd.stdout(Stdio::from(slave));
+            Ok(Some(fs::File::from(master)))
+        }
+    }
+}
+
 /// Runs `inv` in a fresh sandbox and reports what happened.
-#[expect(
-    clippy::too_many_lines,
-    reason = "the set-up of one child: streams, threads, supervision"
-)]
 pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
     let sandbox = tempfile::Builder::new()
         .prefix("boxes-case-")
@@ -422,24 +442,7 @@ pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
         .stdin(Stdio::piped())
         .stderr(Stdio::piped());
 
-    let mut pty_master = None;
-    match inv.mode {
-        Mode::Pipe => {
-            cmd.stdout(Stdio::piped());
-        }
-        Mode::StdoutFull => {
-            let full = fs::OpenOptions::new()
-                .write(true)
-                .open("/dev/full")
-                .map_err(RunError::Sandbox)?;
-            cmd.stdout(Stdio::from(full));
-        }
-        Mode::Interactive => {
-            let (master, slave) = open_pty().map_err(RunError::Pty)?;
-            cmd.stdout(Stdio::from(slave));
-            pty_master = Some(fs::File::from(master));
-        }
-    }
+    let pty_master = connect_stdout(&mut cmd, inv.mode)?;
 
     let start = Instant::now();
     let spawned = cmd.spawn();
