@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use base64::Engine as _;
 use boxes_corpus::session::{Session, apply_move};
 use boxes_reference::command::{self, Command};
+use boxes_reference::gridfile::LoadErrorKind;
 use boxes_reference::{Exit, State, args, gridfile};
 use serde::Serialize;
 
@@ -298,11 +299,27 @@ pub fn classify(session: &Session, status: u8) -> Classification {
         };
     }
     if status == Exit::GridFileContents.code() {
+        let mut found = rules(&["FILE-6", "ARGS-7"]);
+        let broken = config.file.as_ref().and_then(|p| {
+            let path = p.to_str()?;
+            let file = session.files.iter().find(|f| f.path == path)?;
+            gridfile::load_bytes(&file.bytes, config.height, config.width, config.players).err()
+        });
+        if let Some(error) = broken {
+            found.insert(file_rule(error.kind));
+        }
         return Classification {
             category: "file-errors",
-            rules: rules(&["FILE-1", "FILE-6", "ARGS-7"]),
+            rules: found,
         };
     }
+    game(session, &config, status)
+}
+
+/// The category and rules of a session that gets to play (ARGS and FILE
+/// checks passed).
+fn game(session: &Session, config: &args::Config, status: u8) -> Classification {
+    let rules = |ids: &[&'static str]| ids.iter().copied().collect::<BTreeSet<_>>();
     let loaded = config.file.as_ref().and_then(|p| {
         let path = p.to_str()?;
         let file = session.files.iter().find(|f| f.path == path)?;
@@ -368,6 +385,27 @@ pub fn classify(session: &Session, status: u8) -> Classification {
     }
 }
 
+/// The FILE rule a load error breaks.
+fn file_rule(kind: LoadErrorKind) -> &'static str {
+    match kind {
+        LoadErrorKind::Empty | LoadErrorKind::Unreadable => "FILE-6",
+        LoadErrorKind::MissingLines { .. }
+        | LoadErrorKind::EdgeByte(_)
+        | LoadErrorKind::EdgeRowShort
+        | LoadErrorKind::EdgeRowLong => "FILE-1",
+        LoadErrorKind::NextPlayerByte(_)
+        | LoadErrorKind::NextPlayerEmpty
+        | LoadErrorKind::NextPlayerRange => "FILE-2",
+        LoadErrorKind::CellByte(_)
+        | LoadErrorKind::EmptyField
+        | LoadErrorKind::TooFewFields
+        | LoadErrorKind::TooManyFields
+        | LoadErrorKind::OwnerRange => "FILE-3",
+        LoadErrorKind::OwnerOnOpenCell { .. } => "FILE-4",
+        LoadErrorKind::ExtraLine => "FILE-5",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeSet;
@@ -403,6 +441,14 @@ mod tests {
         assert_eq!(cat(&["2", "2", "2"], &["9 9 h", "x"], 6), "reject-illegal");
         assert_eq!(cat(&["2", "2", "2"], &["0 0 h"], 6), "single-move");
         assert_eq!(cat(&["2", "2", "2"], &["0 0 h", "w s"], 6), "save");
+        let mut broken = session(&["2", "2", "2", "g"], &[]);
+        broken.files.push(boxes_corpus::session::InputFile {
+            path: "g".into(),
+            bytes: b"3\n".to_vec(),
+        });
+        let class = classify(&broken, 5);
+        assert_eq!(class.category, "file-errors");
+        assert!(class.rules.contains("FILE-2"), "{:?}", class.rules);
         let rules = classify(&session(&["2", "2", "2"], &["0 0 h", "9 0 h"]), 6).rules;
         assert!(rules.contains("TURN-3") && rules.contains("EOF-1") && rules.contains("TURN-5"));
     }

@@ -318,12 +318,12 @@ fn one_session(shared: &Shared<'_>, index: u64, session: Session) -> Result<(), 
     };
     let key = first.key();
     lock(&shared.raw_keys).insert(key.clone());
-    {
-        let findings = lock(&shared.findings);
-        if findings.len() >= shared.cli.max_failures || findings.iter().any(|f| f.key == key) {
-            shared.repeats.fetch_add(1, Ordering::Relaxed);
-            return Ok(());
-        }
+    // Deciding, writing and recording happen under one lock, so two workers
+    // never both write a case for the last free slot or the same key.
+    let mut findings = lock(&shared.findings);
+    if findings.len() >= shared.cli.max_failures || findings.iter().any(|f| f.key == key) {
+        shared.repeats.fetch_add(1, Ordering::Relaxed);
+        return Ok(());
     }
     shared.repeats.store(0, Ordering::Relaxed);
     let name = format!("diff-{}-{index}", shared.seed);
@@ -346,16 +346,12 @@ fn one_session(shared: &Shared<'_>, index: u64, session: Session) -> Result<(), 
         &first,
     );
     let finding = Finding {
-        key: key.clone(),
+        key,
         index,
         session: shrunk.session,
         trial: shrunk.trial,
         case: written.as_ref().ok().map(|w| w.path.clone()),
     };
-    let mut findings = lock(&shared.findings);
-    if findings.len() >= shared.cli.max_failures || findings.iter().any(|f| f.key == key) {
-        return Ok(());
-    }
     let text = describe(
         findings.len() + 1,
         &finding,

@@ -6,6 +6,7 @@
 //! candidate does or the run budget is spent.
 
 use std::ffi::OsString;
+use std::time::{Duration, Instant};
 
 use boxes_corpus::session::{InputFile, Session, SessionKind, all_cells, apply_move, cell_edges};
 use boxes_reference::command::{self, Command};
@@ -17,6 +18,10 @@ use crate::run::RunError;
 
 /// Most candidate sessions run while shrinking one mismatch.
 pub const BUDGET: usize = 400;
+
+/// Most wall time spent shrinking one mismatch: a candidate that times out
+/// on every try would otherwise take hours.
+pub const TIME_BUDGET: Duration = Duration::from_secs(60);
 
 /// The path a folded game is loaded from when the session had no file.
 const FOLDED_PATH: &str = "grid.txt";
@@ -47,9 +52,10 @@ pub fn shrink(runner: &Runner, session: Session, trial: Trial) -> Result<Shrunk,
         trial,
         tried: 0,
     };
+    let started = Instant::now();
     'search: while best.tried < BUDGET {
         for candidate in candidates(&best.session) {
-            if best.tried >= BUDGET {
+            if best.tried >= BUDGET || started.elapsed() >= TIME_BUDGET {
                 break 'search;
             }
             best.tried += 1;
