@@ -114,6 +114,12 @@ pub fn candidates(session: &Session) -> Vec<Session> {
     }
     // Plain values in a bad argument list, while the same check still fails.
     let bad_args = args::parse(&session.os_args()).is_err();
+    if bad_args && session.args.len() == 4 {
+        let mut s = session.clone();
+        s.args.pop();
+        s.files.clear();
+        push(&mut out, session, s);
+    }
     for i in 0..session.args.len().min(3) {
         if bad_args && session.args[i] != "2" {
             let mut s = session.clone();
