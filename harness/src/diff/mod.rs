@@ -261,10 +261,12 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// A seed from the clock, short enough to type back (at most 9 digits).
 fn clock_seed() -> u64 {
-    SystemTime::now()
+    let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64)
+        .map_or(0, |d| d.as_nanos() as u64);
+    (nanos ^ (nanos >> 32)) % 1_000_000_000
 }
 
 fn worker(shared: &Shared<'_>) {
