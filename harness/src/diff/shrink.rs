@@ -14,10 +14,14 @@ use boxes_reference::{Cell, Edge, Grid, Player, State, args, gridfile};
 
 use super::compare::Part;
 use super::exec::{Runner, Trial};
-use crate::run::RunError;
+use crate::run::{Ending, RunError};
 
 /// Most candidate sessions run while shrinking one mismatch.
 pub const BUDGET: usize = 400;
+
+/// Most candidate sessions run while shrinking a mismatch where the
+/// candidate timed out.
+pub const HANGING_BUDGET: usize = 20;
 
 /// Most wall time spent shrinking one mismatch: a candidate that times out
 /// on every try would otherwise take hours.
@@ -52,10 +56,16 @@ pub fn shrink(runner: &Runner, session: Session, trial: Trial) -> Result<Shrunk,
         trial,
         tried: 0,
     };
+    // Each try of a program that hangs costs a whole timeout.
+    let budget = if matches!(best.trial.actual.ending, Ending::TimedOut { .. }) {
+        HANGING_BUDGET
+    } else {
+        BUDGET
+    };
     let started = Instant::now();
-    'search: while best.tried < BUDGET {
+    'search: while best.tried < budget {
         for candidate in candidates(&best.session) {
-            if best.tried >= BUDGET || started.elapsed() >= TIME_BUDGET {
+            if best.tried >= budget || started.elapsed() >= TIME_BUDGET {
                 break 'search;
             }
             best.tried += 1;
