@@ -208,3 +208,29 @@ fn usage_errors_exit_2() {
     assert_eq!(run(&["--timeout", "0"]).0, 2);
     assert_eq!(run(&["--help"]).0, 0);
 }
+
+#[test]
+fn blessing_the_committed_suite_changes_no_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases");
+    copy_tree(&suite, dir.path());
+    let (code, text) = run(&["--bless", "--cases", dir.path().to_str().unwrap(), "-q"]);
+    assert_eq!(code, 0, "{text}");
+    let mut stack = vec![suite.clone()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let rel = path.strip_prefix(&suite).unwrap();
+            assert_eq!(
+                std::fs::read(dir.path().join(rel)).ok(),
+                std::fs::read(&path).ok(),
+                "bless changed {}",
+                rel.display()
+            );
+        }
+    }
+}
