@@ -6,7 +6,8 @@
 //! reference's serializer and classifies mutants with its loader.
 //!
 //! Also home of reusable generated test material: [`rng::SplitMix64`] and
-//! [`play::RandomGame`] (valid states by seeded random play).
+//! [`play::RandomGame`] (valid states by seeded random play), and
+//! [`session`], the random invocations that `boxes-harness diff` replays.
 
 pub mod class;
 pub mod exhaustive;
