@@ -165,7 +165,13 @@ fn run_cases(argv: Vec<OsString>, defaults: Defaults) -> ExitCode {
         && let Some(suite) = plan.suites.iter().find_map(|(_, s)| s.as_ref().ok())
     {
         let rows = report::score(suite, &results, cli.strict);
-        print!("{}", report::score_table(suite, &rows, cli.strict));
+        let table = report::score_table(suite, &rows, cli.strict);
+        // JSON output stays parseable: the table goes to stderr then.
+        if chatty {
+            print!("{table}");
+        } else {
+            eprint!("{table}");
+        }
     }
     if let Some(path) = &cli.junit {
         let mut sorted = results;
@@ -273,6 +279,16 @@ fn plan(
         let Some((root, cases)) = gather(selection)? else {
             continue;
         };
+        // A mistyped folder must not pass as an empty, successful run.
+        if cases.is_empty() && root != Root::Embedded {
+            return Err(format!(
+                "no cases in {}",
+                match &root {
+                    Root::Dir(d) => d.display().to_string(),
+                    Root::Embedded => String::new(),
+                }
+            ));
+        }
         if !plan.roots.contains(&root) {
             plan.roots.push(root.clone());
         }
@@ -457,8 +473,10 @@ fn check_one(
     origin: Origin,
     suite: Result<Suite, String>,
 ) -> Result<(), String> {
-    let case = parsed?;
-    let suite = suite?;
+    let case = parsed.map_err(|e| {
+        format!("invalid case file (a fault of the suite, not of the program): {e}")
+    })?;
+    let suite = suite.map_err(|e| format!("invalid suite.yaml: {e}"))?;
     // A corpus keeps its files in folders named after error classes.
     if origin == Origin::CaseFile {
         case::check_category(&case, file, &suite).map_err(|e| e.to_string())?;

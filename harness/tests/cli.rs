@@ -206,6 +206,10 @@ fn usage_errors_exit_2() {
     assert_eq!(run(&["--no-such-flag"]).0, 2);
     assert_eq!(run(&["--cases", "/nonexistent"]).0, 2);
     assert_eq!(run(&["--timeout", "0"]).0, 2);
+    let empty = tempfile::tempdir().unwrap();
+    let (code, text) = run(&["--cases", empty.path().to_str().unwrap()]);
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains("no cases in"), "{text}");
     assert_eq!(run(&["--help"]).0, 0);
 }
 

@@ -142,6 +142,10 @@ fn a_bad_case_fails_alone() {
     let (code, text) = run_case("files");
     assert_eq!(code, 1, "{text}");
     assert!(
+        text.contains("invalid case file (a fault of the suite, not of the program): "),
+        "{text}"
+    );
+    assert!(
         text.contains("bad-key.yaml:6:1: unknown field `stdot`"),
         "{text}"
     );
