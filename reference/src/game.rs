@@ -140,16 +140,23 @@ fn turns<R: BufRead, O: Write, E: Write>(
     }
 }
 
-/// Prints the winners line (END-1) and flushes.
-fn finish<O: Write>(state: &State, out: &mut O) -> Result<Exit, Failure> {
+/// The winners line with its `\n` (END-1): `Winner(s): ` and the symbols of
+/// `winners`, joined by `, `.
+pub fn winners_line(winners: &[Player]) -> Vec<u8> {
     let mut line = status::WINNERS_PREFIX.as_bytes().to_vec();
-    for (i, p) in state.grid.winners(state.players).into_iter().enumerate() {
+    for (i, p) in winners.iter().enumerate() {
         if i > 0 {
             line.extend_from_slice(status::WINNERS_SEPARATOR.as_bytes());
         }
         line.push(p.symbol());
     }
     line.push(b'\n');
+    line
+}
+
+/// Prints the winners line (END-1) and flushes.
+fn finish<O: Write>(state: &State, out: &mut O) -> Result<Exit, Failure> {
+    let line = winners_line(&state.grid.winners(state.players));
     out.write_all(&line)
         .and_then(|()| out.flush())
         .map_err(|_| Failure)?;

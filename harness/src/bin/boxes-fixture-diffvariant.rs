@@ -197,15 +197,7 @@ fn turns<R: BufRead, O: Write, E: Write>(
 }
 
 fn finish<O: Write>(state: &State, out: &mut O) -> io::Result<Exit> {
-    let mut line = status::WINNERS_PREFIX.as_bytes().to_vec();
-    for (i, p) in state.grid.winners(state.players).into_iter().enumerate() {
-        if i > 0 {
-            line.extend_from_slice(status::WINNERS_SEPARATOR.as_bytes());
-        }
-        line.push(p.symbol());
-    }
-    line.push(b'\n');
-    out.write_all(&line)?;
+    out.write_all(&game::winners_line(&state.grid.winners(state.players)))?;
     out.flush()?;
     Ok(Exit::Normal)
 }
