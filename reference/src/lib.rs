@@ -13,6 +13,7 @@ pub mod input;
 pub mod player;
 pub mod render;
 pub mod status;
+pub mod stdio;
 
 pub use app::{main_with_args, run};
 pub use game::State;
