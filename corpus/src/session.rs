@@ -238,6 +238,22 @@ pub struct Options {
 }
 
 impl Session {
+    /// A new game with these arguments and stdin lines (each ended by `\n`),
+    /// labelled from its bytes: for hand-written sessions and shrinking.
+    pub fn new_game(args: &[&str], lines: &[&str]) -> Self {
+        let mut s = Self {
+            kind: SessionKind::NewGame,
+            args: args.iter().map(|a| (*a).to_owned()).collect(),
+            files: Vec::new(),
+            lines: lines.iter().map(|l| l.as_bytes().to_vec()).collect(),
+            final_newline: true,
+            save_paths: Vec::new(),
+            labels: BTreeSet::new(),
+        };
+        s.relabel();
+        s
+    }
+
     /// The `index`-th session of the run seeded with `seed`. Sessions are
     /// independent of each other, so they can be generated in any order.
     pub fn generate(seed: u64, index: u64, options: Options) -> Self {

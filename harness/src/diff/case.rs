@@ -408,30 +408,13 @@ fn file_rule(kind: LoadErrorKind) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeSet;
-
-    use boxes_corpus::session::SessionKind;
 
     use super::*;
-
-    fn session(args: &[&str], lines: &[&str]) -> Session {
-        let mut s = Session {
-            kind: SessionKind::NewGame,
-            args: args.iter().map(|a| (*a).to_owned()).collect(),
-            files: Vec::new(),
-            lines: lines.iter().map(|l| l.as_bytes().to_vec()).collect(),
-            final_newline: true,
-            save_paths: Vec::new(),
-            labels: BTreeSet::new(),
-        };
-        s.relabel();
-        s
-    }
 
     #[test]
     fn categories_follow_what_the_session_does() {
         let cat = |args: &[&str], lines: &[&str], status| {
-            classify(&session(args, lines), status).category
+            classify(&Session::new_game(args, lines), status).category
         };
         assert_eq!(cat(&["2"], &[], 1), "args-count");
         assert_eq!(cat(&["1", "2", "2"], &[], 2), "args-dims");
@@ -441,7 +424,7 @@ mod tests {
         assert_eq!(cat(&["2", "2", "2"], &["9 9 h", "x"], 6), "reject-illegal");
         assert_eq!(cat(&["2", "2", "2"], &["0 0 h"], 6), "single-move");
         assert_eq!(cat(&["2", "2", "2"], &["0 0 h", "w s"], 6), "save");
-        let mut broken = session(&["2", "2", "2", "g"], &[]);
+        let mut broken = Session::new_game(&["2", "2", "2", "g"], &[]);
         broken.files.push(boxes_corpus::session::InputFile {
             path: "g".into(),
             bytes: b"3\n".to_vec(),
@@ -449,7 +432,7 @@ mod tests {
         let class = classify(&broken, 5);
         assert_eq!(class.category, "file-errors");
         assert!(class.rules.contains("FILE-2"), "{:?}", class.rules);
-        let rules = classify(&session(&["2", "2", "2"], &["0 0 h", "9 0 h"]), 6).rules;
+        let rules = classify(&Session::new_game(&["2", "2", "2"], &["0 0 h", "9 0 h"]), 6).rules;
         assert!(rules.contains("TURN-3") && rules.contains("EOF-1") && rules.contains("TURN-5"));
     }
 

@@ -434,27 +434,12 @@ fn simpler_file(session: &Session) -> Vec<Session> {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeSet;
 
     use super::*;
 
-    fn new_game(args: &[&str], lines: &[&str]) -> Session {
-        let mut s = Session {
-            kind: SessionKind::NewGame,
-            args: args.iter().map(|a| (*a).to_owned()).collect(),
-            files: Vec::new(),
-            lines: lines.iter().map(|l| l.as_bytes().to_vec()).collect(),
-            final_newline: true,
-            save_paths: Vec::new(),
-            labels: BTreeSet::new(),
-        };
-        s.relabel();
-        s
-    }
-
     #[test]
     fn folding_moves_makes_a_loaded_game_that_resumes_the_same() {
-        let s = new_game(&["2", "2", "2"], &["0 0 h", "x", "1 0 h", "0 0 v", "2 0 h"]);
+        let s = Session::new_game(&["2", "2", "2"], &["0 0 h", "x", "1 0 h", "0 0 v", "2 0 h"]);
         let folded = fold(&s, 3).expect("two valid moves fold");
         assert_eq!(folded.args, ["2", "2", "2", FOLDED_PATH]);
         assert_eq!(folded.lines, [b"0 0 v".to_vec(), b"2 0 h".to_vec()]);
@@ -462,12 +447,15 @@ mod tests {
         assert_eq!(state.grid.open_edges(), 10);
         assert_eq!(state.next.number(), 1, "two moves without a box: back to A");
         assert!(folded.labels.is_empty());
-        assert!(fold(&s, 0).is_none() && fold(&new_game(&["2", "2", "2"], &["x"]), 1).is_none());
+        assert!(
+            fold(&s, 0).is_none()
+                && fold(&Session::new_game(&["2", "2", "2"], &["x"]), 1).is_none()
+        );
     }
 
     #[test]
     fn candidates_are_all_smaller_and_never_the_original() {
-        let s = new_game(
+        let s = Session::new_game(
             &["003", "3", "4"],
             &["0 0 h", "0 0 h", "9 9 v", "w save.txt"],
         );
@@ -481,7 +469,7 @@ mod tests {
 
     #[test]
     fn dropping_a_first_row_moves_the_move_lines_with_the_grid() {
-        let s = new_game(&["3", "3", "2"], &["2 2 v", "0 0 h", "x", "9 9 h"]);
+        let s = Session::new_game(&["3", "3", "2"], &["2 2 v", "0 0 h", "x", "9 9 h"]);
         let all = smaller_grid(&s);
         let shifted = all
             .iter()
@@ -497,7 +485,7 @@ mod tests {
     fn fewer_players_keep_a_loaded_file_valid() {
         let mut state = State::new(2, 2, 5);
         state.next = Player::new(5).expect("player 5");
-        let mut s = new_game(&["2", "2", "5"], &["0 0 h"]);
+        let mut s = Session::new_game(&["2", "2", "5"], &["0 0 h"]);
         s = with_file(&s, &state, None);
         let fewer = fewer_players(&s);
         assert_eq!(fewer.len(), 2);
