@@ -328,15 +328,7 @@ fn finish<O: Write>(v: Variant, state: &State, out: &mut O) -> io::Result<Exit> 
     if v == Variant::WinnersWithoutTies {
         winners.truncate(1);
     }
-    let mut line = status::WINNERS_PREFIX.as_bytes().to_vec();
-    for (i, p) in winners.iter().enumerate() {
-        if i > 0 {
-            line.extend_from_slice(status::WINNERS_SEPARATOR.as_bytes());
-        }
-        line.push(p.symbol());
-    }
-    line.push(b'\n');
-    out.write_all(&line)?;
+    out.write_all(&game::winners_line(&winners))?;
     out.flush()?;
     Ok(Exit::Normal)
 }
