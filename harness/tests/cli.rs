@@ -238,3 +238,24 @@ fn blessing_the_committed_suite_changes_no_byte() {
         }
     }
 }
+
+/// The README's main command is `cargo run --release -p boxes-harness`; with
+/// fixture binaries beside the harness, cargo needs `default-run` to pick it.
+#[test]
+fn readme_main_command_picks_the_harness_binary() {
+    let manifest =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml")).unwrap();
+    assert!(
+        manifest
+            .lines()
+            .any(|l| l.trim() == r#"default-run = "boxes-harness""#),
+        "harness/Cargo.toml lacks default-run = \"boxes-harness\""
+    );
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
+            .unwrap();
+    assert!(
+        readme.contains("cargo run --release -p boxes-harness\n"),
+        "README main command changed"
+    );
+}
