@@ -315,12 +315,7 @@ impl Manifest {
     /// The arguments of `boxes H W P FILE` for a file at `file`, without
     /// the program name.
     pub fn args(&self, file: impl Into<OsString>) -> Vec<OsString> {
-        vec![
-            self.height.to_string().into(),
-            self.width.to_string().into(),
-            self.players.to_string().into(),
-            file.into(),
-        ]
+        crate::spec::boxes_args(self.height, self.width, self.players, file)
     }
 }
 

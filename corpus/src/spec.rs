@@ -69,18 +69,29 @@ impl Spec {
 
     /// The arguments of `boxes H W P FILE`, without the program name.
     pub fn args(&self, file: impl Into<OsString>) -> Vec<OsString> {
-        vec![
-            self.height.to_string().into(),
-            self.width.to_string().into(),
-            self.players.to_string().into(),
-            file.into(),
-        ]
+        boxes_args(self.height, self.width, self.players, file)
     }
 
     /// How many lines a valid file has (FILE-1).
     pub const fn lines(&self) -> usize {
         3 * self.height + 2
     }
+}
+
+/// The arguments of `boxes H W P FILE`, without the program name: one
+/// spelling for the generator and the manifest reader.
+pub fn boxes_args(
+    height: usize,
+    width: usize,
+    players: usize,
+    file: impl Into<OsString>,
+) -> Vec<OsString> {
+    vec![
+        height.to_string().into(),
+        width.to_string().into(),
+        players.to_string().into(),
+        file.into(),
+    ]
 }
 
 #[cfg(test)]
