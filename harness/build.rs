@@ -2,34 +2,21 @@
 //! `boxes-harness` checks programs from any directory.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::{env, fs, io};
 
-fn walk(dir: &Path, prefix: &str, out: &mut Vec<(String, PathBuf)>) -> io::Result<()> {
-    for entry in fs::read_dir(dir)? {
-        let entry = entry?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') {
-            continue;
-        }
-        let rel = format!("{prefix}{name}");
-        if entry.file_type()?.is_dir() {
-            walk(&entry.path(), &format!("{rel}/"), out)?;
-        } else {
-            out.push((rel, entry.path()));
-        }
-    }
-    Ok(())
-}
+#[path = "src/walk.rs"]
+mod walk;
 
 fn main() -> io::Result<()> {
     let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
     let cases = manifest.join("../cases");
     println!("cargo::rerun-if-changed={}", cases.display());
-    let mut files = Vec::new();
-    if cases.is_dir() {
-        walk(&cases, "", &mut files)?;
-    }
+    let mut files = if cases.is_dir() {
+        walk::files(&cases)?
+    } else {
+        Vec::new()
+    };
     files.sort();
     let mut code = String::from(
         "/// Every file of the suite: `/`-separated path and bytes, sorted by path.\n\

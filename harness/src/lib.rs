@@ -22,6 +22,7 @@ pub mod report;
 pub mod run;
 pub mod schema;
 pub mod suite;
+mod walk;
 
 use std::process::ExitCode;
 

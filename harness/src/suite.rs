@@ -63,11 +63,7 @@ impl Root {
                 .iter()
                 .map(|(p, _)| (*p).to_owned())
                 .collect(),
-            Root::Dir(dir) => {
-                let mut out = Vec::new();
-                walk(dir, "", &mut out)?;
-                out
-            }
+            Root::Dir(dir) => walk(dir)?,
         };
         all.retain(|p| {
             p.contains('/')
@@ -87,8 +83,7 @@ impl Root {
                 .map(|(p, _)| (*p).to_owned())
                 .collect()),
             Root::Dir(dir) => {
-                let mut out = Vec::new();
-                walk(dir, "", &mut out)?;
+                let mut out = walk(dir)?;
                 out.sort();
                 Ok(out)
             }
@@ -96,21 +91,11 @@ impl Root {
     }
 }
 
-fn walk(dir: &Path, prefix: &str, out: &mut Vec<String>) -> io::Result<()> {
-    for entry in fs::read_dir(dir)? {
-        let entry = entry?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') {
-            continue;
-        }
-        let rel = format!("{prefix}{name}");
-        if entry.file_type()?.is_dir() {
-            walk(&entry.path(), &format!("{rel}/"), out)?;
-        } else {
-            out.push(rel);
-        }
-    }
-    Ok(())
+fn walk(dir: &Path) -> io::Result<Vec<String>> {
+    Ok(crate::walk::files(dir)?
+        .into_iter()
+        .map(|(rel, _)| rel)
+        .collect())
 }
 
 /// One case file within a tree.
