@@ -2,12 +2,12 @@
 //! a terminal) with sessions per second and mismatches found, each
 //! mismatch's report on stdout as it is found, and a summary at the end.
 
-use std::fmt::Write as _;
+use std::fmt::Write as FmtWrite;
 use std::io::IsTerminal as _;
 use std::path::Path;
 use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use super::{DiffCli, Report, shell_word};
 
@@ -28,11 +28,16 @@ impl Progress {
         };
         let bar = ProgressBar::with_draw_target(total, target);
         let template = if total.is_some() {
-            "{elapsed_precise} [{wide_bar}] {pos}/{len} sessions, {per_sec}, {msg}"
+            "{elapsed_precise} [{wide_bar}] {pos}/{len} sessions, {rate}, {msg}"
         } else {
-            "{elapsed_precise} {spinner} {pos} sessions, {per_sec}, {msg}"
+            "{elapsed_precise} {spinner} {pos} sessions, {rate}, {msg}"
         };
         if let Ok(style) = ProgressStyle::with_template(template) {
+            // indicatif's own {per_sec} prints four decimals; whole sessions
+            // per second read better and match the end summary.
+            let style = style.with_key("rate", |state: &ProgressState, w: &mut dyn FmtWrite| {
+                let _ = write!(w, "{:.0}/s", state.per_sec());
+            });
             bar.set_style(style.progress_chars("=> "));
         }
         bar.set_message("0 mismatches");
