@@ -33,6 +33,7 @@ use self::compare::{Key, visible};
 use self::exec::{Runner, Trial};
 use self::progress::Progress;
 use crate::exit;
+use crate::report::shell_quote;
 use crate::run::{DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, RunError, Target};
 
 /// The subcommand's name, the first argument that selects it.
@@ -390,7 +391,7 @@ fn describe(
         "  shrunk to: boxes {} with {} stdin line(s){}",
         s.args
             .iter()
-            .map(|a| shell_word(a))
+            .map(|a| shell_quote(a))
             .collect::<Vec<_>>()
             .join(" "),
         s.lines.len(),
@@ -417,8 +418,8 @@ fn describe(
             let _ = writeln!(
                 text,
                 "  reproduce: boxes-harness --bin {} --cases {}{}",
-                shell_word(&shared.runner.candidate.path().display().to_string()),
-                shell_word(&path.display().to_string()),
+                shell_quote(&shared.runner.candidate.path().display().to_string()),
+                shell_quote(&path.display().to_string()),
                 if s.is_ambiguous() {
                     " --include-ignored"
                 } else {
@@ -432,17 +433,4 @@ fn describe(
         (None, None) => {}
     }
     text
-}
-
-/// A word quoted for a POSIX shell when it needs it.
-pub fn shell_word(word: &str) -> String {
-    let safe = !word.is_empty()
-        && word
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:+,".contains(&b));
-    if safe {
-        word.to_owned()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
-    }
 }

@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
-use super::{DiffCli, Report, shell_word};
+use super::{DiffCli, Report};
+use crate::report::shell_quote;
 
 /// The progress bar, hidden when stderr is not a terminal.
 #[derive(Debug)]
@@ -81,14 +82,14 @@ pub fn summary(report: &Report, seed: u64, cli: &DiffCli, bin: &Path) {
     };
     let mut again = format!(
         "boxes-harness diff --bin {} --seed {seed} --sessions {}",
-        shell_word(&bin.display().to_string()),
+        shell_quote(&bin.display().to_string()),
         report.sessions
     );
     if let Some(against) = &cli.against {
         let _ = write!(
             again,
             " --against {}",
-            shell_word(&against.display().to_string())
+            shell_quote(&against.display().to_string())
         );
     }
     if cli.ambiguous {
