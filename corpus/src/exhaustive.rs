@@ -256,6 +256,16 @@ fn closed_unowned(grid: &Grid) -> bool {
     })
 }
 
+/// The rules a foreign byte breaks: the line's own rule, and FILE-5 when
+/// the byte is one it names (`\r`, space, tab, NUL).
+fn foreign_byte_rules(rule: &'static str, byte: u8) -> Vec<&'static str> {
+    if file_5_byte(byte) {
+        vec![rule, "FILE-5"]
+    } else {
+        vec![rule]
+    }
+}
+
 /// Whether `b` is one of the bytes FILE-5 names as outside the grammar.
 const fn file_5_byte(b: u8) -> bool {
     matches!(b, b'\r' | b' ' | b'\t' | 0)
@@ -281,28 +291,10 @@ fn rejected(e: LoadError, bytes: &[u8], width: usize) -> Verdict {
                 (vec!["FILE-1"], false)
             }
         }
-        LoadErrorKind::NextPlayerByte(b) => {
-            if file_5_byte(b) {
-                (vec!["FILE-2", "FILE-5"], false)
-            } else {
-                (vec!["FILE-2"], false)
-            }
-        }
+        LoadErrorKind::NextPlayerByte(b) => (foreign_byte_rules("FILE-2", b), false),
         LoadErrorKind::NextPlayerEmpty | LoadErrorKind::NextPlayerRange => (vec!["FILE-2"], false),
-        LoadErrorKind::EdgeByte(b) => {
-            if file_5_byte(b) {
-                (vec!["FILE-1", "FILE-5"], false)
-            } else {
-                (vec!["FILE-1"], false)
-            }
-        }
-        LoadErrorKind::CellByte(b) => {
-            if file_5_byte(b) {
-                (vec!["FILE-3", "FILE-5"], false)
-            } else {
-                (vec!["FILE-3"], false)
-            }
-        }
+        LoadErrorKind::EdgeByte(b) => (foreign_byte_rules("FILE-1", b), false),
+        LoadErrorKind::CellByte(b) => (foreign_byte_rules("FILE-3", b), false),
         LoadErrorKind::EmptyField => (vec!["FILE-3"], true),
         LoadErrorKind::OwnerRange => (vec!["FILE-3"], false),
         LoadErrorKind::OwnerOnOpenCell { .. } => (vec!["FILE-4"], true),
