@@ -1,4 +1,4 @@
-//! Embeds the suite (`../cases`) in the harness so that an installed
+//! Embeds the suite (`../cases/boxes`) in the harness so that an installed
 //! `boxes-harness` checks programs from any directory.
 
 use std::fmt::Write as _;
@@ -10,7 +10,7 @@ mod walk;
 
 fn main() -> io::Result<()> {
     let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
-    let cases = manifest.join("../cases");
+    let cases = manifest.join("../cases/boxes");
     println!("cargo::rerun-if-changed={}", cases.display());
     let mut files = if cases.is_dir() {
         walk::files(&cases)?

@@ -31,7 +31,7 @@ fn main() -> ExitCode {
     let dirs = if dirs.is_empty() {
         let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
         vec![
-            manifest.join("../cases"),
+            manifest.join("../cases/boxes"),
             manifest.join("tests/fixtures/boxes"),
         ]
     } else {

@@ -16,7 +16,7 @@ mod embedded {
 }
 
 /// The source folder the embedded suite was built from (it may be gone).
-pub const SOURCE_CASES_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../cases");
+pub const SOURCE_CASES_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../cases/boxes");
 
 /// A tree of case files.
 #[derive(Debug, Clone, PartialEq, Eq)]

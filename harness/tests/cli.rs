@@ -216,7 +216,7 @@ fn usage_errors_exit_2() {
 #[test]
 fn blessing_the_committed_suite_changes_no_byte() {
     let dir = tempfile::tempdir().unwrap();
-    let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases");
+    let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases/boxes");
     copy_tree(&suite, dir.path());
     let (code, text) = run(&["--bless", "--cases", dir.path().to_str().unwrap(), "-q"]);
     assert_eq!(code, 0, "{text}");

@@ -69,7 +69,7 @@ struct Case {
 }
 
 fn cases_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases/boxes")
 }
 
 fn read_yaml<T: for<'de> Deserialize<'de>>(path: &Path) -> T {
@@ -124,7 +124,7 @@ fn cases() -> Vec<Case> {
 /// The rule IDs of the rulings page, when the shared folder is beside the
 /// repository (as in CI and on developer machines).
 fn rulings_ids() -> Option<BTreeSet<String>> {
-    let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec/boxes-rulings.md");
+    let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases/boxes/boxes-rulings.md");
     let text = fs::read_to_string(page).ok()?;
     Some(
         text.lines()
