@@ -168,7 +168,7 @@ fn a_wrong_expectation_fails_with_a_visible_diff() {
 #[test]
 fn reference_mode_is_the_reference() {
     let out = harness()
-        .env("BOXES_HARNESS_AS_REFERENCE", "1")
+        .env("CONFORMANCE_REFERENCE", "boxes")
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
@@ -176,13 +176,19 @@ fn reference_mode_is_the_reference() {
         out.stderr,
         b"Usage: boxes height width playercount [filename]\n"
     );
+    // A pack this binary does not register is a usage error, not a run.
+    let out = harness()
+        .env("CONFORMANCE_REFERENCE", "nosuchpack")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]
 fn schema_subcommand_prints_the_schema() {
     let (code, text) = run(&["schema"]);
     assert_eq!(code, 0);
-    assert_eq!(text, boxes_harness::schema::json_schema());
+    assert_eq!(text, boxes_harness::engine::schema::json_schema());
 }
 
 #[test]

@@ -12,6 +12,7 @@ pub mod gridfile;
 pub mod input;
 pub mod player;
 pub mod render;
+pub mod rules;
 pub mod status;
 pub mod stdio;
 

@@ -343,7 +343,7 @@ pub struct Failure<'a> {
     /// The command that re-blesses the case from the reference.
     pub rebless: String,
     /// What the re-bless command is, as a heading.
-    pub rebless_label: &'static str,
+    pub rebless_label: &'a str,
 }
 
 impl Failure<'_> {
@@ -552,9 +552,9 @@ pub fn coverage_table(rules: &Rules, counts: &std::collections::BTreeMap<String,
 }
 
 /// The JUnit XML of a run: one test suite per category.
-pub fn junit(results: &[CaseResult]) -> String {
+pub fn junit(program: &str, results: &[CaseResult]) -> String {
     use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
-    let mut report = Report::new("boxes-harness");
+    let mut report = Report::new(program);
     let mut suites: std::collections::BTreeMap<String, TestSuite> =
         std::collections::BTreeMap::new();
     for r in results {

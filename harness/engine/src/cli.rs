@@ -10,17 +10,19 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use clap::Parser as _;
 use libtest_mimic::{Arguments, Failed, FormatSetting, Trial};
 
 use crate::bless::{self, Blessed};
 use crate::case::{self, Overrides};
 use crate::compare;
+use crate::diff::DiffCli;
+use crate::diff::explore::Context as DiffContext;
 use crate::exit;
+use crate::pack::{self, ForeignCases, Pack};
 use crate::report::{self, CaseResult, Style, Verdict};
 use crate::run::{self, Target};
 use crate::schema::{Case, Suite};
-use crate::suite::{self, CaseFile, Root, Selection};
+use crate::suite::{self, CaseFile, Root};
 
 /// The harness's own options; libtest-mimic's (filters, `--list`,
 /// `--exact`, `--skip`, `--test-threads`, `--format`, `--include-ignored`…)
@@ -31,13 +33,18 @@ use crate::suite::{self, CaseFile, Root, Selection};
     reason = "independent command-line flags"
 )]
 #[command(
-    name = "boxes-harness",
-    about = "Replays the boxes conformance cases against a program, byte for byte.",
-    after_help = "Without --bin the built-in reference is checked. Environment: BOXES_BIN \
-                  (as --bin), BOXES_BLESS=1 (as --bless), NO_COLOR.\n\
-                  Subcommands: `schema` prints the JSON Schema of the case format."
+    about = "Replays a spec pack's conformance cases against a program, byte for byte.",
+    after_help = "Without --bin the built-in reference is checked. Environment: NAME_BIN \
+                  (as --bin), NAME_BLESS=1 (as --bless), NAME the pack's in capitals; \
+                  NO_COLOR.\n\
+                  Subcommands: `diff` (differential testing, see `diff --help`), `schema` \
+                  (the JSON Schema of the case format)."
 )]
 struct Cli {
+    /// The spec pack whose program is checked (default: the first one
+    /// registered).
+    #[arg(long, value_name = "NAME")]
+    spec: Option<String>,
     /// The program to check (default: the built-in reference).
     #[arg(long, value_name = "PATH")]
     bin: Option<PathBuf>,
@@ -78,29 +85,144 @@ struct Cli {
 pub struct Defaults {
     /// Run ambiguous cases too, as if `--include-ignored` were given.
     pub include_ambiguous: bool,
-    /// Ignore `BOXES_BIN`: `cargo test` checks the reference whatever the
+    /// Ignore `NAME_BIN`: `cargo test` checks the reference whatever the
     /// environment says.
     pub ignore_bin_env: bool,
 }
 
+/// A binary built on the engine: its name and the packs it registers.
+#[derive(Clone, Copy)]
+pub struct App<'a> {
+    /// The binary's name, shown in usage lines and printed commands.
+    pub program: &'static str,
+    /// The registered packs; the first is the default.
+    pub packs: &'a [&'a dyn Pack],
+}
+
+impl<'a> App<'a> {
+    /// The pack named `name`, or the default pack.
+    fn pack(&self, name: Option<&str>) -> Result<&'a dyn Pack, String> {
+        match name {
+            None => self
+                .packs
+                .first()
+                .copied()
+                .ok_or_else(|| "no spec pack is registered".to_owned()),
+            Some(name) => pack::find(self.packs, name).ok_or_else(|| {
+                format!(
+                    "--spec {name}: no such spec pack (known: {})",
+                    self.packs
+                        .iter()
+                        .map(|p| p.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }),
+        }
+    }
+
+    /// Whether `pack` is the default pack.
+    fn is_default(&self, pack: &dyn Pack) -> bool {
+        self.packs.first().is_some_and(|p| p.name() == pack.name())
+    }
+}
+
 /// The whole program, given `argv` with the program name first. Exits
 /// through the constants of [`crate::exit`].
-pub fn main_with_args(argv: Vec<OsString>, defaults: Defaults) -> ExitCode {
+pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) -> ExitCode {
     // Subcommands are dispatched here, on the first argument, before the
-    // case runner's parser sees anything. `diff` (differential mode) plugs in
-    // as one more arm.
+    // case runner's parser sees anything.
     match argv.get(1).and_then(|a| a.to_str()) {
-        Some(crate::diff::SUBCOMMAND) => crate::diff::main(&argv[2..]),
+        Some(crate::diff::SUBCOMMAND) => diff_main(app, &argv[2..]),
         Some("schema") => {
             print!("{}", crate::schema::json_schema());
             exit::code(exit::PASSED)
         }
-        _ => run_cases(argv, defaults),
+        _ => run_cases(app, argv, defaults),
     }
 }
 
-fn usage_error(message: &str) -> ExitCode {
-    eprintln!("boxes-harness: {message}");
+/// The command line of `diff`.
+#[derive(Debug, clap::Parser)]
+#[command(
+    about = "Run random sessions on a candidate and on the reference (or --against), compare \
+             them byte for byte, and write each distinct mismatch as a shrunk case"
+)]
+struct DiffCommand {
+    /// The spec pack whose program is explored (default: the first one
+    /// registered).
+    #[arg(long, value_name = "NAME")]
+    spec: Option<String>,
+    #[command(flatten)]
+    diff: DiffCli,
+}
+
+/// `diff`: `argv` holds everything after the subcommand's name.
+fn diff_main(app: &App<'_>, argv: &[OsString]) -> ExitCode {
+    let name = format!("{} {}", app.program, crate::diff::SUBCOMMAND);
+    let mut full: Vec<OsString> = vec![name.clone().into()];
+    full.extend(argv.iter().cloned());
+    let command: DiffCommand = match parse_as(app.program, name.clone(), full) {
+        Ok(c) => c,
+        Err(e) => return clap_exit(&e),
+    };
+    let report = |message: &str| {
+        eprintln!("{name}: {message}");
+        exit::code(exit::USAGE)
+    };
+    let pack = match app.pack(command.spec.as_deref()) {
+        Ok(p) => p,
+        Err(e) => return report(&e),
+    };
+    let Some(explorer) = pack.explorer() else {
+        return report(&format!(
+            "spec pack {} has no explorer for diff",
+            pack.name()
+        ));
+    };
+    let mut cli = command.diff;
+    if cli.bin.is_none() {
+        cli.bin = std::env::var_os(pack.bin_env())
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from);
+    }
+    let context = DiffContext {
+        pack: pack.name(),
+        program: app.program,
+        default: app.is_default(pack),
+    };
+    match explorer.diff(&context, &cli) {
+        Ok(r) if r.findings.is_empty() && r.mismatching == 0 => exit::code(exit::PASSED),
+        Ok(_) => exit::code(exit::FAILED),
+        Err(message) => report(&message),
+    }
+}
+
+/// Parses `argv` as `T`, with `program` as the name in usage lines.
+fn parse_as<T: clap::Parser>(
+    program: &'static str,
+    bin_name: String,
+    argv: Vec<OsString>,
+) -> Result<T, clap::Error> {
+    let matches = T::command()
+        .name(program)
+        .bin_name(bin_name)
+        .try_get_matches_from(argv)?;
+    T::from_arg_matches(&matches)
+}
+
+/// Prints a clap error or help text and returns its exit status.
+fn clap_exit(e: &clap::Error) -> ExitCode {
+    let _ = e.print();
+    exit::code(if e.use_stderr() {
+        exit::USAGE
+    } else {
+        exit::PASSED
+    })
+}
+
+fn usage_error(program: &str, message: &str) -> ExitCode {
+    eprintln!("{program}: {message}");
     exit::code(exit::USAGE)
 }
 
@@ -109,6 +231,7 @@ struct Context {
     overrides: Overrides,
     style: Style,
     bless: bool,
+    program: &'static str,
     results: Mutex<Vec<CaseResult>>,
 }
 
@@ -116,21 +239,22 @@ fn env_flag(name: &str) -> bool {
     std::env::var(name).is_ok_and(|v| !v.is_empty() && v != "0")
 }
 
-fn run_cases(argv: Vec<OsString>, defaults: Defaults) -> ExitCode {
-    let cli = match parse(argv, defaults) {
-        Ok(cli) => cli,
+fn run_cases(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) -> ExitCode {
+    let program = app.program;
+    let (cli, pack) = match parse(app, argv, defaults) {
+        Ok(parsed) => parsed,
         Err(code) => return code,
     };
-    let selections = match selections(&cli) {
+    let selections = match selections(&cli, pack) {
         Ok(s) => s,
-        Err(e) => return usage_error(&e),
+        Err(e) => return usage_error(program, &e),
     };
     if cli.coverage {
-        return coverage(&selections);
+        return coverage(program, pack, &selections);
     }
-    let (target, timeout) = match target(&cli) {
+    let (target, timeout) = match target(&cli, pack) {
         Ok(t) => t,
-        Err(e) => return usage_error(&e),
+        Err(e) => return usage_error(program, &e),
     };
     let ctx = Arc::new(Context {
         target,
@@ -139,15 +263,16 @@ fn run_cases(argv: Vec<OsString>, defaults: Defaults) -> ExitCode {
             colour: report::colour_wanted(),
         },
         bless: cli.bless,
+        program,
         results: Mutex::new(Vec::new()),
     });
-    let plan = match plan(&cli, defaults, &selections, &ctx) {
+    let plan = match plan(&cli, pack, defaults, &selections, &ctx) {
         Ok(p) => p,
-        Err(e) => return usage_error(&e),
+        Err(e) => return usage_error(program, &e),
     };
     let chatty = !(cli.test.list || matches!(cli.test.format, Some(FormatSetting::Json)));
     if chatty {
-        print_header(&cli, &ctx.target, &plan);
+        print_header(program, &cli, &ctx.target, &plan);
     }
 
     let conclusion = libtest_mimic::run(&cli.test, plan.trials);
@@ -155,7 +280,7 @@ fn run_cases(argv: Vec<OsString>, defaults: Defaults) -> ExitCode {
     if plan.ambiguous_ignored > 0 && chatty {
         println!(
             "{} ambiguous cases ignored: their expected bytes rest on a ruling marked \
-             ambiguous, where careful programs differ (cases/AMBIGUITIES.md); \
+             ambiguous, where careful programs differ (AMBIGUITIES.md beside the cases); \
              --include-ignored runs them",
             plan.ambiguous_ignored
         );
@@ -176,8 +301,8 @@ fn run_cases(argv: Vec<OsString>, defaults: Defaults) -> ExitCode {
     if let Some(path) = &cli.junit {
         let mut sorted = results;
         sorted.sort_by(|a, b| a.name.cmp(&b.name));
-        if let Err(e) = std::fs::write(path, report::junit(&sorted)) {
-            return usage_error(&format!("cannot write {}: {e}", path.display()));
+        if let Err(e) = std::fs::write(path, report::junit(program, &sorted)) {
+            return usage_error(program, &format!("cannot write {}: {e}", path.display()));
         }
     }
     if conclusion.has_failed() {
@@ -187,61 +312,82 @@ fn run_cases(argv: Vec<OsString>, defaults: Defaults) -> ExitCode {
     }
 }
 
-/// Parses the command line and folds in the environment (`BOXES_BLESS`,
-/// `BOXES_BIN`, `NO_COLOR`); `Err` is the exit code of `--help` or of a
-/// usage error, already reported.
-fn parse(argv: Vec<OsString>, defaults: Defaults) -> Result<Cli, ExitCode> {
-    let mut cli = Cli::try_parse_from(argv).map_err(|e| {
-        let _ = e.print();
-        exit::code(if e.use_stderr() {
-            exit::USAGE
-        } else {
-            exit::PASSED
-        })
-    })?;
-    cli.bless |= env_flag("BOXES_BLESS");
+/// Parses the command line, picks the pack (`--spec`) and folds in the
+/// environment (`NAME_BLESS`, `NAME_BIN`, `NO_COLOR`); `Err` is the exit
+/// code of `--help` or of a usage error, already reported.
+fn parse<'a>(
+    app: &App<'a>,
+    argv: Vec<OsString>,
+    defaults: Defaults,
+) -> Result<(Cli, &'a dyn Pack), ExitCode> {
+    let mut cli: Cli =
+        parse_as(app.program, app.program.to_owned(), argv).map_err(|e| clap_exit(&e))?;
+    let pack = app
+        .pack(cli.spec.as_deref())
+        .map_err(|e| usage_error(app.program, &e))?;
+    cli.bless |= env_flag(&pack.bless_env());
     if cli.bin.is_none() && !defaults.ignore_bin_env {
-        cli.bin = std::env::var_os("BOXES_BIN")
+        cli.bin = std::env::var_os(pack.bin_env())
             .filter(|v| !v.is_empty())
             .map(PathBuf::from);
     }
     if !report::colour_wanted() {
         cli.test.color = Some(libtest_mimic::ColorSetting::Never);
     }
-    Ok(cli)
+    Ok((cli, pack))
 }
 
-/// What `--cases` names; without it the built-in suite (or, to bless, the
-/// folder it was built from).
-fn selections(cli: &Cli) -> Result<Vec<Selection>, String> {
+/// What `--cases` names; without it the pack's built-in suite (or, to
+/// bless, the folder it was built from).
+fn selections(cli: &Cli, pack: &dyn Pack) -> Result<Vec<Selection>, String> {
     if cli.cases.is_empty() {
         if !cli.bless {
-            return Ok(vec![Selection::Tree(Root::Embedded)]);
+            return Ok(vec![Selection::Cases(suite::Selection::Tree(
+                Root::Embedded(pack.suite()),
+            ))]);
         }
-        let dir = PathBuf::from(suite::SOURCE_CASES_DIR);
+        let dir = PathBuf::from(pack.suite().source_dir);
         if !dir.is_dir() {
             return Err("--bless needs --cases: the suite's source folder is gone".to_owned());
         }
-        return Ok(vec![Selection::Tree(Root::Dir(dir))]);
+        return Ok(vec![Selection::Cases(suite::Selection::Tree(Root::Dir(
+            dir,
+        )))]);
     }
     cli.cases
         .iter()
-        .map(|path| suite::select(path).map_err(|e| format!("--cases {}: {e}", path.display())))
+        .map(|path| match pack.foreign_cases(path) {
+            Some(found) => found
+                .map(Selection::Foreign)
+                .map_err(|e| format!("--cases {}: {e}", path.display())),
+            None => suite::select(path)
+                .map(Selection::Cases)
+                .map_err(|e| format!("--cases {}: {e}", path.display())),
+        })
         .collect()
+}
+
+/// What one `--cases` argument names.
+#[derive(Debug, Clone)]
+enum Selection {
+    /// Case files of the engine's format.
+    Cases(suite::Selection),
+    /// Cases of a folder in the pack's own format.
+    Foreign(ForeignCases),
 }
 
 /// The program to run and the `--timeout` override, checked before any
 /// case runs.
-fn target(cli: &Cli) -> Result<(Target, Option<Duration>), String> {
+fn target(cli: &Cli, pack: &dyn Pack) -> Result<(Target, Option<Duration>), String> {
     if cli.bless && cli.bin.is_some() {
-        return Err(
-            "--bless writes expectations from the reference only; drop --bin / BOXES_BIN"
-                .to_owned(),
-        );
+        return Err(format!(
+            "--bless writes expectations from the reference only; drop --bin / {}",
+            pack.bin_env()
+        ));
     }
     let target = match &cli.bin {
         Some(p) => Target::binary(p),
-        None => Target::reference(),
+        None => Target::reference(pack.name()),
     }
     .map_err(|e| e.to_string())?;
     let timeout = match cli.timeout {
@@ -264,6 +410,7 @@ struct Plan {
 
 fn plan(
     cli: &Cli,
+    pack: &dyn Pack,
     defaults: Defaults,
     selections: &[Selection],
     ctx: &Arc<Context>,
@@ -280,14 +427,10 @@ fn plan(
             continue;
         };
         // A mistyped folder must not pass as an empty, successful run.
-        if cases.is_empty() && root != Root::Embedded {
-            return Err(format!(
-                "no cases in {}",
-                match &root {
-                    Root::Dir(d) => d.display().to_string(),
-                    Root::Embedded => String::new(),
-                }
-            ));
+        if cases.is_empty()
+            && let Root::Dir(d) = &root
+        {
+            return Err(format!("no cases in {}", d.display()));
         }
         if !plan.roots.contains(&root) {
             plan.roots.push(root.clone());
@@ -295,7 +438,7 @@ fn plan(
         let suite = if let Some((_, s)) = plan.suites.iter().find(|(r, _)| *r == root) {
             s.clone()
         } else {
-            let s = suite::suite_for(&root).map_err(|e| e.to_string());
+            let s = suite::suite_for(&root, pack.suite()).map_err(|e| e.to_string());
             plan.suites.push((root.clone(), s.clone()));
             s
         };
@@ -317,7 +460,7 @@ fn plan(
 }
 
 /// The header: the program, the suite's name, version and content hash.
-fn print_header(cli: &Cli, target: &Target, plan: &Plan) {
+fn print_header(program: &str, cli: &Cli, target: &Target, plan: &Plan) {
     let suite_name = plan
         .suites
         .iter()
@@ -331,12 +474,12 @@ fn print_header(cli: &Cli, target: &Target, plan: &Plan) {
         .roots
         .iter()
         .map(|r| match r {
-            Root::Embedded => "built in".to_owned(),
+            Root::Embedded(_) => "built in".to_owned(),
             Root::Dir(d) => d.display().to_string(),
         })
         .collect();
     println!(
-        "boxes-harness: {} {} against suite {suite_name} (content {}; {} cases from {})",
+        "{program}: {} {} against suite {suite_name} (content {}; {} cases from {})",
         if cli.bless {
             "blessing from"
         } else {
@@ -351,12 +494,13 @@ fn print_header(cli: &Cli, target: &Target, plan: &Plan) {
 }
 
 /// Where a case comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Origin {
     /// A case file.
     CaseFile,
-    /// An entry of a corpus manifest (`rel` is the grid file).
-    Corpus,
+    /// A case of a folder in a pack's own format, with what to say and
+    /// the command that writes the folder again.
+    Foreign(String, String),
 }
 
 type Gathered = (Root, Vec<(CaseFile, Result<Case, String>, Origin)>);
@@ -374,7 +518,7 @@ fn gather(selection: &Selection) -> Result<Option<Gathered>, String> {
             .collect::<Vec<_>>()
     };
     Ok(Some(match selection {
-        Selection::Tree(root) => {
+        Selection::Cases(suite::Selection::Tree(root)) => {
             let rels = root
                 .case_files()
                 .map_err(|e| format!("cannot list cases: {e}"))?;
@@ -387,26 +531,24 @@ fn gather(selection: &Selection) -> Result<Option<Gathered>, String> {
                 .collect();
             (root.clone(), parse_all(files))
         }
-        Selection::Files(files) => match files.first() {
+        Selection::Cases(suite::Selection::Files(files)) => match files.first() {
             Some(f) => (f.root.clone(), parse_all(files.clone())),
             None => return Ok(None),
         },
-        Selection::Corpus(dir) => {
-            let manifest =
-                boxes_corpus::Manifest::read(dir).map_err(|e| format!("--cases: {e}"))?;
-            let root = Root::Dir(dir.clone());
-            let cases = manifest
-                .entries
+        Selection::Foreign(found) => {
+            let root = Root::Dir(found.dir.clone());
+            let cases = found
+                .cases
                 .iter()
-                .map(|entry| {
+                .map(|(rel, case)| {
                     let file = CaseFile {
                         root: root.clone(),
-                        rel: entry.file.clone(),
+                        rel: rel.clone(),
                     };
                     (
                         file,
-                        Ok(case::from_corpus_entry(&manifest, entry)),
-                        Origin::Corpus,
+                        Ok(case.clone()),
+                        Origin::Foreign(found.regenerate_label.clone(), found.regenerate.clone()),
                     )
                 })
                 .collect();
@@ -440,13 +582,13 @@ fn trial(
             Ok(c) => (Some(c.category.clone()), c.is_ambiguous()),
             Err(_) => (file.folder().map(str::to_owned), false),
         };
-        let verdict = match (ctx.bless, origin) {
+        let verdict = match (ctx.bless, &origin) {
             (true, Origin::CaseFile) => bless_one(&ctx, &file, parsed),
-            (true, Origin::Corpus) => Err(format!(
-                "{}: a corpus entry is not blessed: regenerate the corpus with boxes-corpus",
+            (true, Origin::Foreign(_, command)) => Err(format!(
+                "{}: this case is not blessed: write its folder again with {command}",
                 file.display()
             )),
-            (false, _) => check_one(&ctx, &file, parsed, origin, suite),
+            (false, _) => check_one(&ctx, &file, parsed, &origin, suite),
         };
         let result = CaseResult {
             name,
@@ -470,15 +612,15 @@ fn check_one(
     ctx: &Context,
     file: &CaseFile,
     parsed: Result<Case, String>,
-    origin: Origin,
+    origin: &Origin,
     suite: Result<Suite, String>,
 ) -> Result<(), String> {
     let case = parsed.map_err(|e| {
         format!("invalid case file (a fault of the suite, not of the program): {e}")
     })?;
     let suite = suite.map_err(|e| format!("invalid suite.yaml: {e}"))?;
-    // A corpus keeps its files in folders named after error classes.
-    if origin == Origin::CaseFile {
+    // A folder in a pack's own format names its folders as it likes.
+    if *origin == Origin::CaseFile {
         case::check_category(&case, file, &suite).map_err(|e| e.to_string())?;
     }
     let inv =
@@ -500,42 +642,22 @@ fn check_one(
         rules: &case.rules,
         reproduce: report::reproduce_command(&inv, stdin_path.as_deref()),
         rebless: match origin {
-            Origin::CaseFile => rebless_command(file),
-            Origin::Corpus => regenerate_command(file, &case),
+            Origin::CaseFile => rebless_command(ctx.program, file),
+            Origin::Foreign(_, command) => command.clone(),
         },
         rebless_label: match origin {
             Origin::CaseFile => "re-bless from the reference (if the expectation is wrong):",
-            Origin::Corpus => "regenerate the corpus (its expectations come from the reference):",
+            Origin::Foreign(label, _) => label,
         },
     };
     Err(failure.render(ctx.style))
 }
 
-/// The command that regenerates a corpus (its expectations come from the
-/// reference library, not from bless).
-fn regenerate_command(file: &CaseFile, case: &Case) -> String {
-    let dir = match &file.root {
-        Root::Dir(d) => d.display().to_string(),
-        Root::Embedded => ".".to_owned(),
-    };
-    let [h, w, p, ..] = case.args.as_slice() else {
-        return format!("cargo run --release -p boxes-corpus -- generate --out {dir} ...");
-    };
-    format!(
-        "cargo run --release -p boxes-corpus -- generate --height {h} --width {w} --players {p} \
-         --out {}",
-        report::shell_quote(&dir)
-    )
-}
-
 /// The command that re-blesses one case file.
-fn rebless_command(file: &CaseFile) -> String {
+fn rebless_command(program: &str, file: &CaseFile) -> String {
     let path = file.root.disk_path(&file.rel);
     let shown = pathdiff_cwd(&path);
-    format!(
-        "cargo run --release -p boxes-harness -- --bless --cases {}",
-        report::shell_quote(&shown)
-    )
+    format!("{program} --bless --cases {}", report::shell_quote(&shown))
 }
 
 /// `path` relative to the current directory when it lies below it.
@@ -570,19 +692,19 @@ fn bless_one(ctx: &Context, file: &CaseFile, parsed: Result<Case, String>) -> Re
     }
 }
 
-fn coverage(selections: &[Selection]) -> ExitCode {
+fn coverage(program: &str, pack: &dyn Pack, selections: &[Selection]) -> ExitCode {
     let mut rules = None;
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     for selection in selections {
         let (root, cases) = match gather(selection) {
             Ok(Some(found)) => found,
             Ok(None) => continue,
-            Err(e) => return usage_error(&e),
+            Err(e) => return usage_error(program, &e),
         };
         if rules.is_none() {
-            match suite::rules_for(&root) {
+            match suite::rules_for(&root, pack.suite()) {
                 Ok(r) => rules = Some(r),
-                Err(e) => return usage_error(&e.to_string()),
+                Err(e) => return usage_error(program, &e.to_string()),
             }
         }
         for (_, parsed, _) in cases {
@@ -592,7 +714,7 @@ fn coverage(selections: &[Selection]) -> ExitCode {
         }
     }
     let Some(rules) = rules else {
-        return usage_error("no cases");
+        return usage_error(program, "no cases");
     };
     print!("{}", report::coverage_table(&rules, &counts));
     exit::code(exit::PASSED)
