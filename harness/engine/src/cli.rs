@@ -19,8 +19,9 @@ use crate::diff::DiffCli;
 use crate::diff::explore::Context as DiffContext;
 use crate::exit;
 use crate::pack::{self, ForeignCases, Pack};
-use crate::report::{self, CaseResult, Style, Verdict};
-use crate::run::{self, Target};
+use crate::report::{self, CaseFailure, CaseResult, Style, Verdict};
+use crate::results::RunInfo;
+use crate::run::{self, Invocation, Target};
 use crate::schema::{Case, Suite};
 use crate::suite::{self, CaseFile, Root};
 
@@ -72,6 +73,13 @@ struct Cli {
     /// Write a JUnit XML report to PATH.
     #[arg(long, value_name = "PATH")]
     junit: Option<PathBuf>,
+    /// Write the results as JSON to PATH (schema: cases/results.schema.json).
+    #[arg(long, value_name = "PATH")]
+    results: Option<PathBuf>,
+    /// Write Gradescope's autograder results.json to PATH (one test per
+    /// marking category).
+    #[arg(long, value_name = "PATH")]
+    gradescope: Option<PathBuf>,
     /// Print every rule of rules.yaml with the number of cases citing it.
     #[arg(long)]
     coverage: bool,
@@ -135,7 +143,16 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
     match argv.get(1).and_then(|a| a.to_str()) {
         Some(crate::diff::SUBCOMMAND) => diff_main(app, &argv[2..]),
         Some("schema") => {
-            print!("{}", crate::schema::json_schema());
+            match argv.get(2).and_then(|a| a.to_str()) {
+                None => print!("{}", crate::schema::json_schema()),
+                Some("--results") => print!("{}", crate::results::json_schema()),
+                Some(other) => {
+                    return usage_error(
+                        app.program,
+                        &format!("schema: unknown argument {other} (only --results)"),
+                    );
+                }
+            }
             exit::code(exit::PASSED)
         }
         _ => run_cases(app, argv, defaults),
@@ -266,7 +283,7 @@ fn run_cases(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) -> ExitCode
         program,
         results: Mutex::new(Vec::new()),
     });
-    let plan = match plan(&cli, pack, defaults, &selections, &ctx) {
+    let mut plan = match plan(&cli, pack, defaults, &selections, &ctx) {
         Ok(p) => p,
         Err(e) => return usage_error(program, &e),
     };
@@ -275,7 +292,11 @@ fn run_cases(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) -> ExitCode
         print_header(program, &cli, &ctx.target, &plan);
     }
 
-    let conclusion = libtest_mimic::run(&cli.test, plan.trials);
+    let started = Instant::now();
+    let content_hash = suite::content_hash(&plan.roots);
+    let suite_name = suite_name(&plan);
+    let trials = std::mem::take(&mut plan.trials);
+    let conclusion = libtest_mimic::run(&cli.test, trials);
 
     if plan.ambiguous_ignored > 0 && chatty {
         println!(
@@ -285,9 +306,21 @@ fn run_cases(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) -> ExitCode
             plan.ambiguous_ignored
         );
     }
-    let results = std::mem::take(&mut *ctx.results.lock().unwrap_or_else(PoisonError::into_inner));
+    let mut results =
+        std::mem::take(&mut *ctx.results.lock().unwrap_or_else(PoisonError::into_inner));
+    results.sort_by(|a, b| a.name.cmp(&b.name));
+    let first_suite = plan.suites.iter().find_map(|(_, s)| s.as_ref().ok());
+    let info = RunInfo {
+        spec: pack.name(),
+        program: &ctx.target.describe(),
+        suite: &suite_name,
+        content_hash: &content_hash,
+    };
+    if let Err(e) = write_machine_outputs(&cli, first_suite, &info, &results, started) {
+        return usage_error(program, &e);
+    }
     if cli.score
-        && let Some(suite) = plan.suites.iter().find_map(|(_, s)| s.as_ref().ok())
+        && let Some(suite) = first_suite
     {
         let rows = report::score(suite, &results, cli.strict);
         let table = report::score_table(suite, &rows, cli.strict);
@@ -298,18 +331,68 @@ fn run_cases(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) -> ExitCode
             eprint!("{table}");
         }
     }
-    if let Some(path) = &cli.junit {
-        let mut sorted = results;
-        sorted.sort_by(|a, b| a.name.cmp(&b.name));
-        if let Err(e) = std::fs::write(path, report::junit(program, &sorted)) {
-            return usage_error(program, &format!("cannot write {}: {e}", path.display()));
-        }
+    if let Some(path) = &cli.junit
+        && let Err(e) = std::fs::write(path, report::junit(program, &results))
+    {
+        return usage_error(program, &format!("cannot write {}: {e}", path.display()));
     }
-    if conclusion.has_failed() {
+    let errors = results
+        .iter()
+        .filter(|r| matches!(r.verdict, Verdict::Error(_)))
+        .count();
+    if errors > 0 {
+        eprintln!(
+            "{program}: {errors} case(s) could not be run (a fault of the suite or the harness, \
+             not of the program); they count neither way"
+        );
+        exit::code(exit::USAGE)
+    } else if conclusion.has_failed() {
         exit::code(exit::FAILED)
     } else {
         exit::code(exit::PASSED)
     }
+}
+
+/// Writes `--results` and `--gradescope`, when asked for.
+fn write_machine_outputs(
+    cli: &Cli,
+    first_suite: Option<&Suite>,
+    info: &RunInfo<'_>,
+    results: &[CaseResult],
+    started: Instant,
+) -> Result<(), String> {
+    if cli.results.is_none() && cli.gradescope.is_none() {
+        return Ok(());
+    }
+    let rows = first_suite
+        .map(|suite| report::score(suite, results, cli.strict))
+        .unwrap_or_default();
+    let doc = crate::results::build(info, results, &rows);
+    let write = |path: &Path, text: String| {
+        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    };
+    if let Some(path) = &cli.results {
+        write(
+            path,
+            serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n",
+        )?;
+    }
+    if let Some(path) = &cli.gradescope {
+        let titles: Vec<(String, String)> = first_suite
+            .map(|s| {
+                s.categories
+                    .iter()
+                    .map(|c| (c.name.clone(), c.title.clone().unwrap_or_default()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let grade = crate::results::gradescope(&doc, &titles, started.elapsed().as_secs_f64());
+        write(
+            path,
+            serde_json::to_string_pretty(&grade).unwrap_or_default() + "\n",
+        )?;
+    }
+    Ok(())
 }
 
 /// Parses the command line, picks the pack (`--spec`) and folds in the
@@ -459,17 +542,21 @@ fn plan(
     Ok(plan)
 }
 
-/// The header: the program, the suite's name, version and content hash.
-fn print_header(program: &str, cli: &Cli, target: &Target, plan: &Plan) {
-    let suite_name = plan
-        .suites
+/// The suite's name and version, as the header shows them.
+fn suite_name(plan: &Plan) -> String {
+    plan.suites
         .iter()
         .find_map(|(_, s)| s.as_ref().ok())
         .map(|s| match &s.version {
             Some(v) => format!("{} v{v}", s.name),
             None => s.name.clone(),
         })
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+/// The header: the program, the suite's name, version and content hash.
+fn print_header(program: &str, cli: &Cli, target: &Target, plan: &Plan) {
+    let suite_name = suite_name(plan);
     let from: Vec<String> = plan
         .roots
         .iter()
@@ -578,43 +665,80 @@ fn trial(
     let name = file.name().to_owned();
     Trial::test(name.clone(), move || {
         let start = Instant::now();
-        let (category, ambiguous) = match &parsed {
-            Ok(c) => (Some(c.category.clone()), c.is_ambiguous()),
-            Err(_) => (file.folder().map(str::to_owned), false),
+        let mut result = CaseResult {
+            name,
+            category: None,
+            rules: Vec::new(),
+            tags: Vec::new(),
+            ambiguous: false,
+            expected_status: None,
+            actual: None,
+            verdict: Verdict::Passed,
+            time: Duration::ZERO,
         };
-        let verdict = match (ctx.bless, &origin) {
-            (true, Origin::CaseFile) => bless_one(&ctx, &file, parsed),
-            (true, Origin::Foreign(_, command)) => Err(format!(
+        match &parsed {
+            Ok(c) => {
+                result.category = Some(c.category.clone());
+                result.rules.clone_from(&c.rules);
+                result.tags.clone_from(&c.tags);
+                result.ambiguous = c.is_ambiguous();
+                result.expected_status = c.status.map(i32::from);
+            }
+            Err(_) => result.category = file.folder().map(str::to_owned),
+        }
+        result.verdict = match (ctx.bless, &origin) {
+            (true, Origin::CaseFile) => bless_one(&ctx, &file, parsed)
+                .err()
+                .map_or(Verdict::Passed, Verdict::Error),
+            (true, Origin::Foreign(_, command)) => Verdict::Error(format!(
                 "{}: this case is not blessed: write its folder again with {command}",
                 file.display()
             )),
-            (false, _) => check_one(&ctx, &file, parsed, &origin, suite),
+            (false, _) => check_one(&ctx, &file, parsed, &origin, suite, &mut result.actual),
         };
-        let result = CaseResult {
-            name,
-            category,
-            ambiguous,
-            verdict: match &verdict {
-                Ok(()) => Verdict::Passed,
-                Err(m) => Verdict::Failed(m.clone()),
-            },
-            time: start.elapsed(),
+        result.time = start.elapsed();
+        let outcome = match &result.verdict {
+            Verdict::Passed => Ok(()),
+            Verdict::Failed(f) => Err(Failed::from(f.report.clone())),
+            Verdict::Error(e) => Err(Failed::from(format!("error: {e}"))),
         };
         ctx.results
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .push(result);
-        verdict.map_err(Failed::from)
+        outcome
     })
 }
 
+/// Runs one case and judges it; `actual` receives how the program ended.
 fn check_one(
     ctx: &Context,
     file: &CaseFile,
     parsed: Result<Case, String>,
     origin: &Origin,
     suite: Result<Suite, String>,
-) -> Result<(), String> {
+    actual: &mut Option<crate::run::Ending>,
+) -> Verdict {
+    match prepare(ctx, file, parsed, origin, suite) {
+        Err(e) => Verdict::Error(e),
+        Ok((case, inv, expected)) => match run::run(&inv) {
+            Err(e) => Verdict::Error(format!("{}: {e}", file.display())),
+            Ok(outcome) => {
+                *actual = Some(outcome.ending.clone());
+                judge(ctx, file, &case, &inv, &expected, &outcome, origin)
+            }
+        },
+    }
+}
+
+/// Everything a case needs before it runs; `Err` is a fault of the suite.
+fn prepare(
+    ctx: &Context,
+    file: &CaseFile,
+    parsed: Result<Case, String>,
+    origin: &Origin,
+    suite: Result<Suite, String>,
+) -> Result<(Case, Invocation, compare::Expectation), String> {
     let case = parsed.map_err(|e| {
         format!("invalid case file (a fault of the suite, not of the program): {e}")
     })?;
@@ -626,10 +750,22 @@ fn check_one(
     let inv =
         case::invocation(&case, file, &ctx.target, ctx.overrides).map_err(|e| e.to_string())?;
     let expected = case::expectation(&case, file).map_err(|e| e.to_string())?;
-    let outcome = run::run(&inv).map_err(|e| format!("{}: {e}", file.display()))?;
-    let mismatches = compare::compare(&expected, &outcome);
+    Ok((case, inv, expected))
+}
+
+/// The verdict on one run of a case.
+fn judge(
+    ctx: &Context,
+    file: &CaseFile,
+    case: &Case,
+    inv: &Invocation,
+    expected: &compare::Expectation,
+    outcome: &crate::run::Outcome,
+    origin: &Origin,
+) -> Verdict {
+    let mismatches = compare::compare(expected, outcome);
     if mismatches.is_empty() {
-        return Ok(());
+        return Verdict::Passed;
     }
     let stdin_path = case
         .stdin_file
@@ -640,7 +776,7 @@ fn check_one(
         hint: case.hint.as_deref(),
         summary: &case.summary,
         rules: &case.rules,
-        reproduce: report::reproduce_command(&inv, stdin_path.as_deref()),
+        reproduce: report::reproduce_command(inv, stdin_path.as_deref()),
         rebless: match origin {
             Origin::CaseFile => rebless_command(ctx.program, file),
             Origin::Foreign(_, command) => command.clone(),
@@ -650,7 +786,8 @@ fn check_one(
             Origin::Foreign(label, _) => label,
         },
     };
-    Err(failure.render(ctx.style))
+    let report = failure.render(ctx.style);
+    Verdict::Failed(CaseFailure { mismatches, report })
 }
 
 /// The command that re-blesses one case file.

@@ -25,6 +25,7 @@ pub mod diff;
 pub mod exit;
 pub mod pack;
 pub mod report;
+pub mod results;
 pub mod run;
 pub mod schema;
 pub mod suite;
