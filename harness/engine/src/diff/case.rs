@@ -230,7 +230,7 @@ fn hint(d: &Difference) -> String {
     match &d.part {
         Part::Status => "the exit status differs: compare how and where the program stops".into(),
         Part::Stdout => format!(
-            "stdout first differs at line {}: check the display and the prompt for this input",
+            "stdout first differs at line {}: check the output for this input",
             d.line
         ),
         Part::Stderr => format!(
