@@ -265,3 +265,49 @@ fn readme_main_command_picks_the_harness_binary() {
         "README main command changed"
     );
 }
+
+#[test]
+fn help_lists_subcommands_and_hides_libtest_no_ops() {
+    let out = harness().arg("--help").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        help.contains("Usage: boxes-harness [OPTIONS] [FILTER]"),
+        "{help}"
+    );
+    for sub in ["run", "bless", "list", "coverage", "diff", "schema"] {
+        assert!(
+            help.contains(&format!("\n  {sub} ")),
+            "{sub} missing:\n{help}"
+        );
+    }
+    for hidden in ["--bench", "--nocapture", "--show-output", "-Z"] {
+        assert!(!help.contains(hidden), "{hidden} shown:\n{help}");
+    }
+    // Still accepted, as cargo test and nextest pass them.
+    harness()
+        .args([
+            "--nocapture",
+            "--show-output",
+            "-Z",
+            "unstable-options",
+            "--list",
+        ])
+        .assert()
+        .success();
+    let out = harness().args(["diff", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        help.contains("Usage: boxes-harness diff [OPTIONS]"),
+        "{help}"
+    );
+}
+
+#[test]
+fn version_names_the_suite_content() {
+    let out = harness().arg("--version").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("boxes-harness 0."), "{text}");
+    assert!(text.contains("boxes suite content "), "{text}");
+}

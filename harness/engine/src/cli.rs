@@ -25,21 +25,50 @@ use crate::run::{self, Invocation, Target};
 use crate::schema::{Case, Suite};
 use crate::suite::{self, CaseFile, Root};
 
-/// The harness's own options; libtest-mimic's (filters, `--list`,
-/// `--exact`, `--skip`, `--test-threads`, `--format`, `--include-ignored`…)
-/// are flattened in.
+/// The command line: a subcommand, or the options of `run` (the default).
 #[derive(Debug, clap::Parser)]
-#[expect(
-    clippy::struct_excessive_bools,
-    reason = "independent command-line flags"
-)]
 #[command(
     about = "Replays a spec pack's conformance cases against a program, byte for byte.",
     after_help = "Without --bin the built-in reference is checked. Environment: NAME_BIN \
-                  (as --bin), NAME_BLESS=1 (as --bless), NAME the pack's in capitals; \
-                  NO_COLOR.\n\
-                  Subcommands: `diff` (differential testing, see `diff --help`), `schema` \
-                  (the JSON Schema of the case format)."
+                  (as --bin), NAME_BLESS=1 (as --bless), NAME the pack's name in capitals; \
+                  NO_COLOR.",
+    args_conflicts_with_subcommands = true
+)]
+struct Top {
+    #[command(subcommand)]
+    command: Option<Sub>,
+    #[command(flatten)]
+    run: Cli,
+}
+
+/// The subcommands.
+#[derive(Debug, clap::Subcommand)]
+enum Sub {
+    /// Run the selected cases against a program (the default).
+    Run(Cli),
+    /// Rewrite the expected fields of the selected cases from the reference.
+    Bless(Cli),
+    /// List the selected cases without running them.
+    List(Cli),
+    /// Print every rule of rules.yaml with the number of cases citing it.
+    Coverage(Cli),
+    /// Run random sessions on a candidate and on the reference (or
+    /// --against), compare them byte for byte, and write each distinct
+    /// mismatch as a shrunk case.
+    Diff(DiffCommand),
+    /// Print the JSON Schema of the case format.
+    Schema {
+        /// Print the schema of the --results document instead.
+        #[arg(long)]
+        results: bool,
+    },
+}
+
+/// The options of a run.
+#[derive(Debug, clap::Args)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent command-line flags"
 )]
 struct Cli {
     /// The spec pack whose program is checked (default: the first one
@@ -84,7 +113,116 @@ struct Cli {
     #[arg(long)]
     coverage: bool,
     #[command(flatten)]
+    libtest: TestArgs,
+    /// The libtest-mimic arguments built from [`Cli::libtest`].
+    #[arg(skip)]
     test: Arguments,
+}
+
+/// The options `cargo test` and nextest pass to a test binary.
+#[derive(Debug, Clone, clap::Args)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent command-line flags"
+)]
+struct TestArgs {
+    /// Run only cases whose name contains FILTER (`category/case`).
+    #[arg(value_name = "FILTER")]
+    filter: Option<String>,
+    /// FILTER must match a name exactly.
+    #[arg(long)]
+    exact: bool,
+    /// Skip cases whose name contains TEXT; repeatable.
+    #[arg(long, value_name = "TEXT")]
+    skip: Vec<String>,
+    /// List the cases instead of running them.
+    #[arg(long)]
+    list: bool,
+    /// Run ambiguous cases too.
+    #[arg(long)]
+    include_ignored: bool,
+    /// Run only the ambiguous cases.
+    #[arg(long)]
+    ignored: bool,
+    /// Cases run in parallel.
+    #[arg(long, value_name = "N")]
+    test_threads: Option<usize>,
+    /// Output format.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    format: Option<Format>,
+    /// Colour.
+    #[arg(long, value_enum, value_name = "WHEN")]
+    color: Option<Color>,
+    /// One character per case.
+    #[arg(short, long)]
+    quiet: bool,
+    /// Accepted for `cargo test`; no effect.
+    #[arg(long, hide = true)]
+    test: bool,
+    /// Accepted for `cargo test`; no effect.
+    #[arg(long, hide = true)]
+    bench: bool,
+    /// Accepted for `cargo test`; no effect.
+    #[arg(long, hide = true)]
+    nocapture: bool,
+    /// Accepted for `cargo test`; no effect.
+    #[arg(long, hide = true)]
+    show_output: bool,
+    /// Accepted for `cargo test` (`-Z unstable-options`); no effect.
+    #[arg(short = 'Z', hide = true, value_name = "FLAG")]
+    unstable: Vec<String>,
+    /// Accepted for `cargo test`; no effect.
+    #[arg(long, hide = true, value_name = "PATH")]
+    logfile: Option<String>,
+}
+
+/// `--format`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum Format {
+    /// One line per case.
+    Pretty,
+    /// One character per case.
+    Terse,
+    /// libtest's JSON events.
+    Json,
+}
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum Color {
+    /// When stdout is a terminal.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+impl TestArgs {
+    /// The libtest-mimic arguments these stand for.
+    fn to_arguments(&self) -> Arguments {
+        Arguments {
+            filter: self.filter.clone(),
+            exact: self.exact,
+            skip: self.skip.clone(),
+            list: self.list,
+            include_ignored: self.include_ignored,
+            ignored: self.ignored,
+            test_threads: self.test_threads,
+            quiet: self.quiet,
+            format: self.format.map(|f| match f {
+                Format::Pretty => FormatSetting::Pretty,
+                Format::Terse => FormatSetting::Terse,
+                Format::Json => FormatSetting::Json,
+            }),
+            color: self.color.map(|c| match c {
+                Color::Auto => libtest_mimic::ColorSetting::Auto,
+                Color::Always => libtest_mimic::ColorSetting::Always,
+                Color::Never => libtest_mimic::ColorSetting::Never,
+            }),
+            ..Arguments::default()
+        }
+    }
 }
 
 /// Behaviour that differs between the harness binary and the conformance
@@ -138,33 +276,57 @@ impl<'a> App<'a> {
 /// The whole program, given `argv` with the program name first. Exits
 /// through the constants of [`crate::exit`].
 pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) -> ExitCode {
-    // Subcommands are dispatched here, on the first argument, before the
-    // case runner's parser sees anything.
-    match argv.get(1).and_then(|a| a.to_str()) {
-        Some(crate::diff::SUBCOMMAND) => diff_main(app, &argv[2..]),
-        Some("schema") => {
-            match argv.get(2).and_then(|a| a.to_str()) {
-                None => print!("{}", crate::schema::json_schema()),
-                Some("--results") => print!("{}", crate::results::json_schema()),
-                Some(other) => {
-                    return usage_error(
-                        app.program,
-                        &format!("schema: unknown argument {other} (only --results)"),
-                    );
-                }
+    let top: Top = match parse_as(app, argv) {
+        Ok(top) => top,
+        Err(e) => return clap_exit(&e),
+    };
+    match top.command {
+        None => run_cases(app, top.run, defaults),
+        Some(Sub::Run(cli)) => run_cases(app, cli, defaults),
+        Some(Sub::Bless(mut cli)) => {
+            cli.bless = true;
+            run_cases(app, cli, defaults)
+        }
+        Some(Sub::List(mut cli)) => {
+            cli.libtest.list = true;
+            run_cases(app, cli, defaults)
+        }
+        Some(Sub::Coverage(mut cli)) => {
+            cli.coverage = true;
+            run_cases(app, cli, defaults)
+        }
+        Some(Sub::Diff(command)) => diff_main(app, command),
+        Some(Sub::Schema { results }) => {
+            if results {
+                print!("{}", crate::results::json_schema());
+            } else {
+                print!("{}", crate::schema::json_schema());
             }
             exit::code(exit::PASSED)
         }
-        _ => run_cases(app, argv, defaults),
     }
 }
 
+/// `--version`: the engine's version and, for every registered pack, its
+/// suite's content hash.
+fn version(app: &App<'_>) -> String {
+    let packs: Vec<String> = app
+        .packs
+        .iter()
+        .map(|p| {
+            let root = Root::Embedded(p.suite());
+            format!(
+                "{} suite content {}",
+                p.name(),
+                suite::content_hash(&[root])
+            )
+        })
+        .collect();
+    format!("{} ({})", env!("CARGO_PKG_VERSION"), packs.join(", "))
+}
+
 /// The command line of `diff`.
-#[derive(Debug, clap::Parser)]
-#[command(
-    about = "Run random sessions on a candidate and on the reference (or --against), compare \
-             them byte for byte, and write each distinct mismatch as a shrunk case"
-)]
+#[derive(Debug, clap::Args)]
 struct DiffCommand {
     /// The spec pack whose program is explored (default: the first one
     /// registered).
@@ -174,15 +336,9 @@ struct DiffCommand {
     diff: DiffCli,
 }
 
-/// `diff`: `argv` holds everything after the subcommand's name.
-fn diff_main(app: &App<'_>, argv: &[OsString]) -> ExitCode {
+/// `diff`.
+fn diff_main(app: &App<'_>, command: DiffCommand) -> ExitCode {
     let name = format!("{} {}", app.program, crate::diff::SUBCOMMAND);
-    let mut full: Vec<OsString> = vec![name.clone().into()];
-    full.extend(argv.iter().cloned());
-    let command: DiffCommand = match parse_as(app.program, name.clone(), full) {
-        Ok(c) => c,
-        Err(e) => return clap_exit(&e),
-    };
     let report = |message: &str| {
         eprintln!("{name}: {message}");
         exit::code(exit::USAGE)
@@ -215,15 +371,15 @@ fn diff_main(app: &App<'_>, argv: &[OsString]) -> ExitCode {
     }
 }
 
-/// Parses `argv` as `T`, with `program` as the name in usage lines.
-fn parse_as<T: clap::Parser>(
-    program: &'static str,
-    bin_name: String,
-    argv: Vec<OsString>,
-) -> Result<T, clap::Error> {
+/// Parses `argv` with the program's name in every usage line and its
+/// version (with the suites' content hashes) behind `--version`.
+fn parse_as<T: clap::Parser>(app: &App<'_>, argv: Vec<OsString>) -> Result<T, clap::Error> {
+    // clap wants a `'static` version text; it is built once per process.
+    let version: &'static str = version(app).leak();
     let matches = T::command()
-        .name(program)
-        .bin_name(bin_name)
+        .name(app.program)
+        .bin_name(app.program)
+        .version(version)
         .try_get_matches_from(argv)?;
     T::from_arg_matches(&matches)
 }
@@ -256,9 +412,9 @@ fn env_flag(name: &str) -> bool {
     std::env::var(name).is_ok_and(|v| !v.is_empty() && v != "0")
 }
 
-fn run_cases(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) -> ExitCode {
+fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode {
     let program = app.program;
-    let (cli, pack) = match parse(app, argv, defaults) {
+    let (cli, pack) = match resolve(app, cli, defaults) {
         Ok(parsed) => parsed,
         Err(code) => return code,
     };
@@ -395,16 +551,15 @@ fn write_machine_outputs(
     Ok(())
 }
 
-/// Parses the command line, picks the pack (`--spec`) and folds in the
-/// environment (`NAME_BLESS`, `NAME_BIN`, `NO_COLOR`); `Err` is the exit
-/// code of `--help` or of a usage error, already reported.
-fn parse<'a>(
+/// Picks the pack (`--spec`) and folds in the environment (`NAME_BLESS`,
+/// `NAME_BIN`, `NO_COLOR`); `Err` is the exit code of a usage error,
+/// already reported.
+fn resolve<'a>(
     app: &App<'a>,
-    argv: Vec<OsString>,
+    mut cli: Cli,
     defaults: Defaults,
 ) -> Result<(Cli, &'a dyn Pack), ExitCode> {
-    let mut cli: Cli =
-        parse_as(app.program, app.program.to_owned(), argv).map_err(|e| clap_exit(&e))?;
+    cli.test = cli.libtest.to_arguments();
     let pack = app
         .pack(cli.spec.as_deref())
         .map_err(|e| usage_error(app.program, &e))?;
