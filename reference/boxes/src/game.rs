@@ -8,7 +8,7 @@ use std::io::{BufRead, Write};
 use std::os::unix::ffi::OsStrExt;
 
 use crate::command::{self, Command};
-use crate::grid::Grid;
+use crate::grid::{Completed, Edge, Grid, MoveError};
 use crate::gridfile;
 use crate::input::{self, Line};
 use crate::player::Player;
@@ -35,6 +35,19 @@ impl State {
             next: Player::FIRST,
             players,
         }
+    }
+
+    /// Plays `edge` for the player to move, the one place TURN-5 lives: the
+    /// edge closes, every cell it completes takes the mover's symbol, and a
+    /// move that completes nothing passes the turn on (wrapping to A)
+    /// unless it ended the game. Refuses edges that do not exist or are
+    /// closed, changing nothing.
+    pub fn apply(&mut self, edge: Edge) -> Result<Completed, MoveError> {
+        let done = self.grid.play(edge, self.next)?;
+        if done.count() == 0 && self.grid.open_edges() > 0 {
+            self.next = self.next.next(self.players);
+        }
+        Ok(done)
     }
 }
 
@@ -120,19 +133,17 @@ fn turns<R: BufRead, O: Write, E: Write>(
                 let _ = writeln!(err, "{message}");
             }
             Command::Move(edge) if !cut => {
-                let Ok(done) = state.grid.play(edge, state.next) else {
+                let mover = state.next;
+                let Ok(done) = state.apply(edge) else {
                     continue;
                 };
                 shown.close(edge);
                 for cell in done.iter() {
-                    shown.own(cell, state.next);
+                    shown.own(cell, mover);
                 }
                 out.write_all(shown.as_bytes()).map_err(|_| Failure)?;
                 if state.grid.open_edges() == 0 {
                     return finish(state, out);
-                }
-                if done.count() == 0 {
-                    state.next = state.next.next(state.players);
                 }
             }
             Command::Move(_) | Command::Invalid => {}
