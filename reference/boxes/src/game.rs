@@ -8,48 +8,13 @@ use std::io::{BufRead, Write};
 use std::os::unix::ffi::OsStrExt;
 
 use crate::command::{self, Command};
-use crate::grid::{Completed, Edge, Grid, MoveError};
 use crate::gridfile;
 use crate::input::{self, Line};
 use crate::player::Player;
 use crate::render::Rendered;
 use crate::status::{self, Exit};
 
-/// Everything a grid file holds: the grid and whose turn it is, for a game
-/// of `players` players.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct State {
-    /// Edges and owners.
-    pub grid: Grid,
-    /// The player to move next.
-    pub next: Player,
-    /// How many players the game has (P).
-    pub players: usize,
-}
-
-impl State {
-    /// A new game: empty grid, player A to move.
-    pub fn new(height: usize, width: usize, players: usize) -> Self {
-        Self {
-            grid: Grid::new(height, width),
-            next: Player::FIRST,
-            players,
-        }
-    }
-
-    /// Plays `edge` for the player to move, the one place TURN-5 lives: the
-    /// edge closes, every cell it completes takes the mover's symbol, and a
-    /// move that completes nothing passes the turn on (wrapping to A)
-    /// unless it ended the game. Refuses edges that do not exist or are
-    /// closed, changing nothing.
-    pub fn apply(&mut self, edge: Edge) -> Result<Completed, MoveError> {
-        let done = self.grid.play(edge, self.next)?;
-        if done.count() == 0 && self.grid.open_edges() > 0 {
-            self.next = self.next.next(self.players);
-        }
-        Ok(done)
-    }
-}
+pub use crate::state::State;
 
 /// What happened to one save request (SAVE-3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -177,7 +142,7 @@ fn finish<O: Write>(state: &State, out: &mut O) -> Result<Exit, Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::{Cell, Edge};
+    use crate::grid::{Cell, Edge, Grid};
     use std::cell::RefCell;
     use std::io::{self, Cursor, Read};
     use std::rc::Rc;

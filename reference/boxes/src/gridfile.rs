@@ -10,10 +10,10 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 
-use crate::game::State;
 use crate::grid::{Cell, Direction, Edge, Grid};
 use crate::player::Player;
 use crate::rules::Rule;
+use crate::state::State;
 
 /// What is wrong with a grid file's contents.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,8 +1,9 @@
 //! Every message `boxes` prints to stderr and every exit status, in one place
 //! (rulings ARGS-1..6, FILE-6, SAVE-3, EOF-1, SYS-1).
 //!
-//! The texts are bytes because they are compared byte for byte; the trailing
-//! `\n` is added by the writer, never stored here, so no message can lose it.
+//! The texts are ASCII `&str`s, written as bytes and compared byte for byte;
+//! the trailing `\n` is added by the writer, never stored here, so no
+//! message can lose it.
 
 use std::fmt;
 
