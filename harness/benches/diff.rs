@@ -10,7 +10,9 @@
 
 use std::process::ExitCode;
 
-use boxes_harness::diff::{self, DiffCli};
+use boxes_corpus::pack::BoxesExplorer;
+use boxes_harness::engine::diff::DiffCli;
+use boxes_harness::engine::diff::explore::Context;
 
 const ROUNDS: u64 = 3;
 
@@ -46,7 +48,12 @@ fn main() -> ExitCode {
             timeout: None,
             jobs: None,
         };
-        match diff::run(&cli) {
+        let context = Context {
+            pack: "boxes",
+            program: boxes_harness::PROGRAM,
+            default: true,
+        };
+        match boxes_harness::engine::diff::run(&BoxesExplorer, &context, &cli) {
             Ok(report) if report.mismatching == 0 => {
                 #[expect(
                     clippy::cast_precision_loss,

@@ -12,10 +12,10 @@ use std::path::PathBuf;
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
-use boxes_harness::case::{self, Overrides};
-use boxes_harness::compare;
-use boxes_harness::run::{self, Invocation, REFERENCE_ENV, Target};
-use boxes_harness::suite::{CaseFile, Root};
+use boxes_harness::engine::case::{self, Overrides};
+use boxes_harness::engine::compare;
+use boxes_harness::engine::run::{self, Invocation, REFERENCE_ENV, Target};
+use boxes_harness::engine::suite::{CaseFile, Root};
 
 const ROUNDS: usize = 5;
 
@@ -37,7 +37,7 @@ fn main() -> ExitCode {
     } else {
         dirs
     };
-    let Ok(target) = Target::reference() else {
+    let Ok(target) = Target::reference("boxes") else {
         eprintln!("cannot find the bench's own executable");
         return ExitCode::FAILURE;
     };
@@ -113,7 +113,7 @@ fn main() -> ExitCode {
 fn bare_spawn(inv: &Invocation, scratch: &std::path::Path) {
     let mut cmd = Command::new(inv.target.path());
     cmd.args(&inv.args)
-        .env(REFERENCE_ENV, "1")
+        .env(REFERENCE_ENV, "boxes")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

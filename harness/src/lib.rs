@@ -1,38 +1,35 @@
-//! `boxes-harness`: replays YAML conformance cases against any `boxes`
-//! executable and tells, byte for byte, where it departs from the spec.
-//!
-//! - [`schema`]: the case format (serde types, JSON Schema).
-//! - [`suite`]: where cases come from (embedded suite, folders, files).
-//! - [`case`]: from a case file to an [`run::Invocation`] and a
-//!   [`compare::Expectation`].
-//! - [`run`]: running one invocation in a sandbox ([`run::run`]).
-//! - [`compare`]: byte-exact comparison ([`compare::compare`],
-//!   [`compare::compare_outcomes`]).
-//! - [`report`]: diffs, reproduce commands, score, coverage, JUnit.
-//! - [`bless`]: rewriting expected fields from the reference.
-//! - [`cli`]: the command line; [`exit`]: its exit statuses.
+//! `boxes-harness`: the conformance engine ([`conformance_engine`]) with
+//! its spec packs registered. This is the one registration point: a new
+//! pack is one more entry of [`PACKS`]; the first is the default.
 
-pub mod bless;
-pub mod case;
-pub mod cli;
-pub mod compare;
-pub mod diff;
-pub mod exit;
-pub mod report;
-pub mod run;
-pub mod schema;
-pub mod suite;
-mod walk;
-
+use std::ffi::OsString;
 use std::process::ExitCode;
 
-/// Runs the reference `boxes` instead of the caller when this process was
-/// started in reference mode ([`run::REFERENCE_ENV`] set). Every binary that
-/// runs cases calls this first thing in `main`: with no `--bin`, the harness
-/// re-executes itself in this mode, so the reference is never looked up by
-/// path.
+pub use conformance_engine as engine;
+use conformance_engine::{App, Defaults, Pack};
+
+/// The registered spec packs, the default first.
+pub static PACKS: &[&dyn Pack] = &[&boxes_corpus::PACK];
+
+/// The binary's name, used in usage lines and printed commands.
+pub const PROGRAM: &str = "boxes-harness";
+
+/// The application: the program name and its packs.
+pub fn app() -> App<'static> {
+    App {
+        program: PROGRAM,
+        packs: PACKS,
+    }
+}
+
+/// Runs the reference of the pack named by the reference-mode variable
+/// instead of the caller; every binary that runs cases calls this first
+/// thing in `main` (see [`conformance_engine::reference_mode`]).
 pub fn reference_mode() -> Option<ExitCode> {
-    std::env::var_os(run::REFERENCE_ENV)
-        .is_some_and(|v| !v.is_empty())
-        .then(|| boxes_reference::main_with_args(std::env::args_os()))
+    conformance_engine::reference_mode(PACKS)
+}
+
+/// The whole program for `argv` (the program name first).
+pub fn main_with_args(argv: Vec<OsString>, defaults: Defaults) -> ExitCode {
+    conformance_engine::main_with_args(&app(), argv, defaults)
 }

@@ -1,14 +1,14 @@
-//! The `boxes-harness` binary: everything lives in the library.
+//! The `boxes-harness` binary: everything lives in the libraries.
 
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    // First thing: in reference mode this process *is* the reference.
+    // First thing: in reference mode this process *is* a pack's reference.
     if let Some(code) = boxes_harness::reference_mode() {
         return code;
     }
-    boxes_harness::cli::main_with_args(
+    boxes_harness::main_with_args(
         std::env::args_os().collect(),
-        boxes_harness::cli::Defaults::default(),
+        boxes_harness::engine::Defaults::default(),
     )
 }

@@ -168,7 +168,7 @@ fn a_wrong_expectation_fails_with_a_visible_diff() {
 #[test]
 fn reference_mode_is_the_reference() {
     let out = harness()
-        .env("BOXES_HARNESS_AS_REFERENCE", "1")
+        .env("CONFORMANCE_REFERENCE", "boxes")
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
@@ -176,13 +176,19 @@ fn reference_mode_is_the_reference() {
         out.stderr,
         b"Usage: boxes height width playercount [filename]\n"
     );
+    // A pack this binary does not register is a usage error, not a run.
+    let out = harness()
+        .env("CONFORMANCE_REFERENCE", "nosuchpack")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]
 fn schema_subcommand_prints_the_schema() {
     let (code, text) = run(&["schema"]);
     assert_eq!(code, 0);
-    assert_eq!(text, boxes_harness::schema::json_schema());
+    assert_eq!(text, boxes_harness::engine::schema::json_schema());
 }
 
 #[test]
@@ -258,4 +264,50 @@ fn readme_main_command_picks_the_harness_binary() {
         readme.contains("cargo run --release -p boxes-harness\n"),
         "README main command changed"
     );
+}
+
+#[test]
+fn help_lists_subcommands_and_hides_libtest_no_ops() {
+    let out = harness().arg("--help").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        help.contains("Usage: boxes-harness [OPTIONS] [FILTER]"),
+        "{help}"
+    );
+    for sub in ["run", "bless", "list", "coverage", "diff", "schema"] {
+        assert!(
+            help.contains(&format!("\n  {sub} ")),
+            "{sub} missing:\n{help}"
+        );
+    }
+    for hidden in ["--bench", "--nocapture", "--show-output", "-Z"] {
+        assert!(!help.contains(hidden), "{hidden} shown:\n{help}");
+    }
+    // Still accepted, as cargo test and nextest pass them.
+    harness()
+        .args([
+            "--nocapture",
+            "--show-output",
+            "-Z",
+            "unstable-options",
+            "--list",
+        ])
+        .assert()
+        .success();
+    let out = harness().args(["diff", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        help.contains("Usage: boxes-harness diff [OPTIONS]"),
+        "{help}"
+    );
+}
+
+#[test]
+fn version_names_the_suite_content() {
+    let out = harness().arg("--version").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("boxes-harness 0."), "{text}");
+    assert!(text.contains("boxes suite content "), "{text}");
 }

@@ -7,9 +7,9 @@ fn main() -> ExitCode {
     if let Some(code) = boxes_harness::reference_mode() {
         return code;
     }
-    boxes_harness::cli::main_with_args(
+    boxes_harness::main_with_args(
         std::env::args_os().collect(),
-        boxes_harness::cli::Defaults {
+        boxes_harness::engine::Defaults {
             include_ambiguous: true,
             ignore_bin_env: true,
         },

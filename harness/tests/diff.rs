@@ -49,7 +49,7 @@ const SUITE_VARIANTS: [(&str, bool); 15] = [
 fn harness() -> Command {
     let mut cmd = Command::cargo_bin("boxes-harness").expect("the harness binary");
     cmd.env_remove("BOXES_BIN")
-        .env_remove("BOXES_HARNESS_AS_REFERENCE");
+        .env_remove("CONFORMANCE_REFERENCE");
     cmd
 }
 

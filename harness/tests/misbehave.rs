@@ -140,7 +140,10 @@ fn files_written_are_compared() {
 #[test]
 fn a_bad_case_fails_alone() {
     let (code, text) = run_case("files");
-    assert_eq!(code, 1, "{text}");
+    // A case that cannot be run is an error of the suite: exit 2, while the
+    // other cases still run and are judged.
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains("1 case(s) could not be run"), "{text}");
     assert!(
         text.contains("invalid case file (a fault of the suite, not of the program): "),
         "{text}"

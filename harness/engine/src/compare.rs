@@ -3,6 +3,7 @@
 //! a [`Mismatch`]; rendering them for people is [`crate::report`]'s job.
 
 use std::collections::BTreeMap;
+use std::fmt;
 
 use crate::run::{Ending, Outcome, Stream};
 
@@ -19,24 +20,6 @@ pub struct Expectation {
     pub output_files: BTreeMap<String, Vec<u8>>,
     /// Files that must not exist afterwards.
     pub absent_files: Vec<String>,
-}
-
-impl Expectation {
-    /// What another run did, as an expectation: its ending, its output, and
-    /// every file it wrote (for comparing two programs).
-    pub fn from_outcome(outcome: &Outcome) -> Self {
-        Self {
-            ending: outcome.ending.clone(),
-            stdout: outcome.stdout.clone(),
-            stderr: outcome.stderr.clone(),
-            output_files: outcome
-                .written
-                .iter()
-                .filter_map(|p| outcome.files.get(p).map(|b| (p.clone(), b.clone())))
-                .collect(),
-            absent_files: Vec::new(),
-        }
-    }
 }
 
 /// One way the run differs from the expectation.
@@ -82,6 +65,40 @@ pub enum Mismatch {
     },
 }
 
+impl fmt::Display for Mismatch {
+    /// One line naming the difference and, for bytes, where it starts.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = |e: &[u8], a: &[u8]| {
+            let l = crate::report::locate(e, a);
+            format!(
+                "first difference at line {}, column {} (byte {})",
+                l.line, l.column, l.byte
+            )
+        };
+        match self {
+            Self::Ending { expected, actual } => {
+                write!(f, "ending: expected {expected}, got {actual}")
+            }
+            Self::LeftProcess => write!(
+                f,
+                "a process it started still held its output open after it exited"
+            ),
+            Self::Stream {
+                stream,
+                expected,
+                actual,
+            } => write!(f, "{} differs: {}", stream.name(), at(expected, actual)),
+            Self::FileMissing { path } => write!(f, "file `{path}` is missing"),
+            Self::FileDiffers {
+                path,
+                expected,
+                actual,
+            } => write!(f, "file `{path}` differs: {}", at(expected, actual)),
+            Self::FileUnexpected { path } => write!(f, "file `{path}` must not exist"),
+        }
+    }
+}
+
 fn same_ending(expected: &Ending, actual: &Ending) -> bool {
     match (expected, actual) {
         // Two runs that both timed out (or both passed the cap) agree
@@ -111,19 +128,6 @@ pub fn compare(expected: &Expectation, actual: &Outcome) -> Vec<Mismatch> {
         let p = crate::run::normalize(path);
         if actual.files.contains_key(&p) || actual.dirs.contains(&p) {
             out.push(Mismatch::FileUnexpected { path: p });
-        }
-    }
-    out
-}
-
-/// Compares two runs of the same invocation: ending, both streams, and the
-/// files each wrote, in both directions.
-pub fn compare_outcomes(expected: &Outcome, actual: &Outcome) -> Vec<Mismatch> {
-    let exp = Expectation::from_outcome(expected);
-    let mut out = compare(&exp, actual);
-    for path in &actual.written {
-        if !exp.output_files.contains_key(path) {
-            out.push(Mismatch::FileUnexpected { path: path.clone() });
         }
     }
     out
@@ -174,17 +178,24 @@ mod tests {
         }
     }
 
+    fn expect(code: i32, stdout: &[u8]) -> Expectation {
+        Expectation {
+            ending: Ending::Exited(code),
+            stdout: stdout.to_vec(),
+            stderr: Vec::new(),
+            output_files: BTreeMap::new(),
+            absent_files: Vec::new(),
+        }
+    }
+
     #[test]
     fn equal_runs_match() {
-        let a = outcome(0, b"x \n");
-        assert!(compare_outcomes(&a, &a.clone()).is_empty());
+        assert!(compare(&expect(0, b"x \n"), &outcome(0, b"x \n")).is_empty());
     }
 
     #[test]
     fn a_trailing_space_is_a_difference() {
-        let a = outcome(0, b"x \n");
-        let b = outcome(0, b"x\n");
-        let m = compare_outcomes(&a, &b);
+        let m = compare(&expect(0, b"x \n"), &outcome(0, b"x\n"));
         assert_eq!(m.len(), 1);
         assert!(matches!(
             m[0],
@@ -193,17 +204,20 @@ mod tests {
                 ..
             }
         ));
+        assert_eq!(
+            m[0].to_string(),
+            "stdout differs: first difference at line 1, column 2 (byte 1)"
+        );
     }
 
     #[test]
     fn status_and_files() {
-        let mut a = outcome(0, b"");
-        a.files.insert("s".into(), b"1\n".to_vec());
-        a.written.insert("s".into());
+        let mut e = expect(0, b"");
+        e.output_files.insert("s".into(), b"1\n".to_vec());
+        e.absent_files.push("t".into());
         let mut b = outcome(1, b"");
         b.files.insert("t".into(), b"1\n".to_vec());
-        b.written.insert("t".into());
-        let m = compare_outcomes(&a, &b);
+        let m = compare(&e, &b);
         assert!(m.contains(&Mismatch::FileMissing { path: "s".into() }));
         assert!(m.contains(&Mismatch::FileUnexpected { path: "t".into() }));
         assert!(matches!(m[0], Mismatch::Ending { .. }));

@@ -1,10 +1,11 @@
-//! `boxes-harness diff`: differential testing. Random sessions from the
-//! corpus's generator ([`boxes_corpus::session`]) run on the candidate and
-//! on the reference (or `--against`), in parallel, each in its own sandbox;
-//! every mismatch is shrunk ([`shrink`]), deduplicated by the part and line
-//! of its first difference, written as a ready case ([`case`]) and
-//! summarized with a command that reproduces it.
+//! `diff`: differential testing. Random sessions from the pack's explorer
+//! ([`explore::Explorer`]) run on the candidate and on the reference (or
+//! `--against`), in parallel, each in its own sandbox; every mismatch is
+//! shrunk ([`shrink`]), deduplicated by the part and line of its first
+//! difference, written as a ready case ([`case`]) and summarized with a
+//! command that reproduces it.
 //!
+//! - [`explore`]: what a pack supplies (generate, shrink, classify).
 //! - [`exec`]: running one session on both sides.
 //! - [`compare`]: where two runs differ.
 //! - [`shrink`]: making a mismatch small.
@@ -14,25 +15,22 @@
 pub mod case;
 pub mod compare;
 pub mod exec;
+pub mod explore;
 pub mod progress;
 pub mod shrink;
 
 use std::collections::HashSet;
-use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use boxes_corpus::session::{Options as SessionOptions, Session};
-use clap::Parser;
-
+use self::case::Found;
 use self::compare::{Key, visible};
 use self::exec::{Runner, Trial};
+use self::explore::{Context, Explorer, Label, Probe};
 use self::progress::Progress;
-use crate::exit;
 use crate::report::shell_quote;
 use crate::run::{DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, RunError, Target};
 
@@ -46,15 +44,10 @@ pub const REPEATS_BEFORE_SKIPPING: usize = 20;
 /// Sessions run when neither `--sessions` nor `--time` is given.
 pub const DEFAULT_SESSIONS: u64 = 2000;
 
-/// The command line of `boxes-harness diff`.
-#[derive(Debug, Clone, Parser)]
-#[command(
-    name = "boxes-harness diff",
-    about = "Run random sessions on a candidate boxes and on the reference (or --against), \
-             compare them byte for byte, and write each distinct mismatch as a shrunk case"
-)]
+/// The options of `diff`.
+#[derive(Debug, Clone, clap::Args)]
 pub struct DiffCli {
-    /// The program under test (default: `$BOXES_BIN`).
+    /// The program under test (default: `$NAME_BIN`, NAME the pack's).
     #[arg(long, value_name = "PATH")]
     pub bin: Option<PathBuf>,
     /// A second program whose behaviour is expected instead of the
@@ -96,8 +89,10 @@ pub struct Finding {
     pub key: Key,
     /// The session's index in the run.
     pub index: u64,
-    /// The shrunk session.
-    pub session: Session,
+    /// The shrunk session's run.
+    pub probe: Probe,
+    /// The ambiguous rulings it touches.
+    pub labels: Vec<Label>,
     /// Its runs.
     pub trial: Trial,
     /// The case written for it, if writing worked.
@@ -119,44 +114,14 @@ pub struct Report {
     pub elapsed: Duration,
 }
 
-/// Entry point: `argv` holds everything after `boxes-harness diff`.
-pub fn main(argv: &[OsString]) -> ExitCode {
-    let mut full: Vec<OsString> = vec!["boxes-harness diff".into()];
-    full.extend(argv.iter().cloned());
-    let mut cli = match DiffCli::try_parse_from(full) {
-        Ok(cli) => cli,
-        Err(e) => {
-            let _ = e.print();
-            return exit::code(if e.use_stderr() {
-                exit::USAGE
-            } else {
-                exit::PASSED
-            });
-        }
-    };
-    if cli.bin.is_none() {
-        cli.bin = std::env::var_os("BOXES_BIN")
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from);
-    }
-    match run(&cli) {
-        Ok(report) if report.findings.is_empty() && report.mismatching == 0 => {
-            exit::code(exit::PASSED)
-        }
-        Ok(_) => exit::code(exit::FAILED),
-        Err(message) => {
-            eprintln!("boxes-harness diff: {message}");
-            exit::code(exit::USAGE)
-        }
-    }
-}
-
 /// Shared state of the workers.
-struct Shared<'a> {
+struct Shared<'a, E: Explorer> {
+    explorer: &'a E,
+    context: Context<'a>,
     cli: &'a DiffCli,
     runner: Runner,
     seed: u64,
-    options: SessionOptions,
+    ambiguous: bool,
     limit: Option<u64>,
     deadline: Option<Instant>,
     next: AtomicU64,
@@ -175,15 +140,22 @@ struct Shared<'a> {
     progress: Progress,
 }
 
-/// Runs the sessions and prints what was found.
-pub fn run(cli: &DiffCli) -> Result<Report, String> {
+/// Runs the sessions of `explorer` and prints what was found.
+pub fn run<E: Explorer>(
+    explorer: &E,
+    context: &Context<'_>,
+    cli: &DiffCli,
+) -> Result<Report, String> {
     let Some(bin) = &cli.bin else {
-        return Err("--bin PATH (or BOXES_BIN) names the program to test".into());
+        return Err(format!(
+            "--bin PATH (or {}_BIN) names the program to test",
+            context.pack.to_ascii_uppercase()
+        ));
     };
     let candidate = Target::binary(bin).map_err(|e| e.to_string())?;
     let expected = match &cli.against {
         Some(path) => Target::binary(path).map_err(|e| e.to_string())?,
-        None => Target::reference().map_err(|e| e.to_string())?,
+        None => Target::reference(context.pack).map_err(|e| e.to_string())?,
     };
     let timeout = match cli.timeout {
         Some(secs) if secs.is_finite() && secs > 0.0 => Duration::from_secs_f64(secs),
@@ -211,6 +183,8 @@ pub fn run(cli: &DiffCli) -> Result<Report, String> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
         .max(1);
     let shared = Shared {
+        explorer,
+        context: *context,
         cli,
         runner: Runner {
             candidate,
@@ -219,9 +193,7 @@ pub fn run(cli: &DiffCli) -> Result<Report, String> {
             output_cap: DEFAULT_OUTPUT_CAP,
         },
         seed,
-        options: SessionOptions {
-            ambiguous: cli.ambiguous,
-        },
+        ambiguous: cli.ambiguous,
         limit,
         deadline,
         next: AtomicU64::new(0),
@@ -254,7 +226,7 @@ pub fn run(cli: &DiffCli) -> Result<Report, String> {
         findings,
         elapsed: started.elapsed(),
     };
-    progress::summary(&report, seed, cli, bin);
+    progress::summary(&report, seed, cli, bin, context);
     Ok(report)
 }
 
@@ -270,7 +242,7 @@ fn clock_seed() -> u64 {
     (nanos ^ (nanos >> 32)) % 1_000_000_000
 }
 
-fn worker(shared: &Shared<'_>) {
+fn worker<E: Explorer>(shared: &Shared<'_, E>) {
     loop {
         if shared.stop.load(Ordering::Relaxed)
             || shared.deadline.is_some_and(|d| Instant::now() >= d)
@@ -281,7 +253,9 @@ fn worker(shared: &Shared<'_>) {
         if shared.limit.is_some_and(|n| index >= n) {
             return;
         }
-        let session = Session::generate(shared.seed, index, shared.options);
+        let session = shared
+            .explorer
+            .generate(shared.seed, index, shared.ambiguous);
         if let Err(e) = one_session(shared, index, session) {
             *lock(&shared.failure) = Some(e.to_string());
             shared.stop.store(true, Ordering::Relaxed);
@@ -295,8 +269,12 @@ fn worker(shared: &Shared<'_>) {
     }
 }
 
-fn one_session(shared: &Shared<'_>, index: u64, session: Session) -> Result<(), RunError> {
-    let trial = shared.runner.trial(&session)?;
+fn one_session<E: Explorer>(
+    shared: &Shared<'_, E>,
+    index: u64,
+    session: E::Session,
+) -> Result<(), RunError> {
+    let trial = shared.runner.trial(shared.explorer, &session)?;
     let Some(first) = trial.first() else {
         return Ok(());
     };
@@ -315,7 +293,7 @@ fn one_session(shared: &Shared<'_>, index: u64, session: Session) -> Result<(), 
         shared.unshrunk.fetch_add(1, Ordering::Relaxed);
         return Ok(());
     }
-    let shrunk = shrink::shrink(&shared.runner, session, trial)?;
+    let shrunk = shrink::shrink(shared.explorer, &shared.runner, session, trial)?;
     let Some(first) = shrunk.trial.first().cloned() else {
         return Ok(());
     };
@@ -335,6 +313,15 @@ fn one_session(shared: &Shared<'_>, index: u64, session: Session) -> Result<(), 
     } else {
         shared.runner.expected.describe()
     };
+    let probe = shared.explorer.probe(&shrunk.session);
+    let labels = shared.explorer.labels(&shrunk.session);
+    let status = shrunk
+        .trial
+        .expected
+        .ending
+        .status()
+        .and_then(|s| u8::try_from(s).ok());
+    let class = status.map(|s| shared.explorer.classify(&shrunk.session, s));
     let written = case::write(
         &shared.cli.out,
         &case::Provenance {
@@ -342,8 +329,13 @@ fn one_session(shared: &Shared<'_>, index: u64, session: Session) -> Result<(), 
             seed: shared.seed,
             index,
             expected_by: &expected_by,
+            program: shared.context.program,
         },
-        &shrunk.session,
+        class.as_ref().map(|class| Found {
+            probe: &probe,
+            class,
+            labels: &labels,
+        }),
         &shrunk.trial.expected,
         &shrunk.trial.actual,
         &first,
@@ -351,7 +343,8 @@ fn one_session(shared: &Shared<'_>, index: u64, session: Session) -> Result<(), 
     let finding = Finding {
         key,
         index,
-        session: shrunk.session,
+        probe,
+        labels,
         trial: shrunk.trial,
         case: written.as_ref().ok().map(|w| w.path.clone()),
     };
@@ -370,14 +363,14 @@ fn one_session(shared: &Shared<'_>, index: u64, session: Session) -> Result<(), 
 }
 
 /// The short report of one distinct mismatch.
-fn describe(
+fn describe<E: Explorer>(
     number: usize,
     f: &Finding,
     write_error: Option<String>,
-    shared: &Shared<'_>,
+    shared: &Shared<'_, E>,
 ) -> String {
     let mut text = String::new();
-    let s = &f.session;
+    let s = &f.probe;
     let _ = writeln!(
         text,
         "mismatch {number} (session {}): {}",
@@ -388,42 +381,44 @@ fn describe(
     );
     let _ = writeln!(
         text,
-        "  shrunk to: boxes {} with {} stdin line(s){}",
+        "  shrunk to: {} {} with {} stdin line(s){}",
+        shared.context.pack,
         s.args
             .iter()
             .map(|a| shell_quote(a))
             .collect::<Vec<_>>()
             .join(" "),
-        s.lines.len(),
-        if s.labels.is_empty() {
+        s.stdin_lines(),
+        if f.labels.is_empty() {
             String::new()
         } else {
             format!(
                 "; ambiguous: {}",
-                s.labels
+                f.labels
                     .iter()
-                    .map(ToString::to_string)
+                    .map(|l| format!("{} ({})", l.name, l.rule))
                     .collect::<Vec<_>>()
                     .join(", ")
             )
         }
     );
-    if !s.lines.is_empty() {
-        let stdin = s.stdin();
-        let _ = writeln!(text, "  stdin: \"{}\"", visible(&stdin));
+    if !s.stdin.is_empty() {
+        let _ = writeln!(text, "  stdin: \"{}\"", visible(&s.stdin));
     }
     match (&f.case, write_error) {
         (Some(path), _) => {
             let _ = writeln!(text, "  case: {}", path.display());
             let _ = writeln!(
                 text,
-                "  reproduce: boxes-harness --bin {} --cases {}{}",
+                "  reproduce: {}{} --bin {} --cases {}{}",
+                shared.context.program,
+                shared.context.spec_arg(),
                 shell_quote(&shared.runner.candidate.path().display().to_string()),
                 shell_quote(&path.display().to_string()),
-                if s.is_ambiguous() {
-                    " --include-ignored"
-                } else {
+                if f.labels.is_empty() {
                     ""
+                } else {
+                    " --include-ignored"
                 }
             );
         }

@@ -14,7 +14,7 @@ use serde::Deserialize;
 /// One case file, `cases/<category>/<name>.yaml`, as written.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
-#[schemars(title = "boxes conformance case")]
+#[schemars(title = "conformance case")]
 pub struct Case {
     /// What the case checks, one line.
     pub summary: String,

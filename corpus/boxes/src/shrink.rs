@@ -1,90 +1,18 @@
-//! Shrinking a mismatching session to a small one that still mismatches in
-//! the same part: fewer stdin lines, played moves folded into a loaded
-//! file, a smaller grid, fewer players, a simpler file, shorter lines and
-//! plainer arguments. Greedy: the first smaller candidate that still
-//! mismatches is kept and the search starts over from it, until no
-//! candidate does or the run budget is spent.
+//! Smaller variants of a boxes session for `diff`'s shrink loop: fewer
+//! stdin lines, played moves folded into a loaded file, a smaller grid,
+//! fewer players, a simpler file, shorter lines and plainer arguments. The
+//! loop itself (greedy, budgeted) is the engine's; this module only says
+//! what "smaller" means for boxes.
 
 use std::ffi::OsString;
-use std::time::{Duration, Instant};
 
-use boxes_corpus::session::{InputFile, Session, SessionKind, all_cells, apply_move, cell_edges};
 use boxes_reference::command::{self, Command};
 use boxes_reference::{Cell, Edge, Grid, Player, State, args, gridfile};
 
-use super::compare::Part;
-use super::exec::{Runner, Trial};
-use crate::run::{Ending, RunError};
-
-/// Most candidate sessions run while shrinking one mismatch.
-pub const BUDGET: usize = 400;
-
-/// Most candidate sessions run while shrinking a mismatch where the
-/// candidate timed out.
-pub const HANGING_BUDGET: usize = 20;
-
-/// Most wall time spent shrinking one mismatch: a candidate that times out
-/// on every try would otherwise take hours.
-pub const TIME_BUDGET: Duration = Duration::from_secs(60);
+use crate::session::{InputFile, Session, SessionKind, all_cells, cell_edges};
 
 /// The path a folded game is loaded from when the session had no file.
 const FOLDED_PATH: &str = "grid.txt";
-
-/// A shrunk mismatch: the smallest session found and its runs.
-#[derive(Debug, Clone)]
-pub struct Shrunk {
-    /// The session.
-    pub session: Session,
-    /// Its two runs.
-    pub trial: Trial,
-    /// How many candidates were tried.
-    pub tried: usize,
-}
-
-/// Shrinks `session`, whose `trial` mismatches, while the mismatch stays in
-/// the same part.
-pub fn shrink(runner: &Runner, session: Session, trial: Trial) -> Result<Shrunk, RunError> {
-    let Some(part) = trial.first().map(|d| d.part.clone()) else {
-        return Ok(Shrunk {
-            session,
-            trial,
-            tried: 0,
-        });
-    };
-    let mut best = Shrunk {
-        session,
-        trial,
-        tried: 0,
-    };
-    // Each try of a program that hangs costs a whole timeout.
-    let budget = if matches!(best.trial.actual.ending, Ending::TimedOut { .. }) {
-        HANGING_BUDGET
-    } else {
-        BUDGET
-    };
-    let started = Instant::now();
-    'search: while best.tried < budget {
-        for candidate in candidates(&best.session) {
-            if best.tried >= budget || started.elapsed() >= TIME_BUDGET {
-                break 'search;
-            }
-            best.tried += 1;
-            let trial = runner.trial(&candidate)?;
-            if still_fails(&trial, &part) {
-                best.session = candidate;
-                best.trial = trial;
-                continue 'search;
-            }
-        }
-        break;
-    }
-    Ok(best)
-}
-
-/// Whether `trial` still mismatches in `part` first.
-fn still_fails(trial: &Trial, part: &Part) -> bool {
-    trial.first().is_some_and(|d| &d.part == part)
-}
 
 /// Smaller variants of `session`, the most reducing first.
 pub fn candidates(session: &Session) -> Vec<Session> {
@@ -215,7 +143,7 @@ fn fold(session: &Session, k: usize) -> Option<Session> {
     let mut moved = false;
     for line in session.lines.get(..k)? {
         if let Command::Move(edge) = command::parse(line)
-            && apply_move(&mut state, edge)
+            && state.apply(edge).is_ok()
         {
             moved = true;
             if state.grid.open_edges() == 0 {
@@ -500,7 +428,7 @@ mod tests {
     fn cropping_keeps_only_what_fits_and_stays_loadable() {
         let mut state = State::new(3, 3, 2);
         for edge in state.grid.edges().collect::<Vec<_>>() {
-            apply_move(&mut state, edge);
+            let _ = state.apply(edge);
         }
         let small = crop(
             &state,

@@ -9,20 +9,14 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
+use crate::pack::EmbeddedSuite;
 use crate::schema::{self, ParseError, Rules, Suite};
-
-mod embedded {
-    include!(concat!(env!("OUT_DIR"), "/embedded_suite.rs"));
-}
-
-/// The source folder the embedded suite was built from (it may be gone).
-pub const SOURCE_CASES_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../cases/boxes");
 
 /// A tree of case files.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Root {
-    /// The suite embedded at build time.
-    Embedded,
+    /// A pack's suite, embedded at build time.
+    Embedded(&'static EmbeddedSuite),
     /// A folder on disk.
     Dir(PathBuf),
 }
@@ -31,10 +25,9 @@ impl Root {
     /// Reads a file of the tree by its `/`-separated relative path.
     pub fn read(&self, rel: &str) -> io::Result<Vec<u8>> {
         match self {
-            Root::Embedded => embedded::FILES
-                .binary_search_by(|(p, _)| (*p).cmp(rel))
-                .map(|i| embedded::FILES[i].1.to_vec())
-                .map_err(|_| io::Error::new(io::ErrorKind::NotFound, "not in the embedded suite")),
+            Root::Embedded(suite) => suite.get(rel).map(<[u8]>::to_vec).ok_or_else(|| {
+                io::Error::new(io::ErrorKind::NotFound, "not in the embedded suite")
+            }),
             Root::Dir(dir) => fs::read(dir.join(rel)),
         }
     }
@@ -43,7 +36,7 @@ impl Root {
     /// it was built from.
     pub fn disk_path(&self, rel: &str) -> PathBuf {
         match self {
-            Root::Embedded => Path::new(SOURCE_CASES_DIR).join(rel),
+            Root::Embedded(suite) => Path::new(suite.source_dir).join(rel),
             Root::Dir(dir) => dir.join(rel),
         }
     }
@@ -51,7 +44,7 @@ impl Root {
     /// How a file of the tree is named to people.
     pub fn display(&self, rel: &str) -> String {
         match self {
-            Root::Embedded => format!("cases/{rel}"),
+            Root::Embedded(suite) => format!("{}/{rel}", suite.display),
             Root::Dir(dir) => dir.join(rel).display().to_string(),
         }
     }
@@ -59,10 +52,7 @@ impl Root {
     /// Every case file of the tree (`*.yaml` inside a subfolder), sorted.
     pub fn case_files(&self) -> io::Result<Vec<String>> {
         let mut all = match self {
-            Root::Embedded => embedded::FILES
-                .iter()
-                .map(|(p, _)| (*p).to_owned())
-                .collect(),
+            Root::Embedded(suite) => suite.files.iter().map(|(p, _)| (*p).to_owned()).collect(),
             Root::Dir(dir) => walk(dir)?,
         };
         all.retain(|p| {
@@ -78,10 +68,7 @@ impl Root {
     /// Every file of the tree, sorted, for hashing.
     fn all_files(&self) -> io::Result<Vec<String>> {
         match self {
-            Root::Embedded => Ok(embedded::FILES
-                .iter()
-                .map(|(p, _)| (*p).to_owned())
-                .collect()),
+            Root::Embedded(suite) => Ok(suite.files.iter().map(|(p, _)| (*p).to_owned()).collect()),
             Root::Dir(dir) => {
                 let mut out = walk(dir)?;
                 out.sort();
@@ -146,9 +133,6 @@ pub enum Selection {
     Tree(Root),
     /// Some case files of a tree: one file, or one category folder.
     Files(Vec<CaseFile>),
-    /// A corpus folder written by `boxes-corpus` (it has a
-    /// `manifest.yaml`): every manifest entry is a case.
-    Corpus(PathBuf),
 }
 
 fn is_case_file(name: &str) -> bool {
@@ -161,15 +145,6 @@ fn is_case_file(name: &str) -> bool {
 /// Resolves a `--cases` argument: a folder or one case file.
 pub fn select(path: &Path) -> io::Result<Selection> {
     let meta = fs::metadata(path)?;
-    if meta.is_dir() && path.join(boxes_corpus::manifest::FILE_NAME).is_file() {
-        return Ok(Selection::Corpus(path.to_owned()));
-    }
-    if meta.is_file()
-        && path.file_name() == Some(std::ffi::OsStr::new(boxes_corpus::manifest::FILE_NAME))
-    {
-        let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
-        return Ok(Selection::Corpus(dir.unwrap_or(Path::new(".")).to_owned()));
-    }
     if meta.is_dir() {
         // A category folder (case files right inside, no suite.yaml) is
         // taken as those cases of the tree above it.
@@ -227,26 +202,38 @@ pub fn select(path: &Path) -> io::Result<Selection> {
 }
 
 /// Reads a YAML file named `name` from the tree or, looking upwards, from its
-/// parent folders; the embedded suite's copy when none has one.
-fn find_upwards(root: &Root, name: &str) -> Option<(String, Vec<u8>)> {
-    if let Root::Dir(dir) = root {
-        let start = std::path::absolute(dir).unwrap_or_else(|_| dir.clone());
-        for d in start.ancestors() {
-            let p = d.join(name);
-            if let Ok(bytes) = fs::read(&p) {
-                return Some((p.display().to_string(), bytes));
+/// parent folders; else the copy in `fallback`, the suite of the pack the
+/// run checks (`--spec`).
+fn find_upwards(
+    root: &Root,
+    fallback: &'static EmbeddedSuite,
+    name: &str,
+) -> Option<(String, Vec<u8>)> {
+    match root {
+        Root::Dir(dir) => {
+            let start = std::path::absolute(dir).unwrap_or_else(|_| dir.clone());
+            for d in start.ancestors() {
+                let p = d.join(name);
+                if let Ok(bytes) = fs::read(&p) {
+                    return Some((p.display().to_string(), bytes));
+                }
+            }
+        }
+        Root::Embedded(suite) => {
+            if let Some(bytes) = suite.get(name) {
+                return Some((root.display(name), bytes.to_vec()));
             }
         }
     }
-    Root::Embedded
-        .read(name)
-        .ok()
-        .map(|b| (format!("cases/{name}"), b))
+    let embedded = Root::Embedded(fallback);
+    fallback
+        .get(name)
+        .map(|b| (embedded.display(name), b.to_vec()))
 }
 
-/// The `suite.yaml` governing a tree.
-pub fn suite_for(root: &Root) -> Result<Suite, ParseError> {
-    let (file, bytes) = find_upwards(root, "suite.yaml").ok_or_else(|| ParseError {
+/// The `suite.yaml` governing a tree (`fallback`: see [`find_upwards`]).
+pub fn suite_for(root: &Root, fallback: &'static EmbeddedSuite) -> Result<Suite, ParseError> {
+    let (file, bytes) = find_upwards(root, fallback, "suite.yaml").ok_or_else(|| ParseError {
         file: "suite.yaml".to_owned(),
         location: None,
         message: "no suite.yaml found".to_owned(),
@@ -254,9 +241,9 @@ pub fn suite_for(root: &Root) -> Result<Suite, ParseError> {
     schema::parse(&file, &bytes)
 }
 
-/// The `rules.yaml` governing a tree.
-pub fn rules_for(root: &Root) -> Result<Rules, ParseError> {
-    let (file, bytes) = find_upwards(root, "rules.yaml").ok_or_else(|| ParseError {
+/// The `rules.yaml` governing a tree (`fallback`: see [`find_upwards`]).
+pub fn rules_for(root: &Root, fallback: &'static EmbeddedSuite) -> Result<Rules, ParseError> {
+    let (file, bytes) = find_upwards(root, fallback, "rules.yaml").ok_or_else(|| ParseError {
         file: "rules.yaml".to_owned(),
         location: None,
         message: "no rules.yaml found".to_owned(),
@@ -289,23 +276,22 @@ pub fn content_hash(roots: &[Root]) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn embedded_suite_has_suite_yaml() {
-        let suite = suite_for(&Root::Embedded).unwrap();
-        assert!(suite.categories.iter().any(|c| c.name == "full-games"));
-        let total: f64 = suite.categories.iter().map(|c| c.marks).sum();
-        assert!((total - 42.0).abs() < 1e-9, "{total}");
-    }
+    static EMPTY: EmbeddedSuite = EmbeddedSuite {
+        files: &[],
+        source_dir: "/nonexistent",
+        display: "cases/none",
+    };
 
     #[test]
     fn case_file_names() {
         let f = CaseFile {
-            root: Root::Embedded,
+            root: Root::Embedded(&EMPTY),
             rel: "load/a/b.yaml".to_owned(),
         };
         assert_eq!(f.name(), "load/a/b");
         assert_eq!(f.stem(), "b");
         assert_eq!(f.folder(), Some("a"));
         assert_eq!(f.sidecar("b.stdout"), "load/a/b.stdout");
+        assert_eq!(f.display(), "cases/none/load/a/b.yaml");
     }
 }

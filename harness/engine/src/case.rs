@@ -101,46 +101,6 @@ pub enum CaseError {
     },
 }
 
-/// The case a `boxes-corpus` manifest entry describes: `boxes H W P FILE`
-/// with empty stdin, the grid file placed in the sandbox at its corpus path.
-pub fn from_corpus_entry(manifest: &boxes_corpus::Manifest, entry: &boxes_corpus::Entry) -> Case {
-    let name = entry.file.rsplit('/').next().unwrap_or(&entry.file);
-    let mut tags = vec![format!("class:{}", entry.class)];
-    if entry.ambiguous {
-        tags.push(schema::AMBIGUOUS_TAG.to_owned());
-    }
-    let text_or_base64 = |bytes: &[u8]| match std::str::from_utf8(bytes) {
-        Ok(s) => (Some(s.to_owned()), None),
-        Err(_) => (None, Some(BASE64.encode(bytes))),
-    };
-    let (stdout, stdout_base64) = text_or_base64(&entry.stdout);
-    let (stderr, stderr_base64) = text_or_base64(&entry.stderr);
-    Case {
-        summary: entry.description.clone(),
-        category: entry.category().to_owned(),
-        rules: entry.rules.clone(),
-        tags,
-        args: [
-            manifest.height.to_string(),
-            manifest.width.to_string(),
-            manifest.players.to_string(),
-            entry.file.clone(),
-        ]
-        .into(),
-        files: vec![FileSpec {
-            path: entry.file.clone(),
-            file: Some(name.to_owned()),
-            ..FileSpec::default()
-        }],
-        status: Some(entry.status),
-        stdout,
-        stdout_base64,
-        stderr,
-        stderr_base64,
-        ..Case::default()
-    }
-}
-
 /// Reads and parses a case file.
 pub fn load(file: &CaseFile) -> Result<Case, CaseError> {
     let bytes = file

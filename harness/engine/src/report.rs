@@ -3,13 +3,13 @@
 //! hand, the run's header, the `--score` table, the `--coverage` table and
 //! the `--junit` file.
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 use std::time::Duration;
 
 use similar::{Algorithm, DiffTag};
 
 use crate::compare::Mismatch;
-use crate::run::{Invocation, Mode, REFERENCE_ENV, Stream};
+use crate::run::{Ending, Invocation, Mode, REFERENCE_ENV};
 use crate::schema::{Rules, Suite};
 
 /// Lines of diff shown per stream before the rest is summarized.
@@ -85,16 +85,68 @@ fn split_lines(bytes: &[u8]) -> Vec<&[u8]> {
 /// Where two byte strings first differ: (line, column, byte offset), 1-based
 /// line and column.
 fn first_difference(a: &[u8], b: &[u8]) -> (usize, usize, usize) {
+    let at = locate(a, b);
+    (at.line, at.column, at.byte)
+}
+
+/// Where two byte strings first differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Location {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column (bytes).
+    pub column: usize,
+    /// 0-based offset.
+    pub byte: usize,
+}
+
+/// Locates the first byte where `a` and `b` differ (the end of the shorter
+/// when one is a prefix of the other); lines end at `\n` only.
+pub fn locate(a: &[u8], b: &[u8]) -> Location {
     let at = a.iter().zip(b).take_while(|(x, y)| x == y).count();
     let before = &a[..at];
     let line = before.split(|&c| c == b'\n').count();
-    let col = at
+    let column = at
         - before
             .iter()
             .rposition(|&c| c == b'\n')
             .map_or(0, |p| p + 1)
         + 1;
-    (line, col, at)
+    Location {
+        line,
+        column,
+        byte: at,
+    }
+}
+
+/// The bytes from `offset` to the end of their line (its `\n` included).
+pub fn rest_of_line(bytes: &[u8], offset: usize) -> &[u8] {
+    let rest = bytes.get(offset..).unwrap_or_default();
+    let end = rest
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(rest.len(), |i| i + 1);
+    &rest[..end]
+}
+
+/// Bytes as one line of JSON-friendly text: printable ASCII as is, `\n`,
+/// `\r`, `\t`, `\\` and `\xNN` escaped; the one escaping scheme of
+/// machine output.
+pub fn escape(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for &b in bytes {
+        match b {
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            b'\\' => out.push_str("\\\\"),
+            0x20..0x7f => out.push(char::from(b)),
+            _ => {
+                let _ = write!(out, "\\x{b:02x}");
+            }
+        }
+    }
+    out
 }
 
 /// A unified diff of two byte strings, line by line, expected `-`, actual `+`.
@@ -343,7 +395,7 @@ pub struct Failure<'a> {
     /// The command that re-blesses the case from the reference.
     pub rebless: String,
     /// What the re-bless command is, as a heading.
-    pub rebless_label: &'static str,
+    pub rebless_label: &'a str,
 }
 
 impl Failure<'_> {
@@ -377,13 +429,40 @@ impl Failure<'_> {
     }
 }
 
-/// The verdict of one case, for the score and the JUnit file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The verdict of one case: what every reporter renders from.
+#[derive(Debug, Clone, PartialEq)]
 pub enum Verdict {
-    /// Passed.
+    /// The program did what the case expects.
     Passed,
-    /// Failed, with the report.
-    Failed(String),
+    /// The program departed from the case.
+    Failed(CaseFailure),
+    /// The harness or the suite could not run the case (an invalid case
+    /// file or suite, an unreadable sidecar, a sandbox that cannot start):
+    /// never counted against the program.
+    Error(String),
+}
+
+/// How a case failed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseFailure {
+    /// Every difference.
+    pub mismatches: Vec<Mismatch>,
+    /// The report for people (diffs, reproduce and re-bless commands).
+    pub report: String,
+}
+
+impl fmt::Display for Verdict {
+    /// One line: `passed`, the first difference, or the error.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Passed => write!(f, "passed"),
+            Self::Failed(failure) => match failure.mismatches.first() {
+                Some(m) => write!(f, "{m}"),
+                None => write!(f, "failed"),
+            },
+            Self::Error(e) => write!(f, "error: {}", e.lines().next().unwrap_or("")),
+        }
+    }
 }
 
 /// One case's result.
@@ -393,23 +472,34 @@ pub struct CaseResult {
     pub name: String,
     /// Its category, when its file parsed.
     pub category: Option<String>,
+    /// The rule IDs it cites.
+    pub rules: Vec<String>,
+    /// Its tags.
+    pub tags: Vec<String>,
     /// Whether it is tagged ambiguous.
     pub ambiguous: bool,
+    /// The exit status it expects, when known.
+    pub expected_status: Option<i32>,
+    /// How the program ended, when it ran.
+    pub actual: Option<Ending>,
     /// Its verdict.
     pub verdict: Verdict,
     /// Wall time.
     pub time: Duration,
 }
 
-/// One row of the score.
-#[derive(Debug, Clone, PartialEq)]
+/// One row of the score (also a row of the `--results` document).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ScoreRow {
     /// Category name, or `ambiguous`.
     pub name: String,
     /// Cases passed.
     pub passed: usize,
-    /// Cases run.
+    /// Cases judged (errors excluded).
     pub total: usize,
+    /// Cases that could not be judged.
+    pub errors: usize,
     /// Marks the category is worth (`None` for the ambiguous row).
     pub marks: Option<f64>,
     /// Marks earned, pro rata.
@@ -426,6 +516,7 @@ pub fn score(suite: &Suite, results: &[CaseResult], strict: bool) -> Vec<ScoreRo
             name: c.name.clone(),
             passed: 0,
             total: 0,
+            errors: 0,
             marks: Some(c.marks),
             earned: None,
         })
@@ -434,6 +525,7 @@ pub fn score(suite: &Suite, results: &[CaseResult], strict: bool) -> Vec<ScoreRo
         name: "ambiguous".to_owned(),
         passed: 0,
         total: 0,
+        errors: 0,
         marks: None,
         earned: None,
     };
@@ -447,8 +539,12 @@ pub fn score(suite: &Suite, results: &[CaseResult], strict: bool) -> Vec<ScoreRo
                 .and_then(|c| rows.iter_mut().find(|row| &row.name == c))
         };
         if let Some(row) = row {
-            row.passed += passed;
-            row.total += 1;
+            if matches!(r.verdict, Verdict::Error(_)) {
+                row.errors += 1;
+            } else {
+                row.passed += passed;
+                row.total += 1;
+            }
         }
     }
     for row in &mut rows {
@@ -488,7 +584,12 @@ pub fn score_table(suite: &Suite, rows: &[ScoreRow], strict: bool) -> String {
             (None, _) if strict => "counted above".to_owned(),
             (None, _) => "not counted".to_owned(),
         };
-        let _ = writeln!(out, "  {:<18} {:>7} {:>14}", row.name, ratio, marks);
+        let errors = if row.errors > 0 {
+            format!("  ({} could not be run)", row.errors)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(out, "  {:<18} {:>7} {:>14}{errors}", row.name, ratio, marks);
     }
     let total: f64 = suite.categories.iter().map(|c| c.marks).sum();
     let _ = writeln!(
@@ -552,18 +653,24 @@ pub fn coverage_table(rules: &Rules, counts: &std::collections::BTreeMap<String,
 }
 
 /// The JUnit XML of a run: one test suite per category.
-pub fn junit(results: &[CaseResult]) -> String {
+pub fn junit(program: &str, results: &[CaseResult]) -> String {
     use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
-    let mut report = Report::new("boxes-harness");
+    let mut report = Report::new(program);
     let mut suites: std::collections::BTreeMap<String, TestSuite> =
         std::collections::BTreeMap::new();
     for r in results {
         let category = r.category.clone().unwrap_or_else(|| "invalid".to_owned());
         let status = match &r.verdict {
             Verdict::Passed => TestCaseStatus::success(),
-            Verdict::Failed(text) => {
+            Verdict::Failed(failure) => {
                 let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
-                s.set_message(text.lines().nth(1).unwrap_or("failed"));
+                s.set_message(r.verdict.to_string());
+                s.set_description(failure.report.as_str());
+                s
+            }
+            Verdict::Error(text) => {
+                let mut s = TestCaseStatus::non_success(NonSuccessKind::Error);
+                s.set_message(r.verdict.to_string());
                 s.set_description(text.as_str());
                 s
             }
@@ -578,11 +685,6 @@ pub fn junit(results: &[CaseResult]) -> String {
     }
     report.add_test_suites(suites.into_values());
     report.to_string().unwrap_or_default()
-}
-
-/// Names a stream for messages.
-pub fn stream_name(stream: Stream) -> &'static str {
-    stream.name()
 }
 
 #[cfg(test)]

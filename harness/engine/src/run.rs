@@ -23,8 +23,7 @@ use rustix::process::{Pid, Resource, Rlimit, Signal, WaitId, WaitIdOptions};
 
 pub use crate::schema::Mode;
 
-/// The environment variable that turns a harness binary into the reference.
-pub const REFERENCE_ENV: &str = "BOXES_HARNESS_AS_REFERENCE";
+pub use crate::pack::REFERENCE_ENV;
 
 /// Default per-case timeout.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -46,7 +45,8 @@ pub const PROMPT: &[u8] = b"> ";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Target {
     path: PathBuf,
-    reference: bool,
+    /// The pack whose reference this is, if it is one.
+    reference: Option<&'static str>,
 }
 
 /// A `--bin` that cannot be run.
@@ -64,12 +64,13 @@ pub enum TargetError {
 }
 
 impl Target {
-    /// The reference: the current executable in reference mode.
-    pub fn reference() -> Result<Self, TargetError> {
+    /// The reference of the pack `pack`: the current executable in
+    /// reference mode.
+    pub fn reference(pack: &'static str) -> Result<Self, TargetError> {
         let path = std::env::current_exe().map_err(TargetError::NoSelf)?;
         Ok(Self {
             path,
-            reference: true,
+            reference: Some(pack),
         })
     }
 
@@ -87,7 +88,7 @@ impl Target {
         let path = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
         Ok(Self {
             path,
-            reference: false,
+            reference: None,
         })
     }
 
@@ -98,12 +99,12 @@ impl Target {
 
     /// Whether this is the reference.
     pub fn is_reference(&self) -> bool {
-        self.reference
+        self.reference.is_some()
     }
 
     /// How the target is named to people.
     pub fn describe(&self) -> String {
-        if self.reference {
+        if self.reference.is_some() {
             "the reference (built in)".to_owned()
         } else {
             self.path.display().to_string()
@@ -124,7 +125,7 @@ pub struct Limits {
 
 impl Limits {
     /// The defaults for a case with this timeout: 4 GiB of address space,
-    /// CPU seconds one above the timeout, 256 MiB files.
+    /// CPU seconds two above the timeout, 256 MiB files.
     pub fn for_timeout(timeout: Duration) -> Self {
         Self {
             address_space: Some(4 << 30),
@@ -420,7 +421,7 @@ fn connect_stdout(cmd: &mut Command, mode: Mode) -> Result<Option<fs::File>, Run
 /// Runs `inv` in a fresh sandbox and reports what happened.
 pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
     let sandbox = tempfile::Builder::new()
-        .prefix("boxes-case-")
+        .prefix("conformance-case-")
         .tempdir()
         .map_err(RunError::Sandbox)?;
     place_files(sandbox.path(), &inv.files)?;
@@ -431,8 +432,8 @@ pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
         .env("PATH", "/usr/bin:/bin")
         .env("LC_ALL", "C")
         .env("HOME", sandbox.path());
-    if inv.target.is_reference() {
-        cmd.env(REFERENCE_ENV, "1");
+    if let Some(pack) = inv.target.reference {
+        cmd.env(REFERENCE_ENV, pack);
     }
     for (k, v) in &inv.env {
         cmd.env(k, v);

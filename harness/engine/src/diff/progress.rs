@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
+use super::explore::Context;
 use super::{DiffCli, Report};
 use crate::report::shell_quote;
 
@@ -69,7 +70,7 @@ impl Progress {
 
 /// The end summary on stdout: sessions, mismatches, time, seed, and the
 /// command that runs the same sessions again.
-pub fn summary(report: &Report, seed: u64, cli: &DiffCli, bin: &Path) {
+pub fn summary(report: &Report, seed: u64, cli: &DiffCli, bin: &Path, context: &Context<'_>) {
     let secs = report.elapsed.as_secs_f64();
     #[expect(
         clippy::cast_precision_loss,
@@ -81,7 +82,9 @@ pub fn summary(report: &Report, seed: u64, cli: &DiffCli, bin: &Path) {
         0.0
     };
     let mut again = format!(
-        "boxes-harness diff --bin {} --seed {seed} --sessions {}",
+        "{} diff{} --bin {} --seed {seed} --sessions {}",
+        context.program,
+        context.spec_arg(),
         shell_quote(&bin.display().to_string()),
         report.sessions
     );

@@ -1,16 +1,16 @@
-//! Embeds the suite (`../cases/boxes`) in the harness so that an installed
-//! `boxes-harness` checks programs from any directory.
+//! Embeds the boxes suite (`cases/boxes`) in the pack, so that a binary
+//! registering it checks programs from any directory.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::{env, fs, io};
 
-#[path = "src/walk.rs"]
+#[path = "../../harness/engine/src/walk.rs"]
 mod walk;
 
 fn main() -> io::Result<()> {
     let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
-    let cases = manifest.join("../cases/boxes");
+    let cases = manifest.join("../../cases/boxes");
     println!("cargo::rerun-if-changed={}", cases.display());
     let mut files = if cases.is_dir() {
         walk::files(&cases)?

@@ -1,4 +1,4 @@
-//! The exit statuses of `boxes-harness`, in one place.
+//! The exit statuses of an engine binary, in one place.
 
 use std::process::ExitCode;
 

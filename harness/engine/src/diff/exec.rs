@@ -5,10 +5,9 @@
 
 use std::time::Duration;
 
-use boxes_corpus::session::Session;
-
 use super::compare::{self, Difference};
-use crate::run::{self, Invocation, Limits, Outcome, RunError, Target};
+use super::explore::{Bounds, Explorer};
+use crate::run::{Outcome, RunError, Target};
 
 /// The two programs compared and how each run is bounded.
 #[derive(Debug, Clone)]
@@ -42,24 +41,19 @@ impl Trial {
 }
 
 impl Runner {
-    /// The sandboxed invocation of `session` on `target`.
-    pub fn invocation(&self, target: &Target, session: &Session) -> Invocation {
-        let mut inv = Invocation::new(target.clone(), session.os_args(), session.stdin());
-        inv.files = session
-            .files
-            .iter()
-            .map(|f| (f.path.clone(), f.bytes.clone()))
-            .collect();
-        inv.timeout = self.timeout;
-        inv.output_cap = self.output_cap;
-        inv.limits = Limits::for_timeout(self.timeout);
-        inv
-    }
-
-    /// Runs `session` on both sides and compares them.
-    pub fn trial(&self, session: &Session) -> Result<Trial, RunError> {
-        let expected = run::run(&self.invocation(&self.expected, session))?;
-        let actual = run::run(&self.invocation(&self.candidate, session))?;
+    /// Runs `session` on both sides, through the explorer, and compares
+    /// them.
+    pub fn trial<E: Explorer>(
+        &self,
+        explorer: &E,
+        session: &E::Session,
+    ) -> Result<Trial, RunError> {
+        let bounds = Bounds {
+            timeout: self.timeout,
+            output_cap: self.output_cap,
+        };
+        let expected = explorer.run(&self.expected, session, bounds)?;
+        let actual = explorer.run(&self.candidate, session, bounds)?;
         let differences = compare::compare(&expected, &actual);
         Ok(Trial {
             expected,

@@ -1,6 +1,6 @@
 //! Writing a shrunk mismatch as a case of the suite's format
 //! (`cases/README.md`): expected side from the reference (or `--against`),
-//! category and rules inferred from the session, tags `found-by-diff` and,
+//! category and rules from the pack's explorer, tags `found-by-diff` and,
 //! when the session touches an ambiguous ruling, `ambiguous`. Bytes that a
 //! YAML editor could mangle (multi-line output, trailing spaces, control
 //! bytes) go to sidecar files beside the case.
@@ -11,13 +11,10 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
-use boxes_corpus::session::{Session, apply_move};
-use boxes_reference::command::{self, Command};
-use boxes_reference::gridfile::LoadErrorKind;
-use boxes_reference::{Exit, State, args, gridfile};
 use serde::Serialize;
 
 use super::compare::{Difference, Part};
+use super::explore::{Classification, Label, Probe};
 use crate::run::Outcome;
 use crate::schema::AMBIGUOUS_TAG;
 
@@ -71,16 +68,7 @@ pub struct Written {
     /// The case file.
     pub path: PathBuf,
     /// Its category.
-    pub category: &'static str,
-}
-
-/// A marking category and the rules a session exercises.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Classification {
-    /// The category of `cases/suite.yaml`.
-    pub category: &'static str,
-    /// Ruling IDs, sorted.
-    pub rules: BTreeSet<&'static str>,
+    pub category: String,
 }
 
 /// Writing the case failed.
@@ -114,15 +102,29 @@ pub struct Provenance<'a> {
     pub index: u64,
     /// How the expected side is named (the reference or a path).
     pub expected_by: &'a str,
+    /// The program name in the header's command.
+    pub program: &'a str,
 }
 
-/// Writes `session` as `<out>/<category>/<name>.yaml` with sidecars,
+/// A shrunk session as the writer sees it: its run, the pack's
+/// classification and the ambiguous rulings it touches.
+#[derive(Debug, Clone)]
+pub struct Found<'a> {
+    /// The run.
+    pub probe: &'a Probe,
+    /// Category and rules.
+    pub class: &'a Classification,
+    /// Ambiguous rulings touched.
+    pub labels: &'a [Label],
+}
+
+/// Writes `found` as `<out>/<category>/<name>.yaml` with sidecars,
 /// expecting `expected`; `actual` adds the files the candidate wrongly
 /// left as `absent-files`.
 pub fn write(
     out: &Path,
     from: &Provenance<'_>,
-    session: &Session,
+    found: Option<Found<'_>>,
     expected: &Outcome,
     actual: &Outcome,
     difference: &Difference,
@@ -132,31 +134,35 @@ pub fn write(
         .status()
         .and_then(|s| u8::try_from(s).ok())
         .ok_or_else(|| WriteError::NoStatus(expected.ending.to_string()))?;
-    let class = classify(session, status);
-    let dir = out.join(class.category);
+    // The status is there when the explorer could classify the session.
+    let Some(found) = found else {
+        return Err(WriteError::NoStatus(expected.ending.to_string()));
+    };
+    let class = found.class;
+    let dir = out.join(&class.category);
     fs::create_dir_all(&dir).map_err(|source| WriteError::Io {
         path: dir.clone(),
         source,
     })?;
     let name = from.name;
     let mut sidecars: Vec<(String, Vec<u8>)> = Vec::new();
-    let mut rules: BTreeSet<&str> = class.rules.clone();
-    rules.extend(session.labels.iter().map(|a| a.rule()));
+    let mut rules: BTreeSet<String> = class.rules.clone();
+    rules.extend(found.labels.iter().map(|a| a.rule.clone()));
     let mut tags = vec![FOUND_BY_DIFF.to_owned()];
-    if session.is_ambiguous() {
+    if !found.labels.is_empty() {
         tags.push(AMBIGUOUS_TAG.to_owned());
-        tags.extend(session.labels.iter().map(|a| a.name().to_owned()));
+        tags.extend(found.labels.iter().map(|a| a.name.clone()));
     }
     let mut case = CaseFile {
         summary: format!(
             "found by diff (seed {}, session {}): {} differs from {}",
             from.seed, from.index, difference.part, from.expected_by
         ),
-        category: class.category.to_owned(),
-        rules: rules.into_iter().map(str::to_owned).collect(),
+        category: class.category.clone(),
+        rules: rules.into_iter().collect(),
         tags,
         hint: Some(hint(difference)),
-        args: session.args.clone(),
+        args: found.probe.args.clone(),
         status,
         ..CaseFile::default()
     };
@@ -171,16 +177,17 @@ pub fn write(
             (None, Some(file))
         }
     };
-    (case.stdin, case.stdin_file) = place(session.stdin(), "stdin", true);
+    (case.stdin, case.stdin_file) = place(found.probe.stdin.clone(), "stdin", true);
     // Grids span lines with trailing spaces: only a one-line stdout stays
     // inline (cases/README.md).
     let one_line = expected.stdout.split(|&c| c == b'\n').count() <= 2;
     (case.stdout, case.stdout_file) = place(expected.stdout.clone(), "stdout", one_line);
     (case.stderr, case.stderr_file) = place(expected.stderr.clone(), "stderr", true);
-    case.files = session
+    case.files = found
+        .probe
         .files
         .iter()
-        .map(|f| entry(&f.path, &f.bytes))
+        .map(|(path, bytes)| entry(path, bytes))
         .collect();
     let mut outputs: BTreeSet<&String> = expected.written.iter().collect();
     if let Part::File(path) = &difference.part
@@ -201,8 +208,8 @@ pub fn write(
     let yaml = yaml_serde::to_string(&case).map_err(|e| WriteError::Yaml(e.to_string()))?;
     let path = dir.join(format!("{name}.yaml"));
     let header = format!(
-        "# Written by `boxes-harness diff --seed {}`; the expected side is {}.\n",
-        from.seed, from.expected_by
+        "# Written by `{} diff --seed {}`; the expected side is {}.\n",
+        from.program, from.seed, from.expected_by
     );
     for (file, bytes) in sidecars {
         let side = dir.join(file);
@@ -214,7 +221,7 @@ pub fn write(
     })?;
     Ok(Written {
         path,
-        category: class.category,
+        category: class.category.clone(),
     })
 }
 
@@ -223,7 +230,7 @@ fn hint(d: &Difference) -> String {
     match &d.part {
         Part::Status => "the exit status differs: compare how and where the program stops".into(),
         Part::Stdout => format!(
-            "stdout first differs at line {}: check the display and the prompt for this input",
+            "stdout first differs at line {}: check the output for this input",
             d.line
         ),
         Part::Stderr => format!(
@@ -231,7 +238,7 @@ fn hint(d: &Difference) -> String {
             d.line
         ),
         Part::File(path) => format!(
-            "the file `{path}` differs at line {}: check the save format (SAVE-2) and the save path",
+            "the file `{path}` differs at line {}: check what is written there, and where",
             d.line
         ),
     }
@@ -267,174 +274,9 @@ fn entry(path: &str, bytes: &[u8]) -> FileEntry {
     }
 }
 
-/// Infers the marking category and the rules of a session whose expected
-/// exit status is `status`.
-pub fn classify(session: &Session, status: u8) -> Classification {
-    let rules = |ids: &[&'static str]| ids.iter().copied().collect::<BTreeSet<_>>();
-    let config = match args::parse(&session.os_args()) {
-        Ok(config) => config,
-        Err(Exit::Dimensions) => {
-            return Classification {
-                category: "args-dims",
-                rules: rules(&["ARGS-2", "ARGS-3", "ARGS-5", "ARGS-7"]),
-            };
-        }
-        Err(Exit::PlayerCount) => {
-            return Classification {
-                category: "args-players",
-                rules: rules(&["ARGS-2", "ARGS-4", "ARGS-5", "ARGS-7"]),
-            };
-        }
-        Err(_) => {
-            return Classification {
-                category: "args-count",
-                rules: rules(&["ARGS-1", "ARGS-7"]),
-            };
-        }
-    };
-    if status == Exit::GridFileOpen.code() {
-        return Classification {
-            category: "args-file",
-            rules: rules(&["ARGS-5", "ARGS-6", "ARGS-7"]),
-        };
-    }
-    if status == Exit::GridFileContents.code() {
-        let mut found = rules(&["FILE-6", "ARGS-7"]);
-        let broken = config.file.as_ref().and_then(|p| {
-            let path = p.to_str()?;
-            let file = session.files.iter().find(|f| f.path == path)?;
-            gridfile::load_bytes(&file.bytes, config.height, config.width, config.players).err()
-        });
-        if let Some(error) = broken {
-            found.insert(file_rule(error.kind));
-        }
-        return Classification {
-            category: "file-errors",
-            rules: found,
-        };
-    }
-    game(session, &config, status)
-}
-
-/// The category and rules of a session that gets to play (ARGS and FILE
-/// checks passed).
-fn game(session: &Session, config: &args::Config, status: u8) -> Classification {
-    let rules = |ids: &[&'static str]| ids.iter().copied().collect::<BTreeSet<_>>();
-    let loaded = config.file.as_ref().and_then(|p| {
-        let path = p.to_str()?;
-        let file = session.files.iter().find(|f| f.path == path)?;
-        gridfile::load_bytes(&file.bytes, config.height, config.width, config.players).ok()
-    });
-    let is_loaded = config.file.is_some();
-    let mut state =
-        loaded.unwrap_or_else(|| State::new(config.height, config.width, config.players));
-    let mut found = rules(&["DISP-1", "DISP-3", "TURN-1"]);
-    let (mut moves, mut invalid, mut saves) = (0, 0, 0);
-    for line in &session.lines {
-        if state.grid.open_edges() == 0 {
-            break;
-        }
-        match command::parse(line) {
-            Command::Save(_) => saves += 1,
-            Command::Move(edge) if apply_move(&mut state, edge) => moves += 1,
-            Command::Move(_) => {
-                invalid += 1;
-                found.insert("TURN-3");
-            }
-            Command::Invalid => invalid += 1,
-        }
-    }
-    if is_loaded {
-        found.extend(["FILE-1", "FILE-7"]);
-    }
-    if invalid > 0 {
-        found.extend(["TURN-2", "TURN-4"]);
-    }
-    if moves > 0 {
-        found.insert("TURN-5");
-    }
-    if saves > 0 {
-        found.extend(["SAVE-1", "SAVE-2", "SAVE-3"]);
-    }
-    if status == Exit::Normal.code() {
-        found.insert("END-1");
-    }
-    if status == Exit::EndOfInput.code() {
-        found.insert("EOF-1");
-    }
-    let category = if saves > 0 {
-        "save"
-    } else if is_loaded && status == Exit::Normal.code() {
-        "end-detect"
-    } else if is_loaded {
-        "load"
-    } else if status == Exit::Normal.code() {
-        "full-games"
-    } else if session.lines.is_empty() {
-        "initial-display"
-    } else if moves == 0 {
-        "reject-illegal"
-    } else if moves == 1 {
-        "single-move"
-    } else {
-        "full-games"
-    };
-    Classification {
-        category,
-        rules: found,
-    }
-}
-
-/// The FILE rule a load error breaks.
-fn file_rule(kind: LoadErrorKind) -> &'static str {
-    match kind {
-        LoadErrorKind::Empty | LoadErrorKind::Unreadable => "FILE-6",
-        LoadErrorKind::MissingLines { .. }
-        | LoadErrorKind::EdgeByte(_)
-        | LoadErrorKind::EdgeRowShort
-        | LoadErrorKind::EdgeRowLong => "FILE-1",
-        LoadErrorKind::NextPlayerByte(_)
-        | LoadErrorKind::NextPlayerEmpty
-        | LoadErrorKind::NextPlayerRange => "FILE-2",
-        LoadErrorKind::CellByte(_)
-        | LoadErrorKind::EmptyField
-        | LoadErrorKind::TooFewFields
-        | LoadErrorKind::TooManyFields
-        | LoadErrorKind::OwnerRange => "FILE-3",
-        LoadErrorKind::OwnerOnOpenCell { .. } => "FILE-4",
-        LoadErrorKind::ExtraLine => "FILE-5",
-    }
-}
-
 #[cfg(test)]
 mod tests {
-
     use super::*;
-
-    #[test]
-    fn categories_follow_what_the_session_does() {
-        let cat = |args: &[&str], lines: &[&str], status| {
-            classify(&Session::new_game(args, lines), status).category
-        };
-        assert_eq!(cat(&["2"], &[], 1), "args-count");
-        assert_eq!(cat(&["1", "2", "2"], &[], 2), "args-dims");
-        assert_eq!(cat(&["2", "2", "1"], &[], 3), "args-players");
-        assert_eq!(cat(&["2", "2", "2", "nope"], &[], 4), "args-file");
-        assert_eq!(cat(&["2", "2", "2"], &[], 6), "initial-display");
-        assert_eq!(cat(&["2", "2", "2"], &["9 9 h", "x"], 6), "reject-illegal");
-        assert_eq!(cat(&["2", "2", "2"], &["0 0 h"], 6), "single-move");
-        assert_eq!(cat(&["2", "2", "2"], &["0 0 h", "w s"], 6), "save");
-        let mut broken = Session::new_game(&["2", "2", "2", "g"], &[]);
-        broken.files.push(boxes_corpus::session::InputFile {
-            path: "g".into(),
-            bytes: b"3\n".to_vec(),
-        });
-        let class = classify(&broken, 5);
-        assert_eq!(class.category, "file-errors");
-        assert!(class.rules.contains("FILE-2"), "{:?}", class.rules);
-        let rules = classify(&Session::new_game(&["2", "2", "2"], &["0 0 h", "9 0 h"]), 6).rules;
-        assert!(rules.contains("TURN-3") && rules.contains("EOF-1") && rules.contains("TURN-5"));
-    }
 
     #[test]
     fn plain_text_excludes_what_editors_mangle() {

@@ -1,0 +1,35 @@
+//! `conformance-engine`: replays YAML conformance cases against any
+//! executable and tells, byte for byte, where it departs from its
+//! specification. What the program is comes from a spec pack ([`pack`]);
+//! the engine names none.
+//!
+//! - [`pack`]: what a spec pack supplies; [`pack::reference_mode`].
+//! - [`schema`]: the case format (serde types, JSON Schema).
+//! - [`suite`]: where cases come from (a pack's embedded suite, folders,
+//!   files).
+//! - [`case`]: from a case file to an [`run::Invocation`] and a
+//!   [`compare::Expectation`].
+//! - [`run`]: running one invocation in a sandbox ([`run::run`]).
+//! - [`compare`]: byte-exact comparison ([`compare::compare`]).
+//! - [`report`]: diffs, reproduce commands, score, coverage, JUnit.
+//! - [`bless`]: rewriting expected fields from the reference.
+//! - [`diff`]: differential testing with a pack's explorer.
+//! - [`cli`]: the command line ([`cli::main_with_args`]); [`exit`]: its
+//!   exit statuses.
+
+pub mod bless;
+pub mod case;
+pub mod cli;
+pub mod compare;
+pub mod diff;
+pub mod exit;
+pub mod pack;
+pub mod report;
+pub mod results;
+pub mod run;
+pub mod schema;
+pub mod suite;
+pub mod walk;
+
+pub use cli::{App, Defaults, main_with_args};
+pub use pack::{EmbeddedSuite, Pack, reference_mode};

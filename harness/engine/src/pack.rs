@@ -1,0 +1,132 @@
+//! What a spec pack hands the engine: the program's name in one word, its
+//! embedded suite (cases, `suite.yaml`, `rules.yaml`, rulings), its rule IDs,
+//! how to run its reference and, for `diff`, its explorer. The engine never
+//! names a pack; the binary that registers packs passes them in.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use crate::diff::explore::DynExplorer;
+use crate::schema::Case;
+
+/// Cases a pack reads from a folder written in a format of its own (a
+/// generated corpus with an index), handed to the engine as ordinary cases.
+#[derive(Debug, Clone)]
+pub struct ForeignCases {
+    /// The folder: files the cases name are read from it.
+    pub dir: PathBuf,
+    /// Each case with its `/`-separated path in the folder (its name).
+    pub cases: Vec<(String, Case)>,
+    /// What to do when a case fails and its expectation may be wrong (its
+    /// expectations cannot be blessed), ending in a colon.
+    pub regenerate_label: String,
+    /// The command that writes the folder again.
+    pub regenerate: String,
+}
+
+/// A suite embedded in a binary at build time.
+#[derive(Debug)]
+pub struct EmbeddedSuite {
+    /// Every file of the suite: `/`-separated path and bytes, sorted by path.
+    pub files: &'static [(&'static str, &'static [u8])],
+    /// The folder the suite was built from (it may be gone at run time).
+    pub source_dir: &'static str,
+    /// How the folder is named to people (`cases/NAME`).
+    pub display: &'static str,
+}
+
+/// Two embedded suites are the same when they are the same static.
+impl PartialEq for EmbeddedSuite {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl Eq for EmbeddedSuite {}
+
+impl EmbeddedSuite {
+    /// The bytes of one file of the suite.
+    pub fn get(&self, rel: &str) -> Option<&'static [u8]> {
+        self.files
+            .binary_search_by(|(p, _)| (*p).cmp(rel))
+            .ok()
+            .map(|i| self.files[i].1)
+    }
+}
+
+/// A program under test, as the engine sees it.
+pub trait Pack: Send + Sync {
+    /// The program's name, one lowercase word (`--spec NAME`); also the
+    /// prefix of its environment variables (`NAME_BIN`, `NAME_BLESS`).
+    fn name(&self) -> &'static str;
+
+    /// The suite embedded in the binary.
+    fn suite(&self) -> &'static EmbeddedSuite;
+
+    /// Every rule ID of the rulings, in the rulings' order; a pack's tests
+    /// check it against the suite's `rules.yaml`.
+    fn rule_ids(&self) -> Vec<&'static str>;
+
+    /// Runs the reference program with `args` (the program name first).
+    /// The engine re-executes its own binary in reference mode to call
+    /// this, so the reference is never looked up by path.
+    fn reference_main(&self, args: Vec<OsString>) -> ExitCode;
+
+    /// The explorer behind `diff`, if the pack has one.
+    fn explorer(&self) -> Option<&dyn DynExplorer> {
+        None
+    }
+
+    /// The cases of `path` when it is a folder (or the index file of one)
+    /// in a format of the pack's own; `None` when it is not.
+    fn foreign_cases(&self, path: &Path) -> Option<Result<ForeignCases, String>> {
+        let _ = path;
+        None
+    }
+
+    /// The normative rulings (Markdown): the suite's `NAME-rulings.md`.
+    fn rulings(&self) -> Option<&'static str> {
+        let file = format!("{}-rulings.md", self.name());
+        self.suite()
+            .get(&file)
+            .and_then(|b| std::str::from_utf8(b).ok())
+    }
+
+    /// The environment variable naming the program under test.
+    fn bin_env(&self) -> String {
+        format!("{}_BIN", self.name().to_ascii_uppercase())
+    }
+
+    /// The environment variable that turns on blessing.
+    fn bless_env(&self) -> String {
+        format!("{}_BLESS", self.name().to_ascii_uppercase())
+    }
+}
+
+/// Finds a pack by name.
+pub fn find<'a>(packs: &[&'a dyn Pack], name: &str) -> Option<&'a dyn Pack> {
+    packs.iter().copied().find(|p| p.name() == name)
+}
+
+/// The environment variable that turns an engine binary into a pack's
+/// reference: its value is the pack's name.
+pub const REFERENCE_ENV: &str = "CONFORMANCE_REFERENCE";
+
+/// Runs a pack's reference instead of the caller when this process was
+/// started in reference mode ([`REFERENCE_ENV`] names a registered pack).
+/// Every binary that runs cases calls this first thing in `main`.
+pub fn reference_mode(packs: &[&dyn Pack]) -> Option<ExitCode> {
+    let name = std::env::var_os(REFERENCE_ENV).filter(|v| !v.is_empty())?;
+    let Some(pack) = packs
+        .iter()
+        .find(|p| Path::new(p.name()) == Path::new(&name))
+    else {
+        eprintln!(
+            "{REFERENCE_ENV}={}: no such spec pack in this binary",
+            name.to_string_lossy()
+        );
+        return Some(crate::exit::code(crate::exit::USAGE));
+    };
+    Some(pack.reference_main(std::env::args_os().collect()))
+}
