@@ -2,7 +2,7 @@
 """Writes and checks the nogo conformance suite (cases/nogo/).
 
     python3 cases/nogo/tools/nogo_cases.py generate [--bin target/release/nogo]
-    python3 cases/nogo/tools/nogo_cases.py check    [--bin PROG] [--include-ignored]
+    python3 cases/nogo/tools/nogo_cases.py check    [--bin PROG] [--include-ignored] [--cases DIR]
 
 `generate` rewrites every case folder from the case list in `suite_cases.py`:
 each case's inputs (arguments, stdin, files) come from that list, its
@@ -257,11 +257,13 @@ class Replay:
         self.files = [(f["path"], spec_bytes(f, folder)) for f in case.get("files", [])]
 
 
-def check(binary, include_ignored):
+def check(binary, include_ignored, root):
     failures = 0
     total = 0
     for cat in CATEGORIES:
-        folder = os.path.join(SUITE, cat)
+        folder = os.path.join(root, cat)
+        if not os.path.isdir(folder):
+            continue
         for name in sorted(os.listdir(folder)):
             if not name.endswith(".yaml"):
                 continue
@@ -300,12 +302,14 @@ def main():
     parser.add_argument("command", choices=["generate", "check"])
     parser.add_argument("--bin", default=os.path.join(ROOT, "target", "release", "nogo"))
     parser.add_argument("--include-ignored", action="store_true")
+    parser.add_argument("--cases", default=SUITE, help="check: another folder of cases "
+                        "(e.g. a nogo-corpus output)")
     a = parser.parse_args()
     binary = os.path.abspath(a.bin)
     if a.command == "generate":
         generate(binary)
     else:
-        sys.exit(check(binary, a.include_ignored))
+        sys.exit(check(binary, a.include_ignored, os.path.abspath(a.cases)))
 
 
 if __name__ == "__main__":
