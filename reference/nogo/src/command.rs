@@ -92,6 +92,15 @@ pub fn parse<'a>(kept: &'a [u8], cut: bool, scan: &MoveScan) -> Command<'a> {
     scan.cell().map_or(Command::Invalid, Command::Move)
 }
 
+/// What a whole line (without its `\n`) asks for, judged exactly as the
+/// game judges it when read from stdin ([`crate::input::Line`]).
+pub fn parse_line(line: &[u8]) -> Command<'_> {
+    let mut scan = MoveScan::default();
+    scan.feed(line);
+    let cut = line.len() > crate::input::LINE_CAP;
+    parse(&line[..line.len().min(crate::input::LINE_CAP)], cut, &scan)
+}
+
 /// The path of a save line: every byte after the `w` up to the first NUL
 /// (SAVE-1). Without a NUL in the kept bytes of a cut line, the path is
 /// longer than anything `open` accepts.
@@ -116,6 +125,15 @@ mod tests {
     fn command(line: &[u8]) -> Command<'_> {
         let s = scan(line);
         parse(line, false, &s)
+    }
+
+    #[test]
+    fn parse_line_judges_a_line_as_the_game_reads_it() {
+        assert_eq!(parse_line(b"1 2"), Command::Move(Cell::new(1, 2)));
+        assert_eq!(parse_line(b"1 2\r"), Command::Invalid);
+        assert_eq!(parse_line(b"wx\0y"), Command::Save(Some(&b"x"[..])));
+        let long = [&b"w"[..], &[b'a'; crate::input::LINE_CAP]].concat();
+        assert_eq!(parse_line(&long), Command::Save(None));
     }
 
     #[test]

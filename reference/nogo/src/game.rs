@@ -56,10 +56,10 @@ pub fn play<R: BufRead, O: Write, E: Write>(
                 None => return Exit::EndOfInput,
             },
         };
-        state.grid.set(cell, Stone::Taken(mover));
+        let winner = place(&mut state, cell, mover);
         shown.set(cell, mover.symbol());
         emit(out, shown.as_bytes());
-        if let Some(winner) = capture::winner_after(&mut state.grid, cell, mover) {
+        if let Some(winner) = winner {
             let line = [
                 status::WINS_PREFIX.as_bytes(),
                 &[winner.symbol()],
@@ -75,11 +75,18 @@ pub fn play<R: BufRead, O: Write, E: Write>(
     }
 }
 
+/// Places `mover`'s stone on the empty `cell` and says who has won, if
+/// anyone (TURN-5, CAPTURE-2); the caller passes the turn when no one has.
+pub fn place(state: &mut State, cell: Cell, mover: Player) -> Option<Player> {
+    state.grid.set(cell, Stone::Taken(mover));
+    capture::winner_after(&mut state.grid, cell, mover)
+}
+
 /// Takes candidates until one is empty (COMP-3). A loaded grid always has
 /// an empty cell (FILE-4) and a game ends before the grid fills (the last
 /// stone leaves its own string no liberty), so the search ends; every cell
 /// is a candidate within 1000003 jumps.
-fn computer_move(state: &mut State, mover: Player) -> Cell {
+pub fn computer_move(state: &mut State, mover: Player) -> Cell {
     loop {
         let cell = state.generator(mover).take();
         if state.grid.is_free(cell) {

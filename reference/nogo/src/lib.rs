@@ -14,6 +14,7 @@ pub mod grid;
 pub mod input;
 pub mod player;
 pub mod render;
+pub mod rules;
 pub mod save;
 pub mod savefile;
 pub mod state;
