@@ -61,7 +61,13 @@ fn smaller_grid(s: &Session, out: &mut Vec<Session>) {
             let (Ok(h), Ok(w)) = (height.parse::<usize>(), width.parse::<usize>()) else {
                 return;
             };
-            for (nh, nw) in [(4, 4), (4, w), (h, 4), (h - 1, w), (h, w - 1)] {
+            for (nh, nw) in [
+                (4, 4),
+                (4, w),
+                (h, 4),
+                (h.saturating_sub(1), w),
+                (h, w.saturating_sub(1)),
+            ] {
                 if (4..=h).contains(&nh) && (4..=w).contains(&nw) && (nh, nw) != (h, w) {
                     out.push(with(Source::New {
                         height: nh.to_string(),
