@@ -129,6 +129,9 @@ fn game(session: &Session) -> (&'static str, Vec<Rule>) {
     if e.computer_moves > 0 && category != "computer-games" {
         rules.extend([Rule::Comp2, Rule::Comp4]);
     }
+    if e.winner.is_some() {
+        rules.extend([Rule::Capture1, Rule::Capture2, Rule::End1]);
+    }
     if e.suicide {
         rules.push(Rule::Capture2);
     }

@@ -8,7 +8,7 @@
 
 use nogo_reference::rules::Rule;
 use nogo_reference::savefile::to_bytes;
-use nogo_reference::{Cell, Kind, Player, State};
+use nogo_reference::{Cell, Kind, Player, State, Stone};
 
 use crate::rng::SplitMix64;
 use crate::samples::{self, Spec};
@@ -266,6 +266,22 @@ fn dims_session(rng: &mut SplitMix64, options: Options) -> Session {
             pick(rng, &bad).to_string()
         }
     };
+    if rng.below(4) == 0 {
+        // Both good, one at the edge of the range: humans, so that the
+        // one line read ends the game quickly on a grid of 1000 rows.
+        let edge = ["4", "1000", "0004", "1000"][rng.below(4)].to_owned();
+        let (height, width) = if rng.below(2) == 0 {
+            (edge, "4".to_owned())
+        } else {
+            ("4".to_owned(), edge)
+        };
+        let mut s = bare(Args::Game {
+            types: ["h".into(), "h".into()],
+            source: Source::New { height, width },
+        });
+        s.lines.push(Input::plain("0 0"));
+        return s;
+    }
     match rng.below(3) {
         0 => height = spoil(rng, &mut label),
         1 => width = spoil(rng, &mut label),
@@ -386,7 +402,9 @@ fn game_session(rng: &mut SplitMix64, options: Options) -> Session {
     let mut s = bare(game_args(rng, source));
     s.setup_label = label;
     let to_the_end = rng.below(3) == 0;
-    let mut sim = Sim::new(s.kinds(), Some(state));
+    // The game as the program starts it: from the file's bytes when loaded.
+    let start = crate::classify::start(&s).unwrap_or(state);
+    let mut sim = Sim::new(s.kinds(), Some(start));
     play_lines(rng, &mut sim, &mut s, options, to_the_end);
     s
 }
@@ -417,7 +435,24 @@ fn save_bytes(
     if !options.ambiguous || rng.below(4) != 0 {
         return (bytes, None);
     }
-    if rng.below(2) == 0 {
+    let roll = rng.below(3);
+    if roll == 0 {
+        // CAPTURE-4: a string without a liberty in a corner, far from the
+        // next move unless play goes there.
+        let mut dead = state.clone();
+        dead.grid.set(Cell::new(0, 0), Stone::Taken(Player::O));
+        dead.grid.set(Cell::new(0, 1), Stone::Taken(Player::X));
+        dead.grid.set(Cell::new(1, 0), Stone::Taken(Player::X));
+        if dead.grid.empty_cells() > 0 {
+            let label = Ambiguity {
+                name: "dead-string-loaded",
+                rule: Rule::Capture4,
+            };
+            return (to_bytes(&dead), Some(label));
+        }
+        return (bytes, None);
+    }
+    if roll == 1 {
         // Decision 1: `next` with a leading zero.
         let mut fields: Vec<Vec<u8>> = Vec::new();
         let end = bytes
