@@ -419,7 +419,7 @@ def all_cases():
        tags=AMB)
     ld("trailing-lines-ignored", game_file(empty(4, 4)) + "\n\nextra\n....\n",
        "bytes after the last grid line are ignored", ["FILE-5", "FILE-7", "EOF-1"], tags=AMB)
-    ld("trailing-garbage-no-newline", game_file(empty(4, 4)) + "\0\xff",
+    ld("trailing-garbage-no-newline", game_file(empty(4, 4)).encode() + b"\0\xff",
        "binary bytes after the grid are ignored", ["FILE-5", "EOF-1"], tags=AMB)
     ld("tall-1000x4", game_file(["O..X"] + empty(998, 4) + ["X..O"]),
        "a 1000 x 4 file", ["FILE-1", "FILE-2", "GRID-1", "EOF-1"])
