@@ -227,7 +227,35 @@ def generate(binary):
                 sys.exit("%s/%s: status %d, the case list expects %d\nstdout %r\nstderr %r" % (
                     case.category, case.name, status, case.expect_status, out[-300:], err))
         write_case(case, status, out, err, outputs)
+    write_ambiguities(cases)
     print("wrote %d cases" % len(cases))
+
+
+def write_ambiguities(cases):
+    """AMBIGUITIES.md: the ambiguous cases grouped by the ambiguous rules they cite."""
+    with open(os.path.join(SUITE, "rules.yaml"), "rb") as f:
+        rules = yaml.safe_load(f)["rules"]
+    # PyYAML reads the bare word `no` as false (YAML 1.1).
+    amb = [(r["id"], r["summary"], r["ambiguous"]) for r in rules
+           if r["ambiguous"] not in ("no", False)]
+    out = ["# The ambiguous cases of the nogo suite",
+           "",
+           "Written by `tools/nogo_cases.py generate`. Each rule marked (ambiguous), in",
+           "whole or in part (`rules.yaml`), with the cases tagged `ambiguous` that cite",
+           "it. These cases run only with `--include-ignored`; a program that fails",
+           "only them follows another reading of the text that careful readers share.",
+           ""]
+    for rid, summary, kind in amb:
+        names = sorted("%s/%s" % (c.category, c.name) for c in cases
+                       if "ambiguous" in c.tags and rid in c.rules)
+        out.append("## %s (%s)" % (rid, kind))
+        out.append("")
+        out.append(summary)
+        out.append("")
+        out.extend("- `%s`" % n for n in names) if names else out.append("- (no case)")
+        out.append("")
+    with open(os.path.join(SUITE, "AMBIGUITIES.md"), "w") as f:
+        f.write("\n".join(out))
 
 
 def load_bytes(case, folder, key):

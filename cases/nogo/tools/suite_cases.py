@@ -213,7 +213,8 @@ def all_cases():
     bad("header-no-newline", ok_head[:-1], "the header without its newline", ["FILE-5"])
     bad("header-eight-fields", "4 4 0 1 0 0 2 2\n" + body, "eight header fields", ["FILE-1"])
     bad("header-ten-fields", "4 4 0 1 0 0 2 2 0 0\n" + body, "ten header fields", ["FILE-1"])
-    bad("header-leading-space", " " + ok_head + body, "a space before the header", ["FILE-1"])
+    bad("header-leading-space", " " + ok_head + body, "a space before the header",
+        ["FILE-1", "FILE-2"], AMB)
     bad("header-trailing-space", ok_head[:-1] + " \n" + body, "a space after the header",
         ["FILE-1", "FILE-2"], AMB)
     bad("header-doubled-space", "4  4 0 1 0 0 2 2 0\n" + body, "two spaces between fields",
@@ -222,12 +223,12 @@ def all_cases():
         ["FILE-2"], AMB)
     bad("header-minus-sign", "4 4 0 1 0 0 2 2 -0\n" + body, "a - sign on a move number",
         ["FILE-2"], AMB)
-    bad("header-tab", "4 4\t0 1 0 0 2 2 0\n" + body, "a tab between fields", ["FILE-2"])
-    bad("header-crlf", ok_head[:-1] + "\r\n" + body, "the header ends in CR LF", ["FILE-2"])
+    bad("header-tab", "4 4\t0 1 0 0 2 2 0\n" + body, "a tab between fields", ["FILE-2"], AMB)
+    bad("header-crlf", ok_head[:-1] + "\r\n" + body, "the header ends in CR LF", ["FILE-2"], AMB)
     bad("header-letter", "4 4 O 1 0 0 2 2 0\n" + body, "the letter O as next player",
         ["FILE-2"])
     bad("header-empty-line", "\n" + ok_head + body, "a blank line before the header",
-        ["FILE-1"])
+        ["FILE-1", "FILE-2"], AMB)
     bad("height-3", "3 4 0 1 0 0 2 2 0\n" + "".join(r + "\n" for r in empty(3, 4)),
         "height 3 (with three rows)", ["FILE-2"])
     bad("width-1001", "4 1001 0 1 4 0 2 10 0\n" + "".join("." * 1001 + "\n" for _ in range(4)),
@@ -419,7 +420,7 @@ def all_cases():
        tags=AMB)
     ld("trailing-lines-ignored", game_file(empty(4, 4)) + "\n\nextra\n....\n",
        "bytes after the last grid line are ignored", ["FILE-5", "FILE-7", "EOF-1"], tags=AMB)
-    ld("trailing-garbage-no-newline", game_file(empty(4, 4)) + "\0\xff",
+    ld("trailing-garbage-no-newline", game_file(empty(4, 4)).encode() + b"\0\xff",
        "binary bytes after the grid are ignored", ["FILE-5", "EOF-1"], tags=AMB)
     ld("tall-1000x4", game_file(["O..X"] + empty(998, 4) + ["X..O"]),
        "a 1000 x 4 file", ["FILE-1", "FILE-2", "GRID-1", "EOF-1"])

@@ -25,7 +25,9 @@ pub enum Class {
     HeaderTrailingSpace,
     /// A `+` or `-` before a field.
     HeaderSigned,
-    /// A byte other than a digit or a space in the header.
+    /// A tab or a CR in the header: white space that `scanf("%d")` skips.
+    HeaderWhitespaceByte,
+    /// A byte other than a digit or white space in the header.
     HeaderForeignByte,
     /// H or W outside 4..=1000.
     DimensionOutOfRange,
@@ -111,7 +113,7 @@ const fn control(
 
 impl Class {
     /// Every class, faulty ones first.
-    pub const ALL: [Self; 30] = [
+    pub const ALL: [Self; 31] = [
         Self::EmptyFile,
         Self::HeaderTruncated,
         Self::HeaderTooFewFields,
@@ -120,6 +122,7 @@ impl Class {
         Self::HeaderDoubledSpace,
         Self::HeaderTrailingSpace,
         Self::HeaderSigned,
+        Self::HeaderWhitespaceByte,
         Self::HeaderForeignByte,
         Self::DimensionOutOfRange,
         Self::NextPlayerOutOfRange,
@@ -169,8 +172,8 @@ impl Class {
             Self::HeaderLeadingSpace => faulty(
                 "header-leading-space",
                 "a space before the header's first field",
-                &["FILE-1"],
-                false,
+                &["FILE-1", "FILE-2"],
+                true,
             ),
             Self::HeaderDoubledSpace => faulty(
                 "header-doubled-space",
@@ -190,9 +193,15 @@ impl Class {
                 &["FILE-2"],
                 true,
             ),
+            Self::HeaderWhitespaceByte => faulty(
+                "header-whitespace-byte",
+                "a tab between two header fields, or a CR before the header's newline",
+                &["FILE-2"],
+                true,
+            ),
             Self::HeaderForeignByte => faulty(
                 "header-foreign-byte",
-                "a tab, CR, NUL, letter or byte above 127 in the header",
+                "a NUL, a letter, a dot or a byte above 127 in the header",
                 &["FILE-2"],
                 false,
             ),
@@ -358,7 +367,9 @@ impl Class {
             Self::HeaderLeadingSpace | Self::HeaderDoubledSpace => {
                 matches!(kind, K::HeaderEmptyField)
             }
-            Self::HeaderSigned | Self::HeaderForeignByte => matches!(kind, K::HeaderByte(_)),
+            Self::HeaderSigned | Self::HeaderWhitespaceByte | Self::HeaderForeignByte => {
+                matches!(kind, K::HeaderByte(_))
+            }
             Self::DimensionOutOfRange => matches!(kind, K::Dimension),
             Self::NextPlayerOutOfRange => matches!(kind, K::NextPlayer),
             Self::GeneratorRowOutOfRange => matches!(kind, K::GeneratorRow),

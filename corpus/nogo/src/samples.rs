@@ -218,13 +218,13 @@ fn header_samples(out: &mut Builder, base: &Parts, rng: &mut SplitMix64) {
     tab.push(' ');
     tab.push_str(&base.fields[2..].join(" "));
     out.push(
-        Class::HeaderForeignByte,
+        Class::HeaderWhitespaceByte,
         "tab",
         "a tab between height and width",
         base.with_header(tab.as_bytes()),
     );
     out.push(
-        Class::HeaderForeignByte,
+        Class::HeaderWhitespaceByte,
         "cr-before-newline",
         "the header ends in CR LF",
         base.with_header(&[&header[..], b"\r"].concat()),

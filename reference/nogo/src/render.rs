@@ -29,10 +29,16 @@ impl Rendered {
 
     /// Shows `symbol` on `cell`.
     pub fn set(&mut self, cell: Cell, symbol: u8) {
-        let at = (cell.row + 1) * (self.width + 3) + 1 + cell.col;
-        if cell.col < self.width
-            && let Some(b) = self.bytes.get_mut(at)
-        {
+        if cell.col >= self.width {
+            return;
+        }
+        // Checked: a cell far off the board must change nothing, not wrap.
+        let at = cell
+            .row
+            .checked_add(1)
+            .and_then(|r| r.checked_mul(self.width + 3))
+            .and_then(|i| i.checked_add(1 + cell.col));
+        if let Some(b) = at.and_then(|i| self.bytes.get_mut(i)) {
             *b = symbol;
         }
     }
@@ -72,6 +78,9 @@ mod tests {
         r.set(Cell::new(3, 4), b'X');
         r.set(Cell::new(3, 5), b'X');
         r.set(Cell::new(9, 0), b'X');
+        r.set(Cell::new(usize::MAX, 0), b'X');
+        r.set(Cell::new(0, usize::MAX), b'X');
+        r.set(Cell::new(usize::MAX / 2, 0), b'X');
         assert_eq!(r.as_bytes(), expected);
     }
 }
