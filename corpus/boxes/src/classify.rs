@@ -5,10 +5,10 @@
 use std::collections::BTreeSet;
 
 use boxes_reference::command::{self, Command};
-use boxes_reference::gridfile::LoadErrorKind;
+use boxes_reference::rules::Rule;
 use boxes_reference::{Exit, State, args, gridfile};
 
-use crate::session::{Session, apply_move};
+use crate::session::Session;
 
 /// A marking category and the rules a session exercises.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,7 +58,7 @@ pub fn classify(session: &Session, status: u8) -> Classification {
             gridfile::load_bytes(&file.bytes, config.height, config.width, config.players).err()
         });
         if let Some(error) = broken {
-            found.insert(file_rule(error.kind));
+            found.extend(error.kind.rules().into_iter().map(Rule::id));
         }
         return Classification {
             category: "file-errors",
@@ -88,7 +88,7 @@ fn game(session: &Session, config: &args::Config, status: u8) -> Classification 
         }
         match command::parse(line) {
             Command::Save(_) => saves += 1,
-            Command::Move(edge) if apply_move(&mut state, edge) => moves += 1,
+            Command::Move(edge) if state.apply(edge).is_ok() => moves += 1,
             Command::Move(_) => {
                 invalid += 1;
                 found.insert("TURN-3");
@@ -134,27 +134,6 @@ fn game(session: &Session, config: &args::Config, status: u8) -> Classification 
     Classification {
         category,
         rules: found,
-    }
-}
-
-/// The FILE rule a load error breaks.
-fn file_rule(kind: LoadErrorKind) -> &'static str {
-    match kind {
-        LoadErrorKind::Empty | LoadErrorKind::Unreadable => "FILE-6",
-        LoadErrorKind::MissingLines { .. }
-        | LoadErrorKind::EdgeByte(_)
-        | LoadErrorKind::EdgeRowShort
-        | LoadErrorKind::EdgeRowLong => "FILE-1",
-        LoadErrorKind::NextPlayerByte(_)
-        | LoadErrorKind::NextPlayerEmpty
-        | LoadErrorKind::NextPlayerRange => "FILE-2",
-        LoadErrorKind::CellByte(_)
-        | LoadErrorKind::EmptyField
-        | LoadErrorKind::TooFewFields
-        | LoadErrorKind::TooManyFields
-        | LoadErrorKind::OwnerRange => "FILE-3",
-        LoadErrorKind::OwnerOnOpenCell { .. } => "FILE-4",
-        LoadErrorKind::ExtraLine => "FILE-5",
     }
 }
 

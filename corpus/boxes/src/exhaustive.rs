@@ -8,6 +8,7 @@
 use std::collections::HashSet;
 
 use boxes_reference::gridfile::{self, LoadError, LoadErrorKind};
+use boxes_reference::rules::Rule;
 use boxes_reference::{Grid, State};
 
 use crate::spec::Spec;
@@ -256,49 +257,33 @@ fn closed_unowned(grid: &Grid) -> bool {
     })
 }
 
-/// The rules a foreign byte breaks: the line's own rule, and FILE-5 when
-/// the byte is one it names (`\r`, space, tab, NUL).
-fn foreign_byte_rules(rule: &'static str, byte: u8) -> Vec<&'static str> {
-    if file_5_byte(byte) {
-        vec![rule, "FILE-5"]
-    } else {
-        vec![rule]
-    }
-}
-
-/// Whether `b` is one of the bytes FILE-5 names as outside the grammar.
-const fn file_5_byte(b: u8) -> bool {
-    matches!(b, b'\r' | b' ' | b'\t' | 0)
-}
-
 fn rejected(e: LoadError, bytes: &[u8], width: usize) -> Verdict {
     let line_text = bytes
         .split(|&b| b == b'\n')
         .nth(e.line.saturating_sub(1))
         .unwrap_or_default();
-    let (mut rules, ambiguous): (Vec<&'static str>, bool) = match e.kind {
-        LoadErrorKind::Empty | LoadErrorKind::Unreadable => (vec![], false),
-        LoadErrorKind::MissingLines { .. }
-        | LoadErrorKind::EdgeRowShort
-        | LoadErrorKind::EdgeRowLong
-        | LoadErrorKind::TooFewFields => (vec!["FILE-1"], false),
+    let mut rules: Vec<&'static str> = e
+        .kind
+        .rules()
+        .into_iter()
+        .map(Rule::id)
+        .filter(|&r| r != "FILE-6")
+        .collect();
+    let ambiguous = match e.kind {
         LoadErrorKind::TooManyFields => {
-            // `0,0,`: a trailing comma, rejected under an ambiguous ruling.
+            // `0,0,`: a trailing comma, rejected under an ambiguous FILE-3
+            // ruling.
             let fields = line_text.split(|&b| b == b',').count();
-            if line_text.last() == Some(&b',') && fields == width + 1 {
-                (vec!["FILE-1", "FILE-3"], true)
-            } else {
-                (vec!["FILE-1"], false)
+            let trailing = line_text.last() == Some(&b',') && fields == width + 1;
+            if trailing {
+                rules.push("FILE-3");
             }
+            trailing
         }
-        LoadErrorKind::NextPlayerByte(b) => (foreign_byte_rules("FILE-2", b), false),
-        LoadErrorKind::NextPlayerEmpty | LoadErrorKind::NextPlayerRange => (vec!["FILE-2"], false),
-        LoadErrorKind::EdgeByte(b) => (foreign_byte_rules("FILE-1", b), false),
-        LoadErrorKind::CellByte(b) => (foreign_byte_rules("FILE-3", b), false),
-        LoadErrorKind::EmptyField => (vec!["FILE-3"], true),
-        LoadErrorKind::OwnerRange => (vec!["FILE-3"], false),
-        LoadErrorKind::OwnerOnOpenCell { .. } => (vec!["FILE-4"], true),
-        LoadErrorKind::ExtraLine => (vec!["FILE-5"], true),
+        LoadErrorKind::EmptyField
+        | LoadErrorKind::OwnerOnOpenCell { .. }
+        | LoadErrorKind::ExtraLine => true,
+        _ => false,
     };
     rules.extend(["FILE-6", "ARGS-7"]);
     Verdict {

@@ -62,12 +62,8 @@ impl RandomGame {
             return None;
         }
         let edge = self.open.swap_remove(rng.below(self.open.len()));
-        let mover = self.state.next;
-        let done = self.state.grid.play(edge, mover).ok()?;
+        self.state.apply(edge).ok()?;
         self.moves.push(edge);
-        if done.count() == 0 && !self.is_over() {
-            self.state.next = mover.next(self.state.players);
-        }
         Some(edge)
     }
 

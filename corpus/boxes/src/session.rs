@@ -479,20 +479,6 @@ fn completes(grid: &Grid, edge: Edge) -> bool {
     })
 }
 
-/// Applies a move as the reference would (TURN-5). Returns whether it was
-/// valid.
-pub fn apply_move(state: &mut State, edge: Edge) -> bool {
-    match state.grid.play(edge, state.next) {
-        Ok(done) => {
-            if state.grid.open_edges() > 0 && done.count() == 0 {
-                state.next = state.next.next(state.players);
-            }
-            true
-        }
-        Err(_) => false,
-    }
-}
-
 /// Good relative save paths (SAVE-1, SAVE-2).
 const GOOD_SAVES: [&str; 6] = [
     "save.txt",
@@ -746,7 +732,7 @@ impl Generator {
         for _ in 0..moves {
             match self.choose_move(&state.grid) {
                 Some(edge) => {
-                    apply_move(&mut state, edge);
+                    let _ = state.apply(edge);
                 }
                 None => break,
             }
@@ -1067,7 +1053,7 @@ impl Generator {
             }
             if self.rng.percent(62) {
                 if let Some(edge) = self.choose_move(&state.grid) {
-                    apply_move(state, edge);
+                    let _ = state.apply(edge);
                     session.lines.push(edge.to_string().into_bytes());
                     moves += 1;
                 }

@@ -9,7 +9,7 @@ use std::ffi::OsString;
 use boxes_reference::command::{self, Command};
 use boxes_reference::{Cell, Edge, Grid, Player, State, args, gridfile};
 
-use crate::session::{InputFile, Session, SessionKind, all_cells, apply_move, cell_edges};
+use crate::session::{InputFile, Session, SessionKind, all_cells, cell_edges};
 
 /// The path a folded game is loaded from when the session had no file.
 const FOLDED_PATH: &str = "grid.txt";
@@ -143,7 +143,7 @@ fn fold(session: &Session, k: usize) -> Option<Session> {
     let mut moved = false;
     for line in session.lines.get(..k)? {
         if let Command::Move(edge) = command::parse(line)
-            && apply_move(&mut state, edge)
+            && state.apply(edge).is_ok()
         {
             moved = true;
             if state.grid.open_edges() == 0 {
@@ -428,7 +428,7 @@ mod tests {
     fn cropping_keeps_only_what_fits_and_stays_loadable() {
         let mut state = State::new(3, 3, 2);
         for edge in state.grid.edges().collect::<Vec<_>>() {
-            apply_move(&mut state, edge);
+            let _ = state.apply(edge);
         }
         let small = crop(
             &state,

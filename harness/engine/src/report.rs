@@ -488,8 +488,9 @@ pub struct CaseResult {
     pub time: Duration,
 }
 
-/// One row of the score.
-#[derive(Debug, Clone, PartialEq)]
+/// One row of the score (also a row of the `--results` document).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ScoreRow {
     /// Category name, or `ambiguous`.
     pub name: String,

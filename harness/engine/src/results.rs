@@ -113,23 +113,8 @@ pub struct Score {
     pub max: f64,
 }
 
-/// One row of the score.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ScoreRecord {
-    /// The category (or `ambiguous`).
-    pub name: String,
-    /// Cases passed.
-    pub passed: usize,
-    /// Cases judged (passed or failed; errors excluded).
-    pub total: usize,
-    /// Cases that could not be judged.
-    pub errors: usize,
-    /// Marks the category is worth (none for `ambiguous`).
-    pub marks: Option<f64>,
-    /// Marks earned, pro rata (none when no case was judged).
-    pub earned: Option<f64>,
-}
+/// One row of the score: [`ScoreRow`].
+pub type ScoreRecord = ScoreRow;
 
 /// The JSON Schema of [`Results`], as published in
 /// `cases/results.schema.json`.
@@ -155,17 +140,7 @@ pub struct RunInfo<'a> {
 pub fn build(info: &RunInfo<'_>, results: &[CaseResult], rows: &[ScoreRow]) -> Results {
     let mut cases: Vec<CaseRecord> = results.iter().map(record).collect();
     cases.sort_by(|a, b| a.name.cmp(&b.name));
-    let categories: Vec<ScoreRecord> = rows
-        .iter()
-        .map(|r| ScoreRecord {
-            name: r.name.clone(),
-            passed: r.passed,
-            total: r.total,
-            errors: r.errors,
-            marks: r.marks,
-            earned: r.earned,
-        })
-        .collect();
+    let categories: Vec<ScoreRecord> = rows.to_vec();
     Results {
         format: FORMAT.to_owned(),
         spec: info.spec.to_owned(),

@@ -4,17 +4,13 @@
 //! [`crate::stdio`].
 
 use std::ffi::OsString;
-use std::fs::File;
-use std::io::{self, BufRead, Write};
-use std::os::fd::AsFd;
+use std::io::{BufRead, Write};
 use std::path::Path;
-use std::process::ExitCode;
 
 use crate::args;
 use crate::game::{self, State};
 use crate::gridfile::{self, LoadFailure};
 use crate::status::Exit;
-use crate::stdio;
 
 /// Runs `boxes` with `args` (without the program name) on the given
 /// streams and returns how it exits; its message is already on `err`.
@@ -54,26 +50,12 @@ pub fn start(args: &[OsString]) -> Result<State, Exit> {
     }
 }
 
-/// Runs `boxes` as a process: `argv` includes the program name, the
-/// streams are the process's own. Used by the `boxes` binary and by every
-/// tool that re-executes itself as the reference.
-pub fn main_with_args<I: IntoIterator<Item = OsString>>(argv: I) -> ExitCode {
-    let operands: Vec<OsString> = argv.into_iter().skip(1).collect();
-    // Rust's stdout flushes at every newline; a grid is many lines, so write
-    // through our own buffer straight to the descriptor.
-    let sink: Box<dyn Write> = match io::stdout().as_fd().try_clone_to_owned() {
-        Ok(fd) => Box::new(File::from(fd)),
-        Err(_) => Box::new(io::stdout()),
-    };
-    let exit = stdio::run_process(&operands, io::stdin(), sink, io::stderr().lock());
-    ExitCode::from(exit.code())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::stdio::run_process;
     use std::cell::RefCell;
+    use std::io;
     use std::io::Cursor;
     use std::io::Read;
     use std::os::unix::ffi::OsStrExt;

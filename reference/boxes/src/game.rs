@@ -8,35 +8,13 @@ use std::io::{BufRead, Write};
 use std::os::unix::ffi::OsStrExt;
 
 use crate::command::{self, Command};
-use crate::grid::Grid;
 use crate::gridfile;
 use crate::input::{self, Line};
 use crate::player::Player;
 use crate::render::Rendered;
 use crate::status::{self, Exit};
 
-/// Everything a grid file holds: the grid and whose turn it is, for a game
-/// of `players` players.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct State {
-    /// Edges and owners.
-    pub grid: Grid,
-    /// The player to move next.
-    pub next: Player,
-    /// How many players the game has (P).
-    pub players: usize,
-}
-
-impl State {
-    /// A new game: empty grid, player A to move.
-    pub fn new(height: usize, width: usize, players: usize) -> Self {
-        Self {
-            grid: Grid::new(height, width),
-            next: Player::FIRST,
-            players,
-        }
-    }
-}
+pub use crate::state::State;
 
 /// What happened to one save request (SAVE-3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -120,19 +98,17 @@ fn turns<R: BufRead, O: Write, E: Write>(
                 let _ = writeln!(err, "{message}");
             }
             Command::Move(edge) if !cut => {
-                let Ok(done) = state.grid.play(edge, state.next) else {
+                let mover = state.next;
+                let Ok(done) = state.apply(edge) else {
                     continue;
                 };
                 shown.close(edge);
                 for cell in done.iter() {
-                    shown.own(cell, state.next);
+                    shown.own(cell, mover);
                 }
                 out.write_all(shown.as_bytes()).map_err(|_| Failure)?;
                 if state.grid.open_edges() == 0 {
                     return finish(state, out);
-                }
-                if done.count() == 0 {
-                    state.next = state.next.next(state.players);
                 }
             }
             Command::Move(_) | Command::Invalid => {}
@@ -166,7 +142,7 @@ fn finish<O: Write>(state: &State, out: &mut O) -> Result<Exit, Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::{Cell, Edge};
+    use crate::grid::{Cell, Edge, Grid};
     use std::cell::RefCell;
     use std::io::{self, Cursor, Read};
     use std::rc::Rc;

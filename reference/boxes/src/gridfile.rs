@@ -10,9 +10,10 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 
-use crate::game::State;
 use crate::grid::{Cell, Direction, Edge, Grid};
 use crate::player::Player;
+use crate::rules::Rule;
+use crate::state::State;
 
 /// What is wrong with a grid file's contents.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,6 +70,42 @@ pub struct LoadError {
     pub line: usize,
     /// What is wrong.
     pub kind: LoadErrorKind,
+}
+
+impl LoadErrorKind {
+    /// The rules an error of this kind breaks, the one map from load errors
+    /// to rulings, decided by FILE-1..FILE-6: the line layout, the number
+    /// of lines, the length of an edge row and the number of owners in a
+    /// cell row are FILE-1; the next player FILE-2; an owner's digits,
+    /// value and an empty field FILE-3; an owner on an open cell FILE-4; a
+    /// line after the grid FILE-5, as is a foreign byte FILE-5 names (`\r`,
+    /// space, tab, NUL) besides its line's own rule; an empty or unreadable
+    /// file FILE-6 alone. FILE-6 (the message and exit 5) holds for every
+    /// kind and is not listed.
+    pub fn rules(self) -> Vec<Rule> {
+        let foreign = |line: Rule, byte: u8| {
+            if matches!(byte, b'\r' | b' ' | b'\t' | 0) {
+                vec![line, Rule::File5]
+            } else {
+                vec![line]
+            }
+        };
+        match self {
+            Self::Empty | Self::Unreadable => vec![Rule::File6],
+            Self::MissingLines { .. }
+            | Self::EdgeRowShort
+            | Self::EdgeRowLong
+            | Self::TooFewFields
+            | Self::TooManyFields => vec![Rule::File1],
+            Self::EdgeByte(b) => foreign(Rule::File1, b),
+            Self::NextPlayerByte(b) => foreign(Rule::File2, b),
+            Self::NextPlayerEmpty | Self::NextPlayerRange => vec![Rule::File2],
+            Self::CellByte(b) => foreign(Rule::File3, b),
+            Self::EmptyField | Self::OwnerRange => vec![Rule::File3],
+            Self::OwnerOnOpenCell { .. } => vec![Rule::File4],
+            Self::ExtraLine => vec![Rule::File5],
+        }
+    }
 }
 
 impl fmt::Display for LoadErrorKind {
@@ -601,5 +638,23 @@ mod tests {
     fn file_7_loaded_next_player_kept() {
         let s = load_bytes(b"2\n00\n000\n00\n000\n00\n0,0\n0,0\n", 2, 2, 2);
         assert_eq!(s.map(|s| s.next).ok(), Player::new(2));
+    }
+
+    #[test]
+    fn file_rules_map_each_load_error_once() {
+        use crate::rules::Rule;
+        assert_eq!(LoadErrorKind::Empty.rules(), [Rule::File6]);
+        assert_eq!(LoadErrorKind::TooFewFields.rules(), [Rule::File1]);
+        assert_eq!(LoadErrorKind::EmptyField.rules(), [Rule::File3]);
+        assert_eq!(
+            LoadErrorKind::EdgeByte(b'\r').rules(),
+            [Rule::File1, Rule::File5]
+        );
+        assert_eq!(LoadErrorKind::CellByte(b'x').rules(), [Rule::File3]);
+        assert_eq!(
+            LoadErrorKind::OwnerOnOpenCell { row: 0, col: 0 }.rules(),
+            [Rule::File4]
+        );
+        assert_eq!(LoadErrorKind::ExtraLine.rules(), [Rule::File5]);
     }
 }

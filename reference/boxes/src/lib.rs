@@ -13,11 +13,13 @@ pub mod input;
 pub mod player;
 pub mod render;
 pub mod rules;
+pub mod state;
 pub mod status;
 pub mod stdio;
 
-pub use app::{main_with_args, run};
-pub use game::State;
+pub use app::run;
 pub use grid::{Cell, Direction, Edge, Grid};
 pub use player::Player;
+pub use state::State;
 pub use status::Exit;
+pub use stdio::main_with_args;

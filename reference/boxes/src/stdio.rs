@@ -1,4 +1,4 @@
-//! The process's standard streams for [`crate::app::main_with_args`]:
+//! The process's standard streams for [`main_with_args`]:
 //! stdout written in large blocks yet flushed whenever the program is about
 //! to wait for input (TURN-1), and a failure to write it turned into SYS-1.
 //!
@@ -9,11 +9,29 @@
 
 use std::cell::RefCell;
 use std::ffi::OsString;
+use std::fs::File;
 use std::io::{self, BufRead, BufWriter, Read, Write};
+use std::os::fd::AsFd;
+use std::process::ExitCode;
 use std::rc::Rc;
 
 use crate::app::run;
 use crate::status::Exit;
+
+/// Runs `boxes` as a process: `argv` includes the program name, the
+/// streams are the process's own. Used by the `boxes` binary and by every
+/// tool that re-executes itself as the reference.
+pub fn main_with_args<I: IntoIterator<Item = OsString>>(argv: I) -> ExitCode {
+    let operands: Vec<OsString> = argv.into_iter().skip(1).collect();
+    // Rust's stdout flushes at every newline; a grid is many lines, so write
+    // through our own buffer straight to the descriptor.
+    let sink: Box<dyn Write> = match io::stdout().as_fd().try_clone_to_owned() {
+        Ok(fd) => Box::new(File::from(fd)),
+        Err(_) => Box::new(io::stdout()),
+    };
+    let exit = run_process(&operands, io::stdin(), sink, io::stderr().lock());
+    ExitCode::from(exit.code())
+}
 
 /// [`run`] with the buffering a process needs: stdout is written in large
 /// blocks, but always flushed before the program waits for input (TURN-1).
