@@ -80,7 +80,7 @@ fn the_suite_fails_every_variant() {
     for (name, ambiguous_only) in VARIANTS {
         let bin = variant(dir.path(), name);
         let (code, text) = suite(&bin, &[]);
-        let want = if ambiguous_only { 0 } else { 1 };
+        let want = i32::from(!ambiguous_only);
         assert_eq!(code, Some(want), "{name} without ambiguous cases: {text}");
         let (code, text) = suite(&bin, &["--include-ignored"]);
         assert_eq!(code, Some(1), "{name} with ambiguous cases: {text}");

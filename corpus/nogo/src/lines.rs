@@ -70,7 +70,7 @@ pub fn bad_line(rng: &mut SplitMix64, sim: &Sim, options: Options) -> Input {
         1 => format!("{r} {w}").into_bytes(),
         2 => format!("{} {}", h + rng.below(50), w + rng.below(50)).into_bytes(),
         3 => match sim.random_taken(rng) {
-            Some(t) => format!("{} {}", t.row, t.col).into_bytes(),
+            Some(taken) => format!("{} {}", taken.row, taken.col).into_bytes(),
             None => format!("{h} {w}").into_bytes(),
         },
         4 => format!("99999999999999999999 {c}").into_bytes(),

@@ -514,16 +514,3 @@ fn play_lines(
         }
     }
 }
-
-/// The cell a move line names, for the shrinker and the classifier.
-pub fn cell_of(line: &[u8]) -> Option<Cell> {
-    match nogo_reference::command::parse_line(line) {
-        nogo_reference::command::Command::Move(cell) => Some(cell),
-        _ => None,
-    }
-}
-
-/// Which player a loaded or new game starts with.
-pub fn first_player(state: &State) -> Player {
-    state.next
-}
