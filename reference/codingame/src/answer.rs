@@ -80,13 +80,25 @@ mod tests {
 
     #[test]
     fn answer_3_valid_examples() {
-        for line in [&b"A1 R"[..], b"B2 T MSG hello", b"A1 T MSG", b"A1 T MSG ", b"Z0 B"] {
+        for line in [
+            &b"A1 R"[..],
+            b"B2 T MSG hello",
+            b"A1 T MSG",
+            b"A1 T MSG ",
+            b"Z0 B",
+        ] {
             assert!(parse(line).is_ok(), "{line:?}");
         }
-        assert_eq!(parse(b"B2 T MSG hello").unwrap().message, Some(&b"hello"[..]));
+        assert_eq!(
+            parse(b"B2 T MSG hello").unwrap().message,
+            Some(&b"hello"[..])
+        );
         assert_eq!(parse(b"A1 T MSG ").unwrap().message, Some(&b""[..]));
         assert_eq!(parse(b"A1 T").unwrap().message, None);
-        assert_eq!(parse(b"A1 T MSG \0x\r").unwrap().message, Some(&b"\0x\r"[..]));
+        assert_eq!(
+            parse(b"A1 T MSG \0x\r").unwrap().message,
+            Some(&b"\0x\r"[..])
+        );
     }
 
     #[test]

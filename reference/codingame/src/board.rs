@@ -26,6 +26,7 @@ impl Seat {
     pub const BOTH: [Seat; 2] = [Seat::A, Seat::B];
 
     /// The other seat.
+    #[must_use]
     pub fn other(self) -> Seat {
         match self {
             Seat::A => Seat::B,
@@ -212,17 +213,13 @@ impl Board {
         let e = edge.0;
         if e < n * (n + 1) {
             let (line, col) = ((e / n) as u8, (e % n) as u8);
-            let below = line
-                .checked_sub(1)
-                .map(|row| (BoxId { col, row }, Side::T));
+            let below = line.checked_sub(1).map(|row| (BoxId { col, row }, Side::T));
             let above = (line < self.size).then_some((BoxId { col, row: line }, Side::B));
             [below, above]
         } else {
             let k = e - n * (n + 1);
             let (row, line) = ((k / (n + 1)) as u8, (k % (n + 1)) as u8);
-            let left = line
-                .checked_sub(1)
-                .map(|col| (BoxId { col, row }, Side::R));
+            let left = line.checked_sub(1).map(|col| (BoxId { col, row }, Side::R));
             let right = (line < self.size).then_some((BoxId { col: line, row }, Side::L));
             [left, right]
         }

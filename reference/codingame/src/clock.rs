@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 /// The unscaled limit of a player's first request.
-pub const FIRST: Duration = Duration::from_millis(1000);
+pub const FIRST: Duration = Duration::from_secs(1);
 /// The unscaled limit of every later request.
 pub const LATER: Duration = Duration::from_millis(100);
 
@@ -57,9 +57,12 @@ mod tests {
     #[test]
     fn time_2_and_5_limits() {
         let l = Limits::scaled(1.0).unwrap();
-        assert_eq!(l.of(true), Duration::from_millis(1000));
+        assert_eq!(l.of(true), Duration::from_secs(1));
         assert_eq!(l.of(false), Duration::from_millis(100));
-        assert_eq!(Limits::scaled(2.5).unwrap().of(false), Duration::from_millis(250));
+        assert_eq!(
+            Limits::scaled(2.5).unwrap().of(false),
+            Duration::from_millis(250)
+        );
         assert!(Limits::scaled(0.0).is_err() && Limits::scaled(f64::NAN).is_err());
     }
 }

@@ -171,7 +171,8 @@ impl Judge {
             return;
         }
         let seat = self.open_request();
-        self.moves.push(MoveRecord::new(seat, answer::strip_cr(received)));
+        self.moves
+            .push(MoveRecord::new(seat, answer::strip_cr(received)));
         self.forfeit = Some(ForfeitRecord {
             seat,
             reason,
@@ -216,10 +217,26 @@ mod tests {
     fn turn_4_exchange() {
         let mut j = Judge::new(2).unwrap();
         let steps: [(&[u8], Seat, &[u8]); 5] = [
-            (b"2\nA\n0 0\n4\nA1 LTRB\nB1 LTRB\nA2 LTRB\nB2 LTRB\n", Seat::A, b"A1 R"),
-            (b"2\nB\n0 0\n4\nA1 LTB\nB1 TRB\nA2 LTRB\nB2 LTRB\n", Seat::B, b"A1 L"),
-            (b"0 0\n4\nA1 TB\nB1 TRB\nA2 LTRB\nB2 LTRB\n", Seat::A, b"A1 B"),
-            (b"0 0\n4\nA1 T\nB1 TRB\nA2 LTRB\nB2 LTRB\n", Seat::B, b"A1 T"),
+            (
+                b"2\nA\n0 0\n4\nA1 LTRB\nB1 LTRB\nA2 LTRB\nB2 LTRB\n",
+                Seat::A,
+                b"A1 R",
+            ),
+            (
+                b"2\nB\n0 0\n4\nA1 LTB\nB1 TRB\nA2 LTRB\nB2 LTRB\n",
+                Seat::B,
+                b"A1 L",
+            ),
+            (
+                b"0 0\n4\nA1 TB\nB1 TRB\nA2 LTRB\nB2 LTRB\n",
+                Seat::A,
+                b"A1 B",
+            ),
+            (
+                b"0 0\n4\nA1 T\nB1 TRB\nA2 LTRB\nB2 LTRB\n",
+                Seat::B,
+                b"A1 T",
+            ),
             (b"1 0\n3\nB1 TRB\nA2 LTR\nB2 LTRB\n", Seat::B, b"B1 T"),
         ];
         for (i, (bytes, seat, answer)) in steps.into_iter().enumerate() {
@@ -236,7 +253,9 @@ mod tests {
         let mut j = Judge::new(2).unwrap();
         // Close A1 and B1 with their shared side last, by seat A's moves and
         // B's in between.
-        let script: [&[u8]; 7] = [b"A1 L", b"B1 R", b"A1 B", b"B1 B", b"A1 T", b"B1 T", b"A1 R"];
+        let script: [&[u8]; 7] = [
+            b"A1 L", b"B1 R", b"A1 B", b"B1 B", b"A1 T", b"B1 T", b"A1 R",
+        ];
         for line in script {
             j.answer(line).unwrap();
         }
@@ -273,7 +292,10 @@ mod tests {
         let rec = j.record();
         assert_eq!(rec.winner, Some(Seat::A));
         let f = rec.forfeit.unwrap();
-        assert_eq!((f.seat, f.reason, f.request), (Seat::B, Reason::SideTaken, 2));
+        assert_eq!(
+            (f.seat, f.reason, f.request),
+            (Seat::B, Reason::SideTaken, 2)
+        );
         assert_eq!(rec.moves.last().unwrap().line, "B1 L");
         assert!(j.next_request().is_none());
     }

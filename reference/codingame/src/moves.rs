@@ -48,9 +48,18 @@ mod tests {
     #[test]
     fn move_1_box_must_exist() {
         let b = Board::new(2).unwrap();
-        assert_eq!(resolve(&b, &parse(b"C1 L").unwrap()), Err(MoveError::NoSuchBox));
-        assert_eq!(resolve(&b, &parse(b"A0 T").unwrap()), Err(MoveError::NoSuchBox));
-        assert_eq!(resolve(&b, &parse(b"A3 T").unwrap()), Err(MoveError::NoSuchBox));
+        assert_eq!(
+            resolve(&b, &parse(b"C1 L").unwrap()),
+            Err(MoveError::NoSuchBox)
+        );
+        assert_eq!(
+            resolve(&b, &parse(b"A0 T").unwrap()),
+            Err(MoveError::NoSuchBox)
+        );
+        assert_eq!(
+            resolve(&b, &parse(b"A3 T").unwrap()),
+            Err(MoveError::NoSuchBox)
+        );
         assert!(resolve(&b, &parse(b"B2 T").unwrap()).is_ok());
     }
 
@@ -59,7 +68,13 @@ mod tests {
         let mut b = Board::new(2).unwrap();
         let e = resolve(&b, &parse(b"A1 R").unwrap()).unwrap();
         b.draw(e, Seat::A);
-        assert_eq!(resolve(&b, &parse(b"A1 R").unwrap()), Err(MoveError::SideTaken));
-        assert_eq!(resolve(&b, &parse(b"B1 L").unwrap()), Err(MoveError::SideTaken));
+        assert_eq!(
+            resolve(&b, &parse(b"A1 R").unwrap()),
+            Err(MoveError::SideTaken)
+        );
+        assert_eq!(
+            resolve(&b, &parse(b"B1 L").unwrap()),
+            Err(MoveError::SideTaken)
+        );
     }
 }

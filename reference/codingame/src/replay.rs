@@ -37,7 +37,8 @@ pub enum ReplayError {
 
 /// Checks `record` against the rules.
 pub fn replay(record: &Record) -> Result<(), ReplayError> {
-    let mut judge = Judge::new(u64::from(record.size)).map_err(|_| ReplayError::Size(record.size))?;
+    let mut judge =
+        Judge::new(u64::from(record.size)).map_err(|_| ReplayError::Size(record.size))?;
     let live_forfeit = record.forfeit.filter(|f| f.reason.is_live_only());
     for (i, m) in record.moves.iter().enumerate() {
         let Some(req) = judge.next_request() else {
