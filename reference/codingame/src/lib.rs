@@ -21,6 +21,8 @@ pub mod arena;
 pub mod bot;
 pub mod cli;
 pub mod client;
+pub mod duel;
 pub mod faulty;
 pub mod greedy;
 pub mod referee;
+pub mod strategy;
