@@ -9,8 +9,14 @@ use std::collections::HashMap;
 use crate::board::{Board, BoxId, Edge, Seat, Side};
 use crate::greedy::{completes, gives_third};
 
-/// Free sides at or below which the bot searches the game to its end.
+/// Free sides at or below which the bot searches the game to its end, on
+/// boards up to [`SMALL_BOARD`]; small boards need it most, large ones
+/// must keep within 10 ms.
 pub const EXACT_LIMIT: usize = 14;
+/// The largest board searched from [`EXACT_LIMIT`] sides.
+pub const SMALL_BOARD: u8 = 4;
+/// Free sides at or below which larger boards are searched to the end.
+pub const EXACT_LIMIT_LARGE: usize = 12;
 
 /// What a draw is worth when playing for the greedy bot's mistakes: less
 /// than half a win, since only wins count.
@@ -99,40 +105,94 @@ pub fn components(board: &Board) -> Vec<Component> {
 }
 
 /// The loony endgame's value for the player who must open a component, by
-/// chain and loop lengths (Berlekamp's simple endgame, solved exactly).
+/// chain and loop lengths (Berlekamp's simple endgame, solved exactly over
+/// the counts of each kind of part).
 #[derive(Debug, Default)]
 pub struct Endgame {
-    memo: HashMap<Vec<(u8, bool)>, i32>,
+    kinds: Vec<(u8, bool)>,
+    counts: Vec<u32>,
+    radix: Vec<u64>,
+    memo: HashMap<u64, i32>,
 }
+
+/// Above this many sub-positions the endgame is estimated, not solved.
+const ENDGAME_STATES: u64 = 200_000;
 
 impl Endgame {
     /// Net boxes for the player to move in `parts` (lengths, loop flags).
     pub fn value(&mut self, parts: &[(u8, bool)]) -> i32 {
-        let mut key = parts.to_vec();
-        key.sort_unstable();
-        self.value_sorted(key)
+        let mut kinds: Vec<(u8, bool)> = parts.to_vec();
+        kinds.sort_unstable();
+        kinds.dedup();
+        let counts: Vec<u32> = kinds
+            .iter()
+            .map(|k| parts.iter().filter(|p| *p == k).count() as u32)
+            .collect();
+        let mut radix = Vec::with_capacity(kinds.len());
+        let mut states: u64 = 1;
+        for &c in &counts {
+            radix.push(states);
+            states = states.saturating_mul(u64::from(c) + 1);
+        }
+        if states > ENDGAME_STATES {
+            return Self::estimate(parts);
+        }
+        if kinds != self.kinds {
+            self.memo.clear();
+        }
+        self.kinds = kinds;
+        self.counts = counts;
+        self.radix = radix;
+        self.solve()
     }
 
-    fn value_sorted(&mut self, key: Vec<(u8, bool)>) -> i32 {
-        if key.is_empty() {
+    /// Whoever opens first in a big endgame loses nearly everything but what
+    /// keeping control costs the other side (two boxes a chain, four a loop).
+    fn estimate(parts: &[(u8, bool)]) -> i32 {
+        let total: i32 = parts.iter().map(|&(l, _)| i32::from(l)).sum();
+        let cost: i32 = parts
+            .iter()
+            .map(|&(l, is_loop)| match (is_loop, l) {
+                (true, _) => 8,
+                (false, 3..) => 4,
+                _ => 0,
+            })
+            .sum();
+        (cost - total).min(0)
+    }
+
+    fn key(&self) -> u64 {
+        self.counts
+            .iter()
+            .zip(&self.radix)
+            .map(|(&c, &r)| u64::from(c) * r)
+            .sum()
+    }
+
+    fn solve(&mut self) -> i32 {
+        if self.counts.iter().all(|&c| c == 0) {
             return 0;
         }
+        let key = self.key();
         if let Some(&v) = self.memo.get(&key) {
             return v;
         }
         let mut best = i32::MIN;
-        let mut i = 0;
-        while i < key.len() {
-            let (len, is_loop) = key[i];
-            let mut rest = key.clone();
-            rest.remove(i);
-            let f = self.value_sorted(rest);
-            let opener = -Self::reply(len, is_loop, f);
-            best = best.max(opener);
-            // Equal parts give equal values.
-            while i < key.len() && key[i] == (len, is_loop) {
-                i += 1;
+        for i in 0..self.kinds.len() {
+            if self.counts.get(i).copied().unwrap_or(0) == 0 {
+                continue;
             }
+            let Some(&(len, is_loop)) = self.kinds.get(i) else {
+                continue;
+            };
+            if let Some(c) = self.counts.get_mut(i) {
+                *c -= 1;
+            }
+            let f = self.solve();
+            if let Some(c) = self.counts.get_mut(i) {
+                *c += 1;
+            }
+            best = best.max(-Self::reply(len, is_loop, f));
         }
         self.memo.insert(key, best);
         best
@@ -231,7 +291,12 @@ pub fn choose(board: &Board, lead: i32, rng: &mut fastrand::Rng) -> Option<Edge>
     if free.is_empty() {
         return None;
     }
-    if free.len() <= EXACT_LIMIT {
+    let limit = if board.size() <= SMALL_BOARD {
+        EXACT_LIMIT
+    } else {
+        EXACT_LIMIT_LARGE
+    };
+    if free.len() <= limit {
         return exact_best(board, &free, lead, rng);
     }
     let all_runs = runs(board);

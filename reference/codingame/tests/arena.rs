@@ -1,11 +1,6 @@
 //! `cg-referee arena` on a small run: the win-rate table, forfeits by
 //! reason, ratings, the results JSON and the kept records.
 
-#![expect(
-    clippy::unwrap_used,
-    reason = "helpers of tests fail the test by panicking"
-)]
-
 use assert_cmd::Command;
 
 const REFEREE: &str = env!("CARGO_BIN_EXE_cg-referee");
