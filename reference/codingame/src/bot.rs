@@ -25,6 +25,8 @@ use crate::answer::MAX_LINE;
 const KEPT_LINE: usize = MAX_LINE + 2;
 /// The most of a stream kept for a transcript.
 const KEPT_STREAM: usize = 1 << 20;
+/// How long a bot whose input is closed has to finish delivering its output.
+const WRITE_FAILED_GRACE: Duration = Duration::from_millis(50);
 /// Lines read ahead of the requests before the reader waits (ANSWER-1).
 const QUEUED_LINES: usize = 256;
 
@@ -238,6 +240,17 @@ impl BotProcess {
         }
     }
 
+    /// The bot's input is closed (END-3: `eof`), but a line it wrote just
+    /// before is still its answer (ANSWER-1), and an unfinished last line
+    /// is what was received: give the reader a moment to deliver either.
+    fn after_write_failed(&mut self, deadline: Instant) -> Reply {
+        let grace = deadline.min(Instant::now() + WRITE_FAILED_GRACE);
+        match self.take_line(Some(grace)) {
+            Some(reply @ (Reply::Line(_) | Reply::Eof(_))) => reply,
+            Some(Reply::Timeout(_)) | None => Reply::Eof(Vec::new()),
+        }
+    }
+
     fn drain_ready(&mut self) {
         while self.ended.is_none() {
             match self.lines.try_recv() {
@@ -314,7 +327,7 @@ impl Player for BotProcess {
                 Ok(Written::Failed) | Err(RecvTimeoutError::Disconnected) => {
                     self.pending_writes = 0;
                     self.requests = None;
-                    return Reply::Eof(Vec::new());
+                    return self.after_write_failed(write_deadline);
                 }
                 Err(RecvTimeoutError::Timeout) => return Reply::Timeout(Vec::new()),
             }
@@ -402,6 +415,14 @@ mod tests {
         let long = Duration::from_secs(5);
         assert_eq!(b.ask(b"x\n", long), Reply::Line(b"A1 R".to_vec()));
         assert_eq!(b.ask(b"y\n", long), Reply::Line(b"A1 T".to_vec()));
+    }
+
+    #[test]
+    fn end_3_closed_input_is_eof_after_the_last_line() {
+        let mut b = sh("echo 'A1 R'; exec 0<&-; sleep 1");
+        let long = Duration::from_secs(5);
+        assert_eq!(b.ask(b"1\n", long), Reply::Line(b"A1 R".to_vec()));
+        assert_eq!(b.ask(b"2\n", long), Reply::Eof(Vec::new()));
     }
 
     #[test]

@@ -141,10 +141,14 @@ impl Judge {
     /// Judges the answer to the next request: `line` is what the bot wrote
     /// before its `\n`. Returns the forfeit reason when it is not a legal move.
     pub fn answer(&mut self, line: &[u8]) -> Result<(), Reason> {
+        self.answer_after_cr(answer::strip_cr(line))
+    }
+
+    /// Judges a line already through ANSWER-2, as a record holds it (REC-2).
+    pub fn answer_after_cr(&mut self, line: &[u8]) -> Result<(), Reason> {
         if self.is_over() {
             return Ok(());
         }
-        let line = answer::strip_cr(line);
         let edge = answer::parse(line)
             .map_err(Reason::from)
             .and_then(|a| moves::resolve(&self.board, &a).map_err(Reason::from));
@@ -165,14 +169,14 @@ impl Judge {
     }
 
     /// Ends the match at the next request with a forfeit by the seat asked
-    /// (END-3); `received` is what arrived, recorded as the move (REC-2).
+    /// (END-3); `received` is what arrived, recorded as the move as it is
+    /// (REC-2): [`Judge::answer`] passes its line after ANSWER-2.
     pub fn forfeit(&mut self, reason: Reason, received: &[u8]) {
         if self.is_over() {
             return;
         }
         let seat = self.open_request();
-        self.moves
-            .push(MoveRecord::new(seat, answer::strip_cr(received)));
+        self.moves.push(MoveRecord::new(seat, received));
         self.forfeit = Some(ForfeitRecord {
             seat,
             reason,
@@ -298,5 +302,14 @@ mod tests {
         );
         assert_eq!(rec.moves.last().unwrap().line, "B1 L");
         assert!(j.next_request().is_none());
+    }
+
+    #[test]
+    fn answer_2_only_one_cr_removed_even_in_the_record() {
+        let mut j = Judge::new(2).unwrap();
+        assert_eq!(j.answer(b"A1 T\r\r"), Err(Reason::Syntax));
+        let rec = j.record();
+        assert_eq!(rec.moves[0].line, "A1 T\r");
+        crate::replay::replay(&rec).unwrap();
     }
 }

@@ -58,7 +58,7 @@ pub fn replay(record: &Record) -> Result<(), ReplayError> {
             _ => {
                 // A rejected line ends the match; the comparison below
                 // tells whether the record agrees.
-                let _ = judge.answer(m.line.as_bytes());
+                let _ = judge.answer_after_cr(m.line.as_bytes());
             }
         }
     }
