@@ -151,11 +151,20 @@ fn read_lines(mut out: impl Read, tx: &SyncSender<Out>, received: &Mutex<Vec<u8>
 impl BotProcess {
     /// Starts `words` (program then arguments) in its own process group.
     pub fn spawn(words: &[String]) -> std::io::Result<BotProcess> {
+        BotProcess::spawn_with_env(words, &[])
+    }
+
+    /// Starts `words` with `env` added to the inherited environment.
+    pub fn spawn_with_env(
+        words: &[String],
+        env: &[(String, String)],
+    ) -> std::io::Result<BotProcess> {
         let (program, args) = words
             .split_first()
             .ok_or_else(|| std::io::Error::other("empty command"))?;
         let mut cmd = Command::new(program);
         cmd.args(args)
+            .envs(env.iter().map(|(k, v)| (k, v)))
             .process_group(0)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -25,4 +25,5 @@ pub mod duel;
 pub mod faulty;
 pub mod greedy;
 pub mod referee;
+pub mod reference_bot;
 pub mod strategy;
