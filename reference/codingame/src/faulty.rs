@@ -1,12 +1,16 @@
 //! The faulty-bot fixture's faults: a correct simple bot (first free side of
 //! the first box listed) that breaks one rule, chosen by name
 //! (`CG_FAULT`), each fault mapped to the END-3 reason it must produce, or
-//! to no forfeit for the valid variants a referee must accept.
+//! to no forfeit for the valid variants a referee must accept; and the
+//! fixture program itself ([`main`]), run by `cg-fixture-faulty` and by
+//! the conformance harness's own copy of it.
 
+use std::io::{self, Write as _};
+use std::process::ExitCode;
 use std::time::Duration;
 
 use crate::board::{Board, BoxId, Side};
-use crate::client::{View, answer_line};
+use crate::client::{Client, View, answer_line};
 use crate::judge::Reason;
 
 /// One fault.
@@ -196,6 +200,53 @@ pub fn act(fault: Fault, view: &View, nth: u32, sleep: Duration) -> Action {
 /// The line `early-line` writes before reading anything: a side that the
 /// simple bot, moving first, does not draw.
 pub const EARLY_LINE: &[u8] = b"B2 T\n";
+
+/// The whole fixture program: `CG_FAULT` picks the fault,
+/// `CG_FAULT_SLEEP_MS` how long a slow fault sleeps.
+pub fn main() -> ExitCode {
+    let name = std::env::var("CG_FAULT").unwrap_or_else(|_| "none".to_owned());
+    let Some(fault) = Fault::from_name(&name) else {
+        eprintln!("cg-fixture-faulty: unknown CG_FAULT `{name}`");
+        return ExitCode::from(2);
+    };
+    let sleep = std::env::var("CG_FAULT_SLEEP_MS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .map_or_else(|| fault.default_sleep(), Duration::from_millis);
+    let mut out = io::stdout().lock();
+    if fault == Fault::EarlyLine && (out.write_all(EARLY_LINE).is_err() || out.flush().is_err()) {
+        return ExitCode::FAILURE;
+    }
+    let stdin = io::stdin();
+    let mut client = Client::new(stdin.lock());
+    let mut nth = 0;
+    loop {
+        let view = match client.next_view() {
+            Ok(Some(v)) => v,
+            Ok(None) => return ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("cg-fixture-faulty: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        nth += 1;
+        let written = match act(fault, &view, nth, sleep) {
+            Action::Write(bytes) => out.write_all(&bytes).and_then(|()| out.flush()),
+            Action::Late(d, bytes) => {
+                std::thread::sleep(d);
+                out.write_all(&bytes).and_then(|()| out.flush())
+            }
+            Action::WriteAndExit(bytes) => {
+                let _ = out.write_all(&bytes).and_then(|()| out.flush());
+                return ExitCode::SUCCESS;
+            }
+            Action::Skip => Ok(()),
+        };
+        if written.is_err() {
+            return ExitCode::FAILURE;
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {
