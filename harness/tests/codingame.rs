@@ -4,6 +4,9 @@
 //! breaks; failures show the request, the answer and commands that replay
 //! them; `--results`, `--junit` and `--gradescope` work for the pack.
 
+#![expect(clippy::unwrap_used, reason = "test helpers fail loudly")]
+#![expect(clippy::panic, reason = "a missing results file fails the test")]
+
 use std::collections::BTreeSet;
 use std::path::Path;
 

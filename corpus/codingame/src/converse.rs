@@ -55,6 +55,44 @@ pub fn rule_of(reason: Reason) -> (&'static str, &'static str) {
     }
 }
 
+/// The report of an answer that broke a rule.
+fn exchange(
+    reason: Reason,
+    request: &codingame_reference::judge::Request,
+    limit: std::time::Duration,
+    received: Vec<u8>,
+    asked: u32,
+    start_error: Option<&std::io::Error>,
+) -> Exchange {
+    let (rule, meaning) = rule_of(reason);
+    let mut message = meaning.to_owned();
+    if reason == Reason::Timeout {
+        let _ = write!(
+            message,
+            "; the limit of this request was {} ms ({})",
+            limit.as_millis(),
+            if request.first {
+                "the bot's first request"
+            } else {
+                "a later request"
+            }
+        );
+    }
+    if reason == Reason::Syntax && received.ends_with(b"\r\r\n") {
+        message.push_str("; only one CR before the LF is removed (ANSWER-2)");
+    }
+    if let Some(e) = start_error {
+        let _ = write!(message, "; the bot could not be started: {e}");
+    }
+    Exchange {
+        rule: rule.to_owned(),
+        message,
+        number: asked,
+        request: request.bytes.clone(),
+        answer: received,
+    }
+}
+
 /// The program's command words and the variables it needs.
 fn command(program: &Target) -> (Vec<String>, Vec<(String, String)>) {
     let mut words = vec![program.path().to_string_lossy().into_owned()];
@@ -225,33 +263,14 @@ impl CaseDriver for Driver {
                 Reply::Eof(partial) => (Some(Reason::Eof), partial),
             };
             if let Some(reason) = verdict {
-                let (rule, meaning) = rule_of(reason);
-                let mut message = meaning.to_owned();
-                if reason == Reason::Timeout {
-                    let _ = write!(
-                        message,
-                        "; the limit of this request was {} ms ({})",
-                        limit.as_millis(),
-                        if request.first {
-                            "the bot's first request"
-                        } else {
-                            "a later request"
-                        }
-                    );
-                }
-                if reason == Reason::Syntax && received.ends_with(b"\r\r\n") {
-                    message.push_str("; only one CR before the LF is removed (ANSWER-2)");
-                }
-                if let Err(e) = &process {
-                    let _ = write!(message, "; the bot could not be started: {e}");
-                }
-                exchanges.push(Exchange {
-                    rule: rule.to_owned(),
-                    message,
-                    number: asked,
-                    request: request.bytes.clone(),
-                    answer: received,
-                });
+                exchanges.push(exchange(
+                    reason,
+                    &request,
+                    limit,
+                    received,
+                    asked,
+                    process.as_ref().err(),
+                ));
                 break format!("stopped at request {asked} to the bot");
             }
             let after = judge.board().score(bot);

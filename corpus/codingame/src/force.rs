@@ -130,7 +130,7 @@ impl Geometry {
                 .boxes
                 .iter()
                 .filter(|&&m| m & free != 0)
-                .all(|&m| (m & free).count_ones() == 1),
+                .all(|&m| (m & free).is_power_of_two()),
             Scenario::Mirror => (0..self.sides)
                 .filter(|&s| free & (1 << s) != 0)
                 .all(|s| free & (1 << self.mirror[s]) == 0),
@@ -161,7 +161,7 @@ impl Forcer {
 
     fn play(&self, node: Node, side: usize) -> Node {
         let closed = self.geometry.closes(node.drawn, side);
-        let gain = closed as i8;
+        let gain = closed.cast_signed();
         let lead = if node.bot_to_move {
             node.lead + gain
         } else {

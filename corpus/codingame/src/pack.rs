@@ -33,6 +33,15 @@ pub const RULES: [&str; 36] = [
     "REC-2",
 ];
 
+/// The rules a bot can break (or must rely on to play): the suite cites
+/// each at least once. The others bind only the referee (its bytes, its
+/// records, its end of match).
+pub const BOT_RULES: [&str; 18] = [
+    "BOARD-1", "BOARD-2", "BOARD-3", "MATCH-3", "INIT-1", "TURN-1", "TURN-2", "ANSWER-1",
+    "ANSWER-2", "ANSWER-3", "ANSWER-4", "ANSWER-5", "ANSWER-6", "MOVE-1", "MOVE-3", "TIME-1",
+    "TIME-2", "END-3",
+];
+
 /// The codingame pack.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Codingame;

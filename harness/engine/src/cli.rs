@@ -442,27 +442,10 @@ fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode {
         Ok(t) => t,
         Err(e) => return usage_error(program, &e),
     };
-    let time_factor = match time_factor(&cli, pack) {
-        Ok(f) => f,
+    let ctx = match context(&cli, pack, program, target, timeout) {
+        Ok(c) => Arc::new(c),
         Err(e) => return usage_error(program, &e),
     };
-    let ctx = Arc::new(Context {
-        target,
-        spec: pack.name(),
-        bin: cli.bin.as_ref().map(|b| b.to_string_lossy().into_owned()),
-        driver: pack.driver(),
-        settings: DriveSettings {
-            time_factor,
-            timeout,
-        },
-        overrides: Overrides { timeout },
-        style: Style {
-            colour: report::colour_wanted(),
-        },
-        bless: cli.bless,
-        program,
-        results: Mutex::new(Vec::new()),
-    });
     let mut plan = match plan(&cli, pack, defaults, &selections, &ctx) {
         Ok(p) => p,
         Err(e) => return usage_error(program, &e),
@@ -661,6 +644,33 @@ fn target(cli: &Cli, pack: &dyn Pack) -> Result<(Target, Option<Duration>), Stri
         },
     };
     Ok((target, timeout))
+}
+
+/// The state every trial shares.
+fn context(
+    cli: &Cli,
+    pack: &dyn Pack,
+    program: &'static str,
+    target: Target,
+    timeout: Option<Duration>,
+) -> Result<Context, String> {
+    Ok(Context {
+        target,
+        spec: pack.name(),
+        bin: cli.bin.as_ref().map(|b| b.to_string_lossy().into_owned()),
+        driver: pack.driver(),
+        settings: DriveSettings {
+            time_factor: time_factor(cli, pack)?,
+            timeout,
+        },
+        overrides: Overrides { timeout },
+        style: Style {
+            colour: report::colour_wanted(),
+        },
+        bless: cli.bless,
+        program,
+        results: Mutex::new(Vec::new()),
+    })
 }
 
 /// `--time-factor`, else `NAME_TIME_FACTOR`, else 1.
