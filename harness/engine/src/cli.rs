@@ -31,7 +31,8 @@ use crate::suite::{self, CaseFile, Root};
 #[command(
     about = "Replays a spec pack's conformance cases against a program, byte for byte.",
     after_help = "Without --bin the built-in reference is checked. Environment: NAME_BIN \
-                  (as --bin), NAME_BLESS=1 (as --bless), NAME the pack's name in capitals; \
+                  (as --bin), NAME_BLESS=1 (as --bless), NAME_TIME_FACTOR (as --time-factor), NAME the \
+                  pack's name in capitals; \
                   NO_COLOR.",
     args_conflicts_with_subcommands = true
 )]
