@@ -295,3 +295,54 @@ impl CaseDriver for Driver {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_reason_names_its_rule_and_code() {
+        for reason in Reason::ALL {
+            let (rule, meaning) = rule_of(reason);
+            assert!(rule.contains('-'), "{rule}");
+            assert!(meaning.contains(reason.code()), "{meaning}");
+        }
+    }
+
+    #[test]
+    fn a_timeout_says_which_limit() {
+        let judge = Judge::new(2).unwrap();
+        let request = judge.next_request().unwrap();
+        let x = exchange(
+            Reason::Timeout,
+            &request,
+            std::time::Duration::from_secs(1),
+            Vec::new(),
+            1,
+            None,
+        );
+        assert_eq!(x.rule, "TIME-2");
+        assert!(
+            x.message.contains("1000 ms (the bot's first request)"),
+            "{}",
+            x.message
+        );
+        let x = exchange(
+            Reason::Syntax,
+            &request,
+            std::time::Duration::ZERO,
+            b"A1 T\r\r\n".to_vec(),
+            1,
+            None,
+        );
+        assert!(x.message.contains("ANSWER-2"), "{}", x.message);
+    }
+
+    #[test]
+    fn the_replay_command_feeds_every_request() {
+        let t = Target::command("sh -c 'cat'").unwrap();
+        let cmd = reproduce(&t, b"2\nA\n");
+        assert!(cmd.starts_with("printf '2\\nA\\n' | "), "{cmd}");
+        assert!(cmd.ends_with(" -c cat"), "{cmd}");
+    }
+}

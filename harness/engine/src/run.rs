@@ -884,6 +884,35 @@ mod tests {
     }
 
     #[test]
+    fn a_command_line_splits_into_a_program_and_its_words() {
+        let t = Target::command("sh -c 'echo \"a b\"'").unwrap();
+        assert!(t.path().ends_with("sh") && t.path().is_absolute());
+        assert_eq!(t.words(), [OsString::from("-c"), "echo \"a b\"".into()]);
+        assert_eq!(
+            t.describe(),
+            format!("{} -c 'echo \"a b\"'", t.path().display())
+        );
+        assert!(matches!(
+            Target::command("'open"),
+            Err(TargetError::BadCommand(_))
+        ));
+        assert!(matches!(
+            Target::command("  "),
+            Err(TargetError::BadCommand(_))
+        ));
+        assert!(matches!(
+            Target::command("surely-no-such-program-here x"),
+            Err(TargetError::NotFound(_))
+        ));
+        assert!(matches!(
+            Target::command("/nonexistent/bot"),
+            Err(TargetError::Missing(_))
+        ));
+        let out = run(&Invocation::new(t, vec![], Vec::new())).unwrap();
+        assert_eq!(out.stdout, b"a b\n");
+    }
+
+    #[test]
     fn signal_names() {
         assert_eq!(signal_name(11), "SIGSEGV (11)");
         assert_eq!(signal_name(64), "signal 64");
