@@ -17,6 +17,7 @@ use crate::case::{self, Overrides};
 use crate::compare;
 use crate::diff::DiffCli;
 use crate::diff::explore::Context as DiffContext;
+use crate::driver::{CaseDriver, Conversation, DriveSettings};
 use crate::exit;
 use crate::pack::{self, ForeignCases, Pack};
 use crate::report::{self, CaseFailure, CaseResult, Style, Verdict};
@@ -30,7 +31,8 @@ use crate::suite::{self, CaseFile, Root};
 #[command(
     about = "Replays a spec pack's conformance cases against a program, byte for byte.",
     after_help = "Without --bin the built-in reference is checked. Environment: NAME_BIN \
-                  (as --bin), NAME_BLESS=1 (as --bless), NAME the pack's name in capitals; \
+                  (as --bin), NAME_BLESS=1 (as --bless), NAME_TIME_FACTOR (as --time-factor), NAME the \
+                  pack's name in capitals; \
                   NO_COLOR.",
     args_conflicts_with_subcommands = true
 )]
@@ -75,9 +77,15 @@ struct Cli {
     /// registered).
     #[arg(long, value_name = "NAME")]
     spec: Option<String>,
-    /// The program to check (default: the built-in reference).
-    #[arg(long, value_name = "PATH")]
+    /// The program to check (default: the built-in reference): a path, or
+    /// for a pack whose programs are command lines one shell-quoted command
+    /// (`'python3 bot.py'`).
+    #[arg(long, value_name = "PATH|CMD")]
     bin: Option<PathBuf>,
+    /// Scales every time limit of conversation cases, for slow machines
+    /// (default 1, or NAME_TIME_FACTOR).
+    #[arg(long, value_name = "F")]
+    time_factor: Option<f64>,
     /// A case folder or case file; repeatable (default: the built-in suite).
     #[arg(long = "cases", value_name = "PATH")]
     cases: Vec<PathBuf>,
@@ -401,6 +409,12 @@ fn usage_error(program: &str, message: &str) -> ExitCode {
 
 struct Context {
     target: Target,
+    /// The pack's name and `--bin` as given, for the command that re-runs
+    /// one conversation case.
+    spec: &'static str,
+    bin: Option<String>,
+    driver: Option<Arc<dyn CaseDriver>>,
+    settings: DriveSettings,
     overrides: Overrides,
     style: Style,
     bless: bool,
@@ -429,16 +443,10 @@ fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode {
         Ok(t) => t,
         Err(e) => return usage_error(program, &e),
     };
-    let ctx = Arc::new(Context {
-        target,
-        overrides: Overrides { timeout },
-        style: Style {
-            colour: report::colour_wanted(),
-        },
-        bless: cli.bless,
-        program,
-        results: Mutex::new(Vec::new()),
-    });
+    let ctx = match context(&cli, pack, program, target, timeout) {
+        Ok(c) => Arc::new(c),
+        Err(e) => return usage_error(program, &e),
+    };
     let mut plan = match plan(&cli, pack, defaults, &selections, &ctx) {
         Ok(p) => p,
         Err(e) => return usage_error(program, &e),
@@ -631,6 +639,7 @@ fn target(cli: &Cli, pack: &dyn Pack) -> Result<(Target, Option<Duration>), Stri
         ));
     }
     let target = match &cli.bin {
+        Some(p) if pack.bin_is_command() => Target::command(&p.to_string_lossy()),
         Some(p) => Target::binary(p),
         None => Target::reference(pack.name()),
     }
@@ -643,6 +652,52 @@ fn target(cli: &Cli, pack: &dyn Pack) -> Result<(Target, Option<Duration>), Stri
         },
     };
     Ok((target, timeout))
+}
+
+/// The state every trial shares.
+fn context(
+    cli: &Cli,
+    pack: &dyn Pack,
+    program: &'static str,
+    target: Target,
+    timeout: Option<Duration>,
+) -> Result<Context, String> {
+    Ok(Context {
+        target,
+        spec: pack.name(),
+        bin: cli.bin.as_ref().map(|b| b.to_string_lossy().into_owned()),
+        driver: pack.driver(),
+        settings: DriveSettings {
+            time_factor: time_factor(cli, pack)?,
+            timeout,
+        },
+        overrides: Overrides { timeout },
+        style: Style {
+            colour: report::colour_wanted(),
+        },
+        bless: cli.bless,
+        program,
+        results: Mutex::new(Vec::new()),
+    })
+}
+
+/// `--time-factor`, else `NAME_TIME_FACTOR`, else 1.
+fn time_factor(cli: &Cli, pack: &dyn Pack) -> Result<f64, String> {
+    let name = format!("{}_TIME_FACTOR", pack.name().to_ascii_uppercase());
+    let (factor, from) = match (cli.time_factor, std::env::var(&name)) {
+        (Some(f), _) => (f, "--time-factor".to_owned()),
+        (None, Ok(text)) if !text.is_empty() => (
+            text.parse::<f64>()
+                .map_err(|_| format!("{name}={text}: not a number"))?,
+            name,
+        ),
+        _ => return Ok(1.0),
+    };
+    if factor.is_finite() && factor > 0.0 && factor < 1e6 {
+        Ok(factor)
+    } else {
+        Err(format!("{from} must be a positive number, not {factor}"))
+    }
 }
 
 /// The trials of a run and what the report needs to know about them.
@@ -881,6 +936,11 @@ fn check_one(
     suite: Result<Suite, String>,
     actual: &mut Option<crate::run::Ending>,
 ) -> Verdict {
+    if let Ok(case) = &parsed
+        && let Some(script) = &case.script
+    {
+        return converse(ctx, file, case, script, origin, suite);
+    }
     match prepare(ctx, file, parsed, origin, suite) {
         Err(e) => Verdict::Error(e),
         Ok((case, inv, expected)) => match run::run(&inv) {
@@ -891,6 +951,81 @@ fn check_one(
             }
         },
     }
+}
+
+/// Runs a case holding a `script` through the pack's driver.
+fn converse(
+    ctx: &Context,
+    file: &CaseFile,
+    case: &Case,
+    script: &serde_json::Value,
+    origin: &Origin,
+    suite: Result<Suite, String>,
+) -> Verdict {
+    let Some(driver) = &ctx.driver else {
+        return Verdict::Error(format!(
+            "{}: the case holds a `script` but pack `{}` runs no conversations",
+            file.display(),
+            ctx.spec
+        ));
+    };
+    let checked = suite
+        .map_err(|e| format!("invalid suite.yaml: {e}"))
+        .and_then(|suite| {
+            if *origin == Origin::CaseFile {
+                case::check_category(case, file, &suite).map_err(|e| e.to_string())?;
+            }
+            driver
+                .check(script)
+                .map_err(|e| format!("{}: `script`: {e}", file.display()))
+        });
+    if let Err(e) = checked {
+        return Verdict::Error(e);
+    }
+    let conversation = match driver.drive(script, &ctx.target, ctx.settings) {
+        Ok(c) => c,
+        Err(e) => return Verdict::Error(format!("{}: {e}", file.display())),
+    };
+    if conversation.exchanges.is_empty() {
+        return Verdict::Passed;
+    }
+    conversation_failure(ctx, file, case, conversation)
+}
+
+/// The failure of a conversation case, rendered like any other.
+fn conversation_failure(
+    ctx: &Context,
+    file: &CaseFile,
+    case: &Case,
+    conversation: Conversation,
+) -> Verdict {
+    let mismatches: Vec<compare::Mismatch> = conversation
+        .exchanges
+        .into_iter()
+        .map(compare::Mismatch::Exchange)
+        .collect();
+    let mut rerun = format!("{} --spec {}", ctx.program, ctx.spec);
+    if let Some(bin) = &ctx.bin {
+        rerun.push_str(" --bin ");
+        rerun.push_str(&report::shell_quote(bin));
+    }
+    rerun.push_str(" --exact ");
+    rerun.push_str(&report::shell_quote(file.name()));
+    let failure = report::Failure {
+        mismatches: &mismatches,
+        hint: case.hint.as_deref(),
+        summary: &case.summary,
+        rules: &case.rules,
+        reproduce: format!(
+            "{}
+  ({}; the requests fed at once, as ANSWER-1 allows)",
+            conversation.reproduce, conversation.ending
+        ),
+        rebless: rerun,
+        rebless_label: "re-run this conversation:",
+    };
+    let report = failure.render(ctx.style);
+    Verdict::Failed(CaseFailure { mismatches, report })
 }
 
 /// Everything a case needs before it runs; `Err` is a fault of the suite.
@@ -982,6 +1117,11 @@ fn pathdiff_cwd(path: &Path) -> String {
 
 fn bless_one(ctx: &Context, file: &CaseFile, parsed: Result<Case, String>) -> Result<(), String> {
     let case = parsed?;
+    // A conversation's expectations are its rules, not bytes: nothing to
+    // write.
+    if case.script.is_some() {
+        return Ok(());
+    }
     let inv =
         case::invocation(&case, file, &ctx.target, ctx.overrides).map_err(|e| e.to_string())?;
     let outcome = run::run(&inv).map_err(|e| format!("{}: {e}", file.display()))?;

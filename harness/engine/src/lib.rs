@@ -11,6 +11,7 @@
 //!   [`compare::Expectation`].
 //! - [`run`]: running one invocation in a sandbox ([`run::run`]).
 //! - [`compare`]: byte-exact comparison ([`compare::compare`]).
+//! - [`driver`]: cases run as a conversation by a pack's driver.
 //! - [`report`]: diffs, reproduce commands, score, coverage, JUnit.
 //! - [`bless`]: rewriting expected fields from the reference.
 //! - [`diff`]: differential testing with a pack's explorer.
@@ -22,6 +23,7 @@ pub mod case;
 pub mod cli;
 pub mod compare;
 pub mod diff;
+pub mod driver;
 pub mod exit;
 pub mod pack;
 pub mod report;

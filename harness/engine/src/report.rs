@@ -9,7 +9,7 @@ use std::time::Duration;
 use similar::{Algorithm, DiffTag};
 
 use crate::compare::Mismatch;
-use crate::run::{Ending, Invocation, Mode, REFERENCE_ENV};
+use crate::run::{Ending, Invocation, Mode};
 use crate::schema::{Rules, Suite};
 
 /// Lines of diff shown per stream before the rest is summarized.
@@ -281,6 +281,26 @@ pub fn mismatches(list: &[Mismatch], style: Style) -> String {
                     style.paint("1", "file:")
                 );
             }
+            Mismatch::Exchange(x) => {
+                let _ = writeln!(
+                    out,
+                    "{} request {} broke {}: {}",
+                    style.paint("1", "answer:"),
+                    x.number,
+                    x.rule,
+                    x.message
+                );
+                let _ = writeln!(out, "  sent:     {}", escape(&x.request));
+                let _ = writeln!(
+                    out,
+                    "  received: {}",
+                    if x.answer.is_empty() {
+                        "(nothing)".to_owned()
+                    } else {
+                        escape(&x.answer)
+                    }
+                );
+            }
         }
     }
     out
@@ -300,7 +320,7 @@ pub fn shell_quote(text: &str) -> String {
 }
 
 /// A `printf` format string that prints exactly `bytes`.
-fn printf_format(bytes: &[u8]) -> String {
+pub fn printf_format(bytes: &[u8]) -> String {
     let mut out = String::from("'");
     for &b in bytes {
         match b {
@@ -347,8 +367,8 @@ pub fn reproduce_command(inv: &Invocation, stdin_path: Option<&str>) -> String {
         }
     };
     cmd.push_str("env -i PATH=/usr/bin:/bin LC_ALL=C HOME=\"$PWD\"");
-    if inv.target.is_reference() {
-        let _ = write!(cmd, " {REFERENCE_ENV}=1");
+    if let Some((key, pack)) = inv.target.reference_env() {
+        let _ = write!(cmd, " {key}={pack}");
     }
     for (k, v) in &inv.env {
         let _ = write!(
@@ -362,6 +382,9 @@ pub fn reproduce_command(inv: &Invocation, stdin_path: Option<&str>) -> String {
         " {}",
         shell_quote(&inv.target.path().to_string_lossy())
     );
+    for w in inv.target.words() {
+        let _ = write!(cmd, " {}", shell_quote(&w.to_string_lossy()));
+    }
     for a in &inv.args {
         let _ = write!(cmd, " {}", shell_quote(&a.to_string_lossy()));
     }

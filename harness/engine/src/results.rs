@@ -82,8 +82,18 @@ pub enum VerdictKind {
 #[serde(deny_unknown_fields)]
 pub struct DifferenceRecord {
     /// `status`, `stdout`, `stderr`, `file`, `file-missing`,
-    /// `file-unexpected` or `left-process`.
+    /// `file-unexpected`, `left-process`, or `exchange` (an answer in a
+    /// conversation that broke a rule).
     pub part: String,
+    /// For `exchange`: the rule ID broken.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    /// For `exchange`: the 1-based number of the request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_number: Option<u32>,
+    /// For `exchange`: the request sent, escaped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request: Option<String>,
     /// The file's sandbox path, for the file parts.
     pub path: Option<String>,
     /// 1-based line of the first differing byte (streams and files).
@@ -95,7 +105,8 @@ pub struct DifferenceRecord {
     /// The expected side there, escaped (`\n`, `\xNN`): the rest of its
     /// line, or the expected ending.
     pub expected: Option<String>,
-    /// The actual side there, escaped likewise.
+    /// The actual side there, escaped likewise; for `exchange`, the answer
+    /// received.
     pub actual: Option<String>,
     /// The difference in one line, as a person reads it.
     pub message: String,
@@ -183,6 +194,9 @@ fn record(r: &CaseResult) -> CaseRecord {
 fn difference(m: &Mismatch) -> DifferenceRecord {
     let mut d = DifferenceRecord {
         part: String::new(),
+        rule: None,
+        request_number: None,
+        request: None,
         path: None,
         line: None,
         column: None,
@@ -230,6 +244,13 @@ fn difference(m: &Mismatch) -> DifferenceRecord {
         Mismatch::FileUnexpected { path } => {
             d.path = Some(path.clone());
             "file-unexpected"
+        }
+        Mismatch::Exchange(x) => {
+            d.rule = Some(x.rule.clone());
+            d.request_number = Some(x.number);
+            d.request = Some(report::escape(&x.request));
+            d.actual = Some(report::escape(&x.answer));
+            "exchange"
         }
     };
     part.clone_into(&mut d.part);
