@@ -1,7 +1,7 @@
-//! Everything the harness tells people: failure reports with unified diffs
-//! whose whitespace is made visible, the command that reproduces a case by
-//! hand, the run's header, the `--score` table, the `--coverage` table and
-//! the `--junit` file.
+//! Everything the harness tells people besides a failure's own report
+//! ([`crate::failure`]): bytes made visible or escaped, the (bounded)
+//! block that reproduces a case by hand, the verdicts, the `--score`
+//! table, the `--coverage` table and the `--junit` file.
 
 use std::fmt::{self, Write as _};
 use std::time::Duration;
