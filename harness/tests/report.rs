@@ -133,8 +133,25 @@ fn a_wrong_expectation_checked_on_the_reference_offers_a_rebless() {
          args: []\nstatus: 0\nstdout: \"\"\nstderr: \"\"\n",
     )
     .expect("write the case");
-    let text = stdout_of(harness().arg("--cases").arg(&case), 1);
+    let kits = dir.path().join("kits");
+    let text = stdout_of(
+        harness()
+            .arg("--cases")
+            .arg(&case)
+            .arg("--keep-failed")
+            .arg(&kits),
+        1,
+    );
     assert!(text.contains("--bless --cases"), "{text}");
+    // The kit replays the reference itself.
+    let replay = std::process::Command::new(kits.join("args-count/wrong/run.sh"))
+        .output()
+        .expect("run.sh runs");
+    assert_eq!(replay.status.code(), Some(1), "{replay:?}");
+    assert!(
+        String::from_utf8_lossy(&replay.stderr).contains("Usage:"),
+        "{replay:?}"
+    );
     assert!(
         text.contains("status: status 1 where status 0 was expected"),
         "{text}"

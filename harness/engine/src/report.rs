@@ -325,8 +325,10 @@ fn command_line(inv: &Invocation, stdin_path: Option<&str>) -> String {
 /// every word quoted for bash.
 pub fn env_and_command(inv: &Invocation) -> String {
     let mut cmd = String::from("env -i PATH=/usr/bin:/bin LC_ALL=C HOME=\"$PWD\"");
-    if inv.target.is_reference() {
-        let _ = write!(cmd, " {REFERENCE_ENV}=1");
+    // The harness's own binary runs as the reference when this names its
+    // pack.
+    if let Some(pack) = inv.target.reference_pack() {
+        let _ = write!(cmd, " {REFERENCE_ENV}={}", shell_quote(pack));
     }
     for (k, v) in &inv.env {
         let mut word = k.clone();
