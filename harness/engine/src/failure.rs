@@ -250,7 +250,15 @@ impl fmt::Display for InputNote {
         } else {
             write!(f, "after stdin line {} `{}`: ", self.line, self.text)?;
         }
-        write!(f, "expected `{}`, got `{}`", self.expected, self.actual)
+        // A prompt and nothing else: the expected side was waiting for the
+        // next line.
+        let prompt = std::str::from_utf8(PROMPT).unwrap_or("> ");
+        if self.expected.ends_with(prompt) && !self.expected.contains("\\n") {
+            write!(f, "expected the prompt `{}`", self.expected)?;
+        } else {
+            write!(f, "expected `{}`", self.expected)?;
+        }
+        write!(f, ", got `{}`", self.actual)
     }
 }
 
@@ -588,7 +596,7 @@ mod tests {
         assert_eq!(note.actual, "grid\\n");
         assert_eq!(
             note.to_string(),
-            "after stdin line 2 `-0 1 h`: expected `B> `, got `grid\\n`"
+            "after stdin line 2 `-0 1 h`: expected the prompt `B> `, got `grid\\n`"
         );
         let before = input_note(stdin, b"usage\n", b"");
         assert_eq!(before.line, 0);
