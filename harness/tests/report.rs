@@ -184,3 +184,31 @@ fn diff_prints_plain_progress_and_keys_findings_by_cause() {
     assert_eq!(distinct.len(), causes.len(), "{stdout}");
     assert!(causes[0].contains("DEBUG: valid move #"), "{stdout}");
 }
+
+#[test]
+fn diff_against_a_program_that_hangs_stops_with_a_verdict() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let hang = dir.path().join("hang");
+    std::fs::write(&hang, "#!/bin/sh\nexec sleep 60\n").expect("write the script");
+    std::fs::set_permissions(&hang, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("make it executable");
+    // Defaults: no --timeout, no --sessions. Each candidate run gets
+    // max(1 s, 20 × the reference's time), and the run stops once every
+    // session so far has timed out.
+    let assert = harness()
+        .current_dir(dir.path())
+        .args(["diff", "--bin"])
+        .arg(&hang)
+        .args(["--seed", "5"])
+        .arg("--out")
+        .arg(dir.path().join("cases"))
+        .assert()
+        .code(1);
+    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+    assert!(stdout.contains("got \"timed out after 1 s\""), "{stdout}");
+    assert!(
+        stdout.contains("stopped early: the program timed out in each of the"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("2000 sessions"), "{stdout}");
+}

@@ -34,7 +34,7 @@ use self::exec::{Runner, Trial};
 use self::explore::{Context, Explorer, Label, Probe};
 use self::progress::Progress;
 use crate::report::shell_quote;
-use crate::run::{DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, RunError, Target};
+use crate::run::{DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Ending, RunError, Target};
 
 /// The subcommand's name, the first argument that selects it.
 pub const SUBCOMMAND: &str = "diff";
@@ -42,6 +42,10 @@ pub const SUBCOMMAND: &str = "diff";
 /// Shrinks in a row that only repeat known mismatches before new
 /// mismatches in already-known parts are no longer shrunk.
 pub const REPEATS_BEFORE_SKIPPING: usize = 20;
+
+/// Sessions after which a run whose every candidate run timed out stops:
+/// the program hangs, and more sessions would only say so again.
+pub const ALL_HUNG_STOP: u64 = 10;
 
 /// Sessions run when neither `--sessions` nor `--time` is given.
 pub const DEFAULT_SESSIONS: u64 = 2000;
@@ -140,6 +144,10 @@ struct Shared<'a, E: Explorer> {
     repeats: AtomicUsize,
     /// Mismatching sessions left unshrunk because of [`Shared::repeats`].
     unshrunk: AtomicU64,
+    /// Sessions whose candidate run timed out.
+    hung: AtomicU64,
+    /// Whether the run stopped because every session timed out.
+    all_hung: AtomicBool,
     findings: Mutex<Vec<Finding>>,
     failure: Mutex<Option<String>>,
     progress: Progress,
@@ -212,6 +220,8 @@ pub fn run<E: Explorer>(
         raw_keys: Mutex::new(HashSet::new()),
         repeats: AtomicUsize::new(0),
         unshrunk: AtomicU64::new(0),
+        hung: AtomicU64::new(0),
+        all_hung: AtomicBool::new(false),
         findings: Mutex::new(Vec::new()),
         failure: Mutex::new(None),
         progress: Progress::new(limit),
@@ -238,6 +248,13 @@ pub fn run<E: Explorer>(
         elapsed: started.elapsed(),
     };
     progress::summary(&report, seed, cli, bin, context);
+    if shared.all_hung.load(Ordering::Relaxed) {
+        println!(
+            "  stopped early: the program timed out in each of the {} sessions run (it hangs, \
+             or never ends at end of input)",
+            report.sessions
+        );
+    }
     Ok(report)
 }
 
@@ -272,7 +289,12 @@ fn worker<E: Explorer>(shared: &Shared<'_, E>) {
             shared.stop.store(true, Ordering::Relaxed);
             return;
         }
-        shared.done.fetch_add(1, Ordering::Relaxed);
+        let done = shared.done.fetch_add(1, Ordering::Relaxed) + 1;
+        if done >= ALL_HUNG_STOP && shared.hung.load(Ordering::Relaxed) >= done {
+            // Every session so far timed out: more would only repeat it.
+            shared.all_hung.store(true, Ordering::Relaxed);
+            shared.stop.store(true, Ordering::Relaxed);
+        }
         shared.progress.tick(
             shared.mismatching.load(Ordering::Relaxed),
             lock(&shared.findings).len(),
@@ -286,6 +308,9 @@ fn one_session<E: Explorer>(
     session: E::Session,
 ) -> Result<(), RunError> {
     let trial = shared.runner.trial(shared.explorer, &session)?;
+    if matches!(trial.actual.ending, Ending::TimedOut { .. }) {
+        shared.hung.fetch_add(1, Ordering::Relaxed);
+    }
     let Some(first) = trial.first() else {
         return Ok(());
     };
