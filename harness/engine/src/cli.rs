@@ -19,8 +19,9 @@ use crate::diff::DiffCli;
 use crate::diff::explore::Context as DiffContext;
 use crate::driver::{CaseDriver, Conversation, DriveSettings};
 use crate::exit;
+use crate::failure::{CaseFailure, Notes};
 use crate::pack::{self, ForeignCases, Pack};
-use crate::report::{self, CaseFailure, CaseResult, Style, Verdict};
+use crate::report::{self, CaseResult, Style, Verdict};
 use crate::results::RunInfo;
 use crate::run::{self, Invocation, Target};
 use crate::schema::{Case, Suite};
@@ -120,6 +121,10 @@ struct Cli {
     /// Print every rule of rules.yaml with the number of cases citing it.
     #[arg(long)]
     coverage: bool,
+    /// Give each failed case a folder below DIR with its files, stdin,
+    /// expected outputs and a run.sh that replays it.
+    #[arg(long, value_name = "DIR")]
+    keep_failed: Option<PathBuf>,
     #[command(flatten)]
     libtest: TestArgs,
     /// The libtest-mimic arguments built from [`Cli::libtest`].
@@ -419,6 +424,12 @@ struct Context {
     style: Style,
     bless: bool,
     program: &'static str,
+    /// `--keep-failed`.
+    keep_failed: Option<PathBuf>,
+    /// Each failure's full report goes into its libtest message (JSON
+    /// output); otherwise the message is one line and the full reports
+    /// come grouped by cause after the run.
+    full_messages: bool,
     results: Mutex<Vec<CaseResult>>,
 }
 
@@ -480,6 +491,9 @@ fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode {
     let mut results =
         std::mem::take(&mut *ctx.results.lock().unwrap_or_else(PoisonError::into_inner));
     results.sort_by(|a, b| a.name.cmp(&b.name));
+    if chatty {
+        print!("{}", crate::group::render(&results, ctx.style));
+    }
     let first_suite = plan.suites.iter().find_map(|(_, s)| s.as_ref().ok());
     let info = RunInfo {
         spec: pack.name(),
@@ -677,6 +691,8 @@ fn context(
         },
         bless: cli.bless,
         program,
+        keep_failed: cli.keep_failed.clone(),
+        full_messages: matches!(cli.test.format, Some(FormatSetting::Json)),
         results: Mutex::new(Vec::new()),
     })
 }
@@ -916,7 +932,10 @@ fn trial(
         result.time = start.elapsed();
         let outcome = match &result.verdict {
             Verdict::Passed => Ok(()),
-            Verdict::Failed(f) => Err(Failed::from(f.report.clone())),
+            Verdict::Failed(f) if ctx.full_messages => Err(Failed::from(f.render(ctx.style))),
+            // One line per case: the full report comes once per cause,
+            // after the run (crate::group).
+            Verdict::Failed(f) => Err(Failed::from(f.headline())),
             Verdict::Error(e) => Err(Failed::from(format!("error: {e}"))),
         };
         ctx.results
@@ -1011,21 +1030,18 @@ fn conversation_failure(
     }
     rerun.push_str(" --exact ");
     rerun.push_str(&report::shell_quote(file.name()));
-    let failure = report::Failure {
-        mismatches: &mismatches,
-        hint: case.hint.as_deref(),
-        summary: &case.summary,
-        rules: &case.rules,
+    let notes = Notes {
+        summary: case.summary.clone(),
+        rules: case.rules.clone(),
+        hint: case.hint.clone(),
         reproduce: format!(
             "{}
   ({}; the requests fed at once, as ANSWER-1 allows)",
             conversation.reproduce, conversation.ending
         ),
-        rebless: rerun,
-        rebless_label: "re-run this conversation:",
+        rebless: Some(("re-run this conversation:".to_owned(), rerun)),
     };
-    let report = failure.render(ctx.style);
-    Verdict::Failed(CaseFailure { mismatches, report })
+    Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &[], notes)))
 }
 
 /// Everything a case needs before it runs; `Err` is a fault of the suite.
@@ -1068,23 +1084,39 @@ fn judge(
         .stdin_file
         .as_ref()
         .map(|s| file.root.disk_path(&file.sidecar(s)).display().to_string());
-    let failure = report::Failure {
-        mismatches: &mismatches,
-        hint: case.hint.as_deref(),
-        summary: &case.summary,
-        rules: &case.rules,
-        reproduce: report::reproduce_command(inv, stdin_path.as_deref()),
-        rebless: match origin {
-            Origin::CaseFile => rebless_command(ctx.program, file),
-            Origin::Foreign(_, command) => command.clone(),
-        },
-        rebless_label: match origin {
-            Origin::CaseFile => "re-bless from the reference (if the expectation is wrong):",
-            Origin::Foreign(label, _) => label,
-        },
+    let case_file = pathdiff_cwd(&file.root.disk_path(&file.rel));
+    let kit = ctx.keep_failed.as_ref().and_then(|dir| {
+        crate::kit::write(dir, file.name(), inv, expected)
+            .map_err(|e| eprintln!("{}: --keep-failed: {}: {e}", ctx.program, file.name()))
+            .ok()
+    });
+    // Only the reference's runs can be blessed: a student whose program
+    // fails gets no hint they cannot use. A pack's own folder is written
+    // again by its command, whoever runs it.
+    let rebless = match origin {
+        Origin::CaseFile => ctx.target.is_reference().then(|| {
+            (
+                "re-bless from the reference (if the expectation is wrong):".to_owned(),
+                rebless_command(ctx.program, file),
+            )
+        }),
+        Origin::Foreign(label, command) => Some((label.clone(), command.clone())),
     };
-    let report = failure.render(ctx.style);
-    Verdict::Failed(CaseFailure { mismatches, report })
+    let notes = Notes {
+        summary: case.summary.clone(),
+        rules: case.rules.clone(),
+        hint: case.hint.clone(),
+        reproduce: report::reproduce_command(
+            inv,
+            report::Sources {
+                case_file: &case_file,
+                stdin_path: stdin_path.as_deref(),
+                kit: kit.as_deref(),
+            },
+        ),
+        rebless,
+    };
+    Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &inv.stdin, notes)))
 }
 
 /// The command that re-blesses one case file.

@@ -12,7 +12,10 @@
 //! - [`run`]: running one invocation in a sandbox ([`run::run`]).
 //! - [`compare`]: byte-exact comparison ([`compare::compare`]).
 //! - [`driver`]: cases run as a conversation by a pack's driver.
-//! - [`report`]: diffs, reproduce commands, score, coverage, JUnit.
+//! - [`failure`]: how a case failed, structured and bounded; [`cause`]:
+//!   the signature that makes failures "the same"; [`group`]: the report
+//!   of failures grouped by cause; [`kit`]: `--keep-failed` folders.
+//! - [`report`]: reproduce commands, score, coverage, JUnit.
 //! - [`bless`]: rewriting expected fields from the reference.
 //! - [`diff`]: differential testing with a pack's explorer.
 //! - [`cli`]: the command line ([`cli::main_with_args`]); [`exit`]: its
@@ -20,11 +23,15 @@
 
 pub mod bless;
 pub mod case;
+pub mod cause;
 pub mod cli;
 pub mod compare;
 pub mod diff;
 pub mod driver;
 pub mod exit;
+pub mod failure;
+pub mod group;
+pub mod kit;
 pub mod pack;
 pub mod report;
 pub mod results;

@@ -9,8 +9,8 @@ use std::fmt::Write as _;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::compare::Mismatch;
-use crate::report::{self, CaseResult, ScoreRow, Verdict};
+use crate::failure::{BytesPart, Difference};
+use crate::report::{CaseResult, ScoreRow, Verdict};
 
 /// The value of [`Results::format`].
 pub const FORMAT: &str = "conformance-results/1";
@@ -173,7 +173,7 @@ fn record(r: &CaseResult) -> CaseRecord {
         Verdict::Failed(f) => (
             VerdictKind::Failed,
             None,
-            f.mismatches.iter().map(difference).collect(),
+            f.differences.iter().map(difference).collect(),
         ),
         Verdict::Error(e) => (VerdictKind::Error, Some(e.clone()), Vec::new()),
     };
@@ -191,7 +191,7 @@ fn record(r: &CaseResult) -> CaseRecord {
     }
 }
 
-fn difference(m: &Mismatch) -> DifferenceRecord {
+fn difference(m: &Difference) -> DifferenceRecord {
     let mut d = DifferenceRecord {
         part: String::new(),
         rule: None,
@@ -205,51 +205,40 @@ fn difference(m: &Mismatch) -> DifferenceRecord {
         actual: None,
         message: m.to_string(),
     };
-    let mut locate = |expected: &[u8], actual: &[u8]| {
-        let at = report::locate(expected, actual);
-        d.line = Some(at.line);
-        d.column = Some(at.column);
-        d.byte = Some(at.byte);
-        d.expected = Some(report::escape(report::rest_of_line(expected, at.byte)));
-        d.actual = Some(report::escape(report::rest_of_line(actual, at.byte)));
-    };
     let part = match m {
-        Mismatch::Ending { expected, actual } => {
-            d.expected = Some(expected.to_string());
-            d.actual = Some(actual.to_string());
+        Difference::Ending { expected, actual } => {
+            d.expected = Some(expected.clone());
+            d.actual = Some(actual.clone());
             "status"
         }
-        Mismatch::LeftProcess => "left-process",
-        Mismatch::Stream {
-            stream,
-            expected,
-            actual,
-        } => {
-            locate(expected, actual);
-            stream.name()
+        Difference::LeftProcess => "left-process",
+        Difference::Bytes(b) => {
+            d.line = Some(b.at.line);
+            d.column = Some(b.at.column);
+            d.byte = Some(b.at.byte);
+            d.expected = Some(b.expected_rest.clone());
+            d.actual = Some(b.actual_rest.clone());
+            match &b.part {
+                BytesPart::Stream(s) => s.name(),
+                BytesPart::File(path) => {
+                    d.path = Some(path.clone());
+                    "file"
+                }
+            }
         }
-        Mismatch::FileDiffers {
-            path,
-            expected,
-            actual,
-        } => {
-            locate(expected, actual);
-            d.path = Some(path.clone());
-            "file"
-        }
-        Mismatch::FileMissing { path } => {
+        Difference::FileMissing { path } => {
             d.path = Some(path.clone());
             "file-missing"
         }
-        Mismatch::FileUnexpected { path } => {
+        Difference::FileUnexpected { path } => {
             d.path = Some(path.clone());
             "file-unexpected"
         }
-        Mismatch::Exchange(x) => {
+        Difference::Exchange(x) => {
             d.rule = Some(x.rule.clone());
             d.request_number = Some(x.number);
-            d.request = Some(report::escape(&x.request));
-            d.actual = Some(report::escape(&x.answer));
+            d.request = Some(x.request.clone());
+            d.actual = Some(x.answer.clone());
             "exchange"
         }
     };

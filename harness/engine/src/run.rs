@@ -150,6 +150,11 @@ impl Target {
         self.reference.is_some()
     }
 
+    /// The pack whose reference this is, if it is one.
+    pub fn reference_pack(&self) -> Option<&'static str> {
+        self.reference
+    }
+
     /// How the target is named to people.
     pub fn describe(&self) -> String {
         if self.reference.is_some() {
