@@ -10,6 +10,7 @@ pub mod game;
 pub mod grid;
 pub mod gridfile;
 pub mod input;
+pub mod layout;
 pub mod player;
 pub mod render;
 pub mod rules;
