@@ -1,6 +1,6 @@
 //! `boxes-harness diff` end to end: the reference against itself finds
 //! nothing, and each deliberately wrong variant (the `boxes-fixture-
-//! diffvariant` binary under the variant's name) is found and shrunk to a
+//! variant` binary under the variant's name) is found and shrunk to a
 //! small case that fails on the variant and passes on the reference.
 
 #![expect(
@@ -16,7 +16,7 @@ const SESSIONS: &str = "2000";
 
 /// This file's variant fixture under `name`, through a symlink in `dir`.
 fn variant(dir: &Path, name: &str) -> PathBuf {
-    link(dir, name, env!("CARGO_BIN_EXE_boxes-fixture-diffvariant"))
+    link(dir, name, env!("CARGO_BIN_EXE_boxes-fixture-variant"))
 }
 
 /// `fixture` under `name`, through a symlink in `dir`.

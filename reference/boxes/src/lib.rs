@@ -9,6 +9,7 @@ pub mod command;
 pub mod game;
 pub mod grid;
 pub mod gridfile;
+pub mod hooks;
 pub mod input;
 pub mod layout;
 pub mod player;
