@@ -455,9 +455,16 @@ fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode {
     let conclusion = libtest_mimic::run(&cli.test, trials);
 
     if plan.ambiguous_ignored > 0 && chatty {
+        // Where the ambiguous rulings are explained depends on the pack:
+        // a list of its own when its suite has one, else its rulings page.
+        let explained = if pack.suite().get("AMBIGUITIES.md").is_some() {
+            "AMBIGUITIES.md beside the cases".to_owned()
+        } else {
+            format!("the (ambiguous) marks of {}-rulings.md", pack.name())
+        };
         println!(
             "{} ambiguous cases ignored: their expected bytes rest on a ruling marked \
-             ambiguous, where careful programs differ (AMBIGUITIES.md beside the cases); \
+             ambiguous, where careful programs differ ({explained}); \
              --include-ignored runs them",
             plan.ambiguous_ignored
         );
