@@ -29,8 +29,7 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     };
     let boxes = dir.path().join("boxes");
-    if std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_boxes-fixture-diffvariant"), &boxes).is_err()
-    {
+    if std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_boxes-fixture-variant"), &boxes).is_err() {
         eprintln!("diff bench: cannot link the reference binary");
         return ExitCode::FAILURE;
     }

@@ -1,6 +1,6 @@
 //! `boxes-harness diff` end to end: the reference against itself finds
 //! nothing, and each deliberately wrong variant (the `boxes-fixture-
-//! diffvariant` binary under the variant's name) is found and shrunk to a
+//! variant` binary under the variant's name) is found and shrunk to a
 //! small case that fails on the variant and passes on the reference.
 
 #![expect(
@@ -16,7 +16,7 @@ const SESSIONS: &str = "2000";
 
 /// This file's variant fixture under `name`, through a symlink in `dir`.
 fn variant(dir: &Path, name: &str) -> PathBuf {
-    link(dir, name, env!("CARGO_BIN_EXE_boxes-fixture-diffvariant"))
+    link(dir, name, env!("CARGO_BIN_EXE_boxes-fixture-variant"))
 }
 
 /// `fixture` under `name`, through a symlink in `dir`.
@@ -71,6 +71,14 @@ fn cases(out: &Path) -> Vec<PathBuf> {
 }
 
 /// The number of stdin lines a written case feeds the program.
+/// Whether the case text's `tags` list holds `tag`.
+fn has_tag(text: &str, tag: &str) -> bool {
+    let yaml: yaml_serde::Value = yaml_serde::from_str(text).expect("case YAML");
+    yaml.get("tags")
+        .and_then(|t| t.as_sequence())
+        .is_some_and(|tags| tags.iter().any(|t| t.as_str() == Some(tag)))
+}
+
 fn stdin_lines(case: &Path) -> usize {
     let text = std::fs::read_to_string(case).expect("case text");
     let yaml: yaml_serde::Value = yaml_serde::from_str(&text).expect("case YAML");
@@ -143,7 +151,7 @@ fn find_and_check_bin(dir: &Path, bin: &Path, name: &str, extra: &[&str]) -> (Pa
     assert_eq!(written.len(), 1, "{name}: {stdout}");
     let case = written[0].clone();
     let text = std::fs::read_to_string(&case).expect("case text");
-    assert!(text.contains("- found-by-diff"), "{text}");
+    assert!(has_tag(&text, "found-by-diff"), "{text}");
     let lines = stdin_lines(&case);
     assert!(lines <= 5, "{name}: shrunk to {lines} stdin lines\n{text}");
     harness()
@@ -182,7 +190,7 @@ fn every_suite_variant_is_found_and_shrunk() {
         let (case, _) = find_and_check_bin(dir.path(), &bin, name, extra);
         if ambiguous {
             let text = std::fs::read_to_string(&case).expect("case");
-            assert!(text.contains("- ambiguous"), "{text}");
+            assert!(has_tag(&text, "ambiguous"), "{text}");
         }
         let _ = std::fs::remove_file(case);
     }

@@ -122,6 +122,33 @@ const VARIANTS: &[Expect] = &[
             "full-games/assignment-worked-example",
         ],
     },
+    Expect {
+        variant: "h-rows-against-width",
+        ambiguous_only: false,
+        caught_by: &[
+            "reject-illegal/bound-2x14-h-3-14",
+            "reject-illegal/bound-8x12-h-9-12",
+            "reject-illegal/bound-wide-h-row-13-wrong-dimension",
+        ],
+    },
+    Expect {
+        variant: "v-columns-against-height",
+        ambiguous_only: false,
+        caught_by: &[
+            "reject-illegal/bound-12x8-v-12-8",
+            "reject-illegal/bound-tall-v-col-13-wrong-dimension",
+        ],
+    },
+    Expect {
+        variant: "load-swapped-dimensions",
+        ambiguous_only: false,
+        caught_by: &[
+            "load/bound-wide-2x7-corner-owners",
+            "load/bound-tall-7x2-corner-owners",
+            "file-errors/bound-wide-file-as-tall",
+            "file-errors/bound-tall-file-as-wide",
+        ],
+    },
 ];
 
 /// Runs the embedded suite against `bin`; returns the exit status and the
@@ -181,6 +208,16 @@ fn ambiguous_only_variant_passes_the_default_run() {
     let link = dir.path().join("leading-zero-moves");
     std::os::unix::fs::symlink(FIXTURE, &link).expect("symlink");
     let (status, failed) = run_suite(&link, false);
+    assert_eq!(status, Some(0), "failed: {failed:?}");
+}
+
+#[test]
+fn reference_name_runs_the_reference() {
+    // `diff`'s bench and tests compare against the fixture named `boxes`.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let link = dir.path().join("boxes");
+    std::os::unix::fs::symlink(FIXTURE, &link).expect("symlink");
+    let (status, failed) = run_suite(&link, true);
     assert_eq!(status, Some(0), "failed: {failed:?}");
 }
 

@@ -16,6 +16,7 @@
 pub mod class;
 pub mod classify;
 pub mod exhaustive;
+pub mod filelines;
 pub mod generate;
 pub mod manifest;
 pub mod pack;

@@ -5,9 +5,13 @@
 
 use boxes_reference::grid::Cell;
 use boxes_reference::gridfile;
+use boxes_reference::layout::{
+    cell_line, first_cell_line, horizontal_line, line_count, vertical_line,
+};
 use boxes_reference::{Grid, State};
 
 use crate::class::{CellFault, Class, Control, EdgeFault, EdgeRow, NextFault, Shift};
+use crate::filelines::Lines;
 use crate::play::{self, RandomGame};
 use crate::rng::SplitMix64;
 use crate::spec::Spec;
@@ -38,74 +42,6 @@ impl Sample {
     }
 }
 
-/// A grid file as editable lines, without their `\n`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Lines(Vec<Vec<u8>>);
-
-impl Lines {
-    fn of(state: &State) -> Self {
-        let bytes = gridfile::to_bytes(state);
-        let mut lines: Vec<Vec<u8>> = bytes.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect();
-        // The serializer ends every line in `\n`, leaving one empty piece.
-        lines.pop();
-        Self(lines)
-    }
-
-    /// Every line followed by `\n`.
-    fn bytes(&self) -> Vec<u8> {
-        self.joined(b"\n")
-    }
-
-    fn joined(&self, end: &[u8]) -> Vec<u8> {
-        let mut out = Vec::new();
-        for line in &self.0 {
-            out.extend_from_slice(line);
-            out.extend_from_slice(end);
-        }
-        out
-    }
-
-    fn line_mut(&mut self, index: usize) -> &mut Vec<u8> {
-        if index >= self.0.len() {
-            self.0.resize(index + 1, Vec::new());
-        }
-        &mut self.0[index]
-    }
-
-    /// Replaces owner field `col` of the cell-row line `index`.
-    fn set_field(&mut self, index: usize, col: usize, text: &[u8]) {
-        let line = self.line_mut(index);
-        let mut fields: Vec<Vec<u8>> = line.split(|&b| b == b',').map(<[u8]>::to_vec).collect();
-        if let Some(field) = fields.get_mut(col) {
-            *field = text.to_vec();
-        }
-        *line = fields.join(&b',');
-    }
-
-    fn field(&self, index: usize, col: usize) -> Vec<u8> {
-        self.0
-            .get(index)
-            .and_then(|line| line.split(|&b| b == b',').nth(col))
-            .map(<[u8]>::to_vec)
-            .unwrap_or_default()
-    }
-}
-
-/// Line index (0-based) of horizontal edge row `r`.
-const fn horizontal_line(r: usize) -> usize {
-    1 + 2 * r
-}
-
-/// Line index of vertical edge row `r`.
-const fn vertical_line(r: usize) -> usize {
-    2 + 2 * r
-}
-
-/// Line index of cell row `r` in a grid of height `h`.
-const fn cell_line(h: usize, r: usize) -> usize {
-    2 * h + 2 + r
-}
-
 /// Grids up to this many lines are cut after every line; larger ones after
 /// a sample, so a 999-row corpus does not hold thousands of multi-megabyte
 /// prefixes.
@@ -116,12 +52,19 @@ pub const MAX_CUTS: usize = 64;
 /// kinds (next player, edge rows, cell rows, the last line) plus random
 /// counts, [`MAX_CUTS`] in all.
 fn cut_points(height: usize, rng: &mut SplitMix64) -> Vec<usize> {
-    let total = 3 * height + 2;
+    let total = line_count(height);
     if total - 1 <= MAX_CUTS {
         return (1..total).collect();
     }
-    let mut kept: std::collections::BTreeSet<usize> =
-        [1, 2, 3, 2 * height + 1, 2 * height + 2, total - 1].into();
+    let mut kept: std::collections::BTreeSet<usize> = [
+        1,
+        2,
+        3,
+        first_cell_line(height) - 1,
+        first_cell_line(height),
+        total - 1,
+    ]
+    .into();
     while kept.len() < MAX_CUTS {
         kept.insert(rng.between(1, total - 1));
     }
@@ -134,10 +77,6 @@ fn pick_rows(count: usize, rng: &mut SplitMix64) -> Vec<usize> {
     rows.sort_unstable();
     rows.dedup();
     rows
-}
-
-fn cells(grid: &Grid) -> impl Iterator<Item = Cell> + '_ {
-    (0..grid.height()).flat_map(move |row| (0..grid.width()).map(move |col| Cell { row, col }))
 }
 
 /// Builds every sample of a corpus, class by class in [`Class::all`] order.
@@ -356,7 +295,10 @@ impl Builder<'_> {
                 }
             }
             CellFault::OwnerOnOpenCell => {
-                let open: Vec<Cell> = cells(&self.base.grid)
+                let open: Vec<Cell> = self
+                    .base
+                    .grid
+                    .cells()
                     .filter(|&c| !self.base.grid.is_cell_closed(c))
                     .collect();
                 let random = open.get(self.rng.below(open.len())).copied();
@@ -472,7 +414,8 @@ impl Builder<'_> {
     /// when the base has none (never for [`play::mid_game`] states).
     fn pick_cell(&mut self, owned: bool) -> Option<Cell> {
         let grid = &self.base.grid;
-        let found: Vec<Cell> = cells(grid)
+        let found: Vec<Cell> = grid
+            .cells()
             .filter(|&c| grid.owner(c).is_some() == owned && grid.is_cell_closed(c))
             .collect();
         found.get(self.rng.below(found.len())).copied()
@@ -576,7 +519,8 @@ impl Builder<'_> {
                     self.edited("owner", detail, |l| l.set_field(index, cell.col, &text));
                 }
                 let grid = &self.base.grid;
-                let unowned: Vec<Cell> = cells(grid).filter(|&c| grid.owner(c).is_none()).collect();
+                let unowned: Vec<Cell> =
+                    grid.cells().filter(|&c| grid.owner(c).is_none()).collect();
                 if let Some(cell) = unowned.get(self.rng.below(unowned.len())).copied() {
                     let detail = format!("unowned cell ({}, {}) written 00", cell.row, cell.col);
                     self.edited("unowned", detail, |l| {

@@ -9,7 +9,7 @@ use std::ffi::OsString;
 use boxes_reference::command::{self, Command};
 use boxes_reference::{Cell, Edge, Grid, Player, State, args, gridfile};
 
-use crate::session::{InputFile, Session, SessionKind, all_cells, cell_edges};
+use crate::session::{InputFile, Session, SessionKind};
 
 /// The path a folded game is loaded from when the session had no file.
 const FOLDED_PATH: &str = "grid.txt";
@@ -241,7 +241,7 @@ fn crop(state: &State, window: Window) -> State {
             grid.set_edge(moved, true);
         }
     }
-    for cell in all_cells(&state.grid) {
+    for cell in state.grid.cells() {
         let (Some(row), Some(col)) = (
             cell.row.checked_sub(window.top),
             cell.col.checked_sub(window.left),
@@ -256,7 +256,7 @@ fn crop(state: &State, window: Window) -> State {
     if grid.open_edges() == 0 {
         // A full grid would load only under END-2: reopen one edge.
         let corner = Cell { row: 0, col: 0 };
-        grid.set_edge(cell_edges(corner)[0], false);
+        grid.set_edge(corner.edges()[0], false);
         grid.set_owner(corner, None);
     }
     State {
@@ -286,7 +286,7 @@ fn fewer_players(session: &Session) -> Vec<Session> {
             let mut fewer = state.clone();
             fewer.players = p;
             fewer.next = fewer.next.min(last);
-            for cell in all_cells(&state.grid) {
+            for cell in state.grid.cells() {
                 if fewer.grid.owner(cell).is_some_and(|o| o > last) {
                     fewer.grid.set_owner(cell, Some(last));
                 }

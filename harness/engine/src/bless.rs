@@ -15,12 +15,10 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::PathBuf;
 
-use base64::Engine as _;
-use base64::engine::general_purpose::STANDARD as BASE64;
-
 use crate::run::Outcome;
 use crate::schema::Case;
 use crate::suite::{CaseFile, Root};
+use crate::writer::{file_content, quote, stream_entry};
 
 /// Why a case could not be blessed.
 #[derive(Debug, thiserror::Error)]
@@ -196,103 +194,6 @@ fn output_files(
         keys: &["output-files"],
         text: (!files_same).then_some(files_text),
     })
-}
-
-/// Appends the YAML for one stream; true when the bytes go to the sidecar.
-fn stream_entry(block: &mut String, key: &str, bytes: &[u8], sidecar: &str) -> bool {
-    if bytes.is_empty() {
-        return false;
-    }
-    let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-    // Grids keep their trailing spaces only in a raw sidecar; messages
-    // (stderr) stay readable inline unless they are long.
-    let sidecar_wanted = if key == "stdout" {
-        body.contains(&b'\n')
-    } else {
-        body.contains(&b'\n') && bytes.len() > 1024
-    };
-    if sidecar_wanted {
-        let _ = writeln!(block, "{key}-file: {}", quote(sidecar));
-        return true;
-    }
-    match std::str::from_utf8(bytes) {
-        Ok(s) => {
-            let _ = writeln!(block, "{key}: {}", quote(s));
-        }
-        Err(_) => {
-            let _ = writeln!(block, "{key}-base64: {}", BASE64.encode(bytes));
-        }
-    }
-    false
-}
-
-/// Appends `text: |` for readable file content, else `base64:`.
-fn file_content(block: &mut String, bytes: &[u8]) {
-    let literal = std::str::from_utf8(bytes).ok().filter(|s| {
-        let body = s.strip_suffix('\n').unwrap_or(s);
-        !body.is_empty()
-            && !body.ends_with('\n')
-            && !body.starts_with([' ', '\n'])
-            && body
-                .split('\n')
-                .all(|l| !l.ends_with([' ', '\t']) && !l.chars().any(char::is_control))
-    });
-    match literal {
-        Some(s) => {
-            let chomp = if s.ends_with('\n') { "|" } else { "|-" };
-            let _ = writeln!(block, "    text: {chomp}");
-            for line in s.strip_suffix('\n').unwrap_or(s).split('\n') {
-                if line.is_empty() {
-                    block.push('\n');
-                } else {
-                    let _ = writeln!(block, "      {line}");
-                }
-            }
-        }
-        None => {
-            let _ = writeln!(block, "    base64: {}", BASE64.encode(bytes));
-        }
-    }
-}
-
-/// A YAML scalar holding exactly `s`: plain when that is unambiguous (file
-/// names), double-quoted otherwise.
-pub fn quote(s: &str) -> String {
-    let plain = s
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '/' | '-'))
-        && !matches!(
-            s.to_ascii_lowercase().as_str(),
-            "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "y" | "n"
-        );
-    if plain {
-        return s.to_owned();
-    }
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            '\0' => out.push_str("\\0"),
-            c if c.is_control() || c == '\u{2028}' || c == '\u{2029}' || c == '\u{feff}' => {
-                let code = u32::from(c);
-                if code < 0x100 {
-                    let _ = write!(out, "\\x{code:02x}");
-                } else {
-                    let _ = write!(out, "\\u{code:04x}");
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// The top-level key a line starts, if any.
@@ -479,57 +380,5 @@ mod tests {
             ],
         );
         assert_eq!(new, "status: 0\nabsent-files:\n- c\n");
-    }
-
-    #[test]
-    fn quoting_round_trips() {
-        for s in [
-            "A> ",
-            "say \"hi\"\\\n",
-            "\t\r\0\x01é~",
-            "a-b.stdout",
-            "true",
-            "1",
-            "",
-        ] {
-            let yaml = format!("v: {}\n", quote(s));
-            let back: std::collections::BTreeMap<String, String> =
-                yaml_serde::from_str(&yaml).unwrap();
-            assert_eq!(back["v"], s, "{yaml}");
-        }
-    }
-
-    #[test]
-    fn stream_entries() {
-        let mut b = String::new();
-        assert!(!stream_entry(
-            &mut b,
-            "stderr",
-            b"End of user input\n",
-            "x.stderr"
-        ));
-        assert!(stream_entry(&mut b, "stdout", b"+ +\n| |\n", "x.stdout"));
-        assert!(!stream_entry(&mut b, "stdout", b"\xff\n", "x.stdout"));
-        assert!(!stream_entry(&mut b, "stdout", b"", "x.stdout"));
-        assert_eq!(
-            b,
-            "stderr: \"End of user input\\n\"\nstdout-file: x.stdout\nstdout-base64: /wo=\n"
-        );
-    }
-
-    #[test]
-    fn file_contents_round_trip() {
-        for bytes in [&b"1\n11\n0,0\n"[..], b"1\n\n2", b" x\n", b"a \n", b"\xff"] {
-            let mut block = String::from("f:\n  - path: p\n");
-            file_content(&mut block, bytes);
-            let v: yaml_serde::Value = yaml_serde::from_str(&block).unwrap();
-            let entry = &v["f"][0];
-            let got = if let Some(t) = entry.get("text") {
-                t.as_str().unwrap().as_bytes().to_vec()
-            } else {
-                BASE64.decode(entry["base64"].as_str().unwrap()).unwrap()
-            };
-            assert_eq!(got, bytes, "{block}");
-        }
     }
 }

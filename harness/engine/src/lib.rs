@@ -39,6 +39,7 @@ pub mod run;
 pub mod schema;
 pub mod suite;
 pub mod walk;
+pub mod writer;
 
 pub use cli::{App, Defaults, main_with_args};
 pub use pack::{EmbeddedSuite, Pack, reference_mode};

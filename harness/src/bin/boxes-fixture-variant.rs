@@ -1,34 +1,36 @@
 //! Deliberately wrong `boxes` programs for the suite's own tests
-//! (`harness/tests/variants.rs`): each variant departs from the rulings in
-//! exactly one rule, the way a student's program typically does, and the
-//! suite must fail it.
+//! (`harness/tests/variants.rs`) and for `diff`'s (`harness/tests/diff.rs`):
+//! each variant departs from the rulings in exactly one rule, the way a
+//! student's program typically does, and the suite (or `diff`) must catch
+//! it.
 //!
-//! The variant is picked by the basename of `argv[0]` (the harness clears the
-//! environment, so a symlink named after the variant is the only channel).
-//! Everything else is the reference: arguments, loading, grid, rendering,
-//! move parsing and saving come from `boxes_reference`; only the turn loop is
-//! repeated here so that each departure can be placed where a student would
-//! make it.
+//! The variant is picked by the basename of `argv[0]` (the harness clears
+//! the environment, so a symlink named after the variant is the only
+//! channel); `boxes` runs the reference unchanged. Everything is the
+//! reference program (`boxes_reference::app::run_with`): arguments,
+//! loading, the turn rule (`State::apply`), rendering, move parsing and
+//! saving. A variant overrides one of the reference's [`Hooks`], changing
+//! its output or its input at that one point.
 
+use std::borrow::Cow;
 use std::ffi::OsString;
-use std::fs::File;
-use std::io::{self, BufRead, BufWriter, Write};
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::io::{self, BufWriter, Write};
+use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::process::ExitCode;
 
 use boxes_reference::command::{self, Command};
-use boxes_reference::game::{self, SaveOutcome};
-use boxes_reference::gridfile::{self, LoadFailure};
-use boxes_reference::input::{self, Line};
-use boxes_reference::player::MAX_PLAYERS;
-use boxes_reference::render::Rendered;
-use boxes_reference::status::{self, Exit};
-use boxes_reference::{State, args};
+use boxes_reference::grid::{Completed, Direction, Edge};
+use boxes_reference::gridfile;
+use boxes_reference::hooks::Hooks;
+use boxes_reference::status::Exit;
+use boxes_reference::{Player, State, app, args};
 
 /// One departure from the rulings each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Variant {
+    /// None: the reference itself.
+    Reference,
     /// ARGS-1: the usage line goes to stdout.
     UsageOnStdout,
     /// ARGS-3: "Invalid grid dimension" (singular).
@@ -49,36 +51,67 @@ enum Variant {
     CrTolerant,
     /// TURN-2 (ambiguous part): leading zeros in move numbers are accepted.
     LeadingZeroMoves,
+    /// TURN-2: spaces around and between move fields accepted.
+    LaxMoves,
+    /// TURN-3: move numbers wrap like a C `int` read by `sscanf`.
+    Wrap,
+    /// TURN-3: horizontal edges' rows checked against W instead of H (and
+    /// the column inclusive): `3 14 h` is played on a 2x14 grid.
+    HorizontalRowsAgainstWidth,
+    /// TURN-3: vertical edges' columns checked against H instead of W (and
+    /// the row inclusive): `12 8 v` is played on a 12x8 grid.
+    VerticalColumnsAgainstHeight,
     /// TURN-5: one extra turn per completed cell instead of per move.
     ExtraTurnPerCell,
     /// TURN-5: completing a cell never gives an extra turn.
     NoExtraTurn,
     /// SAVE-2: the saved next player is zero-based.
     ZeroBasedSave,
+    /// SAVE-2: the save names the following player as next.
+    SaveNext,
+    /// FILE-1: the grid file is read with H and W swapped.
+    LoadSwappedDimensions,
+    /// FILE-7: a loaded game starts with player 1.
+    LoadFirst,
     /// END-1: only the first of the top scorers is named.
     WinnersWithoutTies,
     /// EOF-1: end of input ends the game with a winners line and exit 0.
     WinnersAtEof,
-    /// DISP-1: a debug line left in after every valid move (the report
-    /// must group its many failures as one cause).
+    /// DISP-3: a debug line (`DEBUG: valid move NN`) before the grid after
+    /// every valid move, the one-line bug behind a hundred failures.
     EchoMoves,
 }
 
 impl Variant {
-    const ALL: [(&'static str, Self); 16] = [
+    /// Each variant's name; `diff`'s tests use the `boxes-` names.
+    const ALL: [(&'static str, Self); 27] = [
+        ("boxes", Self::Reference),
         ("usage-on-stdout", Self::UsageOnStdout),
         ("dimension-wording", Self::DimensionWording),
         ("dimension-1000", Self::Dimension1000),
         ("players-before-dimensions", Self::PlayersBeforeDimensions),
+        ("boxes-players-first", Self::PlayersBeforeDimensions),
         ("trimmed-trailing-spaces", Self::TrimmedTrailingSpaces),
+        ("boxes-trim", Self::TrimmedTrailingSpaces),
         ("blank-line-after-grid", Self::BlankLineAfterGrid),
         ("save-reprints-grid", Self::SaveReprintsGrid),
         ("prompt-newline", Self::PromptNewline),
         ("cr-tolerant", Self::CrTolerant),
         ("leading-zero-moves", Self::LeadingZeroMoves),
+        ("boxes-lax-moves", Self::LaxMoves),
+        ("boxes-wrap", Self::Wrap),
+        ("h-rows-against-width", Self::HorizontalRowsAgainstWidth),
+        (
+            "v-columns-against-height",
+            Self::VerticalColumnsAgainstHeight,
+        ),
         ("extra-turn-per-cell", Self::ExtraTurnPerCell),
         ("no-extra-turn", Self::NoExtraTurn),
+        ("boxes-no-extra-turn", Self::NoExtraTurn),
         ("zero-based-save", Self::ZeroBasedSave),
+        ("boxes-save-next", Self::SaveNext),
+        ("load-swapped-dimensions", Self::LoadSwappedDimensions),
+        ("boxes-load-first", Self::LoadFirst),
         ("winners-without-ties", Self::WinnersWithoutTies),
         ("winners-at-eof", Self::WinnersAtEof),
         ("echo-moves", Self::EchoMoves),
@@ -89,6 +122,252 @@ impl Variant {
             .iter()
             .find(|(n, _)| n.as_bytes() == name)
             .map(|&(_, v)| v)
+    }
+}
+
+/// A variant's hooks, with the little state one of them needs.
+struct Departure {
+    variant: Variant,
+    /// Extra turns still owed to the mover (`ExtraTurnPerCell`).
+    owed: usize,
+    /// Grids printed so far and the digits of the last line read
+    /// (`EchoMoves`: every grid after the first follows a valid move).
+    grids: usize,
+    digits: Vec<u8>,
+}
+
+impl Hooks for Departure {
+    fn start(&mut self, operands: &[OsString]) -> Option<Result<State, Exit>> {
+        match self.variant {
+            Variant::PlayersBeforeDimensions if (3..=4).contains(&operands.len()) => {
+                // The reference's own player check, run first.
+                let players_only = [
+                    OsString::from("2"),
+                    OsString::from("2"),
+                    operands[2].clone(),
+                ];
+                args::parse(&players_only).err().map(Err)
+            }
+            Variant::Dimension1000 => {
+                // 1000 read as 999 passes the reference's check; the game
+                // is then built at the size asked for.
+                let as_999 = |a: &OsString| {
+                    if args::parse_c_long(a.as_bytes()) == Some(1000) {
+                        OsString::from("999")
+                    } else {
+                        a.clone()
+                    }
+                };
+                let lowered: Vec<OsString> = operands.iter().map(as_999).collect();
+                let size = |a: &OsString| {
+                    args::parse_c_long(a.as_bytes()).and_then(|n| usize::try_from(n).ok())
+                };
+                let config = args::parse(&lowered).ok()?;
+                let (h, w) = (size(&operands[0])?, size(&operands[1])?);
+                Some(match config.file {
+                    None => Ok(State::new(h, w, config.players)),
+                    Some(path) => app::load(Path::new(&path), h, w, config.players),
+                })
+            }
+            Variant::LoadSwappedDimensions | Variant::LoadFirst => {
+                let config = args::parse(operands).ok()?;
+                let path = config.file?;
+                let (h, w) = if self.variant == Variant::LoadSwappedDimensions {
+                    (config.width, config.height)
+                } else {
+                    (config.height, config.width)
+                };
+                let mut loaded = app::load(Path::new(&path), h, w, config.players);
+                if let (Ok(state), Variant::LoadFirst) = (&mut loaded, self.variant) {
+                    state.next = Player::FIRST;
+                }
+                Some(loaded)
+            }
+            _ => None,
+        }
+    }
+
+    fn report<O: Write, E: Write>(&mut self, exit: Exit, message: &str, out: &mut O, err: &mut E) {
+        let message = match (self.variant, exit) {
+            (Variant::DimensionWording, Exit::Dimensions) => "Invalid grid dimension",
+            _ => message,
+        };
+        let _ = if self.variant == Variant::UsageOnStdout && exit == Exit::Usage {
+            writeln!(out, "{message}").and_then(|()| out.flush())
+        } else {
+            writeln!(err, "{message}")
+        };
+    }
+
+    fn grid<O: Write>(&mut self, rendered: &[u8], out: &mut O) -> io::Result<()> {
+        if self.variant == Variant::EchoMoves && self.grids > 0 {
+            out.write_all(b"DEBUG: valid move ")?;
+            out.write_all(&self.digits)?;
+            out.write_all(b"\n")?;
+        }
+        self.grids += 1;
+        match self.variant {
+            Variant::TrimmedTrailingSpaces => {
+                for line in rendered.split_inclusive(|&b| b == b'\n') {
+                    let body = line.strip_suffix(b"\n").unwrap_or(line);
+                    let end = body.iter().rposition(|&b| b != b' ').map_or(0, |i| i + 1);
+                    out.write_all(&body[..end])?;
+                    out.write_all(b"\n")?;
+                }
+                Ok(())
+            }
+            Variant::BlankLineAfterGrid => {
+                out.write_all(rendered)?;
+                out.write_all(b"\n")
+            }
+            _ => out.write_all(rendered),
+        }
+    }
+
+    fn prompt<O: Write>(&mut self, player: Player, out: &mut O) -> io::Result<()> {
+        out.write_all(&[player.symbol(), b'>', b' '])?;
+        if self.variant == Variant::PromptNewline {
+            out.write_all(b"\n")?;
+        }
+        Ok(())
+    }
+
+    fn line<'a>(&mut self, line: &'a [u8]) -> Cow<'a, [u8]> {
+        if self.variant == Variant::EchoMoves {
+            self.digits = line.iter().copied().filter(u8::is_ascii_digit).collect();
+        }
+        match self.variant {
+            Variant::CrTolerant => Cow::Borrowed(line.strip_suffix(b"\r").unwrap_or(line)),
+            Variant::LeadingZeroMoves => match command::move_shape(line) {
+                Some(shape) => Cow::Owned(
+                    format!(
+                        "{} {} {}",
+                        String::from_utf8_lossy(trim_zeros(shape.row)),
+                        String::from_utf8_lossy(trim_zeros(shape.col)),
+                        char::from(shape.dir.letter())
+                    )
+                    .into_bytes(),
+                ),
+                None => Cow::Borrowed(line),
+            },
+            Variant::LaxMoves if !matches!(command::parse(line), Command::Save(_)) => Cow::Owned(
+                line.split(|&b| b == b' ')
+                    .filter(|w| !w.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(&b' '),
+            ),
+            Variant::Wrap => Cow::Owned(
+                line.split(|&b| b == b' ')
+                    .map(wrap_like_int)
+                    .collect::<Vec<_>>()
+                    .join(&b' '),
+            ),
+            _ => Cow::Borrowed(line),
+        }
+    }
+
+    fn save_bytes(&mut self, state: &State) -> Vec<u8> {
+        match self.variant {
+            Variant::ZeroBasedSave => {
+                let bytes = gridfile::to_bytes(state);
+                let first_end = bytes.iter().position(|&b| b == b'\n').unwrap_or(0);
+                let zero_based = state.next.number().saturating_sub(1).to_string();
+                [zero_based.as_bytes(), &bytes[first_end..]].concat()
+            }
+            Variant::SaveNext => {
+                let mut saved = state.clone();
+                saved.next = saved.next.next(saved.players);
+                gridfile::to_bytes(&saved)
+            }
+            _ => gridfile::to_bytes(state),
+        }
+    }
+
+    fn after_save<O: Write>(&mut self, rendered: &[u8], out: &mut O) -> io::Result<()> {
+        if self.variant == Variant::SaveReprintsGrid {
+            self.grid(rendered, out)?;
+        }
+        Ok(())
+    }
+
+    fn outside<O: Write>(
+        &mut self,
+        state: &mut State,
+        edge: Edge,
+        rendered: &[u8],
+        out: &mut O,
+    ) -> io::Result<()> {
+        let (h, w) = (state.grid.height(), state.grid.width());
+        // The wrong bound check of one edge kind: both numbers against one
+        // dimension, inclusive, as the program issue 14 found does (it
+        // accepts `3 14 h` on 2x14, `9 12 h` on 8x12, `12 8 v` on 12x8).
+        let accepted = match (self.variant, edge.dir) {
+            (Variant::HorizontalRowsAgainstWidth, Direction::Horizontal) => {
+                edge.row <= w && edge.col <= w
+            }
+            (Variant::VerticalColumnsAgainstHeight, Direction::Vertical) => {
+                edge.row <= h && edge.col <= h
+            }
+            _ => false,
+        };
+        if accepted {
+            // The C program writes outside its arrays: nothing shows, but
+            // the move counts and the turn passes.
+            self.grid(rendered, out)?;
+            state.next = state.next.next(state.players);
+        }
+        Ok(())
+    }
+
+    fn after_move(&mut self, state: &mut State, mover: Player, done: Completed) {
+        match self.variant {
+            Variant::NoExtraTurn if done.count() > 0 => {
+                state.next = mover.next(state.players);
+            }
+            Variant::ExtraTurnPerCell => {
+                if done.count() > 0 {
+                    self.owed = done.count();
+                } else if self.owed > 1 {
+                    self.owed -= 1;
+                    state.next = mover;
+                } else {
+                    self.owed = 0;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn end_of_input_finishes(&mut self) -> bool {
+        self.variant == Variant::WinnersAtEof
+    }
+
+    fn winners(&mut self, mut winners: Vec<Player>) -> Vec<Player> {
+        if self.variant == Variant::WinnersWithoutTies {
+            winners.truncate(1);
+        }
+        winners
+    }
+}
+
+/// `007` becomes `7`; `0` stays.
+fn trim_zeros(digits: &[u8]) -> &[u8] {
+    let start = digits
+        .iter()
+        .position(|&b| b != b'0')
+        .unwrap_or(digits.len().saturating_sub(1));
+    &digits[start..]
+}
+
+/// A field of ten or more digits as a C `int` holds it after wrapping.
+fn wrap_like_int(word: &[u8]) -> Vec<u8> {
+    if word.len() > 9 && word.iter().all(u8::is_ascii_digit) {
+        let value = word.iter().fold(0u32, |acc, d| {
+            acc.wrapping_mul(10).wrapping_add(u32::from(d - b'0'))
+        });
+        value.cast_signed().to_string().into_bytes()
+    } else {
+        word.to_vec()
     }
 }
 
@@ -109,238 +388,14 @@ fn main() -> ExitCode {
     };
     let operands = argv.get(1..).unwrap_or_default();
     let stdin = io::stdin().lock();
-    let mut out = BufWriter::new(io::stdout().lock());
-    let mut err = io::stderr().lock();
-    let exit = run(variant, operands, stdin, &mut out, &mut err);
+    let out = BufWriter::new(io::stdout().lock());
+    let err = io::stderr().lock();
+    let mut departure = Departure {
+        variant,
+        owed: 0,
+        grids: 0,
+        digits: Vec::new(),
+    };
+    let exit = app::run_with(operands, stdin, out, err, &mut departure);
     ExitCode::from(exit.code())
-}
-
-/// The whole program, as `boxes_reference::run` but with `v`'s departure.
-fn run<R: BufRead, O: Write, E: Write>(
-    v: Variant,
-    operands: &[OsString],
-    mut input: R,
-    out: &mut O,
-    err: &mut E,
-) -> Exit {
-    let exit = match start(v, operands) {
-        Ok(state) => turns(v, state, &mut input, out, err).unwrap_or(Exit::SystemCall),
-        Err(exit) => exit,
-    };
-    let exit = if out.flush().is_err() {
-        Exit::SystemCall
-    } else {
-        exit
-    };
-    if let Some(message) = exit.message() {
-        let message = match (v, exit) {
-            (Variant::DimensionWording, Exit::Dimensions) => "Invalid grid dimension",
-            _ => message,
-        };
-        let _ = if v == Variant::UsageOnStdout && exit == Exit::Usage {
-            writeln!(out, "{message}").and_then(|()| out.flush())
-        } else {
-            writeln!(err, "{message}")
-        };
-    }
-    exit
-}
-
-/// Arguments and loading, in ARGS-5 order unless the variant changes it.
-fn start(v: Variant, operands: &[OsString]) -> Result<State, Exit> {
-    if !(3..=4).contains(&operands.len()) {
-        return Err(Exit::Usage);
-    }
-    let max_dimension = if v == Variant::Dimension1000 {
-        args::MAX_DIMENSION + 1
-    } else {
-        args::MAX_DIMENSION
-    };
-    let number = |arg: &OsString, min: usize, max: usize| {
-        args::parse_c_long(arg.as_bytes())
-            .and_then(|n| usize::try_from(n).ok())
-            .filter(|n| (min..=max).contains(n))
-    };
-    let dimensions = || {
-        let height = number(&operands[0], args::MIN_DIMENSION, max_dimension);
-        let width = number(&operands[1], args::MIN_DIMENSION, max_dimension);
-        height.zip(width).ok_or(Exit::Dimensions)
-    };
-    let players = || number(&operands[2], args::MIN_PLAYERS, MAX_PLAYERS).ok_or(Exit::PlayerCount);
-    let ((height, width), players) = if v == Variant::PlayersBeforeDimensions {
-        let p = players()?;
-        (dimensions()?, p)
-    } else {
-        let d = dimensions()?;
-        (d, players()?)
-    };
-    match operands.get(3) {
-        None => Ok(State::new(height, width, players)),
-        Some(path) => {
-            gridfile::load_path(Path::new(path), height, width, players).map_err(|e| match e {
-                LoadFailure::Open(_) => Exit::GridFileOpen,
-                LoadFailure::Contents(_) => Exit::GridFileContents,
-            })
-        }
-    }
-}
-
-/// Prints the grid as the variant does.
-fn show<O: Write>(v: Variant, state: &State, out: &mut O) -> io::Result<()> {
-    let rendered = Rendered::new(&state.grid);
-    let bytes = rendered.as_bytes();
-    if v == Variant::TrimmedTrailingSpaces {
-        for line in bytes.split_inclusive(|&b| b == b'\n') {
-            let body = line.strip_suffix(b"\n").unwrap_or(line);
-            let end = body.iter().rposition(|&b| b != b' ').map_or(0, |i| i + 1);
-            out.write_all(&body[..end])?;
-            out.write_all(b"\n")?;
-        }
-    } else {
-        out.write_all(bytes)?;
-    }
-    if v == Variant::BlankLineAfterGrid {
-        out.write_all(b"\n")?;
-    }
-    Ok(())
-}
-
-/// `01 002 h` becomes `1 2 h`; anything else is left alone.
-fn strip_move_zeros(line: &[u8]) -> Vec<u8> {
-    let fields: Vec<&[u8]> = line.split(|&b| b == b' ').collect();
-    let numeric = |f: &[u8]| !f.is_empty() && f.iter().all(u8::is_ascii_digit);
-    match fields.as_slice() {
-        [row, col, dir] if numeric(row) && numeric(col) => {
-            let trim = |f: &[u8]| {
-                let start = f.iter().position(|&b| b != b'0').unwrap_or(f.len() - 1);
-                f[start..].to_vec()
-            };
-            [
-                trim(row),
-                b" ".to_vec(),
-                trim(col),
-                b" ".to_vec(),
-                dir.to_vec(),
-            ]
-            .concat()
-        }
-        _ => line.to_vec(),
-    }
-}
-
-/// Saves with a zero-based next player (the SAVE-2 departure).
-fn save_zero_based(state: &State, path: &[u8]) -> SaveOutcome {
-    let bytes = gridfile::to_bytes(state);
-    let first_end = bytes.iter().position(|&b| b == b'\n').unwrap_or(0);
-    let zero_based = state.next.number().saturating_sub(1).to_string();
-    let bytes = [zero_based.as_bytes(), &bytes[first_end..]].concat();
-    if path.is_empty() {
-        return SaveOutcome::Failed;
-    }
-    let path = OsString::from_vec(path.to_vec());
-    match File::create(&path).and_then(|mut f| f.write_all(&bytes)) {
-        Ok(()) => SaveOutcome::Saved,
-        Err(_) => SaveOutcome::Failed,
-    }
-}
-
-/// The turn loop of `boxes_reference::game::play`, with the variant's
-/// departure. An error is a failed write to stdout.
-fn turns<R: BufRead, O: Write, E: Write>(
-    v: Variant,
-    mut state: State,
-    input: &mut R,
-    out: &mut O,
-    err: &mut E,
-) -> io::Result<Exit> {
-    show(v, &state, out)?;
-    if state.grid.open_edges() == 0 {
-        return finish(v, &state, out);
-    }
-    let mut line = Vec::new();
-    // Extra turns still owed to the current player (ExtraTurnPerCell).
-    let mut owed = 0usize;
-    loop {
-        out.write_all(&[state.next.symbol(), b'>', b' '])?;
-        if v == Variant::PromptNewline {
-            out.write_all(b"\n")?;
-        }
-        out.flush()?;
-        let cut = match input::read_line(input, &mut line) {
-            Line::End if v == Variant::WinnersAtEof => return finish(v, &state, out),
-            Line::End => return Ok(Exit::EndOfInput),
-            Line::Read { cut } => cut,
-        };
-        let text = match v {
-            Variant::LeadingZeroMoves => strip_move_zeros(&line),
-            Variant::CrTolerant => line.strip_suffix(b"\r").unwrap_or(&line).to_vec(),
-            _ => line.clone(),
-        };
-        match command::parse(&text) {
-            Command::Save(path) => {
-                let outcome = if v == Variant::ZeroBasedSave {
-                    save_zero_based(&state, path)
-                } else {
-                    game::save(&state, path)
-                };
-                let message = match outcome {
-                    SaveOutcome::Saved => status::SAVE_COMPLETE,
-                    SaveOutcome::Failed => status::SAVE_FAILED,
-                };
-                let _ = writeln!(err, "{message}");
-                if v == Variant::SaveReprintsGrid {
-                    show(v, &state, out)?;
-                }
-            }
-            Command::Move(edge) if !cut => {
-                let Ok(done) = state.grid.play(edge, state.next) else {
-                    continue;
-                };
-                if v == Variant::EchoMoves {
-                    let digits: Vec<u8> = text.iter().copied().filter(u8::is_ascii_digit).collect();
-                    writeln!(
-                        out,
-                        "DEBUG: valid move {}",
-                        String::from_utf8_lossy(&digits)
-                    )?;
-                }
-                show(v, &state, out)?;
-                if state.grid.open_edges() == 0 {
-                    return finish(v, &state, out);
-                }
-                let cells = done.count();
-                let again = match v {
-                    Variant::NoExtraTurn => false,
-                    Variant::ExtraTurnPerCell if cells > 0 => {
-                        owed = cells;
-                        true
-                    }
-                    Variant::ExtraTurnPerCell if owed > 1 => {
-                        owed -= 1;
-                        true
-                    }
-                    Variant::ExtraTurnPerCell => {
-                        owed = 0;
-                        false
-                    }
-                    _ => cells > 0,
-                };
-                if !again {
-                    state.next = state.next.next(state.players);
-                }
-            }
-            Command::Move(_) | Command::Invalid => {}
-        }
-    }
-}
-
-/// The winners line (END-1), or only the first top scorer.
-fn finish<O: Write>(v: Variant, state: &State, out: &mut O) -> io::Result<Exit> {
-    let mut winners = state.grid.winners(state.players);
-    if v == Variant::WinnersWithoutTies {
-        winners.truncate(1);
-    }
-    out.write_all(&game::winners_line(&winners))?;
-    out.flush()?;
-    Ok(Exit::Normal)
 }

@@ -10,18 +10,26 @@ use std::path::Path;
 use crate::args;
 use crate::game::{self, State};
 use crate::gridfile::{self, LoadFailure};
+use crate::hooks::{Hooks, Ruling};
 use crate::status::Exit;
 
 /// Runs `boxes` with `args` (without the program name) on the given
 /// streams and returns how it exits; its message is already on `err`.
-pub fn run<R: BufRead, O: Write, E: Write>(
+pub fn run<R: BufRead, O: Write, E: Write>(args: &[OsString], input: R, out: O, err: E) -> Exit {
+    run_with(args, input, out, err, &mut Ruling)
+}
+
+/// [`run`] with `hooks` changing the points a test variant departs at.
+pub fn run_with<R: BufRead, O: Write, E: Write, H: Hooks>(
     args: &[OsString],
     mut input: R,
     mut out: O,
     mut err: E,
+    hooks: &mut H,
 ) -> Exit {
-    let exit = match start(args) {
-        Ok(state) => game::play(state, &mut input, &mut out, &mut err),
+    let started = hooks.start(args).unwrap_or_else(|| start(args));
+    let exit = match started {
+        Ok(state) => game::play_with(state, &mut input, &mut out, &mut err, hooks),
         Err(exit) => exit,
     };
     let exit = match out.flush() {
@@ -29,8 +37,7 @@ pub fn run<R: BufRead, O: Write, E: Write>(
         Err(_) => Exit::SystemCall,
     };
     if let Some(message) = exit.message() {
-        // Nothing useful is left to do when stderr itself is gone.
-        let _ = writeln!(err, "{message}");
+        hooks.report(exit, message, &mut out, &mut err);
     }
     exit
 }
@@ -40,14 +47,17 @@ pub fn start(args: &[OsString]) -> Result<State, Exit> {
     let config = args::parse(args)?;
     match &config.file {
         None => Ok(State::new(config.height, config.width, config.players)),
-        Some(path) => {
-            gridfile::load_path(Path::new(path), config.height, config.width, config.players)
-                .map_err(|e| match e {
-                    LoadFailure::Open(_) => Exit::GridFileOpen,
-                    LoadFailure::Contents(_) => Exit::GridFileContents,
-                })
-        }
+        Some(path) => load(Path::new(path), config.height, config.width, config.players),
     }
+}
+
+/// Loads the grid file at `path` for an H×W game of P players, a failure
+/// mapped to its exit (ARGS-6, FILE-6).
+pub fn load(path: &Path, height: usize, width: usize, players: usize) -> Result<State, Exit> {
+    gridfile::load_path(path, height, width, players).map_err(|e| match e {
+        LoadFailure::Open(_) => Exit::GridFileOpen,
+        LoadFailure::Contents(_) => Exit::GridFileContents,
+    })
 }
 
 #[cfg(test)]

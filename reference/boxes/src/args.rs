@@ -55,34 +55,67 @@ fn parse_in_range(arg: &OsStr, min: usize, max: usize) -> Option<usize> {
     (min..=max).contains(&value).then_some(value)
 }
 
+/// A numeric argument as `strtol` splits it (ARGS-2): leading C whitespace,
+/// an optional sign, and the rest, which must be all decimal digits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NumberParts<'a> {
+    /// Whether C whitespace came before the sign or digits.
+    pub leading_space: bool,
+    /// The sign byte, `+` or `-`, when there is one.
+    pub sign: Option<u8>,
+    /// Everything after the sign.
+    pub digits: &'a [u8],
+}
+
+impl NumberParts<'_> {
+    /// Whether the part after the sign is one or more decimal digits, so
+    /// `strtol` consumes the whole argument.
+    pub fn is_whole_number(&self) -> bool {
+        !self.digits.is_empty() && self.digits.iter().all(u8::is_ascii_digit)
+    }
+}
+
+/// Splits `s` as `strtol` reads it.
+pub fn number_parts(s: &[u8]) -> NumberParts<'_> {
+    let start = s.iter().position(|b| !is_c_space(*b)).unwrap_or(s.len());
+    let rest = &s[start..];
+    let (sign, digits) = match rest.split_first() {
+        Some((&b, tail)) if b == b'-' || b == b'+' => (Some(b), tail),
+        _ => (None, rest),
+    };
+    NumberParts {
+        leading_space: start > 0,
+        sign,
+        digits,
+    }
+}
+
 /// Reads `s` as C's `strtol(s, &end, 10)` does when the whole string must be
 /// consumed (ARGS-2): leading C whitespace, an optional sign, at least one
 /// decimal digit and nothing after. Values beyond a C `int` are `None`, since
 /// a C program storing the result in an `int` could not hold them.
 pub fn parse_c_long(s: &[u8]) -> Option<i64> {
-    let start = s.iter().position(|b| !is_c_space(*b)).unwrap_or(s.len());
-    let rest = &s[start..];
-    let (negative, digits) = match rest.split_first() {
-        Some((b'-', tail)) => (true, tail),
-        Some((b'+', tail)) => (false, tail),
-        _ => (false, rest),
-    };
-    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+    let parts = number_parts(s);
+    if !parts.is_whole_number() {
         return None;
     }
     let mut value: i64 = 0;
-    for d in digits {
+    for d in parts.digits {
         value = value.checked_mul(10)?.checked_add(i64::from(d - b'0'))?;
         if value > i64::from(i32::MAX) + 1 {
             return None;
         }
     }
-    let value = if negative { -value } else { value };
+    let value = if parts.sign == Some(b'-') {
+        -value
+    } else {
+        value
+    };
     i32::try_from(value).ok().map(i64::from)
 }
 
 /// C's `isspace` in the "C" locale.
-const fn is_c_space(b: u8) -> bool {
+pub const fn is_c_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
 }
 
@@ -123,6 +156,16 @@ mod tests {
         assert_eq!(parse_c_long(b"2147483648"), None);
         assert_eq!(parse_c_long(b"-2147483648"), Some(-2_147_483_648));
         assert_eq!(parse_c_long(b"99999999999999999999999"), None);
+    }
+
+    #[test]
+    fn args_2_number_parts_name_space_sign_and_digits() {
+        let parts = number_parts(b" \t+12");
+        assert!(parts.leading_space && parts.is_whole_number());
+        assert_eq!((parts.sign, parts.digits), (Some(b'+'), &b"12"[..]));
+        assert!(!number_parts(b"-").is_whole_number());
+        assert!(!number_parts(b"3x").is_whole_number());
+        assert!(!number_parts(b"7").leading_space);
     }
 
     #[test]

@@ -24,12 +24,33 @@ pub fn parse(line: &[u8]) -> Command<'_> {
     parse_move(line).map_or(Command::Invalid, Command::Move)
 }
 
-/// `^(0|[1-9][0-9]*) (0|[1-9][0-9]*) [hv]$` (TURN-2). Numbers too large for
-/// `usize` saturate: they name no edge either way (TURN-3).
-fn parse_move(line: &[u8]) -> Option<Edge> {
+/// A line of the shape `digits digits h|v`, before the leading-zero rule:
+/// the move grammar with its numbers still as bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MoveShape<'a> {
+    /// The row's digits.
+    pub row: &'a [u8],
+    /// The column's digits.
+    pub col: &'a [u8],
+    /// The edge's direction.
+    pub dir: Direction,
+}
+
+impl MoveShape<'_> {
+    /// Whether the row or the column has a leading zero, the one thing
+    /// between this shape and a move (TURN-2 marks it ambiguous).
+    pub fn has_leading_zero(&self) -> bool {
+        let leading = |n: &[u8]| n.len() > 1 && n[0] == b'0';
+        leading(self.row) || leading(self.col)
+    }
+}
+
+/// Splits `line` into the parts of a move line, or `None` when it does not
+/// have the shape `[0-9]+ [0-9]+ [hv]` (TURN-2).
+pub fn move_shape(line: &[u8]) -> Option<MoveShape<'_>> {
     let mut parts = line.split(|&b| b == b' ');
-    let row = number(parts.next()?)?;
-    let col = number(parts.next()?)?;
+    let row = parts.next().filter(|n| is_digits(n))?;
+    let col = parts.next().filter(|n| is_digits(n))?;
     let dir = match parts.next()? {
         b"h" => Direction::Horizontal,
         b"v" => Direction::Vertical,
@@ -38,18 +59,28 @@ fn parse_move(line: &[u8]) -> Option<Edge> {
     if parts.next().is_some() {
         return None;
     }
-    Some(Edge { row, col, dir })
+    Some(MoveShape { row, col, dir })
 }
 
-fn number(digits: &[u8]) -> Option<usize> {
-    match digits {
-        [b'0'] => Some(0),
-        [] | [b'0', ..] => None,
-        _ if digits.iter().all(u8::is_ascii_digit) => Some(digits.iter().fold(0usize, |acc, d| {
-            acc.saturating_mul(10).saturating_add(usize::from(d - b'0'))
-        })),
-        _ => None,
-    }
+fn is_digits(n: &[u8]) -> bool {
+    !n.is_empty() && n.iter().all(u8::is_ascii_digit)
+}
+
+/// `^(0|[1-9][0-9]*) (0|[1-9][0-9]*) [hv]$` (TURN-2). Numbers too large for
+/// `usize` saturate: they name no edge either way (TURN-3).
+fn parse_move(line: &[u8]) -> Option<Edge> {
+    let shape = move_shape(line).filter(|s| !s.has_leading_zero())?;
+    Some(Edge {
+        row: number(shape.row),
+        col: number(shape.col),
+        dir: shape.dir,
+    })
+}
+
+fn number(digits: &[u8]) -> usize {
+    digits.iter().fold(0usize, |acc, d| {
+        acc.saturating_mul(10).saturating_add(usize::from(d - b'0'))
+    })
 }
 
 #[cfg(test)]
@@ -95,6 +126,15 @@ mod tests {
                 String::from_utf8_lossy(bad)
             );
         }
+    }
+
+    #[test]
+    fn turn_2_shape_with_leading_zero_is_not_a_move() {
+        assert!(move_shape(b"01 2 h").is_some_and(|s| s.has_leading_zero()));
+        assert!(move_shape(b"1 00 v").is_some_and(|s| s.has_leading_zero()));
+        assert!(move_shape(b"0 0 h").is_some_and(|s| !s.has_leading_zero()));
+        assert_eq!(move_shape(b"01 2 x"), None);
+        assert_eq!(move_shape(b"+1 2 h"), None);
     }
 
     #[test]

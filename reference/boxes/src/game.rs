@@ -8,7 +8,9 @@ use std::io::{BufRead, Write};
 use std::os::unix::ffi::OsStrExt;
 
 use crate::command::{self, Command};
+use crate::grid::MoveError;
 use crate::gridfile;
+use crate::hooks::{Hooks, Ruling};
 use crate::input::{self, Line};
 use crate::player::Player;
 use crate::render::Rendered;
@@ -28,11 +30,15 @@ pub enum SaveOutcome {
 /// Writes `state` to `path` (SAVE-2). An empty path, an open failure and a
 /// failed write are all failures (SAVE-3).
 pub fn save(state: &State, path: &[u8]) -> SaveOutcome {
+    save_bytes(&gridfile::to_bytes(state), path)
+}
+
+/// Writes a grid file's `bytes` to `path`, as [`save`] does.
+fn save_bytes(bytes: &[u8], path: &[u8]) -> SaveOutcome {
     if path.is_empty() {
         return SaveOutcome::Failed;
     }
-    let written = File::create(OsStr::from_bytes(path))
-        .and_then(|mut f| f.write_all(&gridfile::to_bytes(state)));
+    let written = File::create(OsStr::from_bytes(path)).and_then(|mut f| f.write_all(bytes));
     if written.is_ok() {
         SaveOutcome::Saved
     } else {
@@ -45,12 +51,23 @@ pub fn save(state: &State, path: &[u8]) -> SaveOutcome {
 /// program must exit; the caller prints its message. `out` is flushed before
 /// every read and at the end. Failing to write `out` is [`Exit::SystemCall`].
 pub fn play<R: BufRead, O: Write, E: Write>(
-    mut state: State,
+    state: State,
     input: &mut R,
     out: &mut O,
     err: &mut E,
 ) -> Exit {
-    match turns(&mut state, input, out, err) {
+    play_with(state, input, out, err, &mut Ruling)
+}
+
+/// [`play`] with `hooks` changing the points a test variant departs at.
+pub fn play_with<R: BufRead, O: Write, E: Write, H: Hooks>(
+    mut state: State,
+    input: &mut R,
+    out: &mut O,
+    err: &mut E,
+    hooks: &mut H,
+) -> Exit {
+    match turns(&mut state, input, out, err, hooks) {
         Ok(exit) => exit,
         Err(Failure) => Exit::SystemCall,
     }
@@ -59,27 +76,30 @@ pub fn play<R: BufRead, O: Write, E: Write>(
 /// Writing stdout failed (SYS-1).
 struct Failure;
 
-fn turns<R: BufRead, O: Write, E: Write>(
+fn turns<R: BufRead, O: Write, E: Write, H: Hooks>(
     state: &mut State,
     input: &mut R,
     out: &mut O,
     err: &mut E,
+    hooks: &mut H,
 ) -> Result<Exit, Failure> {
     let mut shown = Rendered::new(&state.grid);
-    out.write_all(shown.as_bytes()).map_err(|_| Failure)?;
+    hooks.grid(shown.as_bytes(), out).map_err(|_| Failure)?;
     if state.grid.open_edges() == 0 {
-        return finish(state, out);
+        return finish(state, out, hooks);
     }
-    let mut line = Vec::with_capacity(128);
+    let mut raw = Vec::with_capacity(128);
     loop {
-        let prompt = [state.next.symbol(), b'>', b' '];
-        out.write_all(&prompt)
+        hooks
+            .prompt(state.next, out)
             .and_then(|()| out.flush())
             .map_err(|_| Failure)?;
-        let cut = match input::read_line(input, &mut line) {
+        let cut = match input::read_line(input, &mut raw) {
+            Line::End if hooks.end_of_input_finishes() => return finish(state, out, hooks),
             Line::End => return Ok(Exit::EndOfInput),
             Line::Read { cut } => cut,
         };
+        let line = hooks.line(&raw);
         match command::parse(&line) {
             Command::Save(path) => {
                 // A cut line with no NUL in its kept bytes names a path far
@@ -88,7 +108,7 @@ fn turns<R: BufRead, O: Write, E: Write>(
                 let outcome = if too_long {
                     SaveOutcome::Failed
                 } else {
-                    save(state, path)
+                    save_bytes(&hooks.save_bytes(state), path)
                 };
                 let message = match outcome {
                     SaveOutcome::Saved => status::SAVE_COMPLETE,
@@ -96,20 +116,31 @@ fn turns<R: BufRead, O: Write, E: Write>(
                 };
                 // stderr is best effort: a lost message must not end the game.
                 let _ = writeln!(err, "{message}");
+                hooks
+                    .after_save(shown.as_bytes(), out)
+                    .map_err(|_| Failure)?;
             }
             Command::Move(edge) if !cut => {
                 let mover = state.next;
-                let Ok(done) = state.apply(edge) else {
-                    continue;
+                let done = match state.apply(edge) {
+                    Ok(done) => done,
+                    Err(MoveError::NoSuchEdge) => {
+                        hooks
+                            .outside(state, edge, shown.as_bytes(), out)
+                            .map_err(|_| Failure)?;
+                        continue;
+                    }
+                    Err(_) => continue,
                 };
                 shown.close(edge);
                 for cell in done.iter() {
                     shown.own(cell, mover);
                 }
-                out.write_all(shown.as_bytes()).map_err(|_| Failure)?;
+                hooks.grid(shown.as_bytes(), out).map_err(|_| Failure)?;
                 if state.grid.open_edges() == 0 {
-                    return finish(state, out);
+                    return finish(state, out, hooks);
                 }
+                hooks.after_move(state, mover, done);
             }
             Command::Move(_) | Command::Invalid => {}
         }
@@ -131,8 +162,8 @@ pub fn winners_line(winners: &[Player]) -> Vec<u8> {
 }
 
 /// Prints the winners line (END-1) and flushes.
-fn finish<O: Write>(state: &State, out: &mut O) -> Result<Exit, Failure> {
-    let line = winners_line(&state.grid.winners(state.players));
+fn finish<O: Write, H: Hooks>(state: &State, out: &mut O, hooks: &mut H) -> Result<Exit, Failure> {
+    let line = winners_line(&hooks.winners(state.grid.winners(state.players)));
     out.write_all(&line)
         .and_then(|()| out.flush())
         .map_err(|_| Failure)?;

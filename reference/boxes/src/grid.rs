@@ -78,6 +78,18 @@ pub struct Cell {
     pub col: usize,
 }
 
+impl Cell {
+    /// The four edges around the cell: top, bottom, left, right.
+    pub const fn edges(self) -> [Edge; 4] {
+        [
+            Edge::h(self.row, self.col),
+            Edge::h(self.row + 1, self.col),
+            Edge::v(self.row, self.col),
+            Edge::v(self.row, self.col + 1),
+        ]
+    }
+}
+
 /// The cells one move completed: none, one or two.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Completed {
@@ -210,13 +222,25 @@ impl Grid {
 
     /// Whether all four edges of `cell` are closed.
     pub fn is_cell_closed(&self, cell: Cell) -> bool {
-        let Cell { row, col } = cell;
-        row < self.height
-            && col < self.width
-            && self.is_closed(Edge::h(row, col))
-            && self.is_closed(Edge::h(row + 1, col))
-            && self.is_closed(Edge::v(row, col))
-            && self.is_closed(Edge::v(row, col + 1))
+        cell.row < self.height
+            && cell.col < self.width
+            && cell.edges().into_iter().all(|e| self.is_closed(e))
+    }
+
+    /// Every cell, row by row.
+    pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        (0..self.height).flat_map(move |row| (0..self.width).map(move |col| Cell { row, col }))
+    }
+
+    /// Whether closing the open `edge` would complete at least one cell
+    /// (TURN-5): a cell beside it has its three other edges closed.
+    pub fn completes(&self, edge: Edge) -> bool {
+        let (a, b) = self.cells_beside(edge);
+        [a, b].into_iter().flatten().any(|cell| {
+            cell.edges()
+                .into_iter()
+                .all(|e| e == edge || self.is_closed(e))
+        })
     }
 
     /// The owner of `cell`, `None` when unowned or outside the grid.
@@ -314,8 +338,7 @@ impl Grid {
 
     /// The first owned cell whose edges are not all closed (FILE-4).
     pub fn owned_open_cell(&self) -> Option<Cell> {
-        (0..self.height)
-            .flat_map(|row| (0..self.width).map(move |col| Cell { row, col }))
+        self.cells()
             .find(|&c| self.owner(c).is_some() && !self.is_cell_closed(c))
     }
 }

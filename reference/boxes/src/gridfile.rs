@@ -10,7 +10,8 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 
-use crate::grid::{Cell, Direction, Edge, Grid};
+use crate::grid::{Cell, Edge, Grid};
+use crate::layout::{self, LineKind};
 use crate::player::Player;
 use crate::rules::Rule;
 use crate::state::State;
@@ -233,20 +234,6 @@ pub fn to_bytes(state: &State) -> Vec<u8> {
     out
 }
 
-#[derive(Debug, Clone, Copy)]
-enum LineKind {
-    Next,
-    Edges {
-        row: usize,
-        dir: Direction,
-        len: usize,
-    },
-    Cells {
-        row: usize,
-    },
-    Extra,
-}
-
 /// The streaming parser: feed it bytes, then finish.
 struct Loader {
     players: usize,
@@ -276,34 +263,11 @@ impl Loader {
     }
 
     fn total_lines(&self) -> usize {
-        3 * self.grid.height() + 2
+        layout::line_count(self.grid.height())
     }
 
     fn kind_of(&self, line: usize) -> LineKind {
-        let (h, w) = (self.grid.height(), self.grid.width());
-        match line {
-            0 => LineKind::Next,
-            l if l <= 2 * h + 1 => {
-                let i = l - 1;
-                if i % 2 == 0 {
-                    LineKind::Edges {
-                        row: i / 2,
-                        dir: Direction::Horizontal,
-                        len: w,
-                    }
-                } else {
-                    LineKind::Edges {
-                        row: i / 2,
-                        dir: Direction::Vertical,
-                        len: w + 1,
-                    }
-                }
-            }
-            l if l < 3 * h + 2 => LineKind::Cells {
-                row: l - (2 * h + 2),
-            },
-            _ => LineKind::Extra,
-        }
+        layout::kind_of(self.grid.height(), self.grid.width(), line)
     }
 
     fn error(&self, kind: LoadErrorKind) -> LoadError {
@@ -450,7 +414,7 @@ impl Loader {
         }
         if let Some(Cell { row, col }) = self.grid.owned_open_cell() {
             return Err(LoadError {
-                line: 2 * self.grid.height() + 3 + row,
+                line: layout::cell_line(self.grid.height(), row) + 1,
                 kind: LoadErrorKind::OwnerOnOpenCell { row, col },
             });
         }

@@ -1,66 +1,25 @@
 //! Writing a shrunk mismatch as a case of the suite's format
 //! (`cases/README.md`): expected side from the reference (or `--against`),
 //! category and rules from the pack's explorer, tags `found-by-diff` and,
-//! when the session touches an ambiguous ruling, `ambiguous`. Bytes that a
-//! YAML editor could mangle (multi-line output, trailing spaces, control
-//! bytes) go to sidecar files beside the case.
+//! when the session touches an ambiguous ruling, `ambiguous`. Streams and
+//! files are spelled by the one case writer ([`crate::writer`]), the same
+//! policy `bless` follows.
 
 use std::collections::BTreeSet;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use base64::Engine as _;
-use serde::Serialize;
+use std::fmt::Write as _;
 
 use super::compare::{Difference, Part};
 use super::explore::{Classification, Label, Probe};
 use crate::run::Outcome;
 use crate::schema::AMBIGUOUS_TAG;
+use crate::writer::{file_entry, list, quote, stream_entry};
 
 /// The tag every written case carries.
 pub const FOUND_BY_DIFF: &str = "found-by-diff";
-
-/// A case as written; keys and meaning as in `cases/README.md`.
-#[derive(Debug, Clone, Default, Serialize)]
-#[serde(rename_all = "kebab-case")]
-struct CaseFile {
-    summary: String,
-    category: String,
-    rules: Vec<String>,
-    tags: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    hint: Option<String>,
-    args: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    stdin: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    stdin_file: Option<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    files: Vec<FileEntry>,
-    status: u8,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    stdout: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    stdout_file: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    stderr: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    stderr_file: Option<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    output_files: Vec<FileEntry>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    absent_files: Vec<String>,
-}
-
-#[derive(Debug, Clone, Default, Serialize)]
-struct FileEntry {
-    path: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    text: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    base64: Option<String>,
-}
 
 /// Where a case went.
 #[derive(Debug, Clone)]
@@ -86,9 +45,6 @@ pub enum WriteError {
         /// Why.
         source: io::Error,
     },
-    /// The case could not be serialized.
-    #[error("cannot serialize the case: {0}")]
-    Yaml(String),
 }
 
 /// What the written case says about where it came from.
@@ -153,59 +109,58 @@ pub fn write(
         tags.push(AMBIGUOUS_TAG.to_owned());
         tags.extend(found.labels.iter().map(|a| a.name.clone()));
     }
-    let mut case = CaseFile {
-        summary: format!(
-            "found by diff (seed {}, session {}): {} differs from {}",
-            from.seed, from.index, difference.part, from.expected_by
-        ),
-        category: class.category.clone(),
-        rules: rules.into_iter().collect(),
-        tags,
-        hint: Some(hint(difference)),
-        args: found.probe.args.clone(),
-        status,
-        ..CaseFile::default()
-    };
-    let mut place = |bytes: Vec<u8>, extension: &str, inline: bool| {
-        if bytes.is_empty() {
-            (None, None)
-        } else if inline && is_plain(&bytes) {
-            (Some(String::from_utf8_lossy(&bytes).into_owned()), None)
-        } else {
-            let file = format!("{name}.{extension}");
-            sidecars.push((file.clone(), bytes));
-            (None, Some(file))
+    let mut yaml = String::new();
+    let summary = format!(
+        "found by diff (seed {}, session {}): {} differs from {}",
+        from.seed, from.index, difference.part, from.expected_by
+    );
+    let _ = writeln!(yaml, "summary: {}", quote(&summary));
+    let _ = writeln!(yaml, "category: {}", quote(&class.category));
+    list(&mut yaml, "rules", &rules.into_iter().collect::<Vec<_>>());
+    list(&mut yaml, "tags", &tags);
+    let _ = writeln!(yaml, "hint: {}", quote(&hint(difference)));
+    list(&mut yaml, "args", &found.probe.args);
+    let mut stream = |yaml: &mut String, key: &str, bytes: &[u8]| {
+        let file = format!("{name}.{key}");
+        if stream_entry(yaml, key, bytes, &file) {
+            sidecars.push((file, bytes.to_vec()));
         }
     };
-    (case.stdin, case.stdin_file) = place(found.probe.stdin.clone(), "stdin", true);
-    // Grids span lines with trailing spaces: only a one-line stdout stays
-    // inline (cases/README.md).
-    let one_line = expected.stdout.split(|&c| c == b'\n').count() <= 2;
-    (case.stdout, case.stdout_file) = place(expected.stdout.clone(), "stdout", one_line);
-    (case.stderr, case.stderr_file) = place(expected.stderr.clone(), "stderr", true);
-    case.files = found
-        .probe
-        .files
-        .iter()
-        .map(|(path, bytes)| entry(path, bytes))
-        .collect();
+    stream(&mut yaml, "stdin", &found.probe.stdin);
+    if !found.probe.files.is_empty() {
+        yaml.push_str("files:\n");
+        for (path, bytes) in &found.probe.files {
+            file_entry(&mut yaml, path, bytes);
+        }
+    }
+    let _ = writeln!(yaml, "status: {status}");
+    stream(&mut yaml, "stdout", &expected.stdout);
+    stream(&mut yaml, "stderr", &expected.stderr);
     let mut outputs: BTreeSet<&String> = expected.written.iter().collect();
     if let Part::File(path) = &difference.part
         && expected.files.contains_key(path)
     {
         outputs.insert(path);
     }
-    case.output_files = outputs
+    let outputs: Vec<(&String, &Vec<u8>)> = outputs
         .into_iter()
-        .filter_map(|p| expected.files.get(p).map(|b| entry(p, b)))
+        .filter_map(|p| expected.files.get(p).map(|b| (p, b)))
         .collect();
-    case.absent_files = actual
+    if !outputs.is_empty() {
+        yaml.push_str("output-files:\n");
+        for (path, bytes) in outputs {
+            file_entry(&mut yaml, path, bytes);
+        }
+    }
+    let absent: Vec<String> = actual
         .files
         .keys()
         .filter(|p| !expected.files.contains_key(*p))
         .cloned()
         .collect();
-    let yaml = yaml_serde::to_string(&case).map_err(|e| WriteError::Yaml(e.to_string()))?;
+    if !absent.is_empty() {
+        list(&mut yaml, "absent-files", &absent);
+    }
     let path = dir.join(format!("{name}.yaml"));
     let header = format!(
         "# Written by `{} diff --seed {}`; the expected side is {}.\n",
@@ -241,48 +196,5 @@ fn hint(d: &Difference) -> String {
             "the file `{path}` differs at line {}: check what is written there, and where",
             d.line
         ),
-    }
-}
-
-/// Text that survives a YAML string unchanged in an editor: UTF-8,
-/// printable, and no line with leading or trailing whitespace.
-fn is_plain(bytes: &[u8]) -> bool {
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        return false;
-    };
-    text.bytes()
-        .all(|b| b == b'\n' || (0x20..0x7f).contains(&b))
-        && text
-            .split('\n')
-            .all(|l| !l.starts_with(' ') && !l.ends_with(' '))
-}
-
-/// A file entry: inline text when plain, else base64.
-fn entry(path: &str, bytes: &[u8]) -> FileEntry {
-    if is_plain(bytes) {
-        FileEntry {
-            path: path.to_owned(),
-            text: Some(String::from_utf8_lossy(bytes).into_owned()),
-            base64: None,
-        }
-    } else {
-        FileEntry {
-            path: path.to_owned(),
-            text: None,
-            base64: Some(base64::engine::general_purpose::STANDARD.encode(bytes)),
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn plain_text_excludes_what_editors_mangle() {
-        assert!(is_plain(b"0 0 h\nw save.txt\n"));
-        assert!(!is_plain(b"0 0 h \n"));
-        assert!(!is_plain(b"0 0 h\r\n"));
-        assert!(!is_plain(b"\xff"));
     }
 }

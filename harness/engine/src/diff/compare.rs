@@ -124,16 +124,10 @@ fn first_difference(part: Part, e: Option<&[u8]>, a: Option<&[u8]>) -> Option<Di
         return None;
     }
     let (eb, ab) = (e.unwrap_or_default(), a.unwrap_or_default());
-    let offset = eb
-        .iter()
-        .zip(ab)
-        .position(|(x, y)| x != y)
-        .unwrap_or_else(|| eb.len().min(ab.len()));
-    let line_start = eb[..offset]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    let line = eb[..offset].split(|&b| b == b'\n').count();
+    // The one first-difference locator, shared with the case reports.
+    let at = crate::report::locate(eb, ab);
+    let (offset, line) = (at.byte, at.line);
+    let line_start = at.byte + 1 - at.column;
     let line_of = |side: Option<&[u8]>| {
         side.and_then(|bytes| {
             let rest = bytes.get(line_start..)?;
