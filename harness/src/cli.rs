@@ -45,8 +45,8 @@ struct Cli {
     #[arg(long = "cases", value_name = "PATH")]
     cases: Vec<PathBuf>,
     /// Seconds per case, replacing every case's own timeout.
-    #[arg(long, value_name = "SECS")]
-    timeout: Option<f64>,
+    #[arg(long, value_name = "SECS", value_parser = run::parse_timeout)]
+    timeout: Option<Duration>,
     /// Only cases citing this rule ID; repeatable.
     #[arg(long = "rule", value_name = "ID")]
     rules: Vec<String>,
@@ -141,10 +141,14 @@ fn run_cases(argv: Vec<OsString>, defaults: Defaults) -> ExitCode {
         bless: cli.bless,
         results: Mutex::new(Vec::new()),
     });
+    install_interrupt_report(&ctx, &cli);
     let plan = match plan(&cli, defaults, &selections, &ctx) {
         Ok(p) => p,
         Err(e) => return usage_error(&e),
     };
+    if let Some(e) = unmatched_filter(&cli.test, &plan.trials) {
+        return usage_error(&e);
+    }
     let chatty = !(cli.test.list || matches!(cli.test.format, Some(FormatSetting::Json)));
     if chatty {
         print_header(&cli, &ctx.target, &plan);
@@ -185,6 +189,52 @@ fn run_cases(argv: Vec<OsString>, defaults: Defaults) -> ExitCode {
     } else {
         exit::code(exit::PASSED)
     }
+}
+
+/// On Ctrl-C / SIGTERM ([`crate::interrupt`]): every program is killed
+/// and every sandbox removed, then this prints what finished (and, with
+/// `--score`, the partial score, marked partial) before the exit 130 / 143.
+fn install_interrupt_report(ctx: &Arc<Context>, cli: &Cli) {
+    if let Err(e) = crate::interrupt::install() {
+        eprintln!("boxes-harness: warning: Ctrl-C will not clean up: {e}");
+    }
+    let ctx = Arc::clone(ctx);
+    let score = cli.score.then(|| (suite_of(cli), cli.strict));
+    crate::interrupt::on_interrupt(move |sig| {
+        let results = ctx.results.lock().unwrap_or_else(PoisonError::into_inner);
+        let passed = results
+            .iter()
+            .filter(|r| matches!(r.verdict, Verdict::Passed))
+            .count();
+        println!(
+            "\ninterrupted by {}: {} cases finished ({passed} passed, {} failed); every \
+             running program was killed and its sandbox removed; the other cases did not run",
+            run::signal_name(sig),
+            results.len(),
+            results.len() - passed
+        );
+        if let Some((Some(suite), strict)) = &score {
+            println!("partial score (interrupted: only the cases that finished count):");
+            print!(
+                "{}",
+                report::score_table(suite, &report::score(suite, &results, *strict), *strict)
+            );
+        }
+    });
+}
+
+/// The suite of the first `--cases` (or the built-in one), for a partial
+/// score.
+fn suite_of(cli: &Cli) -> Option<Suite> {
+    let root = match cli.cases.first() {
+        None => Root::Embedded,
+        Some(p) => match suite::select(p).ok()? {
+            Selection::Tree(root) => root,
+            Selection::Files(files) => files.first()?.root.clone(),
+            Selection::Corpus(dir) => Root::Dir(dir),
+        },
+    };
+    suite::suite_for(&root).ok()
 }
 
 /// Parses the command line and folds in the environment (`BOXES_BLESS`,
@@ -244,14 +294,20 @@ fn target(cli: &Cli) -> Result<(Target, Option<Duration>), String> {
         None => Target::reference(),
     }
     .map_err(|e| e.to_string())?;
-    let timeout = match cli.timeout {
-        None => None,
-        Some(s) => match Duration::try_from_secs_f64(s) {
-            Ok(d) if !d.is_zero() => Some(d),
-            _ => return Err("--timeout must be a positive number of seconds".to_owned()),
-        },
-    };
-    Ok((target, timeout))
+    Ok((target, cli.timeout))
+}
+
+/// A name filter (`--exact NAME`, a substring) that selects no case is a
+/// usage error: a mistyped name must not pass as an empty, successful run.
+fn unmatched_filter(args: &Arguments, trials: &[Trial]) -> Option<String> {
+    let filter = args.filter.as_deref()?;
+    let any = trials.iter().any(|t| !args.is_filtered_out(t));
+    (!any).then(|| {
+        format!(
+            "no case matches {}`{filter}` (`--list` shows every case's name)",
+            if args.exact { "exactly " } else { "" }
+        )
+    })
 }
 
 /// The trials of a run and what the report needs to know about them.
@@ -435,6 +491,9 @@ fn trial(
 ) -> Trial {
     let name = file.name().to_owned();
     Trial::test(name.clone(), move || {
+        if crate::interrupt::interrupted() {
+            return Err(Failed::from("not run: the harness was interrupted"));
+        }
         let start = Instant::now();
         let (category, ambiguous) = match &parsed {
             Ok(c) => (Some(c.category.clone()), c.is_ambiguous()),

@@ -18,6 +18,8 @@ pub mod cli;
 pub mod compare;
 pub mod diff;
 pub mod exit;
+pub mod interrupt;
+pub mod quiet;
 pub mod report;
 pub mod run;
 pub mod schema;

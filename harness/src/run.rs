@@ -255,6 +255,32 @@ impl std::fmt::Display for Ending {
     }
 }
 
+/// The longest timeout accepted: a day. Anything longer is a typo, and
+/// values near `u64::MAX` seconds overflow deadline arithmetic.
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// Parses a timeout in seconds as given on a command line (`--timeout`):
+/// a finite number above zero and at most [`MAX_TIMEOUT`].
+pub fn parse_timeout(text: &str) -> Result<Duration, String> {
+    let secs: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if !secs.is_finite() || secs <= 0.0 {
+        return Err(format!(
+            "`{text}`: a timeout must be a positive number of seconds"
+        ));
+    }
+    match Duration::try_from_secs_f64(secs) {
+        Ok(d) if !d.is_zero() && d <= MAX_TIMEOUT => Ok(d),
+        Ok(d) if d.is_zero() => Err(format!("`{text}`: a timeout must be at least a nanosecond")),
+        _ => Err(format!(
+            "`{text}`: a timeout longer than a day ({} s) is refused",
+            MAX_TIMEOUT.as_secs()
+        )),
+    }
+}
+
 /// Seconds as people write them: `1`, `0.5`.
 pub fn format_secs(d: Duration) -> String {
     let s = d.as_secs_f64();
@@ -824,6 +850,15 @@ mod tests {
         assert!(checked_relative("../x").is_err());
         assert!(checked_relative("/etc/passwd").is_err());
         assert!(checked_relative("").is_err());
+    }
+
+    #[test]
+    fn absurd_timeouts_are_refused() {
+        assert_eq!(parse_timeout("0.5"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_timeout("86400"), Ok(MAX_TIMEOUT));
+        for bad in ["-1", "0", "NaN", "inf", "86401", "9.3e18", "1e-12", "x", ""] {
+            assert!(parse_timeout(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -35,7 +35,7 @@ impl Root {
                 .binary_search_by(|(p, _)| (*p).cmp(rel))
                 .map(|i| embedded::FILES[i].1.to_vec())
                 .map_err(|_| io::Error::new(io::ErrorKind::NotFound, "not in the embedded suite")),
-            Root::Dir(dir) => fs::read(dir.join(rel)),
+            Root::Dir(dir) => read_regular(&dir.join(rel)),
         }
     }
 
@@ -89,6 +89,18 @@ impl Root {
             }
         }
     }
+}
+
+/// Reads a regular file; anything else (a FIFO would block the harness
+/// before the first case) is refused without being opened.
+fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
+    if !fs::metadata(path)?.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file (FIFO, socket or device): never read",
+        ));
+    }
+    fs::read(path)
 }
 
 fn walk(dir: &Path) -> io::Result<Vec<String>> {
@@ -233,7 +245,7 @@ fn find_upwards(root: &Root, name: &str) -> Option<(String, Vec<u8>)> {
         let start = std::path::absolute(dir).unwrap_or_else(|_| dir.clone());
         for d in start.ancestors() {
             let p = d.join(name);
-            if let Ok(bytes) = fs::read(&p) {
+            if let Ok(bytes) = read_regular(&p) {
                 return Some((p.display().to_string(), bytes));
             }
         }

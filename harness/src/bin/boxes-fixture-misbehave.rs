@@ -13,7 +13,11 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `args_os`: the fixture may be started under a name that is not UTF-8.
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     let mut out = std::io::stdout();
     match args.first().map(String::as_str) {
         Some("hang") => loop {
