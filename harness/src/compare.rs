@@ -50,7 +50,11 @@ pub enum Mismatch {
         actual: Ending,
     },
     /// It exited but left a process holding its output open.
-    LeftProcess,
+    LeftProcess {
+        /// The processes killed when the case ended, named when known
+        /// (containment by namespaces).
+        killed: Vec<String>,
+    },
     /// A stream's bytes differ.
     Stream {
         /// Which.
@@ -138,7 +142,14 @@ fn common(expected: &Expectation, actual: &Outcome) -> Vec<Mismatch> {
         });
     }
     if actual.left_process {
-        out.push(Mismatch::LeftProcess);
+        out.push(Mismatch::LeftProcess {
+            killed: actual
+                .left_behind
+                .iter()
+                .filter(|l| l.held_output)
+                .map(ToString::to_string)
+                .collect(),
+        });
     }
     for (stream, exp, act) in [
         (Stream::Stdout, &expected.stdout, &actual.stdout),
@@ -170,6 +181,8 @@ mod tests {
             dirs: BTreeSet::new(),
             written: BTreeSet::new(),
             left_process: false,
+            left_behind: Vec::new(),
+            dropped: crate::run::Dropped::default(),
             elapsed: Duration::ZERO,
         }
     }

@@ -22,6 +22,7 @@ pub mod interrupt;
 pub mod quiet;
 pub mod report;
 pub mod run;
+pub mod sandbox;
 pub mod schema;
 pub mod suite;
 mod walk;
@@ -34,6 +35,10 @@ use std::process::ExitCode;
 /// re-executes itself in this mode, so the reference is never looked up by
 /// path.
 pub fn reference_mode() -> Option<ExitCode> {
+    // A sandbox's keeper is this executable too (see [`sandbox`]).
+    if let Some(code) = sandbox::keeper_mode() {
+        return Some(code);
+    }
     std::env::var_os(run::REFERENCE_ENV)
         .is_some_and(|v| !v.is_empty())
         .then(|| boxes_reference::main_with_args(std::env::args_os()))

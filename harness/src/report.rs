@@ -173,11 +173,21 @@ pub fn mismatches(list: &[Mismatch], style: Style) -> String {
                     style.paint("1", "ending:")
                 );
             }
-            Mismatch::LeftProcess => {
+            Mismatch::LeftProcess { killed } => {
+                let what = if killed.is_empty() {
+                    "; the harness killed the program's process group (a process that left \
+                     the group, with setsid, is beyond its reach)"
+                        .to_owned()
+                } else {
+                    format!(
+                        ": {}; killed with the sandbox when the case ended",
+                        killed.join(", ")
+                    )
+                };
                 let _ = writeln!(
                     out,
                     "{} the program exited but left a process running that kept its output \
-                     open; the harness killed it",
+                     open{what}",
                     style.paint("1", "left a process:")
                 );
             }
