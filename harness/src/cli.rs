@@ -132,6 +132,14 @@ fn run_cases(argv: Vec<OsString>, defaults: Defaults) -> ExitCode {
         Ok(t) => t,
         Err(e) => return usage_error(&e),
     };
+    // A program that cannot even start is a set-up error, explained once,
+    // not the same failure in every case.
+    if !target.is_reference()
+        && !cli.test.list
+        && let Err(e) = crate::preflight::check(&target)
+    {
+        return usage_error(&e.to_string());
+    }
     let ctx = Arc::new(Context {
         target,
         overrides: Overrides { timeout },

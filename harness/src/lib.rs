@@ -19,6 +19,7 @@ pub mod compare;
 pub mod diff;
 pub mod exit;
 pub mod interrupt;
+pub mod preflight;
 pub mod quiet;
 pub mod report;
 pub mod run;

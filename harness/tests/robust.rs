@@ -189,3 +189,37 @@ fn the_reference_with_stdout_closed_is_a_system_call_failure() {
     assert_eq!(out.status.code(), Some(9));
     assert_eq!(out.stderr, b"System call failure\n");
 }
+
+/// A `--bin` that cannot be executed: exit 2 before any case, with `words`.
+fn assert_preflight(bytes: &[u8], words: &str) {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("boxes");
+    std::fs::write(&bin, bytes).unwrap();
+    std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = harness().arg("--bin").arg(&bin).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("cannot be executed: "), "{err}");
+    assert!(err.contains(words), "{err}");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("running"));
+}
+
+#[test]
+fn a_program_that_cannot_be_executed_is_a_setup_error() {
+    assert_preflight(b"#!/bin/sh\r\necho hi\r\n", "carriage return");
+    assert_preflight(
+        b"#!/usr/bin/python-nowhere\nprint(1)\n",
+        "`/usr/bin/python-nowhere`, which does not exist",
+    );
+    let mut elf = b"\x7fELF\x02\x01\x01".to_vec();
+    elf.resize(18, 0);
+    let foreign: u16 = if cfg!(target_arch = "aarch64") {
+        62
+    } else {
+        183
+    };
+    elf.extend_from_slice(&foreign.to_le_bytes());
+    elf.resize(64, 0);
+    assert_preflight(&elf, "another architecture");
+}

@@ -181,6 +181,7 @@ pub fn run(cli: &DiffCli) -> Result<Report, String> {
         return Err("--bin PATH (or BOXES_BIN) names the program to test".into());
     };
     let candidate = Target::binary(bin).map_err(|e| e.to_string())?;
+    crate::preflight::check(&candidate).map_err(|e| e.to_string())?;
     let expected = match &cli.against {
         Some(path) => Target::binary(path).map_err(|e| e.to_string())?,
         None => Target::reference().map_err(|e| e.to_string())?,
