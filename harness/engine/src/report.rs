@@ -225,11 +225,21 @@ pub fn mismatches(list: &[Mismatch], style: Style) -> String {
                     style.paint("1", "ending:")
                 );
             }
-            Mismatch::LeftProcess => {
+            Mismatch::LeftProcess { killed } => {
+                let what = if killed.is_empty() {
+                    "; the harness killed the program's process group (a process that left \
+                     the group, with setsid, is beyond its reach)"
+                        .to_owned()
+                } else {
+                    format!(
+                        ": {}; killed with the sandbox when the case ended",
+                        killed.join(", ")
+                    )
+                };
                 let _ = writeln!(
                     out,
                     "{} the program exited but left a process running that kept its output \
-                     open; the harness killed it",
+                     open{what}",
                     style.paint("1", "left a process:")
                 );
             }
@@ -299,6 +309,31 @@ pub fn shell_quote(text: &str) -> String {
     }
 }
 
+/// A word safe to paste into a shell for any bytes: [`shell_quote`] for
+/// UTF-8, else bash's `$'…'` with `\xNN` escapes, so that a path that is
+/// not UTF-8 pastes as itself rather than with U+FFFD in it.
+pub fn shell_quote_os(word: &std::ffi::OsStr) -> String {
+    use std::os::unix::ffi::OsStrExt as _;
+    if let Some(text) = word.to_str() {
+        return shell_quote(text);
+    }
+    let mut out = String::from("$'");
+    for &b in word.as_bytes() {
+        match b {
+            b'\\' | b'\'' => {
+                out.push('\\');
+                out.push(char::from(b));
+            }
+            0x20..=0x7e => out.push(char::from(b)),
+            _ => {
+                let _ = write!(out, "\\x{b:02x}");
+            }
+        }
+    }
+    out.push('\'');
+    out
+}
+
 /// A `printf` format string that prints exactly `bytes`.
 fn printf_format(bytes: &[u8]) -> String {
     let mut out = String::from("'");
@@ -357,13 +392,9 @@ pub fn reproduce_command(inv: &Invocation, stdin_path: Option<&str>) -> String {
             shell_quote(&format!("{}={}", k.to_string_lossy(), v.to_string_lossy()))
         );
     }
-    let _ = write!(
-        cmd,
-        " {}",
-        shell_quote(&inv.target.path().to_string_lossy())
-    );
+    let _ = write!(cmd, " {}", shell_quote_os(inv.target.path().as_os_str()));
     for a in &inv.args {
-        let _ = write!(cmd, " {}", shell_quote(&a.to_string_lossy()));
+        let _ = write!(cmd, " {}", shell_quote_os(a));
     }
     if let Some(feed) = feed {
         let _ = write!(cmd, " {feed}");
@@ -719,5 +750,10 @@ mod tests {
         assert_eq!(shell_quote("2"), "2");
         assert_eq!(shell_quote("a b"), "'a b'");
         assert_eq!(shell_quote(""), "''");
+        assert_eq!(
+            shell_quote_os(std::os::unix::ffi::OsStrExt::from_bytes(b"/t/b\xffn'x")),
+            "$'/t/b\\xffn\\'x'"
+        );
+        assert_eq!(shell_quote_os(std::ffi::OsStr::new("a b")), "'a b'");
     }
 }

@@ -205,7 +205,7 @@ fn difference(m: &Mismatch) -> DifferenceRecord {
             d.actual = Some(actual.to_string());
             "status"
         }
-        Mismatch::LeftProcess => "left-process",
+        Mismatch::LeftProcess { .. } => "left-process",
         Mismatch::Stream {
             stream,
             expected,

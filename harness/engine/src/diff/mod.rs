@@ -75,8 +75,8 @@ pub struct DiffCli {
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub max_failures: usize,
     /// Per-run timeout, seconds.
-    #[arg(long, value_name = "SECS")]
-    pub timeout: Option<f64>,
+    #[arg(long, value_name = "SECS", value_parser = crate::run::parse_timeout)]
+    pub timeout: Option<Duration>,
     /// Parallel workers (default: all cores).
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
@@ -153,19 +153,14 @@ pub fn run<E: Explorer>(
         ));
     };
     let candidate = Target::binary(bin).map_err(|e| e.to_string())?;
+    crate::preflight::check(&candidate).map_err(|e| e.to_string())?;
     let expected = match &cli.against {
         Some(path) => Target::binary(path).map_err(|e| e.to_string())?,
         None => Target::reference(context.pack).map_err(|e| e.to_string())?,
     };
-    let timeout = match cli.timeout {
-        Some(secs) if secs.is_finite() && secs > 0.0 => Duration::from_secs_f64(secs),
-        Some(_) => return Err("--timeout must be a positive number of seconds".into()),
-        None => DEFAULT_TIMEOUT,
-    };
-    let deadline = match cli.time {
-        Some(secs) if secs.is_finite() && secs > 0.0 => {
-            Some(Instant::now() + Duration::from_secs_f64(secs))
-        }
+    let timeout = cli.timeout.unwrap_or(DEFAULT_TIMEOUT);
+    let deadline = match cli.time.map(Duration::try_from_secs_f64) {
+        Some(Ok(d)) if !d.is_zero() => Instant::now().checked_add(d),
         Some(_) => return Err("--time must be a positive number of seconds".into()),
         None => None,
     };
