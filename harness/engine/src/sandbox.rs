@@ -7,7 +7,8 @@
 //!   harness;
 //! - a mount namespace in which the file system is read-only except the
 //!   case folder and a private `/tmp`;
-//! - a network namespace with no interface up: no network.
+//! - with `full` only (opt-in: it costs more than the rest of a run), IPC
+//!   and network namespaces with no interface up: no network.
 //!
 //! Inside, the first process (PID 1) is not the program but this very
 //! executable in *keeper* mode ([`keeper_mode`]): PID 1 ignores every signal
@@ -34,9 +35,9 @@ use std::time::{Duration, Instant};
 /// value is the JSON [`Spec`] of the program to run.
 pub const KEEPER_ENV: &str = "CONFORMANCE_KEEPER";
 
-/// The environment variable that chooses the containment: `full` (the
-/// default: PID, mount and network namespaces), `pid` (PID and mount
-/// namespaces, the host's network), or `group` (a process group only).
+/// The environment variable that chooses the containment: `pid` (the
+/// default: PID and mount namespaces, the host's network), `full` (PID,
+/// mount, IPC and network namespaces), or `group` (a process group only).
 pub const CONTAINMENT_ENV: &str = "CONFORMANCE_CONTAINMENT";
 
 /// Where the keeper finds its status folder inside the sandbox; it
@@ -62,7 +63,7 @@ impl Containment {
     pub fn describe(&self) -> String {
         match self {
             Containment::Namespaces { network: false } => {
-                "containment: PID, mount and network namespaces (read-only file system \
+                "containment: PID, mount, IPC and network namespaces (read-only file system \
                  except the case folder and a private /tmp; no network)"
                     .to_owned()
             }
@@ -87,8 +88,11 @@ pub fn containment() -> &'static Containment {
         let wanted = std::env::var(CONTAINMENT_ENV).unwrap_or_default();
         let chosen = match wanted.as_str() {
             "group" => Containment::ProcessGroup(format!("{CONTAINMENT_ENV}=group")),
-            "pid" => probe(true),
-            "" | "full" => probe(false),
+            // The network namespace is opt-in: its creation and tear-down
+            // cost more than the rest of a run (see the README's
+            // Containment section for the numbers).
+            "" | "pid" => probe(true),
+            "full" => probe(false),
             other => Containment::ProcessGroup(format!(
                 "{CONTAINMENT_ENV}={other} is not one of full, pid, group"
             )),
@@ -243,8 +247,8 @@ pub fn command(
     c.rootfs("/").map_err(|e| e.to_string())?;
     if !network {
         c.unshare(hakoniwa::Namespace::Network);
+        c.unshare(hakoniwa::Namespace::Ipc);
     }
-    c.unshare(hakoniwa::Namespace::Ipc);
     // The executables may live outside the standard folders (a build
     // folder, a student's home): their folders are shown read-only.
     let mut shown: Vec<PathBuf> = Vec::new();
