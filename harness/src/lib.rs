@@ -9,7 +9,11 @@ pub use conformance_engine as engine;
 use conformance_engine::{App, Defaults, Pack};
 
 /// The registered spec packs, the default first.
-pub static PACKS: &[&dyn Pack] = &[&boxes_corpus::PACK];
+pub static PACKS: &[&dyn Pack] = &[
+    &boxes_corpus::PACK,
+    &nogo_corpus::PACK,
+    &codingame_pack::PACK,
+];
 
 /// The binary's name, used in usage lines and printed commands.
 pub const PROGRAM: &str = "boxes-harness";

@@ -1,5 +1,6 @@
-//! The suite covers the rulings: every rule of `cases/rules.yaml` (which
-//! lists exactly the rule IDs of the rulings) has cases, every case cites
+//! Each pack's suite covers its rulings (`cases/boxes`, `cases/nogo`):
+//! every rule of its `rules.yaml` (which lists exactly the rule IDs of the
+//! rulings) has cases, every case cites
 //! known rules and sits in its category's folder, every case citing a wholly
 //! ambiguous rule is tagged `ambiguous`, and the suite is as large as the
 //! issue asks. The YAML is read here with `yaml_serde` directly, keeping only
@@ -18,12 +19,31 @@ use serde::Deserialize;
 
 /// Minimum cases per rule.
 const PER_RULE: usize = 2;
-/// Minimum cases per marking category, and for the full games.
+/// Minimum cases per marking category.
 const PER_CATEGORY: usize = 6;
-const FULL_GAMES: usize = 30;
-/// Minimum size of the whole suite.
-const TOTAL: usize = 250;
 const AMBIGUOUS_TAG: &str = "ambiguous";
+
+/// A pack's suite and what the issue asks of its size.
+struct Pack {
+    name: &'static str,
+    /// Minimum `full-games` cases.
+    full_games: usize,
+    /// Minimum size of the whole suite.
+    total: usize,
+}
+
+const PACKS: [Pack; 2] = [
+    Pack {
+        name: "boxes",
+        full_games: 30,
+        total: 250,
+    },
+    Pack {
+        name: "nogo",
+        full_games: 20,
+        total: 250,
+    },
+];
 
 #[derive(Deserialize)]
 struct RulesFile {
@@ -68,8 +88,10 @@ struct Case {
     keys: CaseKeys,
 }
 
-fn cases_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases/boxes")
+fn cases_dir(pack: &Pack) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../cases")
+        .join(pack.name)
 }
 
 fn read_yaml<T: for<'de> Deserialize<'de>>(path: &Path) -> T {
@@ -77,21 +99,21 @@ fn read_yaml<T: for<'de> Deserialize<'de>>(path: &Path) -> T {
     yaml_serde::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-fn rules() -> Vec<Rule> {
-    read_yaml::<RulesFile>(&cases_dir().join("rules.yaml")).rules
+fn rules(pack: &Pack) -> Vec<Rule> {
+    read_yaml::<RulesFile>(&cases_dir(pack).join("rules.yaml")).rules
 }
 
-fn categories() -> Vec<String> {
-    read_yaml::<SuiteFile>(&cases_dir().join("suite.yaml"))
+fn categories(pack: &Pack) -> Vec<String> {
+    read_yaml::<SuiteFile>(&cases_dir(pack).join("suite.yaml"))
         .categories
         .into_iter()
         .map(|c| c.name)
         .collect()
 }
 
-fn cases() -> Vec<Case> {
+fn cases(pack: &Pack) -> Vec<Case> {
     let mut out = Vec::new();
-    for entry in fs::read_dir(cases_dir()).expect("cases/ exists") {
+    for entry in fs::read_dir(cases_dir(pack)).expect("cases/ exists") {
         let dir = entry.expect("dir entry").path();
         if !dir.is_dir() {
             continue;
@@ -121,10 +143,9 @@ fn cases() -> Vec<Case> {
     out
 }
 
-/// The rule IDs of the rulings page, when the shared folder is beside the
-/// repository (as in CI and on developer machines).
-fn rulings_ids() -> Option<BTreeSet<String>> {
-    let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases/boxes/boxes-rulings.md");
+/// The rule IDs of the pack's rulings page.
+fn rulings_ids(pack: &Pack) -> Option<BTreeSet<String>> {
+    let page = cases_dir(pack).join(format!("{}-rulings.md", pack.name));
     let text = fs::read_to_string(page).ok()?;
     Some(
         text.lines()
@@ -145,157 +166,172 @@ fn rulings_ids() -> Option<BTreeSet<String>> {
 
 #[test]
 fn rules_yaml_is_well_formed_and_matches_the_rulings() {
-    let rules = rules();
-    let mut seen = BTreeSet::new();
-    for rule in &rules {
-        assert!(seen.insert(rule.id.clone()), "{} listed twice", rule.id);
-        assert!(
-            !rule.summary.trim().is_empty(),
-            "{} has no summary",
-            rule.id
-        );
-        assert!(
-            ["no", "part", "whole"].contains(&rule.ambiguous.as_str()),
-            "{}: ambiguous must be no, part or whole, not {:?}",
-            rule.id,
-            rule.ambiguous
-        );
-    }
-    if let Some(ids) = rulings_ids() {
-        assert_eq!(seen, ids, "rules.yaml and the rulings list different IDs");
+    for pack in &PACKS {
+        let rules = rules(pack);
+        let mut seen = BTreeSet::new();
+        for rule in &rules {
+            assert!(seen.insert(rule.id.clone()), "{} listed twice", rule.id);
+            assert!(
+                !rule.summary.trim().is_empty(),
+                "{} has no summary",
+                rule.id
+            );
+            assert!(
+                ["no", "part", "whole"].contains(&rule.ambiguous.as_str()),
+                "{}: ambiguous must be no, part or whole, not {:?}",
+                rule.id,
+                rule.ambiguous
+            );
+        }
+        if let Some(ids) = rulings_ids(pack) {
+            assert_eq!(seen, ids, "rules.yaml and the rulings list different IDs");
+        }
     }
 }
 
 #[test]
 fn every_rule_has_cases_and_every_case_cites_known_rules() {
-    let rules = rules();
-    let known: BTreeSet<&str> = rules.iter().map(|r| r.id.as_str()).collect();
-    let mut counts: BTreeMap<&str, usize> = known.iter().map(|id| (*id, 0)).collect();
-    let mut problems = Vec::new();
-    for case in &cases() {
-        if case.keys.rules.is_empty() {
-            problems.push(format!("{} cites no rule", case.name));
-        }
-        for id in &case.keys.rules {
-            match counts.get_mut(id.as_str()) {
-                Some(n) => *n += 1,
-                None => problems.push(format!("{} cites unknown rule {id}", case.name)),
+    for pack in &PACKS {
+        let rules = rules(pack);
+        let known: BTreeSet<&str> = rules.iter().map(|r| r.id.as_str()).collect();
+        let mut counts: BTreeMap<&str, usize> = known.iter().map(|id| (*id, 0)).collect();
+        let mut problems = Vec::new();
+        for case in &cases(pack) {
+            if case.keys.rules.is_empty() {
+                problems.push(format!("{} cites no rule", case.name));
+            }
+            for id in &case.keys.rules {
+                match counts.get_mut(id.as_str()) {
+                    Some(n) => *n += 1,
+                    None => problems.push(format!("{} cites unknown rule {id}", case.name)),
+                }
             }
         }
-    }
-    for (id, n) in &counts {
-        if *n < PER_RULE {
-            problems.push(format!("{id} has {n} cases, at least {PER_RULE} wanted"));
+        for (id, n) in &counts {
+            if *n < PER_RULE {
+                problems.push(format!("{id} has {n} cases, at least {PER_RULE} wanted"));
+            }
         }
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
     }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]
 fn wholly_ambiguous_rules_are_tagged_and_every_tag_is_justified() {
-    let rules = rules();
-    let whole: BTreeSet<&str> = rules
-        .iter()
-        .filter(|r| r.ambiguous == "whole")
-        .map(|r| r.id.as_str())
-        .collect();
-    let some: BTreeSet<&str> = rules
-        .iter()
-        .filter(|r| r.ambiguous != "no")
-        .map(|r| r.id.as_str())
-        .collect();
-    let mut problems = Vec::new();
-    for case in &cases() {
-        let tagged = case.keys.tags.iter().any(|t| t == AMBIGUOUS_TAG);
-        let cites_whole = case
-            .keys
-            .rules
+    for pack in &PACKS {
+        let rules = rules(pack);
+        let whole: BTreeSet<&str> = rules
             .iter()
-            .find(|id| whole.contains(id.as_str()));
-        if let (Some(id), false) = (cites_whole, tagged) {
-            problems.push(format!(
-                "{} cites wholly ambiguous {id} but is not tagged",
-                case.name
-            ));
+            .filter(|r| r.ambiguous == "whole")
+            .map(|r| r.id.as_str())
+            .collect();
+        let some: BTreeSet<&str> = rules
+            .iter()
+            .filter(|r| r.ambiguous != "no")
+            .map(|r| r.id.as_str())
+            .collect();
+        let mut problems = Vec::new();
+        for case in &cases(pack) {
+            let tagged = case.keys.tags.iter().any(|t| t == AMBIGUOUS_TAG);
+            let cites_whole = case
+                .keys
+                .rules
+                .iter()
+                .find(|id| whole.contains(id.as_str()));
+            if let (Some(id), false) = (cites_whole, tagged) {
+                problems.push(format!(
+                    "{} cites wholly ambiguous {id} but is not tagged",
+                    case.name
+                ));
+            }
+            let cites_some = case.keys.rules.iter().any(|id| some.contains(id.as_str()));
+            if tagged && !cites_some {
+                problems.push(format!(
+                    "{} is tagged ambiguous but cites no ambiguous rule",
+                    case.name
+                ));
+            }
         }
-        let cites_some = case.keys.rules.iter().any(|id| some.contains(id.as_str()));
-        if tagged && !cites_some {
-            problems.push(format!(
-                "{} is tagged ambiguous but cites no ambiguous rule",
-                case.name
-            ));
-        }
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
     }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]
 fn cases_sit_in_their_category_and_say_what_they_check() {
-    let categories = categories();
-    let mut per_category: BTreeMap<&str, usize> =
-        categories.iter().map(|c| (c.as_str(), 0)).collect();
-    let cases = cases();
-    let mut problems = Vec::new();
-    for case in &cases {
-        let k = &case.keys;
-        if k.category != case.folder {
+    for pack in &PACKS {
+        let categories = categories(pack);
+        let mut per_category: BTreeMap<&str, usize> =
+            categories.iter().map(|c| (c.as_str(), 0)).collect();
+        let cases = cases(pack);
+        let mut problems = Vec::new();
+        for case in &cases {
+            let k = &case.keys;
+            if k.category != case.folder {
+                problems.push(format!(
+                    "{}: category {} in the wrong folder",
+                    case.name, k.category
+                ));
+            }
+            match per_category.get_mut(k.category.as_str()) {
+                Some(n) => *n += 1,
+                None => problems.push(format!("{}: unknown category {}", case.name, k.category)),
+            }
+            if k.summary.trim().is_empty() {
+                problems.push(format!("{} has an empty summary", case.name));
+            }
+            if k.hint.as_deref().is_none_or(|h| h.trim().is_empty()) {
+                problems.push(format!("{} has no hint", case.name));
+            }
+        }
+        for (category, n) in &per_category {
+            let want = if *category == "full-games" {
+                pack.full_games
+            } else {
+                PER_CATEGORY
+            };
+            if *n < want {
+                problems.push(format!("{category} has {n} cases, at least {want} wanted"));
+            }
+        }
+        if cases.len() < pack.total {
             problems.push(format!(
-                "{}: category {} in the wrong folder",
-                case.name, k.category
+                "{}: {} cases, at least {} wanted",
+                pack.name,
+                cases.len(),
+                pack.total
             ));
         }
-        match per_category.get_mut(k.category.as_str()) {
-            Some(n) => *n += 1,
-            None => problems.push(format!("{}: unknown category {}", case.name, k.category)),
-        }
-        if k.summary.trim().is_empty() {
-            problems.push(format!("{} has an empty summary", case.name));
-        }
-        if k.hint.as_deref().is_none_or(|h| h.trim().is_empty()) {
-            problems.push(format!("{} has no hint", case.name));
-        }
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
     }
-    for (category, n) in &per_category {
-        let want = if *category == "full-games" {
-            FULL_GAMES
-        } else {
-            PER_CATEGORY
-        };
-        if *n < want {
-            problems.push(format!("{category} has {n} cases, at least {want} wanted"));
-        }
-    }
-    if cases.len() < TOTAL {
-        problems.push(format!("{} cases, at least {TOTAL} wanted", cases.len()));
-    }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]
 fn special_modes_prove_their_rules() {
-    let cases = cases();
-    let with_mode = |mode: &str, rule: &str| {
-        cases
-            .iter()
-            .filter(|c| c.keys.mode.as_deref() == Some(mode))
-            .filter(|c| c.keys.rules.iter().any(|r| r == rule))
-            .count()
-    };
-    assert!(
-        with_mode("stdout-full", "SYS-1") >= PER_RULE,
-        "SYS-1 needs stdout-full cases"
-    );
-    assert!(
-        with_mode("interactive", "TURN-1") >= PER_RULE,
-        "TURN-1 needs interactive cases"
-    );
-    for case in &cases {
-        if case.keys.mode.as_deref() == Some("stdout-full") {
-            assert!(
-                case.keys.rules.iter().any(|r| r == "SYS-1"),
-                "{} runs on a full stdout without citing SYS-1",
-                case.name
-            );
+    for pack in &PACKS {
+        let cases = cases(pack);
+        let with_mode = |mode: &str, rule: &str| {
+            cases
+                .iter()
+                .filter(|c| c.keys.mode.as_deref() == Some(mode))
+                .filter(|c| c.keys.rules.iter().any(|r| r == rule))
+                .count()
+        };
+        assert!(
+            with_mode("stdout-full", "SYS-1") >= PER_RULE,
+            "SYS-1 needs stdout-full cases"
+        );
+        assert!(
+            with_mode("interactive", "TURN-1") >= PER_RULE,
+            "TURN-1 needs interactive cases"
+        );
+        for case in &cases {
+            if case.keys.mode.as_deref() == Some("stdout-full") {
+                assert!(
+                    case.keys.rules.iter().any(|r| r == "SYS-1"),
+                    "{} runs on a full stdout without citing SYS-1",
+                    case.name
+                );
+            }
         }
     }
 }

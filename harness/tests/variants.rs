@@ -114,6 +114,14 @@ const VARIANTS: &[Expect] = &[
         ambiguous_only: false,
         caught_by: &["initial-display/new-2x2", "full-games/eof-after-valid-move"],
     },
+    Expect {
+        variant: "echo-moves",
+        ambiguous_only: false,
+        caught_by: &[
+            "initial-display/new-game-interactive-move",
+            "full-games/assignment-worked-example",
+        ],
+    },
 ];
 
 /// Runs the embedded suite against `bin`; returns the exit status and the

@@ -17,9 +17,11 @@ use crate::case::{self, Overrides};
 use crate::compare;
 use crate::diff::DiffCli;
 use crate::diff::explore::Context as DiffContext;
+use crate::driver::{CaseDriver, Conversation, DriveSettings};
 use crate::exit;
+use crate::failure::{CaseFailure, Notes};
 use crate::pack::{self, ForeignCases, Pack};
-use crate::report::{self, CaseFailure, CaseResult, Style, Verdict};
+use crate::report::{self, CaseResult, Style, Verdict};
 use crate::results::RunInfo;
 use crate::run::{self, Invocation, Target};
 use crate::schema::{Case, Suite};
@@ -30,7 +32,8 @@ use crate::suite::{self, CaseFile, Root};
 #[command(
     about = "Replays a spec pack's conformance cases against a program, byte for byte.",
     after_help = "Without --bin the built-in reference is checked. Environment: NAME_BIN \
-                  (as --bin), NAME_BLESS=1 (as --bless), NAME the pack's name in capitals; \
+                  (as --bin), NAME_BLESS=1 (as --bless), NAME_TIME_FACTOR (as --time-factor), NAME the \
+                  pack's name in capitals; \
                   NO_COLOR.",
     args_conflicts_with_subcommands = true
 )]
@@ -75,9 +78,15 @@ struct Cli {
     /// registered).
     #[arg(long, value_name = "NAME")]
     spec: Option<String>,
-    /// The program to check (default: the built-in reference).
-    #[arg(long, value_name = "PATH")]
+    /// The program to check (default: the built-in reference): a path, or
+    /// for a pack whose programs are command lines one shell-quoted command
+    /// (`'python3 bot.py'`).
+    #[arg(long, value_name = "PATH|CMD")]
     bin: Option<PathBuf>,
+    /// Scales every time limit of conversation cases, for slow machines
+    /// (default 1, or NAME_TIME_FACTOR).
+    #[arg(long, value_name = "F")]
+    time_factor: Option<f64>,
     /// A case folder or case file; repeatable (default: the built-in suite).
     #[arg(long = "cases", value_name = "PATH")]
     cases: Vec<PathBuf>,
@@ -112,6 +121,10 @@ struct Cli {
     /// Print every rule of rules.yaml with the number of cases citing it.
     #[arg(long)]
     coverage: bool,
+    /// Give each failed case a folder below DIR with its files, stdin,
+    /// expected outputs and a run.sh that replays it.
+    #[arg(long, value_name = "DIR")]
+    keep_failed: Option<PathBuf>,
     #[command(flatten)]
     libtest: TestArgs,
     /// The libtest-mimic arguments built from [`Cli::libtest`].
@@ -401,10 +414,22 @@ fn usage_error(program: &str, message: &str) -> ExitCode {
 
 struct Context {
     target: Target,
+    /// The pack's name and `--bin` as given, for the command that re-runs
+    /// one conversation case.
+    spec: &'static str,
+    bin: Option<String>,
+    driver: Option<Arc<dyn CaseDriver>>,
+    settings: DriveSettings,
     overrides: Overrides,
     style: Style,
     bless: bool,
     program: &'static str,
+    /// `--keep-failed`.
+    keep_failed: Option<PathBuf>,
+    /// Each failure's full report goes into its libtest message (JSON
+    /// output); otherwise the message is one line and the full reports
+    /// come grouped by cause after the run.
+    full_messages: bool,
     results: Mutex<Vec<CaseResult>>,
 }
 
@@ -429,16 +454,10 @@ fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode {
         Ok(t) => t,
         Err(e) => return usage_error(program, &e),
     };
-    let ctx = Arc::new(Context {
-        target,
-        overrides: Overrides { timeout },
-        style: Style {
-            colour: report::colour_wanted(),
-        },
-        bless: cli.bless,
-        program,
-        results: Mutex::new(Vec::new()),
-    });
+    let ctx = match context(&cli, pack, program, target, timeout) {
+        Ok(c) => Arc::new(c),
+        Err(e) => return usage_error(program, &e),
+    };
     let mut plan = match plan(&cli, pack, defaults, &selections, &ctx) {
         Ok(p) => p,
         Err(e) => return usage_error(program, &e),
@@ -446,11 +465,7 @@ fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode {
     if let Some(e) = unmatched_filter(&cli.test, &plan.trials) {
         return usage_error(program, &e);
     }
-    install_interrupt_report(
-        &ctx,
-        cli.score.then(|| first_suite(&plan).cloned()).flatten(),
-        cli.strict,
-    );
+    install_interrupt_report(&ctx, &cli, &plan);
     let chatty = !(cli.test.list || matches!(cli.test.format, Some(FormatSetting::Json)));
     if chatty {
         print_header(program, &cli, &ctx.target, &plan);
@@ -463,9 +478,16 @@ fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode {
     let conclusion = libtest_mimic::run(&cli.test, trials);
 
     if plan.ambiguous_ignored > 0 && chatty {
+        // Where the ambiguous rulings are explained depends on the pack:
+        // a list of its own when its suite has one, else its rulings page.
+        let explained = if pack.suite().get("AMBIGUITIES.md").is_some() {
+            "AMBIGUITIES.md beside the cases".to_owned()
+        } else {
+            format!("the (ambiguous) marks of {}-rulings.md", pack.name())
+        };
         println!(
             "{} ambiguous cases ignored: their expected bytes rest on a ruling marked \
-             ambiguous, where careful programs differ (AMBIGUITIES.md beside the cases); \
+             ambiguous, where careful programs differ ({explained}); \
              --include-ignored runs them",
             plan.ambiguous_ignored
         );
@@ -473,6 +495,9 @@ fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode {
     let mut results =
         std::mem::take(&mut *ctx.results.lock().unwrap_or_else(PoisonError::into_inner));
     results.sort_by(|a, b| a.name.cmp(&b.name));
+    if chatty {
+        print!("{}", crate::group::render(&results, ctx.style));
+    }
     let first_suite = first_suite(&plan);
     let info = RunInfo {
         spec: pack.name(),
@@ -632,6 +657,7 @@ fn target(cli: &Cli, pack: &dyn Pack) -> Result<(Target, Option<Duration>), Stri
         ));
     }
     let target = match &cli.bin {
+        Some(p) if pack.bin_is_command() => Target::command(&p.to_string_lossy()),
         Some(p) => Target::binary(p),
         None => Target::reference(pack.name()),
     }
@@ -655,6 +681,54 @@ fn unmatched_filter(args: &Arguments, trials: &[Trial]) -> Option<String> {
             if args.exact { "exactly " } else { "" }
         )
     })
+}
+
+/// The state every trial shares.
+fn context(
+    cli: &Cli,
+    pack: &dyn Pack,
+    program: &'static str,
+    target: Target,
+    timeout: Option<Duration>,
+) -> Result<Context, String> {
+    Ok(Context {
+        target,
+        spec: pack.name(),
+        bin: cli.bin.as_ref().map(|b| b.to_string_lossy().into_owned()),
+        driver: pack.driver(),
+        settings: DriveSettings {
+            time_factor: time_factor(cli, pack)?,
+            timeout,
+        },
+        overrides: Overrides { timeout },
+        style: Style {
+            colour: report::colour_wanted(),
+        },
+        bless: cli.bless,
+        program,
+        keep_failed: cli.keep_failed.clone(),
+        full_messages: matches!(cli.test.format, Some(FormatSetting::Json)),
+        results: Mutex::new(Vec::new()),
+    })
+}
+
+/// `--time-factor`, else `NAME_TIME_FACTOR`, else 1.
+fn time_factor(cli: &Cli, pack: &dyn Pack) -> Result<f64, String> {
+    let name = format!("{}_TIME_FACTOR", pack.name().to_ascii_uppercase());
+    let (factor, from) = match (cli.time_factor, std::env::var(&name)) {
+        (Some(f), _) => (f, "--time-factor".to_owned()),
+        (None, Ok(text)) if !text.is_empty() => (
+            text.parse::<f64>()
+                .map_err(|_| format!("{name}={text}: not a number"))?,
+            name,
+        ),
+        _ => return Ok(1.0),
+    };
+    if factor.is_finite() && factor > 0.0 && factor < 1e6 {
+        Ok(factor)
+    } else {
+        Err(format!("{from} must be a positive number, not {factor}"))
+    }
 }
 
 /// The trials of a run and what the report needs to know about them.
@@ -723,9 +797,11 @@ fn first_suite(plan: &Plan) -> Option<&Suite> {
 
 /// On Ctrl-C / SIGTERM ([`crate::interrupt`]): every program is killed
 /// and every sandbox removed, then this prints what finished (and, with
-/// `--score`, the partial score of `score_suite`, marked partial) before
-/// the exit 130 / 143.
-fn install_interrupt_report(ctx: &Arc<Context>, score_suite: Option<Suite>, strict: bool) {
+/// `--score`, the partial score of the run's first suite, marked partial)
+/// before the exit 130 / 143.
+fn install_interrupt_report(ctx: &Arc<Context>, cli: &Cli, plan: &Plan) {
+    let score_suite = cli.score.then(|| first_suite(plan).cloned()).flatten();
+    let strict = cli.strict;
     if let Err(e) = crate::interrupt::install() {
         eprintln!("{}: warning: Ctrl-C will not clean up: {e}", ctx.program);
     }
@@ -913,7 +989,10 @@ fn trial(
         result.time = start.elapsed();
         let outcome = match &result.verdict {
             Verdict::Passed => Ok(()),
-            Verdict::Failed(f) => Err(Failed::from(f.report.clone())),
+            Verdict::Failed(f) if ctx.full_messages => Err(Failed::from(f.render(ctx.style))),
+            // One line per case: the full report comes once per cause,
+            // after the run (crate::group).
+            Verdict::Failed(f) => Err(Failed::from(f.headline())),
             Verdict::Error(e) => Err(Failed::from(format!("error: {e}"))),
         };
         ctx.results
@@ -933,6 +1012,11 @@ fn check_one(
     suite: Result<Suite, String>,
     actual: &mut Option<crate::run::Ending>,
 ) -> Verdict {
+    if let Ok(case) = &parsed
+        && let Some(script) = &case.script
+    {
+        return converse(ctx, file, case, script, origin, suite);
+    }
     match prepare(ctx, file, parsed, origin, suite) {
         Err(e) => Verdict::Error(e),
         Ok((case, inv, expected)) => match run::run(&inv) {
@@ -943,6 +1027,78 @@ fn check_one(
             }
         },
     }
+}
+
+/// Runs a case holding a `script` through the pack's driver.
+fn converse(
+    ctx: &Context,
+    file: &CaseFile,
+    case: &Case,
+    script: &serde_json::Value,
+    origin: &Origin,
+    suite: Result<Suite, String>,
+) -> Verdict {
+    let Some(driver) = &ctx.driver else {
+        return Verdict::Error(format!(
+            "{}: the case holds a `script` but pack `{}` runs no conversations",
+            file.display(),
+            ctx.spec
+        ));
+    };
+    let checked = suite
+        .map_err(|e| format!("invalid suite.yaml: {e}"))
+        .and_then(|suite| {
+            if *origin == Origin::CaseFile {
+                case::check_category(case, file, &suite).map_err(|e| e.to_string())?;
+            }
+            driver
+                .check(script)
+                .map_err(|e| format!("{}: `script`: {e}", file.display()))
+        });
+    if let Err(e) = checked {
+        return Verdict::Error(e);
+    }
+    let conversation = match driver.drive(script, &ctx.target, ctx.settings) {
+        Ok(c) => c,
+        Err(e) => return Verdict::Error(format!("{}: {e}", file.display())),
+    };
+    if conversation.exchanges.is_empty() {
+        return Verdict::Passed;
+    }
+    conversation_failure(ctx, file, case, conversation)
+}
+
+/// The failure of a conversation case, rendered like any other.
+fn conversation_failure(
+    ctx: &Context,
+    file: &CaseFile,
+    case: &Case,
+    conversation: Conversation,
+) -> Verdict {
+    let mismatches: Vec<compare::Mismatch> = conversation
+        .exchanges
+        .into_iter()
+        .map(compare::Mismatch::Exchange)
+        .collect();
+    let mut rerun = format!("{} --spec {}", ctx.program, ctx.spec);
+    if let Some(bin) = &ctx.bin {
+        rerun.push_str(" --bin ");
+        rerun.push_str(&report::shell_quote(bin));
+    }
+    rerun.push_str(" --exact ");
+    rerun.push_str(&report::shell_quote(file.name()));
+    let notes = Notes {
+        summary: case.summary.clone(),
+        rules: case.rules.clone(),
+        hint: case.hint.clone(),
+        reproduce: format!(
+            "{}
+  ({}; the requests fed at once, as ANSWER-1 allows)",
+            conversation.reproduce, conversation.ending
+        ),
+        rebless: Some(("re-run this conversation:".to_owned(), rerun)),
+    };
+    Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &[], notes)))
 }
 
 /// Everything a case needs before it runs; `Err` is a fault of the suite.
@@ -985,23 +1141,39 @@ fn judge(
         .stdin_file
         .as_ref()
         .map(|s| file.root.disk_path(&file.sidecar(s)).display().to_string());
-    let failure = report::Failure {
-        mismatches: &mismatches,
-        hint: case.hint.as_deref(),
-        summary: &case.summary,
-        rules: &case.rules,
-        reproduce: report::reproduce_command(inv, stdin_path.as_deref()),
-        rebless: match origin {
-            Origin::CaseFile => rebless_command(ctx.program, file),
-            Origin::Foreign(_, command) => command.clone(),
-        },
-        rebless_label: match origin {
-            Origin::CaseFile => "re-bless from the reference (if the expectation is wrong):",
-            Origin::Foreign(label, _) => label,
-        },
+    let case_file = pathdiff_cwd(&file.root.disk_path(&file.rel));
+    let kit = ctx.keep_failed.as_ref().and_then(|dir| {
+        crate::kit::write(dir, file.name(), inv, expected)
+            .map_err(|e| eprintln!("{}: --keep-failed: {}: {e}", ctx.program, file.name()))
+            .ok()
+    });
+    // Only the reference's runs can be blessed: a student whose program
+    // fails gets no hint they cannot use. A pack's own folder is written
+    // again by its command, whoever runs it.
+    let rebless = match origin {
+        Origin::CaseFile => ctx.target.is_reference().then(|| {
+            (
+                "re-bless from the reference (if the expectation is wrong):".to_owned(),
+                rebless_command(ctx.program, file),
+            )
+        }),
+        Origin::Foreign(label, command) => Some((label.clone(), command.clone())),
     };
-    let report = failure.render(ctx.style);
-    Verdict::Failed(CaseFailure { mismatches, report })
+    let notes = Notes {
+        summary: case.summary.clone(),
+        rules: case.rules.clone(),
+        hint: case.hint.clone(),
+        reproduce: report::reproduce_command(
+            inv,
+            report::Sources {
+                case_file: &case_file,
+                stdin_path: stdin_path.as_deref(),
+                kit: kit.as_deref(),
+            },
+        ),
+        rebless,
+    };
+    Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &inv.stdin, notes)))
 }
 
 /// The command that re-blesses one case file.
@@ -1034,6 +1206,11 @@ fn pathdiff_cwd(path: &Path) -> String {
 
 fn bless_one(ctx: &Context, file: &CaseFile, parsed: Result<Case, String>) -> Result<(), String> {
     let case = parsed?;
+    // A conversation's expectations are its rules, not bytes: nothing to
+    // write.
+    if case.script.is_some() {
+        return Ok(());
+    }
     let inv =
         case::invocation(&case, file, &ctx.target, ctx.overrides).map_err(|e| e.to_string())?;
     let outcome = run::run(&inv).map_err(|e| format!("{}: {e}", file.display()))?;

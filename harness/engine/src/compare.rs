@@ -67,6 +67,8 @@ pub enum Mismatch {
         /// Sandbox path.
         path: String,
     },
+    /// In a conversation (a case with a `script`), an answer broke a rule.
+    Exchange(crate::driver::Exchange),
 }
 
 impl fmt::Display for Mismatch {
@@ -104,6 +106,7 @@ impl fmt::Display for Mismatch {
                 actual,
             } => write!(f, "file `{path}` differs: {}", at(expected, actual)),
             Self::FileUnexpected { path } => write!(f, "file `{path}` must not exist"),
+            Self::Exchange(x) => write!(f, "request {}: {}: {}", x.number, x.rule, x.message),
         }
     }
 }

@@ -11,7 +11,11 @@
 //!   [`compare::Expectation`].
 //! - [`run`]: running one invocation in a sandbox ([`run::run`]).
 //! - [`compare`]: byte-exact comparison ([`compare::compare`]).
-//! - [`report`]: diffs, reproduce commands, score, coverage, JUnit.
+//! - [`driver`]: cases run as a conversation by a pack's driver.
+//! - [`failure`]: how a case failed, structured and bounded; [`cause`]:
+//!   the signature that makes failures "the same"; [`group`]: the report
+//!   of failures grouped by cause; [`kit`]: `--keep-failed` folders.
+//! - [`report`]: reproduce commands, score, coverage, JUnit.
 //! - [`bless`]: rewriting expected fields from the reference.
 //! - [`diff`]: differential testing with a pack's explorer.
 //! - [`sandbox`]: containment of a run in namespaces (a keeper as PID 1);
@@ -23,11 +27,16 @@
 
 pub mod bless;
 pub mod case;
+pub mod cause;
 pub mod cli;
 pub mod compare;
 pub mod diff;
+pub mod driver;
 pub mod exit;
+pub mod failure;
+pub mod group;
 pub mod interrupt;
+pub mod kit;
 pub mod pack;
 pub mod preflight;
 pub mod quiet;

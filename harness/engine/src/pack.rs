@@ -6,8 +6,10 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use crate::diff::explore::DynExplorer;
+use crate::driver::CaseDriver;
 use crate::schema::Case;
 
 /// Cases a pack reads from a folder written in a format of its own (a
@@ -76,6 +78,19 @@ pub trait Pack: Send + Sync {
     /// The explorer behind `diff`, if the pack has one.
     fn explorer(&self) -> Option<&dyn DynExplorer> {
         None
+    }
+
+    /// The driver that runs cases holding a `script` as conversations, if
+    /// the pack has one.
+    fn driver(&self) -> Option<Arc<dyn CaseDriver>> {
+        None
+    }
+
+    /// Whether `--bin` names a command line (one shell-quoted string split
+    /// into words, the first looked up in `PATH` as a shell would) rather
+    /// than the path of an executable.
+    fn bin_is_command(&self) -> bool {
+        false
     }
 
     /// The cases of `path` when it is a folder (or the index file of one)

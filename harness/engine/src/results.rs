@@ -9,8 +9,8 @@ use std::fmt::Write as _;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::compare::Mismatch;
-use crate::report::{self, CaseResult, ScoreRow, Verdict};
+use crate::failure::{BytesPart, Difference};
+use crate::report::{CaseResult, ScoreRow, Verdict};
 
 /// The value of [`Results::format`].
 pub const FORMAT: &str = "conformance-results/1";
@@ -82,8 +82,18 @@ pub enum VerdictKind {
 #[serde(deny_unknown_fields)]
 pub struct DifferenceRecord {
     /// `status`, `stdout`, `stderr`, `file`, `file-missing`,
-    /// `file-unexpected` or `left-process`.
+    /// `file-unexpected`, `left-process`, or `exchange` (an answer in a
+    /// conversation that broke a rule).
     pub part: String,
+    /// For `exchange`: the rule ID broken.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    /// For `exchange`: the 1-based number of the request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_number: Option<u32>,
+    /// For `exchange`: the request sent, escaped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request: Option<String>,
     /// The file's sandbox path, for the file parts.
     pub path: Option<String>,
     /// 1-based line of the first differing byte (streams and files).
@@ -95,7 +105,8 @@ pub struct DifferenceRecord {
     /// The expected side there, escaped (`\n`, `\xNN`): the rest of its
     /// line, or the expected ending.
     pub expected: Option<String>,
-    /// The actual side there, escaped likewise.
+    /// The actual side there, escaped likewise; for `exchange`, the answer
+    /// received.
     pub actual: Option<String>,
     /// The difference in one line, as a person reads it.
     pub message: String,
@@ -162,7 +173,7 @@ fn record(r: &CaseResult) -> CaseRecord {
         Verdict::Failed(f) => (
             VerdictKind::Failed,
             None,
-            f.mismatches.iter().map(difference).collect(),
+            f.differences.iter().map(difference).collect(),
         ),
         Verdict::Error(e) => (VerdictKind::Error, Some(e.clone()), Vec::new()),
     };
@@ -180,9 +191,12 @@ fn record(r: &CaseResult) -> CaseRecord {
     }
 }
 
-fn difference(m: &Mismatch) -> DifferenceRecord {
+fn difference(m: &Difference) -> DifferenceRecord {
     let mut d = DifferenceRecord {
         part: String::new(),
+        rule: None,
+        request_number: None,
+        request: None,
         path: None,
         line: None,
         column: None,
@@ -191,45 +205,41 @@ fn difference(m: &Mismatch) -> DifferenceRecord {
         actual: None,
         message: m.to_string(),
     };
-    let mut locate = |expected: &[u8], actual: &[u8]| {
-        let at = report::locate(expected, actual);
-        d.line = Some(at.line);
-        d.column = Some(at.column);
-        d.byte = Some(at.byte);
-        d.expected = Some(report::escape(report::rest_of_line(expected, at.byte)));
-        d.actual = Some(report::escape(report::rest_of_line(actual, at.byte)));
-    };
     let part = match m {
-        Mismatch::Ending { expected, actual } => {
-            d.expected = Some(expected.to_string());
-            d.actual = Some(actual.to_string());
+        Difference::Ending { expected, actual } => {
+            d.expected = Some(expected.clone());
+            d.actual = Some(actual.clone());
             "status"
         }
-        Mismatch::LeftProcess { .. } => "left-process",
-        Mismatch::Stream {
-            stream,
-            expected,
-            actual,
-        } => {
-            locate(expected, actual);
-            stream.name()
+        Difference::LeftProcess { .. } => "left-process",
+        Difference::Bytes(b) => {
+            d.line = Some(b.at.line);
+            d.column = Some(b.at.column);
+            d.byte = Some(b.at.byte);
+            d.expected = Some(b.expected_rest.clone());
+            d.actual = Some(b.actual_rest.clone());
+            match &b.part {
+                BytesPart::Stream(s) => s.name(),
+                BytesPart::File(path) => {
+                    d.path = Some(path.clone());
+                    "file"
+                }
+            }
         }
-        Mismatch::FileDiffers {
-            path,
-            expected,
-            actual,
-        } => {
-            locate(expected, actual);
-            d.path = Some(path.clone());
-            "file"
-        }
-        Mismatch::FileMissing { path } => {
+        Difference::FileMissing { path } => {
             d.path = Some(path.clone());
             "file-missing"
         }
-        Mismatch::FileUnexpected { path } => {
+        Difference::FileUnexpected { path } => {
             d.path = Some(path.clone());
             "file-unexpected"
+        }
+        Difference::Exchange(x) => {
+            d.rule = Some(x.rule.clone());
+            d.request_number = Some(x.number);
+            d.request = Some(x.request.clone());
+            d.actual = Some(x.answer.clone());
+            "exchange"
         }
     };
     part.clone_into(&mut d.part);

@@ -52,6 +52,9 @@ pub const PROMPT: &[u8] = b"> ";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Target {
     path: PathBuf,
+    /// Words after the path that belong to the program (a command line's
+    /// arguments), before any a case adds.
+    words: Vec<OsString>,
     /// The pack whose reference this is, if it is one.
     reference: Option<&'static str>,
 }
@@ -65,6 +68,12 @@ pub enum TargetError {
     /// The path is not a regular file with an execute bit.
     #[error("binary {0} is not an executable file")]
     NotExecutable(PathBuf),
+    /// A command line that does not split into words.
+    #[error("cannot split the command `{0}` into words (unbalanced quotes, or empty)")]
+    BadCommand(String),
+    /// A command's program is not found in `PATH`.
+    #[error("command `{0}` not found in PATH")]
+    NotFound(String),
     /// This executable's own path is unknown.
     #[error("cannot find the harness's own executable to run the reference: {0}")]
     NoSelf(io::Error),
@@ -77,6 +86,7 @@ impl Target {
         let path = std::env::current_exe().map_err(TargetError::NoSelf)?;
         Ok(Self {
             path,
+            words: Vec::new(),
             reference: Some(pack),
         })
     }
@@ -95,8 +105,46 @@ impl Target {
         let path = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
         Ok(Self {
             path,
+            words: Vec::new(),
             reference: None,
         })
+    }
+
+    /// A command line: one shell-quoted string split into words with the
+    /// shell's quoting rules (never run through a shell). A first word
+    /// with a slash is a path, checked like [`Target::binary`]; one
+    /// without is looked up in `PATH`, as a shell would.
+    pub fn command(line: &str) -> Result<Self, TargetError> {
+        let words = shlex::split(line)
+            .filter(|w| !w.is_empty())
+            .ok_or_else(|| TargetError::BadCommand(line.to_owned()))?;
+        let (first, rest) = words
+            .split_first()
+            .ok_or_else(|| TargetError::BadCommand(line.to_owned()))?;
+        let mut target = if first.contains('/') {
+            Self::binary(Path::new(first))?
+        } else {
+            let found = std::env::var_os("PATH")
+                .iter()
+                .flat_map(std::env::split_paths)
+                .map(|dir| dir.join(first))
+                .find(|p| Self::binary(p).is_ok())
+                .ok_or_else(|| TargetError::NotFound(first.clone()))?;
+            Self::binary(&found)?
+        };
+        target.words = rest.iter().map(OsString::from).collect();
+        Ok(target)
+    }
+
+    /// The words after the path that belong to the program.
+    pub fn words(&self) -> &[OsString] {
+        &self.words
+    }
+
+    /// The reference mode variable to set when running this target (the
+    /// pack's name), if it is a reference.
+    pub fn reference_env(&self) -> Option<(&'static str, &'static str)> {
+        self.reference.map(|pack| (REFERENCE_ENV, pack))
     }
 
     /// The executable's path.
@@ -109,12 +157,24 @@ impl Target {
         self.reference.is_some()
     }
 
+    /// The pack whose reference this is, if it is one.
+    pub fn reference_pack(&self) -> Option<&'static str> {
+        self.reference
+    }
+
     /// How the target is named to people.
     pub fn describe(&self) -> String {
         if self.reference.is_some() {
             "the reference (built in)".to_owned()
-        } else {
+        } else if self.words.is_empty() {
             self.path.display().to_string()
+        } else {
+            let mut line = self.path.display().to_string();
+            for w in &self.words {
+                line.push(' ');
+                line.push_str(&crate::report::shell_quote(&w.to_string_lossy()));
+            }
+            line
         }
     }
 }
@@ -556,7 +616,8 @@ fn spawn_grouped(
     ticket: &Ticket,
 ) -> Result<Started, RunError> {
     let mut cmd = Command::new(inv.target.path());
-    cmd.args(&inv.args)
+    cmd.args(inv.target.words())
+        .args(&inv.args)
         .env_clear()
         .envs(env.iter().map(|(k, v)| (k, v)))
         .current_dir(&layout.work)
@@ -628,7 +689,15 @@ fn spawn_contained(
     network: bool,
     ticket: &Ticket,
 ) -> Result<Started, RunError> {
-    let spec = sandbox::Spec::new(layout, inv.target.path(), &inv.args, env, LINGER_GRACE);
+    // A command line's own words come before the case's arguments.
+    let args: Vec<OsString> = inv
+        .target
+        .words()
+        .iter()
+        .chain(&inv.args)
+        .cloned()
+        .collect();
+    let spec = sandbox::Spec::new(layout, inv.target.path(), &args, env, LINGER_GRACE);
     let limits = [
         (hakoniwa::Rlimit::As, inv.limits.address_space),
         (hakoniwa::Rlimit::Cpu, inv.limits.cpu_seconds),
@@ -1164,6 +1233,35 @@ mod tests {
         for bad in ["-1", "0", "NaN", "inf", "86401", "9.3e18", "1e-12", "x", ""] {
             assert!(parse_timeout(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_command_line_splits_into_a_program_and_its_words() {
+        let t = Target::command("sh -c 'echo \"a b\"'").unwrap();
+        assert!(t.path().ends_with("sh") && t.path().is_absolute());
+        assert_eq!(t.words(), [OsString::from("-c"), "echo \"a b\"".into()]);
+        assert_eq!(
+            t.describe(),
+            format!("{} -c 'echo \"a b\"'", t.path().display())
+        );
+        assert!(matches!(
+            Target::command("'open"),
+            Err(TargetError::BadCommand(_))
+        ));
+        assert!(matches!(
+            Target::command("  "),
+            Err(TargetError::BadCommand(_))
+        ));
+        assert!(matches!(
+            Target::command("surely-no-such-program-here x"),
+            Err(TargetError::NotFound(_))
+        ));
+        assert!(matches!(
+            Target::command("/nonexistent/bot"),
+            Err(TargetError::Missing(_))
+        ));
+        let out = run(&Invocation::new(t, vec![], Vec::new())).unwrap();
+        assert_eq!(out.stdout, b"a b\n");
     }
 
     #[test]

@@ -84,6 +84,13 @@ pub struct Case {
     /// Files that must not exist after the run.
     #[serde(default)]
     pub absent_files: Vec<String>,
+    /// Pack-specific conversation data: a case holding it is not one run
+    /// compared with expected bytes but a conversation the pack's driver
+    /// holds with the program, checking each answer (`status` and the
+    /// expected streams are then not used). Its content is the pack's to
+    /// define (its cases' README documents it).
+    #[serde(default)]
+    pub script: Option<serde_json::Value>,
 }
 
 /// A file of the sandbox: its path and its bytes from exactly one source.

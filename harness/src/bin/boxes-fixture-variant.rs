@@ -59,10 +59,13 @@ enum Variant {
     WinnersWithoutTies,
     /// EOF-1: end of input ends the game with a winners line and exit 0.
     WinnersAtEof,
+    /// DISP-1: a debug line left in after every valid move (the report
+    /// must group its many failures as one cause).
+    EchoMoves,
 }
 
 impl Variant {
-    const ALL: [(&'static str, Self); 15] = [
+    const ALL: [(&'static str, Self); 16] = [
         ("usage-on-stdout", Self::UsageOnStdout),
         ("dimension-wording", Self::DimensionWording),
         ("dimension-1000", Self::Dimension1000),
@@ -78,6 +81,7 @@ impl Variant {
         ("zero-based-save", Self::ZeroBasedSave),
         ("winners-without-ties", Self::WinnersWithoutTies),
         ("winners-at-eof", Self::WinnersAtEof),
+        ("echo-moves", Self::EchoMoves),
     ];
 
     fn from_name(name: &[u8]) -> Option<Self> {
@@ -292,6 +296,14 @@ fn turns<R: BufRead, O: Write, E: Write>(
                 let Ok(done) = state.grid.play(edge, state.next) else {
                     continue;
                 };
+                if v == Variant::EchoMoves {
+                    let digits: Vec<u8> = text.iter().copied().filter(u8::is_ascii_digit).collect();
+                    writeln!(
+                        out,
+                        "DEBUG: valid move {}",
+                        String::from_utf8_lossy(&digits)
+                    )?;
+                }
                 show(v, &state, out)?;
                 if state.grid.open_edges() == 0 {
                     return finish(v, &state, out);

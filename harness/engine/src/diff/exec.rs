@@ -16,10 +16,30 @@ pub struct Runner {
     pub candidate: Target,
     /// The program whose behaviour is expected.
     pub expected: Target,
-    /// Per-run timeout.
+    /// Per-run timeout of the expected side, and of the candidate when
+    /// [`Runner::derived`] is off.
     pub timeout: Duration,
+    /// Whether the candidate's timeout derives from the expected side's
+    /// own time ([`candidate_timeout`]), so that a program that spins costs
+    /// about a second per session instead of the whole timeout.
+    pub derived: bool,
     /// Per-stream output cap.
     pub output_cap: u64,
+}
+
+/// The least a candidate is given per session.
+pub const MIN_SESSION_TIME: Duration = Duration::from_secs(1);
+
+/// How many times the expected side's time a candidate is given.
+pub const SLOWDOWN_ALLOWED: u32 = 20;
+
+/// The candidate's timeout for a session the expected side ran in
+/// `expected`: `max(1 s, 20 × expected)`, never past `cap`.
+pub fn candidate_timeout(expected: Duration, cap: Duration) -> Duration {
+    expected
+        .saturating_mul(SLOWDOWN_ALLOWED)
+        .max(MIN_SESSION_TIME)
+        .min(cap)
 }
 
 /// Both runs of one session and where they differ.
@@ -53,12 +73,34 @@ impl Runner {
             output_cap: self.output_cap,
         };
         let expected = explorer.run(&self.expected, session, bounds)?;
-        let actual = explorer.run(&self.candidate, session, bounds)?;
+        let candidate = Bounds {
+            timeout: if self.derived {
+                candidate_timeout(expected.elapsed, self.timeout)
+            } else {
+                self.timeout
+            },
+            ..bounds
+        };
+        let actual = explorer.run(&self.candidate, session, candidate)?;
         let differences = compare::compare(&expected, &actual);
         Ok(Trial {
             expected,
             actual,
             differences,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_candidate_gets_twenty_times_the_expected_time_and_at_least_a_second() {
+        let cap = Duration::from_secs(10);
+        let ms = Duration::from_millis;
+        assert_eq!(candidate_timeout(ms(3), cap), MIN_SESSION_TIME);
+        assert_eq!(candidate_timeout(ms(200), cap), ms(4000));
+        assert_eq!(candidate_timeout(ms(900), cap), cap);
     }
 }

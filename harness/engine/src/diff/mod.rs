@@ -14,6 +14,7 @@
 
 pub mod case;
 pub mod compare;
+pub mod dedup;
 pub mod exec;
 pub mod explore;
 pub mod progress;
@@ -27,12 +28,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use self::case::Found;
-use self::compare::{Key, visible};
+use self::compare::visible;
+use self::dedup::Key;
 use self::exec::{Runner, Trial};
 use self::explore::{Context, Explorer, Label, Probe};
 use self::progress::Progress;
 use crate::report::shell_quote;
-use crate::run::{DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, RunError, Target};
+use crate::run::{DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Ending, RunError, Target};
 
 /// The subcommand's name, the first argument that selects it.
 pub const SUBCOMMAND: &str = "diff";
@@ -40,6 +42,10 @@ pub const SUBCOMMAND: &str = "diff";
 /// Shrinks in a row that only repeat known mismatches before new
 /// mismatches in already-known parts are no longer shrunk.
 pub const REPEATS_BEFORE_SKIPPING: usize = 20;
+
+/// Sessions after which a run whose every candidate run timed out stops:
+/// the program hangs, and more sessions would only say so again.
+pub const ALL_HUNG_STOP: u64 = 10;
 
 /// Sessions run when neither `--sessions` nor `--time` is given.
 pub const DEFAULT_SESSIONS: u64 = 2000;
@@ -74,7 +80,10 @@ pub struct DiffCli {
     /// Stop after this many distinct mismatches.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub max_failures: usize,
-    /// Per-run timeout, seconds.
+    /// Per-run timeout, seconds, for both sides (default: the expected
+    /// side gets 10 s and the candidate max(1 s, 20 × the expected side's
+    /// own time for the session), so a program that spins costs about a
+    /// second per session).
     #[arg(long, value_name = "SECS", value_parser = crate::run::parse_timeout)]
     pub timeout: Option<Duration>,
     /// Parallel workers (default: all cores).
@@ -135,6 +144,10 @@ struct Shared<'a, E: Explorer> {
     repeats: AtomicUsize,
     /// Mismatching sessions left unshrunk because of [`Shared::repeats`].
     unshrunk: AtomicU64,
+    /// Sessions whose candidate run timed out.
+    hung: AtomicU64,
+    /// Whether the run stopped because every session timed out.
+    all_hung: AtomicBool,
     findings: Mutex<Vec<Finding>>,
     failure: Mutex<Option<String>>,
     progress: Progress,
@@ -158,7 +171,10 @@ pub fn run<E: Explorer>(
         Some(path) => Target::binary(path).map_err(|e| e.to_string())?,
         None => Target::reference(context.pack).map_err(|e| e.to_string())?,
     };
-    let timeout = cli.timeout.unwrap_or(DEFAULT_TIMEOUT);
+    let (timeout, derived) = match cli.timeout {
+        Some(d) => (d, false),
+        None => (DEFAULT_TIMEOUT, true),
+    };
     let deadline = match cli.time.map(Duration::try_from_secs_f64) {
         Some(Ok(d)) if !d.is_zero() => Instant::now().checked_add(d),
         Some(_) => return Err("--time must be a positive number of seconds".into()),
@@ -185,6 +201,7 @@ pub fn run<E: Explorer>(
             candidate,
             expected,
             timeout,
+            derived,
             output_cap: DEFAULT_OUTPUT_CAP,
         },
         seed,
@@ -198,17 +215,21 @@ pub fn run<E: Explorer>(
         raw_keys: Mutex::new(HashSet::new()),
         repeats: AtomicUsize::new(0),
         unshrunk: AtomicU64::new(0),
+        hung: AtomicU64::new(0),
+        all_hung: AtomicBool::new(false),
         findings: Mutex::new(Vec::new()),
         failure: Mutex::new(None),
         progress: Progress::new(limit),
     };
     let started = Instant::now();
     std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            scope.spawn(|| worker(&shared));
+        scope.spawn(|| shared.progress.plain_lines());
+        let workers: Vec<_> = (0..jobs).map(|_| scope.spawn(|| worker(&shared))).collect();
+        for w in workers {
+            let _ = w.join();
         }
+        shared.progress.finish();
     });
-    shared.progress.finish();
     if let Some(message) = lock(&shared.failure).take() {
         return Err(message);
     }
@@ -222,6 +243,13 @@ pub fn run<E: Explorer>(
         elapsed: started.elapsed(),
     };
     progress::summary(&report, seed, cli, bin, context);
+    if shared.all_hung.load(Ordering::Relaxed) {
+        println!(
+            "  stopped early: the program timed out in each of the {} sessions run (it hangs, \
+             or never ends at end of input)",
+            report.sessions
+        );
+    }
     Ok(report)
 }
 
@@ -256,7 +284,12 @@ fn worker<E: Explorer>(shared: &Shared<'_, E>) {
             shared.stop.store(true, Ordering::Relaxed);
             return;
         }
-        shared.done.fetch_add(1, Ordering::Relaxed);
+        let done = shared.done.fetch_add(1, Ordering::Relaxed) + 1;
+        if done >= ALL_HUNG_STOP && shared.hung.load(Ordering::Relaxed) >= done {
+            // Every session so far timed out: more would only repeat it.
+            shared.all_hung.store(true, Ordering::Relaxed);
+            shared.stop.store(true, Ordering::Relaxed);
+        }
         shared.progress.tick(
             shared.mismatching.load(Ordering::Relaxed),
             lock(&shared.findings).len(),
@@ -270,11 +303,17 @@ fn one_session<E: Explorer>(
     session: E::Session,
 ) -> Result<(), RunError> {
     let trial = shared.runner.trial(shared.explorer, &session)?;
+    if matches!(trial.actual.ending, Ending::TimedOut { .. }) {
+        shared.hung.fetch_add(1, Ordering::Relaxed);
+    }
     let Some(first) = trial.first() else {
         return Ok(());
     };
     shared.mismatching.fetch_add(1, Ordering::Relaxed);
-    if !lock(&shared.raw_keys).insert(first.key()) {
+    let Some(raw_key) = dedup::key(shared.explorer, &session, &trial) else {
+        return Ok(());
+    };
+    if !lock(&shared.raw_keys).insert(raw_key) {
         return Ok(());
     }
     if shared.stop.load(Ordering::Relaxed) {
@@ -283,7 +322,9 @@ fn one_session<E: Explorer>(
     // After a run of shrinks that only found known mismatches, a new
     // mismatch in a part already known is most likely one of them again:
     // count it, but spend no more time on it.
-    let new_part = !lock(&shared.findings).iter().any(|f| f.key.0 == first.part);
+    let new_part = !lock(&shared.findings)
+        .iter()
+        .any(|f| f.key.part == first.part);
     if !new_part && shared.repeats.load(Ordering::Relaxed) >= REPEATS_BEFORE_SKIPPING {
         shared.unshrunk.fetch_add(1, Ordering::Relaxed);
         return Ok(());
@@ -292,7 +333,9 @@ fn one_session<E: Explorer>(
     let Some(first) = shrunk.trial.first().cloned() else {
         return Ok(());
     };
-    let key = first.key();
+    let Some(key) = dedup::key(shared.explorer, &shrunk.session, &shrunk.trial) else {
+        return Ok(());
+    };
     lock(&shared.raw_keys).insert(key.clone());
     // Deciding, writing and recording happen under one lock, so two workers
     // never both write a case for the last free slot or the same key.
@@ -373,6 +416,15 @@ fn describe<E: Explorer>(
         f.trial
             .first()
             .map_or_else(String::new, ToString::to_string)
+    );
+    let _ = writeln!(
+        text,
+        "  cause: {}{}",
+        f.key.cause,
+        match &f.key.category {
+            Some(c) => format!(" (category {c}; rules {})", f.key.rules.join(", ")),
+            None => String::new(),
+        }
     );
     let _ = writeln!(
         text,

@@ -1,0 +1,76 @@
+//! The codingame spec pack's registration: its suite (`cases/codingame`,
+//! embedded at build time), its rule IDs, its reference (cg-bot, so that
+//! `--spec codingame` without `--bin` checks the reference bot), its
+//! conversation driver, and `--bin` as a command line. It has no explorer:
+//! `diff --spec codingame` is a usage error saying so.
+
+use std::ffi::OsString;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use conformance_engine::driver::CaseDriver;
+use conformance_engine::pack::{EmbeddedSuite, Pack};
+
+use crate::converse::Driver;
+
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/embedded_suite.rs"));
+}
+
+/// The suite, as built from `cases/codingame`.
+pub static SUITE: EmbeddedSuite = EmbeddedSuite {
+    files: embedded::FILES,
+    source_dir: concat!(env!("CARGO_MANIFEST_DIR"), "/../../cases/codingame"),
+    display: "cases/codingame",
+};
+
+/// Every rule ID of the rulings, in their order.
+pub const RULES: [&str; 36] = [
+    "BOARD-1", "BOARD-2", "BOARD-3", "BOARD-4", "MATCH-1", "MATCH-2", "MATCH-3", "INIT-1",
+    "TURN-1", "TURN-2", "TURN-3", "TURN-4", "ANSWER-1", "ANSWER-2", "ANSWER-3", "ANSWER-4",
+    "ANSWER-5", "ANSWER-6", "ANSWER-7", "MOVE-1", "MOVE-2", "MOVE-3", "MOVE-4", "TIME-1", "TIME-2",
+    "TIME-3", "TIME-4", "TIME-5", "END-1", "END-2", "END-3", "END-4", "END-5", "END-6", "REC-1",
+    "REC-2",
+];
+
+/// The rules a bot can break (or must rely on to play): the suite cites
+/// each at least once. The others bind only the referee (its bytes, its
+/// records, its end of match).
+pub const BOT_RULES: [&str; 18] = [
+    "BOARD-1", "BOARD-2", "BOARD-3", "MATCH-3", "INIT-1", "TURN-1", "TURN-2", "ANSWER-1",
+    "ANSWER-2", "ANSWER-3", "ANSWER-4", "ANSWER-5", "ANSWER-6", "MOVE-1", "MOVE-3", "TIME-1",
+    "TIME-2", "END-3",
+];
+
+/// The codingame pack.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Codingame;
+
+/// The codingame pack, for registration.
+pub static PACK: Codingame = Codingame;
+
+impl Pack for Codingame {
+    fn name(&self) -> &'static str {
+        "codingame"
+    }
+
+    fn suite(&self) -> &'static EmbeddedSuite {
+        &SUITE
+    }
+
+    fn rule_ids(&self) -> Vec<&'static str> {
+        RULES.to_vec()
+    }
+
+    fn reference_main(&self, _args: Vec<OsString>) -> ExitCode {
+        codingame_reference::reference_bot::main()
+    }
+
+    fn driver(&self) -> Option<Arc<dyn CaseDriver>> {
+        Some(Arc::new(Driver))
+    }
+
+    fn bin_is_command(&self) -> bool {
+        true
+    }
+}

@@ -1,0 +1,117 @@
+//! What makes two `diff` mismatches the same bug: the explorer's
+//! classification of the session (marking category and rules) and the
+//! [`Cause`] of its first difference (the part, the kind of edit and the
+//! normalised lines), the signature the case report groups by. Keyed so,
+//! `--max-failures` holds distinct bugs rather than one bug met on
+//! different lines.
+
+use super::compare::Part;
+use super::exec::Trial;
+use super::explore::Explorer;
+use crate::cause::{Cause, Edit, PartCause, bytes_edit};
+use crate::run::Outcome;
+
+/// The identity of a mismatch.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Key {
+    /// The part of the first difference.
+    pub part: Part,
+    /// The classification's category, when the expected side exited.
+    pub category: Option<String>,
+    /// The classification's rules.
+    pub rules: Vec<String>,
+    /// The first difference's cause.
+    pub cause: Cause,
+}
+
+/// The key of `trial`, a run of `session` that mismatches; `None` when it
+/// does not.
+pub fn key<E: Explorer>(explorer: &E, session: &E::Session, trial: &Trial) -> Option<Key> {
+    let first = trial.first()?;
+    let class = trial
+        .expected
+        .ending
+        .status()
+        .and_then(|s| u8::try_from(s).ok())
+        .map(|s| explorer.classify(session, s));
+    Some(Key {
+        part: first.part.clone(),
+        category: class.as_ref().map(|c| c.category.clone()),
+        rules: class
+            .map(|c| c.rules.into_iter().collect())
+            .unwrap_or_default(),
+        cause: cause(&first.part, &trial.expected, &trial.actual),
+    })
+}
+
+/// The cause of the difference in `part` between two runs.
+pub fn cause(part: &Part, expected: &Outcome, actual: &Outcome) -> Cause {
+    let (name, edit) = match part {
+        Part::Status => (
+            "status".to_owned(),
+            Edit::Ending {
+                expected: crate::cause::ending(&expected.ending),
+                actual: crate::cause::ending(&actual.ending),
+            },
+        ),
+        Part::Stdout => (
+            "stdout".to_owned(),
+            bytes_edit(&expected.stdout, &actual.stdout),
+        ),
+        Part::Stderr => (
+            "stderr".to_owned(),
+            bytes_edit(&expected.stderr, &actual.stderr),
+        ),
+        Part::File(path) => {
+            let name = format!("file {}", crate::cause::normalise(path.as_bytes()));
+            match (expected.files.get(path), actual.files.get(path)) {
+                (Some(e), Some(a)) => (name, bytes_edit(e, a)),
+                (Some(_), None) => (name, Edit::Absent),
+                _ => (name, Edit::Present),
+            }
+        }
+    };
+    Cause {
+        parts: vec![PartCause { part: name, edit }],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::Ending;
+    use std::collections::{BTreeMap, BTreeSet};
+    use std::time::Duration;
+
+    fn outcome(stdout: &[u8]) -> Outcome {
+        Outcome {
+            ending: Ending::Exited(0),
+            stdout: stdout.to_vec(),
+            stderr: Vec::new(),
+            files: BTreeMap::new(),
+            dirs: BTreeSet::new(),
+            written: BTreeSet::new(),
+            left_process: false,
+            left_behind: Vec::new(),
+            dropped: crate::run::Dropped::default(),
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    #[test]
+    fn one_bug_on_different_lines_is_one_cause() {
+        let a = cause(
+            &Part::Stdout,
+            &outcome(b"+ +\nA> B> "),
+            &outcome(b"+ +\nA> moved 1 2\nB> "),
+        );
+        let b = cause(
+            &Part::Stdout,
+            &outcome(b"+ + +\n+ + +\nA> +-+ +\nB> "),
+            &outcome(b"+ + +\n+ + +\nA> moved 3 0\n+-+ +\nB> "),
+        );
+        assert_eq!(a, b);
+        let c = cause(&Part::Stdout, &outcome(b"A> "), &outcome(b"A> \n"));
+        assert_ne!(a, c);
+    }
+}

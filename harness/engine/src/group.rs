@@ -1,0 +1,154 @@
+//! The end-of-run report of failures grouped by [`Cause`]: one block per
+//! cause, the largest first, naming what differs, how many cases and
+//! which (a capped list), with one worked example in full. The score
+//! stays per case; grouping only changes what people read.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use crate::cause::Cause;
+use crate::failure::CaseFailure;
+use crate::report::{CaseResult, Style, Verdict};
+
+/// Case names listed per cause before the rest is counted.
+const NAMES_SHOWN: usize = 12;
+
+/// The failed cases that share a cause.
+#[derive(Debug)]
+pub struct Group<'a> {
+    /// The cause.
+    pub cause: &'a Cause,
+    /// The failed cases, by name.
+    pub cases: Vec<(&'a str, &'a CaseFailure)>,
+}
+
+/// The failures of `results` grouped by cause: the most cases first, then
+/// by the first case's name.
+pub fn groups(results: &[CaseResult]) -> Vec<Group<'_>> {
+    let mut by: BTreeMap<&Cause, Vec<(&str, &CaseFailure)>> = BTreeMap::new();
+    for r in results {
+        if let Verdict::Failed(f) = &r.verdict {
+            by.entry(&f.cause).or_default().push((r.name.as_str(), f));
+        }
+    }
+    let mut out: Vec<Group<'_>> = by
+        .into_iter()
+        .map(|(cause, mut cases)| {
+            cases.sort_by(|a, b| a.0.cmp(b.0));
+            Group { cause, cases }
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.cases
+            .len()
+            .cmp(&a.cases.len())
+            .then_with(|| a.cases[0].0.cmp(b.cases[0].0))
+    });
+    out
+}
+
+/// The grouped report; empty when nothing failed.
+pub fn render(results: &[CaseResult], style: Style) -> String {
+    let groups = groups(results);
+    let failed: usize = groups.iter().map(|g| g.cases.len()).sum();
+    if failed == 0 {
+        return String::new();
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "\n{} {failed} failed case(s), {} cause(s), the most common first (`#` stands for any \
+         number; the score still counts every case):",
+        style.paint("1", "failures by cause:"),
+        groups.len()
+    );
+    for (i, g) in groups.iter().enumerate() {
+        let n = g.cases.len();
+        let _ = writeln!(
+            out,
+            "\n{} {} case(s): {}",
+            style.paint("1;4", &format!("cause {} of {}:", i + 1, groups.len())),
+            n,
+            g.cause
+        );
+        let mut names: Vec<&str> = g.cases.iter().take(NAMES_SHOWN).map(|c| c.0).collect();
+        let more = n.saturating_sub(NAMES_SHOWN);
+        let more = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        if n > 1 {
+            names.sort_unstable();
+            let _ = writeln!(out, "  cases: {}{more}", names.join(", "));
+        }
+        let (name, example) = g.cases[0];
+        let _ = writeln!(
+            out,
+            "  {} {name}:",
+            if n > 1 { "worked example," } else { "case" }
+        );
+        out.push_str(&example.render(style));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compare::Mismatch;
+    use crate::failure::Notes;
+    use crate::run::{Ending, Stream};
+    use std::time::Duration;
+
+    fn result(name: &str, mismatches: &[Mismatch]) -> CaseResult {
+        CaseResult {
+            name: name.to_owned(),
+            category: None,
+            rules: Vec::new(),
+            tags: Vec::new(),
+            ambiguous: false,
+            expected_status: None,
+            actual: None,
+            verdict: Verdict::Failed(Box::new(CaseFailure::new(
+                mismatches,
+                b"",
+                Notes::default(),
+            ))),
+            time: Duration::ZERO,
+        }
+    }
+
+    fn extra(grid: &[u8], n: u8) -> Mismatch {
+        let mut actual = grid.to_vec();
+        actual.extend(format!("debug {n}\n").bytes());
+        actual.extend(b"A> ");
+        let mut expected = grid.to_vec();
+        expected.extend(b"A> ");
+        Mismatch::Stream {
+            stream: Stream::Stdout,
+            expected,
+            actual,
+        }
+    }
+
+    #[test]
+    fn same_shaped_failures_make_one_group_with_one_example() {
+        let status = Mismatch::Ending {
+            expected: Ending::Exited(0),
+            actual: Ending::Exited(5),
+        };
+        let results: Vec<CaseResult> = (0..20)
+            .map(|i| result(&format!("c/{i:02}"), &[extra(b"+ +\n", i)]))
+            .chain([result("d/status", &[status])])
+            .collect();
+        let g = groups(&results);
+        assert_eq!(g.len(), 2);
+        assert_eq!(g[0].cases.len(), 20);
+        let text = render(&results, Style { colour: false });
+        assert!(text.contains("21 failed case(s), 2 cause(s)"), "{text}");
+        assert!(text.contains("cause 1 of 2: 20 case(s): stdout: extra output `debug #\\n`"));
+        assert!(text.contains("and 8 more"));
+        assert_eq!(text.matches("case: ").count(), 2, "one example per cause");
+    }
+}

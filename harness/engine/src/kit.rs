@@ -1,0 +1,123 @@
+//! Reproduce kits: `--keep-failed DIR` gives every failed case a folder
+//! `DIR/CATEGORY/CASE/` holding what a person needs to replay it without
+//! the harness: `files/` (the case's files as the sandbox had them),
+//! `stdin`, `expected/` (`stdout`, `stderr`, `status`) and a `run.sh` that
+//! copies the files to a fresh folder and runs the program there with the
+//! case's arguments, environment and stdin. Every word of `run.sh` is
+//! quoted for bash (`$'…'` for bytes that are not UTF-8).
+
+use std::fmt::Write as _;
+use std::io;
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::{Path, PathBuf};
+
+use crate::compare::Expectation;
+use crate::report::env_and_command;
+use crate::run::{Invocation, Mode};
+
+/// Writes the kit of case `name` (`/`-separated) below `dir`; returns its
+/// folder. A kit left by an earlier run is replaced.
+pub fn write(
+    dir: &Path,
+    name: &str,
+    inv: &Invocation,
+    expected: &Expectation,
+) -> io::Result<PathBuf> {
+    let kit = name
+        .split('/')
+        .filter(|c| !c.is_empty() && *c != "." && *c != "..")
+        .fold(dir.to_path_buf(), |p, c| p.join(c));
+    if kit.exists() {
+        std::fs::remove_dir_all(&kit)?;
+    }
+    let files = kit.join("files");
+    std::fs::create_dir_all(&files)?;
+    for (path, bytes) in &inv.files {
+        let target = crate::run::normalize(path)
+            .split('/')
+            .filter(|c| !c.is_empty() && *c != "..")
+            .fold(files.clone(), |p, c| p.join(c));
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(target, bytes)?;
+    }
+    std::fs::write(kit.join("stdin"), &inv.stdin)?;
+    let exp = kit.join("expected");
+    std::fs::create_dir_all(&exp)?;
+    std::fs::write(exp.join("stdout"), &expected.stdout)?;
+    std::fs::write(exp.join("stderr"), &expected.stderr)?;
+    std::fs::write(exp.join("status"), format!("{}\n", expected.ending))?;
+    let script = kit.join("run.sh");
+    std::fs::write(&script, run_script(name, inv))?;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))?;
+    Ok(kit)
+}
+
+/// The text of `run.sh`.
+fn run_script(name: &str, inv: &Invocation) -> String {
+    let mut s = String::from("#!/bin/bash\n");
+    let _ = writeln!(
+        s,
+        "# Replays the case {} as the harness ran it: the program runs in a fresh folder\n\
+         # holding a copy of files/, with stdin fed from ./stdin. Compare what it prints\n\
+         # with expected/ (stdout, stderr, status).",
+        name.replace('\n', " ")
+    );
+    s.push_str("kit=$(cd \"$(dirname \"$0\")\" && pwd) || exit 2\n");
+    s.push_str("work=$(mktemp -d) || exit 2\n");
+    s.push_str("cp -R \"$kit/files/.\" \"$work/\" && cd \"$work\" || exit 2\n");
+    if inv.mode == Mode::Interactive {
+        s.push_str(
+            "# Interactive: to play it as a person does, delete `< \"$kit/stdin\"` below and\n\
+             # type the lines of stdin at a terminal, one at each prompt.\n",
+        );
+    }
+    let _ = write!(s, "{} < \"$kit/stdin\"", env_and_command(inv));
+    if inv.mode == Mode::StdoutFull {
+        s.push_str(" > /dev/full");
+    }
+    s.push_str("\nstatus=$?\n");
+    s.push_str("echo \"exit status $status (expected: $(cat \"$kit/expected/status\"))\" >&2\n");
+    let _ = writeln!(s, "echo \"(ran in $work)\" >&2");
+    s.push_str("exit \"$status\"\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::{Ending, Target};
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn a_kit_replays_the_case() {
+        let dir = tempfile::tempdir().unwrap();
+        let sh = Path::new("/bin/sh");
+        let target = Target::binary(sh).unwrap();
+        let mut inv = Invocation::new(
+            target,
+            vec!["-c".into(), "cat g/grid; cat; exit 3".into()],
+            b"0 0 h\n".to_vec(),
+        );
+        inv.files.push(("g/grid".into(), b"2 2\n".to_vec()));
+        let expected = Expectation {
+            ending: Ending::Exited(3),
+            stdout: b"2 2\n0 0 h\n".to_vec(),
+            stderr: Vec::new(),
+            output_files: BTreeMap::new(),
+            absent_files: Vec::new(),
+        };
+        let kit = write(dir.path(), "cat/one", &inv, &expected).unwrap();
+        assert_eq!(kit, dir.path().join("cat").join("one"));
+        let out = std::process::Command::new(kit.join("run.sh"))
+            .output()
+            .unwrap();
+        assert_eq!(out.stdout, expected.stdout);
+        assert_eq!(out.status.code(), Some(3));
+        assert_eq!(
+            std::fs::read(kit.join("expected/status")).unwrap(),
+            b"status 3\n"
+        );
+    }
+}

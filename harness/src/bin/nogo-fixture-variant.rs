@@ -1,0 +1,289 @@
+//! Deliberately wrong `nogo` programs for the nogo pack's own tests
+//! (`harness/tests/nogo_variants.rs`): each variant departs from the
+//! rulings in exactly one rule, the way a student's program typically does;
+//! the suite must fail it and `diff --spec nogo` must find and shrink it.
+//!
+//! The variant is picked by the basename of `argv[0]` (the harness clears
+//! the environment, so a symlink named after the variant is the only
+//! channel); any other name runs the rulings unchanged. Everything else is
+//! the reference: arguments, loading, grid, rendering, move reading,
+//! placing, capture and saving come from `nogo_reference`; only the turn
+//! loop is repeated here so that each departure sits where a student would
+//! make it.
+
+use std::ffi::OsString;
+use std::io::{self, BufRead, BufWriter, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+use std::process::ExitCode;
+
+use nogo_reference::args::{self, Source};
+use nogo_reference::command::Command;
+use nogo_reference::input::Line;
+use nogo_reference::render::Rendered;
+use nogo_reference::savefile::{self, LoadFailure};
+use nogo_reference::status::{self, Exit};
+use nogo_reference::{Cell, Kind, Player, State, Stone, capture, game, save};
+
+/// One departure from the rulings each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Variant {
+    /// The rulings unchanged.
+    None,
+    /// ARGS-5: the dimensions are checked before the player types.
+    DimsBeforeTypes,
+    /// ARGS-3: a height or width of 1000 is refused (`<` for `<=`).
+    Dimension1000Refused,
+    /// FILE-7: a loaded game always starts with O.
+    LoadIgnoresNext,
+    /// TURN-1: the prompt lacks its space.
+    PromptNoSpace,
+    /// TURN-2 (ambiguous part): leading zeros in a move are refused.
+    LeadingZerosRefused,
+    /// COMP-3: an occupied candidate is skipped by scanning on, without
+    /// advancing the generator.
+    SkipWithoutAdvancing,
+    /// COMP-4: the computer's line gives column then row.
+    ComputerColumnFirst,
+    /// CAPTURE-2: the mover's own string is checked first.
+    SuicideFirst,
+    /// CAPTURE-4 (ambiguous): every string of the grid is checked.
+    WholeBoardScan,
+    /// END-1: `Player O wins.` with a full stop.
+    WinsFullStop,
+    /// SAVE-2: the two generator states are saved X first.
+    SaveStatesSwapped,
+    /// SAVE-3: the grid is printed again after a save.
+    SaveReprintsGrid,
+    /// EOF-1: the end-of-input message goes to stdout.
+    EofOnStdout,
+}
+
+impl Variant {
+    const ALL: [(&'static str, Self); 13] = [
+        ("dims-before-types", Self::DimsBeforeTypes),
+        ("dimension-1000-refused", Self::Dimension1000Refused),
+        ("load-ignores-next", Self::LoadIgnoresNext),
+        ("prompt-no-space", Self::PromptNoSpace),
+        ("leading-zeros-refused", Self::LeadingZerosRefused),
+        ("skip-without-advancing", Self::SkipWithoutAdvancing),
+        ("computer-column-first", Self::ComputerColumnFirst),
+        ("suicide-first", Self::SuicideFirst),
+        ("whole-board-scan", Self::WholeBoardScan),
+        ("wins-full-stop", Self::WinsFullStop),
+        ("save-states-swapped", Self::SaveStatesSwapped),
+        ("save-reprints-grid", Self::SaveReprintsGrid),
+        ("eof-on-stdout", Self::EofOnStdout),
+    ];
+
+    fn from_argv0(argv0: Option<&OsString>) -> Self {
+        let name = argv0
+            .and_then(|a| Path::new(a).file_name())
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        Self::ALL
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or(Self::None, |(_, v)| *v)
+    }
+}
+
+fn main() -> ExitCode {
+    let argv: Vec<OsString> = std::env::args_os().collect();
+    let variant = Variant::from_argv0(argv.first());
+    let operands = argv.get(1..).unwrap_or_default();
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut err = io::stderr().lock();
+    let exit = match start(variant, operands) {
+        Ok((state, kinds)) => play(variant, state, kinds, &mut out, &mut err),
+        Err(exit) => exit,
+    };
+    if let Some(message) = exit.message() {
+        if variant == Variant::EofOnStdout && exit == Exit::EndOfInput {
+            let _ = writeln!(out, "{message}");
+        } else {
+            let _ = writeln!(err, "{message}");
+        }
+    }
+    let _ = out.flush();
+    ExitCode::from(exit.code())
+}
+
+fn start(variant: Variant, operands: &[OsString]) -> Result<(State, [Kind; 2]), Exit> {
+    if variant == Variant::DimsBeforeTypes && operands.len() == 4 {
+        let bad = |a: &OsString| {
+            args::parse_strtol(a.as_bytes()).is_none_or(|n| !(4..=1000).contains(&n))
+        };
+        if bad(&operands[2]) || bad(&operands[3]) {
+            return Err(Exit::Dimension);
+        }
+    }
+    let config = args::parse(operands)?;
+    let state = match &config.source {
+        Source::New { height, width } => {
+            if variant == Variant::Dimension1000Refused && (*height == 1000 || *width == 1000) {
+                return Err(Exit::Dimension);
+            }
+            State::new(*height, *width)
+        }
+        Source::File(path) => {
+            let mut state = savefile::load_path(Path::new(path)).map_err(|e| match e {
+                LoadFailure::Open(_) => Exit::FileOpen,
+                LoadFailure::Contents(_) => Exit::FileContents,
+            })?;
+            if variant == Variant::LoadIgnoresNext {
+                state.next = Player::O;
+            }
+            state
+        }
+    };
+    Ok((state, config.kinds))
+}
+
+fn play<O: Write, E: Write>(
+    variant: Variant,
+    mut state: State,
+    kinds: [Kind; 2],
+    out: &mut O,
+    err: &mut E,
+) -> Exit {
+    let mut shown = Rendered::new(&state.grid);
+    let _ = out.write_all(shown.as_bytes());
+    let mut input = io::stdin().lock();
+    let mut line = Line::new();
+    loop {
+        let mover = state.next;
+        let cell = match kinds[mover.index()] {
+            Kind::Computer => {
+                let cell = computer_move(variant, &mut state, mover);
+                let (a, b) = if variant == Variant::ComputerColumnFirst {
+                    (cell.col, cell.row)
+                } else {
+                    (cell.row, cell.col)
+                };
+                let _ = writeln!(out, "Player {}: {a} {b}", char::from(mover.symbol()));
+                cell
+            }
+            Kind::Human => {
+                let turn = Turn {
+                    variant,
+                    state: &state,
+                    shown: &shown,
+                    mover,
+                };
+                match turn.read_move(&mut line, &mut input, out, err) {
+                    Some(cell) => cell,
+                    None => return Exit::EndOfInput,
+                }
+            }
+        };
+        state.grid.set(cell, Stone::Taken(mover));
+        shown.set(cell, mover.symbol());
+        let _ = out.write_all(shown.as_bytes());
+        if let Some(winner) = winner(variant, &mut state, cell, mover) {
+            let stop = if variant == Variant::WinsFullStop {
+                "."
+            } else {
+                ""
+            };
+            let _ = writeln!(out, "Player {} wins{stop}", char::from(winner.symbol()));
+            return Exit::Normal;
+        }
+        state.next = mover.other();
+    }
+}
+
+fn computer_move(variant: Variant, state: &mut State, mover: Player) -> Cell {
+    if variant != Variant::SkipWithoutAdvancing {
+        return game::computer_move(state, mover);
+    }
+    let first = state.generator(mover).take();
+    let (h, w) = (state.grid.height(), state.grid.width());
+    let start = first.row * w + first.col;
+    (0..h * w)
+        .map(|k| (start + k) % (h * w))
+        .map(|i| Cell::new(i / w, i % w))
+        .find(|&c| state.grid.is_free(c))
+        .unwrap_or(first)
+}
+
+fn winner(variant: Variant, state: &mut State, cell: Cell, mover: Player) -> Option<Player> {
+    match variant {
+        Variant::SuicideFirst if !state.grid.has_liberty(cell) => Some(mover.other()),
+        Variant::WholeBoardScan => {
+            capture::winner_after(&mut state.grid, cell, mover).or_else(|| {
+                let (h, w) = (state.grid.height(), state.grid.width());
+                let cells: Vec<Cell> = (0..h)
+                    .flat_map(|r| (0..w).map(move |c| Cell::new(r, c)))
+                    .collect();
+                cells.into_iter().find_map(|c| match state.grid.get(c) {
+                    Some(Stone::Taken(p)) if !state.grid.has_liberty(c) => Some(p.other()),
+                    _ => None,
+                })
+            })
+        }
+        _ => capture::winner_after(&mut state.grid, cell, mover),
+    }
+}
+
+/// A human's turn.
+struct Turn<'a> {
+    variant: Variant,
+    state: &'a State,
+    shown: &'a Rendered,
+    mover: Player,
+}
+
+impl Turn<'_> {
+    fn read_move<R: BufRead, O: Write, E: Write>(
+        &self,
+        line: &mut Line,
+        input: &mut R,
+        out: &mut O,
+        err: &mut E,
+    ) -> Option<Cell> {
+        let space = if self.variant == Variant::PromptNoSpace {
+            ""
+        } else {
+            " "
+        };
+        loop {
+            let _ = write!(out, "Player {}>{space}", char::from(self.mover.symbol()));
+            let _ = out.flush();
+            if !line.read(input) {
+                return None;
+            }
+            match line.command() {
+                Command::Save(path) => {
+                    if self.save(path).is_err() {
+                        let _ = writeln!(err, "{}", status::SAVE_FAILED);
+                    }
+                    if self.variant == Variant::SaveReprintsGrid {
+                        let _ = out.write_all(self.shown.as_bytes());
+                    }
+                }
+                Command::Move(_)
+                    if self.variant == Variant::LeadingZerosRefused
+                        && line
+                            .kept()
+                            .split(|&b| b == b' ')
+                            .any(|n| n.len() > 1 && n.starts_with(b"0")) => {}
+                Command::Move(cell) if self.state.grid.is_free(cell) => return Some(cell),
+                Command::Move(_) | Command::Invalid => {}
+            }
+        }
+    }
+
+    fn save(&self, path: Option<&[u8]>) -> Result<(), save::SaveError> {
+        if self.variant != Variant::SaveStatesSwapped {
+            return save::save(self.state, path);
+        }
+        let mut swapped = self.state.clone();
+        swapped.generators.swap(0, 1);
+        let bytes = savefile::to_bytes(&swapped);
+        let path = path
+            .filter(|p| !p.is_empty())
+            .ok_or(save::SaveError::EmptyPath)?;
+        std::fs::write(std::ffi::OsStr::from_bytes(path), bytes).map_err(save::SaveError::Open)
+    }
+}

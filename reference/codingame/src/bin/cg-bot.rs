@@ -1,0 +1,8 @@
+//! `cg-bot`: the reference bot for CodinGame's Dots and Boxes (see
+//! `codingame_reference::strategy`), deterministic for `CG_BOT_SEED`.
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    codingame_reference::reference_bot::main()
+}

@@ -1,0 +1,21 @@
+//! `cg-referee`: referee, replay and arena for CodinGame's Dots and Boxes.
+
+use std::process::ExitCode;
+
+use clap::Parser as _;
+use codingame_reference::cli::{Cli, Exit, run};
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() {
+                Exit::Usage.code()
+            } else {
+                0
+            });
+        }
+    };
+    ExitCode::from(run(cli).code())
+}

@@ -1,0 +1,105 @@
+//! The match record (REC-1, REC-2) as JSON: `size`, `winner`, `score`,
+//! `forfeit` and `moves`. Lines are bytes; the record holds them as JSON
+//! strings, with any byte that is not UTF-8 replaced by U+FFFD (a message is
+//! free bytes, and the record exists to compare outcomes, not to carry them).
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::Seat;
+use crate::judge::Reason;
+
+/// The boxes each seat owns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Score {
+    /// Boxes of seat A.
+    #[serde(rename = "A")]
+    pub a: u32,
+    /// Boxes of seat B.
+    #[serde(rename = "B")]
+    pub b: u32,
+}
+
+/// A forfeit (END-3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForfeitRecord {
+    /// The seat that forfeited.
+    pub seat: Seat,
+    /// Why.
+    pub reason: Reason,
+    /// The request, counted over the match from 1.
+    pub request: u32,
+}
+
+/// One request's answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    /// The seat asked.
+    pub seat: Seat,
+    /// The line as accepted (after ANSWER-2), or what was received.
+    pub line: String,
+}
+
+impl MoveRecord {
+    /// A move from the raw bytes of a line.
+    pub fn new(seat: Seat, line: &[u8]) -> MoveRecord {
+        MoveRecord {
+            seat,
+            line: String::from_utf8_lossy(line).into_owned(),
+        }
+    }
+}
+
+/// The record of one match.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    /// The board size.
+    pub size: u8,
+    /// The winning seat, `null` for a draw.
+    pub winner: Option<Seat>,
+    /// The boxes owned at the end (at the forfeit, for a forfeit).
+    pub score: Score,
+    /// The forfeit, if any.
+    pub forfeit: Option<ForfeitRecord>,
+    /// Every request's answer, in order.
+    pub moves: Vec<MoveRecord>,
+}
+
+impl Record {
+    /// The record as one line of JSON.
+    pub fn to_json(&self) -> String {
+        // A record holds only strings, numbers and enums: serialising it
+        // cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// A record read back from JSON.
+    pub fn from_json(text: &str) -> Result<Record, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rec_1_json_shape() {
+        let r = Record {
+            size: 2,
+            winner: None,
+            score: Score { a: 2, b: 2 },
+            forfeit: Some(ForfeitRecord {
+                seat: Seat::B,
+                reason: Reason::NoSuchBox,
+                request: 3,
+            }),
+            moves: vec![MoveRecord::new(Seat::A, b"A1 R")],
+        };
+        let j = r.to_json();
+        assert_eq!(
+            j,
+            r#"{"size":2,"winner":null,"score":{"A":2,"B":2},"forfeit":{"seat":"B","reason":"no-such-box","request":3},"moves":[{"seat":"A","line":"A1 R"}]}"#
+        );
+        assert_eq!(Record::from_json(&j).unwrap(), r);
+    }
+}

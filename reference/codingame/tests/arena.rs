@@ -1,0 +1,91 @@
+//! `cg-referee arena` on a small run: the win-rate table, forfeits by
+//! reason, ratings, the results JSON and the kept records.
+
+use assert_cmd::Command;
+
+const REFEREE: &str = env!("CARGO_BIN_EXE_cg-referee");
+const FAULTY: &str = env!("CARGO_BIN_EXE_cg-fixture-faulty");
+const GREEDY: &str = env!("CARGO_BIN_EXE_cg-fixture-greedy");
+const BOT: &str = env!("CARGO_BIN_EXE_cg-bot");
+
+#[test]
+fn small_round_robin() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results.json");
+    let records = dir.path().join("records");
+    let out = Command::new(REFEREE)
+        .current_dir(dir.path())
+        .args([
+            "arena",
+            "--bot",
+            &format!("bot={BOT}"),
+            "--bot",
+            &format!("greedy={GREEDY}"),
+            "--bot",
+            &format!("garbage=env CG_FAULT=garbage {FAULTY}"),
+            "--matches",
+            "3",
+            "--sizes",
+            "2-3",
+            "--jobs",
+            "2",
+            "--results",
+            results.to_str().unwrap(),
+            "--records",
+            records.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8(out.stdout).unwrap();
+    let first = table.lines().next().unwrap();
+    for name in ["bot", "greedy", "garbage", "all"] {
+        assert!(first.contains(name), "{table}");
+    }
+    // Every match of the faulty bot is a syntax forfeit: 4 per opponent.
+    assert!(table.contains("garbage    syntax 8"), "{table}");
+    assert!(table.contains("rating (Weng-Lin)"), "{table}");
+
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    let matches = json["matches"].as_array().unwrap();
+    assert_eq!(
+        matches.len(),
+        12,
+        "3 pairs x 4 matches (3 rounded up to even)"
+    );
+    let standings = json["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 3);
+    assert_eq!(standings[2]["name"], "garbage", "lowest rating last");
+    assert_eq!(standings[2]["wins"], 0);
+    assert_eq!(standings[2]["forfeits"]["syntax"], 8);
+    // Seats swap within each pair of matches, on the same size.
+    assert_eq!(matches[0]["a"], matches[1]["b"]);
+    assert_eq!(matches[0]["size"], matches[1]["size"]);
+    for m in matches {
+        let file = m["record_file"].as_str().unwrap();
+        let replayed = Command::new(REFEREE)
+            .args(["replay", file])
+            .output()
+            .unwrap();
+        assert_eq!(replayed.status.code(), Some(0), "{file}");
+    }
+}
+
+#[test]
+fn arena_usage_errors_exit_2() {
+    for args in [
+        &["arena", "--bot", "a=x"][..],
+        &["arena", "--bot", "a=x", "--bot", "a=y"],
+        &["arena", "--bot", "a=x", "--bot", "noequals"],
+        &["arena", "--bot", "a=x", "--bot", "b=y", "--sizes", "1-4"],
+    ] {
+        let out = Command::new(REFEREE).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+}

@@ -1,0 +1,640 @@
+//! The save file: one grammar for loading and saving (rulings FILE-1..7,
+//! SAVE-2).
+//!
+//! Loading is a streaming state machine over the file's bytes: memory stays
+//! O(grid) whatever the file holds (a gigabyte header of digits is read in
+//! constant space), reading stops at the H-th grid line's `\n` (FILE-5:
+//! the rest is ignored, never read), and every error says which rule it
+//! breaks.
+
+use std::fmt;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
+use crate::args::{MAX_DIMENSION, MIN_DIMENSION};
+use crate::generator::{GenState, Generator, MAX_MOVE_NUMBER};
+use crate::grid::{Cell, Grid, Stone};
+use crate::player::Player;
+use crate::state::State;
+
+/// Fields of the header line (FILE-1).
+pub const HEADER_FIELDS: usize = 9;
+
+/// What is wrong with a save file's contents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LoadErrorKind {
+    /// The file has no bytes (FILE-5).
+    Empty,
+    /// The file ends inside the header line (FILE-5).
+    HeaderUnterminated,
+    /// A header byte is neither a digit nor a space (FILE-2): a sign, a
+    /// tab, a `\r`, a letter.
+    HeaderByte(u8),
+    /// An empty header field: a leading, doubled or trailing space, or an
+    /// empty header line (FILE-1).
+    HeaderEmptyField,
+    /// Fewer or more than nine fields (FILE-1).
+    HeaderFieldCount,
+    /// H or W outside 4..=1000 (FILE-2).
+    Dimension,
+    /// `next` is not 0 or 1 (FILE-2).
+    NextPlayer,
+    /// A generator row >= H (FILE-3).
+    GeneratorRow,
+    /// A generator column >= W (FILE-3).
+    GeneratorColumn,
+    /// A move number above 2147483647 (FILE-3).
+    MoveNumber,
+    /// A grid byte other than `.`, `O`, `X` (FILE-4).
+    GridByte(u8),
+    /// A grid line shorter than W (FILE-4).
+    GridLineShort,
+    /// A grid line longer than W (FILE-4).
+    GridLineLong,
+    /// The file ends before the H-th grid line's `\n` (FILE-1, FILE-5).
+    GridTruncated,
+    /// The grid has no empty cell (FILE-4).
+    NoEmptyCell,
+    /// The file opened but cannot be read, e.g. a directory (ARGS-4).
+    Unreadable,
+}
+
+impl LoadErrorKind {
+    /// The rule this error breaks.
+    pub const fn rule(self) -> &'static str {
+        match self {
+            Self::Empty | Self::HeaderUnterminated | Self::GridTruncated => "FILE-5",
+            Self::HeaderEmptyField | Self::HeaderFieldCount => "FILE-1",
+            Self::HeaderByte(_) | Self::Dimension | Self::NextPlayer => "FILE-2",
+            Self::GeneratorRow | Self::GeneratorColumn | Self::MoveNumber => "FILE-3",
+            Self::GridByte(_) | Self::GridLineShort | Self::GridLineLong | Self::NoEmptyCell => {
+                "FILE-4"
+            }
+            Self::Unreadable => "ARGS-4",
+        }
+    }
+}
+
+impl fmt::Display for LoadErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Empty => write!(f, "the file is empty"),
+            Self::HeaderUnterminated => write!(f, "the file ends inside the header"),
+            Self::HeaderByte(b) => write!(f, "header holds byte {b:#04x}"),
+            Self::HeaderEmptyField => write!(f, "empty header field"),
+            Self::HeaderFieldCount => write!(f, "the header has not nine fields"),
+            Self::Dimension => write!(f, "height or width outside 4..=1000"),
+            Self::NextPlayer => write!(f, "next player is not 0 or 1"),
+            Self::GeneratorRow => write!(f, "generator row not below the height"),
+            Self::GeneratorColumn => write!(f, "generator column not below the width"),
+            Self::MoveNumber => write!(f, "move number above 2147483647"),
+            Self::GridByte(b) => write!(f, "grid holds byte {b:#04x}"),
+            Self::GridLineShort => write!(f, "grid line too short"),
+            Self::GridLineLong => write!(f, "grid line too long"),
+            Self::GridTruncated => write!(f, "the file ends inside the grid"),
+            Self::NoEmptyCell => write!(f, "the grid has no empty cell"),
+            Self::Unreadable => write!(f, "the file cannot be read"),
+        }
+    }
+}
+
+/// A save file's contents are wrong: where and how (FILE-6 to a user).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {kind}")]
+pub struct LoadError {
+    /// 1-based line of the file where the error shows.
+    pub line: usize,
+    /// What is wrong.
+    pub kind: LoadErrorKind,
+}
+
+/// Why a save file could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadFailure {
+    /// The file could not be opened for reading (ARGS-4, exit 4).
+    #[error("opening the save file: {0}")]
+    Open(#[source] io::Error),
+    /// The file opened but its contents are wrong (FILE-6, exit 5).
+    #[error("reading the save file: {0}")]
+    Contents(#[source] LoadError),
+}
+
+/// Opens and loads the save file at `path`.
+pub fn load_path(path: &Path) -> Result<State, LoadFailure> {
+    let file = File::open(path).map_err(LoadFailure::Open)?;
+    load_reader(file).map_err(LoadFailure::Contents)
+}
+
+/// Loads a save file from any reader, reading no further than the grid's
+/// last `\n`. A read error is a contents error.
+pub fn load_reader<R: Read>(mut reader: R) -> Result<State, LoadError> {
+    let mut loader = Loader::default();
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        match reader.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => {
+                if loader.feed(&chunk[..n])? {
+                    break;
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => return Err(loader.error(LoadErrorKind::Unreadable)),
+        }
+    }
+    loader.finish()
+}
+
+/// Loads a save file held in memory.
+pub fn load_bytes(bytes: &[u8]) -> Result<State, LoadError> {
+    let mut loader = Loader::default();
+    loader.feed(bytes)?;
+    loader.finish()
+}
+
+/// Serialises `state` in the save-file format (SAVE-2): the nine-number
+/// header, then the grid rows, every line ending in `\n`.
+pub fn to_bytes(state: &State) -> Vec<u8> {
+    let grid = &state.grid;
+    let (h, w) = (grid.height(), grid.width());
+    let mut out = Vec::with_capacity(64 + h * (w + 1));
+    let [o, x] = state.generators.each_ref().map(Generator::state);
+    let header = format!(
+        "{h} {w} {} {} {} {} {} {} {}\n",
+        state.next.index(),
+        o.row,
+        o.col,
+        o.number,
+        x.row,
+        x.col,
+        x.number
+    );
+    out.extend_from_slice(header.as_bytes());
+    for r in 0..h {
+        out.extend(grid.row(r).iter().map(|s| s.symbol()));
+        out.push(b'\n');
+    }
+    out
+}
+
+/// Where the loader is in the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Reading header field `field`, with `digits` digits so far.
+    Header { field: usize, digits: usize },
+    /// Reading grid row `row`, `col` cells into it.
+    Grid { row: usize, col: usize },
+    /// The H-th grid line ended: the rest is never read (FILE-5).
+    Done,
+}
+
+/// The streaming loader.
+#[derive(Debug)]
+struct Loader {
+    phase: Phase,
+    /// 1-based line being read.
+    line: usize,
+    /// Whether any byte was seen.
+    started: bool,
+    /// Header values, saturating so a huge number stays out of range.
+    fields: [u64; HEADER_FIELDS],
+    state: Option<State>,
+}
+
+impl Default for Loader {
+    fn default() -> Self {
+        Self {
+            phase: Phase::Header {
+                field: 0,
+                digits: 0,
+            },
+            line: 1,
+            started: false,
+            fields: [0; HEADER_FIELDS],
+            state: None,
+        }
+    }
+}
+
+impl Loader {
+    fn error(&self, kind: LoadErrorKind) -> LoadError {
+        LoadError {
+            line: self.line,
+            kind,
+        }
+    }
+
+    /// Feeds the next bytes; `Ok(true)` once the grid is complete (the rest
+    /// of the file is not needed).
+    fn feed(&mut self, bytes: &[u8]) -> Result<bool, LoadError> {
+        self.started |= !bytes.is_empty();
+        let mut rest = bytes;
+        while let Some((&b, tail)) = rest.split_first() {
+            match self.phase {
+                Phase::Header { field, digits } => {
+                    self.header_byte(b, field, digits)?;
+                    rest = tail;
+                }
+                Phase::Grid { row, col } => {
+                    rest = self.grid_bytes(rest, row, col)?;
+                }
+                Phase::Done => return Ok(true),
+            }
+        }
+        Ok(self.phase == Phase::Done)
+    }
+
+    fn header_byte(&mut self, b: u8, field: usize, digits: usize) -> Result<(), LoadError> {
+        match b {
+            b'0'..=b'9' => {
+                let v = &mut self.fields[field];
+                *v = v.saturating_mul(10).saturating_add(u64::from(b - b'0'));
+                self.phase = Phase::Header {
+                    field,
+                    digits: digits + 1,
+                };
+            }
+            b' ' | b'\n' if digits == 0 => {
+                return Err(self.error(LoadErrorKind::HeaderEmptyField));
+            }
+            b' ' if field + 1 == HEADER_FIELDS => {
+                return Err(self.error(LoadErrorKind::HeaderFieldCount));
+            }
+            b' ' => {
+                self.phase = Phase::Header {
+                    field: field + 1,
+                    digits: 0,
+                };
+            }
+            b'\n' if field + 1 != HEADER_FIELDS => {
+                return Err(self.error(LoadErrorKind::HeaderFieldCount));
+            }
+            b'\n' => {
+                self.state = Some(self.header_state()?);
+                self.line += 1;
+                self.phase = Phase::Grid { row: 0, col: 0 };
+            }
+            other => return Err(self.error(LoadErrorKind::HeaderByte(other))),
+        }
+        Ok(())
+    }
+
+    /// Checks the nine header values (FILE-2, FILE-3) and builds the empty
+    /// state the grid lines fill.
+    fn header_state(&self) -> Result<State, LoadError> {
+        let [h, w, next, ro, co, mo, rx, cx, mx] = self.fields;
+        let dims = MIN_DIMENSION as u64..=MAX_DIMENSION as u64;
+        if !dims.contains(&h) || !dims.contains(&w) {
+            return Err(self.error(LoadErrorKind::Dimension));
+        }
+        let Some(next) = Player::from_index(next) else {
+            return Err(self.error(LoadErrorKind::NextPlayer));
+        };
+        if ro >= h || rx >= h {
+            return Err(self.error(LoadErrorKind::GeneratorRow));
+        }
+        if co >= w || cx >= w {
+            return Err(self.error(LoadErrorKind::GeneratorColumn));
+        }
+        if mo > MAX_MOVE_NUMBER || mx > MAX_MOVE_NUMBER {
+            return Err(self.error(LoadErrorKind::MoveNumber));
+        }
+        // Every value is now at most 2147483647: it fits a usize.
+        let (h, w) = (h as usize, w as usize);
+        let gen_state = |row: u64, col: u64, number: u64| GenState {
+            row: row as usize,
+            col: col as usize,
+            number,
+        };
+        Ok(State {
+            grid: Grid::new(h, w),
+            next,
+            generators: [
+                Generator::with_state(Player::O, h, w, gen_state(ro, co, mo)),
+                Generator::with_state(Player::X, h, w, gen_state(rx, cx, mx)),
+            ],
+        })
+    }
+
+    /// Reads grid bytes of row `row` from `col` on, up to the end of that
+    /// line or of `bytes`; returns what is left.
+    fn grid_bytes<'a>(
+        &mut self,
+        bytes: &'a [u8],
+        row: usize,
+        col: usize,
+    ) -> Result<&'a [u8], LoadError> {
+        let Some(state) = self.state.as_mut() else {
+            return Err(LoadError {
+                line: self.line,
+                kind: LoadErrorKind::HeaderUnterminated,
+            });
+        };
+        let (h, w) = (state.grid.height(), state.grid.width());
+        let mut col = col;
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'\n' {
+                if col < w {
+                    return Err(self.error(LoadErrorKind::GridLineShort));
+                }
+                self.line += 1;
+                self.phase = if row + 1 == h {
+                    Phase::Done
+                } else {
+                    Phase::Grid {
+                        row: row + 1,
+                        col: 0,
+                    }
+                };
+                return Ok(&bytes[i + 1..]);
+            }
+            let Some(stone) = Stone::from_symbol(b) else {
+                return Err(self.error(LoadErrorKind::GridByte(b)));
+            };
+            if col == w {
+                return Err(self.error(LoadErrorKind::GridLineLong));
+            }
+            state.grid.set(Cell::new(row, col), stone);
+            col += 1;
+        }
+        self.phase = Phase::Grid { row, col };
+        Ok(&[])
+    }
+
+    fn finish(self) -> Result<State, LoadError> {
+        let line = self.line;
+        let fail = |kind| Err(LoadError { line, kind });
+        match (self.phase, self.state) {
+            (Phase::Done, Some(state)) if state.grid.empty_cells() == 0 => {
+                fail(LoadErrorKind::NoEmptyCell)
+            }
+            (Phase::Done, Some(state)) => Ok(state),
+            (Phase::Header { .. }, _) if !self.started => fail(LoadErrorKind::Empty),
+            (Phase::Header { .. }, _) => fail(LoadErrorKind::HeaderUnterminated),
+            _ => fail(LoadErrorKind::GridTruncated),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EMPTY_4X4: &[u8] = b"4 4 0 1 0 0 2 2 0\n....\n....\n....\n....\n";
+
+    fn kind(bytes: &[u8]) -> Option<LoadErrorKind> {
+        load_bytes(bytes).err().map(|e| e.kind)
+    }
+
+    fn with_header(header: &str) -> Vec<u8> {
+        [header.as_bytes(), b"\n....\n....\n....\n....\n"].concat()
+    }
+
+    #[test]
+    fn file_1_layout_round_trips() {
+        let state = load_bytes(EMPTY_4X4).expect("loads");
+        assert_eq!(state, State::new(4, 4));
+        assert_eq!(to_bytes(&state), EMPTY_4X4);
+    }
+
+    #[test]
+    fn file_1_header_is_nine_fields_single_spaces() {
+        assert_eq!(
+            kind(&with_header("4 4 0 1 0 0 2 2")),
+            Some(LoadErrorKind::HeaderFieldCount)
+        );
+        assert_eq!(
+            kind(&with_header("4 4 0 1 0 0 2 2 0 0")),
+            Some(LoadErrorKind::HeaderFieldCount)
+        );
+        // A trailing space starts a tenth field.
+        assert_eq!(
+            kind(&with_header("4 4 0 1 0 0 2 2 0 ")),
+            Some(LoadErrorKind::HeaderFieldCount)
+        );
+        for bad in [
+            " 4 4 0 1 0 0 2 2 0",
+            "4  4 0 1 0 0 2 2 0",
+            "4 4 0 1 0 0 2 2 ",
+            "",
+        ] {
+            assert_eq!(
+                kind(&with_header(bad)),
+                Some(LoadErrorKind::HeaderEmptyField),
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn file_1_missing_final_newline_is_an_error() {
+        assert_eq!(
+            kind(&EMPTY_4X4[..EMPTY_4X4.len() - 1]),
+            Some(LoadErrorKind::GridTruncated)
+        );
+    }
+
+    #[test]
+    fn file_2_digits_only_leading_zeros_accepted() {
+        for bad in [
+            "+4 4 0 1 0 0 2 2 0",
+            "4 -4 0 1 0 0 2 2 0",
+            "4 4\t0 1 0 0 2 2 0",
+            "4 4 0 1 0 0 2 2 0\r",
+            "4 4 x 1 0 0 2 2 0",
+        ] {
+            assert!(
+                matches!(kind(&with_header(bad)), Some(LoadErrorKind::HeaderByte(_))),
+                "{bad:?}"
+            );
+        }
+        let state = load_bytes(&with_header("004 0004 01 01 00 00 002 02 000")).expect("loads");
+        assert_eq!(
+            state,
+            State {
+                next: Player::X,
+                ..State::new(4, 4)
+            }
+        );
+    }
+
+    #[test]
+    fn file_2_dimensions_and_next_player() {
+        assert_eq!(
+            kind(b"3 4 0 1 0 0 2 2 0\n....\n....\n....\n"),
+            Some(LoadErrorKind::Dimension)
+        );
+        assert_eq!(
+            kind(&with_header("4 1001 0 1 0 0 2 2 0")),
+            Some(LoadErrorKind::Dimension)
+        );
+        assert_eq!(
+            kind(&with_header("99999999999999999999999999 4 0 1 0 0 2 2 0")),
+            Some(LoadErrorKind::Dimension)
+        );
+        assert_eq!(
+            kind(&with_header("4 4 2 1 0 0 2 2 0")),
+            Some(LoadErrorKind::NextPlayer)
+        );
+        let big = b"1000 1000 1 999 999 2147483647 0 0 0\n";
+        let mut file = big.to_vec();
+        for _ in 0..1000 {
+            file.extend_from_slice(&[b'.'; 1000]);
+            file.push(b'\n');
+        }
+        let state = load_bytes(&file).expect("1000x1000 loads");
+        assert_eq!(state.grid.height(), 1000);
+        assert_eq!(to_bytes(&state), file);
+    }
+
+    #[test]
+    fn file_3_generator_states_in_range() {
+        assert_eq!(
+            kind(&with_header("4 4 0 4 0 0 2 2 0")),
+            Some(LoadErrorKind::GeneratorRow)
+        );
+        assert_eq!(
+            kind(&with_header("4 4 0 1 0 0 9 2 0")),
+            Some(LoadErrorKind::GeneratorRow)
+        );
+        assert_eq!(
+            kind(&with_header("4 4 0 1 4 0 2 2 0")),
+            Some(LoadErrorKind::GeneratorColumn)
+        );
+        assert_eq!(
+            kind(&with_header("4 4 0 1 0 0 2 4 0")),
+            Some(LoadErrorKind::GeneratorColumn)
+        );
+        assert_eq!(
+            kind(&with_header("4 4 0 1 0 2147483648 2 2 0")),
+            Some(LoadErrorKind::MoveNumber)
+        );
+        assert_eq!(
+            kind(&with_header("4 4 0 1 0 0 2 2 99999999999999999999999")),
+            Some(LoadErrorKind::MoveNumber)
+        );
+        let state = load_bytes(&with_header("4 4 1 3 3 2147483647 0 1 7")).expect("loads");
+        let [o, x] = state.generators.each_ref().map(Generator::state);
+        assert_eq!(
+            o,
+            GenState {
+                row: 3,
+                col: 3,
+                number: 2_147_483_647
+            }
+        );
+        assert_eq!(
+            x,
+            GenState {
+                row: 0,
+                col: 1,
+                number: 7
+            }
+        );
+    }
+
+    #[test]
+    fn file_4_grid_lines_exactly_w_symbols() {
+        let h = "4 4 0 1 0 0 2 2 0\n";
+        for (grid, want) in [
+            ("....\n..o.\n....\n....\n", LoadErrorKind::GridByte(b'o')),
+            ("....\n..0.\n....\n....\n", LoadErrorKind::GridByte(b'0')),
+            ("....\n.. .\n....\n....\n", LoadErrorKind::GridByte(b' ')),
+            ("....\r\n....\n....\n....\n", LoadErrorKind::GridByte(b'\r')),
+            ("....\n...\n....\n....\n", LoadErrorKind::GridLineShort),
+            ("....\n.....\n....\n....\n", LoadErrorKind::GridLineLong),
+            ("....\n....\n....\n", LoadErrorKind::GridTruncated),
+            ("OXOX\nXOXO\nOXOX\nXOXO\n", LoadErrorKind::NoEmptyCell),
+        ] {
+            assert_eq!(
+                kind(format!("{h}{grid}").as_bytes()),
+                Some(want),
+                "{grid:?}"
+            );
+        }
+        // Dead strings load (CAPTURE-4 decides later).
+        assert!(load_bytes(format!("{h}XO..\nO...\n....\n....\n").as_bytes()).is_ok());
+    }
+
+    #[test]
+    fn file_5_rest_ignored_ends_are_errors() {
+        let mut more = EMPTY_4X4.to_vec();
+        more.extend_from_slice(b"\n\ngarbage\x00\xff....\n");
+        assert_eq!(load_bytes(&more).ok(), Some(State::new(4, 4)));
+        assert_eq!(kind(b""), Some(LoadErrorKind::Empty));
+        assert_eq!(kind(b"4 4 0 1"), Some(LoadErrorKind::HeaderUnterminated));
+        assert_eq!(
+            kind(b"4 4 0 1 0 0 2 2 0"),
+            Some(LoadErrorKind::HeaderUnterminated)
+        );
+        assert_eq!(
+            kind(b"4 4 0 1 0 0 2 2 0\n..."),
+            Some(LoadErrorKind::GridTruncated)
+        );
+    }
+
+    #[test]
+    fn file_5_reading_stops_after_the_grid() {
+        /// Fails every read after `ok` bytes.
+        struct Then(Vec<u8>, usize);
+        impl Read for Then {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.1 >= self.0.len() {
+                    return Err(io::Error::other("read past the grid"));
+                }
+                let n = buf.len().min(self.0.len() - self.1);
+                buf[..n].copy_from_slice(&self.0[self.1..self.1 + n]);
+                self.1 += n;
+                Ok(n)
+            }
+        }
+        assert!(load_reader(Then(EMPTY_4X4.to_vec(), 0)).is_ok());
+    }
+
+    #[test]
+    fn file_6_unreadable_is_a_contents_error() {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        assert!(matches!(
+            load_path(dir.path()),
+            Err(LoadFailure::Contents(LoadError {
+                kind: LoadErrorKind::Unreadable,
+                ..
+            }))
+        ));
+        assert!(matches!(
+            load_path(&dir.path().join("missing")),
+            Err(LoadFailure::Open(_))
+        ));
+    }
+
+    #[test]
+    fn file_7_loaded_state_is_the_files() {
+        let file = b"4 5 1 2 3 11 0 4 6\nO...X\n.....\n..X..\nO....\n";
+        let state = load_bytes(file).expect("loads");
+        assert_eq!(state.next, Player::X);
+        assert_eq!(
+            state.grid.get(Cell::new(0, 4)),
+            Some(Stone::Taken(Player::X))
+        );
+        assert_eq!(
+            state.grid.get(Cell::new(3, 0)),
+            Some(Stone::Taken(Player::O))
+        );
+        assert_eq!(state.grid.empty_cells(), 16);
+        assert_eq!(to_bytes(&state), file);
+    }
+
+    #[test]
+    fn save_2_header_carries_reduced_generator_states() {
+        let mut state = State::new(4, 4);
+        state.next = Player::X;
+        for _ in 0..3 {
+            state.generator(Player::X).take();
+        }
+        assert_eq!(
+            to_bytes(&state),
+            b"4 4 1 1 0 0 2 0 3\n....\n....\n....\n....\n"
+        );
+    }
+}
