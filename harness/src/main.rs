@@ -7,8 +7,11 @@ fn main() -> ExitCode {
     if let Some(code) = boxes_harness::reference_mode() {
         return code;
     }
-    boxes_harness::main_with_args(
-        std::env::args_os().collect(),
-        boxes_harness::engine::Defaults::default(),
-    )
+    // A closed output pipe (`| head`) ends the command quietly.
+    boxes_harness::engine::quiet::run(|| {
+        boxes_harness::main_with_args(
+            std::env::args_os().collect(),
+            boxes_harness::engine::Defaults::default(),
+        )
+    })
 }

@@ -48,8 +48,12 @@ const SUITE_VARIANTS: [(&str, bool); 15] = [
 
 fn harness() -> Command {
     let mut cmd = Command::cargo_bin("boxes-harness").expect("the harness binary");
+    // These tests are about exploring and shrinking, not containment
+    // (tests/contain.rs): the process group is the cheapest level, and
+    // namespaces per run would multiply their time several times over.
     cmd.env_remove("BOXES_BIN")
-        .env_remove("CONFORMANCE_REFERENCE");
+        .env_remove("CONFORMANCE_REFERENCE")
+        .env("CONFORMANCE_CONTAINMENT", "group");
     cmd
 }
 

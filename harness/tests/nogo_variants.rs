@@ -41,7 +41,10 @@ fn harness() -> Command {
     cmd.env_remove("NOGO_BIN")
         .env_remove("BOXES_BIN")
         .env_remove("CONFORMANCE_REFERENCE")
-        .env("NO_COLOR", "1");
+        .env("NO_COLOR", "1")
+        // Verdicts and shrinking, not containment (tests/contain.rs): the
+        // cheapest level keeps these whole-suite and diff runs fast.
+        .env("CONFORMANCE_CONTAINMENT", "group");
     cmd
 }
 

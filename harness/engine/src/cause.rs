@@ -196,7 +196,7 @@ impl Cause {
                         actual: ending(actual),
                     },
                 },
-                Mismatch::LeftProcess => PartCause {
+                Mismatch::LeftProcess { .. } => PartCause {
                     part: "process".to_owned(),
                     edit: Edit::LeftProcess,
                 },

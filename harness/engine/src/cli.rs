@@ -91,8 +91,8 @@ struct Cli {
     #[arg(long = "cases", value_name = "PATH")]
     cases: Vec<PathBuf>,
     /// Seconds per case, replacing every case's own timeout.
-    #[arg(long, value_name = "SECS")]
-    timeout: Option<f64>,
+    #[arg(long, value_name = "SECS", value_parser = run::parse_timeout)]
+    timeout: Option<Duration>,
     /// Only cases citing this rule ID; repeatable.
     #[arg(long = "rule", value_name = "ID")]
     rules: Vec<String>,
@@ -462,6 +462,10 @@ fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode {
         Ok(p) => p,
         Err(e) => return usage_error(program, &e),
     };
+    if let Some(e) = unmatched_filter(&cli.test, &plan.trials) {
+        return usage_error(program, &e);
+    }
+    install_interrupt_report(&ctx, &cli, &plan);
     let chatty = !(cli.test.list || matches!(cli.test.format, Some(FormatSetting::Json)));
     if chatty {
         print_header(program, &cli, &ctx.target, &plan);
@@ -494,7 +498,7 @@ fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode {
     if chatty {
         print!("{}", crate::group::render(&results, ctx.style));
     }
-    let first_suite = plan.suites.iter().find_map(|(_, s)| s.as_ref().ok());
+    let first_suite = first_suite(&plan);
     let info = RunInfo {
         spec: pack.name(),
         program: &ctx.target.describe(),
@@ -644,7 +648,7 @@ enum Selection {
 }
 
 /// The program to run and the `--timeout` override, checked before any
-/// case runs.
+/// case runs (a `--bin` is started once: [`crate::preflight`]).
 fn target(cli: &Cli, pack: &dyn Pack) -> Result<(Target, Option<Duration>), String> {
     if cli.bless && cli.bin.is_some() {
         return Err(format!(
@@ -658,14 +662,25 @@ fn target(cli: &Cli, pack: &dyn Pack) -> Result<(Target, Option<Duration>), Stri
         None => Target::reference(pack.name()),
     }
     .map_err(|e| e.to_string())?;
-    let timeout = match cli.timeout {
-        None => None,
-        Some(s) => match Duration::try_from_secs_f64(s) {
-            Ok(d) if !d.is_zero() => Some(d),
-            _ => return Err("--timeout must be a positive number of seconds".to_owned()),
-        },
-    };
-    Ok((target, timeout))
+    // A program that cannot even start is a set-up error, explained once,
+    // not the same failure in every case.
+    if !target.is_reference() && !cli.test.list {
+        crate::preflight::check(&target).map_err(|e| e.to_string())?;
+    }
+    Ok((target, cli.timeout))
+}
+
+/// A name filter (`--exact NAME`, a substring) that selects no case is a
+/// usage error: a mistyped name must not pass as an empty, successful run.
+fn unmatched_filter(args: &Arguments, trials: &[Trial]) -> Option<String> {
+    let filter = args.filter.as_deref()?;
+    let any = trials.iter().any(|t| !args.is_filtered_out(t));
+    (!any).then(|| {
+        format!(
+            "no case matches {}`{filter}` (`--list` shows every case's name)",
+            if args.exact { "exactly " } else { "" }
+        )
+    })
 }
 
 /// The state every trial shares.
@@ -773,6 +788,45 @@ fn plan(
         }
     }
     Ok(plan)
+}
+
+/// The first suite of a run: the one its score is counted in.
+fn first_suite(plan: &Plan) -> Option<&Suite> {
+    plan.suites.iter().find_map(|(_, s)| s.as_ref().ok())
+}
+
+/// On Ctrl-C / SIGTERM ([`crate::interrupt`]): every program is killed
+/// and every sandbox removed, then this prints what finished (and, with
+/// `--score`, the partial score of the run's first suite, marked partial)
+/// before the exit 130 / 143.
+fn install_interrupt_report(ctx: &Arc<Context>, cli: &Cli, plan: &Plan) {
+    let score_suite = cli.score.then(|| first_suite(plan).cloned()).flatten();
+    let strict = cli.strict;
+    if let Err(e) = crate::interrupt::install() {
+        eprintln!("{}: warning: Ctrl-C will not clean up: {e}", ctx.program);
+    }
+    let ctx = Arc::clone(ctx);
+    crate::interrupt::on_interrupt(move |sig| {
+        let results = ctx.results.lock().unwrap_or_else(PoisonError::into_inner);
+        let passed = results
+            .iter()
+            .filter(|r| matches!(r.verdict, Verdict::Passed))
+            .count();
+        println!(
+            "\ninterrupted by {}: {} cases finished ({passed} passed, {} failed); every \
+             running program was killed and its sandbox removed; the other cases did not run",
+            run::signal_name(sig),
+            results.len(),
+            results.len() - passed
+        );
+        if let Some(suite) = &score_suite {
+            println!("partial score (interrupted: only the cases that finished count):");
+            print!(
+                "{}",
+                report::score_table(suite, &report::score(suite, &results, strict), strict)
+            );
+        }
+    });
 }
 
 /// The suite's name and version, as the header shows them.
@@ -897,6 +951,9 @@ fn trial(
 ) -> Trial {
     let name = file.name().to_owned();
     Trial::test(name.clone(), move || {
+        if crate::interrupt::interrupted() {
+            return Err(Failed::from("not run: the harness was interrupted"));
+        }
         let start = Instant::now();
         let mut result = CaseResult {
             name,

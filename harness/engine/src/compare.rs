@@ -33,7 +33,11 @@ pub enum Mismatch {
         actual: Ending,
     },
     /// It exited but left a process holding its output open.
-    LeftProcess,
+    LeftProcess {
+        /// The processes killed when the case ended, named when known
+        /// (containment by namespaces).
+        killed: Vec<String>,
+    },
     /// A stream's bytes differ.
     Stream {
         /// Which.
@@ -81,9 +85,14 @@ impl fmt::Display for Mismatch {
             Self::Ending { expected, actual } => {
                 write!(f, "ending: expected {expected}, got {actual}")
             }
-            Self::LeftProcess => write!(
+            Self::LeftProcess { killed } if killed.is_empty() => write!(
                 f,
                 "a process it started still held its output open after it exited"
+            ),
+            Self::LeftProcess { killed } => write!(
+                f,
+                "a process it started still held its output open after it exited: {}",
+                killed.join(", ")
             ),
             Self::Stream {
                 stream,
@@ -145,7 +154,14 @@ fn common(expected: &Expectation, actual: &Outcome) -> Vec<Mismatch> {
         });
     }
     if actual.left_process {
-        out.push(Mismatch::LeftProcess);
+        out.push(Mismatch::LeftProcess {
+            killed: actual
+                .left_behind
+                .iter()
+                .filter(|l| l.held_output)
+                .map(ToString::to_string)
+                .collect(),
+        });
     }
     for (stream, exp, act) in [
         (Stream::Stdout, &expected.stdout, &actual.stdout),
@@ -177,6 +193,8 @@ mod tests {
             dirs: BTreeSet::new(),
             written: BTreeSet::new(),
             left_process: false,
+            left_behind: Vec::new(),
+            dropped: crate::run::Dropped::default(),
             elapsed: Duration::ZERO,
         }
     }

@@ -80,7 +80,11 @@ pub enum Difference {
         actual: String,
     },
     /// A process it started kept its output open.
-    LeftProcess,
+    LeftProcess {
+        /// The processes killed when the case ended, named when known
+        /// (containment by namespaces).
+        killed: Vec<String>,
+    },
     /// Bytes differ.
     Bytes(Box<BytesDifference>),
     /// An expected file is missing.
@@ -358,7 +362,9 @@ impl Difference {
                 expected: expected.to_string(),
                 actual: actual.to_string(),
             },
-            Mismatch::LeftProcess => Self::LeftProcess,
+            Mismatch::LeftProcess { killed } => Self::LeftProcess {
+                killed: killed.clone(),
+            },
             Mismatch::Stream {
                 stream,
                 expected,
@@ -398,11 +404,21 @@ impl Difference {
                     style.paint("1", "ending:")
                 );
             }
-            Self::LeftProcess => {
+            Self::LeftProcess { killed } => {
+                let what = if killed.is_empty() {
+                    "; the harness killed the program's process group (a process that left \
+                     the group, with setsid, is beyond its reach)"
+                        .to_owned()
+                } else {
+                    format!(
+                        ": {}; killed with the sandbox when the case ended",
+                        killed.join(", ")
+                    )
+                };
                 let _ = writeln!(
                     out,
                     "{} the program exited but left a process running that kept its output \
-                     open; the harness killed it",
+                     open{what}",
                     style.paint("1", "left a process:")
                 );
             }
@@ -493,7 +509,7 @@ impl fmt::Display for Difference {
             Self::Ending { expected, actual } => {
                 write!(f, "ending: expected {expected}, got {actual}")
             }
-            Self::LeftProcess => write!(
+            Self::LeftProcess { .. } => write!(
                 f,
                 "a process it started still held its output open after it exited"
             ),

@@ -18,6 +18,10 @@
 //! - [`report`]: reproduce commands, score, coverage, JUnit.
 //! - [`bless`]: rewriting expected fields from the reference.
 //! - [`diff`]: differential testing with a pack's explorer.
+//! - [`sandbox`]: containment of a run in namespaces (a keeper as PID 1);
+//!   [`interrupt`]: Ctrl-C / SIGTERM clean-up; [`preflight`]: a `--bin`
+//!   that cannot execute, explained once; [`quiet`]: a quiet end on a
+//!   closed output pipe.
 //! - [`cli`]: the command line ([`cli::main_with_args`]); [`exit`]: its
 //!   exit statuses.
 
@@ -31,11 +35,15 @@ pub mod driver;
 pub mod exit;
 pub mod failure;
 pub mod group;
+pub mod interrupt;
 pub mod kit;
 pub mod pack;
+pub mod preflight;
+pub mod quiet;
 pub mod report;
 pub mod results;
 pub mod run;
+pub mod sandbox;
 pub mod schema;
 pub mod suite;
 pub mod walk;

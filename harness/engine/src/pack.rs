@@ -129,9 +129,14 @@ pub fn find<'a>(packs: &[&'a dyn Pack], name: &str) -> Option<&'a dyn Pack> {
 pub const REFERENCE_ENV: &str = "CONFORMANCE_REFERENCE";
 
 /// Runs a pack's reference instead of the caller when this process was
-/// started in reference mode ([`REFERENCE_ENV`] names a registered pack).
+/// started in reference mode ([`REFERENCE_ENV`] names a registered pack),
+/// or a sandbox's keeper when it was started as one.
 /// Every binary that runs cases calls this first thing in `main`.
 pub fn reference_mode(packs: &[&dyn Pack]) -> Option<ExitCode> {
+    // A sandbox's keeper is this executable too (see [`crate::sandbox`]).
+    if let Some(code) = crate::sandbox::keeper_mode() {
+        return Some(code);
+    }
     let name = std::env::var_os(REFERENCE_ENV).filter(|v| !v.is_empty())?;
     let Some(pack) = packs
         .iter()

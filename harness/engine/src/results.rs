@@ -211,7 +211,7 @@ fn difference(m: &Difference) -> DifferenceRecord {
             d.actual = Some(actual.clone());
             "status"
         }
-        Difference::LeftProcess => "left-process",
+        Difference::LeftProcess { .. } => "left-process",
         Difference::Bytes(b) => {
             d.line = Some(b.at.line);
             d.column = Some(b.at.column);

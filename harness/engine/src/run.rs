@@ -21,6 +21,9 @@ use std::time::{Duration, Instant};
 
 use rustix::process::{Pid, Resource, Rlimit, Signal, WaitId, WaitIdOptions};
 
+use crate::interrupt::{Interrupted, Killer, Ticket};
+pub use crate::sandbox::LeftBehind;
+use crate::sandbox::{self, Containment, Layout, Reported};
 pub use crate::schema::Mode;
 
 pub use crate::pack::REFERENCE_ENV;
@@ -35,6 +38,10 @@ pub const DEFAULT_OUTPUT_CAP: u64 = 16 * 1024 * 1024;
 /// itself exited. The program's own descriptors are closed before its exit is
 /// reported, so only a process it left behind can hold them past this.
 const LINGER_GRACE: Duration = Duration::from_millis(500);
+
+/// How long the readers may take to drain the pipes once a keeper (and so
+/// everything in its namespace) is gone.
+const KEEPER_DRAIN: Duration = Duration::from_secs(2);
 
 /// The prompt whose appearance releases the next stdin line in interactive
 /// mode (TURN-1).
@@ -316,6 +323,32 @@ impl std::fmt::Display for Ending {
     }
 }
 
+/// The longest timeout accepted: a day. Anything longer is a typo, and
+/// values near `u64::MAX` seconds overflow deadline arithmetic.
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// Parses a timeout in seconds as given on a command line (`--timeout`):
+/// a finite number above zero and at most [`MAX_TIMEOUT`].
+pub fn parse_timeout(text: &str) -> Result<Duration, String> {
+    let secs: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if !secs.is_finite() || secs <= 0.0 {
+        return Err(format!(
+            "`{text}`: a timeout must be a positive number of seconds"
+        ));
+    }
+    match Duration::try_from_secs_f64(secs) {
+        Ok(d) if !d.is_zero() && d <= MAX_TIMEOUT => Ok(d),
+        Ok(d) if d.is_zero() => Err(format!("`{text}`: a timeout must be at least a nanosecond")),
+        _ => Err(format!(
+            "`{text}`: a timeout longer than a day ({} s) is refused",
+            MAX_TIMEOUT.as_secs()
+        )),
+    }
+}
+
 /// Seconds as people write them: `1`, `0.5`.
 pub fn format_secs(d: Duration) -> String {
     let s = d.as_secs_f64();
@@ -370,8 +403,23 @@ pub struct Outcome {
     /// The program exited but a process it left behind kept an output
     /// stream open; the harness killed it.
     pub left_process: bool,
+    /// The processes the program left behind, killed when the case ended
+    /// (named only when the run was contained in namespaces).
+    pub left_behind: Vec<LeftBehind>,
+    /// Bytes read past the cap and not kept, per stream.
+    pub dropped: Dropped,
     /// Wall time of the run.
     pub elapsed: Duration,
+}
+
+/// Output read past the cap: counted, not kept, so the harness's memory
+/// stays bounded whatever a program prints.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Dropped {
+    /// Bytes of stdout not kept.
+    pub stdout: u64,
+    /// Bytes of stderr not kept.
+    pub stderr: u64,
 }
 
 /// A failure of the harness itself to set the run up.
@@ -386,6 +434,13 @@ pub enum RunError {
     /// The pseudo-terminal could not be opened.
     #[error("cannot open a pseudo-terminal: {0}")]
     Pty(io::Error),
+    /// The harness was interrupted (Ctrl-C, SIGTERM) before or during the
+    /// run; the program was killed.
+    #[error("not run: the harness was interrupted")]
+    Interrupted,
+    /// The namespaces of the sandbox could not be set up.
+    #[error("cannot set up the sandbox's namespaces: {0}")]
+    Contain(String),
     /// The program could not be started.
     #[error("cannot start {path}: {source}")]
     Spawn {
@@ -454,83 +509,274 @@ impl PromptGate {
     }
 }
 
-/// Connects the child's stdout as the mode says; in interactive mode
-/// returns the terminal's master side, to read.
-fn connect_stdout(cmd: &mut Command, mode: Mode) -> Result<Option<fs::File>, RunError> {
-    match mode {
-        Mode::Pipe => {
-            cmd.stdout(Stdio::piped());
-            Ok(None)
-        }
-        Mode::StdoutFull => {
-            let full = fs::OpenOptions::new()
+/// Where the child's stdout goes, as the mode says.
+enum StdoutPlan {
+    Pipe,
+    /// `/dev/full`.
+    Full(fs::File),
+    /// A terminal: the slave side for the child, the master to read.
+    Pty {
+        master: fs::File,
+        slave: std::os::fd::OwnedFd,
+    },
+}
+
+fn plan_stdout(mode: Mode) -> Result<StdoutPlan, RunError> {
+    Ok(match mode {
+        Mode::Pipe => StdoutPlan::Pipe,
+        Mode::StdoutFull => StdoutPlan::Full(
+            fs::OpenOptions::new()
                 .write(true)
                 .open("/dev/full")
-                .map_err(RunError::Sandbox)?;
-            cmd.stdout(Stdio::from(full));
-            Ok(None)
-        }
+                .map_err(RunError::Sandbox)?,
+        ),
         Mode::Interactive => {
             let (master, slave) = open_pty().map_err(RunError::Pty)?;
-            cmd.stdout(Stdio::from(slave));
-            Ok(Some(fs::File::from(master)))
+            StdoutPlan::Pty {
+                master: fs::File::from(master),
+                slave,
+            }
         }
+    })
+}
+
+/// A started run: its streams and how it ends.
+struct Started {
+    stdin: Option<Box<dyn Write + Send>>,
+    stdout: Option<Box<dyn Read + Send>>,
+    stderr: Option<Box<dyn Read + Send>>,
+    proc: Proc,
+}
+
+enum Proc {
+    /// Containment by process group: the child leads its group.
+    Group { child: Child, pid: Pid },
+    /// Containment by namespaces: hakoniwa's process outside the
+    /// namespace, whose death kills everything inside.
+    Keeper {
+        pid: Pid,
+        status: Arc<Mutex<Option<String>>>,
+        waiter: Option<Box<hakoniwa::Child>>,
+    },
+}
+
+/// The whole environment of the program: cleared, then these.
+fn environment(inv: &Invocation, home: &Path) -> Vec<(OsString, OsString)> {
+    let mut env: Vec<(OsString, OsString)> = vec![
+        ("PATH".into(), "/usr/bin:/bin".into()),
+        ("LC_ALL".into(), "C".into()),
+        ("HOME".into(), home.into()),
+    ];
+    if let Some(pack) = inv.target.reference {
+        env.push((REFERENCE_ENV.into(), pack.into()));
     }
+    env.extend(inv.env.iter().cloned());
+    env
 }
 
 /// Runs `inv` in a fresh sandbox and reports what happened.
 pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
-    let sandbox = tempfile::Builder::new()
-        .prefix("conformance-case-")
-        .tempdir()
-        .map_err(RunError::Sandbox)?;
-    place_files(sandbox.path(), &inv.files)?;
+    let (ticket, (sandbox, layout)) = match Ticket::register(|| {
+        let dir = tempfile::Builder::new()
+            .prefix("conformance-case-")
+            .tempdir()?;
+        let layout = Layout::new(dir.path())?;
+        let path = dir.path().to_owned();
+        Ok(((dir, layout), path))
+    }) {
+        Err(Interrupted) => return Err(RunError::Interrupted),
+        Ok(Err(e)) => return Err(RunError::Sandbox(e)),
+        Ok(Ok(made)) => made,
+    };
+    place_files(&layout.work, &inv.files)?;
+    let env = environment(inv, &layout.work);
+    let plan = plan_stdout(inv.mode)?;
 
+    let start = Instant::now();
+    // The reference is contained too: what a program sees of the file
+    // system must be the same on both sides of a comparison.
+    let started = match sandbox::containment() {
+        Containment::Namespaces { network } => {
+            spawn_contained(inv, &layout, &env, plan, *network, &ticket)?
+        }
+        Containment::ProcessGroup(_) => spawn_grouped(inv, &layout, &env, plan, &ticket)?,
+    };
+    let outcome = watch(inv, &layout, start, started);
+    drop(ticket);
+    drop(sandbox);
+    outcome
+}
+
+/// Starts the program alone in its process group.
+fn spawn_grouped(
+    inv: &Invocation,
+    layout: &Layout,
+    env: &[(OsString, OsString)],
+    plan: StdoutPlan,
+    ticket: &Ticket,
+) -> Result<Started, RunError> {
     let mut cmd = Command::new(inv.target.path());
     cmd.args(inv.target.words())
         .args(&inv.args)
         .env_clear()
-        .env("PATH", "/usr/bin:/bin")
-        .env("LC_ALL", "C")
-        .env("HOME", sandbox.path());
-    if let Some(pack) = inv.target.reference {
-        cmd.env(REFERENCE_ENV, pack);
-    }
-    for (k, v) in &inv.env {
-        cmd.env(k, v);
-    }
-    cmd.current_dir(sandbox.path())
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .current_dir(&layout.work)
         .process_group(0)
         .stdin(Stdio::piped())
         .stderr(Stdio::piped());
-
-    let pty_master = connect_stdout(&mut cmd, inv.mode)?;
-
-    let start = Instant::now();
-    let spawned = cmd.spawn();
-    // The command holds our copy of the terminal's slave side: it must close
-    // now, or reading the master never ends.
-    drop(cmd);
+    let master = match plan {
+        StdoutPlan::Pipe => {
+            cmd.stdout(Stdio::piped());
+            None
+        }
+        StdoutPlan::Full(full) => {
+            cmd.stdout(Stdio::from(full));
+            None
+        }
+        StdoutPlan::Pty { master, slave } => {
+            cmd.stdout(Stdio::from(slave));
+            Some(master)
+        }
+    };
+    // Spawned under the registry's lock: nothing else would kill a group
+    // an interrupt missed.
+    let spawned = ticket
+        .spawn_locked(
+            || {
+                let r = cmd.spawn();
+                // The command holds our copy of the terminal's slave side:
+                // it must close now, or reading the master never ends.
+                drop(cmd);
+                r
+            },
+            |r| match r {
+                Ok(child) => Killer::Group(Pid::from_child(child)),
+                Err(_) => Killer::NotStarted,
+            },
+        )
+        .map_err(|Interrupted| RunError::Interrupted)?;
     let mut child = spawned.map_err(|source| RunError::Spawn {
         path: inv.target.path().to_owned(),
         source,
     })?;
     let pid = Pid::from_child(&child);
     apply_limits(pid, inv.limits);
-
-    let (tx, rx) = mpsc::channel();
-    let gate = Arc::new(PromptGate::default());
-    let interactive = inv.mode == Mode::Interactive;
-
-    let stdout_buf = Arc::new(Mutex::new(Vec::new()));
-    let stderr_buf = Arc::new(Mutex::new(Vec::new()));
-    let mut open_streams = 1;
-    let stdout_reader: Option<Box<dyn Read + Send>> = match (child.stdout.take(), pty_master) {
+    let stdout: Option<Box<dyn Read + Send>> = match (child.stdout.take(), master) {
         (Some(pipe), _) => Some(Box::new(pipe)),
         (None, Some(master)) => Some(Box::new(master)),
         (None, None) => None,
     };
-    if let Some(reader) = stdout_reader {
+    Ok(Started {
+        stdin: child
+            .stdin
+            .take()
+            .map(|w| Box::new(w) as Box<dyn Write + Send>),
+        stdout,
+        stderr: child
+            .stderr
+            .take()
+            .map(|r| Box::new(r) as Box<dyn Read + Send>),
+        proc: Proc::Group { child, pid },
+    })
+}
+
+/// Starts the program in namespaces of its own, under a keeper.
+fn spawn_contained(
+    inv: &Invocation,
+    layout: &Layout,
+    env: &[(OsString, OsString)],
+    plan: StdoutPlan,
+    network: bool,
+    ticket: &Ticket,
+) -> Result<Started, RunError> {
+    // A command line's own words come before the case's arguments.
+    let args: Vec<OsString> = inv
+        .target
+        .words()
+        .iter()
+        .chain(&inv.args)
+        .cloned()
+        .collect();
+    let spec = sandbox::Spec::new(layout, inv.target.path(), &args, env, LINGER_GRACE);
+    let limits = [
+        (hakoniwa::Rlimit::As, inv.limits.address_space),
+        (hakoniwa::Rlimit::Cpu, inv.limits.cpu_seconds),
+        (hakoniwa::Rlimit::Fsize, inv.limits.file_size),
+    ];
+    let program_dir = if inv.target.is_reference() {
+        None
+    } else {
+        inv.target.path().parent()
+    };
+    let mut cmd = sandbox::command(layout, &spec, &limits, network, program_dir)
+        .map_err(RunError::Contain)?;
+    cmd.stdin(hakoniwa::Stdio::piped())
+        .stderr(hakoniwa::Stdio::piped());
+    let master = match plan {
+        StdoutPlan::Pipe => {
+            cmd.stdout(hakoniwa::Stdio::piped());
+            None
+        }
+        StdoutPlan::Full(full) => {
+            cmd.stdout(hakoniwa::Stdio::from(full));
+            None
+        }
+        StdoutPlan::Pty { master, slave } => {
+            cmd.stdout(hakoniwa::Stdio::from(slave));
+            Some(master)
+        }
+    };
+    let spawned = cmd.spawn();
+    // The command holds our copy of the terminal's slave side.
+    drop(cmd);
+    let mut child = spawned.map_err(|e| RunError::Contain(e.to_string()))?;
+    let pid = Pid::from_raw(i32::try_from(child.id()).unwrap_or(0))
+        .ok_or_else(|| RunError::Contain("the sandbox has no process id".to_owned()))?;
+    // A keeper an interrupt missed dies with its parent thread anyway
+    // (hakoniwa sets a parent-death signal): registering late is safe.
+    if ticket.started(Killer::Keeper(pid)).is_err() {
+        let _ = child.wait();
+        return Err(RunError::Interrupted);
+    }
+    let stdout: Option<Box<dyn Read + Send>> = match (child.stdout.take(), master) {
+        (Some(pipe), _) => Some(Box::new(pipe)),
+        (None, Some(master)) => Some(Box::new(master)),
+        (None, None) => None,
+    };
+    Ok(Started {
+        stdin: child
+            .stdin
+            .take()
+            .map(|w| Box::new(w) as Box<dyn Write + Send>),
+        stdout,
+        stderr: child
+            .stderr
+            .take()
+            .map(|r| Box::new(r) as Box<dyn Read + Send>),
+        proc: Proc::Keeper {
+            pid,
+            status: Arc::new(Mutex::new(None)),
+            waiter: Some(Box::new(child)),
+        },
+    })
+}
+
+/// Feeds stdin, reads both streams, supervises the run to its end and
+/// surveys the sandbox.
+fn watch(
+    inv: &Invocation,
+    layout: &Layout,
+    start: Instant,
+    mut started: Started,
+) -> Result<Outcome, RunError> {
+    let (tx, rx) = mpsc::channel();
+    let gate = Arc::new(PromptGate::default());
+    let interactive = inv.mode == Mode::Interactive;
+
+    let stdout_buf = Arc::new(Mutex::new(Capture::default()));
+    let stderr_buf = Arc::new(Mutex::new(Capture::default()));
+    let mut open_streams = 0;
+    if let Some(reader) = started.stdout.take() {
         open_streams += 1;
         spawn_reader(
             reader,
@@ -541,35 +787,74 @@ pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
             tx.clone(),
         );
     }
-    if let Some(pipe) = child.stderr.take() {
+    if let Some(reader) = started.stderr.take() {
+        open_streams += 1;
         spawn_reader(
-            Box::new(pipe),
+            reader,
             Stream::Stderr,
             inv.output_cap,
             Arc::clone(&stderr_buf),
             None,
             tx.clone(),
         );
-    } else {
-        open_streams -= 1;
     }
-    if let Some(stdin) = child.stdin.take() {
+    if let Some(stdin) = started.stdin.take() {
         spawn_writer(
             stdin,
             inv.stdin.clone(),
             interactive.then(|| Arc::clone(&gate)),
         );
     }
-    spawn_waiter(pid, tx);
+    match &mut started.proc {
+        Proc::Group { pid, .. } => spawn_waiter(*pid, tx),
+        Proc::Keeper { status, waiter, .. } => {
+            if let Some(child) = waiter.take() {
+                spawn_keeper_waiter(child, Arc::clone(status), tx);
+            }
+        }
+    }
 
-    let ending = supervise(&rx, start, inv, &gate, open_streams, pid, &mut child);
+    let (forced, mut left_process) =
+        supervise(&rx, start, inv, &gate, open_streams, &mut started.proc);
     gate.close();
-    let (ending, left_process) = ending;
     let elapsed = start.elapsed();
+    if crate::interrupt::interrupted() {
+        return Err(RunError::Interrupted);
+    }
+    let mut left_behind = Vec::new();
+    let ending = match (&started.proc, forced) {
+        (_, Some(forced)) => forced,
+        (Proc::Group { .. }, None) => Ending::Exited(-1),
+        (Proc::Keeper { status, .. }, None) => {
+            let Some(report) = sandbox::read_report(layout) else {
+                let why = status
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .clone()
+                    .unwrap_or_else(|| "no status".to_owned());
+                return Err(RunError::Contain(format!(
+                    "the sandbox reported nothing ({why})"
+                )));
+            };
+            left_process = report.left.iter().any(|l| l.held_output);
+            left_behind = report.left;
+            match report.ending {
+                Reported::Exited(c) => Ending::Exited(c),
+                Reported::Signaled(s) => Ending::Signaled(s),
+                Reported::SpawnFailed(errno, _) => {
+                    return Err(RunError::Spawn {
+                        path: inv.target.path().to_owned(),
+                        source: io::Error::from_raw_os_error(errno),
+                    });
+                }
+                Reported::Probe => Ending::Exited(-1),
+            }
+        }
+    };
 
-    let stdout = take(&stdout_buf);
-    let stderr = take(&stderr_buf);
-    let (files, dirs, written) = survey(sandbox.path(), &inv.files, inv.output_cap);
+    let (stdout, stdout_dropped) = take(&stdout_buf);
+    let (stderr, stderr_dropped) = take(&stderr_buf);
+    let (files, dirs, written) = survey(&layout.work, &inv.files, inv.output_cap);
     Ok(Outcome {
         ending,
         stdout,
@@ -578,30 +863,44 @@ pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
         dirs,
         written,
         left_process,
+        left_behind,
+        dropped: Dropped {
+            stdout: stdout_dropped,
+            stderr: stderr_dropped,
+        },
         elapsed,
     })
 }
 
-/// Waits for the run to end, kills the group when it must, reaps the child.
+/// Waits for the run to end and kills what must be killed. Returns the
+/// ending the harness forced (timeout, cap) or, for a process group, the
+/// status read here (`None`: the keeper's report says how it ended), and
+/// whether a process left behind kept the output open.
 fn supervise(
     rx: &mpsc::Receiver<Event>,
     start: Instant,
     inv: &Invocation,
     gate: &PromptGate,
     mut open_streams: usize,
-    pid: Pid,
-    child: &mut Child,
-) -> (Ending, bool) {
+    proc: &mut Proc,
+) -> (Option<Ending>, bool) {
     let deadline = start + inv.timeout;
+    let keeper = matches!(proc, Proc::Keeper { .. });
     let mut exited_at: Option<Instant> = None;
     let mut forced: Option<Ending> = None;
     let mut left_process = false;
     loop {
-        if exited_at.is_some() && open_streams == 0 {
+        // A keeper holds the streams until it exits, after it wrote its
+        // report: their closing is its end. Waiting for it to be reaped
+        // would add the kernel's slow tear-down of its mount namespace.
+        if open_streams == 0 && (keeper || exited_at.is_some()) {
             break;
         }
+        // Once a keeper is gone nothing can hold the streams: the readers
+        // only drain what is left in the pipes.
+        let grace = if keeper { KEEPER_DRAIN } else { LINGER_GRACE };
         let limit = match exited_at {
-            Some(at) => deadline.min(at + LINGER_GRACE),
+            Some(at) => deadline.min(at + grace),
             None => deadline,
         };
         let wait = limit.saturating_duration_since(Instant::now());
@@ -617,7 +916,7 @@ fn supervise(
             }
             Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {
                 if exited_at.is_some() && Instant::now() < deadline {
-                    left_process = true;
+                    left_process = !keeper;
                 } else {
                     forced = Some(Ending::TimedOut {
                         after: inv.timeout,
@@ -632,36 +931,77 @@ fn supervise(
             }
         }
     }
-    // The leader is not reaped yet (the waiter only peeks), so the group's
-    // id cannot have been reused: killing it reaches only what the program
-    // started, and leaves nothing running behind a finished case.
-    let _ = rustix::process::kill_process_group(pid, Signal::KILL);
-    let status = child.wait();
-    if left_process {
-        // Whatever the lingering process had written before the kill is in
-        // the buffers; give the readers a moment to see the pipes close.
-        let until = Instant::now() + Duration::from_millis(100);
-        while open_streams > 0 {
-            match rx.recv_timeout(until.saturating_duration_since(Instant::now())) {
-                Ok(Event::Closed) => open_streams -= 1,
-                Ok(_) => {}
-                Err(_) => break,
+    match proc {
+        Proc::Group { child, pid } => {
+            // The leader is not reaped yet (the waiter only peeks), so the
+            // group's id cannot have been reused: killing it reaches only
+            // what the program started.
+            let _ = rustix::process::kill_process_group(*pid, Signal::KILL);
+            let status = child.wait();
+            if left_process {
+                drain_closes(rx, open_streams);
+            }
+            if forced.is_none() {
+                forced = Some(match status {
+                    Ok(s) => match (s.code(), s.signal()) {
+                        (Some(code), _) => Ending::Exited(code),
+                        (None, Some(sig)) => Ending::Signaled(sig),
+                        (None, None) => Ending::Exited(-1),
+                    },
+                    Err(_) => Ending::Exited(-1),
+                });
+            }
+        }
+        Proc::Keeper { pid, .. } => {
+            if forced.is_some() {
+                // Not reaped before the waiter sees it die, so the id is
+                // still this keeper's.
+                let _ = rustix::process::kill_process(*pid, Signal::KILL);
             }
         }
     }
-    let ending = forced.unwrap_or_else(|| match status {
-        Ok(s) => match (s.code(), s.signal()) {
-            (Some(code), _) => Ending::Exited(code),
-            (None, Some(sig)) => Ending::Signaled(sig),
-            (None, None) => Ending::Exited(-1),
-        },
-        Err(_) => Ending::Exited(-1),
-    });
-    (ending, left_process)
+    (forced, left_process)
 }
 
-fn take(buf: &Mutex<Vec<u8>>) -> Vec<u8> {
-    std::mem::take(&mut *buf.lock().unwrap_or_else(PoisonError::into_inner))
+/// Whatever a lingering process had written before the kill is in the
+/// buffers; gives the readers a moment to see the pipes close.
+fn drain_closes(rx: &mpsc::Receiver<Event>, mut open_streams: usize) {
+    let until = Instant::now() + Duration::from_millis(100);
+    while open_streams > 0 {
+        match rx.recv_timeout(until.saturating_duration_since(Instant::now())) {
+            Ok(Event::Closed) => open_streams -= 1,
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
+}
+
+fn spawn_keeper_waiter(
+    mut child: Box<hakoniwa::Child>,
+    status: Arc<Mutex<Option<String>>>,
+    tx: mpsc::Sender<Event>,
+) {
+    thread::spawn(move || {
+        let reason = match child.wait() {
+            Ok(s) => s.reason,
+            Err(e) => e.to_string(),
+        };
+        *status.lock().unwrap_or_else(PoisonError::into_inner) = Some(reason);
+        let _ = tx.send(Event::Exited);
+    });
+}
+
+/// One stream's capture: the bytes kept (up to the cap) and the count of
+/// those read past it.
+#[derive(Default)]
+struct Capture {
+    kept: Vec<u8>,
+    dropped: u64,
+}
+
+fn take(buf: &Mutex<Capture>) -> (Vec<u8>, u64) {
+    let mut c = buf.lock().unwrap_or_else(PoisonError::into_inner);
+    (std::mem::take(&mut c.kept), c.dropped)
 }
 
 /// Sets the limits on the running child. std has no safe pre-exec hook, so
@@ -708,7 +1048,7 @@ fn spawn_reader(
     mut reader: Box<dyn Read + Send>,
     stream: Stream,
     cap: u64,
-    buf: Arc<Mutex<Vec<u8>>>,
+    buf: Arc<Mutex<Capture>>,
     gate: Option<Arc<PromptGate>>,
     tx: mpsc::Sender<Event>,
 ) {
@@ -732,9 +1072,11 @@ fn spawn_reader(
             }
             let room = cap.saturating_sub(total);
             let keep = usize::try_from(room).unwrap_or(usize::MAX).min(n);
-            buf.lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .extend_from_slice(&data[..keep]);
+            {
+                let mut c = buf.lock().unwrap_or_else(PoisonError::into_inner);
+                c.kept.extend_from_slice(&data[..keep]);
+                c.dropped += (n - keep) as u64;
+            }
             total += n as u64;
             if total > cap {
                 let _ = tx.send(Event::Cap(stream));
@@ -750,11 +1092,7 @@ fn count_prompts(last: Option<u8>, data: &[u8]) -> usize {
     split + data.windows(PROMPT.len()).filter(|w| *w == PROMPT).count()
 }
 
-fn spawn_writer(
-    mut stdin: std::process::ChildStdin,
-    bytes: Vec<u8>,
-    gate: Option<Arc<PromptGate>>,
-) {
+fn spawn_writer(mut stdin: Box<dyn Write + Send>, bytes: Vec<u8>, gate: Option<Arc<PromptGate>>) {
     thread::spawn(move || {
         // A program that exits without reading makes these writes fail with
         // a broken pipe: that is its right, not an error of the run.
@@ -886,6 +1224,15 @@ mod tests {
         assert!(checked_relative("../x").is_err());
         assert!(checked_relative("/etc/passwd").is_err());
         assert!(checked_relative("").is_err());
+    }
+
+    #[test]
+    fn absurd_timeouts_are_refused() {
+        assert_eq!(parse_timeout("0.5"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_timeout("86400"), Ok(MAX_TIMEOUT));
+        for bad in ["-1", "0", "NaN", "inf", "86401", "9.3e18", "1e-12", "x", ""] {
+            assert!(parse_timeout(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

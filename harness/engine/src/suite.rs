@@ -28,7 +28,7 @@ impl Root {
             Root::Embedded(suite) => suite.get(rel).map(<[u8]>::to_vec).ok_or_else(|| {
                 io::Error::new(io::ErrorKind::NotFound, "not in the embedded suite")
             }),
-            Root::Dir(dir) => fs::read(dir.join(rel)),
+            Root::Dir(dir) => read_regular(&dir.join(rel)),
         }
     }
 
@@ -76,6 +76,18 @@ impl Root {
             }
         }
     }
+}
+
+/// Reads a regular file; anything else (a FIFO would block the harness
+/// before the first case) is refused without being opened.
+fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
+    if !fs::metadata(path)?.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file (FIFO, socket or device): never read",
+        ));
+    }
+    fs::read(path)
 }
 
 fn walk(dir: &Path) -> io::Result<Vec<String>> {
@@ -214,7 +226,7 @@ fn find_upwards(
             let start = std::path::absolute(dir).unwrap_or_else(|_| dir.clone());
             for d in start.ancestors() {
                 let p = d.join(name);
-                if let Ok(bytes) = fs::read(&p) {
+                if let Ok(bytes) = read_regular(&p) {
                     return Some((p.display().to_string(), bytes));
                 }
             }

@@ -6,14 +6,25 @@
 //! without end), `segv` (dies by SIGSEGV), `no-read` (exits without reading
 //! its large stdin), `wrong-stream` (the usage line on stdout), `no-flush`
 //! (a prompt never flushed, then waits for input), `prompt` (a well-behaved
-//! prompt loop), `write-files` (writes files), `exit N`.
+//! prompt loop), `write-files` (writes files), `exit N`, `daemon MARK` /
+//! `daemon-holding MARK` (a `setsid` daemon `sleep MARK`, without or with
+//! the output open), `write-outside PATH...` (tries to write each path),
+//! `stop-parent` (sends SIGSTOP to its parent).
 
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
+#[expect(
+    clippy::too_many_lines,
+    reason = "one short arm per misbehaviour reads best as one table"
+)]
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `args_os`: the fixture may be started under a name that is not UTF-8.
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     let mut out = std::io::stdout();
     match args.first().map(String::as_str) {
         Some("hang") => loop {
@@ -43,6 +54,43 @@ fn main() -> ExitCode {
                 );
                 std::thread::sleep(Duration::from_millis(10));
             }
+        }
+        Some("daemon" | "daemon-holding") => {
+            // `setsid -f` double-forks: the daemon leaves the process
+            // group and is adopted by PID 1. The marker argument lets a
+            // test find it afterwards.
+            let marker = args.get(1).map_or("30", String::as_str);
+            let mut cmd = std::process::Command::new("setsid");
+            cmd.args(["-f", "sleep", marker]);
+            if args[0] == "daemon" {
+                cmd.stdin(std::process::Stdio::null())
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::null());
+            }
+            let _ = cmd.status();
+            let _ = out.write_all(b"started\n");
+            ExitCode::SUCCESS
+        }
+        Some("write-outside") => {
+            // Every path outside the case folder must be read-only (or
+            // private to the run).
+            let mut written = Vec::new();
+            for path in args.iter().skip(1) {
+                if std::fs::write(path, b"escaped\n").is_ok() {
+                    written.push(path.clone());
+                }
+            }
+            let _ = writeln!(out, "written: {}", written.join(" "));
+            ExitCode::SUCCESS
+        }
+        Some("stop-parent") => {
+            // SIGSTOP to the parent: the harness, without a PID namespace.
+            let parent = rustix::process::getppid();
+            if let Some(p) = parent {
+                let _ = rustix::process::kill_process(p, rustix::process::Signal::STOP);
+            }
+            let _ = out.write_all(b"done\n");
+            ExitCode::SUCCESS
         }
         Some("no-read") => ExitCode::SUCCESS,
         Some("wrong-stream") => {
@@ -88,7 +136,7 @@ fn main() -> ExitCode {
         Some("exit") => ExitCode::from(args.get(1).and_then(|s| s.parse::<u8>().ok()).unwrap_or(0)),
         _ => {
             eprintln!(
-                "usage: boxes-fixture-misbehave hang|orphan|flood|segv|no-read|wrong-stream|no-flush|prompt|write-files|exit N"
+                "usage: boxes-fixture-misbehave hang|orphan|flood|segv|no-read|wrong-stream|no-flush|prompt|write-files|daemon|daemon-holding|write-outside|stop-parent|exit N"
             );
             ExitCode::from(2)
         }

@@ -92,6 +92,8 @@ mod tests {
             dirs: BTreeSet::new(),
             written: BTreeSet::new(),
             left_process: false,
+            left_behind: Vec::new(),
+            dropped: crate::run::Dropped::default(),
             elapsed: Duration::ZERO,
         }
     }

@@ -84,8 +84,8 @@ pub struct DiffCli {
     /// side gets 10 s and the candidate max(1 s, 20 × the expected side's
     /// own time for the session), so a program that spins costs about a
     /// second per session).
-    #[arg(long, value_name = "SECS")]
-    pub timeout: Option<f64>,
+    #[arg(long, value_name = "SECS", value_parser = crate::run::parse_timeout)]
+    pub timeout: Option<Duration>,
     /// Parallel workers (default: all cores).
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
@@ -166,22 +166,17 @@ pub fn run<E: Explorer>(
         ));
     };
     let candidate = Target::binary(bin).map_err(|e| e.to_string())?;
+    crate::preflight::check(&candidate).map_err(|e| e.to_string())?;
     let expected = match &cli.against {
         Some(path) => Target::binary(path).map_err(|e| e.to_string())?,
         None => Target::reference(context.pack).map_err(|e| e.to_string())?,
     };
     let (timeout, derived) = match cli.timeout {
-        Some(secs) if secs.is_finite() && secs > 0.0 => (
-            Duration::try_from_secs_f64(secs).map_err(|_| "--timeout is too large".to_owned())?,
-            false,
-        ),
-        Some(_) => return Err("--timeout must be a positive number of seconds".into()),
+        Some(d) => (d, false),
         None => (DEFAULT_TIMEOUT, true),
     };
-    let deadline = match cli.time {
-        Some(secs) if secs.is_finite() && secs > 0.0 => {
-            Some(Instant::now() + Duration::from_secs_f64(secs))
-        }
+    let deadline = match cli.time.map(Duration::try_from_secs_f64) {
+        Some(Ok(d)) if !d.is_zero() => Instant::now().checked_add(d),
         Some(_) => return Err("--time must be a positive number of seconds".into()),
         None => None,
     };

@@ -1,0 +1,534 @@
+//! Containment of a run: where the kernel allows it, each program runs in
+//! namespaces of its own, set up by the `hakoniwa` crate (our crates deny
+//! `unsafe`, and namespace set-up needs it):
+//!
+//! - a PID namespace, so that every process the program starts (`setsid`
+//!   daemons included) dies with the case, and none can see or signal the
+//!   harness;
+//! - a mount namespace in which the file system is read-only except the
+//!   case folder and a private `/tmp`;
+//! - with `full` only (opt-in: it costs more than the rest of a run), IPC
+//!   and network namespaces with no interface up: no network.
+//!
+//! Inside, the first process (PID 1) is not the program but this very
+//! executable in *keeper* mode ([`keeper_mode`]): PID 1 ignores every signal
+//! it has no handler for, so a program run as PID 1 could not be killed by
+//! its own `abort()`. The keeper starts the program as PID 2, waits for it,
+//! lets processes it left behind finish for a moment, names those still
+//! alive, writes it all to a status file only it can reach, and exits,
+//! which kills everything left in the namespace.
+//!
+//! Where namespaces are refused (some containers), runs fall back to a
+//! process group, and the harness says so once.
+
+use std::ffi::OsString;
+use std::fmt::Write as _;
+use std::fs;
+use std::io::{self, Write as _};
+use std::os::unix::ffi::{OsStrExt as _, OsStringExt as _};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// The environment variable that turns a harness binary into a keeper; its
+/// value is the JSON [`Spec`] of the program to run.
+pub const KEEPER_ENV: &str = "CONFORMANCE_KEEPER";
+
+/// The environment variable that chooses the containment: `pid` (the
+/// default: PID and mount namespaces, the host's network), `full` (PID,
+/// mount, IPC and network namespaces), or `group` (a process group only).
+pub const CONTAINMENT_ENV: &str = "CONFORMANCE_CONTAINMENT";
+
+/// Where the keeper finds its status folder inside the sandbox; it
+/// detaches the mount once the file is open, so the program never sees it.
+const CONTROL_MOUNT: &str = "/run/conformance-control";
+const STATUS_FILE: &str = "status";
+
+/// How runs are contained.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Containment {
+    /// Namespaces: PID, mount (read-only file system), and network unless
+    /// `network` says the host's network is shared.
+    Namespaces {
+        /// The host's network is visible (the `pid` choice).
+        network: bool,
+    },
+    /// A process group only, with the reason namespaces are not used.
+    ProcessGroup(String),
+}
+
+impl Containment {
+    /// One line for people: what protects the harness from the program.
+    pub fn describe(&self) -> String {
+        match self {
+            Containment::Namespaces { network: false } => {
+                "containment: PID, mount, IPC and network namespaces (read-only file system \
+                 except the case folder and a private /tmp; no network)"
+                    .to_owned()
+            }
+            Containment::Namespaces { network: true } => {
+                "containment: PID and mount namespaces (read-only file system except the \
+                 case folder and a private /tmp; the host's network)"
+                    .to_owned()
+            }
+            Containment::ProcessGroup(why) => {
+                format!("containment: process group only, because {why}")
+            }
+        }
+    }
+}
+
+/// The containment of this process's runs, decided once: the choice of
+/// [`CONTAINMENT_ENV`], then a probe that starts a keeper in namespaces.
+/// The fall-back is announced once on stderr.
+pub fn containment() -> &'static Containment {
+    static CHOSEN: OnceLock<Containment> = OnceLock::new();
+    CHOSEN.get_or_init(|| {
+        let wanted = std::env::var(CONTAINMENT_ENV).unwrap_or_default();
+        let chosen = match wanted.as_str() {
+            "group" => Containment::ProcessGroup(format!("{CONTAINMENT_ENV}=group")),
+            // The network namespace is opt-in: its creation and tear-down
+            // cost more than the rest of a run (see the README's
+            // Containment section for the numbers).
+            "" | "pid" => probe(true),
+            "full" => probe(false),
+            other => Containment::ProcessGroup(format!(
+                "{CONTAINMENT_ENV}={other} is not one of full, pid, group"
+            )),
+        };
+        if let Containment::ProcessGroup(_) = &chosen
+            && wanted != "group"
+        {
+            eprintln!("{}: {}", own_name(), chosen.describe());
+        }
+        chosen
+    })
+}
+
+/// The name this executable was started as, for messages of the engine
+/// that come before any command line is parsed.
+fn own_name() -> String {
+    std::env::args_os()
+        .next()
+        .map(std::path::PathBuf::from)
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_default()
+}
+
+/// Starts one keeper that runs nothing: namespaces work if it reports.
+fn probe(network: bool) -> Containment {
+    let result = (|| -> Result<(), String> {
+        let dir = tempfile::Builder::new()
+            .prefix("conformance-probe-")
+            .tempdir()
+            .map_err(|e| format!("no temporary folder: {e}"))?;
+        let layout = Layout::new(dir.path()).map_err(|e| e.to_string())?;
+        let spec = Spec::probe(&layout);
+        let mut cmd = command(&layout, &spec, &[], network, None)?;
+        cmd.stdin(hakoniwa::Stdio::inherit())
+            .stdout(hakoniwa::Stdio::inherit())
+            .stderr(hakoniwa::Stdio::inherit());
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| format!("the kernel refused namespaces ({e})"))?;
+        let status = child
+            .wait()
+            .map_err(|e| format!("the kernel refused namespaces ({e})"))?;
+        match read_report(&layout) {
+            Some(Report {
+                ending: Reported::Probe,
+                ..
+            }) => Ok(()),
+            _ => Err(format!(
+                "the kernel refused namespaces ({})",
+                status.reason.trim()
+            )),
+        }
+    })();
+    match result {
+        Ok(()) => Containment::Namespaces { network },
+        Err(why) => Containment::ProcessGroup(why),
+    }
+}
+
+/// A run's folders: the case folder the program works in, and the status
+/// folder only the keeper writes.
+#[derive(Debug, Clone)]
+pub struct Layout {
+    /// The case folder: the program's working directory, its only
+    /// writable place besides `/tmp`.
+    pub work: PathBuf,
+    /// The keeper's status folder.
+    pub control: PathBuf,
+    /// Where the sandbox's root file system is assembled (inside the run's
+    /// folder, so that removing that folder removes everything).
+    pub rootfs: PathBuf,
+}
+
+impl Layout {
+    /// Makes both folders inside `root`.
+    pub fn new(root: &Path) -> io::Result<Self> {
+        let work = root.join("case");
+        let control = root.join("control");
+        let rootfs = root.join("rootfs");
+        fs::create_dir(&work)?;
+        fs::create_dir(&control)?;
+        fs::create_dir(&rootfs)?;
+        Ok(Self {
+            work,
+            control,
+            rootfs,
+        })
+    }
+}
+
+/// What the keeper runs, passed in [`KEEPER_ENV`] as JSON (bytes, since
+/// paths and arguments need not be UTF-8).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Spec {
+    /// The program; empty for a probe.
+    program: Vec<u8>,
+    args: Vec<Vec<u8>>,
+    env: Vec<(Vec<u8>, Vec<u8>)>,
+    cwd: Vec<u8>,
+    /// How long processes left behind may keep the output open after the
+    /// program exited, milliseconds.
+    grace_ms: u64,
+}
+
+impl Spec {
+    /// The program `program` with `args` and the (whole) environment `env`,
+    /// run in the layout's case folder.
+    pub fn new(
+        layout: &Layout,
+        program: &Path,
+        args: &[OsString],
+        env: &[(OsString, OsString)],
+        grace: Duration,
+    ) -> Self {
+        Self {
+            program: program.as_os_str().as_bytes().to_vec(),
+            args: args.iter().map(|a| a.as_bytes().to_vec()).collect(),
+            env: env
+                .iter()
+                .map(|(k, v)| (k.as_bytes().to_vec(), v.as_bytes().to_vec()))
+                .collect(),
+            cwd: layout.work.as_os_str().as_bytes().to_vec(),
+            grace_ms: u64::try_from(grace.as_millis()).unwrap_or(u64::MAX),
+        }
+    }
+
+    fn probe(layout: &Layout) -> Self {
+        Self::new(layout, Path::new(""), &[], &[], Duration::ZERO)
+    }
+}
+
+/// The resource limits set on the keeper, and so inherited by the
+/// program before it starts: (resource, value).
+pub type Rlimits = [(hakoniwa::Rlimit, Option<u64>)];
+
+/// The hakoniwa command that starts a keeper for `spec`.
+pub fn command(
+    layout: &Layout,
+    spec: &Spec,
+    limits: &Rlimits,
+    network: bool,
+    program_dir: Option<&Path>,
+) -> Result<hakoniwa::Command, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("no own executable: {e}"))?;
+    let text = |p: &Path| {
+        p.to_str()
+            .map(str::to_owned)
+            .ok_or_else(|| format!("{} is not UTF-8: namespaces need UTF-8 paths", p.display()))
+    };
+    let mut c = hakoniwa::Container::new();
+    c.rootdir(&layout.rootfs);
+    c.rootfs("/").map_err(|e| e.to_string())?;
+    if !network {
+        c.unshare(hakoniwa::Namespace::Network);
+        c.unshare(hakoniwa::Namespace::Ipc);
+    }
+    // The executables may live outside the standard folders (a build
+    // folder, a student's home): their folders are shown read-only.
+    let mut shown: Vec<PathBuf> = Vec::new();
+    for dir in [exe.parent(), program_dir].into_iter().flatten() {
+        let dir = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_owned());
+        if !shown.iter().any(|d| dir.starts_with(d)) && !is_standard(&dir) {
+            shown.push(dir);
+        }
+    }
+    for dir in &shown {
+        let d = text(dir)?;
+        c.bindmount_ro(&d, &d);
+    }
+    c.tmpfsmount("/tmp");
+    c.devfsmount("/dev");
+    let work = text(&layout.work)?;
+    c.bindmount_rw(&work, &work);
+    c.bindmount_rw(&text(&layout.control)?, CONTROL_MOUNT);
+    for (resource, value) in limits {
+        if let Some(v) = value {
+            c.setrlimit(*resource, *v, *v);
+        }
+    }
+    let json = serde_json::to_string(spec).map_err(|e| e.to_string())?;
+    let mut cmd = c.command(&text(&exe)?);
+    cmd.env(KEEPER_ENV, &json).current_dir(&work);
+    Ok(cmd)
+}
+
+fn is_standard(dir: &Path) -> bool {
+    ["/bin", "/etc", "/lib", "/lib64", "/lib32", "/sbin", "/usr"]
+        .iter()
+        .any(|s| dir.starts_with(s))
+}
+
+/// How the program ended, as the keeper reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reported {
+    /// It exited with this status.
+    Exited(i32),
+    /// A signal killed it.
+    Signaled(i32),
+    /// It could not be started: errno and message.
+    SpawnFailed(i32, String),
+    /// A probe: nothing was run.
+    Probe,
+}
+
+/// A process the program left behind, killed when the keeper exited.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeftBehind {
+    /// Its PID inside the sandbox.
+    pub pid: u32,
+    /// Its command name (`/proc/PID/comm`).
+    pub name: String,
+    /// It still held the program's stdout or stderr open.
+    pub held_output: bool,
+}
+
+impl std::fmt::Display for LeftBehind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{}` (pid {} in the sandbox)", self.name, self.pid)
+    }
+}
+
+/// The keeper's status file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Report {
+    /// How the program ended.
+    pub ending: Reported,
+    /// What it left behind.
+    pub left: Vec<LeftBehind>,
+}
+
+impl Report {
+    fn render(&self) -> String {
+        let mut out = match &self.ending {
+            Reported::Exited(c) => format!("exited {c}\n"),
+            Reported::Signaled(s) => format!("signaled {s}\n"),
+            Reported::SpawnFailed(e, m) => format!("spawn-failed {e} {}\n", m.replace('\n', " ")),
+            Reported::Probe => "probe\n".to_owned(),
+        };
+        for l in &self.left {
+            let _ = writeln!(
+                out,
+                "left {} {} {}",
+                l.pid,
+                u8::from(l.held_output),
+                l.name.replace('\n', " ")
+            );
+        }
+        out
+    }
+
+    fn parse(text: &str) -> Option<Self> {
+        let mut lines = text.lines();
+        let first = lines.next()?;
+        let (word, rest) = first.split_once(' ').unwrap_or((first, ""));
+        let ending = match word {
+            "exited" => Reported::Exited(rest.parse().ok()?),
+            "signaled" => Reported::Signaled(rest.parse().ok()?),
+            "spawn-failed" => {
+                let (e, m) = rest.split_once(' ').unwrap_or((rest, ""));
+                Reported::SpawnFailed(e.parse().ok()?, m.to_owned())
+            }
+            "probe" => Reported::Probe,
+            _ => return None,
+        };
+        let left = lines
+            .filter_map(|l| {
+                let mut parts = l.splitn(4, ' ');
+                (parts.next()? == "left").then_some(())?;
+                Some(LeftBehind {
+                    pid: parts.next()?.parse().ok()?,
+                    held_output: parts.next()? == "1",
+                    name: parts.next().unwrap_or("").to_owned(),
+                })
+            })
+            .collect();
+        Some(Self { ending, left })
+    }
+}
+
+/// Reads the keeper's report of a finished run, if it wrote one.
+pub fn read_report(layout: &Layout) -> Option<Report> {
+    let text = fs::read_to_string(layout.control.join(STATUS_FILE)).ok()?;
+    Report::parse(&text)
+}
+
+/// Runs the keeper when this process was started as one ([`KEEPER_ENV`]
+/// set); every binary that runs cases calls this first thing in `main`
+/// (through [`crate::reference_mode`]).
+pub fn keeper_mode() -> Option<ExitCode> {
+    let json = std::env::var_os(KEEPER_ENV)?;
+    let spec: Spec = match serde_json::from_slice(json.as_bytes()) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("conformance keeper: bad spec: {e}");
+            return Some(ExitCode::from(125));
+        }
+    };
+    Some(match keep(&spec) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("conformance keeper: {e}");
+            ExitCode::from(125)
+        }
+    })
+}
+
+/// The keeper's work, as PID 1 of the sandbox.
+fn keep(spec: &Spec) -> io::Result<()> {
+    use std::os::unix::process::ExitStatusExt as _;
+    let mut status = fs::File::create(Path::new(CONTROL_MOUNT).join(STATUS_FILE))?;
+    // The file stays open; the folder disappears from the sandbox.
+    let _ = rustix::mount::unmount(CONTROL_MOUNT, rustix::mount::UnmountFlags::DETACH);
+    if spec.program.is_empty() {
+        return status.write_all(Report::render(&probe_report()).as_bytes());
+    }
+    let mut cmd = std::process::Command::new(OsString::from_vec(spec.program.clone()));
+    cmd.args(spec.args.iter().map(|a| OsString::from_vec(a.clone())))
+        .env_clear()
+        .envs(
+            spec.env
+                .iter()
+                .map(|(k, v)| (OsString::from_vec(k.clone()), OsString::from_vec(v.clone()))),
+        )
+        .current_dir(OsString::from_vec(spec.cwd.clone()));
+    let ending = match cmd.spawn() {
+        Err(e) => Reported::SpawnFailed(e.raw_os_error().unwrap_or(0), e.to_string()),
+        Ok(mut child) => {
+            let s = child.wait()?;
+            match (s.code(), s.signal()) {
+                (Some(c), _) => Reported::Exited(c),
+                (None, Some(sig)) => Reported::Signaled(sig),
+                (None, None) => Reported::Exited(-1),
+            }
+        }
+    };
+    let left = linger(Duration::from_millis(spec.grace_ms));
+    status.write_all(Report { ending, left }.render().as_bytes())?;
+    status.flush()
+}
+
+fn probe_report() -> Report {
+    Report {
+        ending: Reported::Probe,
+        left: Vec::new(),
+    }
+}
+
+/// After the program exited: reaps what ends, gives processes that still
+/// hold the output up to `grace` to finish, and names what is left.
+fn linger(grace: Duration) -> Vec<LeftBehind> {
+    let ours = [own_link(1), own_link(2)];
+    let deadline = Instant::now() + grace;
+    loop {
+        reap();
+        let left = survivors(&ours);
+        if !left.iter().any(|l| l.held_output) || Instant::now() >= deadline {
+            return left;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn reap() {
+    use rustix::process::{WaitOptions, wait};
+    while let Ok(Some(_)) = wait(WaitOptions::NOHANG) {}
+}
+
+fn own_link(fd: u32) -> Option<PathBuf> {
+    fs::read_link(format!("/proc/1/fd/{fd}")).ok()
+}
+
+/// Every process of the sandbox but the keeper, with whether it holds one
+/// of the keeper's own output streams (the program's stdout and stderr).
+fn survivors(ours: &[Option<PathBuf>]) -> Vec<LeftBehind> {
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid == 1 {
+            continue;
+        }
+        let base = entry.path();
+        let state = fs::read_to_string(base.join("stat")).unwrap_or_default();
+        // A zombie is already dead, only not yet reaped.
+        if state
+            .rsplit_once(") ")
+            .is_some_and(|(_, s)| s.starts_with('Z'))
+        {
+            continue;
+        }
+        let name = fs::read_to_string(base.join("comm"))
+            .map(|s| s.trim_end().to_owned())
+            .unwrap_or_default();
+        let held_output = fs::read_dir(base.join("fd")).is_ok_and(|fds| {
+            fds.flatten().any(|fd| {
+                fs::read_link(fd.path()).is_ok_and(|l| ours.iter().flatten().any(|o| *o == l))
+            })
+        });
+        out.push(LeftBehind {
+            pid,
+            name,
+            held_output,
+        });
+    }
+    out.sort_by_key(|l| l.pid);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reports_round_trip() {
+        let r = Report {
+            ending: Reported::Signaled(6),
+            left: vec![LeftBehind {
+                pid: 3,
+                name: "sleep 30".to_owned(),
+                held_output: true,
+            }],
+        };
+        assert_eq!(Report::parse(&r.render()), Some(r));
+        let r = Report {
+            ending: Reported::SpawnFailed(8, "Exec format error (os error 8)".to_owned()),
+            left: Vec::new(),
+        };
+        assert_eq!(Report::parse(&r.render()), Some(r));
+        assert_eq!(Report::parse("nonsense"), None);
+    }
+}

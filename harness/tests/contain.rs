@@ -1,0 +1,210 @@
+//! Containment: every process a program starts dies with its case, the
+//! program cannot write outside its case folder nor stop the harness, and
+//! Ctrl-C leaves nothing behind. These tests need the namespaces the
+//! harness uses; where the kernel refuses them the harness falls back to a
+//! process group, and says so (checked too).
+
+#![expect(clippy::unwrap_used, reason = "test helpers fail loudly")]
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use assert_cmd::Command;
+
+fn fixture_bin() -> &'static str {
+    env!("CARGO_BIN_EXE_boxes-fixture-misbehave")
+}
+
+fn harness() -> Command {
+    let mut cmd = Command::cargo_bin("boxes-harness").unwrap();
+    cmd.env("NO_COLOR", "1")
+        .env_remove("BOXES_BIN")
+        .env_remove("BOXES_BLESS")
+        .env_remove("CONFORMANCE_CONTAINMENT")
+        .timeout(Duration::from_secs(120));
+    cmd
+}
+
+/// A one-case suite in a fresh folder: `case` is the YAML of the case.
+fn suite_with(case: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/misbehave");
+    std::fs::copy(fixtures.join("suite.yaml"), dir.path().join("suite.yaml")).unwrap();
+    std::fs::create_dir(dir.path().join("process")).unwrap();
+    std::fs::write(dir.path().join("process/case.yaml"), case).unwrap();
+    dir
+}
+
+fn run_suite(dir: &Path, env: &[(&str, &str)]) -> (i32, String) {
+    let out = harness()
+        .envs(env.iter().copied())
+        .args(["--bin", fixture_bin(), "--cases"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code().unwrap_or(-1), text)
+}
+
+/// Processes whose command line contains `marker`.
+fn processes_with(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {
+            let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            if text.contains(marker) && !text.contains("cargo") {
+                found.push(format!("{}: {text}", entry.file_name().to_string_lossy()));
+            }
+        }
+    }
+    found
+}
+
+fn daemon_case(mode: &str, marker: &str) -> String {
+    format!(
+        "summary: a setsid daemon\ncategory: process\nrules: [T-2]\nargs: [{mode}, \"{marker}\"]\n\
+         timeout: 5\nstatus: 0\nstdout: \"started\\n\"\n"
+    )
+}
+
+fn namespaced(text: &str) -> bool {
+    !text.contains("containment: process group only")
+}
+
+#[test]
+fn a_setsid_daemon_dies_with_its_case() {
+    let marker = "31.4159";
+    let dir = suite_with(&daemon_case("daemon", marker));
+    let (code, text) = run_suite(dir.path(), &[]);
+    assert!(namespaced(&text), "{text}");
+    assert_eq!(code, 0, "{text}");
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(processes_with(marker), Vec::<String>::new(), "{text}");
+}
+
+#[test]
+fn a_daemon_holding_the_output_is_named_and_killed() {
+    let marker = "32.718";
+    let dir = suite_with(&daemon_case("daemon-holding", marker));
+    let (code, text) = run_suite(dir.path(), &[]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("left a process running that kept its output open: `sleep` (pid"),
+        "{text}"
+    );
+    assert!(
+        text.contains("killed with the sandbox when the case ended"),
+        "{text}"
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(processes_with(marker), Vec::<String>::new());
+}
+
+#[test]
+fn without_namespaces_the_fallback_is_announced_and_truthful() {
+    let dir = suite_with(&daemon_case("daemon-holding", "33.1"));
+    let (code, text) = run_suite(dir.path(), &[("CONFORMANCE_CONTAINMENT", "nonsense")]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("containment: process group only, because CONFORMANCE_CONTAINMENT=nonsense"),
+        "{text}"
+    );
+    assert!(text.contains("is beyond its reach"), "{text}");
+    // The daemon escaped the group: this level cannot kill it.
+    for p in processes_with("33.1") {
+        if let Some(pid) = p.split(':').next() {
+            let _ = std::process::Command::new("kill")
+                .args(["-9", pid])
+                .status();
+        }
+    }
+}
+
+#[test]
+fn writes_outside_the_case_folder_do_not_land() {
+    let outside = tempfile::tempdir().unwrap();
+    let target: PathBuf = outside.path().join("escaped.txt");
+    let case = format!(
+        "summary: writes outside\ncategory: process\nrules: [T-2]\n\
+         args: [write-outside, \"{}\", /tmp/boxes-escaped.txt, ../../boxes-escaped-up.txt]\n\
+         timeout: 5\nstatus: 0\nstdout: \"written: \\n\"\n",
+        target.display()
+    );
+    let dir = suite_with(&case);
+    let (code, text) = run_suite(dir.path(), &[]);
+    assert!(!target.exists(), "{text}");
+    assert!(!Path::new("/tmp/boxes-escaped.txt").exists(), "{text}");
+    assert!(!Path::new("/tmp/boxes-escaped-up.txt").exists(), "{text}");
+    // The host path is read-only; /tmp is private to the run, so writes
+    // there succeed and vanish: the program says what it wrote.
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("+written: /tmp/boxes-escaped.txt ../../boxes-escaped-up.txt"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_program_cannot_stop_the_harness() {
+    let case = "summary: stops its parent\ncategory: process\nrules: [T-2]\n\
+                args: [stop-parent]\ntimeout: 5\nstatus: 0\nstdout: \"done\\n\"\n";
+    let dir = suite_with(case);
+    let (code, text) = run_suite(dir.path(), &[]);
+    assert!(namespaced(&text), "{text}");
+    assert_eq!(code, 0, "{text}");
+}
+
+#[test]
+fn ctrl_c_kills_every_program_and_removes_every_sandbox() {
+    let marker = "interrupt-marker-4711";
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/misbehave");
+    std::fs::copy(fixtures.join("suite.yaml"), dir.path().join("suite.yaml")).unwrap();
+    std::fs::create_dir(dir.path().join("process")).unwrap();
+    for i in 0..4 {
+        std::fs::write(
+            dir.path().join(format!("process/hang-{i}.yaml")),
+            format!(
+                "summary: hangs\ncategory: process\nrules: [T-1]\nargs: [hang, {marker}]\n\
+                 timeout: 60\nstatus: 0\n"
+            ),
+        )
+        .unwrap();
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("boxes-harness"))
+        .env("NO_COLOR", "1")
+        .env("TMPDIR", tmp.path())
+        .env_remove("CONFORMANCE_CONTAINMENT")
+        .args(["--bin", fixture_bin(), "--test-threads", "2", "--cases"])
+        .arg(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until both programs run.
+    let start = std::time::Instant::now();
+    while processes_with(marker).len() < 2 && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(
+        processes_with(marker).len(),
+        2,
+        "the hanging programs never started"
+    );
+    let pid = rustix::process::Pid::from_child(&child);
+    rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{text}");
+    assert!(
+        text.contains("interrupted by SIGINT (2): 0 cases finished"),
+        "{text}"
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(processes_with(marker), Vec::<String>::new(), "{text}");
+    let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().flatten().collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
