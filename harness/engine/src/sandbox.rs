@@ -79,12 +79,25 @@ impl Containment {
     }
 }
 
+/// Set by [`keeper_mode`]: this executable's `main` hands control to the
+/// keeper when started as one, so it can be re-run as a sandbox's keeper.
+static KEEPER_CAPABLE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// The containment of this process's runs, decided once: the choice of
 /// [`CONTAINMENT_ENV`], then a probe that starts a keeper in namespaces.
 /// The fall-back is announced once on stderr.
 pub fn containment() -> &'static Containment {
     static CHOSEN: OnceLock<Containment> = OnceLock::new();
     CHOSEN.get_or_init(|| {
+        // The keeper is this executable re-run: one whose `main` never
+        // called [`keeper_mode`] (a test binary calling the engine
+        // in-process) would run its own `main` instead, so it runs its
+        // programs in process groups, quietly.
+        if !KEEPER_CAPABLE.load(std::sync::atomic::Ordering::Relaxed) {
+            return Containment::ProcessGroup(
+                "this executable cannot act as the sandbox's keeper".to_owned(),
+            );
+        }
         let wanted = std::env::var(CONTAINMENT_ENV).unwrap_or_default();
         let chosen = match wanted.as_str() {
             "group" => Containment::ProcessGroup(format!("{CONTAINMENT_ENV}=group")),
@@ -382,6 +395,7 @@ pub fn read_report(layout: &Layout) -> Option<Report> {
 /// set); every binary that runs cases calls this first thing in `main`
 /// (through [`crate::reference_mode`]).
 pub fn keeper_mode() -> Option<ExitCode> {
+    KEEPER_CAPABLE.store(true, std::sync::atomic::Ordering::Relaxed);
     let json = std::env::var_os(KEEPER_ENV)?;
     let spec: Spec = match serde_json::from_slice(json.as_bytes()) {
         Ok(s) => s,
