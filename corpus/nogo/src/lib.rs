@@ -16,7 +16,7 @@ pub mod generate;
 pub mod lines;
 pub mod pack;
 pub mod play;
-pub mod rng;
+pub use conformance_engine::rng;
 pub mod samples;
 pub mod session;
 pub mod shrink;

@@ -42,6 +42,7 @@ pub mod preflight;
 pub mod quiet;
 pub mod report;
 pub mod results;
+pub mod rng;
 pub mod run;
 pub mod sandbox;
 pub mod schema;

@@ -1,5 +1,6 @@
-//! A tiny seeded PRNG (SplitMix64) whose output is part of the corpus's
-//! determinism promise: the same seed gives the same numbers on every
+//! A tiny seeded PRNG (SplitMix64) for every pack's corpus and explorer,
+//! whose output is part of their determinism promise: the same seed gives
+//! the same numbers on every
 //! platform and in every version, so it is written here rather than taken
 //! from a crate whose streams may change between releases.
 
