@@ -81,6 +81,8 @@ pub enum Edit {
         /// What was wrong.
         message: String,
     },
+    /// The case was not run (why, in a few words).
+    NotRun(String),
 }
 
 /// A line as a signature keeps it: escaped like [`crate::report::escape`],
@@ -259,6 +261,7 @@ impl fmt::Display for Edit {
             Self::Present => write!(f, "should not exist"),
             Self::LeftProcess => write!(f, "left running, holding the output open"),
             Self::Broke { rule, message } => write!(f, "broke {rule}: {message}"),
+            Self::NotRun(why) => write!(f, "not run ({why})"),
         }
     }
 }

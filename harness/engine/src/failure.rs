@@ -99,6 +99,12 @@ pub enum Difference {
     },
     /// In a conversation, an answer broke a rule.
     Exchange(Box<ExchangeDifference>),
+    /// The case was not run: the run's budget ([`crate::budget`]) gave its
+    /// verdict before it started.
+    NotRun {
+        /// Why, and how to run it anyway.
+        reason: String,
+    },
 }
 
 /// A broken rule of a conversation, its request and answer escaped and cut.
@@ -454,6 +460,9 @@ impl Difference {
                 };
                 let _ = writeln!(out, "  received: {received}");
             }
+            Self::NotRun { reason } => {
+                let _ = writeln!(out, "{} {reason}", style.paint("1", "not run:"));
+            }
         }
     }
 }
@@ -521,6 +530,7 @@ impl fmt::Display for Difference {
             Self::FileMissing { path } => write!(f, "file `{path}` is missing"),
             Self::FileUnexpected { path } => write!(f, "file `{path}` must not exist"),
             Self::Exchange(x) => write!(f, "request {}: {}: {}", x.number, x.rule, x.message),
+            Self::NotRun { reason } => f.write_str(reason),
         }
     }
 }

@@ -17,6 +17,7 @@
 //!   of failures grouped by cause; [`kit`]: `--keep-failed` folders.
 //! - [`report`]: reproduce commands, score, coverage, JUnit.
 //! - [`bless`]: rewriting expected fields from the reference.
+//! - [`budget`]: the early verdict on a program that hangs.
 //! - [`diff`]: differential testing with a pack's explorer.
 //! - [`sandbox`]: containment of a run in namespaces (a keeper as PID 1);
 //!   [`interrupt`]: Ctrl-C / SIGTERM clean-up; [`preflight`]: a `--bin`
@@ -26,6 +27,7 @@
 //!   exit statuses.
 
 pub mod bless;
+pub mod budget;
 pub mod case;
 pub mod cause;
 pub mod cli;

@@ -82,8 +82,10 @@ pub enum VerdictKind {
 #[serde(deny_unknown_fields)]
 pub struct DifferenceRecord {
     /// `status`, `stdout`, `stderr`, `file`, `file-missing`,
-    /// `file-unexpected`, `left-process`, or `exchange` (an answer in a
-    /// conversation that broke a rule).
+    /// `file-unexpected`, `left-process`, `exchange` (an answer in a
+    /// conversation that broke a rule), or `not-run` (the early verdict on
+    /// a program that hangs left the case out; `message` says why and how
+    /// to run it anyway).
     pub part: String,
     /// For `exchange`: the rule ID broken.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -241,6 +243,7 @@ fn difference(m: &Difference) -> DifferenceRecord {
             d.actual = Some(x.answer.clone());
             "exchange"
         }
+        Difference::NotRun { .. } => "not-run",
     };
     part.clone_into(&mut d.part);
     d

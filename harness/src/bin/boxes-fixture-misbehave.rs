@@ -10,16 +10,116 @@
 //! `daemon-holding MARK` (a `setsid` daemon `sleep MARK`, without or with
 //! the output open), `write-outside PATH...` (tries to write each path),
 //! `stop-parent` (sends SIGSTOP to its parent).
+//!
+//! Whole-suite programs, picked by the basename of `argv[0]` (the harness
+//! clears the environment and every case brings its own arguments, so a
+//! link named after the mode is the only channel), for `benches/hostile.rs`
+//! and `tests/budget.rs`: `hang-spin` (spins on the CPU forever),
+//! `hang-sleep` (sleeps forever), `hang-games` (the reference, except that
+//! it sleeps forever once its arguments start a game: it passes the quick
+//! argument cases and hangs in the rest), `slow100` (the reference, then
+//! spins until its process has used 100 times the CPU time the reference's
+//! run took, start-up included), `eof-prompt` (the prompt loop that
+//! ignores end of input: after it, prints `A> ` forever).
 
+use std::ffi::OsString;
 use std::io::{BufRead, Write};
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
+
+/// How many times the reference's CPU time `slow100` uses.
+const SLOWDOWN: u32 = 100;
+
+/// The whole-suite modes, chosen by the name the fixture runs under.
+fn whole_suite(name: &str, operands: &[OsString]) -> Option<ExitCode> {
+    match name {
+        "hang-spin" => {
+            let mut n: u64 = 0;
+            loop {
+                n = std::hint::black_box(n.wrapping_add(1));
+            }
+        }
+        "hang-sleep" => loop {
+            std::thread::sleep(Duration::from_secs(60));
+        },
+        "hang-games" => {
+            if boxes_reference::app::start(operands).is_ok() {
+                loop {
+                    std::thread::sleep(Duration::from_secs(60));
+                }
+            }
+            Some(reference(operands))
+        }
+        "slow100" => {
+            let code = reference(operands);
+            // The reference's whole run, start-up included, then 99 times
+            // as much again.
+            let used = cpu_time();
+            let until = used.saturating_mul(SLOWDOWN);
+            let mut n: u64 = 0;
+            while cpu_time() < until {
+                for _ in 0..10_000 {
+                    n = std::hint::black_box(n.wrapping_add(1));
+                }
+            }
+            Some(code)
+        }
+        "eof-prompt" => {
+            let stdin = std::io::stdin();
+            let mut lines = stdin.lock();
+            // Each prompt is flushed before a read that may wait; once
+            // input has ended nothing waits, and the prompts leave in
+            // blocks, as a student's `printf` loop's do.
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            let mut line = Vec::new();
+            let mut ended = false;
+            loop {
+                let wrote = out.write_all(b"A> ");
+                if wrote
+                    .and_then(|()| if ended { Ok(()) } else { out.flush() })
+                    .is_err()
+                {
+                    return Some(ExitCode::FAILURE);
+                }
+                line.clear();
+                // End of input reads nothing, and the loop asks again.
+                ended = matches!(lines.read_until(b'\n', &mut line), Ok(0) | Err(_));
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The reference `boxes` on these operands, as its own `main` runs it.
+fn reference(operands: &[OsString]) -> ExitCode {
+    let argv = std::iter::once(OsString::from("boxes")).chain(operands.iter().cloned());
+    boxes_reference::stdio::main_with_args(argv)
+}
+
+/// CPU time this process used so far.
+fn cpu_time() -> Duration {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+    Duration::new(
+        u64::try_from(t.tv_sec).unwrap_or(0),
+        u32::try_from(t.tv_nsec).unwrap_or(0),
+    )
+}
 
 #[expect(
     clippy::too_many_lines,
     reason = "one short arm per misbehaviour reads best as one table"
 )]
 fn main() -> ExitCode {
+    let argv: Vec<OsString> = std::env::args_os().collect();
+    let name = argv
+        .first()
+        .and_then(|p| Path::new(p).file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if let Some(code) = whole_suite(&name, argv.get(1..).unwrap_or_default()) {
+        return code;
+    }
     // `args_os`: the fixture may be started under a name that is not UTF-8.
     let args: Vec<String> = std::env::args_os()
         .skip(1)
