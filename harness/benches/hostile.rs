@@ -1,0 +1,217 @@
+//! The harness against hostile programs over the whole built-in boxes
+//! suite, each run with default options as a child process: wall time,
+//! verdicts, report bytes and the harness's peak RSS (`VmHWM` of
+//! `/proc/PID/status`, read until the child exits).
+//!
+//! - `hang-spin`, `hang-sleep`: hang on every case (target: verdict within
+//!   60 s on 2 cores);
+//! - `slow100`: the reference burning 100 times its CPU time (target:
+//!   passes every case);
+//! - `eof-prompt`: prints prompts forever once input ends (targets: report
+//!   under 5 MB, harness under 200 MB);
+//! - `diff` against both hangs (target: ends within 2 minutes);
+//! - with `-- --games`, `hang-games` (passes the argument cases, hangs in
+//!   every game) at `--timeout 1`, to count what a game-only hang costs.
+//!
+//! `cargo bench -p boxes-harness --bench hostile [-- --games]`
+
+use std::io::Read as _;
+use std::path::Path;
+use std::process::{Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
+
+const HARNESS: &str = env!("CARGO_BIN_EXE_boxes-harness");
+const FIXTURE: &str = env!("CARGO_BIN_EXE_boxes-fixture-misbehave");
+
+/// What one harness run cost.
+struct Measured {
+    wall: Duration,
+    code: Option<i32>,
+    report_bytes: u64,
+    peak_rss_kib: u64,
+    /// Verdicts from `--results`: passed, failed, not run (early verdict),
+    /// errors.
+    verdicts: Option<(usize, usize, usize, usize)>,
+}
+
+fn main() -> ExitCode {
+    let games = std::env::args().any(|a| a == "--games");
+    let Ok(dir) = tempfile::tempdir() else {
+        eprintln!("cannot make a scratch folder");
+        return ExitCode::FAILURE;
+    };
+    for name in [
+        "hang-spin",
+        "hang-sleep",
+        "slow100",
+        "eof-prompt",
+        "hang-games",
+    ] {
+        if let Err(e) = std::os::unix::fs::symlink(FIXTURE, dir.path().join(name)) {
+            eprintln!("cannot link {name}: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    println!("hostile programs over the whole boxes suite (default options)");
+    println!("load average before: {}", loadavg());
+    let reference = measure(dir.path(), &[]);
+    line("reference (for scale)", &reference);
+    for name in ["hang-spin", "hang-sleep", "slow100", "eof-prompt"] {
+        let bin = dir.path().join(name);
+        let m = measure(dir.path(), &["--bin".as_ref(), bin.as_os_str()]);
+        line(name, &m);
+    }
+    for name in ["hang-spin", "hang-sleep"] {
+        let bin = dir.path().join(name);
+        let out = dir.path().join(format!("diff-{name}"));
+        let m = measure(
+            dir.path(),
+            &[
+                "diff".as_ref(),
+                "--bin".as_ref(),
+                bin.as_os_str(),
+                "--out".as_ref(),
+                out.as_os_str(),
+            ],
+        );
+        line(&format!("diff {name}"), &m);
+    }
+    if games {
+        let bin = dir.path().join("hang-games");
+        let m = measure(
+            dir.path(),
+            &[
+                "--bin".as_ref(),
+                bin.as_os_str(),
+                "--timeout".as_ref(),
+                "1".as_ref(),
+            ],
+        );
+        line("hang-games --timeout 1", &m);
+        if let Some((_, failed, _, _)) = m.verdicts {
+            let secs = failed as f64 * 10.0 / 2.0;
+            println!(
+                "  at the default 10 s: {failed} hanging cases x 10 s / 2 cores = {secs:.0} s \
+                 ({:.1} min)",
+                secs / 60.0
+            );
+        }
+    }
+    println!("load average after: {}", loadavg());
+    ExitCode::SUCCESS
+}
+
+fn line(name: &str, m: &Measured) {
+    let verdicts = m.verdicts.map_or_else(String::new, |(p, f, n, e)| {
+        format!(", {p} passed, {f} failed ({n} of them not run), {e} errors")
+    });
+    println!(
+        "{name:<24} wall {:>7.1} s, exit {}, report {:>9} bytes, harness peak RSS {:>7} KiB{verdicts}",
+        m.wall.as_secs_f64(),
+        m.code
+            .map_or_else(|| "signal".to_owned(), |c| c.to_string()),
+        m.report_bytes,
+        m.peak_rss_kib,
+    );
+}
+
+/// Runs the harness with `args` (plus `--results` for a run), counting
+/// its output and polling its peak RSS until it exits.
+fn measure(dir: &Path, args: &[&std::ffi::OsStr]) -> Measured {
+    let results = dir.join("results.json");
+    let _ = std::fs::remove_file(&results);
+    let mut cmd = Command::new(HARNESS);
+    cmd.current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env_remove("BOXES_BIN")
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let is_diff = args.first().is_some_and(|a| *a == "diff");
+    if !is_diff {
+        cmd.arg("--results").arg(&results);
+    }
+    let start = Instant::now();
+    let Ok(mut child) = cmd.spawn() else {
+        eprintln!("cannot start {HARNESS}");
+        return Measured {
+            wall: Duration::ZERO,
+            code: None,
+            report_bytes: 0,
+            peak_rss_kib: 0,
+            verdicts: None,
+        };
+    };
+    let counters: Vec<_> = [
+        child
+            .stdout
+            .take()
+            .map(|s| Box::new(s) as Box<dyn std::io::Read + Send>),
+        child
+            .stderr
+            .take()
+            .map(|s| Box::new(s) as Box<dyn std::io::Read + Send>),
+    ]
+    .into_iter()
+    .flatten()
+    .map(|mut r| {
+        std::thread::spawn(move || {
+            let mut buf = vec![0u8; 64 * 1024];
+            let mut n: u64 = 0;
+            while let Ok(k) = r.read(&mut buf) {
+                if k == 0 {
+                    break;
+                }
+                n += k as u64;
+            }
+            n
+        })
+    })
+    .collect();
+    let status_path = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    let code = loop {
+        // VmHWM is the high-water mark itself: only growth in the last
+        // poll interval before the exit can be missed.
+        if let Some(kib) = vm_hwm(&status_path) {
+            peak = peak.max(kib);
+        }
+        match child.try_wait() {
+            Ok(Some(status)) => break status.code(),
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            Err(_) => break None,
+        }
+    };
+    let wall = start.elapsed();
+    let report_bytes = counters.into_iter().map(|t| t.join().unwrap_or(0)).sum();
+    Measured {
+        wall,
+        code,
+        report_bytes,
+        peak_rss_kib: peak,
+        verdicts: (!is_diff).then(|| verdicts(&results)).flatten(),
+    }
+}
+
+fn vm_hwm(path: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn verdicts(path: &Path) -> Option<(usize, usize, usize, usize)> {
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
+    let cases = doc["cases"].as_array()?;
+    let count = |kind: &str| cases.iter().filter(|c| c["verdict"] == kind).count();
+    let not_run = cases
+        .iter()
+        .filter(|c| c["differences"][0]["part"] == "not-run")
+        .count();
+    Some((count("passed"), count("failed"), not_run, count("error")))
+}
+
+fn loadavg() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".to_owned())
+}
