@@ -1,0 +1,233 @@
+//! The clap definitions of the command line: the subcommands, the options
+//! of a run, the libtest options `cargo test` and nextest pass, and their
+//! translation into libtest-mimic's arguments.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use libtest_mimic::{Arguments, FormatSetting};
+
+use crate::diff::DiffCli;
+use crate::run;
+
+/// The command line: a subcommand, or the options of `run` (the default).
+#[derive(Debug, clap::Parser)]
+#[command(
+    about = "Replays a spec pack's conformance cases against a program, byte for byte.",
+    after_help = "Without --bin the built-in reference is checked. Environment: NAME_BIN \
+                  (as --bin), NAME_BLESS=1 (as --bless), NAME_TIME_FACTOR (as --time-factor), NAME the \
+                  pack's name in capitals; \
+                  NO_COLOR.",
+    args_conflicts_with_subcommands = true
+)]
+pub(super) struct Top {
+    #[command(subcommand)]
+    pub(super) command: Option<Sub>,
+    #[command(flatten)]
+    pub(super) run: Cli,
+}
+
+/// The subcommands.
+#[derive(Debug, clap::Subcommand)]
+pub(super) enum Sub {
+    /// Run the selected cases against a program (the default).
+    Run(Cli),
+    /// Rewrite the expected fields of the selected cases from the reference.
+    Bless(Cli),
+    /// List the selected cases without running them.
+    List(Cli),
+    /// Print every rule of rules.yaml with the number of cases citing it.
+    Coverage(Cli),
+    /// Run random sessions on a candidate and on the reference (or
+    /// --against), compare them byte for byte, and write each distinct
+    /// mismatch as a shrunk case.
+    Diff(DiffCommand),
+    /// Print the JSON Schema of the case format.
+    Schema {
+        /// Print the schema of the --results document instead.
+        #[arg(long)]
+        results: bool,
+    },
+}
+
+/// The options of a run.
+#[derive(Debug, clap::Args)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent command-line flags"
+)]
+pub(super) struct Cli {
+    /// The spec pack whose program is checked (default: the first one
+    /// registered).
+    #[arg(long, value_name = "NAME")]
+    pub(super) spec: Option<String>,
+    /// The program to check (default: the built-in reference): a path, or
+    /// for a pack whose programs are command lines one shell-quoted command
+    /// (`'python3 bot.py'`).
+    #[arg(long, value_name = "PATH|CMD")]
+    pub(super) bin: Option<PathBuf>,
+    /// Scales every time limit of conversation cases, for slow machines
+    /// (default 1, or NAME_TIME_FACTOR).
+    #[arg(long, value_name = "F")]
+    pub(super) time_factor: Option<f64>,
+    /// A case folder or case file; repeatable (default: the built-in suite).
+    #[arg(long = "cases", value_name = "PATH")]
+    pub(super) cases: Vec<PathBuf>,
+    /// Seconds per case, replacing every case's own timeout.
+    #[arg(long, value_name = "SECS", value_parser = run::parse_timeout)]
+    pub(super) timeout: Option<Duration>,
+    /// Only cases citing this rule ID; repeatable.
+    #[arg(long = "rule", value_name = "ID")]
+    pub(super) rules: Vec<String>,
+    /// Only cases of this category; repeatable.
+    #[arg(long = "category", value_name = "NAME")]
+    pub(super) categories: Vec<String>,
+    /// Rewrite the expected fields of the selected cases from the reference.
+    #[arg(long)]
+    pub(super) bless: bool,
+    /// Print the marking categories with passed/total and an estimated mark.
+    #[arg(long)]
+    pub(super) score: bool,
+    /// Count ambiguous cases in their categories (and run them).
+    #[arg(long)]
+    pub(super) strict: bool,
+    /// Write a JUnit XML report to PATH.
+    #[arg(long, value_name = "PATH")]
+    pub(super) junit: Option<PathBuf>,
+    /// Write the results as JSON to PATH (schema: cases/results.schema.json).
+    #[arg(long, value_name = "PATH")]
+    pub(super) results: Option<PathBuf>,
+    /// Write Gradescope's autograder results.json to PATH (one test per
+    /// marking category).
+    #[arg(long, value_name = "PATH")]
+    pub(super) gradescope: Option<PathBuf>,
+    /// Print every rule of rules.yaml with the number of cases citing it.
+    #[arg(long)]
+    pub(super) coverage: bool,
+    /// Give each failed case a folder below DIR with its files, stdin,
+    /// expected outputs and a run.sh that replays it.
+    #[arg(long, value_name = "DIR")]
+    pub(super) keep_failed: Option<PathBuf>,
+    #[command(flatten)]
+    pub(super) libtest: TestArgs,
+    /// The libtest-mimic arguments built from [`Cli::libtest`].
+    #[arg(skip)]
+    pub(super) test: Arguments,
+}
+
+/// The options `cargo test` and nextest pass to a test binary.
+#[derive(Debug, Clone, clap::Args)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent command-line flags"
+)]
+pub(super) struct TestArgs {
+    /// Run only cases whose name contains FILTER (`category/case`).
+    #[arg(value_name = "FILTER")]
+    pub(super) filter: Option<String>,
+    /// FILTER must match a name exactly.
+    #[arg(long)]
+    pub(super) exact: bool,
+    /// Skip cases whose name contains TEXT; repeatable.
+    #[arg(long, value_name = "TEXT")]
+    pub(super) skip: Vec<String>,
+    /// List the cases instead of running them.
+    #[arg(long)]
+    pub(super) list: bool,
+    /// Run ambiguous cases too.
+    #[arg(long)]
+    pub(super) include_ignored: bool,
+    /// Run only the ambiguous cases.
+    #[arg(long)]
+    pub(super) ignored: bool,
+    /// Cases run in parallel.
+    #[arg(long, value_name = "N")]
+    pub(super) test_threads: Option<usize>,
+    /// Output format.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub(super) format: Option<Format>,
+    /// Colour.
+    #[arg(long, value_enum, value_name = "WHEN")]
+    pub(super) color: Option<Color>,
+    /// One character per case.
+    #[arg(short, long)]
+    pub(super) quiet: bool,
+    /// Accepted for `cargo test`; no effect.
+    #[arg(long, hide = true)]
+    pub(super) test: bool,
+    /// Accepted for `cargo test`; no effect.
+    #[arg(long, hide = true)]
+    pub(super) bench: bool,
+    /// Accepted for `cargo test`; no effect.
+    #[arg(long, hide = true)]
+    pub(super) nocapture: bool,
+    /// Accepted for `cargo test`; no effect.
+    #[arg(long, hide = true)]
+    pub(super) show_output: bool,
+    /// Accepted for `cargo test` (`-Z unstable-options`); no effect.
+    #[arg(short = 'Z', hide = true, value_name = "FLAG")]
+    pub(super) unstable: Vec<String>,
+    /// Accepted for `cargo test`; no effect.
+    #[arg(long, hide = true, value_name = "PATH")]
+    pub(super) logfile: Option<String>,
+}
+
+/// `--format`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub(super) enum Format {
+    /// One line per case.
+    Pretty,
+    /// One character per case.
+    Terse,
+    /// libtest's JSON events.
+    Json,
+}
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub(super) enum Color {
+    /// When stdout is a terminal.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+impl TestArgs {
+    /// The libtest-mimic arguments these stand for.
+    pub(super) fn to_arguments(&self) -> Arguments {
+        Arguments {
+            filter: self.filter.clone(),
+            exact: self.exact,
+            skip: self.skip.clone(),
+            list: self.list,
+            include_ignored: self.include_ignored,
+            ignored: self.ignored,
+            test_threads: self.test_threads,
+            quiet: self.quiet,
+            format: self.format.map(|f| match f {
+                Format::Pretty => FormatSetting::Pretty,
+                Format::Terse => FormatSetting::Terse,
+                Format::Json => FormatSetting::Json,
+            }),
+            color: self.color.map(|c| match c {
+                Color::Auto => libtest_mimic::ColorSetting::Auto,
+                Color::Always => libtest_mimic::ColorSetting::Always,
+                Color::Never => libtest_mimic::ColorSetting::Never,
+            }),
+            ..Arguments::default()
+        }
+    }
+}
+
+/// The command line of `diff`.
+#[derive(Debug, clap::Args)]
+pub(super) struct DiffCommand {
+    /// The spec pack whose program is explored (default: the first one
+    /// registered).
+    #[arg(long, value_name = "NAME")]
+    pub(super) spec: Option<String>,
+    #[command(flatten)]
+    pub(super) diff: DiffCli,
+}

@@ -1,0 +1,30 @@
+//! `--bless` for one case: run the reference and rewrite the case's
+//! expected fields.
+
+use crate::bless::{self, Blessed};
+use crate::case;
+use crate::run;
+use crate::schema::Case;
+use crate::suite::CaseFile;
+
+use super::runner::Context;
+
+pub(super) fn bless_one(
+    ctx: &Context,
+    file: &CaseFile,
+    parsed: Result<Case, String>,
+) -> Result<(), String> {
+    let case = parsed?;
+    // A conversation's expectations are its rules, not bytes: nothing to
+    // write.
+    if case.script.is_some() {
+        return Ok(());
+    }
+    let inv =
+        case::invocation(&case, file, &ctx.target, ctx.overrides).map_err(|e| e.to_string())?;
+    let outcome = run::run(&inv).map_err(|e| format!("{}: {e}", file.display()))?;
+    match bless::bless(file, &case, &outcome) {
+        Ok(Blessed::Changed | Blessed::Unchanged) => Ok(()),
+        Err(e) => Err(e.to_string()),
+    }
+}

@@ -1,0 +1,197 @@
+//! The command line: subcommand dispatch (`run` the default, `bless`,
+//! `list`, `coverage`, `diff`, `schema`), the program's name and version
+//! in every usage line, and the exit status of a usage error. The case
+//! runner behind `run` lives in the submodules:
+//!
+//! - `args`: the clap definitions;
+//! - `runner`: one run of the selected cases around libtest-mimic;
+//! - `plan`: which cases a run selects, and the trial list;
+//! - `trials`: one case as a trial, run, driven and judged;
+//! - `bless`: one case blessed from the reference;
+//! - `coverage`: the rule coverage table;
+//! - `header`: what a run prints around libtest's output;
+//! - `outputs`: the machine outputs (`--results`, `--gradescope`).
+
+mod args;
+mod bless;
+mod coverage;
+mod header;
+mod outputs;
+mod plan;
+mod runner;
+mod trials;
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use crate::diff::explore::Context as DiffContext;
+use crate::exit;
+use crate::pack::{self, Pack};
+use crate::suite::{self, Root};
+
+use args::{DiffCommand, Sub, Top};
+use runner::run_cases;
+
+/// Behaviour that differs between the harness binary and the conformance
+/// test target.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Defaults {
+    /// Run ambiguous cases too, as if `--include-ignored` were given.
+    pub include_ambiguous: bool,
+    /// Ignore `NAME_BIN`: `cargo test` checks the reference whatever the
+    /// environment says.
+    pub ignore_bin_env: bool,
+}
+
+/// A binary built on the engine: its name and the packs it registers.
+#[derive(Clone, Copy)]
+pub struct App<'a> {
+    /// The binary's name, shown in usage lines and printed commands.
+    pub program: &'static str,
+    /// The registered packs; the first is the default.
+    pub packs: &'a [&'a dyn Pack],
+}
+
+impl<'a> App<'a> {
+    /// The pack named `name`, or the default pack.
+    fn pack(&self, name: Option<&str>) -> Result<&'a dyn Pack, String> {
+        match name {
+            None => self
+                .packs
+                .first()
+                .copied()
+                .ok_or_else(|| "no spec pack is registered".to_owned()),
+            Some(name) => pack::find(self.packs, name).ok_or_else(|| {
+                format!(
+                    "--spec {name}: no such spec pack (known: {})",
+                    self.packs
+                        .iter()
+                        .map(|p| p.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }),
+        }
+    }
+
+    /// Whether `pack` is the default pack.
+    fn is_default(&self, pack: &dyn Pack) -> bool {
+        self.packs.first().is_some_and(|p| p.name() == pack.name())
+    }
+}
+
+/// The whole program, given `argv` with the program name first. Exits
+/// through the constants of [`crate::exit`].
+pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) -> ExitCode {
+    let top: Top = match parse_as(app, argv) {
+        Ok(top) => top,
+        Err(e) => return clap_exit(&e),
+    };
+    match top.command {
+        None => run_cases(app, top.run, defaults),
+        Some(Sub::Run(cli)) => run_cases(app, cli, defaults),
+        Some(Sub::Bless(mut cli)) => {
+            cli.bless = true;
+            run_cases(app, cli, defaults)
+        }
+        Some(Sub::List(mut cli)) => {
+            cli.libtest.list = true;
+            run_cases(app, cli, defaults)
+        }
+        Some(Sub::Coverage(mut cli)) => {
+            cli.coverage = true;
+            run_cases(app, cli, defaults)
+        }
+        Some(Sub::Diff(command)) => diff_main(app, command),
+        Some(Sub::Schema { results }) => {
+            if results {
+                print!("{}", crate::results::json_schema());
+            } else {
+                print!("{}", crate::schema::json_schema());
+            }
+            exit::code(exit::PASSED)
+        }
+    }
+}
+
+/// `--version`: the engine's version and, for every registered pack, its
+/// suite's content hash.
+fn version(app: &App<'_>) -> String {
+    let packs: Vec<String> = app
+        .packs
+        .iter()
+        .map(|p| {
+            let root = Root::Embedded(p.suite());
+            format!(
+                "{} suite content {}",
+                p.name(),
+                suite::content_hash(&[root])
+            )
+        })
+        .collect();
+    format!("{} ({})", env!("CARGO_PKG_VERSION"), packs.join(", "))
+}
+
+/// `diff`.
+fn diff_main(app: &App<'_>, command: DiffCommand) -> ExitCode {
+    let name = format!("{} {}", app.program, crate::diff::SUBCOMMAND);
+    let report = |message: &str| {
+        eprintln!("{name}: {message}");
+        exit::code(exit::USAGE)
+    };
+    let pack = match app.pack(command.spec.as_deref()) {
+        Ok(p) => p,
+        Err(e) => return report(&e),
+    };
+    let Some(explorer) = pack.explorer() else {
+        return report(&format!(
+            "spec pack {} has no explorer for diff",
+            pack.name()
+        ));
+    };
+    let mut cli = command.diff;
+    if cli.bin.is_none() {
+        cli.bin = std::env::var_os(pack.bin_env())
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from);
+    }
+    let context = DiffContext {
+        pack: pack.name(),
+        program: app.program,
+        default: app.is_default(pack),
+    };
+    match explorer.diff(&context, &cli) {
+        Ok(r) if r.findings.is_empty() && r.mismatching == 0 => exit::code(exit::PASSED),
+        Ok(_) => exit::code(exit::FAILED),
+        Err(message) => report(&message),
+    }
+}
+
+/// Parses `argv` with the program's name in every usage line and its
+/// version (with the suites' content hashes) behind `--version`.
+fn parse_as<T: clap::Parser>(app: &App<'_>, argv: Vec<OsString>) -> Result<T, clap::Error> {
+    // clap wants a `'static` version text; it is built once per process.
+    let version: &'static str = version(app).leak();
+    let matches = T::command()
+        .name(app.program)
+        .bin_name(app.program)
+        .version(version)
+        .try_get_matches_from(argv)?;
+    T::from_arg_matches(&matches)
+}
+
+/// Prints a clap error or help text and returns its exit status.
+fn clap_exit(e: &clap::Error) -> ExitCode {
+    let _ = e.print();
+    exit::code(if e.use_stderr() {
+        exit::USAGE
+    } else {
+        exit::PASSED
+    })
+}
+
+pub(super) fn usage_error(program: &str, message: &str) -> ExitCode {
+    eprintln!("{program}: {message}");
+    exit::code(exit::USAGE)
+}

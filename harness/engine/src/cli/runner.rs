@@ -1,0 +1,251 @@
+//! One run of the selected cases: the pack and environment resolved, the
+//! program checked, the shared trial context built, libtest-mimic run, and
+//! the score, reports and exit status after it.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use libtest_mimic::FormatSetting;
+
+use crate::case::Overrides;
+use crate::driver::{CaseDriver, DriveSettings};
+use crate::exit;
+use crate::pack::Pack;
+use crate::report::{self, CaseResult, Style, Verdict};
+use crate::results::RunInfo;
+use crate::run::Target;
+use crate::suite;
+
+use super::args::Cli;
+use super::coverage::coverage;
+use super::header::{install_interrupt_report, print_header, suite_name};
+use super::outputs::write_machine_outputs;
+use super::plan::{first_suite, plan, selections, unmatched_filter};
+use super::{App, Defaults, usage_error};
+
+pub(super) struct Context {
+    pub(super) target: Target,
+    /// The pack's name and `--bin` as given, for the command that re-runs
+    /// one conversation case.
+    pub(super) spec: &'static str,
+    pub(super) bin: Option<String>,
+    pub(super) driver: Option<Arc<dyn CaseDriver>>,
+    pub(super) settings: DriveSettings,
+    pub(super) overrides: Overrides,
+    pub(super) style: Style,
+    pub(super) bless: bool,
+    pub(super) program: &'static str,
+    /// `--keep-failed`.
+    pub(super) keep_failed: Option<PathBuf>,
+    /// Each failure's full report goes into its libtest message (JSON
+    /// output); otherwise the message is one line and the full reports
+    /// come grouped by cause after the run.
+    pub(super) full_messages: bool,
+    pub(super) results: Mutex<Vec<CaseResult>>,
+}
+
+pub(super) fn env_flag(name: &str) -> bool {
+    std::env::var(name).is_ok_and(|v| !v.is_empty() && v != "0")
+}
+
+pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode {
+    let program = app.program;
+    let (cli, pack) = match resolve(app, cli, defaults) {
+        Ok(parsed) => parsed,
+        Err(code) => return code,
+    };
+    let selections = match selections(&cli, pack) {
+        Ok(s) => s,
+        Err(e) => return usage_error(program, &e),
+    };
+    if cli.coverage {
+        return coverage(program, pack, &selections);
+    }
+    let (target, timeout) = match target(&cli, pack) {
+        Ok(t) => t,
+        Err(e) => return usage_error(program, &e),
+    };
+    let ctx = match context(&cli, pack, program, target, timeout) {
+        Ok(c) => Arc::new(c),
+        Err(e) => return usage_error(program, &e),
+    };
+    let mut plan = match plan(&cli, pack, defaults, &selections, &ctx) {
+        Ok(p) => p,
+        Err(e) => return usage_error(program, &e),
+    };
+    if let Some(e) = unmatched_filter(&cli.test, &plan.trials) {
+        return usage_error(program, &e);
+    }
+    install_interrupt_report(&ctx, &cli, &plan);
+    let chatty = !(cli.test.list || matches!(cli.test.format, Some(FormatSetting::Json)));
+    if chatty {
+        print_header(program, &cli, &ctx.target, &plan);
+    }
+
+    let started = Instant::now();
+    let content_hash = suite::content_hash(&plan.roots);
+    let suite_name = suite_name(&plan);
+    let trials = std::mem::take(&mut plan.trials);
+    let conclusion = libtest_mimic::run(&cli.test, trials);
+
+    if plan.ambiguous_ignored > 0 && chatty {
+        // Where the ambiguous rulings are explained depends on the pack:
+        // a list of its own when its suite has one, else its rulings page.
+        let explained = if pack.suite().get("AMBIGUITIES.md").is_some() {
+            "AMBIGUITIES.md beside the cases".to_owned()
+        } else {
+            format!("the (ambiguous) marks of {}-rulings.md", pack.name())
+        };
+        println!(
+            "{} ambiguous cases ignored: their expected bytes rest on a ruling marked \
+             ambiguous, where careful programs differ ({explained}); \
+             --include-ignored runs them",
+            plan.ambiguous_ignored
+        );
+    }
+    let mut results =
+        std::mem::take(&mut *ctx.results.lock().unwrap_or_else(PoisonError::into_inner));
+    results.sort_by(|a, b| a.name.cmp(&b.name));
+    if chatty {
+        print!("{}", crate::group::render(&results, ctx.style));
+    }
+    let first_suite = first_suite(&plan);
+    let info = RunInfo {
+        spec: pack.name(),
+        program: &ctx.target.describe(),
+        suite: &suite_name,
+        content_hash: &content_hash,
+    };
+    if let Err(e) = write_machine_outputs(&cli, first_suite, &info, &results, started) {
+        return usage_error(program, &e);
+    }
+    if cli.score
+        && let Some(suite) = first_suite
+    {
+        let rows = report::score(suite, &results, cli.strict);
+        let table = report::score_table(suite, &rows, cli.strict);
+        // JSON output stays parseable: the table goes to stderr then.
+        if chatty {
+            print!("{table}");
+        } else {
+            eprint!("{table}");
+        }
+    }
+    if let Some(path) = &cli.junit
+        && let Err(e) = std::fs::write(path, report::junit(program, &results))
+    {
+        return usage_error(program, &format!("cannot write {}: {e}", path.display()));
+    }
+    let errors = results
+        .iter()
+        .filter(|r| matches!(r.verdict, Verdict::Error(_)))
+        .count();
+    if errors > 0 {
+        eprintln!(
+            "{program}: {errors} case(s) could not be run (a fault of the suite or the harness, \
+             not of the program); they count neither way"
+        );
+        exit::code(exit::USAGE)
+    } else if conclusion.has_failed() {
+        exit::code(exit::FAILED)
+    } else {
+        exit::code(exit::PASSED)
+    }
+}
+
+/// Picks the pack (`--spec`) and folds in the environment (`NAME_BLESS`,
+/// `NAME_BIN`, `NO_COLOR`); `Err` is the exit code of a usage error,
+/// already reported.
+pub(super) fn resolve<'a>(
+    app: &App<'a>,
+    mut cli: Cli,
+    defaults: Defaults,
+) -> Result<(Cli, &'a dyn Pack), ExitCode> {
+    cli.test = cli.libtest.to_arguments();
+    let pack = app
+        .pack(cli.spec.as_deref())
+        .map_err(|e| usage_error(app.program, &e))?;
+    cli.bless |= env_flag(&pack.bless_env());
+    if cli.bin.is_none() && !defaults.ignore_bin_env {
+        cli.bin = std::env::var_os(pack.bin_env())
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from);
+    }
+    if !report::colour_wanted() {
+        cli.test.color = Some(libtest_mimic::ColorSetting::Never);
+    }
+    Ok((cli, pack))
+}
+
+/// The program to run and the `--timeout` override, checked before any
+/// case runs (a `--bin` is started once: [`crate::preflight`]).
+pub(super) fn target(cli: &Cli, pack: &dyn Pack) -> Result<(Target, Option<Duration>), String> {
+    if cli.bless && cli.bin.is_some() {
+        return Err(format!(
+            "--bless writes expectations from the reference only; drop --bin / {}",
+            pack.bin_env()
+        ));
+    }
+    let target = match &cli.bin {
+        Some(p) if pack.bin_is_command() => Target::command(&p.to_string_lossy()),
+        Some(p) => Target::binary(p),
+        None => Target::reference(pack.name()),
+    }
+    .map_err(|e| e.to_string())?;
+    // A program that cannot even start is a set-up error, explained once,
+    // not the same failure in every case.
+    if !target.is_reference() && !cli.test.list {
+        crate::preflight::check(&target).map_err(|e| e.to_string())?;
+    }
+    Ok((target, cli.timeout))
+}
+
+/// The state every trial shares.
+pub(super) fn context(
+    cli: &Cli,
+    pack: &dyn Pack,
+    program: &'static str,
+    target: Target,
+    timeout: Option<Duration>,
+) -> Result<Context, String> {
+    Ok(Context {
+        target,
+        spec: pack.name(),
+        bin: cli.bin.as_ref().map(|b| b.to_string_lossy().into_owned()),
+        driver: pack.driver(),
+        settings: DriveSettings {
+            time_factor: time_factor(cli, pack)?,
+            timeout,
+        },
+        overrides: Overrides { timeout },
+        style: Style {
+            colour: report::colour_wanted(),
+        },
+        bless: cli.bless,
+        program,
+        keep_failed: cli.keep_failed.clone(),
+        full_messages: matches!(cli.test.format, Some(FormatSetting::Json)),
+        results: Mutex::new(Vec::new()),
+    })
+}
+
+/// `--time-factor`, else `NAME_TIME_FACTOR`, else 1.
+pub(super) fn time_factor(cli: &Cli, pack: &dyn Pack) -> Result<f64, String> {
+    let name = format!("{}_TIME_FACTOR", pack.name().to_ascii_uppercase());
+    let (factor, from) = match (cli.time_factor, std::env::var(&name)) {
+        (Some(f), _) => (f, "--time-factor".to_owned()),
+        (None, Ok(text)) if !text.is_empty() => (
+            text.parse::<f64>()
+                .map_err(|_| format!("{name}={text}: not a number"))?,
+            name,
+        ),
+        _ => return Ok(1.0),
+    };
+    if factor.is_finite() && factor > 0.0 && factor < 1e6 {
+        Ok(factor)
+    } else {
+        Err(format!("{from} must be a positive number, not {factor}"))
+    }
+}

@@ -1,0 +1,284 @@
+//! One case as a libtest-mimic trial: run (or driven as a conversation),
+//! compared, and judged into a verdict with its failure notes and the
+//! commands that reproduce or re-bless it.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, PoisonError};
+use std::time::{Duration, Instant};
+
+use libtest_mimic::{Failed, Trial};
+
+use crate::case;
+use crate::compare;
+use crate::driver::Conversation;
+use crate::failure::{CaseFailure, Notes};
+use crate::report::{self, CaseResult, Verdict};
+use crate::run::{self, Invocation};
+use crate::schema::{Case, Suite};
+use crate::suite::CaseFile;
+
+use super::bless::bless_one;
+use super::plan::Origin;
+use super::runner::Context;
+
+pub(super) fn trial(
+    ctx: Arc<Context>,
+    file: CaseFile,
+    parsed: Result<Case, String>,
+    origin: Origin,
+    suite: Result<Suite, String>,
+) -> Trial {
+    let name = file.name().to_owned();
+    Trial::test(name.clone(), move || {
+        if crate::interrupt::interrupted() {
+            return Err(Failed::from("not run: the harness was interrupted"));
+        }
+        let start = Instant::now();
+        let mut result = CaseResult {
+            name,
+            category: None,
+            rules: Vec::new(),
+            tags: Vec::new(),
+            ambiguous: false,
+            expected_status: None,
+            actual: None,
+            verdict: Verdict::Passed,
+            time: Duration::ZERO,
+        };
+        match &parsed {
+            Ok(c) => {
+                result.category = Some(c.category.clone());
+                result.rules.clone_from(&c.rules);
+                result.tags.clone_from(&c.tags);
+                result.ambiguous = c.is_ambiguous();
+                result.expected_status = c.status.map(i32::from);
+            }
+            Err(_) => result.category = file.folder().map(str::to_owned),
+        }
+        result.verdict = match (ctx.bless, &origin) {
+            (true, Origin::CaseFile) => bless_one(&ctx, &file, parsed)
+                .err()
+                .map_or(Verdict::Passed, Verdict::Error),
+            (true, Origin::Foreign(_, command)) => Verdict::Error(format!(
+                "{}: this case is not blessed: write its folder again with {command}",
+                file.display()
+            )),
+            (false, _) => check_one(&ctx, &file, parsed, &origin, suite, &mut result.actual),
+        };
+        result.time = start.elapsed();
+        let outcome = match &result.verdict {
+            Verdict::Passed => Ok(()),
+            Verdict::Failed(f) if ctx.full_messages => Err(Failed::from(f.render(ctx.style))),
+            // One line per case: the full report comes once per cause,
+            // after the run (crate::group).
+            Verdict::Failed(f) => Err(Failed::from(f.headline())),
+            Verdict::Error(e) => Err(Failed::from(format!("error: {e}"))),
+        };
+        ctx.results
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(result);
+        outcome
+    })
+}
+
+/// Runs one case and judges it; `actual` receives how the program ended.
+pub(super) fn check_one(
+    ctx: &Context,
+    file: &CaseFile,
+    parsed: Result<Case, String>,
+    origin: &Origin,
+    suite: Result<Suite, String>,
+    actual: &mut Option<crate::run::Ending>,
+) -> Verdict {
+    if let Ok(case) = &parsed
+        && let Some(script) = &case.script
+    {
+        return converse(ctx, file, case, script, origin, suite);
+    }
+    match prepare(ctx, file, parsed, origin, suite) {
+        Err(e) => Verdict::Error(e),
+        Ok((case, inv, expected)) => match run::run(&inv) {
+            Err(e) => Verdict::Error(format!("{}: {e}", file.display())),
+            Ok(outcome) => {
+                *actual = Some(outcome.ending.clone());
+                judge(ctx, file, &case, &inv, &expected, &outcome, origin)
+            }
+        },
+    }
+}
+
+/// Runs a case holding a `script` through the pack's driver.
+pub(super) fn converse(
+    ctx: &Context,
+    file: &CaseFile,
+    case: &Case,
+    script: &serde_json::Value,
+    origin: &Origin,
+    suite: Result<Suite, String>,
+) -> Verdict {
+    let Some(driver) = &ctx.driver else {
+        return Verdict::Error(format!(
+            "{}: the case holds a `script` but pack `{}` runs no conversations",
+            file.display(),
+            ctx.spec
+        ));
+    };
+    let checked = suite
+        .map_err(|e| format!("invalid suite.yaml: {e}"))
+        .and_then(|suite| {
+            if *origin == Origin::CaseFile {
+                case::check_category(case, file, &suite).map_err(|e| e.to_string())?;
+            }
+            driver
+                .check(script)
+                .map_err(|e| format!("{}: `script`: {e}", file.display()))
+        });
+    if let Err(e) = checked {
+        return Verdict::Error(e);
+    }
+    let conversation = match driver.drive(script, &ctx.target, ctx.settings) {
+        Ok(c) => c,
+        Err(e) => return Verdict::Error(format!("{}: {e}", file.display())),
+    };
+    if conversation.exchanges.is_empty() {
+        return Verdict::Passed;
+    }
+    conversation_failure(ctx, file, case, conversation)
+}
+
+/// The failure of a conversation case, rendered like any other.
+pub(super) fn conversation_failure(
+    ctx: &Context,
+    file: &CaseFile,
+    case: &Case,
+    conversation: Conversation,
+) -> Verdict {
+    let mismatches: Vec<compare::Mismatch> = conversation
+        .exchanges
+        .into_iter()
+        .map(compare::Mismatch::Exchange)
+        .collect();
+    let mut rerun = format!("{} --spec {}", ctx.program, ctx.spec);
+    if let Some(bin) = &ctx.bin {
+        rerun.push_str(" --bin ");
+        rerun.push_str(&report::shell_quote(bin));
+    }
+    rerun.push_str(" --exact ");
+    rerun.push_str(&report::shell_quote(file.name()));
+    let notes = Notes {
+        summary: case.summary.clone(),
+        rules: case.rules.clone(),
+        hint: case.hint.clone(),
+        reproduce: format!(
+            "{}
+  ({}; the requests fed at once, as ANSWER-1 allows)",
+            conversation.reproduce, conversation.ending
+        ),
+        rebless: Some(("re-run this conversation:".to_owned(), rerun)),
+    };
+    Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &[], notes)))
+}
+
+/// Everything a case needs before it runs; `Err` is a fault of the suite.
+pub(super) fn prepare(
+    ctx: &Context,
+    file: &CaseFile,
+    parsed: Result<Case, String>,
+    origin: &Origin,
+    suite: Result<Suite, String>,
+) -> Result<(Case, Invocation, compare::Expectation), String> {
+    let case = parsed.map_err(|e| {
+        format!("invalid case file (a fault of the suite, not of the program): {e}")
+    })?;
+    let suite = suite.map_err(|e| format!("invalid suite.yaml: {e}"))?;
+    // A folder in a pack's own format names its folders as it likes.
+    if *origin == Origin::CaseFile {
+        case::check_category(&case, file, &suite).map_err(|e| e.to_string())?;
+    }
+    let inv =
+        case::invocation(&case, file, &ctx.target, ctx.overrides).map_err(|e| e.to_string())?;
+    let expected = case::expectation(&case, file).map_err(|e| e.to_string())?;
+    Ok((case, inv, expected))
+}
+
+/// The verdict on one run of a case.
+pub(super) fn judge(
+    ctx: &Context,
+    file: &CaseFile,
+    case: &Case,
+    inv: &Invocation,
+    expected: &compare::Expectation,
+    outcome: &crate::run::Outcome,
+    origin: &Origin,
+) -> Verdict {
+    let mismatches = compare::compare(expected, outcome);
+    if mismatches.is_empty() {
+        return Verdict::Passed;
+    }
+    let stdin_path = case
+        .stdin_file
+        .as_ref()
+        .map(|s| file.root.disk_path(&file.sidecar(s)).display().to_string());
+    let case_file = pathdiff_cwd(&file.root.disk_path(&file.rel));
+    let kit = ctx.keep_failed.as_ref().and_then(|dir| {
+        crate::kit::write(dir, file.name(), inv, expected)
+            .map_err(|e| eprintln!("{}: --keep-failed: {}: {e}", ctx.program, file.name()))
+            .ok()
+    });
+    // Only the reference's runs can be blessed: a student whose program
+    // fails gets no hint they cannot use. A pack's own folder is written
+    // again by its command, whoever runs it.
+    let rebless = match origin {
+        Origin::CaseFile => ctx.target.is_reference().then(|| {
+            (
+                "re-bless from the reference (if the expectation is wrong):".to_owned(),
+                rebless_command(ctx.program, file),
+            )
+        }),
+        Origin::Foreign(label, command) => Some((label.clone(), command.clone())),
+    };
+    let notes = Notes {
+        summary: case.summary.clone(),
+        rules: case.rules.clone(),
+        hint: case.hint.clone(),
+        reproduce: report::reproduce_command(
+            inv,
+            report::Sources {
+                case_file: &case_file,
+                stdin_path: stdin_path.as_deref(),
+                kit: kit.as_deref(),
+            },
+        ),
+        rebless,
+    };
+    Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &inv.stdin, notes)))
+}
+
+/// The command that re-blesses one case file.
+pub(super) fn rebless_command(program: &str, file: &CaseFile) -> String {
+    let path = file.root.disk_path(&file.rel);
+    let shown = pathdiff_cwd(&path);
+    format!("{program} --bless --cases {}", report::shell_quote(&shown))
+}
+
+/// `path` relative to the current directory when it lies below it.
+pub(super) fn pathdiff_cwd(path: &Path) -> String {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+    let clean: PathBuf = abs.components().fold(PathBuf::new(), |mut acc, c| {
+        match c {
+            std::path::Component::ParentDir => {
+                acc.pop();
+            }
+            std::path::Component::CurDir => {}
+            c => acc.push(c),
+        }
+        acc
+    });
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| clean.strip_prefix(cwd).ok().map(Path::to_owned))
+        .unwrap_or(clean)
+        .display()
+        .to_string()
+}
