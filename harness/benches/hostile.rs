@@ -13,7 +13,8 @@
 //! - with `-- --games`, `hang-games` (passes the argument cases, hangs in
 //!   every game) at `--timeout 1`, to count what a game-only hang costs.
 //!
-//! `cargo bench -p boxes-harness --bench hostile [-- --games]`
+//! `cargo bench -p boxes-harness --bench hostile [-- --games] [NAME...]`
+//! (NAMEs pick rows: `reference`, `hang-spin`, `diff-hang-sleep`, …).
 
 use std::io::Read as _;
 use std::path::Path;
@@ -35,7 +36,10 @@ struct Measured {
 }
 
 fn main() -> ExitCode {
-    let games = std::env::args().any(|a| a == "--games");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let games = args.iter().any(|a| a == "--games");
+    let picked: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
+    let wanted = |row: &str| picked.is_empty() || picked.iter().any(|p| *p == row);
     let Ok(dir) = tempfile::tempdir() else {
         eprintln!("cannot make a scratch folder");
         return ExitCode::FAILURE;
@@ -54,14 +58,22 @@ fn main() -> ExitCode {
     }
     println!("hostile programs over the whole boxes suite (default options)");
     println!("load average before: {}", loadavg());
-    let reference = measure(dir.path(), &[]);
-    line("reference (for scale)", &reference);
+    if wanted("reference") {
+        let reference = measure(dir.path(), &[]);
+        line("reference (for scale)", &reference);
+    }
     for name in ["hang-spin", "hang-sleep", "slow100", "eof-prompt"] {
+        if !wanted(name) {
+            continue;
+        }
         let bin = dir.path().join(name);
         let m = measure(dir.path(), &["--bin".as_ref(), bin.as_os_str()]);
         line(name, &m);
     }
     for name in ["hang-spin", "hang-sleep"] {
+        if !wanted(&format!("diff-{name}")) {
+            continue;
+        }
         let bin = dir.path().join(name);
         let out = dir.path().join(format!("diff-{name}"));
         let m = measure(

@@ -108,6 +108,10 @@ pub(super) struct Cli {
     /// expected outputs and a run.sh that replays it.
     #[arg(long, value_name = "DIR")]
     pub(super) keep_failed: Option<PathBuf>,
+    /// Run every case even when the first ones to finish all timed out
+    /// (by default the rest are then not run: the program hangs).
+    #[arg(long)]
+    pub(super) no_early_stop: bool,
     #[command(flatten)]
     pub(super) libtest: TestArgs,
     /// The libtest-mimic arguments built from [`Cli::libtest`].

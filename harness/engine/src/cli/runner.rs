@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use libtest_mimic::FormatSetting;
 
+use crate::budget::EarlyStop;
 use crate::case::Overrides;
 use crate::driver::{CaseDriver, DriveSettings};
 use crate::exit;
@@ -44,6 +45,8 @@ pub(super) struct Context {
     /// come grouped by cause after the run.
     pub(super) full_messages: bool,
     pub(super) results: Mutex<Vec<CaseResult>>,
+    /// The early verdict on a program that hangs.
+    pub(super) budget: EarlyStop,
 }
 
 pub(super) fn env_flag(name: &str) -> bool {
@@ -110,6 +113,14 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     results.sort_by(|a, b| a.name.cmp(&b.name));
     if chatty {
         print!("{}", crate::group::render(&results, ctx.style));
+    }
+    if let Some(note) = ctx.budget.summary() {
+        // JSON output stays parseable: the note goes to stderr then.
+        if chatty {
+            println!("\n{note}");
+        } else {
+            eprintln!("{note}");
+        }
     }
     let first_suite = first_suite(&plan);
     let info = RunInfo {
@@ -228,6 +239,7 @@ pub(super) fn context(
         keep_failed: cli.keep_failed.clone(),
         full_messages: matches!(cli.test.format, Some(FormatSetting::Json)),
         results: Mutex::new(Vec::new()),
+        budget: EarlyStop::new(!cli.bless && !cli.no_early_stop),
     })
 }
 

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use libtest_mimic::{Failed, Trial};
 
+use crate::budget::{Finish, Rerun};
 use crate::case;
 use crate::compare;
 use crate::driver::Conversation;
@@ -55,16 +56,27 @@ pub(super) fn trial(
             }
             Err(_) => result.category = file.folder().map(str::to_owned),
         }
-        result.verdict = match (ctx.bless, &origin) {
-            (true, Origin::CaseFile) => bless_one(&ctx, &file, parsed)
-                .err()
-                .map_or(Verdict::Passed, Verdict::Error),
-            (true, Origin::Foreign(_, command)) => Verdict::Error(format!(
-                "{}: this case is not blessed: write its folder again with {command}",
-                file.display()
-            )),
-            (false, _) => check_one(&ctx, &file, parsed, &origin, suite, &mut result.actual),
+        result.verdict = if !ctx.budget.admit() {
+            let rerun = Rerun {
+                program: ctx.program,
+                spec: ctx.spec,
+                bin: ctx.bin.as_deref(),
+            };
+            ctx.budget.verdict(&rerun, &file, parsed.as_ref().ok())
+        } else {
+            match (ctx.bless, &origin) {
+                (true, Origin::CaseFile) => bless_one(&ctx, &file, parsed)
+                    .err()
+                    .map_or(Verdict::Passed, Verdict::Error),
+                (true, Origin::Foreign(_, command)) => Verdict::Error(format!(
+                    "{}: this case is not blessed: write its folder again with {command}",
+                    file.display()
+                )),
+                (false, _) => check_one(&ctx, &file, parsed, &origin, suite, &mut result.actual),
+            }
         };
+        ctx.budget
+            .record(Finish::of(&result.verdict, result.actual.as_ref()));
         result.time = start.elapsed();
         let outcome = match &result.verdict {
             Verdict::Passed => Ok(()),
