@@ -208,3 +208,57 @@ fn ctrl_c_kills_every_program_and_removes_every_sandbox() {
     let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().flatten().collect();
     assert!(left.is_empty(), "left behind: {left:?}");
 }
+
+#[test]
+fn sigterm_with_the_output_closed_still_ends_the_harness() {
+    // The interrupt report met a closed stdout: `println!` panicked, the
+    // quiet hook stopped every run again under the lock the report ran
+    // under, and the harness hung for ever (found by benches/hostile.rs).
+    let marker = "sigterm-closed-marker-4712";
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/misbehave");
+    std::fs::copy(fixtures.join("suite.yaml"), dir.path().join("suite.yaml")).unwrap();
+    std::fs::create_dir(dir.path().join("process")).unwrap();
+    for i in 0..2 {
+        std::fs::write(
+            dir.path().join(format!("process/hang-{i}.yaml")),
+            format!(
+                "summary: hangs\ncategory: process\nrules: [T-1]\nargs: [hang, {marker}]\n\
+                 timeout: 60\nstatus: 0\n"
+            ),
+        )
+        .unwrap();
+    }
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("boxes-harness"))
+        .env("NO_COLOR", "1")
+        .args(["--bin", fixture_bin(), "--test-threads", "2", "--cases"])
+        .arg(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while processes_with(marker).len() < 2 && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(child.stdout.take());
+    let pid = rustix::process::Pid::from_child(&child);
+    rustix::process::kill_process(pid, rustix::process::Signal::TERM).unwrap();
+    // Not a timing: a minute only bounds the wait for a harness that hangs.
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if start.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let status = status.expect("the harness never ended after SIGTERM");
+    assert_eq!(status.code(), Some(143));
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(processes_with(marker), Vec::<String>::new());
+}

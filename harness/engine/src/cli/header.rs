@@ -29,20 +29,27 @@ pub(super) fn install_interrupt_report(ctx: &Arc<Context>, cli: &Cli, plan: &Pla
             .iter()
             .filter(|r| matches!(r.verdict, Verdict::Passed))
             .count();
-        println!(
+        let mut text = format!(
             "\ninterrupted by {}: {} cases finished ({passed} passed, {} failed); every \
-             running program was killed and its sandbox removed; the other cases did not run",
+             running program was killed and its sandbox removed; the other cases did not run\n",
             run::signal_name(sig),
             results.len(),
             results.len() - passed
         );
         if let Some(suite) = &score_suite {
-            println!("partial score (interrupted: only the cases that finished count):");
-            print!(
-                "{}",
-                report::score_table(suite, &report::score(suite, &results, strict), strict)
-            );
+            text.push_str("partial score (interrupted: only the cases that finished count):\n");
+            text.push_str(&report::score_table(
+                suite,
+                &report::score(suite, &results, strict),
+                strict,
+            ));
         }
+        // Not `println!`: its panic on a closed stdout would run the quiet
+        // hook, which stops every run again under the registry's lock this
+        // report is called under: a deadlock that kept the harness alive
+        // after SIGTERM.
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
     });
 }
 
