@@ -101,7 +101,7 @@ fn main() -> ExitCode {
         );
         line("hang-games --timeout 1", &m);
         if let Some((_, failed, _, _)) = m.verdicts {
-            let secs = failed as f64 * 10.0 / 2.0;
+            let secs = f64::from(u32::try_from(failed).unwrap_or(u32::MAX)) * 10.0 / 2.0;
             println!(
                 "  at the default 10 s: {failed} hanging cases x 10 s / 2 cores = {secs:.0} s \
                  ({:.1} min)",
@@ -223,7 +223,8 @@ fn verdicts(path: &Path) -> Option<(usize, usize, usize, usize)> {
 }
 
 fn loadavg() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|_| "unknown".to_owned())
+    std::fs::read_to_string("/proc/loadavg").map_or_else(
+        |_| "unknown".to_owned(),
+        |s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "),
+    )
 }

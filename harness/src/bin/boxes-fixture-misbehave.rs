@@ -114,13 +114,13 @@ fn cpu_time() -> Duration {
     reason = "one short arm per misbehaviour reads best as one table"
 )]
 fn main() -> ExitCode {
-    let argv: Vec<OsString> = std::env::args_os().collect();
-    let name = argv
+    let invoked: Vec<OsString> = std::env::args_os().collect();
+    let name = invoked
         .first()
         .and_then(|p| Path::new(p).file_name())
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    if let Some(code) = whole_suite(&name, argv.get(1..).unwrap_or_default()) {
+    if let Some(code) = whole_suite(&name, invoked.get(1..).unwrap_or_default()) {
         return code;
     }
     // `args_os`: the fixture may be started under a name that is not UTF-8.

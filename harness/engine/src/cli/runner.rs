@@ -49,6 +49,18 @@ pub(super) struct Context {
     pub(super) budget: EarlyStop,
 }
 
+/// The note on the cases the early verdict left out, if any.
+fn print_early_verdict(ctx: &Context, chatty: bool) {
+    if let Some(note) = ctx.budget.summary() {
+        // JSON output stays parseable: the note goes to stderr then.
+        if chatty {
+            println!("\n{note}");
+        } else {
+            eprintln!("{note}");
+        }
+    }
+}
+
 pub(super) fn env_flag(name: &str) -> bool {
     std::env::var(name).is_ok_and(|v| !v.is_empty() && v != "0")
 }
@@ -114,14 +126,7 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     if chatty {
         print!("{}", crate::group::render(&results, ctx.style));
     }
-    if let Some(note) = ctx.budget.summary() {
-        // JSON output stays parseable: the note goes to stderr then.
-        if chatty {
-            println!("\n{note}");
-        } else {
-            eprintln!("{note}");
-        }
-    }
+    print_early_verdict(&ctx, chatty);
     let first_suite = first_suite(&plan);
     let info = RunInfo {
         spec: pack.name(),

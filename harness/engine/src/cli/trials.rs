@@ -56,14 +56,7 @@ pub(super) fn trial(
             }
             Err(_) => result.category = file.folder().map(str::to_owned),
         }
-        result.verdict = if !ctx.budget.admit() {
-            let rerun = Rerun {
-                program: ctx.program,
-                spec: ctx.spec,
-                bin: ctx.bin.as_deref(),
-            };
-            ctx.budget.verdict(&rerun, &file, parsed.as_ref().ok())
-        } else {
+        result.verdict = if ctx.budget.admit() {
             match (ctx.bless, &origin) {
                 (true, Origin::CaseFile) => bless_one(&ctx, &file, parsed)
                     .err()
@@ -74,6 +67,13 @@ pub(super) fn trial(
                 )),
                 (false, _) => check_one(&ctx, &file, parsed, &origin, suite, &mut result.actual),
             }
+        } else {
+            let rerun = Rerun {
+                program: ctx.program,
+                spec: ctx.spec,
+                bin: ctx.bin.as_deref(),
+            };
+            ctx.budget.verdict(&rerun, &file, parsed.as_ref().ok())
         };
         ctx.budget
             .record(Finish::of(&result.verdict, result.actual.as_ref()));
