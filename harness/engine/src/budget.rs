@@ -28,7 +28,7 @@ use crate::suite::{CaseFile, Root};
 /// Cases that must finish, all by the timeout, before the early verdict.
 /// With the default 10 s timeout on 2 cores that is two waves of two
 /// cases: the verdict comes after about 20 s (30 s with the cases already
-/// started then), against 36 minutes for the whole boxes suite.
+/// started then), against 36 minutes for a suite of 436 cases.
 pub const EARLY_VERDICT_AFTER: usize = 4;
 
 /// The option that turns the early verdict off.
@@ -271,7 +271,7 @@ mod tests {
     fn a_case_not_run_is_one_cause_saying_why_and_how_to_run_it() {
         let stop = EarlyStop::new(true);
         let notes = Notes {
-            reproduce: "boxes-harness --no-early-stop --exact a/b".to_owned(),
+            reproduce: "checker --no-early-stop --exact a/b".to_owned(),
             ..Notes::default()
         };
         let a = stop.failure(notes.clone());
@@ -285,7 +285,7 @@ mod tests {
         assert!(a.headline().contains(NO_EARLY_STOP));
         let text = a.render(crate::report::Style { colour: false });
         assert!(
-            text.contains("boxes-harness --no-early-stop --exact a/b"),
+            text.contains("checker --no-early-stop --exact a/b"),
             "{text}"
         );
     }
@@ -293,8 +293,8 @@ mod tests {
     #[test]
     fn the_rerun_command_names_the_program_its_cases_and_the_option() {
         let rerun = Rerun {
-            program: "boxes-harness",
-            spec: "boxes",
+            program: "checker",
+            spec: "game",
             bin: Some("./my prog"),
         };
         let file = CaseFile {
@@ -303,7 +303,7 @@ mod tests {
         };
         assert_eq!(
             rerun.command(&file),
-            "boxes-harness --spec boxes --bin './my prog' --cases '/tmp/my cases' \
+            "checker --spec game --bin './my prog' --cases '/tmp/my cases' \
              --no-early-stop --exact c/hang-1"
         );
     }
