@@ -124,7 +124,39 @@ fn same_ending(expected: &Ending, actual: &Ending) -> bool {
 /// exist with its bytes, every absent file must not exist; other files the
 /// program wrote are its business.
 pub fn compare(expected: &Expectation, actual: &Outcome) -> Vec<Mismatch> {
-    let mut out = common(expected, actual);
+    let mut out = ending(expected, actual);
+    streams(
+        expected,
+        [
+            (Stream::Stdout, actual.stdout.as_slice().into()),
+            (Stream::Stderr, actual.stderr.as_slice().into()),
+        ],
+        &mut out,
+    );
+    files(expected, actual, &mut out);
+    out
+}
+
+/// [`compare`], moving the run's streams into the mismatches instead of
+/// copying them: a flood's capped output is held once, not twice, while
+/// its failure is built.
+pub fn compare_owned(expected: &Expectation, mut actual: Outcome) -> Vec<Mismatch> {
+    let mut out = ending(expected, &actual);
+    let stdout = std::mem::take(&mut actual.stdout);
+    let stderr = std::mem::take(&mut actual.stderr);
+    streams(
+        expected,
+        [
+            (Stream::Stdout, stdout.into()),
+            (Stream::Stderr, stderr.into()),
+        ],
+        &mut out,
+    );
+    files(expected, &actual, &mut out);
+    out
+}
+
+fn files(expected: &Expectation, actual: &Outcome, out: &mut Vec<Mismatch>) {
     for (path, bytes) in &expected.output_files {
         match actual.files.get(path) {
             None => out.push(Mismatch::FileMissing { path: path.clone() }),
@@ -142,10 +174,10 @@ pub fn compare(expected: &Expectation, actual: &Outcome) -> Vec<Mismatch> {
             out.push(Mismatch::FileUnexpected { path: p });
         }
     }
-    out
 }
 
-fn common(expected: &Expectation, actual: &Outcome) -> Vec<Mismatch> {
+/// The ending and a process left holding the output.
+fn ending(expected: &Expectation, actual: &Outcome) -> Vec<Mismatch> {
     let mut out = Vec::new();
     if !same_ending(&expected.ending, &actual.ending) {
         out.push(Mismatch::Ending {
@@ -163,19 +195,28 @@ fn common(expected: &Expectation, actual: &Outcome) -> Vec<Mismatch> {
                 .collect(),
         });
     }
-    for (stream, exp, act) in [
-        (Stream::Stdout, &expected.stdout, &actual.stdout),
-        (Stream::Stderr, &expected.stderr, &actual.stderr),
-    ] {
-        if exp != act {
+    out
+}
+
+/// Both streams, each borrowed or owned by the caller.
+fn streams(
+    expected: &Expectation,
+    actual: [(Stream, std::borrow::Cow<'_, [u8]>); 2],
+    out: &mut Vec<Mismatch>,
+) {
+    for (stream, act) in actual {
+        let exp = match stream {
+            Stream::Stdout => &expected.stdout,
+            Stream::Stderr => &expected.stderr,
+        };
+        if exp.as_slice() != act.as_ref() {
             out.push(Mismatch::Stream {
                 stream,
                 expected: exp.clone(),
-                actual: act.clone(),
+                actual: act.into_owned(),
             });
         }
     }
-    out
 }
 
 #[cfg(test)]
@@ -206,6 +247,24 @@ mod tests {
             stderr: Vec::new(),
             output_files: BTreeMap::new(),
             absent_files: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn moving_the_streams_finds_the_same_mismatches() {
+        let mut e = expect(0, b"x\n");
+        e.stderr = b"e\n".to_vec();
+        e.output_files.insert("s".into(), b"1\n".to_vec());
+        e.absent_files.push("t".into());
+        for (code, stdout, stderr) in [
+            (0, &b"x\n"[..], &b"e\n"[..]),
+            (3, b"y\n", b""),
+            (0, b"", b"e\n"),
+        ] {
+            let mut o = outcome(code, stdout);
+            o.stderr = stderr.to_vec();
+            o.files.insert("t".into(), Vec::new());
+            assert_eq!(compare(&e, &o), compare_owned(&e, o.clone()));
         }
     }
 

@@ -114,7 +114,7 @@ pub(super) fn check_one(
             Err(e) => Verdict::Error(format!("{}: {e}", file.display())),
             Ok(outcome) => {
                 *actual = Some(outcome.ending.clone());
-                judge(ctx, file, &case, &inv, &expected, &outcome, origin)
+                judge(ctx, file, &case, &inv, &expected, outcome, origin)
             }
         },
     }
@@ -221,10 +221,10 @@ pub(super) fn judge(
     case: &Case,
     inv: &Invocation,
     expected: &compare::Expectation,
-    outcome: &crate::run::Outcome,
+    outcome: crate::run::Outcome,
     origin: &Origin,
 ) -> Verdict {
-    let mismatches = compare::compare(expected, outcome);
+    let mismatches = compare::compare_owned(expected, outcome);
     if mismatches.is_empty() {
         return Verdict::Passed;
     }
