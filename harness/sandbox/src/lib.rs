@@ -393,7 +393,7 @@ pub fn read_report(layout: &Layout) -> Option<Report> {
 
 /// Runs the keeper when this process was started as one ([`KEEPER_ENV`]
 /// set); every binary that runs cases calls this first thing in `main`
-/// (through [`crate::reference_mode`]).
+/// (through the engine's `reference_mode`).
 pub fn keeper_mode() -> Option<ExitCode> {
     KEEPER_CAPABLE.store(true, std::sync::atomic::Ordering::Relaxed);
     let json = std::env::var_os(KEEPER_ENV)?;
