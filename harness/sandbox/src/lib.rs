@@ -44,6 +44,9 @@ pub const CONTAINMENT_ENV: &str = "CONFORMANCE_CONTAINMENT";
 /// detaches the mount once the file is open, so the program never sees it.
 const CONTROL_MOUNT: &str = "/run/conformance-control";
 const STATUS_FILE: &str = "status";
+/// Made by the keeper once the program has started (its `exec` done), so
+/// that a caller timing the program can leave the sandbox's start-up out.
+const STARTED_FILE: &str = "started";
 
 /// How runs are contained.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -232,6 +235,14 @@ impl Spec {
         }
     }
 
+    /// The same, run in `cwd` (shown read-only, see [`command_showing`])
+    /// instead of the case folder.
+    #[must_use]
+    pub fn in_dir(mut self, cwd: &Path) -> Self {
+        self.cwd = cwd.as_os_str().as_bytes().to_vec();
+        self
+    }
+
     fn probe(layout: &Layout) -> Self {
         Self::new(layout, Path::new(""), &[], &[], Duration::ZERO)
     }
@@ -249,6 +260,18 @@ pub fn command(
     network: bool,
     program_dir: Option<&Path>,
 ) -> Result<hakoniwa::Command, String> {
+    command_showing(layout, spec, limits, network, program_dir.as_slice())
+}
+
+/// [`command`], showing every folder of `dirs` read-only (the program's
+/// folder, a working directory of the caller's, ...).
+pub fn command_showing(
+    layout: &Layout,
+    spec: &Spec,
+    limits: &Rlimits,
+    network: bool,
+    dirs: &[&Path],
+) -> Result<hakoniwa::Command, String> {
     let exe = std::env::current_exe().map_err(|e| format!("no own executable: {e}"))?;
     let text = |p: &Path| {
         p.to_str()
@@ -265,9 +288,11 @@ pub fn command(
     // The executables may live outside the standard folders (a build
     // folder, a student's home): their folders are shown read-only.
     let mut shown: Vec<PathBuf> = Vec::new();
-    for dir in [exe.parent(), program_dir].into_iter().flatten() {
+    for dir in exe.parent().into_iter().chain(dirs.iter().copied()) {
         let dir = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_owned());
-        if !shown.iter().any(|d| dir.starts_with(d)) && !is_standard(&dir) {
+        // The root itself is never shown whole: only its standard folders.
+        if dir.parent().is_some() && !shown.iter().any(|d| dir.starts_with(d)) && !is_standard(&dir)
+        {
             shown.push(dir);
         }
     }
@@ -385,6 +410,11 @@ impl Report {
     }
 }
 
+/// Whether the keeper has started the program (its `exec` is done).
+pub fn started(layout: &Layout) -> bool {
+    layout.control.join(STARTED_FILE).exists()
+}
+
 /// Reads the keeper's report of a finished run, if it wrote one.
 pub fn read_report(layout: &Layout) -> Option<Report> {
     let text = fs::read_to_string(layout.control.join(STATUS_FILE)).ok()?;
@@ -393,7 +423,7 @@ pub fn read_report(layout: &Layout) -> Option<Report> {
 
 /// Runs the keeper when this process was started as one ([`KEEPER_ENV`]
 /// set); every binary that runs cases calls this first thing in `main`
-/// (through [`crate::reference_mode`]).
+/// (through the engine's `reference_mode`).
 pub fn keeper_mode() -> Option<ExitCode> {
     KEEPER_CAPABLE.store(true, std::sync::atomic::Ordering::Relaxed);
     let json = std::env::var_os(KEEPER_ENV)?;
@@ -417,6 +447,8 @@ pub fn keeper_mode() -> Option<ExitCode> {
 fn keep(spec: &Spec) -> io::Result<()> {
     use std::os::unix::process::ExitStatusExt as _;
     let mut status = fs::File::create(Path::new(CONTROL_MOUNT).join(STATUS_FILE))?;
+    // Held open to make [`STARTED_FILE`] in once the folder is detached.
+    let control = fs::File::open(CONTROL_MOUNT)?;
     // The file stays open; the folder disappears from the sandbox.
     let _ = rustix::mount::unmount(CONTROL_MOUNT, rustix::mount::UnmountFlags::DETACH);
     if spec.program.is_empty() {
@@ -434,6 +466,15 @@ fn keep(spec: &Spec) -> io::Result<()> {
     let ending = match cmd.spawn() {
         Err(e) => Reported::SpawnFailed(e.raw_os_error().unwrap_or(0), e.to_string()),
         Ok(mut child) => {
+            // `spawn` returns once the program's `exec` succeeded.
+            let _ = rustix::fs::openat(
+                &control,
+                STARTED_FILE,
+                rustix::fs::OFlags::CREATE
+                    | rustix::fs::OFlags::WRONLY
+                    | rustix::fs::OFlags::CLOEXEC,
+                rustix::fs::Mode::from_raw_mode(0o600),
+            );
             let s = child.wait()?;
             match (s.code(), s.signal()) {
                 (Some(c), _) => Reported::Exited(c),
