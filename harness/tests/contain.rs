@@ -121,18 +121,37 @@ fn without_namespaces_the_fallback_is_announced_and_truthful() {
     }
 }
 
+fn write_outside_case(target: &Path) -> String {
+    format!(
+        "summary: writes outside\ncategory: process\nrules: [T-2]\n\
+         args: [write-outside, \"{}\", /tmp/boxes-escaped.txt, ../../boxes-escaped-up.txt, \
+         tmpdir-file]\ntimeout: 5\nstatus: 0\nstdout: \"written: tmpdir-file\\n\"\n",
+        target.display()
+    )
+}
+
 #[test]
-fn writes_outside_the_case_folder_do_not_land() {
+fn writes_outside_the_case_folder_are_denied() {
     let outside = tempfile::tempdir().unwrap();
     let target: PathBuf = outside.path().join("escaped.txt");
-    let case = format!(
-        "summary: writes outside\ncategory: process\nrules: [T-2]\n\
-         args: [write-outside, \"{}\", /tmp/boxes-escaped.txt, ../../boxes-escaped-up.txt]\n\
-         timeout: 5\nstatus: 0\nstdout: \"written: \\n\"\n",
-        target.display()
-    );
-    let dir = suite_with(&case);
+    let dir = suite_with(&write_outside_case(&target));
     let (code, text) = run_suite(dir.path(), &[]);
+    assert!(namespaced(&text), "{text}");
+    assert!(!target.exists(), "{text}");
+    assert!(!Path::new("/tmp/boxes-escaped.txt").exists(), "{text}");
+    assert!(!Path::new("/tmp/boxes-escaped-up.txt").exists(), "{text}");
+    // The default level (Landlock) refuses every write outside the case
+    // folder, /tmp included: the program wrote only its own file.
+    assert_eq!(code, 0, "{text}");
+}
+
+#[test]
+fn with_full_containment_tmp_is_private_and_vanishes() {
+    let outside = tempfile::tempdir().unwrap();
+    let target: PathBuf = outside.path().join("escaped.txt");
+    let dir = suite_with(&write_outside_case(&target));
+    let (code, text) = run_suite(dir.path(), &[("CONFORMANCE_CONTAINMENT", "full")]);
+    assert!(namespaced(&text), "{text}");
     assert!(!target.exists(), "{text}");
     assert!(!Path::new("/tmp/boxes-escaped.txt").exists(), "{text}");
     assert!(!Path::new("/tmp/boxes-escaped-up.txt").exists(), "{text}");
@@ -140,7 +159,7 @@ fn writes_outside_the_case_folder_do_not_land() {
     // there succeed and vanish: the program says what it wrote.
     assert_eq!(code, 1, "{text}");
     assert!(
-        text.contains("+written: /tmp/boxes-escaped.txt ../../boxes-escaped-up.txt"),
+        text.contains("+written: /tmp/boxes-escaped.txt ../../boxes-escaped-up.txt tmpdir-file"),
         "{text}"
     );
 }

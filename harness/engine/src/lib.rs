@@ -30,7 +30,6 @@ pub mod case;
 pub mod cause;
 pub mod cli;
 pub mod compare;
-pub mod confine;
 pub mod diff;
 pub mod driver;
 pub mod exit;
