@@ -165,6 +165,39 @@ fn with_full_containment_tmp_is_private_and_vanishes() {
 }
 
 #[test]
+fn the_private_temporary_folder_is_writable_and_removed() {
+    // At the default level /tmp is read-only: TMPDIR names a folder of the
+    // run's own, which goes with the run.
+    let bin_dir = tempfile::tempdir().unwrap();
+    let script = bin_dir.path().join("uses-tmpdir");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nprintf kept > \"${TMPDIR:-/tmp}/scratch\" && cat \"${TMPDIR:-/tmp}/scratch\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let dir = suite_with(
+        "summary: a temporary file\ncategory: process\nrules: [T-2]\ntimeout: 5\n\
+         status: 0\nstdout: kept\n",
+    );
+    let runs = tempfile::tempdir().unwrap();
+    let out = harness()
+        .env("TMPDIR", runs.path())
+        .args(["--bin"])
+        .arg(&script)
+        .arg("--cases")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(namespaced(&text), "{text}");
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    let left: Vec<_> = std::fs::read_dir(runs.path()).unwrap().flatten().collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+#[test]
 fn a_program_cannot_stop_the_harness() {
     let case = "summary: stops its parent\ncategory: process\nrules: [T-2]\n\
                 args: [stop-parent]\ntimeout: 5\nstatus: 0\nstdout: \"done\\n\"\n";

@@ -241,18 +241,18 @@ impl Layout {
     }
 
     /// Makes the folders of a run confined by Landlock inside `root`: no
-    /// root file system to assemble (every folder more is a `mkdir` and an
-    /// `rmdir` per case, which a busy disk makes slow).
+    /// root file system to assemble, and `root` itself is the status
+    /// folder (the rules leave it read-only to the program). Every folder
+    /// more is a `mkdir` and an `rmdir` per case, which a busy disk makes
+    /// slow.
     pub fn confined(root: &Path) -> io::Result<Self> {
         let work = root.join("case");
-        let control = root.join("control");
         let tmp = root.join("tmp");
         fs::create_dir(&work)?;
-        fs::create_dir(&control)?;
         fs::create_dir(&tmp)?;
         Ok(Self {
             work,
-            control,
+            control: root.to_owned(),
             rootfs: root.to_owned(),
             tmp: Some(tmp),
         })
