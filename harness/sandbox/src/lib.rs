@@ -130,7 +130,7 @@ pub fn containment() -> &'static Containment {
             // tens of milliseconds per run.
             "" | "pid" => match probe(true, true) {
                 Containment::ProcessGroup(_) => probe(true, false),
-                chosen => chosen,
+                chosen @ Containment::Namespaces { .. } => chosen,
             },
             "full" => probe(false, false),
             other => Containment::ProcessGroup(format!(
