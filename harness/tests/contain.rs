@@ -121,18 +121,37 @@ fn without_namespaces_the_fallback_is_announced_and_truthful() {
     }
 }
 
+fn write_outside_case(target: &Path) -> String {
+    format!(
+        "summary: writes outside\ncategory: process\nrules: [T-2]\n\
+         args: [write-outside, \"{}\", /tmp/boxes-escaped.txt, ../../boxes-escaped-up.txt, \
+         tmpdir-file]\ntimeout: 5\nstatus: 0\nstdout: \"written: tmpdir-file\\n\"\n",
+        target.display()
+    )
+}
+
 #[test]
-fn writes_outside_the_case_folder_do_not_land() {
+fn writes_outside_the_case_folder_are_denied() {
     let outside = tempfile::tempdir().unwrap();
     let target: PathBuf = outside.path().join("escaped.txt");
-    let case = format!(
-        "summary: writes outside\ncategory: process\nrules: [T-2]\n\
-         args: [write-outside, \"{}\", /tmp/boxes-escaped.txt, ../../boxes-escaped-up.txt]\n\
-         timeout: 5\nstatus: 0\nstdout: \"written: \\n\"\n",
-        target.display()
-    );
-    let dir = suite_with(&case);
+    let dir = suite_with(&write_outside_case(&target));
     let (code, text) = run_suite(dir.path(), &[]);
+    assert!(namespaced(&text), "{text}");
+    assert!(!target.exists(), "{text}");
+    assert!(!Path::new("/tmp/boxes-escaped.txt").exists(), "{text}");
+    assert!(!Path::new("/tmp/boxes-escaped-up.txt").exists(), "{text}");
+    // The default level (Landlock) refuses every write outside the case
+    // folder, /tmp included: the program wrote only its own file.
+    assert_eq!(code, 0, "{text}");
+}
+
+#[test]
+fn with_full_containment_tmp_is_private_and_vanishes() {
+    let outside = tempfile::tempdir().unwrap();
+    let target: PathBuf = outside.path().join("escaped.txt");
+    let dir = suite_with(&write_outside_case(&target));
+    let (code, text) = run_suite(dir.path(), &[("CONFORMANCE_CONTAINMENT", "full")]);
+    assert!(namespaced(&text), "{text}");
     assert!(!target.exists(), "{text}");
     assert!(!Path::new("/tmp/boxes-escaped.txt").exists(), "{text}");
     assert!(!Path::new("/tmp/boxes-escaped-up.txt").exists(), "{text}");
@@ -140,9 +159,42 @@ fn writes_outside_the_case_folder_do_not_land() {
     // there succeed and vanish: the program says what it wrote.
     assert_eq!(code, 1, "{text}");
     assert!(
-        text.contains("+written: /tmp/boxes-escaped.txt ../../boxes-escaped-up.txt"),
+        text.contains("+written: /tmp/boxes-escaped.txt ../../boxes-escaped-up.txt tmpdir-file"),
         "{text}"
     );
+}
+
+#[test]
+fn the_private_temporary_folder_is_writable_and_removed() {
+    // At the default level /tmp is read-only: TMPDIR names a folder of the
+    // run's own, which goes with the run.
+    let bin_dir = tempfile::tempdir().unwrap();
+    let script = bin_dir.path().join("uses-tmpdir");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nprintf kept > \"${TMPDIR:-/tmp}/scratch\" && cat \"${TMPDIR:-/tmp}/scratch\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let dir = suite_with(
+        "summary: a temporary file\ncategory: process\nrules: [T-2]\ntimeout: 5\n\
+         status: 0\nstdout: kept\n",
+    );
+    let runs = tempfile::tempdir().unwrap();
+    let out = harness()
+        .env("TMPDIR", runs.path())
+        .args(["--bin"])
+        .arg(&script)
+        .arg("--cases")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(namespaced(&text), "{text}");
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    let left: Vec<_> = std::fs::read_dir(runs.path()).unwrap().flatten().collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
 }
 
 #[test]

@@ -46,11 +46,13 @@ pub mod report;
 pub mod results;
 pub mod rng;
 pub mod run;
-pub mod sandbox;
 pub mod schema;
 pub mod suite;
 pub mod walk;
 pub mod writer;
 
 pub use cli::{App, Defaults, main_with_args};
+/// Containment of a run, from its own crate (reference programs use it
+/// without the engine).
+pub use conformance_sandbox as sandbox;
 pub use pack::{EmbeddedSuite, Pack, reference_mode};

@@ -561,12 +561,17 @@ enum Proc {
 }
 
 /// The whole environment of the program: cleared, then these.
-fn environment(inv: &Invocation, home: &Path) -> Vec<(OsString, OsString)> {
+fn environment(inv: &Invocation, layout: &Layout) -> Vec<(OsString, OsString)> {
     let mut env: Vec<(OsString, OsString)> = vec![
         ("PATH".into(), "/usr/bin:/bin".into()),
         ("LC_ALL".into(), "C".into()),
-        ("HOME".into(), home.into()),
+        ("HOME".into(), layout.work.clone().into()),
     ];
+    // At the Landlock level `/tmp` is read-only: temporary files go to the
+    // run's private folder.
+    if let Some(tmp) = &layout.tmp {
+        env.push(("TMPDIR".into(), tmp.clone().into()));
+    }
     if let Some(pack) = inv.target.reference {
         env.push((REFERENCE_ENV.into(), pack.into()));
     }
@@ -576,11 +581,14 @@ fn environment(inv: &Invocation, home: &Path) -> Vec<(OsString, OsString)> {
 
 /// Runs `inv` in a fresh sandbox and reports what happened.
 pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
+    let containment = sandbox::containment();
     let (ticket, (sandbox, layout)) = match Ticket::register(|| {
         let dir = tempfile::Builder::new()
             .prefix("conformance-case-")
             .tempdir()?;
-        let layout = Layout::new(dir.path())?;
+        // Only the folders the level needs: every folder more is a `mkdir`
+        // and an `rmdir` per case, which a busy disk makes slow.
+        let layout = Layout::for_containment(dir.path(), containment)?;
         let path = dir.path().to_owned();
         Ok(((dir, layout), path))
     }) {
@@ -589,15 +597,15 @@ pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
         Ok(Ok(made)) => made,
     };
     place_files(&layout.work, &inv.files)?;
-    let env = environment(inv, &layout.work);
+    let env = environment(inv, &layout);
     let plan = plan_stdout(inv.mode)?;
 
     let start = Instant::now();
     // The reference is contained too: what a program sees of the file
     // system must be the same on both sides of a comparison.
-    let started = match sandbox::containment() {
-        Containment::Namespaces { network } => {
-            spawn_contained(inv, &layout, &env, plan, *network, &ticket)?
+    let started = match containment {
+        Containment::Namespaces { network, landlock } => {
+            spawn_contained(inv, &layout, &env, plan, (*network, *landlock), &ticket)?
         }
         Containment::ProcessGroup(_) => spawn_grouped(inv, &layout, &env, plan, &ticket)?,
     };
@@ -686,7 +694,7 @@ fn spawn_contained(
     layout: &Layout,
     env: &[(OsString, OsString)],
     plan: StdoutPlan,
-    network: bool,
+    (network, landlock): (bool, bool),
     ticket: &Ticket,
 ) -> Result<Started, RunError> {
     // A command line's own words come before the case's arguments.
@@ -708,8 +716,12 @@ fn spawn_contained(
     } else {
         inv.target.path().parent()
     };
-    let mut cmd = sandbox::command(layout, &spec, &limits, network, program_dir)
-        .map_err(RunError::Contain)?;
+    let mut cmd = if landlock {
+        sandbox::command_confined(layout, &spec, &limits)
+    } else {
+        sandbox::command(layout, &spec, &limits, network, program_dir)
+    }
+    .map_err(RunError::Contain)?;
     cmd.stdin(hakoniwa::Stdio::piped())
         .stderr(hakoniwa::Stdio::piped());
     let master = match plan {
@@ -848,6 +860,7 @@ fn watch(
                     });
                 }
                 Reported::Probe => Ending::Exited(-1),
+                Reported::ConfineFailed(why) => return Err(RunError::Contain(why)),
             }
         }
     };
