@@ -25,6 +25,7 @@ use crate::interrupt::{Interrupted, Killer, Ticket};
 pub use crate::sandbox::LeftBehind;
 use crate::sandbox::{self, Containment, Layout, Reported};
 pub use crate::schema::Mode;
+pub use crate::terminal::Awaiting;
 use crate::terminal::{self, Keys, PromptGate, Terminal, count_prompts};
 
 pub use crate::pack::REFERENCE_ENV;
@@ -273,9 +274,9 @@ pub enum Ending {
     TimedOut {
         /// The timeout.
         after: Duration,
-        /// In interactive mode, the 1-based stdin line still waiting for its
-        /// prompt, if any.
-        awaiting_prompt: Option<usize>,
+        /// In interactive mode, what was still waiting for its prompt (a
+        /// stdin line, or the end of input), if anything.
+        awaiting_prompt: Option<Awaiting>,
     },
     /// The harness killed it when a stream passed the cap.
     OutputCapExceeded {
@@ -307,12 +308,12 @@ impl std::fmt::Display for Ending {
             } => write!(f, "timed out after {} s", format_secs(*after)),
             Ending::TimedOut {
                 after,
-                awaiting_prompt: Some(line),
+                awaiting_prompt: Some(awaiting),
             } => write!(
                 f,
-                "timed out after {} s: the prompt `> ` never appeared before stdin line {line} \
-                 (TURN-1: a person at a terminal must see the prompt before the program waits \
-                 for input; flush stdout after printing it)",
+                "timed out after {} s: the prompt `> ` never appeared before {awaiting} \
+                 (TURN-1: stdin and stdout were one terminal, as for a person, and the program \
+                 waited for input without showing its prompt; flush stdout after printing it)",
                 format_secs(*after)
             ),
             Ending::OutputCapExceeded { stream, cap } => write!(

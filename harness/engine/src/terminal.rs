@@ -20,17 +20,19 @@
 //! - Timing ([`PromptGate`]): stdin line *k* is typed once the program's
 //!   stdout showed its *k*-th prompt `> ` (TURN-1); a program that waits for
 //!   input without showing its prompt times out, naming the line.
-//! - End of input: the terminal's end of file (`VEOF`, Ctrl-D), typed at
-//!   the start of a line right after the last stdin line, as a pipe would
-//!   close then; a last line without a newline is followed by `VEOF` twice,
-//!   as at a real terminal (the first ends the line, the second is the end
-//!   of file). Then one more `VEOF` each time the program shows a new
-//!   prompt, as a person presses Ctrl-D at each prompt: a program that reads
-//!   again after end of file (glibc's end of file is sticky, but a raw
-//!   `read`, `clearerr` or a byte-by-byte reader is not) finds one at each
-//!   prompt; one that keeps reading without showing a prompt waits, and
-//!   times out, as it would in front of a person. Ends of file nobody reads
-//!   are harmless: they vanish with the terminal.
+//! - End of input: the terminal's end of file (`VEOF`, Ctrl-D) at the
+//!   start of a line, typed like one more line: at the prompt after the last
+//!   stdin line, so a program that waits for input without showing its
+//!   prompt times out there too. A last line without a newline is followed
+//!   at once by `VEOF` twice, as at a real terminal: the first ends the line
+//!   (the program may be waiting in the middle of it, with no new prompt),
+//!   the second is the end of file. After that, one more `VEOF` each time
+//!   the program shows a new prompt, as a person presses Ctrl-D again at
+//!   each prompt: a program that reads again after end of file (glibc's end
+//!   of file is sticky, but a raw `read`, `clearerr` or a byte-by-byte
+//!   reader is not) finds one at each prompt; one that keeps reading without
+//!   showing a prompt waits, and times out, as it would in front of a
+//!   person. Ends of file nobody reads vanish with the terminal.
 //! - Line length: canonical mode keeps at most [`MAX_LINE`] bytes of a line
 //!   before its newline and silently drops the rest, so an interactive case
 //!   with a longer stdin line cannot be typed; [`too_long_line`] finds it and
@@ -183,14 +185,10 @@ impl Keys {
         out
     }
 
-    /// What ends input after the last line: one end of file, or two after
-    /// a last line without its newline.
-    pub fn end_of_input(&self, stdin: &[u8]) -> Vec<u8> {
-        if stdin.is_empty() || stdin.ends_with(b"\n") {
-            vec![self.eof]
-        } else {
-            vec![self.eof, self.eof]
-        }
+    /// What ends a last line without its newline and then input: two ends
+    /// of file.
+    pub fn end_of_partial_line(&self) -> [u8; 2] {
+        [self.eof, self.eof]
     }
 }
 
@@ -216,8 +214,27 @@ pub(crate) struct PromptGate {
 struct GateState {
     prompts: usize,
     closed: bool,
-    /// The 1-based stdin line the typist is waiting to type, if it waits.
-    waiting: Option<usize>,
+    /// What the typist is waiting to type, if it waits for a prompt.
+    waiting: Option<Awaiting>,
+}
+
+/// What an interactive run still had to type when it timed out waiting for
+/// the program's prompt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Awaiting {
+    /// This 1-based stdin line.
+    Line(usize),
+    /// The end of input (Ctrl-D), after the last stdin line.
+    EndOfInput,
+}
+
+impl std::fmt::Display for Awaiting {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Awaiting::Line(line) => write!(f, "stdin line {line}"),
+            Awaiting::EndOfInput => f.write_str("the end of input (Ctrl-D after the last line)"),
+        }
+    }
 }
 
 impl PromptGate {
@@ -239,11 +256,11 @@ impl PromptGate {
         self.changed.notify_all();
     }
 
-    /// Waits until `count` prompts appeared, for stdin line `line` (named
-    /// if the run times out meanwhile); false when the run is over.
-    fn wait_for(&self, count: usize, line: Option<usize>) -> bool {
+    /// Waits until `count` prompts appeared, for `what` (named if the run
+    /// times out meanwhile); false when the run is over.
+    fn wait_for(&self, count: usize, what: Option<Awaiting>) -> bool {
         let mut state = self.lock();
-        state.waiting = line;
+        state.waiting = what;
         while state.prompts < count && !state.closed {
             state = self
                 .changed
@@ -254,8 +271,8 @@ impl PromptGate {
         state.prompts >= count && !state.closed
     }
 
-    /// The stdin line waiting for its prompt, if one is.
-    pub fn waiting(&self) -> Option<usize> {
+    /// What waits for its prompt, if anything does.
+    pub fn waiting(&self) -> Option<Awaiting> {
         self.lock().waiting
     }
 }
@@ -275,20 +292,26 @@ pub(crate) fn spawn_typist(mut master: File, stdin: Vec<u8>, keys: Keys, gate: A
         // terminal are gone: that is the program's right, not an error.
         let mut lines = 0;
         for (i, line) in stdin.split_inclusive(|&b| b == b'\n').enumerate() {
-            if !gate.wait_for(i + 1, Some(i + 1)) || master.write_all(&keys.typed(line)).is_err() {
+            let at = Some(Awaiting::Line(i + 1));
+            if !gate.wait_for(i + 1, at) || master.write_all(&keys.typed(line)).is_err() {
                 return;
             }
             lines = i + 1;
         }
-        if master.write_all(&keys.end_of_input(&stdin)).is_err() {
-            return;
+        let mut awaiting = Some(Awaiting::EndOfInput);
+        if !stdin.is_empty() && !stdin.ends_with(b"\n") {
+            if master.write_all(&keys.end_of_partial_line()).is_err() {
+                return;
+            }
+            // The end of file is typed; later prompts get more, unnamed.
+            awaiting = None;
         }
-        // One more end of file at each prompt after the last line: a read
-        // after a prompt always finds one, even when the first was taken
-        // with a last line read byte by byte (a line ended by VEOF and read
-        // in pieces swallows the next VEOF).
+        // One end of file at each prompt after the last line: a read after
+        // a prompt always finds one, even when one was taken with a last
+        // line read byte by byte (a line ended by VEOF and read in pieces
+        // swallows the next VEOF).
         let mut prompt = lines + 1;
-        while gate.wait_for(prompt, None) && master.write_all(&[keys.eof]).is_ok() {
+        while gate.wait_for(prompt, awaiting.take()) && master.write_all(&[keys.eof]).is_ok() {
             prompt += 1;
         }
     });
@@ -336,9 +359,7 @@ mod tests {
             b"\x16\x16\x16\x15\x16\x17\x16\x12"
         );
         assert_eq!(keys.typed(b"\0\r\n"), b"\x16\0\r\n");
-        assert_eq!(keys.end_of_input(b""), [CTRL_D]);
-        assert_eq!(keys.end_of_input(b"x\n"), [CTRL_D]);
-        assert_eq!(keys.end_of_input(b"x\ny"), [CTRL_D, CTRL_D]);
+        assert_eq!(keys.end_of_partial_line(), [CTRL_D, CTRL_D]);
     }
 
     /// Reads the slave side as the program would, one `read` per call.
@@ -361,7 +382,7 @@ mod tests {
         for line in stdin.split_inclusive(|&b| b == b'\n') {
             t.master.write_all(&t.keys.typed(line)).unwrap();
         }
-        t.master.write_all(&t.keys.end_of_input(&stdin)).unwrap();
+        t.master.write_all(&t.keys.end_of_partial_line()).unwrap();
         let got = reads(&t, 4);
         assert_eq!(got[0], [&all[..], b"\n"].concat());
         assert_eq!(got[1], b"\r\x03\x11\x13\x1a\n");
@@ -462,13 +483,32 @@ mod tests {
             matches!(
                 out.ending,
                 crate::run::Ending::TimedOut {
-                    awaiting_prompt: Some(1),
+                    awaiting_prompt: Some(Awaiting::Line(1)),
                     ..
                 }
             ),
             "{:?}",
             out.ending
         );
+    }
+
+    #[test]
+    fn end_of_input_too_waits_for_a_prompt() {
+        let out = interactive_for("printf 'A> '; read -r x; read -r y", b"0 1 h\n", 1);
+        assert!(
+            matches!(
+                out.ending,
+                crate::run::Ending::TimedOut {
+                    awaiting_prompt: Some(Awaiting::EndOfInput),
+                    ..
+                }
+            ),
+            "{:?}",
+            out.ending
+        );
+        let shown = out.ending.to_string();
+        assert!(shown.contains("before the end of input"), "{shown}");
+        assert!(shown.contains("one terminal"), "{shown}");
     }
 
     #[test]
