@@ -418,8 +418,8 @@ fn main() -> ExitCode {
         }
         Some(buffering) => {
             let Ok((stdin, mut out)) = cstdio::process_streams(buffering) else {
-                eprintln!("{}", Exit::SystemCall.message().unwrap_or_default());
-                return ExitCode::from(Exit::SystemCall.code());
+                eprintln!("boxes-fixture-variant: cannot duplicate stdin or stdout");
+                return ExitCode::from(2);
             };
             let exit = app::run_with(operands, stdin, &mut out, err, &mut departure);
             out.exit_flush();
