@@ -137,13 +137,14 @@ const CTRL_V: u8 = 0x16;
 pub(crate) struct Keys {
     eof: u8,
     lnext: u8,
-    special: [bool; 256],
+    /// The bytes the line discipline acts on (a handful).
+    special: Vec<u8>,
 }
 
 impl Keys {
     /// The keys of a terminal with these settings.
     fn of(t: &Termios) -> Self {
-        let mut special = [false; 256];
+        let mut special = Vec::new();
         for index in [
             SpecialCodeIndex::VERASE,
             SpecialCodeIndex::VKILL,
@@ -156,8 +157,10 @@ impl Keys {
         ] {
             // A disabled key reads 0 (Linux's _POSIX_VDISABLE), yet n_tty
             // still compares bytes with it: a NUL is escaped too.
-            special[usize::from(t.special_codes[index])] = true;
+            special.push(t.special_codes[index]);
         }
+        special.sort_unstable();
+        special.dedup();
         Self {
             eof: t.special_codes[SpecialCodeIndex::VEOF],
             lnext: t.special_codes[SpecialCodeIndex::VLNEXT],
@@ -174,7 +177,7 @@ impl Keys {
         };
         let mut out = Vec::with_capacity(line.len() + 8);
         for &b in body {
-            if self.special[usize::from(b)] {
+            if self.special.contains(&b) {
                 out.push(self.lnext);
             }
             out.push(b);
