@@ -514,6 +514,34 @@ mod tests {
         assert!(shown.contains("one terminal"), "{shown}");
     }
 
+    mod typed_lines {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(64))]
+
+            /// Any line a case may hold reaches the program byte for byte.
+            #[test]
+            fn any_line_is_read_as_written(
+                body in prop::collection::vec(
+                    any::<u8>().prop_filter("no newline", |&b| b != b'\n'),
+                    0..=MAX_LINE,
+                ),
+                newline in any::<bool>(),
+            ) {
+                let mut t = open().unwrap();
+                let line = if newline { [&body[..], b"\n"].concat() } else { body.clone() };
+                t.master.write_all(&t.keys.typed(&line)).unwrap();
+                if !newline {
+                    t.master.write_all(&t.keys.end_of_partial_line()).unwrap();
+                }
+                let got = reads(&t, 1).remove(0);
+                prop_assert_eq!(got, line);
+            }
+        }
+    }
+
     #[test]
     fn prompts_are_counted_across_reads() {
         assert_eq!(count_prompts(None, b"A> "), 1);
