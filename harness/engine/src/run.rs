@@ -1,7 +1,9 @@
 //! Running one prepared invocation in a sandbox: a fresh temporary working
 //! directory, a cleared environment, the child in its own process group with
-//! resource limits, stdin written from its own thread, both output streams
-//! read concurrently under a cap, and a timeout that kills the whole group.
+//! resource limits, stdin written from its own thread (in interactive mode
+//! typed into the terminal that is both stdin and stdout, see
+//! [`crate::terminal`]), both output streams read concurrently under a cap,
+//! and a timeout that kills the whole group.
 //!
 //! The result is an [`Outcome`]: how the program ended, its output and the
 //! files it left. Nothing here knows about case files; [`crate::case`] turns a
