@@ -1,12 +1,15 @@
 //! `boxes-harness`: the conformance engine ([`conformance_engine`]) with
 //! its spec packs registered. This is the one registration point: a new
 //! pack is one more entry of [`PACKS`]; the first is the default.
+//! [`cstdio`] imitates C's stdio buffering for the fixture programs.
 
 use std::ffi::OsString;
 use std::process::ExitCode;
 
 pub use conformance_engine as engine;
 use conformance_engine::{App, Defaults, Pack};
+
+pub mod cstdio;
 
 /// The registered spec packs, the default first.
 pub static PACKS: &[&dyn Pack] = &[

@@ -293,8 +293,12 @@ def all_cases():
              ["GRID-1", "GRID-2", "COMP-4", "TURN-1", "EOF-1"], ["c", "h", "5", "5"], status=6))
     add(Case(cat, "interactive-prompt", "at a terminal the prompt shows before the wait",
              ["TURN-1", "GRID-1", "EOF-1"], ["h", "h", "4", "4"], mode="interactive", timeout=5,
-             status=6, hint="Flush stdout after the prompt: without a newline it stays buffered "
-                            "and a person at a terminal sees nothing."))
+             status=6, hint="Here stdin and stdout are one terminal, as for a person: the prompt "
+                            "must show before the program waits for input. C's stdio shows a "
+                            "prompt printed without a newline in time (it flushes a "
+                            "line-buffered stdout before reading a terminal), but not once "
+                            "setvbuf made stdout fully buffered, nor before input read with "
+                            "read(2): then fflush(stdout) after the prompt."))
     add(Case(cat, "interactive-two-moves", "at a terminal: two moves, each after its prompt",
              ["TURN-1", "GRID-2", "EOF-1"], ["h", "h", "4", "5"], stdin="0 0\n1 1\n",
              mode="interactive", timeout=5, status=6,

@@ -99,6 +99,21 @@ pub enum CaseError {
         /// The file.
         file: String,
     },
+    /// An interactive case's stdin line longer than a terminal delivers.
+    #[error(
+        "{file}: stdin line {line} has {len} bytes, but `mode: interactive` types stdin at a \
+         terminal, whose canonical mode keeps at most {max} bytes of a line (the rest is \
+         dropped): shorten the line or use `mode: pipe`",
+        max = crate::terminal::MAX_LINE
+    )]
+    LineTooLongForTerminal {
+        /// The file.
+        file: String,
+        /// The 1-based stdin line.
+        line: usize,
+        /// Its length without the newline.
+        len: usize,
+    },
 }
 
 /// Reads and parses a case file.
@@ -253,6 +268,16 @@ pub fn invocation(
         .iter()
         .map(|f| file_entry(file, "files", f))
         .collect::<Result<_, _>>()?;
+    let stdin = stdin(case, file)?;
+    if case.mode == schema::Mode::Interactive
+        && let Some((line, len)) = crate::terminal::too_long_line(&stdin)
+    {
+        return Err(CaseError::LineTooLongForTerminal {
+            file: file.display(),
+            line,
+            len,
+        });
+    }
     Ok(Invocation {
         target: target.clone(),
         args: case.args.iter().map(OsString::from).collect(),
@@ -261,7 +286,7 @@ pub fn invocation(
             .iter()
             .map(|(k, v)| (OsString::from(k), OsString::from(v)))
             .collect(),
-        stdin: stdin(case, file)?,
+        stdin,
         files,
         mode: case.mode,
         timeout,

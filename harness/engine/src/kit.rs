@@ -69,8 +69,11 @@ fn run_script(name: &str, inv: &Invocation) -> String {
     s.push_str("cp -R \"$kit/files/.\" \"$work/\" && cd \"$work\" || exit 2\n");
     if inv.mode == Mode::Interactive {
         s.push_str(
-            "# Interactive: to play it as a person does, delete `< \"$kit/stdin\"` below and\n\
-             # type the lines of stdin at a terminal, one at each prompt.\n",
+            "# Interactive: the harness ran it with stdin and stdout on one terminal (echo\n\
+             # off), typing each line of stdin at its prompt, then Ctrl-D at the next one.\n\
+             # Fed from the file below, a C program may print its prompts late (stdio\n\
+             # flushes stdout before a read only when stdin is a terminal); to play it as\n\
+             # a person does, delete `< \"$kit/stdin\"` below and type the lines yourself.\n",
         );
     }
     let _ = write!(s, "{} < \"$kit/stdin\"", env_and_command(inv));

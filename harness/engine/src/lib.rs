@@ -9,7 +9,9 @@
 //!   files).
 //! - [`case`]: from a case file to an [`run::Invocation`] and a
 //!   [`compare::Expectation`].
-//! - [`run`]: running one invocation in a sandbox ([`run::run`]).
+//! - [`run`]: running one invocation in a sandbox ([`run::run`]);
+//!   [`terminal`]: the terminal of an interactive run (stdin and stdout on
+//!   one pseudo-terminal, stdin typed at the prompts, end of file).
 //! - [`compare`]: byte-exact comparison ([`compare::compare`]).
 //! - [`driver`]: cases run as a conversation by a pack's driver.
 //! - [`failure`]: how a case failed, structured and bounded; [`cause`]:
@@ -48,6 +50,7 @@ pub mod rng;
 pub mod run;
 pub mod schema;
 pub mod suite;
+pub mod terminal;
 pub mod walk;
 pub mod writer;
 

@@ -256,14 +256,16 @@ fn typed_lines(out: &mut String, stdin: &[u8], kit: Option<&std::path::Path>) {
     let lines: Vec<&[u8]> = stdin.split_inclusive(|&b| b == b'\n').collect();
     if lines.is_empty() {
         out.push_str(
-            "\n  (interactive: run it in a terminal and type nothing: end input with Ctrl-D)",
+            "\n  (interactive: the harness ran it with stdin and stdout on one terminal; run it \
+             in a terminal, wait for the prompt and type nothing: end input with Ctrl-D)",
         );
         return;
     }
     if stdin.len() > MAX_INLINE || lines.len() > MAX_TYPED_LINES {
         let _ = write!(
             out,
-            "\n  (interactive: {} stdin lines, too many to list; {})",
+            "\n  (interactive: stdin and stdout on one terminal, {} stdin lines, too many to \
+             list; {})",
             lines.len(),
             match kit {
                 Some(k) => format!(
@@ -276,8 +278,8 @@ fn typed_lines(out: &mut String, stdin: &[u8], kit: Option<&std::path::Path>) {
         return;
     }
     out.push_str(
-        "\n  (interactive: run it in a terminal and type these lines, one at each prompt, then \
-         Ctrl-D)",
+        "\n  (interactive: the harness ran it with stdin and stdout on one terminal; run it in \
+         a terminal and type these lines, one at each prompt, then Ctrl-D at the next one)",
     );
     for (i, line) in lines.iter().enumerate() {
         let _ = write!(out, "\n  {:>4}  {}", i + 1, visible_line(line));

@@ -1,7 +1,9 @@
 //! Running one prepared invocation in a sandbox: a fresh temporary working
 //! directory, a cleared environment, the child in its own process group with
-//! resource limits, stdin written from its own thread, both output streams
-//! read concurrently under a cap, and a timeout that kills the whole group.
+//! resource limits, stdin written from its own thread (in interactive mode
+//! typed into the terminal that is both stdin and stdout, see
+//! [`crate::terminal`]), both output streams read concurrently under a cap,
+//! and a timeout that kills the whole group.
 //!
 //! The result is an [`Outcome`]: how the program ended, its output and the
 //! files it left. Nothing here knows about case files; [`crate::case`] turns a
@@ -15,7 +17,7 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -25,6 +27,8 @@ use crate::interrupt::{Interrupted, Killer, Ticket};
 pub use crate::sandbox::LeftBehind;
 use crate::sandbox::{self, Containment, Layout, Reported};
 pub use crate::schema::Mode;
+pub use crate::terminal::Awaiting;
+use crate::terminal::{self, Keys, PromptGate, Terminal, count_prompts};
 
 pub use crate::pack::REFERENCE_ENV;
 
@@ -272,9 +276,9 @@ pub enum Ending {
     TimedOut {
         /// The timeout.
         after: Duration,
-        /// In interactive mode, the 1-based stdin line still waiting for its
-        /// prompt, if any.
-        awaiting_prompt: Option<usize>,
+        /// In interactive mode, what was still waiting for its prompt (a
+        /// stdin line, or the end of input), if anything.
+        awaiting_prompt: Option<Awaiting>,
     },
     /// The harness killed it when a stream passed the cap.
     OutputCapExceeded {
@@ -306,12 +310,12 @@ impl std::fmt::Display for Ending {
             } => write!(f, "timed out after {} s", format_secs(*after)),
             Ending::TimedOut {
                 after,
-                awaiting_prompt: Some(line),
+                awaiting_prompt: Some(awaiting),
             } => write!(
                 f,
-                "timed out after {} s: the prompt `> ` never appeared before stdin line {line} \
-                 (TURN-1: a person at a terminal must see the prompt before the program waits \
-                 for input; flush stdout after printing it)",
+                "timed out after {} s: the prompt `> ` never appeared before {awaiting} \
+                 (TURN-1: stdin and stdout were one terminal, as for a person, and the program \
+                 waited for input without showing its prompt; flush stdout after printing it)",
                 format_secs(*after)
             ),
             Ending::OutputCapExceeded { stream, cap } => write!(
@@ -457,68 +461,13 @@ enum Event {
     Cap(Stream),
 }
 
-/// Counts prompts seen on stdout so that interactive stdin lines wait for
-/// them.
-#[derive(Default)]
-struct PromptGate {
-    state: Mutex<GateState>,
-    changed: Condvar,
-}
-
-#[derive(Default)]
-struct GateState {
-    prompts: usize,
-    closed: bool,
-    /// The 1-based stdin line the writer is waiting to send, if it waits.
-    waiting: Option<usize>,
-}
-
-impl PromptGate {
-    fn lock(&self) -> std::sync::MutexGuard<'_, GateState> {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    fn add_prompts(&self, n: usize) {
-        if n > 0 {
-            self.lock().prompts += n;
-            self.changed.notify_all();
-        }
-    }
-
-    fn close(&self) {
-        self.lock().closed = true;
-        self.changed.notify_all();
-    }
-
-    /// Waits until `count` prompts appeared; false when the run is over.
-    fn wait_for(&self, count: usize) -> bool {
-        let mut state = self.lock();
-        state.waiting = Some(count);
-        while state.prompts < count && !state.closed {
-            state = self
-                .changed
-                .wait(state)
-                .unwrap_or_else(PoisonError::into_inner);
-        }
-        state.waiting = None;
-        state.prompts >= count && !state.closed
-    }
-
-    fn waiting(&self) -> Option<usize> {
-        self.lock().waiting
-    }
-}
-
 /// Where the child's stdout goes, as the mode says.
 enum StdoutPlan {
     Pipe,
     /// `/dev/full`.
     Full(fs::File),
-    /// A terminal: the slave side for the child, the master to read.
-    Pty {
-        master: fs::File,
-        slave: std::os::fd::OwnedFd,
-    },
+    /// A terminal, the child's stdin and stdout both.
+    Pty(Terminal),
 }
 
 fn plan_stdout(mode: Mode) -> Result<StdoutPlan, RunError> {
@@ -530,19 +479,15 @@ fn plan_stdout(mode: Mode) -> Result<StdoutPlan, RunError> {
                 .open("/dev/full")
                 .map_err(RunError::Sandbox)?,
         ),
-        Mode::Interactive => {
-            let (master, slave) = open_pty().map_err(RunError::Pty)?;
-            StdoutPlan::Pty {
-                master: fs::File::from(master),
-                slave,
-            }
-        }
+        Mode::Interactive => StdoutPlan::Pty(terminal::open().map_err(RunError::Pty)?),
     })
 }
 
 /// A started run: its streams and how it ends.
 struct Started {
     stdin: Option<Box<dyn Write + Send>>,
+    /// In interactive mode: the terminal's master to type stdin into.
+    typist: Option<(fs::File, Keys)>,
     stdout: Option<Box<dyn Read + Send>>,
     stderr: Option<Box<dyn Read + Send>>,
     proc: Proc,
@@ -641,9 +586,11 @@ fn spawn_grouped(
             cmd.stdout(Stdio::from(full));
             None
         }
-        StdoutPlan::Pty { master, slave } => {
-            cmd.stdout(Stdio::from(slave));
-            Some(master)
+        StdoutPlan::Pty(terminal) => {
+            let (typing, stdin) = terminal_ends(&terminal)?;
+            cmd.stdin(Stdio::from(stdin))
+                .stdout(Stdio::from(terminal.slave));
+            Some((terminal.master, (typing, terminal.keys)))
         }
     };
     // Spawned under the registry's lock: nothing else would kill a group
@@ -669,6 +616,7 @@ fn spawn_grouped(
     })?;
     let pid = Pid::from_child(&child);
     apply_limits(pid, inv.limits);
+    let (master, typist) = master.unzip();
     let stdout: Option<Box<dyn Read + Send>> = match (child.stdout.take(), master) {
         (Some(pipe), _) => Some(Box::new(pipe)),
         (None, Some(master)) => Some(Box::new(master)),
@@ -679,6 +627,7 @@ fn spawn_grouped(
             .stdin
             .take()
             .map(|w| Box::new(w) as Box<dyn Write + Send>),
+        typist,
         stdout,
         stderr: child
             .stderr
@@ -733,9 +682,11 @@ fn spawn_contained(
             cmd.stdout(hakoniwa::Stdio::from(full));
             None
         }
-        StdoutPlan::Pty { master, slave } => {
-            cmd.stdout(hakoniwa::Stdio::from(slave));
-            Some(master)
+        StdoutPlan::Pty(terminal) => {
+            let (typing, stdin) = terminal_ends(&terminal)?;
+            cmd.stdin(hakoniwa::Stdio::from(stdin))
+                .stdout(hakoniwa::Stdio::from(terminal.slave));
+            Some((terminal.master, (typing, terminal.keys)))
         }
     };
     let spawned = cmd.spawn();
@@ -750,6 +701,7 @@ fn spawn_contained(
         let _ = child.wait();
         return Err(RunError::Interrupted);
     }
+    let (master, typist) = master.unzip();
     let stdout: Option<Box<dyn Read + Send>> = match (child.stdout.take(), master) {
         (Some(pipe), _) => Some(Box::new(pipe)),
         (None, Some(master)) => Some(Box::new(master)),
@@ -760,6 +712,7 @@ fn spawn_contained(
             .stdin
             .take()
             .map(|w| Box::new(w) as Box<dyn Write + Send>),
+        typist,
         stdout,
         stderr: child
             .stderr
@@ -810,12 +763,10 @@ fn watch(
             tx.clone(),
         );
     }
-    if let Some(stdin) = started.stdin.take() {
-        spawn_writer(
-            stdin,
-            inv.stdin.clone(),
-            interactive.then(|| Arc::clone(&gate)),
-        );
+    if let Some((master, keys)) = started.typist.take() {
+        terminal::spawn_typist(master, inv.stdin.clone(), keys, Arc::clone(&gate));
+    } else if let Some(stdin) = started.stdin.take() {
+        spawn_writer(stdin, inv.stdin.clone());
     }
     match &mut started.proc {
         Proc::Group { pid, .. } => spawn_waiter(*pid, tx),
@@ -1041,22 +992,6 @@ fn apply_limits(pid: Pid, limits: Limits) {
     }
 }
 
-fn open_pty() -> io::Result<(std::os::fd::OwnedFd, std::os::fd::OwnedFd)> {
-    use rustix::pty::{OpenptFlags, grantpt, ioctl_tiocgptpeer, openpt, unlockpt};
-    use rustix::termios::{OptionalActions, OutputModes, tcgetattr, tcsetattr};
-    let flags = OpenptFlags::RDWR | OpenptFlags::NOCTTY | OpenptFlags::CLOEXEC;
-    let master = openpt(flags)?;
-    grantpt(&master)?;
-    unlockpt(&master)?;
-    let slave = ioctl_tiocgptpeer(&master, flags)?;
-    let mut termios = tcgetattr(&slave)?;
-    // Output processing off: the bytes the program writes are the bytes we
-    // read, no `\n` to `\r\n` translation.
-    termios.output_modes.remove(OutputModes::OPOST);
-    tcsetattr(&slave, OptionalActions::Now, &termios)?;
-    Ok((master, slave))
-}
-
 fn spawn_reader(
     mut reader: Box<dyn Read + Send>,
     stream: Stream,
@@ -1100,28 +1035,21 @@ fn spawn_reader(
     });
 }
 
-fn count_prompts(last: Option<u8>, data: &[u8]) -> usize {
-    let split = usize::from(last == Some(PROMPT[0]) && data.first() == Some(&PROMPT[1]));
-    split + data.windows(PROMPT.len()).filter(|w| *w == PROMPT).count()
-}
-
-fn spawn_writer(mut stdin: Box<dyn Write + Send>, bytes: Vec<u8>, gate: Option<Arc<PromptGate>>) {
+fn spawn_writer(mut stdin: Box<dyn Write + Send>, bytes: Vec<u8>) {
     thread::spawn(move || {
         // A program that exits without reading makes these writes fail with
         // a broken pipe: that is its right, not an error of the run.
-        match gate {
-            None => {
-                let _ = stdin.write_all(&bytes);
-            }
-            Some(gate) => {
-                for (i, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
-                    if !gate.wait_for(i + 1) || stdin.write_all(line).is_err() {
-                        return;
-                    }
-                }
-            }
-        }
+        let _ = stdin.write_all(&bytes);
     });
+}
+
+/// Two more descriptors of a terminal: the master to type into (the other
+/// one is read), and the slave again, the program's stdin beside its
+/// stdout.
+fn terminal_ends(terminal: &Terminal) -> Result<(fs::File, std::os::fd::OwnedFd), RunError> {
+    let typing = terminal.master.try_clone().map_err(RunError::Pty)?;
+    let stdin = terminal.slave.try_clone().map_err(RunError::Pty)?;
+    Ok((typing, stdin))
 }
 
 fn spawn_waiter(pid: Pid, tx: mpsc::Sender<Event>) {
@@ -1223,13 +1151,6 @@ pub fn normalize(path: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn prompts_are_counted_across_reads() {
-        assert_eq!(count_prompts(None, b"A> "), 1);
-        assert_eq!(count_prompts(Some(b'>'), b" x> "), 2);
-        assert_eq!(count_prompts(Some(b'A'), b">"), 0);
-    }
 
     #[test]
     fn sandbox_paths_stay_inside() {

@@ -117,8 +117,10 @@ pub enum Mode {
     /// A pipe (the default); stdin is written all at once.
     #[default]
     Pipe,
-    /// A pseudo-terminal with output processing off; each stdin line is
-    /// written only after the prompt `> ` appeared (TURN-1).
+    /// stdin and stdout on one pseudo-terminal, as at a person's terminal
+    /// (canonical mode, echo and output processing off); each stdin line is
+    /// typed only after the prompt `> ` appeared (TURN-1), then end of file
+    /// (Ctrl-D). A stdin line may hold at most 4095 bytes.
     Interactive,
     /// `/dev/full`, so every write to stdout fails (SYS-1).
     StdoutFull,

@@ -19,6 +19,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::process::ExitCode;
 
+use boxes_harness::cstdio::{self, Buffering};
 use boxes_reference::command::{self, Command};
 use boxes_reference::grid::{Completed, Direction, Edge};
 use boxes_reference::gridfile;
@@ -80,11 +81,19 @@ enum Variant {
     /// DISP-3: a debug line (`DEBUG: valid move NN`) before the grid after
     /// every valid move, the one-line bug behind a hundred failures.
     EchoMoves,
+    /// None: the reference's rules with C's stdio buffering
+    /// ([`boxes_harness::cstdio`]), the prompt printed without a flush. At a
+    /// terminal stdin glibc flushes the line-buffered stdout before each
+    /// read, so the prompt shows: every case passes.
+    CStdio,
+    /// TURN-1: as `CStdio`, but stdout fully buffered even on a terminal,
+    /// so the prompt never shows before the program waits for input.
+    CStdioFullyBuffered,
 }
 
 impl Variant {
     /// Each variant's name; `diff`'s tests use the `boxes-` names.
-    const ALL: [(&'static str, Self); 27] = [
+    const ALL: [(&'static str, Self); 29] = [
         ("boxes", Self::Reference),
         ("usage-on-stdout", Self::UsageOnStdout),
         ("dimension-wording", Self::DimensionWording),
@@ -115,6 +124,8 @@ impl Variant {
         ("winners-without-ties", Self::WinnersWithoutTies),
         ("winners-at-eof", Self::WinnersAtEof),
         ("echo-moves", Self::EchoMoves),
+        ("c-stdio", Self::CStdio),
+        ("c-stdio-fully-buffered", Self::CStdioFullyBuffered),
     ];
 
     fn from_name(name: &[u8]) -> Option<Self> {
@@ -387,8 +398,6 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let operands = argv.get(1..).unwrap_or_default();
-    let stdin = io::stdin().lock();
-    let out = BufWriter::new(io::stdout().lock());
     let err = io::stderr().lock();
     let mut departure = Departure {
         variant,
@@ -396,6 +405,26 @@ fn main() -> ExitCode {
         grids: 0,
         digits: Vec::new(),
     };
-    let exit = app::run_with(operands, stdin, out, err, &mut departure);
+    let buffering = match variant {
+        Variant::CStdio => Some(Buffering::Glibc),
+        Variant::CStdioFullyBuffered => Some(Buffering::Full),
+        _ => None,
+    };
+    let exit = match buffering {
+        None => {
+            let stdin = io::stdin().lock();
+            let out = BufWriter::new(io::stdout().lock());
+            app::run_with(operands, stdin, out, err, &mut departure)
+        }
+        Some(buffering) => {
+            let Ok((stdin, mut out)) = cstdio::process_streams(buffering) else {
+                eprintln!("boxes-fixture-variant: cannot duplicate stdin or stdout");
+                return ExitCode::from(2);
+            };
+            let exit = app::run_with(operands, stdin, &mut out, err, &mut departure);
+            out.exit_flush();
+            exit
+        }
+    };
     ExitCode::from(exit.code())
 }

@@ -17,6 +17,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::process::ExitCode;
 
+use boxes_harness::cstdio::{self, Buffering};
 use nogo_reference::args::{self, Source};
 use nogo_reference::command::Command;
 use nogo_reference::input::Line;
@@ -57,10 +58,17 @@ enum Variant {
     SaveReprintsGrid,
     /// EOF-1: the end-of-input message goes to stdout.
     EofOnStdout,
+    /// None: the rulings with C's stdio buffering
+    /// ([`boxes_harness::cstdio`]), the prompt printed without a flush; at a
+    /// terminal glibc flushes stdout before each read, so every case passes.
+    CStdio,
+    /// TURN-1: as `CStdio`, but stdout fully buffered even on a terminal:
+    /// the prompt never shows before the program waits for input.
+    CStdioFullyBuffered,
 }
 
 impl Variant {
-    const ALL: [(&'static str, Self); 13] = [
+    const ALL: [(&'static str, Self); 15] = [
         ("dims-before-types", Self::DimsBeforeTypes),
         ("dimension-1000-refused", Self::Dimension1000Refused),
         ("load-ignores-next", Self::LoadIgnoresNext),
@@ -74,6 +82,8 @@ impl Variant {
         ("save-states-swapped", Self::SaveStatesSwapped),
         ("save-reprints-grid", Self::SaveReprintsGrid),
         ("eof-on-stdout", Self::EofOnStdout),
+        ("c-stdio", Self::CStdio),
+        ("c-stdio-fully-buffered", Self::CStdioFullyBuffered),
     ];
 
     fn from_argv0(argv0: Option<&OsString>) -> Self {
@@ -92,10 +102,42 @@ fn main() -> ExitCode {
     let argv: Vec<OsString> = std::env::args_os().collect();
     let variant = Variant::from_argv0(argv.first());
     let operands = argv.get(1..).unwrap_or_default();
-    let mut out = BufWriter::new(io::stdout().lock());
+    let buffering = match variant {
+        Variant::CStdio => Some(Buffering::Glibc),
+        Variant::CStdioFullyBuffered => Some(Buffering::Full),
+        _ => None,
+    };
+    let exit = match buffering {
+        None => {
+            let mut input = io::stdin().lock();
+            let mut out = BufWriter::new(io::stdout().lock());
+            let exit = program(variant, operands, &mut input, &mut out);
+            let _ = out.flush();
+            exit
+        }
+        Some(buffering) => {
+            let Ok((mut input, mut out)) = cstdio::process_streams(buffering) else {
+                eprintln!("nogo-fixture-variant: cannot duplicate stdin or stdout");
+                return ExitCode::from(2);
+            };
+            let exit = program(variant, operands, &mut input, &mut out);
+            out.exit_flush();
+            exit
+        }
+    };
+    ExitCode::from(exit.code())
+}
+
+/// The whole program on these streams, its final message printed.
+fn program<R: BufRead, O: Write>(
+    variant: Variant,
+    operands: &[OsString],
+    input: &mut R,
+    out: &mut O,
+) -> Exit {
     let mut err = io::stderr().lock();
     let exit = match start(variant, operands) {
-        Ok((state, kinds)) => play(variant, state, kinds, &mut out, &mut err),
+        Ok((state, kinds)) => play(variant, state, kinds, input, out, &mut err),
         Err(exit) => exit,
     };
     if let Some(message) = exit.message() {
@@ -105,8 +147,7 @@ fn main() -> ExitCode {
             let _ = writeln!(err, "{message}");
         }
     }
-    let _ = out.flush();
-    ExitCode::from(exit.code())
+    exit
 }
 
 fn start(variant: Variant, operands: &[OsString]) -> Result<(State, [Kind; 2]), Exit> {
@@ -140,16 +181,16 @@ fn start(variant: Variant, operands: &[OsString]) -> Result<(State, [Kind; 2]), 
     Ok((state, config.kinds))
 }
 
-fn play<O: Write, E: Write>(
+fn play<R: BufRead, O: Write, E: Write>(
     variant: Variant,
     mut state: State,
     kinds: [Kind; 2],
+    input: &mut R,
     out: &mut O,
     err: &mut E,
 ) -> Exit {
     let mut shown = Rendered::new(&state.grid);
     let _ = out.write_all(shown.as_bytes());
-    let mut input = io::stdin().lock();
     let mut line = Line::new();
     loop {
         let mover = state.next;
@@ -171,7 +212,7 @@ fn play<O: Write, E: Write>(
                     shown: &shown,
                     mover,
                 };
-                match turn.read_move(&mut line, &mut input, out, err) {
+                match turn.read_move(&mut line, input, out, err) {
                     Some(cell) => cell,
                     None => return Exit::EndOfInput,
                 }
