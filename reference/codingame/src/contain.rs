@@ -12,7 +12,11 @@
 //! - its working directory is the caller's (shown read-only), so that a
 //!   command's relative paths (`python3 bot.py`, `./bot`) mean what they
 //!   mean in the caller's shell; a program named without a `/` is found on
-//!   the caller's `PATH`, and its folder is shown read-only;
+//!   the caller's `PATH`, and its folder is shown read-only, as is the
+//!   folder of every other word that names an existing file by a path
+//!   (`env CG_BOT_SEED=1 /opt/bots/mine`, `python3 ../bots/x.py`) and every
+//!   word that names a folder; a path only a shell script mentions
+//!   (`sh -c '... /opt/x'`) is not seen, and stays invisible;
 //! - its environment is cleared, then holds [`environment`]'s variables:
 //!   `PATH=/usr/local/bin:/usr/bin:/bin` (interpreters such as `python3` or
 //!   `node` installed under `/usr/local` are found), `HOME` (its private
@@ -117,7 +121,9 @@ fn is_executable(path: &Path) -> bool {
 }
 
 /// Starts `words` (program then arguments) with `extra` variables, as
-/// [`sandbox::containment`] says.
+/// [`sandbox::containment`] says. A contained bot dies with the thread that
+/// started it (the sandbox sets a parent-death signal): start it on the
+/// thread that plays its match.
 pub fn start(words: &[String], extra: &[(String, String)]) -> std::io::Result<Started> {
     let (program, args) = words
         .split_first()
@@ -186,7 +192,13 @@ fn start_contained(
 ) -> std::io::Result<Started> {
     let args: Vec<OsString> = args.iter().map(OsString::from).collect();
     let spec = sandbox::Spec::new(&layout, program, &args, env, Duration::ZERO).in_dir(cwd);
-    let shown: Vec<&Path> = program.parent().into_iter().chain([cwd]).collect();
+    let named = named_folders(&args, cwd);
+    let shown: Vec<&Path> = program
+        .parent()
+        .into_iter()
+        .chain([cwd])
+        .chain(named.iter().map(PathBuf::as_path))
+        .collect();
     let mut cmd = sandbox::command_showing(&layout, &spec, &[], network, &shown)
         .map_err(std::io::Error::other)?;
     cmd.stdin(hakoniwa::Stdio::piped())
@@ -270,18 +282,27 @@ impl Jail {
             }
             Ending::Keeper { mut child, pid, .. } => {
                 // Killing the keeper (PID 1 inside) kills every process of
-                // the namespace; its parent's wait for it returns only once
-                // they are all gone, and then that parent exits.
-                for keeper in children(pid) {
+                // the namespace: the kernel makes it a zombie only once they
+                // are all gone.
+                let keepers = children(pid);
+                for &keeper in &keepers {
                     let _ = rustix::process::kill_process(keeper, Signal::KILL);
                 }
                 let until = Instant::now() + END_LIMIT;
-                while matches!(child.try_wait(), Ok(None)) && Instant::now() < until {
-                    std::thread::sleep(Duration::from_millis(1));
+                while keepers.iter().any(|&k| running(k)) && Instant::now() < until {
+                    std::thread::sleep(Duration::from_micros(200));
                 }
-                // The keeper dies with its parent (a parent-death signal).
-                let _ = rustix::process::kill_process(pid, Signal::KILL);
-                let _ = child.wait();
+                // The keeper's parent exits once it has reaped the keeper;
+                // its exit tears the namespaces down, which takes the
+                // kernel tens of milliseconds: that wait is nobody's, so it
+                // happens on a thread of its own. (Had the keeper not been
+                // found, killing its parent kills it: parent-death signal.)
+                if keepers.is_empty() {
+                    let _ = rustix::process::kill_process(pid, Signal::KILL);
+                }
+                std::thread::spawn(move || {
+                    let _ = child.wait();
+                });
             }
         }
     }
@@ -291,6 +312,30 @@ impl Drop for Jail {
     fn drop(&mut self) {
         self.end();
     }
+}
+
+/// The folders the words of a command name by a path (one with a `/`): a
+/// file's folder, or the folder itself.
+pub fn named_folders(words: &[OsString], cwd: &Path) -> Vec<PathBuf> {
+    words
+        .iter()
+        .filter(|w| w.as_bytes().contains(&b'/'))
+        .map(|w| cwd.join(w))
+        .filter_map(|p| match std::fs::metadata(&p) {
+            Ok(m) if m.is_dir() => Some(p),
+            Ok(_) => p.parent().map(Path::to_path_buf),
+            Err(_) => None,
+        })
+        .collect()
+}
+
+/// Whether `pid` is alive and not a zombie.
+fn running(pid: Pid) -> bool {
+    let stat =
+        std::fs::read_to_string(format!("/proc/{}/stat", pid.as_raw_nonzero())).unwrap_or_default();
+    stat.rsplit_once(") ")
+        .and_then(|(_, rest)| rest.chars().next())
+        .is_some_and(|state| state != 'Z' && state != 'X')
 }
 
 /// The children of `pid`, as `/proc` lists them.
@@ -319,6 +364,23 @@ mod tests {
             Path::new("no-such-program-anywhere")
         );
         assert!(resolve("sh", cwd).is_absolute());
+    }
+
+    #[test]
+    fn words_naming_files_show_their_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("bot.py"), "").unwrap();
+        let words: Vec<OsString> = vec![
+            "-u".into(),
+            dir.path().join("bot.py").into(),
+            "./missing/file".into(),
+            "plain".into(),
+            "/usr".into(),
+        ];
+        assert_eq!(
+            named_folders(&words, Path::new("/")),
+            [dir.path().to_path_buf(), PathBuf::from("/usr")]
+        );
     }
 
     #[test]
