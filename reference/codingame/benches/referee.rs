@@ -55,19 +55,15 @@ fn matches_per_second(count: usize) {
                     let b = format!("env CG_BOT_SEED={} {BOT}", k + 1);
                     let played = run_match(&a, &b, 9, Limits::default()).unwrap();
                     assert!(!played.record.moves.is_empty());
-                    if let Some(f) = &played.record.forfeit {
-                        if forfeits.fetch_add(1, Ordering::Relaxed) == 0 {
-                            println!(
-                                "first forfeit: seat {} {} at request {}",
-                                f.seat,
-                                f.reason.code(),
-                                f.request
-                            );
-                            eprintln!(
-                                "DBG {:?}",
-                                String::from_utf8_lossy(&played.transcripts[0].stderr)
-                            );
-                        }
+                    if let Some(f) = &played.record.forfeit
+                        && forfeits.fetch_add(1, Ordering::Relaxed) == 0
+                    {
+                        println!(
+                            "first forfeit: seat {} {} at request {}",
+                            f.seat,
+                            f.reason.code(),
+                            f.request
+                        );
                     }
                 }
             });

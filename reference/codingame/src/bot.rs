@@ -88,7 +88,8 @@ pub struct Transcript {
 
 /// A running bot.
 pub struct BotProcess {
-    jail: Jail,
+    /// Boxed: a bot is started once, and moved around as a seat.
+    jail: Box<Jail>,
     /// Whether the sandbox was waited for (before the first request).
     waited: bool,
     /// Why the bot could not be started, when the sandbox said so.
@@ -215,7 +216,7 @@ impl BotProcess {
         }
 
         Ok(BotProcess {
-            jail,
+            jail: Box::new(jail),
             waited: false,
             start_error: None,
             requests: Some(req_tx),
