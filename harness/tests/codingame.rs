@@ -300,3 +300,41 @@ fn the_suite_folder_runs_as_cases_too() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+/// Running processes (not zombies) `sleep MARKER`.
+fn sleepers(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        let zombie = stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, s)| s.starts_with('Z'));
+        if text.starts_with("sleep ") && text.contains(marker) && !zombie {
+            found.push(format!("{}: {text}", entry.file_name().to_string_lossy()));
+        }
+    }
+    found
+}
+
+#[test]
+fn a_bots_setsid_daemon_dies_with_its_case() {
+    let line = format!("sh -c 'setsid -f sleep 62.75; exec \"$0\"' {FIXTURE}");
+    let out = Command::cargo_bin("boxes-harness")
+        .unwrap()
+        .args(["--spec", "codingame", "--bin", &line, "--time-factor", "10"])
+        .args(["--exact", "protocol-init/seat-b-first-request"])
+        .env("CG_FAULT", "none")
+        .env_remove("CONFORMANCE_CONTAINMENT")
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(!text.contains("process group only"), "{text}");
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    assert_eq!(sleepers("62.75"), Vec::<String>::new());
+}

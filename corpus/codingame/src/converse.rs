@@ -62,7 +62,7 @@ fn exchange(
     limit: std::time::Duration,
     received: Vec<u8>,
     asked: u32,
-    start_error: Option<&std::io::Error>,
+    start_error: Option<String>,
 ) -> Exchange {
     let (rule, meaning) = rule_of(reason);
     let mut message = meaning.to_owned();
@@ -269,7 +269,10 @@ impl CaseDriver for Driver {
                     limit,
                     received,
                     asked,
-                    process.as_ref().err(),
+                    match &process {
+                        Ok(p) => p.start_error().map(str::to_owned),
+                        Err(e) => Some(e.to_string()),
+                    },
                 ));
                 break format!("stopped at request {asked} to the bot");
             }

@@ -55,8 +55,15 @@ fn matches_per_second(count: usize) {
                     let b = format!("env CG_BOT_SEED={} {BOT}", k + 1);
                     let played = run_match(&a, &b, 9, Limits::default()).unwrap();
                     assert!(!played.record.moves.is_empty());
-                    if played.record.forfeit.is_some() {
-                        forfeits.fetch_add(1, Ordering::Relaxed);
+                    if let Some(f) = &played.record.forfeit
+                        && forfeits.fetch_add(1, Ordering::Relaxed) == 0
+                    {
+                        println!(
+                            "first forfeit: seat {} {} at request {}",
+                            f.seat,
+                            f.reason.code(),
+                            f.request
+                        );
                     }
                 }
             });
@@ -164,11 +171,16 @@ fn win_rate(rounds: u64) {
     }
 }
 
-fn main() {
+fn main() -> std::process::ExitCode {
+    // Live matches contain their bots: this executable is their keeper.
+    if let Some(code) = conformance_sandbox::keeper_mode() {
+        return code;
+    }
     let matches = usize::try_from(env_or("CG_BENCH_MATCHES", 200)).unwrap();
     let rounds = env_or("CG_BENCH_ROUNDS", 50);
     referee_time_per_request();
     slowest_answer();
     matches_per_second(matches);
     win_rate(rounds);
+    std::process::ExitCode::SUCCESS
 }

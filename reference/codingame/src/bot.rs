@@ -1,7 +1,10 @@
 //! A bot as a contained process, and the [`Player`] seam the match driver
 //! talks to. The command is split into words with `shlex` (never a shell
-//! unless it says `sh -c`); the bot runs in its own process group, killed as
-//! a whole at the end (END-5). A writer thread feeds standard input and
+//! unless it says `sh -c`); the bot runs contained ([`crate::contain`]: its
+//! own PID namespace where the kernel allows it, else its own process
+//! group), killed as a whole at the end (END-5). Its first request is sent
+//! once the sandbox has started it, so the start-up is not its time
+//! (TIME-1). A writer thread feeds standard input and
 //! stamps when a request's last byte is written; a reader thread splits
 //! standard output into lines stamped on arrival; a third thread drains
 //! standard error, keeping a bounded tail, so a bot never blocks on it
@@ -10,16 +13,13 @@
 
 use std::collections::VecDeque;
 use std::io::{Read, Write};
-use std::os::unix::process::CommandExt as _;
-use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use rustix::process::{Pid, Signal};
-
 use crate::answer::MAX_LINE;
+use crate::contain::{self, Jail};
 
 /// The most of one line kept: enough to judge it `too-long` (ANSWER-5).
 const KEPT_LINE: usize = MAX_LINE + 2;
@@ -88,8 +88,12 @@ pub struct Transcript {
 
 /// A running bot.
 pub struct BotProcess {
-    child: Option<Child>,
-    pid: Option<Pid>,
+    /// Boxed: a bot is started once, and moved around as a seat.
+    jail: Box<Jail>,
+    /// Whether the sandbox was waited for (before the first request).
+    waited: bool,
+    /// Why the bot could not be started, when the sandbox said so.
+    start_error: Option<String>,
     requests: Option<mpsc::Sender<Vec<u8>>>,
     written: Receiver<Written>,
     pending_writes: usize,
@@ -149,31 +153,23 @@ fn read_lines(mut out: impl Read, tx: &SyncSender<Out>, received: &Mutex<Vec<u8>
 }
 
 impl BotProcess {
-    /// Starts `words` (program then arguments) in its own process group.
+    /// Starts `words` (program then arguments), contained.
     pub fn spawn(words: &[String]) -> std::io::Result<BotProcess> {
         BotProcess::spawn_with_env(words, &[])
     }
 
-    /// Starts `words` with `env` added to the inherited environment.
+    /// Starts `words` with `env` added to the bot's own environment
+    /// ([`contain::environment`]).
     pub fn spawn_with_env(
         words: &[String],
         env: &[(String, String)],
     ) -> std::io::Result<BotProcess> {
-        let (program, args) = words
-            .split_first()
-            .ok_or_else(|| std::io::Error::other("empty command"))?;
-        let mut cmd = Command::new(program);
-        cmd.args(args)
-            .envs(env.iter().map(|(k, v)| (k, v)))
-            .process_group(0)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut child = cmd.spawn()?;
-        let pid = Pid::from_child(&child);
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take();
-        let stderr = child.stderr.take();
+        let contain::Started {
+            stdin,
+            stdout,
+            stderr,
+            jail,
+        } = contain::start(words, env)?;
 
         let (req_tx, req_rx) = mpsc::channel::<Vec<u8>>();
         let (w_tx, w_rx) = mpsc::channel();
@@ -220,8 +216,9 @@ impl BotProcess {
         }
 
         Ok(BotProcess {
-            child: Some(child),
-            pid: Some(pid),
+            jail: Box::new(jail),
+            waited: false,
+            start_error: None,
             requests: Some(req_tx),
             written: w_rx,
             pending_writes: 0,
@@ -238,6 +235,12 @@ impl BotProcess {
     pub fn spawn_command(cmd: &str) -> std::io::Result<BotProcess> {
         let words = split_command(cmd).map_err(std::io::Error::other)?;
         BotProcess::spawn(&words)
+    }
+
+    /// Why the bot could not be started, once a request found it so (a
+    /// contained bot is started by its sandbox, after `spawn` returned).
+    pub fn start_error(&self) -> Option<&str> {
+        self.start_error.as_deref()
     }
 
     /// What was exchanged so far.
@@ -307,6 +310,12 @@ impl BotProcess {
 
 impl Player for BotProcess {
     fn ask(&mut self, request: &[u8], limit: Duration) -> Reply {
+        if !self.waited {
+            self.waited = true;
+            if let Err(why) = self.jail.wait_started() {
+                self.start_error = Some(why);
+            }
+        }
         let begin = Instant::now();
         let Some(requests) = &self.requests else {
             return Reply::Eof(Vec::new());
@@ -364,14 +373,7 @@ impl Player for BotProcess {
     fn finish(&mut self) {
         // Closing standard input first lets a well-behaved bot see the end.
         self.requests = None;
-        if let Some(pid) = self.pid.take() {
-            // The leader is not reaped yet, so the group id cannot have been
-            // reused: the kill reaches only what the bot started.
-            let _ = rustix::process::kill_process_group(pid, Signal::KILL);
-        }
-        if let Some(mut child) = self.child.take() {
-            let _ = child.wait();
-        }
+        self.jail.end();
     }
 }
 

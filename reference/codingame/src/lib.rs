@@ -21,6 +21,7 @@ pub mod arena;
 pub mod bot;
 pub mod cli;
 pub mod client;
+pub mod contain;
 pub mod duel;
 pub mod faulty;
 pub mod greedy;

@@ -6,6 +6,10 @@ use clap::Parser as _;
 use codingame_reference::cli::{Cli, Exit, run};
 
 fn main() -> ExitCode {
+    // Each bot's sandbox starts this executable as its keeper (PID 1).
+    if let Some(code) = conformance_sandbox::keeper_mode() {
+        return code;
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -211,26 +211,99 @@ fn usage_errors_exit_2() {
     }
 }
 
+/// Processes whose command line contains `marker` (a `sleep MARKER`).
+fn processes_with(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        let state = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        // A killed process may linger as a zombie until its new parent
+        // reaps it: only a running one counts.
+        let zombie = state
+            .rsplit_once(") ")
+            .is_some_and(|(_, s)| s.starts_with('Z'));
+        if text.starts_with("sleep ") && text.contains(marker) && !zombie {
+            found.push(format!("{}: {text}", entry.file_name().to_string_lossy()));
+        }
+    }
+    found
+}
+
 #[test]
 fn end_5_every_process_dead_after_the_match() {
-    let dir = tempfile::tempdir().unwrap();
-    let pidfile = dir.path().join("pid");
-    let bot = format!(
-        "sh -c 'sleep 60 & echo $! > {}; exec {FAULTY}'",
-        pidfile.display()
-    );
+    // A child in the bot's group and a `setsid` daemon that left it: both
+    // die with the bot's PID namespace.
+    let bot = format!("sh -c 'sleep 61.25 & setsid -f sleep 61.5; exec \"$0\"' {FAULTY}");
     let (rec, _) = referee(&["--p1", &bot, "--p2", FAULTY, "--size", "2"]);
     assert_eq!(rec.forfeit, None);
-    let pid = std::fs::read_to_string(&pidfile).unwrap();
-    // A killed process may linger as a zombie until its new parent reaps
-    // it: only a running one counts.
-    let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid.trim())).unwrap_or_default();
-    let state = stat
-        .rsplit(')')
-        .next()
-        .unwrap_or("")
-        .split_whitespace()
-        .next();
-    let alive = state.is_some_and(|s| s != "Z" && s != "X");
-    assert!(!alive, "the bot's background child outlived the match");
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    assert_eq!(processes_with("61.25"), Vec::<String>::new());
+    assert_eq!(processes_with("61.5"), Vec::<String>::new());
+}
+
+#[test]
+fn a_bot_writes_only_its_own_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let outside = dir.path().join("escaped");
+    let home_file = dir.path().join("home-was-writable");
+    // The bot tries a file outside its folder, then proves its HOME is
+    // writable by echoing the result to stderr, then plays.
+    let bot = format!(
+        "sh -c 'echo x > {o}; touch \"$HOME/mine\" && echo home-ok >&2; exec \"$0\"' {FAULTY}",
+        o = outside.display()
+    );
+    let tr = dir.path().join("tr");
+    let (rec, _) = referee(&[
+        "--p1",
+        &bot,
+        "--p2",
+        FAULTY,
+        "--size",
+        "2",
+        "--transcript",
+        tr.to_str().unwrap(),
+    ]);
+    assert_eq!(rec.forfeit, None);
+    assert!(!outside.exists(), "the bot wrote outside its folder");
+    assert!(!home_file.exists());
+    let stderr = String::from_utf8(std::fs::read(tr.join("A.stderr")).unwrap()).unwrap();
+    assert!(stderr.contains("home-ok"), "{stderr}");
+}
+
+#[test]
+fn a_bots_environment_is_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let tr = dir.path().join("tr");
+    let bot = format!("sh -c 'env >&2; exec \"$0\"' {FAULTY}");
+    let out = Command::new(REFEREE)
+        .args(["--p1", &bot, "--p2", FAULTY, "--size", "2", "--transcript"])
+        .arg(&tr)
+        .env("CG_BOT_SEED", "5")
+        .env("SECRET_OF_THE_CALLER", "1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let env = String::from_utf8(std::fs::read(tr.join("A.stderr")).unwrap()).unwrap();
+    assert!(env.contains("CG_BOT_SEED=5\n"), "{env}");
+    assert!(env.contains("PATH=/usr/local/bin:/usr/bin:/bin\n"), "{env}");
+    assert!(!env.contains("SECRET_OF_THE_CALLER"), "{env}");
+}
+
+#[test]
+fn relative_commands_resolve_against_the_callers_folder() {
+    // `./name` and a script argument relative to the caller's folder.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(FAULTY, dir.path().join("bot")).unwrap();
+    std::fs::write(dir.path().join("bot.sh"), "exec ./bot\n").unwrap();
+    let out = Command::new(REFEREE)
+        .current_dir(dir.path())
+        .args(["--p1", "./bot", "--p2", "sh bot.sh", "--size", "2"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let rec = Record::from_json(&String::from_utf8(out.stdout).unwrap()).unwrap();
+    assert_eq!(rec.forfeit, None, "{rec:?}");
 }
