@@ -77,6 +77,15 @@ enum Ending {
     Gone,
 }
 
+/// The namespace level a bot runs at, as [`sandbox::containment`] chose.
+#[derive(Debug, Clone, Copy)]
+struct Level {
+    /// The host's network is visible.
+    network: bool,
+    /// Writes are confined by Landlock (no mount namespace).
+    landlock: bool,
+}
+
 /// A bot's containment: its private folder and what kills it.
 pub struct Jail {
     ending: Ending,
@@ -133,11 +142,21 @@ pub fn start(words: &[String], extra: &[(String, String)]) -> std::io::Result<St
         .unwrap_or_else(|_| PathBuf::from("/"));
     let program = resolve(program, &cwd);
     let dir = tempfile::Builder::new().prefix("cg-bot-").tempdir()?;
-    let layout = Layout::new(dir.path())?;
-    let env = environment(&layout.work, extra);
-    match sandbox::containment() {
-        Containment::Namespaces { network } => {
-            start_contained(&program, args, &env, &cwd, layout, *network, dir)
+    let containment = sandbox::containment();
+    let layout = Layout::for_containment(dir.path(), containment)?;
+    let mut env = environment(&layout.work, extra);
+    // At the Landlock level /tmp itself is read-only: the bot's private
+    // temporary folder is named, as for a case's program.
+    if let Some(tmp) = &layout.tmp {
+        env.push(("TMPDIR".into(), tmp.clone().into()));
+    }
+    match containment {
+        Containment::Namespaces { network, landlock } => {
+            let level = Level {
+                network: *network,
+                landlock: *landlock,
+            };
+            start_contained(&program, args, &env, &cwd, layout, level, dir)
         }
         Containment::ProcessGroup(_) => start_grouped(&program, args, &env, &cwd, dir),
     }
@@ -187,7 +206,7 @@ fn start_contained(
     env: &[(OsString, OsString)],
     cwd: &Path,
     layout: Layout,
-    network: bool,
+    level: Level,
     dir: tempfile::TempDir,
 ) -> std::io::Result<Started> {
     let args: Vec<OsString> = args.iter().map(OsString::from).collect();
@@ -199,8 +218,13 @@ fn start_contained(
         .chain([cwd])
         .chain(named.iter().map(PathBuf::as_path))
         .collect();
-    let mut cmd = sandbox::command_showing(&layout, &spec, &[], network, &shown)
-        .map_err(std::io::Error::other)?;
+    // Landlock leaves the whole file system readable: nothing to show.
+    let made = if level.landlock {
+        sandbox::command_confined(&layout, &spec, &[])
+    } else {
+        sandbox::command_showing(&layout, &spec, &[], level.network, &shown)
+    };
+    let mut cmd = made.map_err(std::io::Error::other)?;
     cmd.stdin(hakoniwa::Stdio::piped())
         .stdout(hakoniwa::Stdio::piped())
         .stderr(hakoniwa::Stdio::piped());
