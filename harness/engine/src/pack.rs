@@ -4,28 +4,12 @@
 //! names a pack; the binary that registers packs passes them in.
 
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use crate::diff::explore::DynExplorer;
 use crate::driver::CaseDriver;
-use crate::schema::Case;
-
-/// Cases a pack reads from a folder written in a format of its own (a
-/// generated corpus with an index), handed to the engine as ordinary cases.
-#[derive(Debug, Clone)]
-pub struct ForeignCases {
-    /// The folder: files the cases name are read from it.
-    pub dir: PathBuf,
-    /// Each case with its `/`-separated path in the folder (its name).
-    pub cases: Vec<(String, Case)>,
-    /// What to do when a case fails and its expectation may be wrong (its
-    /// expectations cannot be blessed), ending in a colon.
-    pub regenerate_label: String,
-    /// The command that writes the folder again.
-    pub regenerate: String,
-}
 
 /// A suite embedded in a binary at build time.
 #[derive(Debug)]
@@ -91,13 +75,6 @@ pub trait Pack: Send + Sync {
     /// than the path of an executable.
     fn bin_is_command(&self) -> bool {
         false
-    }
-
-    /// The cases of `path` when it is a folder (or the index file of one)
-    /// in a format of the pack's own; `None` when it is not.
-    fn foreign_cases(&self, path: &Path) -> Option<Result<ForeignCases, String>> {
-        let _ = path;
-        None
     }
 
     /// The normative rulings (Markdown): the suite's `NAME-rulings.md`.
