@@ -13,16 +13,10 @@ use conformance_engine::pack::{EmbeddedSuite, Pack};
 
 use crate::session::{Options, Session};
 
-mod embedded {
-    include!(concat!(env!("OUT_DIR"), "/embedded_suite.rs"));
+conformance_engine::embedded_suite! {
+    /// The suite, as built from `cases/boxes`.
+    pub static SUITE = "boxes";
 }
-
-/// The suite, as built from `cases/boxes`.
-pub static SUITE: EmbeddedSuite = EmbeddedSuite {
-    files: embedded::FILES,
-    source_dir: concat!(env!("CARGO_MANIFEST_DIR"), "/../../cases/boxes"),
-    display: "cases/boxes",
-};
 
 /// The boxes pack.
 #[derive(Debug, Clone, Copy, Default)]

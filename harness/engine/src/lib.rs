@@ -47,8 +47,9 @@ pub mod run;
 pub mod sandbox;
 pub mod schema;
 pub mod suite;
-pub mod walk;
 pub mod writer;
 
 pub use cli::{App, Defaults, main_with_args};
+/// Listing a case tree, shared with the packs' build scripts.
+pub use conformance_embed::walk;
 pub use pack::{EmbeddedSuite, Pack, reference_mode};
