@@ -298,4 +298,38 @@ mod tests {
             assert_eq!(got, bytes, "{block}");
         }
     }
+
+    #[test]
+    fn a_draft_writes_its_case_and_sidecars_in_key_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut case = Draft::new("c", "Written by a test.");
+        case.text("summary", "a: b");
+        case.text("category", "load");
+        case.list("args", &["2".to_owned(), "g/x.grid".to_owned()]);
+        case.file_sidecars(
+            "files",
+            &[SidecarFile {
+                path: "g/x.grid",
+                sidecar: "c.grid",
+            }],
+        );
+        case.files("output-files", &[]);
+        case.number("status", 6_u8);
+        case.stream("stdout", b"+ +\n| |\n");
+        case.stream("stderr", b"End\n");
+        let path = case.write(dir.path()).unwrap();
+        assert_eq!(path, dir.path().join("c.yaml"));
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "# Written by a test.\nsummary: \"a: b\"\ncategory: load\nargs: [\"2\", g/x.grid]\n\
+             files:\n  - path: g/x.grid\n    file: c.grid\nstatus: 6\n\
+             stdout-file: c.stdout\nstderr: \"End\\n\"\n"
+        );
+        assert_eq!(
+            std::fs::read(dir.path().join("c.stdout")).unwrap(),
+            b"+ +\n| |\n"
+        );
+        let missing = Draft::new("c", "x").write(&dir.path().join("absent"));
+        assert!(missing.is_err_and(|e| e.path.ends_with("absent/c.yaml")));
+    }
 }
