@@ -17,8 +17,8 @@ use crate::driver::CaseDriver;
 ///
 /// ```ignore
 /// conformance_engine::embedded_suite! {
-///     /// The suite, as built from `cases/boxes`.
-///     pub static SUITE = "boxes";
+///     /// The suite, as built from `cases/talk`.
+///     pub static SUITE = "talk";
 /// }
 /// ```
 #[macro_export]
