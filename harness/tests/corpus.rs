@@ -1,6 +1,7 @@
-//! A `boxes-corpus` folder runs under the harness with no glue: every
-//! manifest entry is a case, faulty files in `file-errors`, controls in
-//! `load`, ambiguous ones ignored unless asked.
+//! A `boxes-corpus` folder is a folder of ordinary cases and runs under
+//! the harness with no glue: every manifest entry is a case, faulty files
+//! in `file-errors`, controls in `load`, ambiguous ones ignored unless
+//! asked; blessing it from the reference changes nothing.
 
 #![expect(clippy::unwrap_used, reason = "test helpers fail loudly")]
 
@@ -62,7 +63,7 @@ fn every_manifest_entry_passes_on_the_reference() {
 
     let (code, text) = run(&[
         "--cases".as_ref(),
-        out.join("manifest.yaml").as_os_str(),
+        out.as_os_str(),
         "--include-ignored".as_ref(),
     ]);
     assert_eq!(code, 0, "{text}");
@@ -83,7 +84,7 @@ fn a_wrong_loader_fails_corpus_entries() {
         "--bin".as_ref(),
         "/bin/true".as_ref(),
         "--exact".as_ref(),
-        "empty-file/empty.grid".as_ref(),
+        "file-errors/empty-file--empty".as_ref(),
     ]);
     assert_eq!(code, 1, "{text}");
     assert!(
@@ -93,4 +94,39 @@ fn a_wrong_loader_fails_corpus_entries() {
     assert!(text.contains("-Error reading grid contents"), "{text}");
     assert!(text.contains("printf '' > empty-file/empty.grid"), "{text}");
     assert!(text.contains("regenerate the corpus"), "{text}");
+}
+
+/// Every file below `dir` with its bytes, sorted.
+fn tree(dir: &std::path::Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                out.push((path.clone(), std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The corpus's cases are written by the engine's one writer, so blessing
+/// them from the reference rewrites every expected key to the same bytes.
+#[test]
+fn blessing_a_corpus_from_the_reference_changes_nothing() {
+    let (dir, manifest) = corpus(2, 3, 100);
+    let out = dir.path().join("corpus");
+    let before = tree(&out);
+    assert!(
+        before.len() > 2 * manifest.entries.len(),
+        "{}",
+        before.len()
+    );
+    let (code, text) = run(&["bless".as_ref(), "--cases".as_ref(), out.as_os_str()]);
+    assert_eq!(code, 0, "{text}");
+    assert!(tree(&out) == before, "bless changed the corpus");
 }

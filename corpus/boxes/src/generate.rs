@@ -1,6 +1,11 @@
-//! Writes a corpus folder: every sample (and, on request, every exhaustive
-//! mutant) as a file, its expected outcome computed by running the whole
-//! reference program in-process on the written file, and the manifest.
+//! Writes a corpus folder of ordinary cases: every sample (and, on request,
+//! every exhaustive mutant) as a grid file with a case file beside it, in
+//! the folder of its category (`file-errors`, `load`), written through the
+//! engine's one case writer ([`conformance_engine::writer`]); its expected
+//! outcome is computed by running the whole reference program in-process
+//! on the written file. The suite's `suite.yaml` goes at the top, so the
+//! folder runs on its own (`boxes-harness --cases DIR`), and
+//! `manifest.yaml` indexes the folder.
 
 use std::ffi::OsString;
 use std::fs;
@@ -8,9 +13,13 @@ use std::io::{self, Cursor};
 use std::path::{Path, PathBuf};
 
 use boxes_reference::gridfile;
+use conformance_engine::schema::AMBIGUOUS_TAG;
+use conformance_engine::writer::{Draft, SidecarFile};
 
 use crate::exhaustive::{self, TooLarge};
-use crate::manifest::{Entry, Generator, Manifest, ManifestError};
+use crate::manifest::{
+    CATEGORY_CONTROL, CATEGORY_FAULTY, Entry, Generator, Manifest, ManifestError,
+};
 use crate::samples::{self, Sample};
 use crate::spec::Spec;
 
@@ -36,6 +45,9 @@ pub enum GenerateError {
     /// The manifest could not be written.
     #[error(transparent)]
     Manifest(#[from] ManifestError),
+    /// A case file could not be written.
+    #[error(transparent)]
+    Case(#[from] conformance_engine::writer::WriteError),
 }
 
 /// What to generate.
@@ -51,7 +63,8 @@ pub struct Options {
 /// outcome.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Planned {
-    /// Path relative to the corpus folder.
+    /// Where the file is placed in the sandbox when its case runs, and
+    /// what its case is named after (`<class>/<variant>.grid`).
     pub file: String,
     /// Class name.
     pub class: String,
@@ -144,6 +157,15 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> GenerateError + '_ {
     }
 }
 
+/// The case's name for the file planned at `file`: `/` becomes `--`,
+/// the `.grid` goes (`cell-owner-signed/row-1-col-0-plus.grid` is
+/// `cell-owner-signed--row-1-col-0-plus`).
+pub fn case_name(file: &str) -> String {
+    file.strip_suffix(".grid")
+        .unwrap_or(file)
+        .replace('/', "--")
+}
+
 /// Writes the corpus into `out` (created if missing, refused if not empty)
 /// and returns its manifest, also written as `out/manifest.yaml`.
 pub fn generate(options: &Options, out: &Path) -> Result<Manifest, GenerateError> {
@@ -159,16 +181,25 @@ pub fn generate(options: &Options, out: &Path) -> Result<Manifest, GenerateError
         }
         Err(e) => return Err(io_error(out)(e)),
     }
+    let suite = out.join("suite.yaml");
+    fs::write(
+        &suite,
+        crate::pack::SUITE.get("suite.yaml").unwrap_or_default(),
+    )
+    .map_err(io_error(&suite))?;
     let spec = &options.spec;
     let mut entries = Vec::with_capacity(planned.len());
     for p in planned {
-        let path = p
-            .file
-            .split('/')
-            .fold(out.to_path_buf(), |acc, part| acc.join(part));
-        if let Some(parent) = path.parent() {
-            fs::create_dir_all(parent).map_err(io_error(parent))?;
-        }
+        let category = if p.control {
+            CATEGORY_CONTROL
+        } else {
+            CATEGORY_FAULTY
+        };
+        let folder = out.join(category);
+        fs::create_dir_all(&folder).map_err(io_error(&folder))?;
+        let name = case_name(&p.file);
+        let grid = format!("{name}.grid");
+        let path = folder.join(&grid);
         fs::write(&path, &p.bytes).map_err(io_error(&path))?;
         let o = outcome(spec, &path);
         let mut rules: Vec<String> = p.rules.into_iter().map(String::from).collect();
@@ -179,8 +210,8 @@ pub fn generate(options: &Options, out: &Path) -> Result<Manifest, GenerateError
         if raw_symbols && !rules.iter().any(|r| r == "DISP-2") {
             rules.push("DISP-2".into());
         }
-        entries.push(Entry {
-            file: p.file,
+        let entry = Entry {
+            file: format!("{category}/{grid}"),
             class: p.class,
             description: p.description,
             rules,
@@ -189,7 +220,9 @@ pub fn generate(options: &Options, out: &Path) -> Result<Manifest, GenerateError
             status: o.status,
             stdout: o.stdout,
             stderr: o.stderr,
-        });
+        };
+        case(options, &entry, &name, &p.file).write(&folder)?;
+        entries.push(entry);
     }
     let manifest = Manifest {
         generator: Generator::this(),
@@ -201,6 +234,69 @@ pub fn generate(options: &Options, out: &Path) -> Result<Manifest, GenerateError
     };
     manifest.write(out)?;
     Ok(manifest)
+}
+
+/// The case of `entry`: `boxes H W P FILE` with empty stdin, the grid file
+/// (the sidecar `<name>.grid`) placed in the sandbox at `placed`.
+fn case(options: &Options, entry: &Entry, name: &str, placed: &str) -> Draft {
+    let spec = &options.spec;
+    let mut case = Draft::new(
+        name,
+        "Written by boxes-corpus; expected outcome from the reference.",
+    );
+    case.text("summary", &entry.description);
+    case.text("category", entry.category());
+    case.list("rules", &entry.rules);
+    let mut tags = vec!["corpus".to_owned(), format!("class:{}", entry.class)];
+    if entry.ambiguous {
+        tags.push(AMBIGUOUS_TAG.to_owned());
+    }
+    case.list("tags", &tags);
+    let what = if entry.control {
+        "A valid grid file loads: the grid, then the next player's prompt (or the winners \
+         of a closed grid)."
+    } else {
+        "A grid file that breaks a FILE rule is `Error reading grid contents` on stderr, \
+         status 5, nothing on stdout."
+    };
+    // The expectation comes from the reference: a corpus is written again,
+    // not edited by hand.
+    case.text(
+        "hint",
+        &format!(
+            "{what} To regenerate the corpus (its expectations come from the reference): \
+             boxes-corpus generate --height {} --width {} --players {} --seed {}{} --out DIR",
+            spec.height,
+            spec.width,
+            spec.players,
+            spec.seed,
+            if options.exhaustive {
+                " --exhaustive"
+            } else {
+                ""
+            }
+        ),
+    );
+    case.list(
+        "args",
+        &[
+            spec.height.to_string(),
+            spec.width.to_string(),
+            spec.players.to_string(),
+            placed.to_owned(),
+        ],
+    );
+    case.file_sidecars(
+        "files",
+        &[SidecarFile {
+            path: placed,
+            sidecar: &format!("{name}.grid"),
+        }],
+    );
+    case.number("status", entry.status);
+    case.stream("stdout", &entry.stdout);
+    case.stream("stderr", &entry.stderr);
+    case
 }
 
 #[cfg(test)]
@@ -220,7 +316,12 @@ mod tests {
         let fresh = dir.path().join("a").join("b");
         let m = generate(&options, &fresh).expect("generates");
         assert!(fresh.join("manifest.yaml").is_file());
-        assert!(m.entries.iter().all(|e| e.path_in(&fresh).is_file()));
+        assert!(fresh.join("suite.yaml").is_file());
+        for e in &m.entries {
+            assert!(e.path_in(&fresh).is_file(), "{}", e.file);
+            let case = e.path_in(&fresh).with_extension("yaml");
+            assert!(case.is_file(), "{}", case.display());
+        }
     }
 
     #[test]
@@ -230,5 +331,17 @@ mod tests {
             exhaustive: true,
         };
         assert!(plan(&options).is_err());
+    }
+
+    #[test]
+    fn case_names_flatten_the_planned_path() {
+        assert_eq!(
+            case_name("cell-owner-signed/row-1-col-0-plus.grid"),
+            "cell-owner-signed--row-1-col-0-plus"
+        );
+        assert_eq!(
+            case_name("exhaustive/deletion/0004.grid"),
+            "exhaustive--deletion--0004"
+        );
     }
 }

@@ -17,7 +17,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Write the corpus for one grid size and player count into a folder.
+    /// Write the corpus for one grid size and player count into a folder
+    /// of cases.
     Generate {
         /// Rows of cells (2..=999).
         #[arg(long)]
@@ -79,9 +80,10 @@ fn main() -> ExitCode {
                 Ok(m) => {
                     let controls = m.entries.iter().filter(|e| e.control).count();
                     println!(
-                        "wrote {} files ({} faulty, {controls} valid) and {}",
+                        "wrote {} cases ({} faulty, {controls} valid) into {}, indexed by {}",
                         m.entries.len(),
                         m.entries.len() - controls,
+                        out.display(),
                         out.join(boxes_corpus::manifest::FILE_NAME).display()
                     );
                     ExitCode::SUCCESS

@@ -166,7 +166,18 @@ fn exhaustive_entries_agree_with_the_loader() {
     }
     assert!(ex.iter().any(|e| e.control) && ex.iter().any(|e| e.ambiguous));
     for e in ex {
-        assert!(e.file.starts_with("exhaustive/"), "{}", e.file);
+        // `<category>/exhaustive--<kind>--<mutant>.grid`, its case beside it.
+        assert!(
+            e.file
+                .starts_with(&format!("{}/exhaustive--", e.category())),
+            "{}",
+            e.file
+        );
+        assert!(
+            e.path_in(dir.path()).with_extension("yaml").is_file(),
+            "{}",
+            e.file
+        );
         let bytes = fs::read(e.path_in(dir.path())).expect("file exists");
         let loads = load_bytes(&bytes, 2, 2, 2).is_ok();
         assert_eq!(e.control, loads, "{}", e.file);

@@ -13,16 +13,10 @@ use conformance_engine::pack::{EmbeddedSuite, Pack};
 
 use crate::converse::Driver;
 
-mod embedded {
-    include!(concat!(env!("OUT_DIR"), "/embedded_suite.rs"));
+conformance_engine::embedded_suite! {
+    /// The suite, as built from `cases/codingame`.
+    pub static SUITE = "codingame";
 }
-
-/// The suite, as built from `cases/codingame`.
-pub static SUITE: EmbeddedSuite = EmbeddedSuite {
-    files: embedded::FILES,
-    source_dir: concat!(env!("CARGO_MANIFEST_DIR"), "/../../cases/codingame"),
-    display: "cases/codingame",
-};
 
 /// Every rule ID of the rulings, in their order.
 pub const RULES: [&str; 36] = [

@@ -1,16 +1,18 @@
 //! Writing a corpus folder: every sample as a case file of the suite's
-//! format (`cases/schema.json`), its save file beside it, and the nogo
+//! format (`cases/schema.json`) written through the engine's one case
+//! writer ([`conformance_engine::writer`]), its save file beside it, and the nogo
 //! suite's `suite.yaml` at the top so the folder runs on its own with
 //! `boxes-harness --cases DIR`. Each file is classified by the reference
 //! loader and its expected outcome computed by the reference program
 //! in-process: there is no second parser.
 
 use std::ffi::OsString;
-use std::fmt::Write as _;
 use std::fs;
 use std::io::{self, Cursor};
 use std::path::{Path, PathBuf};
 
+use conformance_engine::schema::AMBIGUOUS_TAG;
+use conformance_engine::writer::{Draft, SidecarFile};
 use nogo_reference::savefile::load_bytes;
 use nogo_reference::{Exit, run};
 
@@ -34,6 +36,9 @@ pub enum GenerateError {
     /// A write failed.
     #[error("writing {0}: {1}")]
     Io(PathBuf, #[source] io::Error),
+    /// A case file could not be written.
+    #[error(transparent)]
+    Case(#[from] conformance_engine::writer::WriteError),
     /// The reference loader disagrees with a sample's class: a bug here.
     #[error("{0}: the reference loader says {1}")]
     Misclassified(String, String),
@@ -134,74 +139,49 @@ pub fn generate(spec: &Spec, dir: &Path) -> Result<Vec<Entry>, GenerateError> {
             stdout,
             stderr,
         };
-        let yaml = folder.join(format!("{}.yaml", entry.name));
-        fs::write(&yaml, case_yaml(&entry, &folder).map_err(io(&folder))?).map_err(io(&yaml))?;
+        case(&entry).write(&folder)?;
         entries.push(entry);
     }
     Ok(entries)
 }
 
-/// The case file of `entry`; writes its `.stdout` sidecar into `folder`
-/// when stdout has more than one line.
-fn case_yaml(entry: &Entry, folder: &Path) -> io::Result<String> {
+/// The case of `entry`, through the engine's one case writer: its save
+/// file (already in the folder) placed as [`GAME`], a multi-line stdout in
+/// a `.stdout` sidecar.
+fn case(entry: &Entry) -> Draft {
     let class = entry.sample.class;
     let summary = format!("{}: {}", class.description(), entry.sample.detail);
-    let tags = if entry.ambiguous {
-        "[ambiguous, corpus]"
-    } else {
-        "[corpus]"
-    };
+    let mut tags = Vec::new();
+    if entry.ambiguous {
+        tags.push(AMBIGUOUS_TAG.to_owned());
+    }
+    tags.push("corpus".to_owned());
     let hint = if class.is_control() {
         "A valid save file loads: the grid, then the next player's prompt, then end of input."
     } else {
         "Any defect in the save file is 'Incorrect file contents' on stderr, exit 5, and \
          nothing on stdout."
     };
-    let mut lines = vec![
-        "# Written by nogo-corpus; expected outcome from the reference.".to_owned(),
-        format!("summary: {}", quote(summary.as_bytes())),
-        format!("category: {}", entry.category),
-        format!("rules: [{}]", entry.rules.join(", ")),
-        format!("tags: {tags}"),
-        format!("hint: {}", quote(hint.as_bytes())),
-        format!("args: [\"h\", \"h\", \"{GAME}\"]"),
-        "files:".to_owned(),
-        format!(
-            "  - {{path: \"{GAME}\", file: {}}}",
-            quote(format!("{}.game", entry.name).as_bytes())
-        ),
-        format!("status: {}", entry.status),
-    ];
-    if !entry.stdout.is_empty() {
-        let name = format!("{}.stdout", entry.name);
-        fs::write(folder.join(&name), &entry.stdout)?;
-        lines.push(format!("stdout-file: {}", quote(name.as_bytes())));
-    }
-    if !entry.stderr.is_empty() {
-        lines.push(format!("stderr: {}", quote(&entry.stderr)));
-    }
-    lines.push(String::new());
-    Ok(lines.join("\n"))
-}
-
-/// A YAML double-quoted scalar; bytes above 127 are written as `\xNN`
-/// escapes of their Latin-1 characters, which only summaries could hold.
-pub fn quote(bytes: &[u8]) -> String {
-    let mut s = String::from("\"");
-    for &b in bytes {
-        match b {
-            b'\\' => s.push_str("\\\\"),
-            b'"' => s.push_str("\\\""),
-            b'\n' => s.push_str("\\n"),
-            b'\t' => s.push_str("\\t"),
-            b'\r' => s.push_str("\\r"),
-            0 => s.push_str("\\0"),
-            0x20..=0x7e => s.push(char::from(b)),
-            _ => {
-                let _ = write!(s, "\\x{b:02x}");
-            }
-        }
-    }
-    s.push('"');
-    s
+    let mut case = Draft::new(
+        &entry.name,
+        "Written by nogo-corpus; expected outcome from the reference.",
+    );
+    case.text("summary", &summary);
+    case.text("category", entry.category);
+    let rules: Vec<String> = entry.rules.iter().map(|r| (*r).to_owned()).collect();
+    case.list("rules", &rules);
+    case.list("tags", &tags);
+    case.text("hint", hint);
+    case.list("args", &["h".to_owned(), "h".to_owned(), GAME.to_owned()]);
+    case.file_sidecars(
+        "files",
+        &[SidecarFile {
+            path: GAME,
+            sidecar: &format!("{}.game", entry.name),
+        }],
+    );
+    case.number("status", entry.status);
+    case.stream("stdout", &entry.stdout);
+    case.stream("stderr", &entry.stderr);
+    case
 }

@@ -14,16 +14,10 @@ use conformance_engine::pack::{EmbeddedSuite, Pack};
 
 use crate::session::{Options, Session};
 
-mod embedded {
-    include!(concat!(env!("OUT_DIR"), "/embedded_suite.rs"));
+conformance_engine::embedded_suite! {
+    /// The suite, as built from `cases/nogo`.
+    pub static SUITE = "nogo";
 }
-
-/// The suite, as built from `cases/nogo`.
-pub static SUITE: EmbeddedSuite = EmbeddedSuite {
-    files: embedded::FILES,
-    source_dir: concat!(env!("CARGO_MANIFEST_DIR"), "/../../cases/nogo"),
-    display: "cases/nogo",
-};
 
 /// The nogo pack.
 #[derive(Debug, Clone, Copy, Default)]

@@ -121,7 +121,7 @@ fn cases_are_in_the_suite_format() {
         let yaml = fs::read_to_string(dir.path().join(e.category).join(format!("{}.yaml", e.name)))
             .unwrap();
         assert!(yaml.contains(&format!("category: {}\n", e.category)));
-        assert!(yaml.contains(&format!("args: [\"h\", \"h\", \"{GAME}\"]\n")));
+        assert!(yaml.contains(&format!("args: [h, h, {GAME}]\n")));
         assert!(yaml.contains(&format!("status: {}\n", e.status)));
         assert_eq!(yaml.contains("ambiguous"), e.ambiguous, "{}", e.name);
         if e.sample.class.is_control() {

@@ -51,10 +51,11 @@ pub mod run;
 pub mod schema;
 pub mod suite;
 pub mod terminal;
-pub mod walk;
 pub mod writer;
 
 pub use cli::{App, Defaults, main_with_args};
+/// Listing a case tree, shared with the packs' build scripts.
+pub use conformance_embed::walk;
 /// Containment of a run, from its own crate (reference programs use it
 /// without the engine).
 pub use conformance_sandbox as sandbox;

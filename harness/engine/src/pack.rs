@@ -4,27 +4,38 @@
 //! names a pack; the binary that registers packs passes them in.
 
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use crate::diff::explore::DynExplorer;
 use crate::driver::CaseDriver;
-use crate::schema::Case;
 
-/// Cases a pack reads from a folder written in a format of its own (a
-/// generated corpus with an index), handed to the engine as ordinary cases.
-#[derive(Debug, Clone)]
-pub struct ForeignCases {
-    /// The folder: files the cases name are read from it.
-    pub dir: PathBuf,
-    /// Each case with its `/`-separated path in the folder (its name).
-    pub cases: Vec<(String, Case)>,
-    /// What to do when a case fails and its expectation may be wrong (its
-    /// expectations cannot be blessed), ending in a colon.
-    pub regenerate_label: String,
-    /// The command that writes the folder again.
-    pub regenerate: String,
+/// Declares a pack's suite, `cases/NAME`, as embedded by its build script
+/// (`conformance_embed::suite("NAME")`): a static [`EmbeddedSuite`] whose
+/// source folder is `cases/NAME` beside the pack crate's folder.
+///
+/// ```ignore
+/// conformance_engine::embedded_suite! {
+///     /// The suite, as built from `cases/talk`.
+///     pub static SUITE = "talk";
+/// }
+/// ```
+#[macro_export]
+macro_rules! embedded_suite {
+    ($(#[$meta:meta])* $vis:vis static $ident:ident = $name:literal;) => {
+        $(#[$meta])*
+        $vis static $ident: $crate::pack::EmbeddedSuite = $crate::pack::EmbeddedSuite {
+            files: {
+                mod embedded {
+                    include!(concat!(env!("OUT_DIR"), "/embedded_suite.rs"));
+                }
+                embedded::FILES
+            },
+            source_dir: concat!(env!("CARGO_MANIFEST_DIR"), "/../../cases/", $name),
+            display: concat!("cases/", $name),
+        };
+    };
 }
 
 /// A suite embedded in a binary at build time.
@@ -93,13 +104,6 @@ pub trait Pack: Send + Sync {
         false
     }
 
-    /// The cases of `path` when it is a folder (or the index file of one)
-    /// in a format of the pack's own; `None` when it is not.
-    fn foreign_cases(&self, path: &Path) -> Option<Result<ForeignCases, String>> {
-        let _ = path;
-        None
-    }
-
     /// The normative rulings (Markdown): the suite's `NAME-rulings.md`.
     fn rulings(&self) -> Option<&'static str> {
         let file = format!("{}-rulings.md", self.name());
@@ -117,6 +121,33 @@ pub trait Pack: Send + Sync {
     fn bless_env(&self) -> String {
         format!("{}_BLESS", self.name().to_ascii_uppercase())
     }
+}
+
+/// The rule IDs of a pack's embedded `rules.yaml`, in its order; a pack's
+/// test checks them against [`Pack::rule_ids`].
+pub fn listed_rule_ids(pack: &dyn Pack) -> Result<Vec<String>, crate::schema::ParseError> {
+    let root = crate::suite::Root::Embedded(pack.suite());
+    let rules = crate::suite::rules_for(&root, pack.suite())?;
+    Ok(rules.rules.into_iter().map(|r| r.id).collect())
+}
+
+/// The rule text of a pack's rulings copy and of the normative source at
+/// `source`, for a pack's test to compare; `None` when the source is not
+/// at hand (a clone of the repository alone) or the pack has no rulings.
+/// The rule text is everything from the first `## ` heading up to the
+/// copy's own "Decisions of this repository": the copy's introduction may
+/// differ (it points inside the repository).
+pub fn rulings_and_source(pack: &dyn Pack, source: &Path) -> Option<(String, String)> {
+    let copy = pack.rulings()?;
+    let source = std::fs::read_to_string(source).ok()?;
+    let body = |text: &str| -> String {
+        let start = text.find("\n## ").unwrap_or(0);
+        let end = text
+            .find("\n## Decisions of this repository")
+            .unwrap_or(text.len());
+        text[start..end.max(start)].trim_end().to_owned()
+    };
+    Some((body(copy), body(&source)))
 }
 
 /// Finds a pack by name.

@@ -151,7 +151,7 @@ fn is_case_file(name: &str) -> bool {
     Path::new(name)
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("yaml"))
-        && !matches!(name, "suite.yaml" | "rules.yaml" | "manifest.yaml")
+        && !matches!(name, "suite.yaml" | "rules.yaml")
 }
 
 /// Resolves a `--cases` argument: a folder or one case file.

@@ -2,7 +2,8 @@
 //! spelled in a case file (inline, a sidecar file, or base64) and how a
 //! value is quoted. `bless` rewrites a case's expected keys with it and
 //! `diff` writes whole cases with it, so a case looks the same whoever
-//! wrote it.
+//! wrote it. [`Draft`] assembles a whole case file with its sidecars;
+//! `diff` and the packs' corpus generators write cases through it.
 //!
 //! Streams: stdout spanning lines goes to a raw sidecar (grids keep their
 //! trailing spaces only there); stdin and stderr stay inline unless they
@@ -11,6 +12,9 @@
 //! else `base64:`.
 
 use std::fmt::Write as _;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
@@ -127,6 +131,118 @@ pub fn quote(s: &str) -> String {
     out
 }
 
+/// A case file or sidecar could not be written.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write {path}: {source}")]
+pub struct WriteError {
+    /// The file.
+    pub path: PathBuf,
+    /// Why.
+    #[source]
+    pub source: io::Error,
+}
+
+/// A whole case file being assembled, key by key in the order written,
+/// with the sidecars it names (`<name>.<key>` beside the case).
+#[derive(Debug, Clone)]
+pub struct Draft {
+    /// The file stem: the case is `<name>.yaml`.
+    name: String,
+    /// Comment lines at the top.
+    header: String,
+    /// The keys written so far.
+    yaml: String,
+    /// Files written beside the case: name and bytes.
+    sidecars: Vec<(String, Vec<u8>)>,
+}
+
+impl Draft {
+    /// An empty case named `name` whose file opens with the comment
+    /// `header` (one line, without `#`).
+    pub fn new(name: &str, header: &str) -> Self {
+        Self {
+            name: name.to_owned(),
+            header: format!("# {header}\n"),
+            yaml: String::new(),
+            sidecars: Vec::new(),
+        }
+    }
+
+    /// `key: value`, the value quoted when it must be.
+    pub fn text(&mut self, key: &str, value: &str) {
+        let _ = writeln!(self.yaml, "{key}: {}", quote(value));
+    }
+
+    /// `key: value` for a number.
+    pub fn number(&mut self, key: &str, value: impl Into<u64>) {
+        let _ = writeln!(self.yaml, "{key}: {}", value.into());
+    }
+
+    /// `key: [a, b]`, each item quoted.
+    pub fn list(&mut self, key: &str, items: &[String]) {
+        list(&mut self.yaml, key, items);
+    }
+
+    /// A stream (`stdin`, `stdout`, `stderr`) by the writer's policy
+    /// ([`stream_entry`]); a sidecar is `<name>.<key>`.
+    pub fn stream(&mut self, key: &str, bytes: &[u8]) {
+        let sidecar = format!("{}.{key}", self.name);
+        if stream_entry(&mut self.yaml, key, bytes, &sidecar) {
+            self.sidecars.push((sidecar, bytes.to_vec()));
+        }
+    }
+
+    /// A file list (`files`, `output-files`) with every file's content
+    /// inline ([`file_entry`]); nothing when `files` is empty.
+    pub fn files(&mut self, key: &str, files: &[(&str, &[u8])]) {
+        if files.is_empty() {
+            return;
+        }
+        let _ = writeln!(self.yaml, "{key}:");
+        for (path, bytes) in files {
+            file_entry(&mut self.yaml, path, bytes);
+        }
+    }
+
+    /// A `files` list whose contents are files already beside the case
+    /// (`file: SIDECAR`), each placed in the sandbox at its `path`: for
+    /// inputs that are the point of a case (a corpus's labelled files),
+    /// written by their generator and kept readable as files of their own.
+    pub fn file_sidecars(&mut self, key: &str, files: &[SidecarFile<'_>]) {
+        if files.is_empty() {
+            return;
+        }
+        let _ = writeln!(self.yaml, "{key}:");
+        for f in files {
+            let _ = writeln!(self.yaml, "  - path: {}", quote(f.path));
+            let _ = writeln!(self.yaml, "    file: {}", quote(f.sidecar));
+        }
+    }
+
+    /// Writes the sidecars and then `<dir>/<name>.yaml` (the folder must
+    /// exist); returns the case file's path.
+    pub fn write(self, dir: &Path) -> Result<PathBuf, WriteError> {
+        for (file, bytes) in &self.sidecars {
+            let path = dir.join(file);
+            fs::write(&path, bytes).map_err(|source| WriteError { path, source })?;
+        }
+        let path = dir.join(format!("{}.yaml", self.name));
+        match fs::write(&path, self.header + &self.yaml) {
+            Ok(()) => Ok(path),
+            Err(source) => Err(WriteError { path, source }),
+        }
+    }
+}
+
+/// One input file already beside its case ([`Draft::file_sidecars`]).
+#[derive(Debug, Clone, Copy)]
+pub struct SidecarFile<'a> {
+    /// Where the file is placed in the sandbox.
+    pub path: &'a str,
+    /// Its name beside the case.
+    pub sidecar: &'a str,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,5 +297,39 @@ mod tests {
             };
             assert_eq!(got, bytes, "{block}");
         }
+    }
+
+    #[test]
+    fn a_draft_writes_its_case_and_sidecars_in_key_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut case = Draft::new("c", "Written by a test.");
+        case.text("summary", "a: b");
+        case.text("category", "load");
+        case.list("args", &["2".to_owned(), "g/x.grid".to_owned()]);
+        case.file_sidecars(
+            "files",
+            &[SidecarFile {
+                path: "g/x.grid",
+                sidecar: "c.grid",
+            }],
+        );
+        case.files("output-files", &[]);
+        case.number("status", 6_u8);
+        case.stream("stdout", b"+ +\n| |\n");
+        case.stream("stderr", b"End\n");
+        let path = case.write(dir.path()).unwrap();
+        assert_eq!(path, dir.path().join("c.yaml"));
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "# Written by a test.\nsummary: \"a: b\"\ncategory: load\nargs: [\"2\", g/x.grid]\n\
+             files:\n  - path: g/x.grid\n    file: c.grid\nstatus: 6\n\
+             stdout-file: c.stdout\nstderr: \"End\\n\"\n"
+        );
+        assert_eq!(
+            std::fs::read(dir.path().join("c.stdout")).unwrap(),
+            b"+ +\n| |\n"
+        );
+        let missing = Draft::new("c", "x").write(&dir.path().join("absent"));
+        assert!(missing.is_err_and(|e| e.path.ends_with("absent/c.yaml")));
     }
 }

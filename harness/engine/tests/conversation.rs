@@ -6,6 +6,8 @@
 //! an `exchange` difference, a bad script as an error (never the program's
 //! fault), and a script case in a pack without a driver as an error.
 
+mod common;
+
 use std::ffi::OsString;
 use std::io::{BufRead as _, BufReader, Write as _};
 use std::process::{Command, ExitCode, Stdio};
@@ -135,17 +137,11 @@ fn run(words: &[&str]) -> ExitCode {
         program: "talk-engine",
         packs: PACKS,
     };
-    conformance_engine::main_with_args(&app, argv, Defaults::default())
+    common::quietly(|| conformance_engine::main_with_args(&app, argv, Defaults::default()))
 }
 
 fn check(what: &str, ok: bool, failures: &mut Vec<String>) {
-    println!(
-        "conversation: {what} ... {}",
-        if ok { "ok" } else { "FAILED" }
-    );
-    if !ok {
-        failures.push(what.to_owned());
-    }
+    common::check("conversation", what, ok, failures);
 }
 
 fn main() -> ExitCode {

@@ -5,6 +5,8 @@
 //! shrinking and case writing, and the written case run again. It proves
 //! the engine works for a pack it has never heard of.
 
+mod common;
+
 use std::ffi::OsString;
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -123,7 +125,7 @@ fn app() -> App<'static> {
 fn run(words: &[&str]) -> ExitCode {
     let mut argv: Vec<OsString> = vec!["toy-engine".into()];
     argv.extend(words.iter().map(OsString::from));
-    conformance_engine::main_with_args(&app(), argv, Defaults::default())
+    common::quietly(|| conformance_engine::main_with_args(&app(), argv, Defaults::default()))
 }
 
 /// A wrong `shout`: it does not capitalize.
@@ -140,10 +142,7 @@ fn wrong_program(dir: &std::path::Path) -> String {
 }
 
 fn check(what: &str, ok: bool, failures: &mut Vec<String>) {
-    println!("toy: {what} ... {}", if ok { "ok" } else { "FAILED" });
-    if !ok {
-        failures.push(what.to_owned());
-    }
+    common::check("toy", what, ok, failures);
 }
 
 fn main() -> ExitCode {

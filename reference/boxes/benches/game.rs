@@ -23,12 +23,16 @@ use std::fmt::Write as _;
 use std::fs::{self, File};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::thread;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use boxes_reference::gridfile::to_bytes;
 use boxes_reference::{Grid, State};
+
+#[path = "../../bench_support.rs"]
+mod bench_support;
+
+use bench_support::{median, peak_when_waiting, seconds};
 
 const BOXES: &str = env!("CARGO_BIN_EXE_boxes");
 
@@ -52,46 +56,8 @@ impl Prng {
     }
 }
 
-fn seconds(d: Duration) -> String {
-    format!("{:.4} s", d.as_secs_f64())
-}
-
 fn mib(kib: u64) -> f64 {
     f64::from(u32::try_from(kib).unwrap_or(u32::MAX)) / 1024.0
-}
-
-fn median(sorted: &[Duration]) -> Duration {
-    let n = sorted.len();
-    if n % 2 == 1 {
-        sorted[n / 2]
-    } else {
-        (sorted[n / 2 - 1] + sorted[n / 2]) / 2
-    }
-}
-
-/// The peak resident memory of a live process, in KiB.
-fn peak_rss_kib(pid: u32) -> u64 {
-    let status = fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .expect("VmHWM in /proc status")
-}
-
-/// Waits until `child` sleeps (on its read of stdin, the only place it can
-/// wait once its input is all written) and returns its peak RSS.
-fn peak_when_waiting(child: &Child) -> u64 {
-    loop {
-        let stat = fs::read_to_string(format!("/proc/{}/stat", child.id())).unwrap();
-        if stat
-            .rsplit_once(") ")
-            .is_some_and(|(_, rest)| rest.starts_with('S'))
-        {
-            return peak_rss_kib(child.id());
-        }
-        thread::sleep(Duration::from_micros(200));
-    }
 }
 
 /// CPU time (user + system) of all waited-for children so far, from

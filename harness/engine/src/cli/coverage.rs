@@ -27,7 +27,7 @@ pub(super) fn coverage(program: &str, pack: &dyn Pack, selections: &[Selection])
                 Err(e) => return usage_error(program, &e.to_string()),
             }
         }
-        for (_, parsed, _) in cases {
+        for (_, parsed) in cases {
             for rule in parsed.map(|c| c.rules).unwrap_or_default() {
                 *counts.entry(rule).or_default() += 1;
             }

@@ -8,8 +8,9 @@ use std::sync::Arc;
 use libtest_mimic::{Arguments, Trial};
 
 use crate::case;
-use crate::pack::{ForeignCases, Pack};
+use crate::pack::Pack;
 use crate::schema::{Case, Suite};
+pub(super) use crate::suite::Selection;
 use crate::suite::{self, CaseFile, Root};
 
 use super::Defaults;
@@ -22,38 +23,18 @@ use super::trials::trial;
 pub(super) fn selections(cli: &Cli, pack: &dyn Pack) -> Result<Vec<Selection>, String> {
     if cli.cases.is_empty() {
         if !cli.bless {
-            return Ok(vec![Selection::Cases(suite::Selection::Tree(
-                Root::Embedded(pack.suite()),
-            ))]);
+            return Ok(vec![Selection::Tree(Root::Embedded(pack.suite()))]);
         }
         let dir = PathBuf::from(pack.suite().source_dir);
         if !dir.is_dir() {
             return Err("--bless needs --cases: the suite's source folder is gone".to_owned());
         }
-        return Ok(vec![Selection::Cases(suite::Selection::Tree(Root::Dir(
-            dir,
-        )))]);
+        return Ok(vec![Selection::Tree(Root::Dir(dir))]);
     }
     cli.cases
         .iter()
-        .map(|path| match pack.foreign_cases(path) {
-            Some(found) => found
-                .map(Selection::Foreign)
-                .map_err(|e| format!("--cases {}: {e}", path.display())),
-            None => suite::select(path)
-                .map(Selection::Cases)
-                .map_err(|e| format!("--cases {}: {e}", path.display())),
-        })
+        .map(|path| suite::select(path).map_err(|e| format!("--cases {}: {e}", path.display())))
         .collect()
-}
-
-/// What one `--cases` argument names.
-#[derive(Debug, Clone)]
-pub(super) enum Selection {
-    /// Case files of the engine's format.
-    Cases(suite::Selection),
-    /// Cases of a folder in the pack's own format.
-    Foreign(ForeignCases),
 }
 
 /// A name filter (`--exact NAME`, a substring) that selects no case is a
@@ -111,7 +92,7 @@ pub(super) fn plan(
             plan.suites.push((root.clone(), s.clone()));
             s
         };
-        for (file, parsed, origin) in cases {
+        for (file, parsed) in cases {
             if !selected(cli, &file, parsed.as_ref().ok()) {
                 continue;
             }
@@ -120,7 +101,7 @@ pub(super) fn plan(
                 plan.ambiguous_ignored += 1;
             }
             plan.trials.push(
-                trial(Arc::clone(ctx), file, parsed, origin, suite.clone())
+                trial(Arc::clone(ctx), file, parsed, suite.clone())
                     .with_ignored_flag(ambiguous && !run_ambiguous),
             );
         }
@@ -133,17 +114,7 @@ pub(super) fn first_suite(plan: &Plan) -> Option<&Suite> {
     plan.suites.iter().find_map(|(_, s)| s.as_ref().ok())
 }
 
-/// Where a case comes from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Origin {
-    /// A case file.
-    CaseFile,
-    /// A case of a folder in a pack's own format, with what to say and
-    /// the command that writes the folder again.
-    Foreign(String, String),
-}
-
-pub(super) type Gathered = (Root, Vec<(CaseFile, Result<Case, String>, Origin)>);
+pub(super) type Gathered = (Root, Vec<(CaseFile, Result<Case, String>)>);
 
 /// The cases of one `--cases` selection, parsed (a file that does not parse
 /// is still a case: it fails alone). `Err` is a set-up error.
@@ -153,12 +124,12 @@ pub(super) fn gather(selection: &Selection) -> Result<Option<Gathered>, String> 
             .into_iter()
             .map(|f| {
                 let parsed = case::load(&f).map_err(|e| e.to_string());
-                (f, parsed, Origin::CaseFile)
+                (f, parsed)
             })
             .collect::<Vec<_>>()
     };
     Ok(Some(match selection {
-        Selection::Cases(suite::Selection::Tree(root)) => {
+        Selection::Tree(root) => {
             let rels = root
                 .case_files()
                 .map_err(|e| format!("cannot list cases: {e}"))?;
@@ -171,29 +142,10 @@ pub(super) fn gather(selection: &Selection) -> Result<Option<Gathered>, String> 
                 .collect();
             (root.clone(), parse_all(files))
         }
-        Selection::Cases(suite::Selection::Files(files)) => match files.first() {
+        Selection::Files(files) => match files.first() {
             Some(f) => (f.root.clone(), parse_all(files.clone())),
             None => return Ok(None),
         },
-        Selection::Foreign(found) => {
-            let root = Root::Dir(found.dir.clone());
-            let cases = found
-                .cases
-                .iter()
-                .map(|(rel, case)| {
-                    let file = CaseFile {
-                        root: root.clone(),
-                        rel: rel.clone(),
-                    };
-                    (
-                        file,
-                        Ok(case.clone()),
-                        Origin::Foreign(found.regenerate_label.clone(), found.regenerate.clone()),
-                    )
-                })
-                .collect();
-            (root, cases)
-        }
     }))
 }
 

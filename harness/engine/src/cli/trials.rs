@@ -19,14 +19,12 @@ use crate::schema::{Case, Suite};
 use crate::suite::CaseFile;
 
 use super::bless::bless_one;
-use super::plan::Origin;
 use super::runner::Context;
 
 pub(super) fn trial(
     ctx: Arc<Context>,
     file: CaseFile,
     parsed: Result<Case, String>,
-    origin: Origin,
     suite: Result<Suite, String>,
 ) -> Trial {
     let name = file.name().to_owned();
@@ -57,15 +55,12 @@ pub(super) fn trial(
             Err(_) => result.category = file.folder().map(str::to_owned),
         }
         result.verdict = if ctx.budget.admit() {
-            match (ctx.bless, &origin) {
-                (true, Origin::CaseFile) => bless_one(&ctx, &file, parsed)
+            if ctx.bless {
+                bless_one(&ctx, &file, parsed)
                     .err()
-                    .map_or(Verdict::Passed, Verdict::Error),
-                (true, Origin::Foreign(_, command)) => Verdict::Error(format!(
-                    "{}: this case is not blessed: write its folder again with {command}",
-                    file.display()
-                )),
-                (false, _) => check_one(&ctx, &file, parsed, &origin, suite, &mut result.actual),
+                    .map_or(Verdict::Passed, Verdict::Error)
+            } else {
+                check_one(&ctx, &file, parsed, suite, &mut result.actual)
             }
         } else {
             let rerun = Rerun {
@@ -99,22 +94,21 @@ pub(super) fn check_one(
     ctx: &Context,
     file: &CaseFile,
     parsed: Result<Case, String>,
-    origin: &Origin,
     suite: Result<Suite, String>,
     actual: &mut Option<crate::run::Ending>,
 ) -> Verdict {
     if let Ok(case) = &parsed
         && let Some(script) = &case.script
     {
-        return converse(ctx, file, case, script, origin, suite);
+        return converse(ctx, file, case, script, suite);
     }
-    match prepare(ctx, file, parsed, origin, suite) {
+    match prepare(ctx, file, parsed, suite) {
         Err(e) => Verdict::Error(e),
         Ok((case, inv, expected)) => match run::run(&inv) {
             Err(e) => Verdict::Error(format!("{}: {e}", file.display())),
             Ok(outcome) => {
                 *actual = Some(outcome.ending.clone());
-                judge(ctx, file, &case, &inv, &expected, outcome, origin)
+                judge(ctx, file, &case, &inv, &expected, outcome)
             }
         },
     }
@@ -126,7 +120,6 @@ pub(super) fn converse(
     file: &CaseFile,
     case: &Case,
     script: &serde_json::Value,
-    origin: &Origin,
     suite: Result<Suite, String>,
 ) -> Verdict {
     let Some(driver) = &ctx.driver else {
@@ -139,9 +132,7 @@ pub(super) fn converse(
     let checked = suite
         .map_err(|e| format!("invalid suite.yaml: {e}"))
         .and_then(|suite| {
-            if *origin == Origin::CaseFile {
-                case::check_category(case, file, &suite).map_err(|e| e.to_string())?;
-            }
+            case::check_category(case, file, &suite).map_err(|e| e.to_string())?;
             driver
                 .check(script)
                 .map_err(|e| format!("{}: `script`: {e}", file.display()))
@@ -197,17 +188,13 @@ pub(super) fn prepare(
     ctx: &Context,
     file: &CaseFile,
     parsed: Result<Case, String>,
-    origin: &Origin,
     suite: Result<Suite, String>,
 ) -> Result<(Case, Invocation, compare::Expectation), String> {
     let case = parsed.map_err(|e| {
         format!("invalid case file (a fault of the suite, not of the program): {e}")
     })?;
     let suite = suite.map_err(|e| format!("invalid suite.yaml: {e}"))?;
-    // A folder in a pack's own format names its folders as it likes.
-    if *origin == Origin::CaseFile {
-        case::check_category(&case, file, &suite).map_err(|e| e.to_string())?;
-    }
+    case::check_category(&case, file, &suite).map_err(|e| e.to_string())?;
     let inv =
         case::invocation(&case, file, &ctx.target, ctx.overrides).map_err(|e| e.to_string())?;
     let expected = case::expectation(&case, file).map_err(|e| e.to_string())?;
@@ -222,7 +209,6 @@ pub(super) fn judge(
     inv: &Invocation,
     expected: &compare::Expectation,
     outcome: crate::run::Outcome,
-    origin: &Origin,
 ) -> Verdict {
     let mismatches = compare::compare_owned(expected, outcome);
     if mismatches.is_empty() {
@@ -239,17 +225,13 @@ pub(super) fn judge(
             .ok()
     });
     // Only the reference's runs can be blessed: a student whose program
-    // fails gets no hint they cannot use. A pack's own folder is written
-    // again by its command, whoever runs it.
-    let rebless = match origin {
-        Origin::CaseFile => ctx.target.is_reference().then(|| {
-            (
-                "re-bless from the reference (if the expectation is wrong):".to_owned(),
-                rebless_command(ctx.program, file),
-            )
-        }),
-        Origin::Foreign(label, command) => Some((label.clone(), command.clone())),
-    };
+    // fails gets no hint they cannot use.
+    let rebless = ctx.target.is_reference().then(|| {
+        (
+            "re-bless from the reference (if the expectation is wrong):".to_owned(),
+            rebless_command(ctx.program, file),
+        )
+    });
     let notes = Notes {
         summary: case.summary.clone(),
         rules: case.rules.clone(),

@@ -10,13 +10,11 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use std::fmt::Write as _;
-
 use super::compare::{Difference, Part};
 use super::explore::{Classification, Label, Probe};
 use crate::run::Outcome;
 use crate::schema::AMBIGUOUS_TAG;
-use crate::writer::{file_entry, list, quote, stream_entry};
+use crate::writer::Draft;
 
 /// The tag every written case carries.
 pub const FOUND_BY_DIFF: &str = "found-by-diff";
@@ -100,8 +98,6 @@ pub fn write(
         path: dir.clone(),
         source,
     })?;
-    let name = from.name;
-    let mut sidecars: Vec<(String, Vec<u8>)> = Vec::new();
     let mut rules: BTreeSet<String> = class.rules.clone();
     rules.extend(found.labels.iter().map(|a| a.rule.clone()));
     let mut tags = vec![FOUND_BY_DIFF.to_owned()];
@@ -109,49 +105,45 @@ pub fn write(
         tags.push(AMBIGUOUS_TAG.to_owned());
         tags.extend(found.labels.iter().map(|a| a.name.clone()));
     }
-    let mut yaml = String::new();
+    let mut case = Draft::new(
+        from.name,
+        &format!(
+            "Written by `{} diff --seed {}`; the expected side is {}.",
+            from.program, from.seed, from.expected_by
+        ),
+    );
     let summary = format!(
         "found by diff (seed {}, session {}): {} differs from {}",
         from.seed, from.index, difference.part, from.expected_by
     );
-    let _ = writeln!(yaml, "summary: {}", quote(&summary));
-    let _ = writeln!(yaml, "category: {}", quote(&class.category));
-    list(&mut yaml, "rules", &rules.into_iter().collect::<Vec<_>>());
-    list(&mut yaml, "tags", &tags);
-    let _ = writeln!(yaml, "hint: {}", quote(&hint(difference)));
-    list(&mut yaml, "args", &found.probe.args);
-    let mut stream = |yaml: &mut String, key: &str, bytes: &[u8]| {
-        let file = format!("{name}.{key}");
-        if stream_entry(yaml, key, bytes, &file) {
-            sidecars.push((file, bytes.to_vec()));
-        }
-    };
-    stream(&mut yaml, "stdin", &found.probe.stdin);
-    if !found.probe.files.is_empty() {
-        yaml.push_str("files:\n");
-        for (path, bytes) in &found.probe.files {
-            file_entry(&mut yaml, path, bytes);
-        }
-    }
-    let _ = writeln!(yaml, "status: {status}");
-    stream(&mut yaml, "stdout", &expected.stdout);
-    stream(&mut yaml, "stderr", &expected.stderr);
+    case.text("summary", &summary);
+    case.text("category", &class.category);
+    case.list("rules", &rules.into_iter().collect::<Vec<_>>());
+    case.list("tags", &tags);
+    case.text("hint", &hint(difference));
+    case.list("args", &found.probe.args);
+    case.stream("stdin", &found.probe.stdin);
+    let given: Vec<(&str, &[u8])> = found
+        .probe
+        .files
+        .iter()
+        .map(|(p, b)| (p.as_str(), b.as_slice()))
+        .collect();
+    case.files("files", &given);
+    case.number("status", status);
+    case.stream("stdout", &expected.stdout);
+    case.stream("stderr", &expected.stderr);
     let mut outputs: BTreeSet<&String> = expected.written.iter().collect();
     if let Part::File(path) = &difference.part
         && expected.files.contains_key(path)
     {
         outputs.insert(path);
     }
-    let outputs: Vec<(&String, &Vec<u8>)> = outputs
+    let outputs: Vec<(&str, &[u8])> = outputs
         .into_iter()
-        .filter_map(|p| expected.files.get(p).map(|b| (p, b)))
+        .filter_map(|p| expected.files.get(p).map(|b| (p.as_str(), b.as_slice())))
         .collect();
-    if !outputs.is_empty() {
-        yaml.push_str("output-files:\n");
-        for (path, bytes) in outputs {
-            file_entry(&mut yaml, path, bytes);
-        }
-    }
+    case.files("output-files", &outputs);
     let absent: Vec<String> = actual
         .files
         .keys()
@@ -159,20 +151,11 @@ pub fn write(
         .cloned()
         .collect();
     if !absent.is_empty() {
-        list(&mut yaml, "absent-files", &absent);
+        case.list("absent-files", &absent);
     }
-    let path = dir.join(format!("{name}.yaml"));
-    let header = format!(
-        "# Written by `{} diff --seed {}`; the expected side is {}.\n",
-        from.program, from.seed, from.expected_by
-    );
-    for (file, bytes) in sidecars {
-        let side = dir.join(file);
-        fs::write(&side, bytes).map_err(|source| WriteError::Io { path: side, source })?;
-    }
-    fs::write(&path, header + &yaml).map_err(|source| WriteError::Io {
-        path: path.clone(),
-        source,
+    let path = case.write(&dir).map_err(|e| WriteError::Io {
+        path: e.path,
+        source: e.source,
     })?;
     Ok(Written {
         path,

@@ -1,7 +1,8 @@
 //! Listing a case tree: every file below a folder with its `/`-separated
 //! relative path, hidden files and folders skipped (an editor's swap file is
-//! not a case). Shared by `build.rs`, which embeds the suite, and by
-//! `suite`, which reads a suite from disk, so both see the same files.
+//! not a case). Shared by every pack's `build.rs`, which embeds its suite
+//! ([`crate::suite`]), and by the engine's `suite`, which reads a suite from
+//! disk, so both see the same files.
 //!
 //! Only regular files (or links to them) are listed: a FIFO, socket or
 //! device in a case folder would block or misbehave when read, so it is
