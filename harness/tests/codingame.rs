@@ -338,3 +338,53 @@ fn a_bots_setsid_daemon_dies_with_its_case() {
     std::thread::sleep(std::time::Duration::from_millis(200));
     assert_eq!(sleepers("62.75"), Vec::<String>::new());
 }
+
+#[test]
+fn ctrl_c_kills_a_waiting_bot_and_removes_its_folder() {
+    // The bot sleeps instead of answering; with the limits scaled up it is
+    // still waited for when the interrupt comes.
+    let tmp = tempfile::tempdir().unwrap();
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("boxes-harness"))
+        .args([
+            "--spec",
+            "codingame",
+            "--bin",
+            "sh -c 'exec sleep 61.5'",
+            "--time-factor",
+            "60",
+        ])
+        .args(["--exact", "protocol-init/seat-b-first-request"])
+        .env("TMPDIR", tmp.path())
+        .env_remove("CONFORMANCE_CONTAINMENT")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    // The preflight starts the command once too: wait for the case's bot,
+    // whose folder the conversation driver makes.
+    let bot_folder = || {
+        std::fs::read_dir(tmp.path()).unwrap().flatten().any(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("conformance-bot-")
+        })
+    };
+    while !(bot_folder() && sleepers("61.5").len() == 1)
+        && start.elapsed() < std::time::Duration::from_secs(30)
+    {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(bot_folder(), "the case's bot never started");
+    assert_eq!(sleepers("61.5").len(), 1, "the bot never started");
+    let pid = rustix::process::Pid::from_child(&child);
+    rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{text}");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(sleepers("61.5"), Vec::<String>::new(), "{text}");
+    let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().flatten().collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}

@@ -314,3 +314,44 @@ fn sigterm_with_the_output_closed_still_ends_the_harness() {
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(processes_with(marker), Vec::<String>::new());
 }
+
+#[test]
+fn ctrl_c_during_diff_kills_every_program_and_removes_every_folder() {
+    // `diff` and the preflight of `--bin` are interrupted as cleanly as a
+    // run of cases: in a process group (the weakest level), nothing else
+    // would kill the sleeping programs.
+    let marker = "61.9";
+    let bin_dir = tempfile::tempdir().unwrap();
+    let bin = bin_dir.path().join("sleeper");
+    std::fs::write(&bin, format!("#!/bin/sh\nexec sleep {marker}\n")).unwrap();
+    std::fs::set_permissions(&bin, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("boxes-harness"))
+        .env("TMPDIR", tmp.path())
+        .env("CONFORMANCE_CONTAINMENT", "group")
+        .args(["diff", "--timeout", "60", "--bin"])
+        .arg(&bin)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while processes_with(marker).is_empty() && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        !processes_with(marker).is_empty(),
+        "the program never started"
+    );
+    let pid = rustix::process::Pid::from_child(&child);
+    rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{text}");
+    assert!(text.contains("interrupted by SIGINT (2)"), "{text}");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(processes_with(marker), Vec::<String>::new(), "{text}");
+    let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().flatten().collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}

@@ -14,10 +14,12 @@ use std::fmt::Write as _;
 use codingame_reference::board::{Board, Edge, Seat};
 use codingame_reference::bot::{BotProcess, Player, Reply};
 use codingame_reference::clock::Limits;
+use codingame_reference::contain::Running;
 use codingame_reference::greedy::name_of;
 use codingame_reference::judge::{Judge, Reason};
 use codingame_reference::{client, strategy};
 use conformance_engine::driver::{CaseDriver, Conversation, DriveSettings, Exchange};
+use conformance_engine::interrupt::{Interrupted, Killer, Ticket};
 use conformance_engine::report;
 use conformance_engine::run::Target;
 
@@ -218,7 +220,7 @@ impl CaseDriver for Driver {
         let mut achieved = script.force.is_none();
         // What the bot's last move closed, while the bot keeps the move.
         let mut bot_closed: Option<u8> = None;
-        let mut process = BotProcess::spawn_with_env(&words, &env);
+        let (_ticket, _folder, mut process) = start_registered(&words, &env)?;
         let ending = loop {
             let Some(request) = judge.next_request() else {
                 break format!("the match ended after {asked} requests to the bot");
@@ -297,6 +299,37 @@ impl CaseDriver for Driver {
             ending,
         })
     }
+}
+
+/// Starts the bot with its folder inside one registered with the engine's
+/// interrupt registry, so that a Ctrl-C kills the bot and removes its
+/// folder. The ticket and the folder live as long as the conversation.
+fn start_registered(
+    words: &[String],
+    env: &[(String, String)],
+) -> Result<(Ticket, tempfile::TempDir, std::io::Result<BotProcess>), String> {
+    let (ticket, folder) = match Ticket::register(|| {
+        let folder = tempfile::Builder::new()
+            .prefix("conformance-bot-")
+            .tempdir()?;
+        let path = folder.path().to_owned();
+        Ok((folder, path))
+    }) {
+        Err(Interrupted) => return Err("interrupted".to_owned()),
+        Ok(Err(e)) => return Err(format!("cannot make the bot's folder: {e}")),
+        Ok(Ok(made)) => made,
+    };
+    let process = BotProcess::spawn_in(words, env, Some(folder.path()));
+    if let Some(running) = process.as_ref().ok().and_then(BotProcess::running) {
+        let killer = match running {
+            Running::Group(pid) => Killer::Group(pid),
+            Running::Keeper(pid) => Killer::Keeper(pid),
+        };
+        if ticket.started(killer).is_err() {
+            return Err("interrupted".to_owned());
+        }
+    }
+    Ok((ticket, folder, process))
 }
 
 #[cfg(test)]

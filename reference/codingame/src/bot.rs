@@ -164,12 +164,22 @@ impl BotProcess {
         words: &[String],
         env: &[(String, String)],
     ) -> std::io::Result<BotProcess> {
+        BotProcess::spawn_in(words, env, None)
+    }
+
+    /// [`BotProcess::spawn_with_env`], the bot's private folder made inside
+    /// `parent` ([`contain::start_in`]).
+    pub fn spawn_in(
+        words: &[String],
+        env: &[(String, String)],
+        parent: Option<&std::path::Path>,
+    ) -> std::io::Result<BotProcess> {
         let contain::Started {
             stdin,
             stdout,
             stderr,
             jail,
-        } = contain::start(words, env)?;
+        } = contain::start_in(words, env, parent)?;
 
         let (req_tx, req_rx) = mpsc::channel::<Vec<u8>>();
         let (w_tx, w_rx) = mpsc::channel();
@@ -235,6 +245,11 @@ impl BotProcess {
     pub fn spawn_command(cmd: &str) -> std::io::Result<BotProcess> {
         let words = split_command(cmd).map_err(std::io::Error::other)?;
         BotProcess::spawn(&words)
+    }
+
+    /// What kills the bot from outside while it runs.
+    pub fn running(&self) -> Option<contain::Running> {
+        self.jail.running()
     }
 
     /// Why the bot could not be started, once a request found it so (a

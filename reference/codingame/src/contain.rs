@@ -134,6 +134,17 @@ fn is_executable(path: &Path) -> bool {
 /// started it (the sandbox sets a parent-death signal): start it on the
 /// thread that plays its match.
 pub fn start(words: &[String], extra: &[(String, String)]) -> std::io::Result<Started> {
+    start_in(words, extra, None)
+}
+
+/// [`start`], with the bot's private folder made inside `parent` (a folder
+/// the caller removes however it ends, Ctrl-C included) rather than in the
+/// system's temporary folder.
+pub fn start_in(
+    words: &[String],
+    extra: &[(String, String)],
+    parent: Option<&Path>,
+) -> std::io::Result<Started> {
     let (program, args) = words
         .split_first()
         .ok_or_else(|| std::io::Error::other("empty command"))?;
@@ -141,7 +152,12 @@ pub fn start(words: &[String], extra: &[(String, String)]) -> std::io::Result<St
         .and_then(std::fs::canonicalize)
         .unwrap_or_else(|_| PathBuf::from("/"));
     let program = resolve(program, &cwd);
-    let dir = tempfile::Builder::new().prefix("cg-bot-").tempdir()?;
+    let mut folder = tempfile::Builder::new();
+    folder.prefix("cg-bot-");
+    let dir = match parent {
+        Some(parent) => folder.tempdir_in(parent)?,
+        None => folder.tempdir()?,
+    };
     let containment = sandbox::containment();
     let layout = Layout::for_containment(dir.path(), containment)?;
     let mut env = environment(&layout.work, extra);
@@ -256,7 +272,27 @@ fn start_contained(
     })
 }
 
+/// What kills a running bot from outside, for a caller that must stop it
+/// on an interrupt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Running {
+    /// SIGKILL to this process group (the bot leads it).
+    Group(Pid),
+    /// SIGKILL to this process, the sandbox's outer process: the keeper and
+    /// every process of the bot die with it.
+    Keeper(Pid),
+}
+
 impl Jail {
+    /// What kills the bot, while it runs.
+    pub fn running(&self) -> Option<Running> {
+        match &self.ending {
+            Ending::Group { pid, .. } => Some(Running::Group(*pid)),
+            Ending::Keeper { pid, .. } => Some(Running::Keeper(*pid)),
+            Ending::Gone => None,
+        }
+    }
+
     /// Waits until the bot itself runs (its `exec` done), so that the
     /// sandbox's start-up stays out of its time (TIME-1). A process group's
     /// bot runs as soon as it is spawned. `Err` when the bot could not be

@@ -19,9 +19,6 @@ use super::runner::Context;
 pub(super) fn install_interrupt_report(ctx: &Arc<Context>, cli: &Cli, plan: &Plan) {
     let score_suite = cli.score.then(|| first_suite(plan).cloned()).flatten();
     let strict = cli.strict;
-    if let Err(e) = crate::interrupt::install() {
-        eprintln!("{}: warning: Ctrl-C will not clean up: {e}", ctx.program);
-    }
     let ctx = Arc::clone(ctx);
     crate::interrupt::on_interrupt(move |sig| {
         let results = ctx.results.lock().unwrap_or_else(PoisonError::into_inner);

@@ -22,6 +22,7 @@ mod runner;
 mod trials;
 
 use std::ffi::OsString;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -88,6 +89,23 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
         Ok(top) => top,
         Err(e) => return clap_exit(&e),
     };
+    // Before any program starts (the preflight of `--bin` included): an
+    // interrupt from here on kills every run and removes every sandbox.
+    // `run` replaces this report with one that counts the finished cases.
+    if let Err(e) = crate::interrupt::install() {
+        eprintln!("{}: warning: Ctrl-C will not clean up: {e}", app.program);
+    }
+    let program = app.program;
+    crate::interrupt::on_interrupt(move |sig| {
+        // Never a panicking print: the stream may be closed, and a panic
+        // here would re-enter the interrupt's clean-up.
+        let _ = writeln!(
+            std::io::stderr(),
+            "\n{program}: interrupted by {}: every running program was killed and its sandbox \
+             removed",
+            crate::run::signal_name(sig)
+        );
+    });
     match top.command {
         None => run_cases(app, top.run, defaults),
         Some(Sub::Run(cli)) => run_cases(app, cli, defaults),
