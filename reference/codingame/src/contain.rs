@@ -6,7 +6,9 @@
 //! PID 1 of a PID namespace of its own, so every process it starts (`setsid`
 //! daemons included) dies when its match or case ends; it sees the file
 //! system read-only except a private folder of its own (its `HOME`, made
-//! fresh for each bot and removed afterwards) and a private `/tmp`.
+//! fresh for each bot and removed afterwards) and a private temporary
+//! folder (at the Landlock level, named by `TMPDIR`, `/tmp` itself being
+//! read-only; with a mount namespace, a private `/tmp`).
 //!
 //! Whatever the level, a bot gets the same view:
 //! - its working directory is the caller's (shown read-only), so that a
