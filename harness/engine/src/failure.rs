@@ -347,9 +347,9 @@ fn cut_rest(rest: &[u8], dropped: usize) -> String {
     }
     let shown = &rest[..rest.len().min(MAX_LINE)];
     format!(
-        "{}…[{} more bytes]",
+        "{}{}",
         report::escape(shown),
-        (rest.len() - shown.len()).saturating_add(dropped)
+        not_kept((rest.len() - shown.len()).saturating_add(dropped))
     )
 }
 
@@ -374,6 +374,32 @@ fn visible_cut(line: &[u8], focus: Option<usize>) -> String {
         let _ = write!(out, "…[{} bytes]", line.len() - end);
     }
     out
+}
+
+/// [`visible_cut`] for an actual line; the last line kept, when bytes were
+/// read after it and not kept, is shown cut with the count of everything
+/// after what is shown.
+fn visible_kept(line: &[u8], focus: Option<usize>, dropped: usize) -> String {
+    // Only the last line of the bytes kept can lack its newline.
+    if dropped == 0 || line.last() == Some(&b'\n') {
+        return visible_cut(line, focus);
+    }
+    let start = focus.map_or(0, |f| f.saturating_sub(MAX_LINE / 3));
+    let start = start.min(line.len());
+    let end = (start + MAX_LINE).min(line.len());
+    let mut out = String::new();
+    if start > 0 {
+        let _ = write!(out, "…[{start} bytes]");
+    }
+    let shown = report::visible_line(&line[start..end]);
+    out.push_str(shown.strip_suffix('⊘').unwrap_or(&shown));
+    let _ = write!(out, "{}", not_kept((line.len() - end).saturating_add(dropped)));
+    out
+}
+
+/// The note closing a line cut at the end of the bytes kept.
+fn not_kept(bytes: usize) -> String {
+    format!("…[{bytes} more bytes: the rest of the output, not kept]")
 }
 
 impl Difference {
@@ -624,7 +650,10 @@ fn bytes_difference(
                         push(DiffLine::Expected(visible_cut(old[i], focus(i))), true);
                     }
                     for i in n {
-                        push(DiffLine::Actual(visible_cut(new[i], focus(i))), true);
+                        push(
+                            DiffLine::Actual(visible_kept(new[i], focus(i), dropped)),
+                            true,
+                        );
                     }
                 }
             }
@@ -701,7 +730,17 @@ mod tests {
         }) else {
             panic!("not a bytes difference");
         };
-        assert_eq!(d.actual_rest, "A> A> …[1000 more bytes]");
+        assert_eq!(
+            d.actual_rest,
+            "A> A> …[1000 more bytes: the rest of the output, not kept]"
+        );
+        assert!(
+            d.diff.contains(&DiffLine::Actual(
+                "A> A> A>·…[1000 more bytes: the rest of the output, not kept]".to_owned()
+            )),
+            "{:?}",
+            d.diff
+        );
     }
 
     #[test]
