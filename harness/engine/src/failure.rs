@@ -393,7 +393,11 @@ fn visible_kept(line: &[u8], focus: Option<usize>, dropped: usize) -> String {
     }
     let shown = report::visible_line(&line[start..end]);
     out.push_str(shown.strip_suffix('⊘').unwrap_or(&shown));
-    let _ = write!(out, "{}", not_kept((line.len() - end).saturating_add(dropped)));
+    let _ = write!(
+        out,
+        "{}",
+        not_kept((line.len() - end).saturating_add(dropped))
+    );
     out
 }
 

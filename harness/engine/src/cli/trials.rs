@@ -109,9 +109,9 @@ pub(super) fn check_one(
             // flood to the cap costs the window, not 16 MiB per stream.
             inv.keep = run::Keep::around(expected.stdout.len(), expected.stderr.len());
             match run::run(&inv) {
-            Err(e) => Verdict::Error(format!("{}: {e}", file.display())),
-            Ok(outcome) => {
-                *actual = Some(outcome.ending.clone());
+                Err(e) => Verdict::Error(format!("{}: {e}", file.display())),
+                Ok(outcome) => {
+                    *actual = Some(outcome.ending.clone());
                     judge(ctx, file, &case, &inv, &expected, outcome)
                 }
             }
