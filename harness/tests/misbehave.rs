@@ -64,6 +64,22 @@ fn flood_hits_the_cap() {
 }
 
 #[test]
+fn a_flood_past_the_kept_window_is_counted_in_the_report() {
+    // Expected nothing: 1 MiB is kept, the rest of the 3 MB to the cap is
+    // only counted, and the report still gives the whole length.
+    let (code, text) = run_case("process/flood-window.yaml");
+    assert_eq!(code, 1, "{text}");
+    let actual: u64 = text
+        .split("+ actual ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no `+ actual N bytes` in:\n{text}"));
+    assert!(actual > 3_000_000, "{actual} bytes in:\n{text}");
+    assert!(text.contains("killed: stdout passed the output cap of 3000000 bytes"));
+}
+
+#[test]
 fn segv_is_named() {
     assert_fails_with(
         "process/segv.yaml",

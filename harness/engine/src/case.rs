@@ -9,7 +9,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 
 use crate::compare::Expectation;
-use crate::run::{DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Ending, Invocation, Limits, Target};
+use crate::run::{DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Ending, Invocation, Keep, Limits, Target};
 use crate::schema::{self, Case, FileSpec, ParseError, Suite};
 use crate::suite::CaseFile;
 
@@ -292,6 +292,7 @@ pub fn invocation(
         timeout,
         output_cap: case.output_cap.unwrap_or(DEFAULT_OUTPUT_CAP),
         limits: Limits::for_timeout(timeout),
+        keep: Keep::ALL,
     })
 }
 

@@ -206,6 +206,7 @@ impl Cause {
                     stream,
                     expected,
                     actual,
+                    ..
                 } => PartCause {
                     part: stream.name().to_owned(),
                     edit: bytes_edit(expected, actual),
@@ -293,6 +294,7 @@ mod tests {
             stream: Stream::Stdout,
             expected: expected.to_vec(),
             actual: actual.to_vec(),
+            dropped: 0,
         }])
     }
 

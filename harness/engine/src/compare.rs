@@ -44,8 +44,11 @@ pub enum Mismatch {
         stream: Stream,
         /// Expected bytes.
         expected: Vec<u8>,
-        /// Actual bytes.
+        /// Actual bytes (those kept: see `dropped`).
         actual: Vec<u8>,
+        /// Actual bytes read after those kept and not kept
+        /// ([`crate::run::Outcome::dropped`]).
+        dropped: u64,
     },
     /// An expected file is missing.
     FileMissing {
@@ -98,6 +101,7 @@ impl fmt::Display for Mismatch {
                 stream,
                 expected,
                 actual,
+                ..
             } => write!(f, "{} differs: {}", stream.name(), at(expected, actual)),
             Self::FileMissing { path } => write!(f, "file `{path}` is missing"),
             Self::FileDiffers {
@@ -128,8 +132,16 @@ pub fn compare(expected: &Expectation, actual: &Outcome) -> Vec<Mismatch> {
     streams(
         expected,
         [
-            (Stream::Stdout, actual.stdout.as_slice().into()),
-            (Stream::Stderr, actual.stderr.as_slice().into()),
+            (
+                Stream::Stdout,
+                actual.stdout.as_slice().into(),
+                actual.dropped.stdout,
+            ),
+            (
+                Stream::Stderr,
+                actual.stderr.as_slice().into(),
+                actual.dropped.stderr,
+            ),
         ],
         &mut out,
     );
@@ -147,8 +159,8 @@ pub fn compare_owned(expected: &Expectation, mut actual: Outcome) -> Vec<Mismatc
     streams(
         expected,
         [
-            (Stream::Stdout, stdout.into()),
-            (Stream::Stderr, stderr.into()),
+            (Stream::Stdout, stdout.into(), actual.dropped.stdout),
+            (Stream::Stderr, stderr.into(), actual.dropped.stderr),
         ],
         &mut out,
     );
@@ -201,19 +213,21 @@ fn ending(expected: &Expectation, actual: &Outcome) -> Vec<Mismatch> {
 /// Both streams, each borrowed or owned by the caller.
 fn streams(
     expected: &Expectation,
-    actual: [(Stream, std::borrow::Cow<'_, [u8]>); 2],
+    actual: [(Stream, std::borrow::Cow<'_, [u8]>, u64); 2],
     out: &mut Vec<Mismatch>,
 ) {
-    for (stream, act) in actual {
+    for (stream, act, dropped) in actual {
         let exp = match stream {
             Stream::Stdout => &expected.stdout,
             Stream::Stderr => &expected.stderr,
         };
-        if exp.as_slice() != act.as_ref() {
+        // Bytes not kept make the stream longer than what was kept.
+        if exp.as_slice() != act.as_ref() || dropped > 0 {
             out.push(Mismatch::Stream {
                 stream,
                 expected: exp.clone(),
                 actual: act.into_owned(),
+                dropped,
             });
         }
     }
@@ -266,6 +280,17 @@ mod tests {
             o.files.insert("t".into(), Vec::new());
             assert_eq!(compare(&e, &o), compare_owned(&e, o.clone()));
         }
+    }
+
+    #[test]
+    fn bytes_not_kept_make_a_stream_longer() {
+        let mut o = outcome(0, b"x\n");
+        o.dropped.stdout = 5;
+        let m = compare(&expect(0, b"x\n"), &o);
+        assert!(
+            matches!(&m[..], [Mismatch::Stream { dropped: 5, .. }]),
+            "{m:?}"
+        );
     }
 
     #[test]

@@ -203,6 +203,7 @@ impl CaseFailure {
                 stream: Stream::Stdout,
                 expected,
                 actual,
+                ..
             } if !stdin.is_empty() => Some(input_note(stdin, expected, actual)),
             _ => None,
         });
@@ -337,6 +338,21 @@ fn cut_escaped(bytes: &[u8]) -> String {
     )
 }
 
+/// The actual rest of the line, as [`cut_escaped`]; when it runs to the
+/// end of the bytes kept, those not kept count among the bytes left out.
+fn cut_rest(rest: &[u8], dropped: usize) -> String {
+    // A rest without its newline runs to the end of what was kept.
+    if dropped == 0 || rest.last() == Some(&b'\n') {
+        return cut_escaped(rest);
+    }
+    let shown = &rest[..rest.len().min(MAX_LINE)];
+    format!(
+        "{}{}",
+        report::escape(shown),
+        not_kept((rest.len() - shown.len()).saturating_add(dropped))
+    )
+}
+
 /// One diff line made visible, cut around `focus` (the byte where the
 /// first difference falls, if on this line) with the bytes left out
 /// counted.
@@ -360,6 +376,36 @@ fn visible_cut(line: &[u8], focus: Option<usize>) -> String {
     out
 }
 
+/// [`visible_cut`] for an actual line; the last line kept, when bytes were
+/// read after it and not kept, is shown cut with the count of everything
+/// after what is shown.
+fn visible_kept(line: &[u8], focus: Option<usize>, dropped: usize) -> String {
+    // Only the last line of the bytes kept can lack its newline.
+    if dropped == 0 || line.last() == Some(&b'\n') {
+        return visible_cut(line, focus);
+    }
+    let start = focus.map_or(0, |f| f.saturating_sub(MAX_LINE / 3));
+    let start = start.min(line.len());
+    let end = (start + MAX_LINE).min(line.len());
+    let mut out = String::new();
+    if start > 0 {
+        let _ = write!(out, "…[{start} bytes]");
+    }
+    let shown = report::visible_line(&line[start..end]);
+    out.push_str(shown.strip_suffix('⊘').unwrap_or(&shown));
+    let _ = write!(
+        out,
+        "{}",
+        not_kept((line.len() - end).saturating_add(dropped))
+    );
+    out
+}
+
+/// The note closing a line cut at the end of the bytes kept.
+fn not_kept(bytes: usize) -> String {
+    format!("…[{bytes} more bytes: the rest of the output, not kept]")
+}
+
 impl Difference {
     /// The bounded form of one mismatch.
     pub fn of(m: &Mismatch) -> Self {
@@ -375,10 +421,12 @@ impl Difference {
                 stream,
                 expected,
                 actual,
+                dropped,
             } => Self::Bytes(Box::new(bytes_difference(
                 BytesPart::Stream(*stream),
                 expected,
                 actual,
+                *dropped,
             ))),
             Mismatch::FileDiffers {
                 path,
@@ -388,6 +436,7 @@ impl Difference {
                 BytesPart::File(path.clone()),
                 expected,
                 actual,
+                0,
             ))),
             Mismatch::FileMissing { path } => Self::FileMissing { path: path.clone() },
             Mismatch::FileUnexpected { path } => Self::FileUnexpected { path: path.clone() },
@@ -548,7 +597,14 @@ fn window(bytes: &[u8], first: usize) -> Vec<&[u8]> {
     out
 }
 
-fn bytes_difference(part: BytesPart, expected: &[u8], actual: &[u8]) -> BytesDifference {
+/// `dropped`: actual bytes read after `actual` and not kept.
+fn bytes_difference(
+    part: BytesPart,
+    expected: &[u8],
+    actual: &[u8],
+    dropped: u64,
+) -> BytesDifference {
+    let dropped = usize::try_from(dropped).unwrap_or(usize::MAX);
     let at = report::locate(expected, actual);
     // Both sides agree up to the first difference, so they share its
     // line index; the diff starts a few lines before it.
@@ -598,7 +654,10 @@ fn bytes_difference(part: BytesPart, expected: &[u8], actual: &[u8]) -> BytesDif
                         push(DiffLine::Expected(visible_cut(old[i], focus(i))), true);
                     }
                     for i in n {
-                        push(DiffLine::Actual(visible_cut(new[i], focus(i))), true);
+                        push(
+                            DiffLine::Actual(visible_kept(new[i], focus(i), dropped)),
+                            true,
+                        );
                     }
                 }
             }
@@ -607,10 +666,10 @@ fn bytes_difference(part: BytesPart, expected: &[u8], actual: &[u8]) -> BytesDif
     BytesDifference {
         part,
         expected_len: expected.len(),
-        actual_len: actual.len(),
+        actual_len: actual.len().saturating_add(dropped),
         at,
         expected_rest: cut_escaped(report::rest_of_line(expected, at.byte)),
-        actual_rest: cut_escaped(report::rest_of_line(actual, at.byte)),
+        actual_rest: cut_rest(report::rest_of_line(actual, at.byte), dropped),
         diff,
         hidden,
     }
@@ -625,6 +684,7 @@ mod tests {
             stream: Stream::Stdout,
             expected: expected.to_vec(),
             actual: actual.to_vec(),
+            dropped: 0,
         }
     }
 
@@ -644,6 +704,7 @@ mod tests {
                 stream: Stream::Stderr,
                 expected: Vec::new(),
                 actual: lines,
+                dropped: 0,
             },
         ];
         let f = CaseFailure::new(&mismatches, b"0 0 h\n", Notes::default());
@@ -653,6 +714,37 @@ mod tests {
         assert!(text.contains("bytes]"), "long line cut with a count");
         assert!(text.contains("more differing lines not shown"));
         assert_eq!(f.input.as_ref().map(|n| n.line), Some(1));
+    }
+
+    #[test]
+    fn bytes_not_kept_count_in_the_lengths_shown() {
+        let mismatch = Mismatch::Stream {
+            stream: Stream::Stdout,
+            expected: b"A> ".to_vec(),
+            actual: b"A> A> A> ".to_vec(),
+            dropped: 1000,
+        };
+        let text = plain(&CaseFailure::new(&[mismatch], b"", Notes::default()));
+        assert!(text.contains("+ actual 1009 bytes"), "{text}");
+        let Difference::Bytes(d) = Difference::of(&Mismatch::Stream {
+            stream: Stream::Stdout,
+            expected: b"A> \n".to_vec(),
+            actual: b"A> A> A> ".to_vec(),
+            dropped: 1000,
+        }) else {
+            panic!("not a bytes difference");
+        };
+        assert_eq!(
+            d.actual_rest,
+            "A> A> …[1000 more bytes: the rest of the output, not kept]"
+        );
+        assert!(
+            d.diff.contains(&DiffLine::Actual(
+                "A> A> A>·…[1000 more bytes: the rest of the output, not kept]".to_owned()
+            )),
+            "{:?}",
+            d.diff
+        );
     }
 
     #[test]

@@ -129,6 +129,7 @@ mod tests {
             stream: Stream::Stdout,
             expected,
             actual,
+            dropped: 0,
         }
     }
 

@@ -227,6 +227,52 @@ pub struct Invocation {
     pub output_cap: u64,
     /// Resource limits.
     pub limits: Limits,
+    /// Bytes of each stream kept; the rest is only counted.
+    pub keep: Keep,
+}
+
+/// How many bytes of each output stream a run keeps, whatever it prints up
+/// to the cap; the rest is counted in [`Outcome::dropped`]. A case's run
+/// needs only what its comparison and report can use: the expected length
+/// plus [`KEEP_WINDOW`]. Keeping a whole 16 MiB flood per run made the
+/// harness's peak memory depend on how the allocator reused freed blocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Keep {
+    /// Bytes of stdout kept.
+    pub stdout: u64,
+    /// Bytes of stderr kept.
+    pub stderr: u64,
+}
+
+/// Bytes kept past an expected stream's length: the failure report's diff
+/// window ([`crate::failure`] diffs at most 1 MiB from a few lines before the
+/// first difference, which lies within the expected length).
+pub const KEEP_WINDOW: u64 = 1 << 20;
+
+impl Keep {
+    /// Everything up to the cap (the reference's runs when blessing, and
+    /// `diff`'s, whose other side is not known in advance).
+    pub const ALL: Self = Self {
+        stdout: u64::MAX,
+        stderr: u64::MAX,
+    };
+
+    /// Enough to compare against streams of these lengths and to report
+    /// the difference as if everything had been kept.
+    pub fn around(stdout: usize, stderr: usize) -> Self {
+        let len = |n: usize| u64::try_from(n).unwrap_or(u64::MAX);
+        Self {
+            stdout: len(stdout).saturating_add(KEEP_WINDOW),
+            stderr: len(stderr).saturating_add(KEEP_WINDOW),
+        }
+    }
+
+    fn of(self, stream: Stream) -> u64 {
+        match stream {
+            Stream::Stdout => self.stdout,
+            Stream::Stderr => self.stderr,
+        }
+    }
 }
 
 impl Invocation {
@@ -242,6 +288,7 @@ impl Invocation {
             timeout: DEFAULT_TIMEOUT,
             output_cap: DEFAULT_OUTPUT_CAP,
             limits: Limits::for_timeout(DEFAULT_TIMEOUT),
+            keep: Keep::ALL,
         }
     }
 }
@@ -410,13 +457,14 @@ pub struct Outcome {
     /// The processes the program left behind, killed when the case ended
     /// (named only when the run was contained in namespaces).
     pub left_behind: Vec<LeftBehind>,
-    /// Bytes read past the cap and not kept, per stream.
+    /// Bytes read and not kept (past the cap, or past what
+    /// [`Invocation::keep`] asked for), per stream.
     pub dropped: Dropped,
     /// Wall time of the run.
     pub elapsed: Duration,
 }
 
-/// Output read past the cap: counted, not kept, so the harness's memory
+/// Output read and not kept: counted, so the harness's memory
 /// stays bounded whatever a program prints.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Dropped {
@@ -747,6 +795,7 @@ fn watch(
             reader,
             Stream::Stdout,
             inv.output_cap,
+            inv.keep.of(Stream::Stdout),
             Arc::clone(&stdout_buf),
             interactive.then(|| Arc::clone(&gate)),
             tx.clone(),
@@ -758,6 +807,7 @@ fn watch(
             reader,
             Stream::Stderr,
             inv.output_cap,
+            inv.keep.of(Stream::Stderr),
             Arc::clone(&stderr_buf),
             None,
             tx.clone(),
@@ -996,6 +1046,7 @@ fn spawn_reader(
     mut reader: Box<dyn Read + Send>,
     stream: Stream,
     cap: u64,
+    keep: u64,
     buf: Arc<Mutex<Capture>>,
     gate: Option<Arc<PromptGate>>,
     tx: mpsc::Sender<Event>,
@@ -1018,7 +1069,7 @@ fn spawn_reader(
                 gate.add_prompts(count_prompts(last, data));
                 last = data.last().copied();
             }
-            let room = cap.saturating_sub(total);
+            let room = cap.min(keep).saturating_sub(total);
             let keep = usize::try_from(room).unwrap_or(usize::MAX).min(n);
             {
                 let mut c = buf.lock().unwrap_or_else(PoisonError::into_inner);

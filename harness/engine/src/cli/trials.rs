@@ -104,13 +104,18 @@ pub(super) fn check_one(
     }
     match prepare(ctx, file, parsed, suite) {
         Err(e) => Verdict::Error(e),
-        Ok((case, inv, expected)) => match run::run(&inv) {
-            Err(e) => Verdict::Error(format!("{}: {e}", file.display())),
-            Ok(outcome) => {
-                *actual = Some(outcome.ending.clone());
-                judge(ctx, file, &case, &inv, &expected, outcome)
+        Ok((case, mut inv, expected)) => {
+            // Only what the comparison and its report can use is kept: a
+            // flood to the cap costs the window, not 16 MiB per stream.
+            inv.keep = run::Keep::around(expected.stdout.len(), expected.stderr.len());
+            match run::run(&inv) {
+                Err(e) => Verdict::Error(format!("{}: {e}", file.display())),
+                Ok(outcome) => {
+                    *actual = Some(outcome.ending.clone());
+                    judge(ctx, file, &case, &inv, &expected, outcome)
+                }
             }
-        },
+        }
     }
 }
 
