@@ -665,24 +665,44 @@ fn spawn_grouped(
     let pid = Pid::from_child(&child);
     apply_limits(pid, inv.limits);
     let (master, typist) = master.unzip();
-    let stdout: Option<Box<dyn Read + Send>> = match (child.stdout.take(), master) {
+    let (stdin, stdout, stderr) = streams(
+        child.stdin.take(),
+        child.stdout.take(),
+        master,
+        child.stderr.take(),
+    );
+    Ok(Started {
+        stdin,
+        typist,
+        stdout,
+        stderr,
+        proc: Proc::Group { child, pid },
+    })
+}
+
+/// A stream the harness writes to a running program.
+type BoxedWrite = Box<dyn Write + Send>;
+/// A stream the harness reads from a running program.
+type BoxedRead = Box<dyn Read + Send>;
+
+/// A started child's streams, boxed: stdout is its pipe or, on a
+/// terminal, the master side.
+fn streams(
+    stdin: Option<impl Write + Send + 'static>,
+    stdout: Option<impl Read + Send + 'static>,
+    master: Option<fs::File>,
+    stderr: Option<impl Read + Send + 'static>,
+) -> (Option<BoxedWrite>, Option<BoxedRead>, Option<BoxedRead>) {
+    let stdout: Option<BoxedRead> = match (stdout, master) {
         (Some(pipe), _) => Some(Box::new(pipe)),
         (None, Some(master)) => Some(Box::new(master)),
         (None, None) => None,
     };
-    Ok(Started {
-        stdin: child
-            .stdin
-            .take()
-            .map(|w| Box::new(w) as Box<dyn Write + Send>),
-        typist,
+    (
+        stdin.map(|w| Box::new(w) as BoxedWrite),
         stdout,
-        stderr: child
-            .stderr
-            .take()
-            .map(|r| Box::new(r) as Box<dyn Read + Send>),
-        proc: Proc::Group { child, pid },
-    })
+        stderr.map(|r| Box::new(r) as BoxedRead),
+    )
 }
 
 /// Starts the program in namespaces of its own, under a keeper.
@@ -750,22 +770,17 @@ fn spawn_contained(
         return Err(RunError::Interrupted);
     }
     let (master, typist) = master.unzip();
-    let stdout: Option<Box<dyn Read + Send>> = match (child.stdout.take(), master) {
-        (Some(pipe), _) => Some(Box::new(pipe)),
-        (None, Some(master)) => Some(Box::new(master)),
-        (None, None) => None,
-    };
+    let (stdin, stdout, stderr) = streams(
+        child.stdin.take(),
+        child.stdout.take(),
+        master,
+        child.stderr.take(),
+    );
     Ok(Started {
-        stdin: child
-            .stdin
-            .take()
-            .map(|w| Box::new(w) as Box<dyn Write + Send>),
+        stdin,
         typist,
         stdout,
-        stderr: child
-            .stderr
-            .take()
-            .map(|r| Box::new(r) as Box<dyn Read + Send>),
+        stderr,
         proc: Proc::Keeper {
             pid,
             status: Arc::new(Mutex::new(None)),
