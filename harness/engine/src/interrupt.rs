@@ -99,8 +99,9 @@ fn registry() -> MutexGuard<'static, Registry> {
 #[error("the run was interrupted")]
 pub struct Interrupted;
 
-/// A live run's entry in the registry; dropping it unregisters the run
-/// (its sandbox is removed by its owner).
+/// A run's entry in the registry, from the making of its folder to its
+/// removal; dropping it unregisters the run (its folder is removed by its
+/// owner).
 #[derive(Debug)]
 pub struct Ticket(u64);
 
@@ -144,6 +145,15 @@ impl Ticket {
         Ok(())
     }
 
+    /// Records that the run's processes are all dead: its folder stays
+    /// registered (to be removed on an interrupt) while it waits for the
+    /// next run.
+    pub fn idle(&self) {
+        if let Some(live) = registry().runs.get_mut(&self.0) {
+            live.killer = Killer::NotStarted;
+        }
+    }
+
     /// Runs `spawn` under the registry's lock, so that an interrupt cannot
     /// slip between the start of a process and its registration (needed
     /// where nothing else kills an orphan: containment by process group).
@@ -184,6 +194,8 @@ fn stop_all(reason: Reason) -> MutexGuard<'static, Registry> {
     for live in reg.runs.values() {
         live.killer.kill();
     }
+    // The keepers' zygote too: the keepers it forked die with it.
+    crate::sandbox::zygote::kill();
     for live in reg.runs.values() {
         let _ = std::fs::remove_dir_all(&live.sandbox);
     }

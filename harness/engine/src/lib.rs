@@ -49,6 +49,7 @@ pub mod results;
 pub mod rng;
 pub mod run;
 pub mod schema;
+pub mod spare;
 pub mod suite;
 pub mod terminal;
 pub mod writer;

@@ -21,11 +21,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use rustix::process::{Pid, Resource, Rlimit, Signal, WaitId, WaitIdOptions};
+use rustix::process::{Pid, Signal, WaitId, WaitIdOptions};
 
 use crate::interrupt::{Interrupted, Killer, Ticket};
-pub use crate::sandbox::LeftBehind;
 use crate::sandbox::{self, Containment, Layout, Reported};
+pub use crate::sandbox::{LeftBehind, Limits};
 pub use crate::schema::Mode;
 pub use crate::terminal::Awaiting;
 use crate::terminal::{self, Keys, PromptGate, Terminal, count_prompts};
@@ -179,29 +179,6 @@ impl Target {
                 line.push_str(&crate::report::shell_quote(&w.to_string_lossy()));
             }
             line
-        }
-    }
-}
-
-/// Resource limits set on the child (`None`: inherited).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
-    /// Address space, bytes.
-    pub address_space: Option<u64>,
-    /// CPU time, seconds.
-    pub cpu_seconds: Option<u64>,
-    /// Largest file the child may write, bytes.
-    pub file_size: Option<u64>,
-}
-
-impl Limits {
-    /// The defaults for a case with this timeout: 4 GiB of address space,
-    /// CPU seconds two above the timeout, 256 MiB files.
-    pub fn for_timeout(timeout: Duration) -> Self {
-        Self {
-            address_space: Some(4 << 30),
-            cpu_seconds: Some(timeout.as_secs() + 2),
-            file_size: Some(256 << 20),
         }
     }
 }
@@ -544,12 +521,12 @@ struct Started {
 enum Proc {
     /// Containment by process group: the child leads its group.
     Group { child: Child, pid: Pid },
-    /// Containment by namespaces: hakoniwa's process outside the
-    /// namespace, whose death kills everything inside.
+    /// Containment by namespaces: the sandbox's process outside the
+    /// namespaces, whose death kills everything inside.
     Keeper {
         pid: Pid,
         status: Arc<Mutex<Option<String>>>,
-        waiter: Option<Box<hakoniwa::Child>>,
+        waiter: Option<sandbox::Kept>,
     },
 }
 
@@ -575,22 +552,14 @@ fn environment(inv: &Invocation, layout: &Layout) -> Vec<(OsString, OsString)> {
 /// Runs `inv` in a fresh sandbox and reports what happened.
 pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
     let containment = sandbox::containment();
-    let (ticket, (sandbox, layout)) = match Ticket::register(|| {
-        let dir = tempfile::Builder::new()
-            .prefix("conformance-case-")
-            .tempdir()?;
-        // Only the folders the level needs: every folder more is a `mkdir`
-        // and an `rmdir` per case, which a busy disk makes slow.
-        let layout = Layout::for_containment(dir.path(), containment)?;
-        let path = dir.path().to_owned();
-        Ok(((dir, layout), path))
-    }) {
+    let folder = match crate::spare::take(containment) {
         Err(Interrupted) => return Err(RunError::Interrupted),
         Ok(Err(e)) => return Err(RunError::Sandbox(e)),
-        Ok(Ok(made)) => made,
+        Ok(Ok(folder)) => folder,
     };
+    let (layout, ticket) = (&folder.layout, &folder.ticket);
     place_files(&layout.work, &inv.files)?;
-    let env = environment(inv, &layout);
+    let env = environment(inv, layout);
     let plan = plan_stdout(inv.mode)?;
 
     let start = Instant::now();
@@ -598,13 +567,19 @@ pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
     // system must be the same on both sides of a comparison.
     let started = match containment {
         Containment::Namespaces { network, landlock } => {
-            spawn_contained(inv, &layout, &env, plan, (*network, *landlock), &ticket)?
+            spawn_contained(inv, layout, &env, plan, (*network, *landlock), ticket)?
         }
-        Containment::ProcessGroup(_) => spawn_grouped(inv, &layout, &env, plan, &ticket)?,
+        Containment::ProcessGroup(_) => spawn_grouped(inv, layout, &env, plan, ticket)?,
     };
-    let outcome = watch(inv, &layout, start, started);
-    drop(ticket);
-    drop(sandbox);
+    let outcome = watch(inv, layout, start, started);
+    // A run killed by the harness, or one that left processes behind,
+    // might still have something writing into its folder.
+    let clean = outcome.as_ref().is_ok_and(|o| {
+        matches!(o.ending, Ending::Exited(_) | Ending::Signaled(_))
+            && !o.left_process
+            && o.left_behind.is_empty()
+    });
+    crate::spare::give_back(folder, clean);
     outcome
 }
 
@@ -722,59 +697,50 @@ fn spawn_contained(
         .chain(&inv.args)
         .cloned()
         .collect();
-    let spec = sandbox::Spec::new(layout, inv.target.path(), &args, env, LINGER_GRACE);
-    let limits = [
-        (hakoniwa::Rlimit::As, inv.limits.address_space),
-        (hakoniwa::Rlimit::Cpu, inv.limits.cpu_seconds),
-        (hakoniwa::Rlimit::Fsize, inv.limits.file_size),
-    ];
+    let spec =
+        sandbox::Spec::new(layout, inv.target.path(), &args, env, LINGER_GRACE).limited(inv.limits);
     let program_dir = if inv.target.is_reference() {
         None
     } else {
         inv.target.path().parent()
     };
-    let mut cmd = if landlock {
-        sandbox::command_confined(layout, &spec, &limits)
-    } else {
-        sandbox::command(layout, &spec, &limits, network, program_dir)
-    }
-    .map_err(RunError::Contain)?;
-    cmd.stdin(hakoniwa::Stdio::piped())
-        .stderr(hakoniwa::Stdio::piped());
-    let master = match plan {
-        StdoutPlan::Pipe => {
-            cmd.stdout(hakoniwa::Stdio::piped());
-            None
-        }
-        StdoutPlan::Full(full) => {
-            cmd.stdout(hakoniwa::Stdio::from(full));
-            None
-        }
+    let (io, master) = match plan {
+        StdoutPlan::Pipe => (sandbox::Streams::piped(), None),
+        StdoutPlan::Full(full) => (
+            sandbox::Streams {
+                stdout: sandbox::Io::Fd(full.into()),
+                ..sandbox::Streams::piped()
+            },
+            None,
+        ),
         StdoutPlan::Pty(terminal) => {
             let (typing, stdin) = terminal_ends(&terminal)?;
-            cmd.stdin(hakoniwa::Stdio::from(stdin))
-                .stdout(hakoniwa::Stdio::from(terminal.slave));
-            Some((terminal.master, (typing, terminal.keys)))
+            (
+                sandbox::Streams {
+                    stdin: sandbox::Io::Fd(stdin),
+                    stdout: sandbox::Io::Fd(terminal.slave),
+                    stderr: sandbox::Io::Piped,
+                },
+                Some((terminal.master, (typing, terminal.keys))),
+            )
         }
     };
-    let spawned = cmd.spawn();
-    // The command holds our copy of the terminal's slave side.
-    drop(cmd);
-    let mut child = spawned.map_err(|e| RunError::Contain(e.to_string()))?;
-    let pid = Pid::from_raw(i32::try_from(child.id()).unwrap_or(0))
-        .ok_or_else(|| RunError::Contain("the sandbox has no process id".to_owned()))?;
+    let containment = sandbox::Containment::Namespaces { network, landlock };
+    let mut kept = sandbox::start(layout, &spec, &containment, program_dir.as_slice(), io)
+        .map_err(RunError::Contain)?;
+    let pid = kept.pid();
     // A keeper an interrupt missed dies with its parent thread anyway
-    // (hakoniwa sets a parent-death signal): registering late is safe.
+    // (it asks for a parent-death signal): registering late is safe.
     if ticket.started(Killer::Keeper(pid)).is_err() {
-        let _ = child.wait();
+        let _ = kept.wait();
         return Err(RunError::Interrupted);
     }
     let (master, typist) = master.unzip();
     let (stdin, stdout, stderr) = streams(
-        child.stdin.take(),
-        child.stdout.take(),
+        kept.stdin.take(),
+        kept.stdout.take(),
         master,
-        child.stderr.take(),
+        kept.stderr.take(),
     );
     Ok(Started {
         stdin,
@@ -784,7 +750,7 @@ fn spawn_contained(
         proc: Proc::Keeper {
             pid,
             status: Arc::new(Mutex::new(None)),
-            waiter: Some(Box::new(child)),
+            waiter: Some(kept),
         },
     })
 }
@@ -1006,15 +972,12 @@ fn drain_closes(rx: &mpsc::Receiver<Event>, mut open_streams: usize) {
 }
 
 fn spawn_keeper_waiter(
-    mut child: Box<hakoniwa::Child>,
+    mut kept: sandbox::Kept,
     status: Arc<Mutex<Option<String>>>,
     tx: mpsc::Sender<Event>,
 ) {
     thread::spawn(move || {
-        let reason = match child.wait() {
-            Ok(s) => s.reason,
-            Err(e) => e.to_string(),
-        };
+        let reason = kept.wait().unwrap_or_else(|e| e.to_string());
         *status.lock().unwrap_or_else(PoisonError::into_inner) = Some(reason);
         let _ = tx.send(Event::Exited);
     });
@@ -1037,24 +1000,8 @@ fn take(buf: &Mutex<Capture>) -> (Vec<u8>, u64) {
 /// they are applied with `prlimit(2)` right after spawn: the child runs a
 /// few microseconds unlimited, far too little to matter for a candidate.
 fn apply_limits(pid: Pid, limits: Limits) {
-    let pairs = [
-        (Resource::As, limits.address_space),
-        (Resource::Cpu, limits.cpu_seconds),
-        (Resource::Fsize, limits.file_size),
-    ];
-    for (resource, value) in pairs {
-        if let Some(v) = value {
-            // The child may already be gone (ESRCH): nothing to limit then.
-            let _ = rustix::process::prlimit(
-                Some(pid),
-                resource,
-                Rlimit {
-                    current: Some(v),
-                    maximum: Some(v),
-                },
-            );
-        }
-    }
+    // The child may already be gone: nothing to limit then.
+    let _ = limits.apply(Some(pid));
 }
 
 fn spawn_reader(

@@ -1,43 +1,49 @@
 //! Containment of a run: where the kernel allows it, each program runs in
-//! namespaces of its own, set up by the `hakoniwa` crate (our crates deny
-//! `unsafe`, and namespace set-up needs it):
+//! namespaces of its own:
 //!
 //! - a PID namespace, so that every process the program starts (`setsid`
 //!   daemons included) dies with the case, and none can see or signal the
 //!   harness;
-//! - at the default `pid` level, Landlock rules ([`confine`]) that leave
-//!   the file system read-only except the case folder and a private
-//!   temporary folder (named by `TMPDIR`; `/tmp` itself is read-only);
+//! - at the default `pid` level, a user namespace and Landlock rules
+//!   ([`confine`]) that leave the file system read-only except the case
+//!   folder and a private temporary folder (named by `TMPDIR`; `/tmp`
+//!   itself is read-only); the keeper makes these itself ([`keeper`]);
 //!   where the kernel lacks Landlock (ABI 3 or later), a mount namespace
 //!   instead;
 //! - with `full` (opt-in: it costs more than the rest of a run), a mount
 //!   namespace in which the file system is read-only except the case
 //!   folder and a private `/tmp`, and IPC and network namespaces with no
-//!   interface up: no network.
+//!   interface up: no network. The `hakoniwa` crate builds these (our
+//!   crates deny `unsafe`, and mount set-up needs much of it).
 //!
 //! Inside, the first process (PID 1) is not the program but this very
-//! executable in *keeper* mode ([`keeper_mode`]): PID 1 ignores every signal
-//! it has no handler for, so a program run as PID 1 could not be killed by
-//! its own `abort()`. The keeper starts the program as PID 2, waits for it,
-//! lets processes it left behind finish for a moment, names those still
-//! alive, writes it all to a status file only it can reach, and exits,
-//! which kills everything left in the namespace.
+//! executable in *keeper* mode ([`keeper_mode`]), which starts the program
+//! and reports how it ended ([`Report`]). Callers start a sandbox with
+//! [`start`].
 //!
 //! Where namespaces are refused (some containers), runs fall back to a
 //! process group, and the harness says so once.
 
 use std::ffi::OsString;
-use std::fmt::Write as _;
 use std::fs;
-use std::io::{self, Write as _};
-use std::os::unix::ffi::{OsStrExt as _, OsStringExt as _};
+use std::io;
+use std::os::unix::ffi::OsStrExt as _;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub mod confine;
+mod keeper;
+mod limits;
+mod report;
+mod start;
 mod tree;
+pub mod zygote;
+
+pub use keeper::keeper_mode;
+pub use limits::Limits;
+pub use report::{LeftBehind, Report, Reported, read_report, started};
+pub use start::{Io, Kept, Streams, start};
 
 /// The environment variable that turns a harness binary into a keeper; its
 /// value is the JSON [`Spec`] of the program to run.
@@ -52,10 +58,6 @@ pub const CONTAINMENT_ENV: &str = "CONFORMANCE_CONTAINMENT";
 /// Where the keeper finds its status folder inside the sandbox; it
 /// detaches the mount once the file is open, so the program never sees it.
 const CONTROL_MOUNT: &str = "/run/conformance-control";
-const STATUS_FILE: &str = "status";
-/// Made by the keeper once the program has started (its `exec` done), so
-/// that a caller timing the program can leave the sandbox's start-up out.
-const STARTED_FILE: &str = "started";
 
 /// How runs are contained.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -159,30 +161,21 @@ fn own_name() -> String {
 /// Starts one keeper that runs nothing: namespaces (and, with `landlock`,
 /// its rules) work if it reports.
 fn probe(network: bool, landlock: bool) -> Containment {
+    let level = Containment::Namespaces { network, landlock };
     let result = (|| -> Result<(), String> {
         let dir = tempfile::Builder::new()
             .prefix("conformance-probe-")
             .tempdir()
             .map_err(|e| format!("no temporary folder: {e}"))?;
-        let layout = if landlock {
-            Layout::confined(dir.path())
-        } else {
-            Layout::new(dir.path())
-        }
-        .map_err(|e| e.to_string())?;
-        let spec = Spec::probe(&layout);
-        let mut cmd = if landlock {
-            command_confined(&layout, &spec, &[])?
-        } else {
-            command(&layout, &spec, &[], network, None)?
+        let layout = Layout::for_containment(dir.path(), &level).map_err(|e| e.to_string())?;
+        let streams = Streams {
+            stdin: Io::Inherit,
+            stdout: Io::Inherit,
+            stderr: Io::Inherit,
         };
-        cmd.stdin(hakoniwa::Stdio::inherit())
-            .stdout(hakoniwa::Stdio::inherit())
-            .stderr(hakoniwa::Stdio::inherit());
-        let mut child = cmd
-            .spawn()
+        let mut kept = start(&layout, &Spec::probe(&layout), &level, &[], streams)
             .map_err(|e| format!("the kernel refused namespaces ({e})"))?;
-        let status = child
+        let ended = kept
             .wait()
             .map_err(|e| format!("the kernel refused namespaces ({e})"))?;
         match read_report(&layout) {
@@ -194,14 +187,11 @@ fn probe(network: bool, landlock: bool) -> Containment {
                 ending: Reported::ConfineFailed(why),
                 ..
             }) => Err(why),
-            _ => Err(format!(
-                "the kernel refused namespaces ({})",
-                status.reason.trim()
-            )),
+            _ => Err(format!("the kernel refused namespaces ({})", ended.trim())),
         }
     })();
     match result {
-        Ok(()) => Containment::Namespaces { network, landlock },
+        Ok(()) => level,
         Err(why) => Containment::ProcessGroup(why),
     }
 }
@@ -282,6 +272,43 @@ impl Layout {
     }
 }
 
+impl Layout {
+    /// Empties the folders of a finished run for the next one: the case
+    /// folder and the private temporary folder lose their contents and get
+    /// back their first permissions, and the keeper's files are emptied
+    /// (not removed: on some file systems making a file or folder costs
+    /// far more than emptying one). `Err`: the layout cannot be reused
+    /// (something in it cannot be removed), and should be removed whole.
+    pub fn recycle(&self) -> io::Result<()> {
+        use std::os::unix::fs::PermissionsExt as _;
+        for dir in std::iter::once(&self.work).chain(&self.tmp) {
+            fs::set_permissions(dir, fs::Permissions::from_mode(0o700))?;
+            for entry in fs::read_dir(dir)? {
+                let entry = entry?;
+                if entry.file_type()?.is_dir() {
+                    fs::remove_dir_all(entry.path())?;
+                } else {
+                    fs::remove_file(entry.path())?;
+                }
+            }
+        }
+        if self.control != self.work {
+            for name in [report::STATUS_FILE, report::STARTED_FILE] {
+                match fs::OpenOptions::new()
+                    .write(true)
+                    .truncate(true)
+                    .open(self.control.join(name))
+                {
+                    Ok(_) => {}
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 /// What the keeper runs, passed in [`KEEPER_ENV`] as JSON (bytes, since
 /// paths and arguments need not be UTF-8).
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
@@ -299,6 +326,13 @@ pub struct Spec {
     /// is mounted at [`CONTROL_MOUNT`]).
     #[serde(default)]
     confine: Option<Confine>,
+    /// Set by the keeper on itself, and so inherited by the program.
+    #[serde(default)]
+    limits: Limits,
+    /// The process that started the keeper (Landlock level): the keeper
+    /// checks it is still its parent once it asked to die with it.
+    #[serde(default)]
+    caller: u32,
 }
 
 /// The Landlock level's part of a [`Spec`].
@@ -330,10 +364,19 @@ impl Spec {
             cwd: layout.work.as_os_str().as_bytes().to_vec(),
             grace_ms: u64::try_from(grace.as_millis()).unwrap_or(u64::MAX),
             confine: None,
+            limits: Limits::default(),
+            caller: 0,
         }
     }
 
-    /// The same, run in `cwd` (shown read-only, see [`command_showing`])
+    /// The same, with these resource limits on the program.
+    #[must_use]
+    pub fn limited(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The same, run in `cwd` (shown read-only in a mount namespace, see [`start`])
     /// instead of the case folder.
     #[must_use]
     pub fn in_dir(mut self, cwd: &Path) -> Self {
@@ -343,399 +386,5 @@ impl Spec {
 
     fn probe(layout: &Layout) -> Self {
         Self::new(layout, Path::new(""), &[], &[], Duration::ZERO)
-    }
-}
-
-/// The resource limits set on the keeper, and so inherited by the
-/// program before it starts: (resource, value).
-pub type Rlimits = [(hakoniwa::Rlimit, Option<u64>)];
-
-/// The hakoniwa command that starts a keeper for `spec`.
-pub fn command(
-    layout: &Layout,
-    spec: &Spec,
-    limits: &Rlimits,
-    network: bool,
-    program_dir: Option<&Path>,
-) -> Result<hakoniwa::Command, String> {
-    command_showing(layout, spec, limits, network, program_dir.as_slice())
-}
-
-/// [`command`], showing every folder of `dirs` read-only (the program's
-/// folder, a working directory of the caller's, ...).
-pub fn command_showing(
-    layout: &Layout,
-    spec: &Spec,
-    limits: &Rlimits,
-    network: bool,
-    dirs: &[&Path],
-) -> Result<hakoniwa::Command, String> {
-    let exe = std::env::current_exe().map_err(|e| format!("no own executable: {e}"))?;
-    let text = |p: &Path| {
-        p.to_str()
-            .map(str::to_owned)
-            .ok_or_else(|| format!("{} is not UTF-8: namespaces need UTF-8 paths", p.display()))
-    };
-    let mut c = hakoniwa::Container::new();
-    c.rootdir(&layout.rootfs);
-    c.rootfs("/").map_err(|e| e.to_string())?;
-    if !network {
-        c.unshare(hakoniwa::Namespace::Network);
-        c.unshare(hakoniwa::Namespace::Ipc);
-    }
-    // The executables may live outside the standard folders (a build
-    // folder, a student's home): their folders are shown read-only.
-    let mut shown: Vec<PathBuf> = Vec::new();
-    for dir in exe.parent().into_iter().chain(dirs.iter().copied()) {
-        let dir = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_owned());
-        // The root itself is never shown whole: only its standard folders.
-        if dir.parent().is_some() && !shown.iter().any(|d| dir.starts_with(d)) && !is_standard(&dir)
-        {
-            shown.push(dir);
-        }
-    }
-    for dir in &shown {
-        let d = text(dir)?;
-        c.bindmount_ro(&d, &d);
-    }
-    c.tmpfsmount("/tmp");
-    c.devfsmount("/dev");
-    let work = text(&layout.work)?;
-    c.bindmount_rw(&work, &work);
-    c.bindmount_rw(&text(&layout.control)?, CONTROL_MOUNT);
-    for (resource, value) in limits {
-        if let Some(v) = value {
-            c.setrlimit(*resource, *v, *v);
-        }
-    }
-    let json = serde_json::to_string(spec).map_err(|e| e.to_string())?;
-    let mut cmd = c.command(&text(&exe)?);
-    cmd.env(KEEPER_ENV, &json).current_dir(&work);
-    Ok(cmd)
-}
-
-/// The hakoniwa command that starts a keeper for `spec` at the Landlock
-/// level: user and PID namespaces only (no mount namespace: the keeper
-/// confines itself, and so the program, with [`confine::restrict`]).
-pub fn command_confined(
-    layout: &Layout,
-    spec: &Spec,
-    limits: &Rlimits,
-) -> Result<hakoniwa::Command, String> {
-    let exe = std::env::current_exe().map_err(|e| format!("no own executable: {e}"))?;
-    let exe = exe.to_str().ok_or_else(|| {
-        format!(
-            "{} is not UTF-8: namespaces need UTF-8 paths",
-            exe.display()
-        )
-    })?;
-    let mut c = hakoniwa::Container::empty();
-    c.unshare(hakoniwa::Namespace::User);
-    c.uidmap(rustix::process::getuid().as_raw());
-    c.gidmap(rustix::process::getgid().as_raw());
-    c.unshare(hakoniwa::Namespace::Pid);
-    // Unused without a mount namespace, but set: hakoniwa would otherwise
-    // make (and remove) a folder of its own per run.
-    c.rootdir(&layout.rootfs);
-    for (resource, value) in limits {
-        if let Some(v) = value {
-            c.setrlimit(*resource, *v, *v);
-        }
-    }
-    let bytes = |p: &Path| p.as_os_str().as_bytes().to_vec();
-    let mut spec = spec.clone();
-    spec.confine = Some(Confine {
-        control: bytes(&layout.control),
-        writable: std::iter::once(&layout.work)
-            .chain(&layout.tmp)
-            .map(|p| bytes(p))
-            .collect(),
-    });
-    let json = serde_json::to_string(&spec).map_err(|e| e.to_string())?;
-    let mut cmd = c.command(exe);
-    cmd.env(KEEPER_ENV, &json).current_dir(&layout.work);
-    Ok(cmd)
-}
-
-fn is_standard(dir: &Path) -> bool {
-    ["/bin", "/etc", "/lib", "/lib64", "/lib32", "/sbin", "/usr"]
-        .iter()
-        .any(|s| dir.starts_with(s))
-}
-
-/// How the program ended, as the keeper reports it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Reported {
-    /// It exited with this status.
-    Exited(i32),
-    /// A signal killed it.
-    Signaled(i32),
-    /// It could not be started: errno and message.
-    SpawnFailed(i32, String),
-    /// A probe: nothing was run.
-    Probe,
-    /// The keeper could not put the Landlock rules in place: why.
-    ConfineFailed(String),
-}
-
-/// A process the program left behind, killed when the keeper exited.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LeftBehind {
-    /// Its PID inside the sandbox.
-    pub pid: u32,
-    /// Its command name (`/proc/PID/comm`).
-    pub name: String,
-    /// It still held the program's stdout or stderr open.
-    pub held_output: bool,
-}
-
-impl std::fmt::Display for LeftBehind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "`{}` (pid {} in the sandbox)", self.name, self.pid)
-    }
-}
-
-/// The keeper's status file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Report {
-    /// How the program ended.
-    pub ending: Reported,
-    /// What it left behind.
-    pub left: Vec<LeftBehind>,
-}
-
-impl Report {
-    fn render(&self) -> String {
-        let mut out = match &self.ending {
-            Reported::Exited(c) => format!("exited {c}\n"),
-            Reported::Signaled(s) => format!("signaled {s}\n"),
-            Reported::SpawnFailed(e, m) => format!("spawn-failed {e} {}\n", m.replace('\n', " ")),
-            Reported::Probe => "probe\n".to_owned(),
-            Reported::ConfineFailed(m) => format!("confine-failed {}\n", m.replace('\n', " ")),
-        };
-        for l in &self.left {
-            let _ = writeln!(
-                out,
-                "left {} {} {}",
-                l.pid,
-                u8::from(l.held_output),
-                l.name.replace('\n', " ")
-            );
-        }
-        out
-    }
-
-    fn parse(text: &str) -> Option<Self> {
-        let mut lines = text.lines();
-        let first = lines.next()?;
-        let (word, rest) = first.split_once(' ').unwrap_or((first, ""));
-        let ending = match word {
-            "exited" => Reported::Exited(rest.parse().ok()?),
-            "signaled" => Reported::Signaled(rest.parse().ok()?),
-            "spawn-failed" => {
-                let (e, m) = rest.split_once(' ').unwrap_or((rest, ""));
-                Reported::SpawnFailed(e.parse().ok()?, m.to_owned())
-            }
-            "probe" => Reported::Probe,
-            "confine-failed" => Reported::ConfineFailed(rest.to_owned()),
-            _ => return None,
-        };
-        let left = lines
-            .filter_map(|l| {
-                let mut parts = l.splitn(4, ' ');
-                (parts.next()? == "left").then_some(())?;
-                Some(LeftBehind {
-                    pid: parts.next()?.parse().ok()?,
-                    held_output: parts.next()? == "1",
-                    name: parts.next().unwrap_or("").to_owned(),
-                })
-            })
-            .collect();
-        Some(Self { ending, left })
-    }
-}
-
-/// Whether the keeper has started the program (its `exec` is done): the
-/// marker file is not empty (at the Landlock level, it is made empty
-/// before the rules forbid making files, and written once started).
-pub fn started(layout: &Layout) -> bool {
-    fs::metadata(layout.control.join(STARTED_FILE)).is_ok_and(|m| m.len() > 0)
-}
-
-/// Reads the keeper's report of a finished run, if it wrote one.
-pub fn read_report(layout: &Layout) -> Option<Report> {
-    let text = fs::read_to_string(layout.control.join(STATUS_FILE)).ok()?;
-    Report::parse(&text)
-}
-
-/// Runs the keeper when this process was started as one ([`KEEPER_ENV`]
-/// set); every binary that runs cases calls this first thing in `main`
-/// (through the engine's `reference_mode`).
-pub fn keeper_mode() -> Option<ExitCode> {
-    KEEPER_CAPABLE.store(true, std::sync::atomic::Ordering::Relaxed);
-    let json = std::env::var_os(KEEPER_ENV)?;
-    let spec: Spec = match serde_json::from_slice(json.as_bytes()) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("conformance keeper: bad spec: {e}");
-            return Some(ExitCode::from(125));
-        }
-    };
-    Some(match keep(&spec) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("conformance keeper: {e}");
-            ExitCode::from(125)
-        }
-    })
-}
-
-/// The keeper's work, as PID 1 of the sandbox.
-fn keep(spec: &Spec) -> io::Result<()> {
-    use std::os::unix::process::ExitStatusExt as _;
-    let control_dir = match &spec.confine {
-        Some(c) => PathBuf::from(OsString::from_vec(c.control.clone())),
-        None => PathBuf::from(CONTROL_MOUNT),
-    };
-    let mut status = fs::File::create(control_dir.join(STATUS_FILE))?;
-    // Made now, written once the program started: the rules below forbid
-    // making files in the control folder, and the mount is detached.
-    let mut started = fs::File::create(control_dir.join(STARTED_FILE))?;
-    if let Some(c) = &spec.confine {
-        // The keeper confines itself: the program inherits the rules, and
-        // the files opened above stay writable.
-        let writable: Vec<PathBuf> = c
-            .writable
-            .iter()
-            .map(|w| PathBuf::from(OsString::from_vec(w.clone())))
-            .collect();
-        let dirs: Vec<&Path> = writable.iter().map(PathBuf::as_path).collect();
-        if let Err(e) = confine::restrict(&dirs) {
-            let report = Report {
-                ending: Reported::ConfineFailed(e.to_string()),
-                left: Vec::new(),
-            };
-            return status.write_all(report.render().as_bytes());
-        }
-    } else {
-        // The file stays open; the folder disappears from the sandbox.
-        let _ = rustix::mount::unmount(CONTROL_MOUNT, rustix::mount::UnmountFlags::DETACH);
-    }
-    if spec.program.is_empty() {
-        return status.write_all(Report::render(&probe_report()).as_bytes());
-    }
-    let mut cmd = std::process::Command::new(OsString::from_vec(spec.program.clone()));
-    cmd.args(spec.args.iter().map(|a| OsString::from_vec(a.clone())))
-        .env_clear()
-        .envs(
-            spec.env
-                .iter()
-                .map(|(k, v)| (OsString::from_vec(k.clone()), OsString::from_vec(v.clone()))),
-        )
-        .current_dir(OsString::from_vec(spec.cwd.clone()));
-    let ending = match cmd.spawn() {
-        Err(e) => Reported::SpawnFailed(e.raw_os_error().unwrap_or(0), e.to_string()),
-        Ok(mut child) => {
-            // `spawn` returns once the program's `exec` succeeded.
-            let _ = started.write_all(b"started\n");
-            let s = child.wait()?;
-            match (s.code(), s.signal()) {
-                (Some(c), _) => Reported::Exited(c),
-                (None, Some(sig)) => Reported::Signaled(sig),
-                (None, None) => Reported::Exited(-1),
-            }
-        }
-    };
-    let left = linger(Duration::from_millis(spec.grace_ms));
-    status.write_all(Report { ending, left }.render().as_bytes())?;
-    status.flush()
-}
-
-fn probe_report() -> Report {
-    Report {
-        ending: Reported::Probe,
-        left: Vec::new(),
-    }
-}
-
-/// After the program exited: reaps what ends, gives processes that still
-/// hold the output up to `grace` to finish, and names what is left.
-fn linger(grace: Duration) -> Vec<LeftBehind> {
-    let ours = [own_link(1), own_link(2)];
-    let deadline = Instant::now() + grace;
-    loop {
-        reap();
-        let left = survivors(&ours);
-        if !left.iter().any(|l| l.held_output) || Instant::now() >= deadline {
-            return left;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
-fn reap() {
-    use rustix::process::{WaitOptions, wait};
-    while let Ok(Some(_)) = wait(WaitOptions::NOHANG) {}
-}
-
-fn own_link(fd: u32) -> Option<PathBuf> {
-    fs::read_link(format!("/proc/self/fd/{fd}")).ok()
-}
-
-/// Every process of the sandbox but the keeper, with whether it holds one
-/// of the keeper's own output streams (the program's stdout and stderr).
-fn survivors(ours: &[Option<PathBuf>]) -> Vec<LeftBehind> {
-    let mut out: Vec<LeftBehind> = tree::descendants()
-        .into_iter()
-        .map(|d| {
-            let base = PathBuf::from(format!("/proc/{}", d.proc_pid));
-            let name = fs::read_to_string(base.join("comm"))
-                .map(|s| s.trim_end().to_owned())
-                .unwrap_or_default();
-            let held_output = fs::read_dir(base.join("fd")).is_ok_and(|fds| {
-                fds.flatten().any(|fd| {
-                    fs::read_link(fd.path()).is_ok_and(|l| ours.iter().flatten().any(|o| *o == l))
-                })
-            });
-            LeftBehind {
-                pid: d.pid,
-                name,
-                held_output,
-            }
-        })
-        .collect();
-    out.sort_by_key(|l| l.pid);
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reports_round_trip() {
-        let r = Report {
-            ending: Reported::Signaled(6),
-            left: vec![LeftBehind {
-                pid: 3,
-                name: "sleep 30".to_owned(),
-                held_output: true,
-            }],
-        };
-        assert_eq!(Report::parse(&r.render()), Some(r));
-        let r = Report {
-            ending: Reported::SpawnFailed(8, "Exec format error (os error 8)".to_owned()),
-            left: Vec::new(),
-        };
-        assert_eq!(Report::parse(&r.render()), Some(r));
-        let r = Report {
-            ending: Reported::ConfineFailed("Landlock: no\nABI 3".to_owned()),
-            left: Vec::new(),
-        };
-        assert_eq!(
-            Report::parse(&r.render()).map(|r| r.ending),
-            Some(Reported::ConfineFailed("Landlock: no ABI 3".to_owned()))
-        );
-        assert_eq!(Report::parse("nonsense"), None);
     }
 }

@@ -68,24 +68,16 @@ pub struct Started {
 enum Ending {
     /// A process group led by the bot.
     Group { child: Child, pid: Pid },
-    /// hakoniwa's process outside the namespaces; its child is the keeper.
+    /// The sandbox's process outside the namespaces; its child is the
+    /// keeper.
     Keeper {
-        child: Box<hakoniwa::Child>,
+        child: sandbox::Kept,
         pid: Pid,
         layout: Layout,
         started: bool,
     },
     /// Ended.
     Gone,
-}
-
-/// The namespace level a bot runs at, as [`sandbox::containment`] chose.
-#[derive(Debug, Clone, Copy)]
-struct Level {
-    /// The host's network is visible.
-    network: bool,
-    /// Writes are confined by Landlock (no mount namespace).
-    landlock: bool,
 }
 
 /// A bot's containment: its private folder and what kills it.
@@ -169,12 +161,8 @@ pub fn start_in(
         env.push(("TMPDIR".into(), tmp.clone().into()));
     }
     match containment {
-        Containment::Namespaces { network, landlock } => {
-            let level = Level {
-                network: *network,
-                landlock: *landlock,
-            };
-            start_contained(&program, args, &env, &cwd, layout, level, dir)
+        Containment::Namespaces { .. } => {
+            start_contained(&program, args, &env, &cwd, layout, containment, dir)
         }
         Containment::ProcessGroup(_) => start_grouped(&program, args, &env, &cwd, dir),
     }
@@ -224,7 +212,7 @@ fn start_contained(
     env: &[(OsString, OsString)],
     cwd: &Path,
     layout: Layout,
-    level: Level,
+    containment: &Containment,
     dir: tempfile::TempDir,
 ) -> std::io::Result<Started> {
     let args: Vec<OsString> = args.iter().map(OsString::from).collect();
@@ -236,19 +224,15 @@ fn start_contained(
         .chain([cwd])
         .chain(named.iter().map(PathBuf::as_path))
         .collect();
-    // Landlock leaves the whole file system readable: nothing to show.
-    let made = if level.landlock {
-        sandbox::command_confined(&layout, &spec, &[])
-    } else {
-        sandbox::command_showing(&layout, &spec, &[], level.network, &shown)
-    };
-    let mut cmd = made.map_err(std::io::Error::other)?;
-    cmd.stdin(hakoniwa::Stdio::piped())
-        .stdout(hakoniwa::Stdio::piped())
-        .stderr(hakoniwa::Stdio::piped());
-    let mut child = cmd.spawn().map_err(std::io::Error::other)?;
-    let pid = Pid::from_raw(i32::try_from(child.id()).unwrap_or(0))
-        .ok_or_else(|| std::io::Error::other("the sandbox has no process id"))?;
+    let mut child = sandbox::start(
+        &layout,
+        &spec,
+        containment,
+        &shown,
+        sandbox::Streams::piped(),
+    )
+    .map_err(std::io::Error::other)?;
+    let pid = child.pid();
     Ok(Started {
         stdin: child
             .stdin
@@ -264,7 +248,7 @@ fn start_contained(
             .map(|r| Box::new(r) as Box<dyn Read + Send>),
         jail: Jail {
             ending: Ending::Keeper {
-                child: Box::new(child),
+                child,
                 pid,
                 layout,
                 started: false,
@@ -322,9 +306,9 @@ impl Jail {
                 }
                 break;
             }
-            if let Ok(Some(status)) = child.try_wait() {
+            if let Ok(Some(ended)) = child.try_wait() {
                 *started = true;
-                return Err(format!("the sandbox ended first ({})", status.reason));
+                return Err(format!("the sandbox ended first ({ended})"));
             }
             std::thread::sleep(Duration::from_micros(200));
         }

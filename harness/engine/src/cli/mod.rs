@@ -106,6 +106,8 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
             crate::run::signal_name(sig)
         );
     });
+    // Finished runs' folders are reused until the command ends.
+    let _kept = crate::spare::Scope::enter();
     match top.command {
         None => run_cases(app, top.run, defaults),
         Some(Sub::Run(cli)) => run_cases(app, cli, defaults),

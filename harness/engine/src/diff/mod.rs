@@ -165,6 +165,8 @@ pub fn run<E: Explorer>(
             context.pack.to_ascii_uppercase()
         ));
     };
+    // Finished runs' folders are reused until the sessions end.
+    let _kept = crate::spare::Scope::enter();
     let candidate = Target::binary(bin).map_err(|e| e.to_string())?;
     crate::preflight::check(&candidate).map_err(|e| e.to_string())?;
     let expected = match &cli.against {

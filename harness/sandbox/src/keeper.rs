@@ -1,0 +1,319 @@
+//! The keeper: this very executable, re-run with [`KEEPER_ENV`] set, as
+//! PID 1 of the sandbox. PID 1 ignores every signal it has no handler
+//! for, so a program run as PID 1 could not be killed by its own
+//! `abort()`: the keeper starts the program as PID 2, waits for it, lets
+//! processes it left behind finish for a moment, names those still alive,
+//! writes it all to a status file only it can reach, and exits, which
+//! kills everything left in the namespace.
+//!
+//! At the Landlock level the caller starts the keeper as an ordinary
+//! child; the keeper makes its user and PID namespaces itself, confines
+//! itself, and forks PID 1 ([`enter`]). Making the namespaces from a
+//! caller (hakoniwa, used with a mount namespace) means forking the whole
+//! caller twice per run, whose page tables a large multi-threaded harness
+//! pays for on every case.
+
+use std::ffi::OsString;
+use std::fs;
+use std::io::{self, Write as _};
+use std::os::unix::ffi::{OsStrExt as _, OsStringExt as _};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use rustix::process::{Pid, Signal, WaitOptions};
+
+use crate::report::{LeftBehind, Report, Reported, STARTED_FILE, STATUS_FILE};
+use crate::{CONTROL_MOUNT, Confine, KEEPER_CAPABLE, KEEPER_ENV, Spec, confine, tree};
+
+/// The status a keeper exits with when it cannot do its work (its message
+/// is on the program's stderr).
+const KEEPER_FAILED: u8 = 125;
+
+/// Runs the keeper when this process was started as one ([`KEEPER_ENV`]
+/// set); every binary that runs cases calls this first thing in `main`
+/// (through the engine's `reference_mode`).
+pub fn keeper_mode() -> Option<ExitCode> {
+    KEEPER_CAPABLE.store(true, std::sync::atomic::Ordering::Relaxed);
+    if std::env::var_os(crate::zygote::ZYGOTE_ENV).is_some() {
+        return Some(crate::zygote::serve());
+    }
+    let json = std::env::var_os(KEEPER_ENV)?;
+    let spec: Spec = match serde_json::from_slice(json.as_bytes()) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("conformance keeper: bad spec: {e}");
+            return Some(ExitCode::from(KEEPER_FAILED));
+        }
+    };
+    Some(run(&spec))
+}
+
+/// A keeper's whole life, whichever way it was started.
+fn run(spec: &Spec) -> ExitCode {
+    let _ = rustix::thread::set_name(c"conformance-kpr");
+    let done = spec.limits.apply(None).and_then(|()| match &spec.confine {
+        Some(confine) => enter(spec, confine),
+        None => keep_mounted(spec).map(|()| ExitCode::SUCCESS),
+    });
+    done.unwrap_or_else(|e| {
+        eprintln!("conformance keeper: {e}");
+        ExitCode::from(KEEPER_FAILED)
+    })
+}
+
+/// A keeper forked by the zygote: its standard streams are the program's,
+/// received with the request.
+pub(crate) fn run_forked(spec: &Spec, streams: [std::os::fd::OwnedFd; 3]) -> ExitCode {
+    let [stdin, stdout, stderr] = streams;
+    let placed = rustix::stdio::dup2_stdin(&stdin)
+        .and_then(|()| rustix::stdio::dup2_stdout(&stdout))
+        .and_then(|()| rustix::stdio::dup2_stderr(&stderr));
+    drop((stdin, stdout, stderr));
+    if placed.is_err() {
+        return ExitCode::from(KEEPER_FAILED);
+    }
+    run(spec)
+}
+
+/// The keeper's two files in the control folder, made before anything
+/// forbids making them.
+struct Files {
+    status: fs::File,
+    /// Empty until the program has started (see [`crate::started`]).
+    started: fs::File,
+}
+
+impl Files {
+    /// Opens both files, making them where they are missing. They are not
+    /// truncated: a reused folder's are empty already ([`crate::Layout::
+    /// recycle`]), and ext4 flushes to disk, on close, a file that was
+    /// truncated to nothing and written again.
+    fn create(control: &Path) -> io::Result<Self> {
+        let open = |name: &str| {
+            fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(control.join(name))
+        };
+        Ok(Self {
+            status: open(STATUS_FILE)?,
+            started: open(STARTED_FILE)?,
+        })
+    }
+
+    fn report(mut self, report: &Report) -> io::Result<()> {
+        self.status.write_all(report.render().as_bytes())?;
+        self.status.flush()
+    }
+}
+
+/// With a mount namespace (hakoniwa made it, and this process is PID 1):
+/// the control folder is mounted at [`CONTROL_MOUNT`]; once the files are
+/// open it is detached, so the program never sees it.
+fn keep_mounted(spec: &Spec) -> io::Result<()> {
+    let files = Files::create(Path::new(CONTROL_MOUNT))?;
+    let _ = rustix::mount::unmount(CONTROL_MOUNT, rustix::mount::UnmountFlags::DETACH);
+    keep(spec, files)
+}
+
+/// At the Landlock level: makes user and PID namespaces, confines this
+/// process (and so everything it starts) with Landlock, forks PID 1 of
+/// the new namespace to [`keep`], and waits for it. Killing this process
+/// kills PID 1 (a parent-death signal), and with it the namespace.
+fn enter(spec: &Spec, confine: &Confine) -> io::Result<ExitCode> {
+    // The caller may have died before this process asked to die with it.
+    rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
+    if rustix::process::getppid().map(|p| p.as_raw_nonzero().get())
+        != i32::try_from(spec.caller).ok()
+    {
+        return Ok(ExitCode::from(KEEPER_FAILED));
+    }
+    let (uid, gid) = (
+        rustix::process::getuid().as_raw(),
+        rustix::process::getgid().as_raw(),
+    );
+    nix::sched::unshare(
+        nix::sched::CloneFlags::CLONE_NEWUSER | nix::sched::CloneFlags::CLONE_NEWPID,
+    )
+    .map_err(io::Error::from)?;
+    // Inside, the caller's user and group are themselves: files the
+    // program makes belong to whoever runs the harness.
+    fs::write("/proc/self/setgroups", "deny")?;
+    fs::write("/proc/self/uid_map", format!("{uid} {uid} 1\n"))?;
+    fs::write("/proc/self/gid_map", format!("{gid} {gid} 1\n"))?;
+    let files = Files::create(&bytes_path(&confine.control))?;
+    let writable: Vec<PathBuf> = confine.writable.iter().map(|w| bytes_path(w)).collect();
+    let dirs: Vec<&Path> = writable.iter().map(PathBuf::as_path).collect();
+    if let Err(e) = confine::restrict(&dirs) {
+        files.report(&Report {
+            ending: Reported::ConfineFailed(e.to_string()),
+            left: Vec::new(),
+        })?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    // Held by this process alone once forked: PID 1 sees it hang up if
+    // this process died before PID 1 asked to die with it.
+    let (alive_read, alive_write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+    match fork()? {
+        Forked::Child => {
+            drop(alive_write);
+            rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
+            let mut fds = [rustix::event::PollFd::new(
+                &alive_read,
+                rustix::event::PollFlags::IN,
+            )];
+            let zero = rustix::event::Timespec {
+                tv_sec: 0,
+                tv_nsec: 0,
+            };
+            if rustix::event::poll(&mut fds, Some(&zero))? > 0 {
+                return Ok(ExitCode::from(KEEPER_FAILED));
+            }
+            drop(alive_read);
+            keep(spec, files).map(|()| ExitCode::SUCCESS)
+        }
+        Forked::Parent(pid_one) => {
+            drop(alive_read);
+            drop(files);
+            let status = rustix::process::waitpid(Some(pid_one), WaitOptions::empty())?;
+            drop(alive_write);
+            let code = status
+                .and_then(|(_, s)| s.exit_status())
+                .and_then(|c| u8::try_from(c).ok())
+                .unwrap_or(KEEPER_FAILED);
+            Ok(ExitCode::from(code))
+        }
+    }
+}
+
+/// Which side of [`fork`] this process is.
+pub(crate) enum Forked {
+    /// The child (after `unshare`, PID 1 of the new PID namespace).
+    Child,
+    /// The parent, with the child's PID.
+    Parent(Pid),
+}
+
+/// Forks this process (the keeper, for its PID 1; the zygote, for a
+/// keeper). Neither ever starts a thread, and `fork` in a process of one
+/// thread is sound: the child has all the state the parent had, no lock
+/// half-held by a thread that does not exist in it. This is checked, not
+/// assumed. Re-running this executable instead would cost one more `exec`
+/// of the whole harness per run.
+#[expect(
+    unsafe_code,
+    reason = "fork(2) of a single-threaded process, checked just before"
+)]
+pub(crate) fn fork() -> io::Result<Forked> {
+    let threads = fs::read_dir("/proc/self/task")?.count();
+    if threads != 1 {
+        return Err(io::Error::other(format!(
+            "the keeper has {threads} threads: it cannot fork"
+        )));
+    }
+    // SAFETY: this process has exactly one thread (counted above, and the
+    // keeper starts none), so the child inherits no lock held by another
+    // thread; it goes on with ordinary Rust code, as a process of its own.
+    match unsafe { nix::unistd::fork() }.map_err(io::Error::from)? {
+        nix::unistd::ForkResult::Child => Ok(Forked::Child),
+        nix::unistd::ForkResult::Parent { child } => Pid::from_raw(child.as_raw())
+            .map(Forked::Parent)
+            .ok_or_else(|| io::Error::other("fork returned no child")),
+    }
+}
+
+fn bytes_path(bytes: &[u8]) -> PathBuf {
+    PathBuf::from(OsString::from_vec(bytes.to_vec()))
+}
+
+/// The keeper's work, as PID 1 of the sandbox: starts the program, waits
+/// for it and what it left behind, and reports.
+fn keep(spec: &Spec, mut files: Files) -> io::Result<()> {
+    use std::os::unix::process::ExitStatusExt as _;
+    if spec.program.is_empty() {
+        return files.report(&Report {
+            ending: Reported::Probe,
+            left: Vec::new(),
+        });
+    }
+    let mut cmd = std::process::Command::new(OsString::from_vec(spec.program.clone()));
+    cmd.args(spec.args.iter().map(|a| OsString::from_vec(a.clone())))
+        .env_clear()
+        .envs(
+            spec.env
+                .iter()
+                .map(|(k, v)| (OsString::from_vec(k.clone()), OsString::from_vec(v.clone()))),
+        )
+        .current_dir(OsString::from_vec(spec.cwd.clone()));
+    let ending = match cmd.spawn() {
+        Err(e) => Reported::SpawnFailed(e.raw_os_error().unwrap_or(0), e.to_string()),
+        Ok(mut child) => {
+            // `spawn` returns once the program's `exec` succeeded.
+            let _ = files.started.write_all(b"started\n");
+            let s = child.wait()?;
+            match (s.code(), s.signal()) {
+                (Some(c), _) => Reported::Exited(c),
+                (None, Some(sig)) => Reported::Signaled(sig),
+                (None, None) => Reported::Exited(-1),
+            }
+        }
+    };
+    let left = linger(Duration::from_millis(spec.grace_ms));
+    files.report(&Report { ending, left })
+}
+
+/// After the program exited: reaps what ends, gives processes that still
+/// hold the output up to `grace` to finish, and names what is left.
+fn linger(grace: Duration) -> Vec<LeftBehind> {
+    let ours = [own_link(1), own_link(2)];
+    let deadline = Instant::now() + grace;
+    loop {
+        reap();
+        let left = survivors(&ours);
+        if !left.iter().any(|l| l.held_output) || Instant::now() >= deadline {
+            return left;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn reap() {
+    while let Ok(Some(_)) = rustix::process::wait(WaitOptions::NOHANG) {}
+}
+
+fn own_link(fd: u32) -> Option<PathBuf> {
+    fs::read_link(format!("/proc/self/fd/{fd}")).ok()
+}
+
+/// Every process of the sandbox but the keeper, with whether it holds one
+/// of the keeper's own output streams (the program's stdout and stderr).
+fn survivors(ours: &[Option<PathBuf>]) -> Vec<LeftBehind> {
+    let mut out: Vec<LeftBehind> = tree::descendants()
+        .into_iter()
+        .map(|d| {
+            let base = PathBuf::from(format!("/proc/{}", d.proc_pid));
+            let name = fs::read_to_string(base.join("comm"))
+                .map(|s| s.trim_end().to_owned())
+                .unwrap_or_default();
+            let held_output = fs::read_dir(base.join("fd")).is_ok_and(|fds| {
+                fds.flatten().any(|fd| {
+                    fs::read_link(fd.path()).is_ok_and(|l| ours.iter().flatten().any(|o| *o == l))
+                })
+            });
+            LeftBehind {
+                pid: d.pid,
+                name,
+                held_output,
+            }
+        })
+        .collect();
+    out.sort_by_key(|l| l.pid);
+    out
+}
+
+/// `OsStr` bytes of a path, as a [`Spec`] carries them.
+pub(crate) fn path_bytes(p: &Path) -> Vec<u8> {
+    p.as_os_str().as_bytes().to_vec()
+}

@@ -1,0 +1,309 @@
+//! Starting a keeper: the one way into a sandbox for callers (the
+//! engine's runs, the codingame referee's bots). At the Landlock level the
+//! keeper is an ordinary child started the cheap way (`posix_spawn`) and
+//! makes its namespaces itself ([`crate::keeper`]); with a mount namespace
+//! hakoniwa builds the sandbox around it.
+
+use std::fs;
+use std::io;
+use std::os::fd::{AsFd as _, BorrowedFd, OwnedFd};
+use std::path::{Path, PathBuf};
+
+use rustix::process::Pid;
+
+use crate::keeper::path_bytes;
+use crate::{CONTROL_MOUNT, Confine, Containment, KEEPER_ENV, Layout, Spec};
+
+/// Where one of the program's standard streams goes.
+#[derive(Debug)]
+pub enum Io {
+    /// A pipe whose other end the caller gets in [`Kept`].
+    Piped,
+    /// This file (a terminal's side, `/dev/full`, ...).
+    Fd(OwnedFd),
+    /// The caller's own.
+    Inherit,
+}
+
+/// The program's three standard streams.
+#[derive(Debug)]
+pub struct Streams {
+    /// Standard input.
+    pub stdin: Io,
+    /// Standard output.
+    pub stdout: Io,
+    /// Standard error.
+    pub stderr: Io,
+}
+
+impl Streams {
+    /// All three piped to the caller.
+    pub fn piped() -> Self {
+        Self {
+            stdin: Io::Piped,
+            stdout: Io::Piped,
+            stderr: Io::Piped,
+        }
+    }
+}
+
+/// A started sandbox: the caller's ends of the piped streams and the
+/// process outside the namespaces whose death kills everything inside.
+pub struct Kept {
+    /// Writes to the program's stdin, if piped.
+    pub stdin: Option<fs::File>,
+    /// Reads the program's stdout, if piped.
+    pub stdout: Option<fs::File>,
+    /// Reads the program's stderr, if piped.
+    pub stderr: Option<fs::File>,
+    pid: Pid,
+    handle: Handle,
+}
+
+/// The process outside the namespaces.
+enum Handle {
+    /// A keeper the zygote forked (not the caller's child): its pidfd.
+    Forked(OwnedFd),
+    /// The keeper itself, which forks PID 1 (Landlock level).
+    Spawned(std::process::Child),
+    /// hakoniwa's process, whose child is the keeper (mount namespace).
+    Hakoniwa(Box<hakoniwa::Child>),
+}
+
+impl Kept {
+    /// The process outside the namespaces: killing it kills the sandbox.
+    pub fn pid(&self) -> Pid {
+        self.pid
+    }
+
+    /// A pidfd of the outer process, readable once it ended, where there
+    /// is one (it is not the caller's child: the caller cannot wait for it).
+    pub fn pidfd(&self) -> Option<BorrowedFd<'_>> {
+        match &self.handle {
+            Handle::Forked(pidfd) => Some(pidfd.as_fd()),
+            Handle::Spawned(_) | Handle::Hakoniwa(_) => None,
+        }
+    }
+
+    /// Waits for the outer process to end; returns how it ended, for
+    /// messages (the run's own ending is in the keeper's report).
+    pub fn wait(&mut self) -> io::Result<String> {
+        match &mut self.handle {
+            Handle::Forked(pidfd) => {
+                while !ended(pidfd, None)? {}
+                Ok("keeper ended".to_owned())
+            }
+            Handle::Spawned(child) => child.wait().map(|s| format!("keeper {s}")),
+            Handle::Hakoniwa(child) => child.wait().map(|s| s.reason).map_err(io::Error::other),
+        }
+    }
+
+    /// [`Kept::wait`] without blocking: `None` while it runs.
+    pub fn try_wait(&mut self) -> io::Result<Option<String>> {
+        match &mut self.handle {
+            Handle::Forked(pidfd) => {
+                let zero = rustix::event::Timespec {
+                    tv_sec: 0,
+                    tv_nsec: 0,
+                };
+                Ok(ended(pidfd, Some(&zero))?.then(|| "keeper ended".to_owned()))
+            }
+            Handle::Spawned(child) => Ok(child.try_wait()?.map(|s| format!("keeper {s}"))),
+            Handle::Hakoniwa(child) => child
+                .try_wait()
+                .map(|s| s.map(|s| s.reason))
+                .map_err(io::Error::other),
+        }
+    }
+}
+
+/// Whether the process of `pidfd` ended, waiting up to `timeout`.
+fn ended(pidfd: &OwnedFd, timeout: Option<&rustix::event::Timespec>) -> io::Result<bool> {
+    let mut fds = [rustix::event::PollFd::new(
+        pidfd,
+        rustix::event::PollFlags::IN,
+    )];
+    match rustix::event::poll(&mut fds, timeout) {
+        Ok(n) => Ok(n > 0),
+        Err(rustix::io::Errno::INTR) => Ok(false),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Starts a keeper for `spec` in namespaces, as `containment` says.
+/// `shown`: folders shown read-only in a mount namespace besides the
+/// standard ones (the program's, a working directory of the caller's);
+/// Landlock leaves the whole file system readable anyway.
+pub fn start(
+    layout: &Layout,
+    spec: &Spec,
+    containment: &Containment,
+    shown: &[&Path],
+    streams: Streams,
+) -> Result<Kept, String> {
+    match containment {
+        Containment::ProcessGroup(why) => Err(format!("no sandbox to start: {why}")),
+        Containment::Namespaces { landlock: true, .. } => start_confined(layout, spec, streams),
+        Containment::Namespaces {
+            network,
+            landlock: false,
+        } => start_mounted(layout, spec, *network, shown, streams),
+    }
+}
+
+/// The Landlock level: a keeper forked by the zygote when a session shares
+/// one ([`crate::zygote`]), else this executable started as a child.
+fn start_confined(layout: &Layout, spec: &Spec, streams: Streams) -> Result<Kept, String> {
+    let mut spec = spec.clone();
+    spec.confine = Some(Confine {
+        control: path_bytes(&layout.control),
+        writable: std::iter::once(&layout.work)
+            .chain(&layout.tmp)
+            .map(|p| path_bytes(p))
+            .collect(),
+    });
+    let (theirs, [stdin, stdout, stderr]) =
+        ends(streams).map_err(|e| format!("cannot make the program's streams: {e}"))?;
+    let [their_in, their_out, their_err] = theirs;
+    if let Some(forked) = crate::zygote::fork_keeper(
+        &spec,
+        [their_in.as_fd(), their_out.as_fd(), their_err.as_fd()],
+    ) {
+        return Ok(Kept {
+            stdin,
+            stdout,
+            stderr,
+            pid: forked.pid,
+            handle: Handle::Forked(forked.pidfd),
+        });
+    }
+    spec.caller = std::process::id();
+    let exe = std::env::current_exe().map_err(|e| format!("no own executable: {e}"))?;
+    let json = serde_json::to_string(&spec).map_err(|e| e.to_string())?;
+    let mut cmd = std::process::Command::new(exe);
+    cmd.env_clear()
+        .env(KEEPER_ENV, json)
+        .current_dir(&layout.work)
+        .stdin(their_in)
+        .stdout(their_out)
+        .stderr(their_err);
+    let spawned = cmd.spawn();
+    // The command holds the program's ends: they must close now, or
+    // reading ours never ends.
+    drop(cmd);
+    let child = spawned.map_err(|e| format!("cannot start the keeper: {e}"))?;
+    Ok(Kept {
+        stdin,
+        stdout,
+        stderr,
+        pid: Pid::from_child(&child),
+        handle: Handle::Spawned(child),
+    })
+}
+
+/// The program's end of each stream, and the caller's end of each pipe.
+type Ends = ([OwnedFd; 3], [Option<fs::File>; 3]);
+
+fn ends(streams: Streams) -> io::Result<Ends> {
+    let end = |io: Io,
+               inherited: BorrowedFd<'static>,
+               read: bool|
+     -> io::Result<(OwnedFd, Option<fs::File>)> {
+        Ok(match io {
+            Io::Fd(fd) => (fd, None),
+            Io::Inherit => (inherited.try_clone_to_owned()?, None),
+            Io::Piped => {
+                let (reader, writer) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+                if read {
+                    (reader, Some(fs::File::from(writer)))
+                } else {
+                    (writer, Some(fs::File::from(reader)))
+                }
+            }
+        })
+    };
+    let (their_in, our_in) = end(streams.stdin, rustix::stdio::stdin(), true)?;
+    let (their_out, our_out) = end(streams.stdout, rustix::stdio::stdout(), false)?;
+    let (their_err, our_err) = end(streams.stderr, rustix::stdio::stderr(), false)?;
+    Ok(([their_in, their_out, their_err], [our_in, our_out, our_err]))
+}
+
+fn file(end: impl Into<OwnedFd>) -> fs::File {
+    fs::File::from(end.into())
+}
+
+/// A mount namespace (and with `network` false, IPC and network ones),
+/// built by hakoniwa around the keeper.
+fn start_mounted(
+    layout: &Layout,
+    spec: &Spec,
+    network: bool,
+    shown: &[&Path],
+    streams: Streams,
+) -> Result<Kept, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("no own executable: {e}"))?;
+    let text = |p: &Path| {
+        p.to_str()
+            .map(str::to_owned)
+            .ok_or_else(|| format!("{} is not UTF-8: namespaces need UTF-8 paths", p.display()))
+    };
+    let mut c = hakoniwa::Container::new();
+    c.rootdir(&layout.rootfs);
+    c.rootfs("/").map_err(|e| e.to_string())?;
+    if !network {
+        c.unshare(hakoniwa::Namespace::Network);
+        c.unshare(hakoniwa::Namespace::Ipc);
+    }
+    // The executables may live outside the standard folders (a build
+    // folder, a student's home): their folders are shown read-only.
+    let mut folders: Vec<PathBuf> = Vec::new();
+    for dir in exe.parent().into_iter().chain(shown.iter().copied()) {
+        let dir = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_owned());
+        // The root itself is never shown whole: only its standard folders.
+        if dir.parent().is_some()
+            && !folders.iter().any(|d| dir.starts_with(d))
+            && !is_standard(&dir)
+        {
+            folders.push(dir);
+        }
+    }
+    for dir in &folders {
+        let d = text(dir)?;
+        c.bindmount_ro(&d, &d);
+    }
+    c.tmpfsmount("/tmp");
+    c.devfsmount("/dev");
+    let work = text(&layout.work)?;
+    c.bindmount_rw(&work, &work);
+    c.bindmount_rw(&text(&layout.control)?, CONTROL_MOUNT);
+    let json = serde_json::to_string(spec).map_err(|e| e.to_string())?;
+    let mut cmd = c.command(&text(&exe)?);
+    let hakoniwa_io = |io: Io| match io {
+        Io::Piped => hakoniwa::Stdio::piped(),
+        Io::Fd(f) => hakoniwa::Stdio::from(f),
+        Io::Inherit => hakoniwa::Stdio::inherit(),
+    };
+    cmd.env(KEEPER_ENV, &json)
+        .current_dir(&work)
+        .stdin(hakoniwa_io(streams.stdin))
+        .stdout(hakoniwa_io(streams.stdout))
+        .stderr(hakoniwa_io(streams.stderr));
+    let spawned = cmd.spawn();
+    drop(cmd);
+    let mut child = spawned.map_err(|e| e.to_string())?;
+    let pid = Pid::from_raw(i32::try_from(child.id()).unwrap_or(0))
+        .ok_or_else(|| "the sandbox has no process id".to_owned())?;
+    Ok(Kept {
+        stdin: child.stdin.take().map(file),
+        stdout: child.stdout.take().map(file),
+        stderr: child.stderr.take().map(file),
+        pid,
+        handle: Handle::Hakoniwa(Box::new(child)),
+    })
+}
+
+fn is_standard(dir: &Path) -> bool {
+    ["/bin", "/etc", "/lib", "/lib64", "/lib32", "/sbin", "/usr"]
+        .iter()
+        .any(|s| dir.starts_with(s))
+}
