@@ -61,6 +61,23 @@ fn processes_with(marker: &str) -> Vec<String> {
     found
 }
 
+/// The keepers' zygotes of the harness `pid` (their environment names it;
+/// the keepers they fork have the same environment, not the same name).
+fn zygotes_of(pid: u32) -> Vec<String> {
+    let wanted = format!("CONFORMANCE_ZYGOTE={pid}");
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(environ) = std::fs::read(entry.path().join("environ"))
+            && environ.split(|&b| b == 0).any(|v| v == wanted.as_bytes())
+            && std::fs::read_to_string(entry.path().join("comm"))
+                .is_ok_and(|c| c.trim_end() == "conformance-zyg")
+        {
+            found.push(entry.file_name().to_string_lossy().into_owned());
+        }
+    }
+    found
+}
+
 fn daemon_case(mode: &str, marker: &str) -> String {
     format!(
         "summary: a setsid daemon\ncategory: process\nrules: [T-2]\nargs: [{mode}, \"{marker}\"]\n\
@@ -245,6 +262,7 @@ fn ctrl_c_kills_every_program_and_removes_every_sandbox() {
         2,
         "the hanging programs never started"
     );
+    let zygotes = zygotes_of(child.id());
     let pid = rustix::process::Pid::from_child(&child);
     rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
     let out = child.wait_with_output().unwrap();
@@ -255,10 +273,61 @@ fn ctrl_c_kills_every_program_and_removes_every_sandbox() {
         text.contains("interrupted by SIGINT (2): 0 cases finished"),
         "{text}"
     );
+    if namespaced(&text) {
+        assert_eq!(
+            zygotes.len(),
+            1,
+            "contained runs share one zygote: {zygotes:?}"
+        );
+    }
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(processes_with(marker), Vec::<String>::new(), "{text}");
+    for zygote in zygotes {
+        assert!(
+            !Path::new("/proc").join(&zygote).exists(),
+            "the zygote {zygote} survived"
+        );
+    }
     let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().flatten().collect();
     assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+#[test]
+fn the_keepers_zygote_ends_before_the_harness_does() {
+    let marker = "zygote-marker-2718";
+    let dir = suite_with(&format!(
+        "summary: hangs\ncategory: process\nrules: [T-1]\nargs: [hang, {marker}]\n\
+         timeout: 2\nstatus: 0\n"
+    ));
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("boxes-harness"))
+        .env("NO_COLOR", "1")
+        .env_remove("CONFORMANCE_CONTAINMENT")
+        .args(["--bin", fixture_bin(), "--cases"])
+        .arg(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while processes_with(marker).is_empty() && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let zygotes = zygotes_of(child.id());
+    let out = child.wait_with_output().unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    if namespaced(&text) {
+        assert_eq!(zygotes.len(), 1, "{zygotes:?}\n{text}");
+    }
+    // Not a moment later: the harness waited for it.
+    for zygote in zygotes {
+        assert!(
+            !Path::new("/proc").join(&zygote).exists(),
+            "the zygote {zygote} outlived the harness"
+        );
+    }
+    assert_eq!(processes_with(marker), Vec::<String>::new(), "{text}");
 }
 
 #[test]

@@ -388,3 +388,41 @@ impl Spec {
         Self::new(layout, Path::new(""), &[], &[], Duration::ZERO)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt as _;
+
+    use super::*;
+
+    #[test]
+    fn a_recycled_layout_is_empty_and_open_again() {
+        let root = tempfile::tempdir().unwrap();
+        let layout = Layout::confined(root.path()).unwrap();
+        fs::create_dir_all(layout.work.join("deep/er")).unwrap();
+        fs::write(layout.work.join("deep/er/file"), b"x").unwrap();
+        fs::write(layout.work.join("file"), b"x").unwrap();
+        let tmp = layout.tmp.clone().unwrap();
+        fs::write(tmp.join("scratch"), b"x").unwrap();
+        fs::set_permissions(&layout.work, fs::Permissions::from_mode(0o500)).unwrap();
+        fs::write(layout.control.join(report::STATUS_FILE), b"exited 0\n").unwrap();
+        fs::write(layout.control.join(report::STARTED_FILE), b"started\n").unwrap();
+        layout.recycle().unwrap();
+        assert_eq!(fs::read_dir(&layout.work).unwrap().count(), 0);
+        assert_eq!(fs::read_dir(&tmp).unwrap().count(), 0);
+        let mode = fs::metadata(&layout.work).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o700);
+        assert_eq!(read_report(&layout), None);
+        assert!(!started(&layout));
+    }
+
+    #[test]
+    fn a_group_layout_is_emptied_whole() {
+        let root = tempfile::tempdir().unwrap();
+        let layout = Layout::group(root.path());
+        fs::write(layout.work.join("file"), b"x").unwrap();
+        fs::create_dir(layout.work.join("dir")).unwrap();
+        layout.recycle().unwrap();
+        assert_eq!(fs::read_dir(root.path()).unwrap().count(), 0);
+    }
+}
