@@ -27,8 +27,8 @@ use crate::interrupt::{Interrupted, Killer, Ticket};
 pub use crate::sandbox::LeftBehind;
 use crate::sandbox::{self, Containment, Layout, Reported};
 pub use crate::schema::Mode;
-pub use crate::terminal::Awaiting;
 use crate::supervise::{Ends, Rules, Stop, Supervisor};
+pub use crate::terminal::Awaiting;
 use crate::terminal::{self, Keys, Terminal};
 
 pub use crate::pack::REFERENCE_ENV;
@@ -845,7 +845,12 @@ fn watch(
     let status = settle(&mut started.proc, forced.is_some(), supervisor.exited());
     // What the streams still hold was written before the kill. A process
     // left behind is killed only now: a moment for the pipes to close.
-    let until = Instant::now() + if left_process { LEFT_DRAIN } else { Duration::ZERO };
+    let until = Instant::now()
+        + if left_process {
+            LEFT_DRAIN
+        } else {
+            Duration::ZERO
+        };
     // A failed poll here only loses output after the verdict.
     let _ = supervisor.drain(until);
     let elapsed = start.elapsed();

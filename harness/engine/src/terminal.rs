@@ -610,10 +610,7 @@ mod tests {
     fn the_typist_names_the_end_of_input_it_waits_for() {
         assert_eq!(
             typing(b"", &[b"> "]),
-            [
-                (vec![], Some(Awaiting::EndOfInput)),
-                (vec![CTRL_D], None)
-            ]
+            [(vec![], Some(Awaiting::EndOfInput)), (vec![CTRL_D], None)]
         );
         // A last line without a newline is ended at once, unnamed after.
         assert_eq!(
