@@ -1169,8 +1169,8 @@ mod tests {
     #[test]
     fn limits_are_set_before_the_program_reads_stdin() {
         // CPU seconds: the default 10 s timeout + 2. The shell blocks on
-        // `read` until the writer thread starts, which
-        // is after the limits were set: no race.
+        // `read` until the supervising loop writes stdin, which is after
+        // the limits were set: no race.
         let out = sh("read x; ulimit -t; ulimit -f; ulimit -v", b"go\n");
         let text = String::from_utf8(out.stdout).unwrap();
         assert_eq!(

@@ -510,6 +510,20 @@ mod tests {
     }
 
     #[test]
+    fn lines_due_at_once_wait_for_the_terminal_to_take_them() {
+        // Every prompt shows before anything is read: all lines are due at
+        // once, far more than the terminal buffers, and are written as the
+        // program reads them, in order.
+        let lines: Vec<u8> = (0..1999)
+            .flat_map(|i| format!("{i:0>99}\n").into_bytes())
+            .collect();
+        let script = "i=0; while [ $i -lt 2000 ]; do printf '> '; i=$((i+1)); done; cat";
+        let out = interactive(script, &lines);
+        assert_eq!(out.ending, crate::run::Ending::Exited(0));
+        assert!(out.stdout == [b"> ".repeat(2000), lines].concat());
+    }
+
+    #[test]
     fn a_program_that_reads_without_a_prompt_times_out_naming_the_line() {
         let out = interactive_for("read -r x; echo \"[$x]\"", b"0 1 h\n", 1);
         assert!(
