@@ -6,8 +6,9 @@
 //! the cap, or with a left-behind process holding its output.
 //!
 //! One loop replaces the four threads a run used to start (two readers, a
-//! writer or typist, a waiter): creating and tearing down their stacks cost
-//! about a seventh of the harness's CPU per case at the `group` level.
+//! writer or typist, a waiter): `perf` put the creation and tear-down of
+//! their stacks at about 14% of all CPU of the overhead bench at the
+//! `group` level.
 //! Killing and reaping stay with [`crate::run`], which knows what the
 //! process is; this module only needs its pid.
 
