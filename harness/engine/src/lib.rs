@@ -9,8 +9,10 @@
 //!   files).
 //! - [`case`]: from a case file to an [`run::Invocation`] and a
 //!   [`compare::Expectation`].
-//! - [`run`]: running one invocation in a sandbox ([`run::run`]);
-//!   [`terminal`]: the terminal of an interactive run (stdin and stdout on
+//! - [`run`]: running one invocation in a sandbox ([`run::run`]),
+//!   supervised from one poll loop ([`supervise`]; keepers that outlive
+//!   their run are reaped by [`reaper`]); [`terminal`]: the terminal of
+//!   an interactive run (stdin and stdout on
 //!   one pseudo-terminal, stdin typed at the prompts, end of file).
 //! - [`compare`]: byte-exact comparison ([`compare::compare`]).
 //! - [`driver`]: cases run as a conversation by a pack's driver.
@@ -44,6 +46,7 @@ pub mod kit;
 pub mod pack;
 pub mod preflight;
 pub mod quiet;
+pub mod reaper;
 pub mod report;
 pub mod results;
 pub mod rng;
@@ -51,6 +54,7 @@ pub mod run;
 pub mod schema;
 pub mod spare;
 pub mod suite;
+pub mod supervise;
 pub mod terminal;
 pub mod writer;
 

@@ -1,9 +1,10 @@
 //! Running one prepared invocation in a sandbox: a fresh temporary working
 //! directory, a cleared environment, the child in its own process group with
-//! resource limits, stdin written from its own thread (in interactive mode
-//! typed into the terminal that is both stdin and stdout, see
-//! [`crate::terminal`]), both output streams read concurrently under a cap,
-//! and a timeout that kills the whole group.
+//! resource limits, then supervised from one poll loop on this thread
+//! ([`crate::supervise`]): stdin written as the pipe takes it (in
+//! interactive mode typed into the terminal that is both stdin and stdout,
+//! see [`crate::terminal`]), both output streams read under a cap, and a
+//! timeout that kills the whole group.
 //!
 //! The result is an [`Outcome`]: how the program ended, its output and the
 //! files it left. Nothing here knows about case files; [`crate::case`] turns a
@@ -12,23 +13,23 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;
 use std::fs;
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
+use std::os::fd::OwnedFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::thread;
 use std::time::{Duration, Instant};
 
-use rustix::process::{Pid, Signal, WaitId, WaitIdOptions};
+use rustix::process::{Pid, Signal};
 
 use crate::interrupt::{Interrupted, Killer, Ticket};
 use crate::sandbox::{self, Containment, Layout, Reported};
 pub use crate::sandbox::{LeftBehind, Limits};
 pub use crate::schema::Mode;
+use crate::supervise::{Ends, Rules, Stop, Supervisor};
 pub use crate::terminal::Awaiting;
-use crate::terminal::{self, Keys, PromptGate, Terminal, count_prompts};
+use crate::terminal::{self, Keys, Terminal};
 
 pub use crate::pack::REFERENCE_ENV;
 
@@ -244,7 +245,7 @@ impl Keep {
         }
     }
 
-    fn of(self, stream: Stream) -> u64 {
+    pub(crate) fn of(self, stream: Stream) -> u64 {
         match stream {
             Stream::Stdout => self.stdout,
             Stream::Stderr => self.stderr,
@@ -470,6 +471,10 @@ pub enum RunError {
     /// The namespaces of the sandbox could not be set up.
     #[error("cannot set up the sandbox's namespaces: {0}")]
     Contain(String),
+    /// The run's descriptors could not be watched (`poll`, non-blocking
+    /// mode); the program was killed.
+    #[error("cannot watch the run: {0}")]
+    Watch(io::Error),
     /// The program could not be started.
     #[error("cannot start {path}: {source}")]
     Spawn {
@@ -478,12 +483,6 @@ pub enum RunError {
         /// Why.
         source: io::Error,
     },
-}
-
-enum Event {
-    Exited,
-    Closed,
-    Cap(Stream),
 }
 
 /// Where the child's stdout goes, as the mode says.
@@ -510,11 +509,11 @@ fn plan_stdout(mode: Mode) -> Result<StdoutPlan, RunError> {
 
 /// A started run: its streams and how it ends.
 struct Started {
-    stdin: Option<Box<dyn Write + Send>>,
+    stdin: Option<OwnedFd>,
     /// In interactive mode: the terminal's master to type stdin into.
     typist: Option<(fs::File, Keys)>,
-    stdout: Option<Box<dyn Read + Send>>,
-    stderr: Option<Box<dyn Read + Send>>,
+    stdout: Option<OwnedFd>,
+    stderr: Option<OwnedFd>,
     proc: Proc,
 }
 
@@ -528,6 +527,27 @@ enum Proc {
         status: Arc<Mutex<Option<String>>>,
         waiter: Option<sandbox::Kept>,
     },
+}
+
+impl Proc {
+    /// The process whose end is the run's: the group's leader, or the
+    /// keeper.
+    fn pid(&self) -> Pid {
+        match self {
+            Proc::Group { pid, .. } | Proc::Keeper { pid, .. } => *pid,
+        }
+    }
+
+    /// A pidfd of that process from whoever started it, where it is not
+    /// this process's child (a keeper the sandbox's zygote forked).
+    fn pidfd(&self) -> Option<OwnedFd> {
+        match self {
+            Proc::Keeper {
+                waiter: Some(kept), ..
+            } => kept.pidfd().and_then(|fd| fd.try_clone_to_owned().ok()),
+            Proc::Group { .. } | Proc::Keeper { .. } => None,
+        }
+    }
 }
 
 /// The whole environment of the program: cleared, then these.
@@ -655,29 +675,20 @@ fn spawn_grouped(
     })
 }
 
-/// A stream the harness writes to a running program.
-type BoxedWrite = Box<dyn Write + Send>;
-/// A stream the harness reads from a running program.
-type BoxedRead = Box<dyn Read + Send>;
-
-/// A started child's streams, boxed: stdout is its pipe or, on a
-/// terminal, the master side.
+/// A started child's streams as descriptors to poll: stdout is its pipe
+/// or, on a terminal, the master side.
 fn streams(
-    stdin: Option<impl Write + Send + 'static>,
-    stdout: Option<impl Read + Send + 'static>,
+    stdin: Option<impl Into<OwnedFd>>,
+    stdout: Option<impl Into<OwnedFd>>,
     master: Option<fs::File>,
-    stderr: Option<impl Read + Send + 'static>,
-) -> (Option<BoxedWrite>, Option<BoxedRead>, Option<BoxedRead>) {
-    let stdout: Option<BoxedRead> = match (stdout, master) {
-        (Some(pipe), _) => Some(Box::new(pipe)),
-        (None, Some(master)) => Some(Box::new(master)),
+    stderr: Option<impl Into<OwnedFd>>,
+) -> (Option<OwnedFd>, Option<OwnedFd>, Option<OwnedFd>) {
+    let stdout = match (stdout, master) {
+        (Some(pipe), _) => Some(pipe.into()),
+        (None, Some(master)) => Some(master.into()),
         (None, None) => None,
     };
-    (
-        stdin.map(|w| Box::new(w) as BoxedWrite),
-        stdout,
-        stderr.map(|r| Box::new(r) as BoxedRead),
-    )
+    (stdin.map(Into::into), stdout, stderr.map(Into::into))
 }
 
 /// Starts the program in namespaces of its own, under a keeper.
@@ -763,69 +774,74 @@ fn watch(
     start: Instant,
     mut started: Started,
 ) -> Result<Outcome, RunError> {
-    let (tx, rx) = mpsc::channel();
-    let gate = Arc::new(PromptGate::default());
-    let interactive = inv.mode == Mode::Interactive;
-
-    let stdout_buf = Arc::new(Mutex::new(Capture::default()));
-    let stderr_buf = Arc::new(Mutex::new(Capture::default()));
-    let mut open_streams = 0;
-    if let Some(reader) = started.stdout.take() {
-        open_streams += 1;
-        spawn_reader(
-            reader,
-            Stream::Stdout,
-            inv.output_cap,
-            inv.keep.of(Stream::Stdout),
-            Arc::clone(&stdout_buf),
-            interactive.then(|| Arc::clone(&gate)),
-            tx.clone(),
-        );
-    }
-    if let Some(reader) = started.stderr.take() {
-        open_streams += 1;
-        spawn_reader(
-            reader,
-            Stream::Stderr,
-            inv.output_cap,
-            inv.keep.of(Stream::Stderr),
-            Arc::clone(&stderr_buf),
-            None,
-            tx.clone(),
-        );
-    }
-    if let Some((master, keys)) = started.typist.take() {
-        terminal::spawn_typist(master, inv.stdin.clone(), keys, Arc::clone(&gate));
-    } else if let Some(stdin) = started.stdin.take() {
-        spawn_writer(stdin, inv.stdin.clone());
-    }
-    match &mut started.proc {
-        Proc::Group { pid, .. } => spawn_waiter(*pid, tx),
-        Proc::Keeper { status, waiter, .. } => {
-            if let Some(child) = waiter.take() {
-                spawn_keeper_waiter(child, Arc::clone(status), tx);
-            }
+    let keeper = matches!(started.proc, Proc::Keeper { .. });
+    let rules = Rules {
+        timeout: inv.timeout,
+        cap: inv.output_cap,
+        keep: inv.keep,
+        keeper,
+        // Once a keeper is gone nothing can hold the streams: they only
+        // drain what is left in the pipes.
+        grace: if keeper { KEEPER_DRAIN } else { LINGER_GRACE },
+    };
+    let ends = Ends {
+        stdin: started.stdin.take(),
+        typing: started
+            .typist
+            .take()
+            .map(|(master, keys)| (OwnedFd::from(master), keys)),
+        stdout: started.stdout.take(),
+        stderr: started.stderr.take(),
+    };
+    let watched = (started.proc.pid(), started.proc.pidfd());
+    let mut supervisor = match Supervisor::new(ends, &inv.stdin, watched, rules) {
+        Ok(supervisor) => supervisor,
+        Err(e) => {
+            settle(&mut started.proc, true, false);
+            return Err(RunError::Watch(e));
         }
-    }
-
-    let (forced, mut left_process) =
-        supervise(&rx, start, inv, &gate, open_streams, &mut started.proc);
-    gate.close();
+    };
+    let stop = match supervisor.run(start) {
+        Ok(stop) => stop,
+        Err(e) => {
+            settle(&mut started.proc, true, supervisor.exited());
+            return Err(RunError::Watch(e));
+        }
+    };
+    let forced = match stop {
+        Stop::Cap(stream) => Some(Ending::OutputCapExceeded {
+            stream,
+            cap: inv.output_cap,
+        }),
+        Stop::TimedOut(awaiting_prompt) => Some(Ending::TimedOut {
+            after: inv.timeout,
+            awaiting_prompt,
+        }),
+        Stop::Ended | Stop::Lingered => None,
+    };
+    let mut left_process = stop == Stop::Lingered && !keeper;
+    let status = settle(&mut started.proc, forced.is_some(), supervisor.exited());
+    // What the streams still hold was written before the kill. A process
+    // left behind is killed only now: a moment for the pipes to close.
+    let until = Instant::now()
+        + if left_process {
+            LEFT_DRAIN
+        } else {
+            Duration::ZERO
+        };
+    // A failed poll here only loses output after the verdict.
+    let _ = supervisor.drain(until);
     let elapsed = start.elapsed();
     if crate::interrupt::interrupted() {
         return Err(RunError::Interrupted);
     }
     let mut left_behind = Vec::new();
-    let ending = match (&started.proc, forced) {
-        (_, Some(forced)) => forced,
-        (Proc::Group { .. }, None) => Ending::Exited(-1),
-        (Proc::Keeper { status, .. }, None) => {
+    let ending = match (forced, status) {
+        (Some(forced), _) => forced,
+        (None, Settled::Group(ending)) => ending,
+        (None, Settled::Keeper(why)) => {
             let Some(report) = sandbox::read_report(layout) else {
-                let why = status
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .clone()
-                    .unwrap_or_else(|| "no status".to_owned());
+                let why = why.unwrap_or_else(|| "no status".to_owned());
                 return Err(RunError::Contain(format!(
                     "the sandbox reported nothing ({why})"
                 )));
@@ -847,8 +863,7 @@ fn watch(
         }
     };
 
-    let (stdout, stdout_dropped) = take(&stdout_buf);
-    let (stderr, stderr_dropped) = take(&stderr_buf);
+    let [(stdout, stdout_dropped), (stderr, stderr_dropped)] = supervisor.captured();
     let (files, dirs, written) = survey(&layout.work, &inv.files, inv.output_cap);
     Ok(Outcome {
         ending,
@@ -867,133 +882,75 @@ fn watch(
     })
 }
 
-/// Waits for the run to end and kills what must be killed. Returns the
-/// ending the harness forced (timeout, cap) or, for a process group, the
-/// status read here (`None`: the keeper's report says how it ended), and
-/// whether a process left behind kept the output open.
-fn supervise(
-    rx: &mpsc::Receiver<Event>,
-    start: Instant,
-    inv: &Invocation,
-    gate: &PromptGate,
-    mut open_streams: usize,
-    proc: &mut Proc,
-) -> (Option<Ending>, bool) {
-    let deadline = start + inv.timeout;
-    let keeper = matches!(proc, Proc::Keeper { .. });
-    let mut exited_at: Option<Instant> = None;
-    let mut forced: Option<Ending> = None;
-    let mut left_process = false;
-    loop {
-        // A keeper holds the streams until it exits, after it wrote its
-        // report: their closing is its end. Waiting for it to be reaped
-        // would add the kernel's slow tear-down of its mount namespace.
-        if open_streams == 0 && (keeper || exited_at.is_some()) {
-            break;
-        }
-        // Once a keeper is gone nothing can hold the streams: the readers
-        // only drain what is left in the pipes.
-        let grace = if keeper { KEEPER_DRAIN } else { LINGER_GRACE };
-        let limit = match exited_at {
-            Some(at) => deadline.min(at + grace),
-            None => deadline,
-        };
-        let wait = limit.saturating_duration_since(Instant::now());
-        match rx.recv_timeout(wait) {
-            Ok(Event::Exited) => exited_at = Some(Instant::now()),
-            Ok(Event::Closed) => open_streams = open_streams.saturating_sub(1),
-            Ok(Event::Cap(stream)) => {
-                forced = Some(Ending::OutputCapExceeded {
-                    stream,
-                    cap: inv.output_cap,
-                });
-                break;
-            }
-            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {
-                if exited_at.is_some() && Instant::now() < deadline {
-                    left_process = !keeper;
-                } else {
-                    forced = Some(Ending::TimedOut {
-                        after: inv.timeout,
-                        awaiting_prompt: if inv.mode == Mode::Interactive {
-                            gate.waiting()
-                        } else {
-                            None
-                        },
-                    });
-                }
-                break;
-            }
-        }
-    }
+/// How long the streams may take to close once a left-behind process is
+/// killed.
+const LEFT_DRAIN: Duration = Duration::from_millis(100);
+
+/// What is known of the process once the run is over.
+enum Settled {
+    /// A process group's leader ended so.
+    Group(Ending),
+    /// A keeper, whose report says how the program ended; its own status
+    /// if it was reaped already (named when the report is missing).
+    Keeper(Option<String>),
+}
+
+/// Kills what must be killed once the run is over (`kill`: the run was
+/// cut short) and reaps the process watched. `exited`: its end was seen.
+fn settle(proc: &mut Proc, kill: bool, exited: bool) -> Settled {
     match proc {
         Proc::Group { child, pid } => {
-            // The leader is not reaped yet (the waiter only peeks), so the
-            // group's id cannot have been reused: killing it reaches only
-            // what the program started.
+            // The leader is not reaped yet (its end was only peeked at), so
+            // the group's id cannot have been reused: killing it reaches
+            // only what the program started.
             let _ = rustix::process::kill_process_group(*pid, Signal::KILL);
-            let status = child.wait();
-            if left_process {
-                drain_closes(rx, open_streams);
-            }
-            if forced.is_none() {
-                forced = Some(match status {
-                    Ok(s) => match (s.code(), s.signal()) {
-                        (Some(code), _) => Ending::Exited(code),
-                        (None, Some(sig)) => Ending::Signaled(sig),
-                        (None, None) => Ending::Exited(-1),
-                    },
-                    Err(_) => Ending::Exited(-1),
-                });
-            }
+            Settled::Group(match child.wait() {
+                Ok(s) => match (s.code(), s.signal()) {
+                    (Some(code), _) => Ending::Exited(code),
+                    (None, Some(sig)) => Ending::Signaled(sig),
+                    (None, None) => Ending::Exited(-1),
+                },
+                Err(_) => Ending::Exited(-1),
+            })
         }
-        Proc::Keeper { pid, .. } => {
-            if forced.is_some() {
-                // Not reaped before the waiter sees it die, so the id is
-                // still this keeper's.
+        Proc::Keeper {
+            pid,
+            status,
+            waiter,
+        } => {
+            if kill {
+                // Not reaped yet, so the id is still this keeper's.
                 let _ = rustix::process::kill_process(*pid, Signal::KILL);
             }
+            if let Some(mut child) = waiter.take() {
+                // A keeper seen to end is reaped at once; one still
+                // tearing down its namespaces is reaped later, off this
+                // thread, rather than waited for.
+                let reaped = if exited {
+                    Some(child.wait())
+                } else {
+                    child.try_wait().transpose()
+                };
+                let reason = match reaped {
+                    Some(Ok(reason)) => Some(reason),
+                    Some(Err(e)) => Some(e.to_string()),
+                    None => {
+                        crate::reaper::later(move || {
+                            let _ = child.wait();
+                        });
+                        None
+                    }
+                };
+                *status.lock().unwrap_or_else(PoisonError::into_inner) = reason;
+            }
+            Settled::Keeper(
+                status
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .clone(),
+            )
         }
     }
-    (forced, left_process)
-}
-
-/// Whatever a lingering process had written before the kill is in the
-/// buffers; gives the readers a moment to see the pipes close.
-fn drain_closes(rx: &mpsc::Receiver<Event>, mut open_streams: usize) {
-    let until = Instant::now() + Duration::from_millis(100);
-    while open_streams > 0 {
-        match rx.recv_timeout(until.saturating_duration_since(Instant::now())) {
-            Ok(Event::Closed) => open_streams -= 1,
-            Ok(_) => {}
-            Err(_) => break,
-        }
-    }
-}
-
-fn spawn_keeper_waiter(
-    mut kept: sandbox::Kept,
-    status: Arc<Mutex<Option<String>>>,
-    tx: mpsc::Sender<Event>,
-) {
-    thread::spawn(move || {
-        let reason = kept.wait().unwrap_or_else(|e| e.to_string());
-        *status.lock().unwrap_or_else(PoisonError::into_inner) = Some(reason);
-        let _ = tx.send(Event::Exited);
-    });
-}
-
-/// One stream's capture: the bytes kept (up to the cap) and the count of
-/// those read past it.
-#[derive(Default)]
-struct Capture {
-    kept: Vec<u8>,
-    dropped: u64,
-}
-
-fn take(buf: &Mutex<Capture>) -> (Vec<u8>, u64) {
-    let mut c = buf.lock().unwrap_or_else(PoisonError::into_inner);
-    (std::mem::take(&mut c.kept), c.dropped)
 }
 
 /// Sets the limits on the running child. std has no safe pre-exec hook, so
@@ -1004,58 +961,6 @@ fn apply_limits(pid: Pid, limits: Limits) {
     let _ = limits.apply(Some(pid));
 }
 
-fn spawn_reader(
-    mut reader: Box<dyn Read + Send>,
-    stream: Stream,
-    cap: u64,
-    keep: u64,
-    buf: Arc<Mutex<Capture>>,
-    gate: Option<Arc<PromptGate>>,
-    tx: mpsc::Sender<Event>,
-) {
-    thread::spawn(move || {
-        let mut chunk = vec![0u8; 64 * 1024];
-        let mut total: u64 = 0;
-        // The last byte seen, so a prompt split across two reads counts.
-        let mut last: Option<u8> = None;
-        loop {
-            let n = match reader.read(&mut chunk) {
-                Ok(0) => break,
-                Ok(n) => n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                // A terminal's master reads EIO once every slave is closed.
-                Err(_) => break,
-            };
-            let data = &chunk[..n];
-            if let Some(gate) = &gate {
-                gate.add_prompts(count_prompts(last, data));
-                last = data.last().copied();
-            }
-            let room = cap.min(keep).saturating_sub(total);
-            let keep = usize::try_from(room).unwrap_or(usize::MAX).min(n);
-            {
-                let mut c = buf.lock().unwrap_or_else(PoisonError::into_inner);
-                c.kept.extend_from_slice(&data[..keep]);
-                c.dropped += (n - keep) as u64;
-            }
-            total += n as u64;
-            if total > cap {
-                let _ = tx.send(Event::Cap(stream));
-                return;
-            }
-        }
-        let _ = tx.send(Event::Closed);
-    });
-}
-
-fn spawn_writer(mut stdin: Box<dyn Write + Send>, bytes: Vec<u8>) {
-    thread::spawn(move || {
-        // A program that exits without reading makes these writes fail with
-        // a broken pipe: that is its right, not an error of the run.
-        let _ = stdin.write_all(&bytes);
-    });
-}
-
 /// Two more descriptors of a terminal: the master to type into (the other
 /// one is read), and the slave again, the program's stdin beside its
 /// stdout.
@@ -1063,18 +968,6 @@ fn terminal_ends(terminal: &Terminal) -> Result<(fs::File, std::os::fd::OwnedFd)
     let typing = terminal.master.try_clone().map_err(RunError::Pty)?;
     let stdin = terminal.slave.try_clone().map_err(RunError::Pty)?;
     Ok((typing, stdin))
-}
-
-fn spawn_waiter(pid: Pid, tx: mpsc::Sender<Event>) {
-    thread::spawn(move || {
-        // NOWAIT: peek at the exit without reaping, so the process group id
-        // stays reserved until the supervisor has killed the group.
-        let options = WaitIdOptions::EXITED | WaitIdOptions::NOWAIT;
-        while let Err(rustix::io::Errno::INTR) = rustix::process::waitid(WaitId::Pid(pid), options)
-        {
-        }
-        let _ = tx.send(Event::Exited);
-    });
 }
 
 fn checked_relative(path: &str) -> Result<PathBuf, RunError> {
@@ -1238,8 +1131,8 @@ mod tests {
     #[test]
     fn limits_are_set_before_the_program_reads_stdin() {
         // CPU seconds: the default 10 s timeout + 2. The shell blocks on
-        // `read` until the writer thread starts, which
-        // is after the limits were set: no race.
+        // `read` until the supervising loop writes stdin, which is after
+        // the limits were set: no race.
         let out = sh("read x; ulimit -t; ulimit -f; ulimit -v", b"go\n");
         let text = String::from_utf8(out.stdout).unwrap();
         assert_eq!(

@@ -17,7 +17,7 @@
 //!   that the line discipline would act on (erase, kill, word erase,
 //!   reprint, end of file, end of line, literal next) is typed after a
 //!   `VLNEXT`, so the program reads exactly the case's bytes.
-//! - Timing ([`PromptGate`]): stdin line *k* is typed once the program's
+//! - Timing ([`Typist`], the prompt gate): stdin line *k* is typed once the program's
 //!   stdout showed its *k*-th prompt `> ` (TURN-1); a program that waits for
 //!   input without showing its prompt times out, naming the line.
 //! - End of input: the terminal's end of file (`VEOF`, Ctrl-D) at the
@@ -42,10 +42,8 @@
 //! is the end of the program's output, not an error.
 
 use std::fs::File;
-use std::io::{self, Write};
+use std::io;
 use std::os::fd::OwnedFd;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
-use std::thread;
 
 use rustix::termios::{
     InputModes, LocalModes, OptionalActions, OutputModes, SpecialCodeIndex, Termios, tcgetattr,
@@ -206,21 +204,6 @@ pub fn too_long_line(stdin: &[u8]) -> Option<(usize, usize)> {
         .map(|(i, len)| (i + 1, len))
 }
 
-/// Counts prompts seen on stdout so that stdin lines wait for them.
-#[derive(Default)]
-pub(crate) struct PromptGate {
-    state: Mutex<GateState>,
-    changed: Condvar,
-}
-
-#[derive(Default)]
-struct GateState {
-    prompts: usize,
-    closed: bool,
-    /// What the typist is waiting to type, if it waits for a prompt.
-    waiting: Option<Awaiting>,
-}
-
 /// What an interactive run still had to type when it timed out waiting for
 /// the program's prompt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -240,46 +223,6 @@ impl std::fmt::Display for Awaiting {
     }
 }
 
-impl PromptGate {
-    fn lock(&self) -> MutexGuard<'_, GateState> {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// `n` more prompts appeared.
-    pub fn add_prompts(&self, n: usize) {
-        if n > 0 {
-            self.lock().prompts += n;
-            self.changed.notify_all();
-        }
-    }
-
-    /// The run is over: every wait ends.
-    pub fn close(&self) {
-        self.lock().closed = true;
-        self.changed.notify_all();
-    }
-
-    /// Waits until `count` prompts appeared, for `what` (named if the run
-    /// times out meanwhile); false when the run is over.
-    fn wait_for(&self, count: usize, what: Option<Awaiting>) -> bool {
-        let mut state = self.lock();
-        state.waiting = what;
-        while state.prompts < count && !state.closed {
-            state = self
-                .changed
-                .wait(state)
-                .unwrap_or_else(PoisonError::into_inner);
-        }
-        state.waiting = None;
-        state.prompts >= count && !state.closed
-    }
-
-    /// What waits for its prompt, if anything does.
-    pub fn waiting(&self) -> Option<Awaiting> {
-        self.lock().waiting
-    }
-}
-
 /// Counts prompts in `data`, `last` being the byte read just before it (a
 /// prompt split across two reads counts once).
 pub(crate) fn count_prompts(last: Option<u8>, data: &[u8]) -> usize {
@@ -287,43 +230,130 @@ pub(crate) fn count_prompts(last: Option<u8>, data: &[u8]) -> usize {
     split + data.windows(PROMPT.len()).filter(|w| *w == PROMPT).count()
 }
 
-/// Types `stdin` into the terminal's master on its own thread: each line
-/// at its prompt, then end of input as the module doc says.
-pub(crate) fn spawn_typist(mut master: File, stdin: Vec<u8>, keys: Keys, gate: Arc<PromptGate>) {
-    thread::spawn(move || {
-        // Writes fail (EIO) once the program and everything holding the
-        // terminal are gone: that is the program's right, not an error.
-        let mut lines = 0;
-        for (i, line) in stdin.split_inclusive(|&b| b == b'\n').enumerate() {
-            let at = Some(Awaiting::Line(i + 1));
-            if !gate.wait_for(i + 1, at) || master.write_all(&keys.typed(line)).is_err() {
-                return;
+/// The typist: types the case's stdin into the terminal, each line at its
+/// prompt, then the end of input, as the module doc says. It only decides
+/// *what* may be typed once the program's stdout showed so many prompts
+/// (the prompt gate); the run's poll loop writes it to the master as the
+/// terminal accepts it, so no thread waits on a prompt.
+pub(crate) struct Typist<'a> {
+    /// The stdin lines not typed yet.
+    rest: &'a [u8],
+    /// Whether the last line lacks its newline (it is then ended by two
+    /// `VEOF`s at once).
+    partial: bool,
+    keys: Keys,
+    /// Prompts seen so far on stdout.
+    prompts: usize,
+    /// The last byte of stdout seen, so a prompt split across reads counts.
+    last: Option<u8>,
+    step: Step,
+}
+
+/// Where the typist is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Step {
+    /// Typing stdin: this 1-based line goes at this prompt.
+    Line(usize),
+    /// Every line typed: one `VEOF` at this prompt and each later one; the
+    /// first is named if the run times out waiting for it.
+    EndOfFile {
+        prompt: usize,
+        named: Option<Awaiting>,
+    },
+    /// The terminal refused a write: the program and everything holding
+    /// the terminal are gone, which is their right, not an error.
+    Stopped,
+}
+
+impl<'a> Typist<'a> {
+    /// A typist of `stdin` on a terminal with these keys.
+    pub fn new(stdin: &'a [u8], keys: Keys) -> Self {
+        Self {
+            rest: stdin,
+            partial: !stdin.is_empty() && !stdin.ends_with(b"\n"),
+            keys,
+            prompts: 0,
+            last: None,
+            step: Step::Line(1),
+        }
+    }
+
+    /// The program wrote `data` to its stdout: counts its prompts.
+    pub fn saw(&mut self, data: &[u8]) {
+        self.prompts += count_prompts(self.last, data);
+        if let Some(&b) = data.last() {
+            self.last = Some(b);
+        }
+    }
+
+    /// Appends to `out` everything the prompts seen so far let it type.
+    pub fn due(&mut self, out: &mut Vec<u8>) {
+        loop {
+            match self.step {
+                Step::Line(number) if self.rest.is_empty() => {
+                    // Every line typed. A last line without a newline is
+                    // ended, and input with it, at once: the program may be
+                    // waiting in the middle of the line, with no new prompt.
+                    let named = if self.partial {
+                        out.extend_from_slice(&self.keys.end_of_partial_line());
+                        None
+                    } else {
+                        Some(Awaiting::EndOfInput)
+                    };
+                    self.step = Step::EndOfFile {
+                        prompt: number,
+                        named,
+                    };
+                }
+                Step::Line(number) if self.prompts >= number => {
+                    let len = self
+                        .rest
+                        .iter()
+                        .position(|&b| b == b'\n')
+                        .map_or(self.rest.len(), |i| i + 1);
+                    let (line, rest) = self.rest.split_at(len);
+                    out.extend_from_slice(&self.keys.typed(line));
+                    self.rest = rest;
+                    self.step = Step::Line(number + 1);
+                }
+                // One end of file at each prompt after the last line: a read
+                // after a prompt always finds one, even when one was taken
+                // with a last line read byte by byte (a line ended by VEOF
+                // and read in pieces swallows the next VEOF).
+                Step::EndOfFile { prompt, .. } if self.prompts >= prompt => {
+                    out.push(self.keys.eof);
+                    self.step = Step::EndOfFile {
+                        prompt: prompt + 1,
+                        named: None,
+                    };
+                }
+                Step::Line(_) | Step::EndOfFile { .. } | Step::Stopped => return,
             }
-            lines = i + 1;
         }
-        let mut awaiting = Some(Awaiting::EndOfInput);
-        if !stdin.is_empty() && !stdin.ends_with(b"\n") {
-            if master.write_all(&keys.end_of_partial_line()).is_err() {
-                return;
+    }
+
+    /// The terminal refused what was typed: nothing more is.
+    pub fn stop(&mut self) {
+        self.step = Step::Stopped;
+    }
+
+    /// What waits for its prompt, if anything does (call after
+    /// [`Typist::due`], once what it gave is written).
+    pub fn waiting(&self) -> Option<Awaiting> {
+        match self.step {
+            Step::Line(number) if self.prompts < number && !self.rest.is_empty() => {
+                Some(Awaiting::Line(number))
             }
-            // The end of file is typed; later prompts get more, unnamed.
-            awaiting = None;
+            Step::EndOfFile { prompt, named } if self.prompts < prompt => named,
+            Step::Line(_) | Step::EndOfFile { .. } | Step::Stopped => None,
         }
-        // One end of file at each prompt after the last line: a read after
-        // a prompt always finds one, even when one was taken with a last
-        // line read byte by byte (a line ended by VEOF and read in pieces
-        // swallows the next VEOF).
-        let mut prompt = lines + 1;
-        while gate.wait_for(prompt, awaiting.take()) && master.write_all(&[keys.eof]).is_ok() {
-            prompt += 1;
-        }
-    });
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Read;
+    use std::io::{Read, Write};
 
     fn settings() -> Termios {
         let t = open().unwrap();
@@ -480,6 +510,20 @@ mod tests {
     }
 
     #[test]
+    fn lines_due_at_once_wait_for_the_terminal_to_take_them() {
+        // Every prompt shows before anything is read: all lines are due at
+        // once, far more than the terminal buffers, and are written as the
+        // program reads them, in order.
+        let lines: Vec<u8> = (0..1999)
+            .flat_map(|i| format!("{i:0>99}\n").into_bytes())
+            .collect();
+        let script = "i=0; while [ $i -lt 2000 ]; do printf '> '; i=$((i+1)); done; cat";
+        let out = interactive(script, &lines);
+        assert_eq!(out.ending, crate::run::Ending::Exited(0));
+        assert!(out.stdout == [b"> ".repeat(2000), lines].concat());
+    }
+
+    #[test]
     fn a_program_that_reads_without_a_prompt_times_out_naming_the_line() {
         let out = interactive_for("read -r x; echo \"[$x]\"", b"0 1 h\n", 1);
         assert!(
@@ -540,6 +584,71 @@ mod tests {
                 prop_assert_eq!(got, line);
             }
         }
+    }
+
+    /// What a typist of `stdin` types after each of these stdout chunks,
+    /// and what it then waits for.
+    fn typing(stdin: &[u8], chunks: &[&[u8]]) -> Vec<(Vec<u8>, Option<Awaiting>)> {
+        let mut typist = Typist::new(stdin, Keys::of(&settings()));
+        let mut steps = Vec::new();
+        let mut out = Vec::new();
+        typist.due(&mut out);
+        steps.push((std::mem::take(&mut out), typist.waiting()));
+        for chunk in chunks {
+            typist.saw(chunk);
+            typist.due(&mut out);
+            steps.push((std::mem::take(&mut out), typist.waiting()));
+        }
+        steps
+    }
+
+    #[test]
+    fn the_typist_types_each_line_at_its_prompt_then_ends_of_file() {
+        let eof = vec![CTRL_D];
+        assert_eq!(
+            typing(b"a\n\x04\n", &[b"x", b"A>", b" ", b"A> A> ", b"A> "]),
+            [
+                (vec![], Some(Awaiting::Line(1))),
+                (vec![], Some(Awaiting::Line(1))),
+                (vec![], Some(Awaiting::Line(1))),
+                // The prompt split across two reads counts once.
+                (b"a\n".to_vec(), Some(Awaiting::Line(2))),
+                // Two prompts at once: the escaped line and the end of input.
+                ([&b"\x16\x04\n"[..], &eof].concat(), None),
+                (eof.clone(), None),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_typist_names_the_end_of_input_it_waits_for() {
+        assert_eq!(
+            typing(b"", &[b"> "]),
+            [(vec![], Some(Awaiting::EndOfInput)), (vec![CTRL_D], None)]
+        );
+        // A last line without a newline is ended at once, unnamed after.
+        assert_eq!(
+            typing(b"w", &[b"> ", b"> "]),
+            [
+                (vec![], Some(Awaiting::Line(1))),
+                (vec![b'w', CTRL_D, CTRL_D], None),
+                (vec![CTRL_D], None)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_stopped_typist_types_nothing_more() {
+        let mut typist = Typist::new(b"a\nb\n", Keys::of(&settings()));
+        typist.saw(b"> ");
+        let mut out = Vec::new();
+        typist.due(&mut out);
+        assert_eq!(out, b"a\n");
+        typist.stop();
+        typist.saw(b"> > > ");
+        typist.due(&mut out);
+        assert_eq!(out, b"a\n");
+        assert_eq!(typist.waiting(), None);
     }
 
     #[test]
