@@ -176,6 +176,8 @@ fn main() -> std::process::ExitCode {
     if let Some(code) = conformance_sandbox::keeper_mode() {
         return code;
     }
+    // As `cg-referee` does: one zygote forks the bots' keepers.
+    let _zygote = conformance_sandbox::zygote::Session::enter();
     let matches = usize::try_from(env_or("CG_BENCH_MATCHES", 200)).unwrap();
     let rounds = env_or("CG_BENCH_ROUNDS", 50);
     referee_time_per_request();

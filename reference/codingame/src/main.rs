@@ -21,5 +21,8 @@ fn main() -> ExitCode {
             });
         }
     };
+    // The bots' keepers are forked by one zygote for the whole command,
+    // not started by `exec` each; it ends (and is waited for) with it.
+    let _zygote = conformance_sandbox::zygote::Session::enter();
     ExitCode::from(run(cli).code())
 }
