@@ -38,6 +38,7 @@ mod limits;
 mod report;
 mod start;
 mod tree;
+mod wire;
 pub mod zygote;
 
 pub use keeper::keeper_mode;

@@ -12,16 +12,12 @@
 //! zygote, so nothing outlives the caller. Where anything fails, runs fall
 //! back to an exec'd keeper ([`crate::start`]).
 
-use std::io::{self, IoSlice, IoSliceMut, Read as _, Write as _};
-use std::mem::MaybeUninit;
+use std::io;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::process::ExitCode;
 use std::sync::{Mutex, PoisonError};
 
-use rustix::net::{
-    AddressFamily, RecvAncillaryBuffer, RecvAncillaryMessage, RecvFlags, SendAncillaryBuffer,
-    SendAncillaryMessage, SendFlags, SocketFlags, SocketType,
-};
+use rustix::net::{AddressFamily, SocketFlags, SocketType};
 use rustix::process::{Pid, PidfdFlags, WaitOptions};
 
 use crate::Spec;
@@ -153,53 +149,20 @@ fn start() -> io::Result<Client> {
     })
 }
 
-/// One request: the spec's length (8 bytes) with the three streams
-/// attached, then the spec as JSON; the answer: the keeper's PID (4
+/// One request (see [`crate::wire`]); the answer: the keeper's PID (4
 /// bytes) with its pidfd attached, or a PID of 0 when it could not start.
 fn request(
     socket: &std::os::unix::net::UnixStream,
     spec: &Spec,
     streams: [BorrowedFd<'_>; 3],
 ) -> io::Result<Forked> {
-    let json = serde_json::to_vec(spec).map_err(io::Error::other)?;
-    let len = (json.len() as u64).to_le_bytes();
-    let mut space = [MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(3))];
-    let mut control = SendAncillaryBuffer::new(&mut space);
-    if !control.push(SendAncillaryMessage::ScmRights(&streams)) {
-        return Err(io::Error::other("no room for the streams"));
-    }
-    rustix::net::sendmsg(
-        socket,
-        &[IoSlice::new(&len)],
-        &mut control,
-        SendFlags::NOSIGNAL,
-    )?;
-    (&*socket).write_all(&json)?;
+    crate::wire::send(socket, spec, streams)?;
     let mut pid = [0u8; 4];
-    let mut space = [MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(1))];
-    let mut control = RecvAncillaryBuffer::new(&mut space);
-    let got = rustix::net::recvmsg(
-        socket,
-        &mut [IoSliceMut::new(&mut pid)],
-        &mut control,
-        RecvFlags::CMSG_CLOEXEC | RecvFlags::WAITALL,
-    )?;
-    let pidfd = received_fds(&mut control).into_iter().next();
-    let pid = Pid::from_raw(i32::from_le_bytes(pid));
-    match (got.bytes, pid, pidfd) {
-        (4, Some(pid), Some(pidfd)) => Ok(Forked { pid, pidfd }),
+    let pidfd = crate::wire::receive_with_fds(socket, &mut pid)?.into_iter().next();
+    match (Pid::from_raw(i32::from_le_bytes(pid)), pidfd) {
+        (Some(pid), Some(pidfd)) => Ok(Forked { pid, pidfd }),
         _ => Err(io::Error::other("the zygote could not fork a keeper")),
     }
-}
-
-fn received_fds(control: &mut RecvAncillaryBuffer<'_>) -> Vec<OwnedFd> {
-    let mut fds = Vec::new();
-    for message in control.drain() {
-        if let RecvAncillaryMessage::ScmRights(received) = message {
-            fds.extend(received);
-        }
-    }
-    fds
 }
 
 /// The zygote's side, when this process was started as one: serves
@@ -227,7 +190,7 @@ pub(crate) fn serve() -> ExitCode {
             Ok(_) => {}
             Err(_) => return ExitCode::FAILURE,
         }
-        let Some((spec, streams)) = receive(&socket) else {
+        let Some((spec, streams)) = crate::wire::receive(&socket) else {
             // The caller closed the socket (or broke the protocol): done.
             while let Ok(Some(_)) = rustix::process::wait(WaitOptions::empty()) {}
             return ExitCode::SUCCESS;
@@ -261,29 +224,6 @@ pub(crate) fn serve() -> ExitCode {
     }
 }
 
-/// Reads one request: `None` at the end of the socket or on a broken one.
-fn receive(socket: &std::os::unix::net::UnixStream) -> Option<(Spec, [OwnedFd; 3])> {
-    let mut len = [0u8; 8];
-    let mut space = [MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(3))];
-    let mut control = RecvAncillaryBuffer::new(&mut space);
-    let got = rustix::net::recvmsg(
-        socket,
-        &mut [IoSliceMut::new(&mut len)],
-        &mut control,
-        RecvFlags::CMSG_CLOEXEC | RecvFlags::WAITALL,
-    )
-    .ok()?;
-    let fds: [OwnedFd; 3] = received_fds(&mut control).try_into().ok()?;
-    if got.bytes != len.len() {
-        return None;
-    }
-    let len = usize::try_from(u64::from_le_bytes(len)).ok()?;
-    let mut json = vec![0u8; len];
-    (&*socket).read_exact(&mut json).ok()?;
-    let spec: Spec = serde_json::from_slice(&json).ok()?;
-    Some((spec, fds))
-}
-
 /// The answer to a request: the keeper's PID and pidfd, or a PID of 0
 /// (no keeper).
 fn answer(
@@ -291,18 +231,6 @@ fn answer(
     keeper: Option<(Pid, BorrowedFd<'_>)>,
 ) -> io::Result<()> {
     let raw = keeper.map_or(0, |(pid, _)| pid.as_raw_nonzero().get());
-    let bytes = raw.to_le_bytes();
-    let mut space = [MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(1))];
-    let mut control = SendAncillaryBuffer::new(&mut space);
     let fds: Vec<BorrowedFd<'_>> = keeper.map(|(_, fd)| fd).into_iter().collect();
-    if !fds.is_empty() {
-        control.push(SendAncillaryMessage::ScmRights(&fds));
-    }
-    rustix::net::sendmsg(
-        socket,
-        &[IoSlice::new(&bytes)],
-        &mut control,
-        SendFlags::NOSIGNAL,
-    )?;
-    Ok(())
+    crate::wire::send_with_fds(socket, &raw.to_le_bytes(), &fds)
 }
