@@ -331,6 +331,38 @@ fn the_keepers_zygote_ends_before_the_harness_does() {
 }
 
 #[test]
+fn a_harness_killed_outright_leaves_no_program_running() {
+    // SIGKILL: no handler runs, nothing is cleaned up by the harness; the
+    // sandbox's own processes must see their caller gone and end.
+    let marker = "sigkill-marker-1618";
+    let dir = suite_with(&format!(
+        "summary: hangs\ncategory: process\nrules: [T-1]\nargs: [hang, {marker}]\n\
+         timeout: 60\nstatus: 0\n"
+    ));
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("boxes-harness"))
+        .env("NO_COLOR", "1")
+        .env_remove("CONFORMANCE_CONTAINMENT")
+        .args(["--bin", fixture_bin(), "--cases"])
+        .arg(dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while processes_with(marker).is_empty() && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(processes_with(marker).len(), 1, "the program never started");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let start = std::time::Instant::now();
+    while !processes_with(marker).is_empty() && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(processes_with(marker), Vec::<String>::new());
+}
+
+#[test]
 fn sigterm_with_the_output_closed_still_ends_the_harness() {
     // The interrupt report met a closed stdout: `println!` panicked, the
     // quiet hook stopped every run again under the lock the report ran

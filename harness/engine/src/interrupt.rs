@@ -194,8 +194,10 @@ fn stop_all(reason: Reason) -> MutexGuard<'static, Registry> {
     for live in reg.runs.values() {
         live.killer.kill();
     }
-    // The keepers' zygote too: the keepers it forked die with it.
+    // The keepers' zygote and the resident keepers too: the keepers the
+    // zygote forked die with it.
     crate::sandbox::zygote::kill();
+    crate::sandbox::resident::kill_all();
     for live in reg.runs.values() {
         let _ = std::fs::remove_dir_all(&live.sandbox);
     }

@@ -572,12 +572,18 @@ fn environment(inv: &Invocation, layout: &Layout) -> Vec<(OsString, OsString)> {
 /// Runs `inv` in a fresh sandbox and reports what happened.
 pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
     let containment = sandbox::containment();
-    let folder = match crate::spare::take(containment) {
+    let mut folder = match crate::spare::take(containment) {
         Err(Interrupted) => return Err(RunError::Interrupted),
         Ok(Err(e)) => return Err(RunError::Sandbox(e)),
         Ok(Ok(folder)) => folder,
     };
-    let (layout, ticket) = (&folder.layout, &folder.ticket);
+    let crate::spare::Folder {
+        layout,
+        ticket,
+        resident,
+        ..
+    } = &mut folder;
+    let (layout, ticket) = (&*layout, &*ticket);
     place_files(&layout.work, &inv.files)?;
     let env = environment(inv, layout);
     let plan = plan_stdout(inv.mode)?;
@@ -587,7 +593,20 @@ pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
     // system must be the same on both sides of a comparison.
     let started = match containment {
         Containment::Namespaces { network, landlock } => {
-            spawn_contained(inv, layout, &env, plan, (*network, *landlock), ticket)?
+            // A folder that is kept gets a keeper that stays with it.
+            if *landlock && resident.is_none() && crate::spare::active() {
+                *resident = sandbox::resident::Resident::start(layout).ok();
+            }
+            let resident = resident.as_mut();
+            spawn_contained(
+                inv,
+                layout,
+                &env,
+                plan,
+                (*network, *landlock),
+                ticket,
+                resident,
+            )?
         }
         Containment::ProcessGroup(_) => spawn_grouped(inv, layout, &env, plan, ticket)?,
     };
@@ -699,6 +718,7 @@ fn spawn_contained(
     plan: StdoutPlan,
     (network, landlock): (bool, bool),
     ticket: &Ticket,
+    resident: Option<&mut sandbox::resident::Resident>,
 ) -> Result<Started, RunError> {
     // A command line's own words come before the case's arguments.
     let args: Vec<OsString> = inv
@@ -737,8 +757,15 @@ fn spawn_contained(
         }
     };
     let containment = sandbox::Containment::Namespaces { network, landlock };
-    let mut kept = sandbox::start(layout, &spec, &containment, program_dir.as_slice(), io)
-        .map_err(RunError::Contain)?;
+    let mut kept = sandbox::start_with(
+        layout,
+        &spec,
+        &containment,
+        program_dir.as_slice(),
+        io,
+        resident,
+    )
+    .map_err(RunError::Contain)?;
     let pid = kept.pid();
     // A keeper an interrupt missed dies with its parent thread anyway
     // (it asks for a parent-death signal): registering late is safe.

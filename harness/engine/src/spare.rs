@@ -26,6 +26,9 @@ const MOST_KEPT: usize = 64;
 pub(crate) struct Folder {
     /// The run's folders inside `dir`.
     pub layout: Layout,
+    /// At the Landlock level, the keeper that stays with these folders
+    /// (made by the first run that may keep the folder).
+    pub resident: Option<crate::sandbox::resident::Resident>,
     /// The registration: how to kill the run, where its folder is.
     pub ticket: Ticket,
     /// Removes the folder when dropped.
@@ -63,6 +66,12 @@ impl Drop for Scope {
     }
 }
 
+/// Whether finished runs' folders are kept (a [`Scope`] lives): only then
+/// is a folder worth a resident keeper.
+pub(crate) fn active() -> bool {
+    SCOPES.load(Ordering::SeqCst) > 0
+}
+
 /// A folder for a run contained as `containment` says: a kept one, or a
 /// new one made under the interrupt registry's lock.
 pub(crate) fn take(containment: &Containment) -> Result<std::io::Result<Folder>, Interrupted> {
@@ -85,6 +94,7 @@ pub(crate) fn take(containment: &Containment) -> Result<std::io::Result<Folder>,
     })?;
     Ok(made.map(|(ticket, (dir, layout))| Folder {
         layout,
+        resident: None,
         ticket,
         _dir: dir,
     }))
@@ -92,8 +102,15 @@ pub(crate) fn take(containment: &Containment) -> Result<std::io::Result<Folder>,
 
 /// Hands back the folder of a run whose processes are all dead; `reuse`
 /// says whether the run ended cleanly enough to reuse it.
-pub(crate) fn give_back(folder: Folder, reuse: bool) {
+pub(crate) fn give_back(mut folder: Folder, reuse: bool) {
     folder.ticket.idle();
+    if folder
+        .resident
+        .as_ref()
+        .is_some_and(crate::sandbox::resident::Resident::broken)
+    {
+        folder.resident = None;
+    }
     if !reuse || SCOPES.load(Ordering::SeqCst) == 0 || folder.layout.recycle().is_err() {
         return;
     }

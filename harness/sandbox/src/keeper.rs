@@ -78,10 +78,10 @@ pub(crate) fn run_forked(spec: &Spec, streams: [std::os::fd::OwnedFd; 3]) -> Exi
 
 /// The keeper's two files in the control folder, made before anything
 /// forbids making them.
-struct Files {
-    status: fs::File,
+pub(crate) struct Files {
+    pub(crate) status: fs::File,
     /// Empty until the program has started (see [`crate::started`]).
-    started: fs::File,
+    pub(crate) started: fs::File,
 }
 
 impl Files {
@@ -123,12 +123,17 @@ fn keep_mounted(spec: &Spec) -> io::Result<()> {
 /// the new namespace to [`keep`], and waits for it. Killing this process
 /// kills PID 1 (a parent-death signal), and with it the namespace.
 fn enter(spec: &Spec, confine: &Confine) -> io::Result<ExitCode> {
-    // The caller may have died before this process asked to die with it.
-    rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
-    if rustix::process::getppid().map(|p| p.as_raw_nonzero().get())
-        != i32::try_from(spec.caller).ok()
-    {
-        return Ok(ExitCode::from(KEEPER_FAILED));
+    // A keeper for one run dies with its caller (the caller may have died
+    // before this process asked to, hence the check). A resident keeper
+    // serves a process whose threads come and go: it ends when its socket
+    // closes instead.
+    if !spec.resident {
+        rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
+        if rustix::process::getppid().map(|p| p.as_raw_nonzero().get())
+            != i32::try_from(spec.caller).ok()
+        {
+            return Ok(ExitCode::from(KEEPER_FAILED));
+        }
     }
     let (uid, gid) = (
         rustix::process::getuid().as_raw(),
@@ -172,6 +177,9 @@ fn enter(spec: &Spec, confine: &Confine) -> io::Result<ExitCode> {
                 return Ok(ExitCode::from(KEEPER_FAILED));
             }
             drop(alive_read);
+            if spec.resident {
+                return crate::resident::reside(&files).map(|()| ExitCode::SUCCESS);
+            }
             keep(spec, files).map(|()| ExitCode::SUCCESS)
         }
         Forked::Parent(pid_one) => {
@@ -267,11 +275,15 @@ fn keep(spec: &Spec, mut files: Files) -> io::Result<()> {
 /// After the program exited: reaps what ends, gives processes that still
 /// hold the output up to `grace` to finish, and names what is left.
 fn linger(grace: Duration) -> Vec<LeftBehind> {
-    let ours = [own_link(1), own_link(2)];
+    linger_holding(grace, &[own_link(1), own_link(2)])
+}
+
+/// [`linger`], for the program's stdout and stderr as `/proc` names them.
+pub(crate) fn linger_holding(grace: Duration, ours: &[Option<PathBuf>]) -> Vec<LeftBehind> {
     let deadline = Instant::now() + grace;
     loop {
         reap();
-        let left = survivors(&ours);
+        let left = survivors(ours);
         if !left.iter().any(|l| l.held_output) || Instant::now() >= deadline {
             return left;
         }
@@ -279,11 +291,17 @@ fn linger(grace: Duration) -> Vec<LeftBehind> {
     }
 }
 
-fn reap() {
+pub(crate) fn reap() {
     while let Ok(Some(_)) = rustix::process::wait(WaitOptions::NOHANG) {}
 }
 
-fn own_link(fd: u32) -> Option<PathBuf> {
+/// What `/proc` names the descriptor `fd` of this process.
+pub(crate) fn own_link_of(fd: &std::os::fd::OwnedFd) -> Option<PathBuf> {
+    use std::os::fd::AsRawFd as _;
+    fs::read_link(format!("/proc/self/fd/{}", fd.as_raw_fd())).ok()
+}
+
+pub(crate) fn own_link(fd: u32) -> Option<PathBuf> {
     fs::read_link(format!("/proc/self/fd/{fd}")).ok()
 }
 

@@ -36,6 +36,7 @@ pub mod confine;
 mod keeper;
 mod limits;
 mod report;
+pub mod resident;
 mod start;
 mod tree;
 mod wire;
@@ -44,7 +45,7 @@ pub mod zygote;
 pub use keeper::keeper_mode;
 pub use limits::Limits;
 pub use report::{LeftBehind, Report, Reported, read_report, started};
-pub use start::{Io, Kept, Streams, start};
+pub use start::{Io, Kept, Streams, start, start_with};
 
 /// The environment variable that turns a harness binary into a keeper; its
 /// value is the JSON [`Spec`] of the program to run.
@@ -334,6 +335,10 @@ pub struct Spec {
     /// checks it is still its parent once it asked to die with it.
     #[serde(default)]
     caller: u32,
+    /// A resident keeper: serves run after run over its stdin, a socket
+    /// ([`resident`]).
+    #[serde(default)]
+    resident: bool,
 }
 
 /// The Landlock level's part of a [`Spec`].
@@ -367,6 +372,7 @@ impl Spec {
             confine: None,
             limits: Limits::default(),
             caller: 0,
+            resident: false,
         }
     }
 

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use rustix::process::Pid;
 
 use crate::keeper::path_bytes;
+use crate::resident::Resident;
 use crate::{CONTROL_MOUNT, Confine, Containment, KEEPER_ENV, Layout, Spec};
 
 /// Where one of the program's standard streams goes.
@@ -61,7 +62,10 @@ pub struct Kept {
 }
 
 /// The process outside the namespaces.
-enum Handle {
+pub(crate) enum Handle {
+    /// A resident keeper's: it outlives the run, whose end is its
+    /// output's closing.
+    Resident,
     /// A keeper the zygote forked (not the caller's child): its pidfd.
     Forked(OwnedFd),
     /// The keeper itself, which forks PID 1 (Landlock level).
@@ -71,6 +75,22 @@ enum Handle {
 }
 
 impl Kept {
+    pub(crate) fn new(
+        stdin: Option<fs::File>,
+        stdout: Option<fs::File>,
+        stderr: Option<fs::File>,
+        pid: Pid,
+        handle: Handle,
+    ) -> Self {
+        Self {
+            stdin,
+            stdout,
+            stderr,
+            pid,
+            handle,
+        }
+    }
+
     /// The process outside the namespaces: killing it kills the sandbox.
     pub fn pid(&self) -> Pid {
         self.pid
@@ -81,7 +101,7 @@ impl Kept {
     pub fn pidfd(&self) -> Option<BorrowedFd<'_>> {
         match &self.handle {
             Handle::Forked(pidfd) => Some(pidfd.as_fd()),
-            Handle::Spawned(_) | Handle::Hakoniwa(_) => None,
+            Handle::Spawned(_) | Handle::Hakoniwa(_) | Handle::Resident => None,
         }
     }
 
@@ -89,6 +109,7 @@ impl Kept {
     /// messages (the run's own ending is in the keeper's report).
     pub fn wait(&mut self) -> io::Result<String> {
         match &mut self.handle {
+            Handle::Resident => Ok("resident keeper".to_owned()),
             Handle::Forked(pidfd) => {
                 while !ended(pidfd, None)? {}
                 Ok("keeper ended".to_owned())
@@ -101,6 +122,7 @@ impl Kept {
     /// [`Kept::wait`] without blocking: `None` while it runs.
     pub fn try_wait(&mut self) -> io::Result<Option<String>> {
         match &mut self.handle {
+            Handle::Resident => Ok(Some("resident keeper".to_owned())),
             Handle::Forked(pidfd) => {
                 let zero = rustix::event::Timespec {
                     tv_sec: 0,
@@ -141,9 +163,24 @@ pub fn start(
     shown: &[&Path],
     streams: Streams,
 ) -> Result<Kept, String> {
+    start_with(layout, spec, containment, shown, streams, None)
+}
+
+/// [`start`], in `resident`'s sandbox where it can take the run (the
+/// Landlock level; `layout` must be the one it was started for).
+pub fn start_with(
+    layout: &Layout,
+    spec: &Spec,
+    containment: &Containment,
+    shown: &[&Path],
+    streams: Streams,
+    resident: Option<&mut Resident>,
+) -> Result<Kept, String> {
     match containment {
         Containment::ProcessGroup(why) => Err(format!("no sandbox to start: {why}")),
-        Containment::Namespaces { landlock: true, .. } => start_confined(layout, spec, streams),
+        Containment::Namespaces { landlock: true, .. } => {
+            start_confined(layout, spec, streams, resident)
+        }
         Containment::Namespaces {
             network,
             landlock: false,
@@ -153,17 +190,21 @@ pub fn start(
 
 /// The Landlock level: a keeper forked by the zygote when a session shares
 /// one ([`crate::zygote`]), else this executable started as a child.
-fn start_confined(layout: &Layout, spec: &Spec, streams: Streams) -> Result<Kept, String> {
+fn start_confined(
+    layout: &Layout,
+    spec: &Spec,
+    streams: Streams,
+    resident: Option<&mut Resident>,
+) -> Result<Kept, String> {
     let mut spec = spec.clone();
-    spec.confine = Some(Confine {
-        control: path_bytes(&layout.control),
-        writable: std::iter::once(&layout.work)
-            .chain(&layout.tmp)
-            .map(|p| path_bytes(p))
-            .collect(),
-    });
+    spec.confine = Some(confine_of(layout));
     let (theirs, [stdin, stdout, stderr]) =
         ends(streams).map_err(|e| format!("cannot make the program's streams: {e}"))?;
+    // A resident keeper that cannot take the run is broken: the run falls
+    // back to a keeper of its own.
+    if let Some(pid) = resident.and_then(|r| r.run(&spec, &theirs).ok()) {
+        return Ok(Kept::new(stdin, stdout, stderr, pid, Handle::Resident));
+    }
     let [their_in, their_out, their_err] = theirs;
     if let Some(forked) = crate::zygote::fork_keeper(
         &spec,
@@ -201,10 +242,21 @@ fn start_confined(layout: &Layout, spec: &Spec, streams: Streams) -> Result<Kept
     })
 }
 
-/// The program's end of each stream, and the caller's end of each pipe.
-type Ends = ([OwnedFd; 3], [Option<fs::File>; 3]);
+/// The Landlock rules' part of a spec for the folders of `layout`.
+pub(crate) fn confine_of(layout: &Layout) -> Confine {
+    Confine {
+        control: path_bytes(&layout.control),
+        writable: std::iter::once(&layout.work)
+            .chain(&layout.tmp)
+            .map(|p| path_bytes(p))
+            .collect(),
+    }
+}
 
-fn ends(streams: Streams) -> io::Result<Ends> {
+/// The program's end of each stream, and the caller's end of each pipe.
+pub(crate) type Ends = ([OwnedFd; 3], [Option<fs::File>; 3]);
+
+pub(crate) fn ends(streams: Streams) -> io::Result<Ends> {
     let end = |io: Io,
                inherited: BorrowedFd<'static>,
                read: bool|

@@ -16,7 +16,11 @@ use rustix::net::{
 use crate::Spec;
 
 /// Sends one run: `spec` with these standard streams.
-pub(crate) fn send(socket: &UnixStream, spec: &Spec, streams: [BorrowedFd<'_>; 3]) -> io::Result<()> {
+pub(crate) fn send(
+    socket: &UnixStream,
+    spec: &Spec,
+    streams: [BorrowedFd<'_>; 3],
+) -> io::Result<()> {
     let json = serde_json::to_vec(spec).map_err(io::Error::other)?;
     let len = (json.len() as u64).to_le_bytes();
     send_with_fds(socket, &len, &streams)?;
@@ -36,13 +40,22 @@ pub(crate) fn receive(socket: &UnixStream) -> Option<(Spec, [OwnedFd; 3])> {
 }
 
 /// Sends `bytes` with `fds` attached.
-pub(crate) fn send_with_fds(socket: &UnixStream, bytes: &[u8], fds: &[BorrowedFd<'_>]) -> io::Result<()> {
+pub(crate) fn send_with_fds(
+    socket: &UnixStream,
+    bytes: &[u8],
+    fds: &[BorrowedFd<'_>],
+) -> io::Result<()> {
     let mut space = [MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(3))];
     let mut control = SendAncillaryBuffer::new(&mut space);
     if !fds.is_empty() && !control.push(SendAncillaryMessage::ScmRights(fds)) {
         return Err(io::Error::other("no room for the descriptors"));
     }
-    let sent = rustix::net::sendmsg(socket, &[IoSlice::new(bytes)], &mut control, SendFlags::NOSIGNAL)?;
+    let sent = rustix::net::sendmsg(
+        socket,
+        &[IoSlice::new(bytes)],
+        &mut control,
+        SendFlags::NOSIGNAL,
+    )?;
     if sent != bytes.len() {
         // Only the first bytes carry the descriptors; the rest follow.
         (&*socket).write_all(&bytes[sent..])?;
@@ -67,7 +80,10 @@ pub(crate) fn receive_with_fds(socket: &UnixStream, bytes: &mut [u8]) -> io::Res
         }
     }
     if got.bytes != bytes.len() {
-        return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "the socket closed"));
+        return Err(io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            "the socket closed",
+        ));
     }
     Ok(fds)
 }

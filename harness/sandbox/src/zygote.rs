@@ -158,7 +158,9 @@ fn request(
 ) -> io::Result<Forked> {
     crate::wire::send(socket, spec, streams)?;
     let mut pid = [0u8; 4];
-    let pidfd = crate::wire::receive_with_fds(socket, &mut pid)?.into_iter().next();
+    let pidfd = crate::wire::receive_with_fds(socket, &mut pid)?
+        .into_iter()
+        .next();
     match (Pid::from_raw(i32::from_le_bytes(pid)), pidfd) {
         (Some(pid), Some(pidfd)) => Ok(Forked { pid, pidfd }),
         _ => Err(io::Error::other("the zygote could not fork a keeper")),

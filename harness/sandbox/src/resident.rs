@@ -1,0 +1,211 @@
+//! A resident keeper: PID 1 of one sandbox that outlives its run, confined
+//! (by Landlock) to one run folder's layout, and starts one program after
+//! another there. A command reuses its run folders ([`Layout::recycle`]);
+//! a folder's resident keeper makes the namespaces, the confinement and
+//! the keeper once, where a keeper per run makes them for every run: at
+//! the default level that set-up and tear-down cost more CPU than the
+//! program under test.
+//!
+//! Each run is what a keeper of its own gives: the program starts as a
+//! child of PID 1 with the run's arguments, environment, folder and
+//! limits; after it ends, processes still holding its output get the
+//! grace period, the ones left are named, and then every process of the
+//! namespace but PID 1 is killed and reaped before the report is written
+//! and the output closes. The namespace's PIDs keep counting from run to
+//! run. A run cut short (timeout, output cap) kills the resident keeper
+//! with it. The resident keeper ends when its socket closes: when its
+//! folder is dropped, or when the caller dies however it dies (it watches
+//! the socket while a program runs, too).
+
+use std::io;
+use std::os::fd::{AsFd as _, OwnedFd};
+use std::os::unix::fs::FileExt as _;
+use std::os::unix::net::UnixStream;
+use std::path::Path;
+use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
+
+use rustix::process::{Pid, PidfdFlags, Signal, WaitOptions};
+
+use crate::keeper::{Files, linger_holding, own_link_of, reap};
+use crate::report::{Report, Reported};
+use crate::start::confine_of;
+use crate::{KEEPER_ENV, Layout, Spec};
+
+/// The outer processes of the resident keepers alive, to kill on an
+/// interrupt.
+static LIVE: Mutex<Vec<Pid>> = Mutex::new(Vec::new());
+
+fn live() -> std::sync::MutexGuard<'static, Vec<Pid>> {
+    LIVE.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Kills every resident keeper now (an interrupt: everything dies).
+pub fn kill_all() {
+    for &pid in live().iter() {
+        let _ = rustix::process::kill_process(pid, Signal::KILL);
+    }
+}
+
+/// The caller's side of a resident keeper.
+pub struct Resident {
+    socket: UnixStream,
+    outer: std::process::Child,
+    pid: Pid,
+    broken: bool,
+}
+
+impl Resident {
+    /// Starts a resident keeper for the folders of `layout` (made by
+    /// [`Layout::confined`]: the Landlock level).
+    pub fn start(layout: &Layout) -> Result<Self, String> {
+        let mut spec = Spec::new(layout, Path::new(""), &[], &[], Duration::ZERO);
+        spec.resident = true;
+        spec.confine = Some(confine_of(layout));
+        let json = serde_json::to_string(&spec).map_err(|e| e.to_string())?;
+        let exe = std::env::current_exe().map_err(|e| format!("no own executable: {e}"))?;
+        let (ours, theirs) = rustix::net::socketpair(
+            rustix::net::AddressFamily::UNIX,
+            rustix::net::SocketType::STREAM,
+            rustix::net::SocketFlags::CLOEXEC,
+            None,
+        )
+        .map_err(|e| format!("no socket for a resident keeper: {e}"))?;
+        let outer = std::process::Command::new(exe)
+            .env_clear()
+            .env(KEEPER_ENV, json)
+            .current_dir(&layout.work)
+            .stdin(std::process::Stdio::from(theirs))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start a resident keeper: {e}"))?;
+        let pid = Pid::from_child(&outer);
+        live().push(pid);
+        Ok(Self {
+            socket: UnixStream::from(ours),
+            outer,
+            pid,
+            broken: false,
+        })
+    }
+
+    /// Whether it failed and must not be asked again.
+    pub fn broken(&self) -> bool {
+        self.broken
+    }
+
+    /// Hands it one run: `Err` (with the streams untouched) when it cannot
+    /// take it; it is broken then.
+    pub(crate) fn run(&mut self, spec: &Spec, theirs: &[OwnedFd; 3]) -> Result<Pid, String> {
+        if self.broken {
+            return Err("the resident keeper is broken".to_owned());
+        }
+        let fds = [theirs[0].as_fd(), theirs[1].as_fd(), theirs[2].as_fd()];
+        crate::wire::send(&self.socket, spec, fds).map_err(|e| {
+            self.broken = true;
+            format!("the resident keeper is gone: {e}")
+        })?;
+        Ok(self.pid)
+    }
+}
+
+impl Drop for Resident {
+    fn drop(&mut self) {
+        live().retain(|&p| p != self.pid);
+        // Idle (or already killed with its run): nothing of a run is lost.
+        let _ = self.outer.kill();
+        let _ = self.outer.wait();
+    }
+}
+
+/// PID 1's side: serves runs until the socket (its stdin) closes.
+pub(crate) fn reside(files: &Files) -> io::Result<()> {
+    let socket = UnixStream::from(rustix::io::dup(rustix::stdio::stdin())?);
+    loop {
+        let Some((spec, [stdin, stdout, stderr])) = crate::wire::receive(&socket) else {
+            return Ok(());
+        };
+        // Held until the report is written: their closing tells the caller
+        // the run is over.
+        let ours = [own_link_of(&stdout), own_link_of(&stderr)];
+        let ending = match program(&spec, stdin, &stdout, &stderr) {
+            Err(e) => Reported::SpawnFailed(e.raw_os_error().unwrap_or(0), e.to_string()),
+            Ok(child) => {
+                spec.limits.apply(Some(Pid::from_child(&child)))?;
+                files.started.write_all_at(b"started\n", 0)?;
+                wait_watching(child, &socket)?
+            }
+        };
+        let left = linger_holding(Duration::from_millis(spec.grace_ms), &ours);
+        kill_the_rest();
+        let report = Report { ending, left }.render();
+        files.status.write_all_at(report.as_bytes(), 0)?;
+        files.status.set_len(report.len() as u64)?;
+        drop((stdout, stderr));
+    }
+}
+
+fn program(
+    spec: &Spec,
+    stdin: OwnedFd,
+    stdout: &OwnedFd,
+    stderr: &OwnedFd,
+) -> io::Result<std::process::Child> {
+    use std::ffi::OsString;
+    use std::os::unix::ffi::OsStringExt as _;
+    std::process::Command::new(OsString::from_vec(spec.program.clone()))
+        .args(spec.args.iter().map(|a| OsString::from_vec(a.clone())))
+        .env_clear()
+        .envs(
+            spec.env
+                .iter()
+                .map(|(k, v)| (OsString::from_vec(k.clone()), OsString::from_vec(v.clone()))),
+        )
+        .current_dir(OsString::from_vec(spec.cwd.clone()))
+        .stdin(stdin)
+        .stdout(stdout.try_clone()?)
+        .stderr(stderr.try_clone()?)
+        .spawn()
+}
+
+/// Waits for the program, watching the socket: a caller that died (or
+/// broke the protocol) ends the sandbox at once.
+fn wait_watching(mut child: std::process::Child, socket: &UnixStream) -> io::Result<Reported> {
+    use std::os::unix::process::ExitStatusExt as _;
+    let pidfd = rustix::process::pidfd_open(Pid::from_child(&child), PidfdFlags::empty())?;
+    loop {
+        let mut fds = [
+            rustix::event::PollFd::new(&pidfd, rustix::event::PollFlags::IN),
+            rustix::event::PollFd::new(socket, rustix::event::PollFlags::IN),
+        ];
+        match rustix::event::poll(&mut fds, None) {
+            Ok(_) | Err(rustix::io::Errno::INTR) => {}
+            Err(e) => return Err(e.into()),
+        }
+        if !fds[1].revents().is_empty() {
+            return Err(io::Error::other("the caller is gone"));
+        }
+        if !fds[0].revents().is_empty() {
+            let s = child.wait()?;
+            return Ok(match (s.code(), s.signal()) {
+                (Some(c), _) => Reported::Exited(c),
+                (None, Some(sig)) => Reported::Signaled(sig),
+                (None, None) => Reported::Exited(-1),
+            });
+        }
+    }
+}
+
+/// Kills every process of the namespace but this one (PID 1) and reaps
+/// them all.
+fn kill_the_rest() {
+    let _ = nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(-1),
+        nix::sys::signal::Signal::SIGKILL,
+    );
+    while let Ok(Some(_)) | Err(rustix::io::Errno::INTR) =
+        rustix::process::wait(WaitOptions::empty())
+    {}
+    reap();
+}
