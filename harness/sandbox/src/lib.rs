@@ -19,7 +19,8 @@
 //! Inside, the first process (PID 1) is not the program but this very
 //! executable in *keeper* mode ([`keeper_mode`]), which starts the program
 //! and reports how it ended ([`Report`]). Callers start a sandbox with
-//! [`start`].
+//! [`start`]; a caller that reuses a run's folders keeps a [`resident`]
+//! keeper with them, and one that runs many keepers shares a [`zygote`].
 //!
 //! Where namespaces are refused (some containers), runs fall back to a
 //! process group, and the harness says so once.
