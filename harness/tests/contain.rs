@@ -78,6 +78,38 @@ fn zygotes_of(pid: u32) -> Vec<String> {
     found
 }
 
+/// The harness on the suite in `dir`, started (not waited for), its
+/// output piped.
+fn spawn_harness_on(dir: &Path) -> std::process::Child {
+    std::process::Command::new(assert_cmd::cargo::cargo_bin("boxes-harness"))
+        .env("NO_COLOR", "1")
+        .env_remove("CONFORMANCE_CONTAINMENT")
+        .args(["--bin", fixture_bin(), "--cases"])
+        .arg(dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits (up to `secs`) until the processes marked `marker` number `n`
+/// or more (`more`), or at most `n`.
+fn wait_for_processes(marker: &str, n: usize, more: bool, secs: u64) {
+    let start = std::time::Instant::now();
+    while (processes_with(marker).len() >= n) != more && start.elapsed() < Duration::from_secs(secs)
+    {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A one-case suite whose program hangs (marked `marker`) for `timeout`.
+fn hanging_suite(marker: &str, timeout: u32) -> tempfile::TempDir {
+    suite_with(&format!(
+        "summary: hangs\ncategory: process\nrules: [T-1]\nargs: [hang, {marker}]\n\
+         timeout: {timeout}\nstatus: 0\n"
+    ))
+}
+
 fn daemon_case(mode: &str, marker: &str) -> String {
     format!(
         "summary: a setsid daemon\ncategory: process\nrules: [T-2]\nargs: [{mode}, \"{marker}\"]\n\
@@ -295,23 +327,9 @@ fn ctrl_c_kills_every_program_and_removes_every_sandbox() {
 #[test]
 fn the_keepers_zygote_ends_before_the_harness_does() {
     let marker = "zygote-marker-2718";
-    let dir = suite_with(&format!(
-        "summary: hangs\ncategory: process\nrules: [T-1]\nargs: [hang, {marker}]\n\
-         timeout: 2\nstatus: 0\n"
-    ));
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("boxes-harness"))
-        .env("NO_COLOR", "1")
-        .env_remove("CONFORMANCE_CONTAINMENT")
-        .args(["--bin", fixture_bin(), "--cases"])
-        .arg(dir.path())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = std::time::Instant::now();
-    while processes_with(marker).is_empty() && start.elapsed() < Duration::from_secs(30) {
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let dir = hanging_suite(marker, 2);
+    let child = spawn_harness_on(dir.path());
+    wait_for_processes(marker, 1, true, 30);
     let zygotes = zygotes_of(child.id());
     let out = child.wait_with_output().unwrap();
     let text =
@@ -335,30 +353,13 @@ fn a_harness_killed_outright_leaves_no_program_running() {
     // SIGKILL: no handler runs, nothing is cleaned up by the harness; the
     // sandbox's own processes must see their caller gone and end.
     let marker = "sigkill-marker-1618";
-    let dir = suite_with(&format!(
-        "summary: hangs\ncategory: process\nrules: [T-1]\nargs: [hang, {marker}]\n\
-         timeout: 60\nstatus: 0\n"
-    ));
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("boxes-harness"))
-        .env("NO_COLOR", "1")
-        .env_remove("CONFORMANCE_CONTAINMENT")
-        .args(["--bin", fixture_bin(), "--cases"])
-        .arg(dir.path())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let start = std::time::Instant::now();
-    while processes_with(marker).is_empty() && start.elapsed() < Duration::from_secs(30) {
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let dir = hanging_suite(marker, 60);
+    let mut child = spawn_harness_on(dir.path());
+    wait_for_processes(marker, 1, true, 30);
     assert_eq!(processes_with(marker).len(), 1, "the program never started");
     child.kill().unwrap();
     child.wait().unwrap();
-    let start = std::time::Instant::now();
-    while !processes_with(marker).is_empty() && start.elapsed() < Duration::from_secs(10) {
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_processes(marker, 1, false, 10);
     assert_eq!(processes_with(marker), Vec::<String>::new());
 }
 

@@ -165,15 +165,7 @@ fn enter(spec: &Spec, confine: &Confine) -> io::Result<ExitCode> {
         Forked::Child => {
             drop(alive_write);
             rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
-            let mut fds = [rustix::event::PollFd::new(
-                &alive_read,
-                rustix::event::PollFlags::IN,
-            )];
-            let zero = rustix::event::Timespec {
-                tv_sec: 0,
-                tv_nsec: 0,
-            };
-            if rustix::event::poll(&mut fds, Some(&zero))? > 0 {
+            if crate::readable(&alive_read, Some(Duration::ZERO))? {
                 return Ok(ExitCode::from(KEEPER_FAILED));
             }
             drop(alive_read);

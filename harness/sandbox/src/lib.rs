@@ -151,6 +151,24 @@ pub fn containment() -> &'static Containment {
     })
 }
 
+/// Whether `fd` is readable (or hung up), waiting up to `timeout` (`None`:
+/// as long as it takes). An interrupted wait counts as not yet.
+pub(crate) fn readable(fd: impl std::os::fd::AsFd, timeout: Option<Duration>) -> io::Result<bool> {
+    let timeout = timeout.map(|t| rustix::event::Timespec {
+        tv_sec: i64::try_from(t.as_secs()).unwrap_or(i64::MAX),
+        tv_nsec: i64::from(t.subsec_nanos()),
+    });
+    let mut fds = [rustix::event::PollFd::new(
+        &fd,
+        rustix::event::PollFlags::IN,
+    )];
+    match rustix::event::poll(&mut fds, timeout.as_ref()) {
+        Ok(n) => Ok(n > 0),
+        Err(rustix::io::Errno::INTR) => Ok(false),
+        Err(e) => Err(e.into()),
+    }
+}
+
 /// The name this executable was started as, for messages of the engine
 /// that come before any command line is parsed.
 fn own_name() -> String {

@@ -9,6 +9,8 @@ use std::io;
 use std::os::fd::{AsFd as _, BorrowedFd, OwnedFd};
 use std::path::{Path, PathBuf};
 
+use std::time::Duration;
+
 use rustix::process::Pid;
 
 use crate::keeper::path_bytes;
@@ -111,7 +113,7 @@ impl Kept {
         match &mut self.handle {
             Handle::Resident => Ok("resident keeper".to_owned()),
             Handle::Forked(pidfd) => {
-                while !ended(pidfd, None)? {}
+                while !crate::readable(&*pidfd, None)? {}
                 Ok("keeper ended".to_owned())
             }
             Handle::Spawned(child) => child.wait().map(|s| format!("keeper {s}")),
@@ -124,11 +126,8 @@ impl Kept {
         match &mut self.handle {
             Handle::Resident => Ok(Some("resident keeper".to_owned())),
             Handle::Forked(pidfd) => {
-                let zero = rustix::event::Timespec {
-                    tv_sec: 0,
-                    tv_nsec: 0,
-                };
-                Ok(ended(pidfd, Some(&zero))?.then(|| "keeper ended".to_owned()))
+                Ok(crate::readable(&*pidfd, Some(Duration::ZERO))?
+                    .then(|| "keeper ended".to_owned()))
             }
             Handle::Spawned(child) => Ok(child.try_wait()?.map(|s| format!("keeper {s}"))),
             Handle::Hakoniwa(child) => child
@@ -136,19 +135,6 @@ impl Kept {
                 .map(|s| s.map(|s| s.reason))
                 .map_err(io::Error::other),
         }
-    }
-}
-
-/// Whether the process of `pidfd` ended, waiting up to `timeout`.
-fn ended(pidfd: &OwnedFd, timeout: Option<&rustix::event::Timespec>) -> io::Result<bool> {
-    let mut fds = [rustix::event::PollFd::new(
-        pidfd,
-        rustix::event::PollFlags::IN,
-    )];
-    match rustix::event::poll(&mut fds, timeout) {
-        Ok(n) => Ok(n > 0),
-        Err(rustix::io::Errno::INTR) => Ok(false),
-        Err(e) => Err(e.into()),
     }
 }
 

@@ -179,17 +179,10 @@ pub(crate) fn serve() -> ExitCode {
     let own = rustix::process::getpid();
     loop {
         while let Ok(Some(_)) = rustix::process::wait(WaitOptions::NOHANG) {}
-        let mut fds = [rustix::event::PollFd::new(
-            &socket,
-            rustix::event::PollFlags::IN,
-        )];
-        let tick = rustix::event::Timespec {
-            tv_sec: 0,
-            tv_nsec: 200_000_000,
-        };
-        match rustix::event::poll(&mut fds, Some(&tick)) {
-            Ok(0) | Err(rustix::io::Errno::INTR) => continue,
-            Ok(_) => {}
+        // Finished keepers are reaped at least this often.
+        match crate::readable(&socket, Some(std::time::Duration::from_millis(200))) {
+            Ok(false) => continue,
+            Ok(true) => {}
             Err(_) => return ExitCode::FAILURE,
         }
         let Some((spec, streams)) = crate::wire::receive(&socket) else {
