@@ -113,8 +113,16 @@ impl Resident {
 impl Drop for Resident {
     fn drop(&mut self) {
         live().retain(|&p| p != self.pid);
-        // Idle (or already killed with its run): nothing of a run is lost.
-        let _ = self.outer.kill();
+        // Idle (or already killed with its run): its socket closed, it ends
+        // at once, and its CPU time is reaped into the caller's as it would
+        // be for a keeper per run. One that does not end in time is killed.
+        let _ = self.socket.shutdown(std::net::Shutdown::Both);
+        let ended = rustix::process::pidfd_open(self.pid, PidfdFlags::empty())
+            .map_err(io::Error::from)
+            .and_then(|fd| crate::readable(&fd, Some(Duration::from_secs(2))));
+        if !matches!(ended, Ok(true)) {
+            let _ = self.outer.kill();
+        }
         let _ = self.outer.wait();
     }
 }
