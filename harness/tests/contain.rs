@@ -79,10 +79,11 @@ fn zygotes_of(pid: u32) -> Vec<String> {
 }
 
 /// The harness on the suite in `dir`, started (not waited for), its
-/// output piped.
-fn spawn_harness_on(dir: &Path) -> std::process::Child {
+/// output piped, its run folders in `tmp`.
+fn spawn_harness_on(dir: &Path, tmp: &Path) -> std::process::Child {
     std::process::Command::new(assert_cmd::cargo::cargo_bin("boxes-harness"))
         .env("NO_COLOR", "1")
+        .env("TMPDIR", tmp)
         .env_remove("CONFORMANCE_CONTAINMENT")
         .args(["--bin", fixture_bin(), "--cases"])
         .arg(dir)
@@ -328,7 +329,8 @@ fn ctrl_c_kills_every_program_and_removes_every_sandbox() {
 fn the_keepers_zygote_ends_before_the_harness_does() {
     let marker = "zygote-marker-2718";
     let dir = hanging_suite(marker, 2);
-    let child = spawn_harness_on(dir.path());
+    let tmp = tempfile::tempdir().unwrap();
+    let child = spawn_harness_on(dir.path(), tmp.path());
     wait_for_processes(marker, 1, true, 30);
     let zygotes = zygotes_of(child.id());
     let out = child.wait_with_output().unwrap();
@@ -345,6 +347,8 @@ fn the_keepers_zygote_ends_before_the_harness_does() {
             "the zygote {zygote} outlived the harness"
         );
     }
+    let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().flatten().collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
     assert_eq!(processes_with(marker), Vec::<String>::new(), "{text}");
 }
 
@@ -354,7 +358,10 @@ fn a_harness_killed_outright_leaves_no_program_running() {
     // sandbox's own processes must see their caller gone and end.
     let marker = "sigkill-marker-1618";
     let dir = hanging_suite(marker, 60);
-    let mut child = spawn_harness_on(dir.path());
+    // A harness killed outright cannot remove its run folders: they go
+    // where this test removes them.
+    let tmp = tempfile::tempdir().unwrap();
+    let mut child = spawn_harness_on(dir.path(), tmp.path());
     wait_for_processes(marker, 1, true, 30);
     assert_eq!(processes_with(marker).len(), 1, "the program never started");
     child.kill().unwrap();
