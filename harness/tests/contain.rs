@@ -111,6 +111,18 @@ fn hanging_suite(marker: &str, timeout: u32) -> tempfile::TempDir {
     ))
 }
 
+/// No zygote of `zygotes` is alive and nothing is left in `tmp`.
+fn all_gone(zygotes: &[String], tmp: &Path) {
+    for zygote in zygotes {
+        assert!(
+            !Path::new("/proc").join(zygote).exists(),
+            "the zygote {zygote} outlived the harness"
+        );
+    }
+    let left: Vec<_> = std::fs::read_dir(tmp).unwrap().flatten().collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
 fn daemon_case(mode: &str, marker: &str) -> String {
     format!(
         "summary: a setsid daemon\ncategory: process\nrules: [T-2]\nargs: [{mode}, \"{marker}\"]\n\
@@ -315,14 +327,7 @@ fn ctrl_c_kills_every_program_and_removes_every_sandbox() {
     }
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(processes_with(marker), Vec::<String>::new(), "{text}");
-    for zygote in zygotes {
-        assert!(
-            !Path::new("/proc").join(&zygote).exists(),
-            "the zygote {zygote} survived"
-        );
-    }
-    let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().flatten().collect();
-    assert!(left.is_empty(), "left behind: {left:?}");
+    all_gone(&zygotes, tmp.path());
 }
 
 #[test]
@@ -340,15 +345,8 @@ fn the_keepers_zygote_ends_before_the_harness_does() {
     if namespaced(&text) {
         assert_eq!(zygotes.len(), 1, "{zygotes:?}\n{text}");
     }
-    // Not a moment later: the harness waited for it.
-    for zygote in zygotes {
-        assert!(
-            !Path::new("/proc").join(&zygote).exists(),
-            "the zygote {zygote} outlived the harness"
-        );
-    }
-    let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().flatten().collect();
-    assert!(left.is_empty(), "left behind: {left:?}");
+    // Not a moment later: the harness waited for the zygote.
+    all_gone(&zygotes, tmp.path());
     assert_eq!(processes_with(marker), Vec::<String>::new(), "{text}");
 }
 
