@@ -103,12 +103,18 @@ fn wait_for_processes(marker: &str, n: usize, more: bool, secs: u64) {
     }
 }
 
-/// A one-case suite whose program hangs (marked `marker`) for `timeout`.
-fn hanging_suite(marker: &str, timeout: u32) -> tempfile::TempDir {
-    suite_with(&format!(
+/// A suite of `copies` cases whose program hangs (marked `marker`) until
+/// `timeout`.
+fn hanging_suite(marker: &str, timeout: u32, copies: usize) -> tempfile::TempDir {
+    let case = format!(
         "summary: hangs\ncategory: process\nrules: [T-1]\nargs: [hang, {marker}]\n\
          timeout: {timeout}\nstatus: 0\n"
-    ))
+    );
+    let dir = suite_with(&case);
+    for i in 1..copies {
+        std::fs::write(dir.path().join(format!("process/hang-{i}.yaml")), &case).unwrap();
+    }
+    dir
 }
 
 /// No zygote of `zygotes` is alive and nothing is left in `tmp`.
@@ -272,20 +278,7 @@ fn a_program_cannot_stop_the_harness() {
 #[test]
 fn ctrl_c_kills_every_program_and_removes_every_sandbox() {
     let marker = "interrupt-marker-4711";
-    let dir = tempfile::tempdir().unwrap();
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/misbehave");
-    std::fs::copy(fixtures.join("suite.yaml"), dir.path().join("suite.yaml")).unwrap();
-    std::fs::create_dir(dir.path().join("process")).unwrap();
-    for i in 0..4 {
-        std::fs::write(
-            dir.path().join(format!("process/hang-{i}.yaml")),
-            format!(
-                "summary: hangs\ncategory: process\nrules: [T-1]\nargs: [hang, {marker}]\n\
-                 timeout: 60\nstatus: 0\n"
-            ),
-        )
-        .unwrap();
-    }
+    let dir = hanging_suite(marker, 60, 4);
     let tmp = tempfile::tempdir().unwrap();
     let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("boxes-harness"))
         .env("NO_COLOR", "1")
@@ -333,7 +326,7 @@ fn ctrl_c_kills_every_program_and_removes_every_sandbox() {
 #[test]
 fn the_keepers_zygote_ends_before_the_harness_does() {
     let marker = "zygote-marker-2718";
-    let dir = hanging_suite(marker, 2);
+    let dir = hanging_suite(marker, 2, 1);
     let tmp = tempfile::tempdir().unwrap();
     let child = spawn_harness_on(dir.path(), tmp.path());
     wait_for_processes(marker, 1, true, 30);
@@ -355,7 +348,7 @@ fn a_harness_killed_outright_leaves_no_program_running() {
     // SIGKILL: no handler runs, nothing is cleaned up by the harness; the
     // sandbox's own processes must see their caller gone and end.
     let marker = "sigkill-marker-1618";
-    let dir = hanging_suite(marker, 60);
+    let dir = hanging_suite(marker, 60, 1);
     // A harness killed outright cannot remove its run folders: they go
     // where this test removes them.
     let tmp = tempfile::tempdir().unwrap();
@@ -374,20 +367,7 @@ fn sigterm_with_the_output_closed_still_ends_the_harness() {
     // quiet hook stopped every run again under the lock the report ran
     // under, and the harness hung for ever (found by benches/hostile.rs).
     let marker = "sigterm-closed-marker-4712";
-    let dir = tempfile::tempdir().unwrap();
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/misbehave");
-    std::fs::copy(fixtures.join("suite.yaml"), dir.path().join("suite.yaml")).unwrap();
-    std::fs::create_dir(dir.path().join("process")).unwrap();
-    for i in 0..2 {
-        std::fs::write(
-            dir.path().join(format!("process/hang-{i}.yaml")),
-            format!(
-                "summary: hangs\ncategory: process\nrules: [T-1]\nargs: [hang, {marker}]\n\
-                 timeout: 60\nstatus: 0\n"
-            ),
-        )
-        .unwrap();
-    }
+    let dir = hanging_suite(marker, 60, 2);
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("boxes-harness"))
         .env("NO_COLOR", "1")
         .args(["--bin", fixture_bin(), "--test-threads", "2", "--cases"])

@@ -767,8 +767,9 @@ fn spawn_contained(
     )
     .map_err(RunError::Contain)?;
     let pid = kept.pid();
-    // A keeper an interrupt missed dies with its parent thread anyway
-    // (it asks for a parent-death signal): registering late is safe.
+    // Registering late is safe: an interrupt that came meanwhile killed
+    // the zygote and every resident keeper, and a keeper of its own dies
+    // with this thread (it asks for a parent-death signal).
     if ticket.started(Killer::Keeper(pid)).is_err() {
         let _ = kept.wait();
         return Err(RunError::Interrupted);
