@@ -42,6 +42,8 @@ pub(super) enum Sub {
     /// --against), compare them byte for byte, and write each distinct
     /// mismatch as a shrunk case.
     Diff(DiffCommand),
+    /// Print the version and each pack's suite content hash (as --version).
+    Version,
     /// Print the JSON Schema of the case format.
     Schema {
         /// Print the schema of the --results document instead.
@@ -144,8 +146,8 @@ pub(super) struct TestArgs {
     /// Run only the ambiguous cases.
     #[arg(long)]
     pub(super) ignored: bool,
-    /// Cases run in parallel.
-    #[arg(long, value_name = "N")]
+    /// Cases run in parallel (0: one per core; default: one per core).
+    #[arg(long, short = 'j', visible_alias = "jobs", value_name = "N")]
     pub(super) test_threads: Option<usize>,
     /// Output format.
     #[arg(long, value_enum, value_name = "FORMAT")]
@@ -208,7 +210,14 @@ impl TestArgs {
             list: self.list,
             include_ignored: self.include_ignored,
             ignored: self.ignored,
-            test_threads: self.test_threads,
+            // libtest-mimic waits for ever on a pool of zero threads.
+            test_threads: self.test_threads.map(|n| {
+                if n == 0 {
+                    std::thread::available_parallelism().map_or(1, usize::from)
+                } else {
+                    n
+                }
+            }),
             quiet: self.quiet,
             format: self.format.map(|f| match f {
                 Format::Pretty => FormatSetting::Pretty,

@@ -85,6 +85,7 @@ impl<'a> App<'a> {
 /// The whole program, given `argv` with the program name first. Exits
 /// through the constants of [`crate::exit`].
 pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) -> ExitCode {
+    let argv = hoist_subcommand(argv);
     let top: Top = match parse_as(app, argv) {
         Ok(top) => top,
         Err(e) => return clap_exit(&e),
@@ -124,6 +125,10 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
             run_cases(app, cli, defaults)
         }
         Some(Sub::Diff(command)) => diff_main(app, command),
+        Some(Sub::Version) => {
+            println!("{} {}", app.program, version(app));
+            exit::code(exit::PASSED)
+        }
         Some(Sub::Schema { results }) => {
             if results {
                 print!("{}", crate::results::json_schema());
@@ -188,6 +193,71 @@ fn diff_main(app: &App<'_>, command: DiffCommand) -> ExitCode {
     }
 }
 
+/// Moves a subcommand named after options to the front, so that options go
+/// before or after it as cargo and nextest users type them
+/// (`--spec nogo diff --bin P` is `diff --spec nogo --bin P`). Only the
+/// first word that is not an option or an option's value is looked at: a
+/// subcommand's name there is the subcommand, never a case filter.
+fn hoist_subcommand(mut argv: Vec<OsString>) -> Vec<OsString> {
+    use clap::CommandFactory as _;
+    let mut command = Top::command();
+    command.build();
+    let subcommands: Vec<&str> = command
+        .get_subcommands()
+        .flat_map(|s| std::iter::once(s.get_name()).chain(s.get_all_aliases()))
+        .filter(|name| *name != "help")
+        .collect();
+    let takes_value = |arg: &clap::Arg| arg.get_action().takes_values();
+    let long_takes_value = |name: &str| {
+        command.get_arguments().any(|a| {
+            takes_value(a)
+                && (a.get_long() == Some(name)
+                    || a.get_all_aliases().is_some_and(|al| al.contains(&name)))
+        })
+    };
+    let short_takes_value = |c: char| {
+        command
+            .get_arguments()
+            .any(|a| takes_value(a) && a.get_short() == Some(c))
+    };
+    let mut i = 1;
+    while i < argv.len() {
+        let Some(word) = argv[i].to_str() else {
+            return argv;
+        };
+        if word == "--" {
+            return argv;
+        }
+        if let Some(long) = word.strip_prefix("--") {
+            i += if !long.contains('=') && long_takes_value(long) {
+                2
+            } else {
+                1
+            };
+            continue;
+        }
+        if let Some(shorts) = word.strip_prefix('-').filter(|s| !s.is_empty()) {
+            // A value-taking short option ends the cluster; its value is
+            // the rest of the word or, when nothing follows it, the next.
+            let mut skip_next = false;
+            for (at, c) in shorts.char_indices() {
+                if short_takes_value(c) {
+                    skip_next = at + c.len_utf8() == shorts.len();
+                    break;
+                }
+            }
+            i += if skip_next { 2 } else { 1 };
+            continue;
+        }
+        if i > 1 && subcommands.contains(&word) {
+            let sub = argv.remove(i);
+            argv.insert(1, sub);
+        }
+        return argv;
+    }
+    argv
+}
+
 /// Parses `argv` with the program's name in every usage line and its
 /// version (with the suites' content hashes) behind `--version`.
 fn parse_as<T: clap::Parser>(app: &App<'_>, argv: Vec<OsString>) -> Result<T, clap::Error> {
@@ -214,4 +284,46 @@ fn clap_exit(e: &clap::Error) -> ExitCode {
 pub(super) fn usage_error(program: &str, message: &str) -> ExitCode {
     eprintln!("{program}: {message}");
     exit::code(exit::USAGE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hoist_subcommand;
+    use std::ffi::OsString;
+
+    fn hoisted(words: &str) -> String {
+        let argv: Vec<OsString> = std::iter::once("h")
+            .chain(words.split(' '))
+            .map(OsString::from)
+            .collect();
+        hoist_subcommand(argv)
+            .iter()
+            .skip(1)
+            .map(|w| w.to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn a_subcommand_after_options_comes_first() {
+        assert_eq!(
+            hoisted("--spec nogo diff --bin P"),
+            "diff --spec nogo --bin P"
+        );
+        assert_eq!(hoisted("--bin ./boxes diff"), "diff --bin ./boxes");
+        assert_eq!(hoisted("--bin=./boxes list"), "list --bin=./boxes");
+        assert_eq!(hoisted("-j 2 --score version"), "version -j 2 --score");
+        assert_eq!(hoisted("-j2 coverage"), "coverage -j2");
+    }
+
+    #[test]
+    fn option_values_and_filters_stay_where_they_are() {
+        // `diff` is the value of --bin here, `save` a case filter.
+        assert_eq!(hoisted("--bin diff save"), "--bin diff save");
+        assert_eq!(hoisted("--score save"), "--score save");
+        assert_eq!(hoisted("diff --spec nogo"), "diff --spec nogo");
+        assert_eq!(hoisted("--score -- diff"), "--score -- diff");
+        // `diff` is -j's value (clap refuses it later); `list` is the word.
+        assert_eq!(hoisted("-j diff list"), "list -j diff");
+    }
 }

@@ -2,10 +2,11 @@
 //! and parsed, `--rule` / `--category` and the name filter applied, and
 //! the trial list with the suites the cases belong to.
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use libtest_mimic::{Arguments, Trial};
+use libtest_mimic::Trial;
 
 use crate::case;
 use crate::pack::Pack;
@@ -37,17 +38,75 @@ pub(super) fn selections(cli: &Cli, pack: &dyn Pack) -> Result<Vec<Selection>, S
         .collect()
 }
 
-/// A name filter (`--exact NAME`, a substring) that selects no case is a
-/// usage error: a mistyped name must not pass as an empty, successful run.
-pub(super) fn unmatched_filter(args: &Arguments, trials: &[Trial]) -> Option<String> {
-    let filter = args.filter.as_deref()?;
-    let any = trials.iter().any(|t| !args.is_filtered_out(t));
-    (!any).then(|| {
-        format!(
-            "no case matches {}`{filter}` (`--list` shows every case's name)",
-            if args.exact { "exactly " } else { "" }
-        )
-    })
+/// A selection that leaves no case to run is a usage error: a mistyped
+/// name, category or rule must not pass as an empty, successful run.
+/// `--category` and `--rule` are checked name by name against what the
+/// selected suites hold; the name filter, `--skip` and `--ignored` by
+/// whether any trial survives them.
+pub(super) fn unmatched_selection(cli: &Cli, plan: &Plan) -> Option<String> {
+    let unknown = |asked: &[String], seen: &BTreeSet<String>, what: &str| {
+        let missing: Vec<&str> = asked
+            .iter()
+            .filter(|a| !seen.contains(a.as_str()))
+            .map(String::as_str)
+            .collect();
+        (!missing.is_empty()).then(|| {
+            format!(
+                "no case of the selected suite has {what} {} (known: {})",
+                missing.join(", "),
+                seen.iter()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
+    };
+    if let Some(e) = unknown(&cli.categories, &plan.seen_categories, "category") {
+        return Some(e);
+    }
+    if let Some(e) = unknown(&cli.rules, &plan.seen_rules, "rule") {
+        return Some(e);
+    }
+    let args = &cli.test;
+    let survivors: Vec<&Trial> = plan
+        .trials
+        .iter()
+        .filter(|t| !args.is_filtered_out(t))
+        .collect();
+    if survivors.is_empty() {
+        return Some(match args.filter.as_deref() {
+            Some(filter) => format!(
+                "no case matches {}`{filter}` (`--list` shows every case's name)",
+                if args.exact { "exactly " } else { "" }
+            ),
+            None if plan.trials.is_empty() => {
+                "the selection (--category, --rule) leaves no case to run".to_owned()
+            }
+            None if args.ignored => {
+                "--ignored: none of the selected cases is ambiguous, so none would run".to_owned()
+            }
+            None => "--skip leaves no case to run (`--list` shows every case's name)".to_owned(),
+        });
+    }
+    if args.list {
+        return None;
+    }
+    let runs = |t: &&Trial| {
+        if t.has_ignored_flag() {
+            args.ignored || args.include_ignored
+        } else {
+            !args.ignored
+        }
+    };
+    if !survivors.iter().any(runs) {
+        return Some(if args.ignored {
+            "--ignored: none of the selected cases is ambiguous, so none would run".to_owned()
+        } else {
+            "every selected case is ambiguous (ignored by default): --include-ignored runs them"
+                .to_owned()
+        });
+    }
+    None
 }
 
 /// The trials of a run and what the report needs to know about them.
@@ -56,6 +115,10 @@ pub(super) struct Plan {
     pub(super) roots: Vec<Root>,
     pub(super) suites: Vec<(Root, Result<Suite, String>)>,
     pub(super) ambiguous_ignored: usize,
+    /// Every category and rule the gathered cases name, selected or not:
+    /// what an unmatched `--category` or `--rule` is told exists.
+    pub(super) seen_categories: BTreeSet<String>,
+    pub(super) seen_rules: BTreeSet<String>,
 }
 
 pub(super) fn plan(
@@ -70,6 +133,8 @@ pub(super) fn plan(
         roots: Vec::new(),
         suites: Vec::new(),
         ambiguous_ignored: 0,
+        seen_categories: BTreeSet::new(),
+        seen_rules: BTreeSet::new(),
     };
     let run_ambiguous = defaults.include_ambiguous || cli.strict || cli.bless;
     for selection in selections {
@@ -93,11 +158,22 @@ pub(super) fn plan(
             s
         };
         for (file, parsed) in cases {
+            match parsed.as_ref() {
+                Ok(c) => {
+                    plan.seen_categories.insert(c.category.clone());
+                    plan.seen_rules.extend(c.rules.iter().cloned());
+                }
+                Err(_) => {
+                    if let Some(folder) = file.folder() {
+                        plan.seen_categories.insert(folder.to_owned());
+                    }
+                }
+            }
             if !selected(cli, &file, parsed.as_ref().ok()) {
                 continue;
             }
             let ambiguous = parsed.as_ref().is_ok_and(Case::is_ambiguous);
-            if ambiguous && !run_ambiguous && !cli.test.include_ignored {
+            if ambiguous && !run_ambiguous && !cli.test.include_ignored && !cli.test.ignored {
                 plan.ambiguous_ignored += 1;
             }
             plan.trials.push(

@@ -23,7 +23,7 @@ use super::args::Cli;
 use super::coverage::coverage;
 use super::header::{install_interrupt_report, print_header, suite_name};
 use super::outputs::write_machine_outputs;
-use super::plan::{first_suite, plan, selections, unmatched_filter};
+use super::plan::{first_suite, plan, selections, unmatched_selection};
 use super::{App, Defaults, usage_error};
 
 pub(super) struct Context {
@@ -90,8 +90,12 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
         Ok(p) => p,
         Err(e) => return usage_error(program, &e),
     };
-    if let Some(e) = unmatched_filter(&cli.test, &plan.trials) {
+    if let Some(e) = unmatched_selection(&cli, &plan) {
         return usage_error(program, &e);
+    }
+    if cli.test.list && matches!(cli.test.format, Some(FormatSetting::Json)) {
+        println!("{}", list_json(&cli, &plan.trials));
+        return exit::code(exit::PASSED);
     }
     install_interrupt_report(&ctx, &cli, &plan);
     let chatty = !(cli.test.list || matches!(cli.test.format, Some(FormatSetting::Json)));
@@ -169,6 +173,17 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     } else {
         exit::code(exit::PASSED)
     }
+}
+
+/// `--list --format json`: the selected cases as one JSON array, each with
+/// its name and whether it is ambiguous (ignored unless asked for).
+fn list_json(cli: &Cli, trials: &[libtest_mimic::Trial]) -> String {
+    let cases: Vec<serde_json::Value> = trials
+        .iter()
+        .filter(|t| !cli.test.is_filtered_out(t))
+        .map(|t| serde_json::json!({ "name": t.name(), "ambiguous": t.has_ignored_flag() }))
+        .collect();
+    serde_json::Value::Array(cases).to_string()
 }
 
 /// Picks the pack (`--spec`) and folds in the environment (`NAME_BLESS`,

@@ -86,8 +86,8 @@ pub struct DiffCli {
     /// second per session).
     #[arg(long, value_name = "SECS", value_parser = crate::run::parse_timeout)]
     pub timeout: Option<Duration>,
-    /// Parallel workers (default: all cores).
-    #[arg(long, value_name = "N")]
+    /// Parallel workers (0 or default: one per core).
+    #[arg(long, short = 'j', visible_alias = "test-threads", value_name = "N")]
     pub jobs: Option<usize>,
 }
 
@@ -191,10 +191,10 @@ pub fn run<E: Explorer>(
         (None, None) => Some(DEFAULT_SESSIONS),
     };
     let seed = cli.seed.unwrap_or_else(clock_seed);
-    let jobs = cli
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
-        .max(1);
+    let jobs = match cli.jobs {
+        Some(n) if n > 0 => n,
+        _ => std::thread::available_parallelism().map_or(1, usize::from),
+    };
     let shared = Shared {
         explorer,
         context: *context,
