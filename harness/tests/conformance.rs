@@ -12,6 +12,7 @@ fn main() -> ExitCode {
         boxes_harness::engine::Defaults {
             include_ambiguous: true,
             ignore_bin_env: true,
+            libtest_output: true,
         },
     )
 }

@@ -46,7 +46,7 @@ fn harness(containment: &str) -> Command {
         .env_remove("BOXES_BIN")
         .env_remove("BOXES_BLESS")
         .env_remove("CONFORMANCE_REFERENCE")
-        .args(["--test-threads", "2"]);
+        .args(["--test-threads", "2", "--format", "libtest"]);
     cmd
 }
 

@@ -164,7 +164,7 @@ fn run_suite(bin: &Path, include_ignored: bool) -> (Option<i32>, BTreeSet<String
     cmd.env("CONFORMANCE_CONTAINMENT", "group")
         .arg("--bin")
         .arg(bin)
-        .args(["--test-threads", "2"]);
+        .args(["--test-threads", "2", "--format", "libtest"]);
     if include_ignored {
         cmd.arg("--include-ignored");
     }

@@ -149,15 +149,20 @@ pub(super) struct TestArgs {
     /// Cases run in parallel (0: one per core; default: one per core).
     #[arg(long, short = 'j', visible_alias = "jobs", value_name = "N")]
     pub(super) test_threads: Option<usize>,
-    /// Output format.
+    /// Output format (default: the report, causes and score, no line per
+    /// case).
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub(super) format: Option<Format>,
-    /// Colour.
+    /// Colour (default auto: on a terminal, unless NO_COLOR is set).
     #[arg(long, value_enum, value_name = "WHEN")]
     pub(super) color: Option<Color>,
-    /// One character per case.
+    /// Only the causes and the score (with --format libtest: one
+    /// character per case).
     #[arg(short, long)]
     pub(super) quiet: bool,
+    /// A line per case as libtest prints it (as --format libtest).
+    #[arg(short, long, conflicts_with = "format")]
+    pub(super) verbose: bool,
     /// Accepted for `cargo test`; no effect.
     #[arg(long, hide = true)]
     pub(super) test: bool,
@@ -181,8 +186,11 @@ pub(super) struct TestArgs {
 /// `--format`.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 pub(super) enum Format {
-    /// One line per case.
-    Pretty,
+    /// The causes and the score, no line per case (the default).
+    Report,
+    /// One line per case, as libtest prints it.
+    #[value(alias = "pretty")]
+    Libtest,
     /// One character per case.
     Terse,
     /// libtest's JSON events.
@@ -201,6 +209,27 @@ pub(super) enum Color {
 }
 
 impl TestArgs {
+    /// Whether libtest-mimic prints the run (a line or character per case)
+    /// rather than the harness's report.
+    pub(super) fn libtest_output(&self, by_default: bool) -> bool {
+        self.list
+            || self.verbose
+            || match self.format {
+                Some(Format::Report) => false,
+                Some(_) => true,
+                None => by_default,
+            }
+    }
+
+    /// `--color`, else auto: a terminal on stdout and no `NO_COLOR`.
+    pub(super) fn colour(&self) -> bool {
+        match self.color {
+            Some(Color::Always) => true,
+            Some(Color::Never) => false,
+            Some(Color::Auto) | None => crate::report::colour_wanted(),
+        }
+    }
+
     /// The libtest-mimic arguments these stand for.
     pub(super) fn to_arguments(&self) -> Arguments {
         Arguments {
@@ -219,11 +248,14 @@ impl TestArgs {
                 }
             }),
             quiet: self.quiet,
-            format: self.format.map(|f| match f {
-                Format::Pretty => FormatSetting::Pretty,
-                Format::Terse => FormatSetting::Terse,
-                Format::Json => FormatSetting::Json,
-            }),
+            format: match self.format {
+                Some(Format::Libtest) => Some(FormatSetting::Pretty),
+                Some(Format::Terse) => Some(FormatSetting::Terse),
+                Some(Format::Json) => Some(FormatSetting::Json),
+                Some(Format::Report) => None,
+                None if self.verbose => Some(FormatSetting::Pretty),
+                None => None,
+            },
             color: self.color.map(|c| match c {
                 Color::Auto => libtest_mimic::ColorSetting::Auto,
                 Color::Always => libtest_mimic::ColorSetting::Always,

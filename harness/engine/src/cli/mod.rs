@@ -4,7 +4,8 @@
 //! runner behind `run` lives in the submodules:
 //!
 //! - `args`: the clap definitions;
-//! - `runner`: one run of the selected cases around libtest-mimic;
+//! - `runner`: one run of the selected cases, the report around it;
+//! - `progress`: the harness's own runner behind the default report;
 //! - `plan`: which cases a run selects, and the trial list;
 //! - `trials`: one case as a trial, run, driven and judged;
 //! - `bless`: one case blessed from the reference;
@@ -18,6 +19,7 @@ mod coverage;
 mod header;
 mod outputs;
 mod plan;
+mod progress;
 mod runner;
 mod trials;
 
@@ -43,6 +45,9 @@ pub struct Defaults {
     /// Ignore `NAME_BIN`: `cargo test` checks the reference whatever the
     /// environment says.
     pub ignore_bin_env: bool,
+    /// libtest's per-case output by default (a `cargo test` target), as if
+    /// `--format libtest` were given.
+    pub libtest_output: bool,
 }
 
 /// A binary built on the engine: its name and the packs it registers.
@@ -195,7 +200,7 @@ fn diff_main(app: &App<'_>, command: DiffCommand) -> ExitCode {
 
 /// Moves a subcommand named after options to the front, so that options go
 /// before or after it as cargo and nextest users type them
-/// (`--spec nogo diff --bin P` is `diff --spec nogo --bin P`). Only the
+/// (`--spec NAME diff --bin P` is `diff --spec NAME --bin P`). Only the
 /// first word that is not an option or an option's value is looked at: a
 /// subcommand's name there is the subcommand, never a case filter.
 fn hoist_subcommand(mut argv: Vec<OsString>) -> Vec<OsString> {
@@ -307,11 +312,11 @@ mod tests {
     #[test]
     fn a_subcommand_after_options_comes_first() {
         assert_eq!(
-            hoisted("--spec nogo diff --bin P"),
-            "diff --spec nogo --bin P"
+            hoisted("--spec alpha diff --bin P"),
+            "diff --spec alpha --bin P"
         );
-        assert_eq!(hoisted("--bin ./boxes diff"), "diff --bin ./boxes");
-        assert_eq!(hoisted("--bin=./boxes list"), "list --bin=./boxes");
+        assert_eq!(hoisted("--bin ./prog diff"), "diff --bin ./prog");
+        assert_eq!(hoisted("--bin=./prog list"), "list --bin=./prog");
         assert_eq!(hoisted("-j 2 --score version"), "version -j 2 --score");
         assert_eq!(hoisted("-j2 coverage"), "coverage -j2");
     }
@@ -321,7 +326,7 @@ mod tests {
         // `diff` is the value of --bin here, `save` a case filter.
         assert_eq!(hoisted("--bin diff save"), "--bin diff save");
         assert_eq!(hoisted("--score save"), "--score save");
-        assert_eq!(hoisted("diff --spec nogo"), "diff --spec nogo");
+        assert_eq!(hoisted("diff --spec alpha"), "diff --spec alpha");
         assert_eq!(hoisted("--score -- diff"), "--score -- diff");
         // `diff` is -j's value (clap refuses it later); `list` is the word.
         assert_eq!(hoisted("-j diff list"), "list -j diff");

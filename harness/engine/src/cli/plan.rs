@@ -17,7 +17,7 @@ use crate::suite::{self, CaseFile, Root};
 use super::Defaults;
 use super::args::Cli;
 use super::runner::Context;
-use super::trials::trial;
+use super::trials::{Job, job};
 
 /// What `--cases` names; without it the pack's built-in suite (or, to
 /// bless, the folder it was built from).
@@ -68,9 +68,15 @@ pub(super) fn unmatched_selection(cli: &Cli, plan: &Plan) -> Option<String> {
         return Some(e);
     }
     let args = &cli.test;
-    let survivors: Vec<&Trial> = plan
+    // nextest lists with `--ignored --list` to learn which tests are
+    // ignored: an empty answer there is an answer, not a mistake.
+    if args.list && args.filter.is_none() && args.skip.is_empty() {
+        return None;
+    }
+    let survivors: Vec<Trial> = plan
         .trials
         .iter()
+        .map(Job::probe)
         .filter(|t| !args.is_filtered_out(t))
         .collect();
     if survivors.is_empty() {
@@ -91,14 +97,14 @@ pub(super) fn unmatched_selection(cli: &Cli, plan: &Plan) -> Option<String> {
     if args.list {
         return None;
     }
-    let runs = |t: &&Trial| {
+    let runs = |t: &Trial| {
         if t.has_ignored_flag() {
             args.ignored || args.include_ignored
         } else {
             !args.ignored
         }
     };
-    if !survivors.iter().any(runs) {
+    if !survivors.iter().any(|t| runs(t)) {
         return Some(if args.ignored {
             "--ignored: none of the selected cases is ambiguous, so none would run".to_owned()
         } else {
@@ -111,7 +117,7 @@ pub(super) fn unmatched_selection(cli: &Cli, plan: &Plan) -> Option<String> {
 
 /// The trials of a run and what the report needs to know about them.
 pub(super) struct Plan {
-    pub(super) trials: Vec<Trial>,
+    pub(super) trials: Vec<Job>,
     pub(super) roots: Vec<Root>,
     pub(super) suites: Vec<(Root, Result<Suite, String>)>,
     pub(super) ambiguous_ignored: usize,
@@ -176,10 +182,13 @@ pub(super) fn plan(
             if ambiguous && !run_ambiguous && !cli.test.include_ignored && !cli.test.ignored {
                 plan.ambiguous_ignored += 1;
             }
-            plan.trials.push(
-                trial(Arc::clone(ctx), file, parsed, suite.clone())
-                    .with_ignored_flag(ambiguous && !run_ambiguous),
-            );
+            plan.trials.push(job(
+                Arc::clone(ctx),
+                file,
+                parsed,
+                suite.clone(),
+                ambiguous && !run_ambiguous,
+            ));
         }
     }
     Ok(plan)

@@ -24,6 +24,8 @@ use super::coverage::coverage;
 use super::header::{install_interrupt_report, print_header, suite_name};
 use super::outputs::write_machine_outputs;
 use super::plan::{first_suite, plan, selections, unmatched_selection};
+use super::progress;
+use super::trials::Job;
 use super::{App, Defaults, usage_error};
 
 pub(super) struct Context {
@@ -98,18 +100,27 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
         return exit::code(exit::PASSED);
     }
     install_interrupt_report(&ctx, &cli, &plan);
+    let libtest = cli.libtest.libtest_output(defaults.libtest_output);
     let chatty = !(cli.test.list || matches!(cli.test.format, Some(FormatSetting::Json)));
-    if chatty {
+    // `-q` of the report: the causes and the score, nothing around them.
+    let narrate = chatty && !(cli.libtest.quiet && !libtest);
+    if narrate {
         print_header(program, &cli, &ctx.target, &plan);
     }
 
     let started = Instant::now();
     let content_hash = suite::content_hash(&plan.roots);
     let suite_name = suite_name(&plan);
-    let trials = std::mem::take(&mut plan.trials);
-    let conclusion = libtest_mimic::run(&cli.test, trials);
+    let jobs = std::mem::take(&mut plan.trials);
+    let (failed, tally) = if libtest {
+        let trials = jobs.into_iter().map(Job::into_trial).collect();
+        (libtest_mimic::run(&cli.test, trials).has_failed(), None)
+    } else {
+        let tally = progress::run(&cli.test, jobs, narrate);
+        (tally.failed + tally.panicked > 0, Some(tally))
+    };
 
-    if plan.ambiguous_ignored > 0 && chatty {
+    if plan.ambiguous_ignored > 0 && narrate {
         // Where the ambiguous rulings are explained depends on the pack:
         // a list of its own when its suite has one, else its rulings page.
         let explained = if pack.suite().get("AMBIGUITIES.md").is_some() {
@@ -158,17 +169,23 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     {
         return usage_error(program, &format!("cannot write {}: {e}", path.display()));
     }
+    if let Some(tally) = &tally
+        && chatty
+    {
+        println!("\n{}", tally.line());
+    }
     let errors = results
         .iter()
         .filter(|r| matches!(r.verdict, Verdict::Error(_)))
-        .count();
+        .count()
+        + tally.map_or(0, |t| t.panicked);
     if errors > 0 {
         eprintln!(
             "{program}: {errors} case(s) could not be run (a fault of the suite or the harness, \
              not of the program); they count neither way"
         );
         exit::code(exit::USAGE)
-    } else if conclusion.has_failed() {
+    } else if failed {
         exit::code(exit::FAILED)
     } else {
         exit::code(exit::PASSED)
@@ -177,11 +194,11 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
 
 /// `--list --format json`: the selected cases as one JSON array, each with
 /// its name and whether it is ambiguous (ignored unless asked for).
-fn list_json(cli: &Cli, trials: &[libtest_mimic::Trial]) -> String {
-    let cases: Vec<serde_json::Value> = trials
+fn list_json(cli: &Cli, jobs: &[Job]) -> String {
+    let cases: Vec<serde_json::Value> = jobs
         .iter()
-        .filter(|t| !cli.test.is_filtered_out(t))
-        .map(|t| serde_json::json!({ "name": t.name(), "ambiguous": t.has_ignored_flag() }))
+        .filter(|j| !cli.test.is_filtered_out(&j.probe()))
+        .map(|j| serde_json::json!({ "name": j.name, "ambiguous": j.ignored }))
         .collect();
     serde_json::Value::Array(cases).to_string()
 }
@@ -204,9 +221,11 @@ pub(super) fn resolve<'a>(
             .filter(|v| !v.is_empty())
             .map(PathBuf::from);
     }
-    if !report::colour_wanted() {
-        cli.test.color = Some(libtest_mimic::ColorSetting::Never);
-    }
+    cli.test.color = Some(if cli.libtest.colour() {
+        libtest_mimic::ColorSetting::Always
+    } else {
+        libtest_mimic::ColorSetting::Never
+    });
     Ok((cli, pack))
 }
 
@@ -252,7 +271,7 @@ pub(super) fn context(
         },
         overrides: Overrides { timeout },
         style: Style {
-            colour: report::colour_wanted(),
+            colour: cli.libtest.colour(),
         },
         bless: cli.bless,
         program,

@@ -21,14 +21,45 @@ use crate::suite::CaseFile;
 use super::bless::bless_one;
 use super::runner::Context;
 
-pub(super) fn trial(
+/// One selected case, ready to run: under libtest-mimic (as a [`Trial`])
+/// or under the harness's own runner ([`super::progress`]).
+pub(super) struct Job {
+    pub(super) name: String,
+    /// Ambiguous: run only when asked for.
+    pub(super) ignored: bool,
+    run: Box<dyn FnOnce() -> Result<(), Failed> + Send>,
+}
+
+impl Job {
+    /// Runs the case; its result goes to the run's context, the outcome to
+    /// libtest.
+    pub(super) fn run(self) -> Result<(), Failed> {
+        (self.run)()
+    }
+
+    /// The case as a libtest-mimic trial.
+    pub(super) fn into_trial(self) -> Trial {
+        let run = self.run;
+        Trial::test(self.name, run).with_ignored_flag(self.ignored)
+    }
+
+    /// A trial of the same name that runs nothing: what libtest's filters
+    /// (`FILTER`, `--exact`, `--skip`, `--ignored`) are asked about.
+    pub(super) fn probe(&self) -> Trial {
+        Trial::test(self.name.clone(), || Ok(())).with_ignored_flag(self.ignored)
+    }
+}
+
+pub(super) fn job(
     ctx: Arc<Context>,
     file: CaseFile,
     parsed: Result<Case, String>,
     suite: Result<Suite, String>,
-) -> Trial {
+    ignored: bool,
+) -> Job {
     let name = file.name().to_owned();
-    Trial::test(name.clone(), move || {
+    let job_name = name.clone();
+    let run = Box::new(move || {
         if crate::interrupt::interrupted() {
             return Err(Failed::from("not run: the harness was interrupted"));
         }
@@ -86,7 +117,12 @@ pub(super) fn trial(
             .unwrap_or_else(PoisonError::into_inner)
             .push(result);
         outcome
-    })
+    });
+    Job {
+        name: job_name,
+        ignored,
+        run,
+    }
 }
 
 /// Runs one case and judges it; `actual` receives how the program ended.
