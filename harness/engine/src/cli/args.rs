@@ -252,9 +252,8 @@ impl TestArgs {
                 Some(Format::Libtest) => Some(FormatSetting::Pretty),
                 Some(Format::Terse) => Some(FormatSetting::Terse),
                 Some(Format::Json) => Some(FormatSetting::Json),
-                Some(Format::Report) => None,
                 None if self.verbose => Some(FormatSetting::Pretty),
-                None => None,
+                Some(Format::Report) | None => None,
             },
             color: self.color.map(|c| match c {
                 Color::Auto => libtest_mimic::ColorSetting::Auto,

@@ -104,7 +104,7 @@ pub(super) fn unmatched_selection(cli: &Cli, plan: &Plan) -> Option<String> {
             !args.ignored
         }
     };
-    if !survivors.iter().any(|t| runs(t)) {
+    if !survivors.iter().any(runs) {
         return Some(if args.ignored {
             "--ignored: none of the selected cases is ambiguous, so none would run".to_owned()
         } else {

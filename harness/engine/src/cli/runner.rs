@@ -103,7 +103,7 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     let libtest = cli.libtest.libtest_output(defaults.libtest_output);
     let chatty = !(cli.test.list || matches!(cli.test.format, Some(FormatSetting::Json)));
     // `-q` of the report: the causes and the score, nothing around them.
-    let narrate = chatty && !(cli.libtest.quiet && !libtest);
+    let narrate = chatty && (libtest || !cli.libtest.quiet);
     if narrate {
         print_header(program, &cli, &ctx.target, &plan);
     }
@@ -121,19 +121,7 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     };
 
     if plan.ambiguous_ignored > 0 && narrate {
-        // Where the ambiguous rulings are explained depends on the pack:
-        // a list of its own when its suite has one, else its rulings page.
-        let explained = if pack.suite().get("AMBIGUITIES.md").is_some() {
-            "AMBIGUITIES.md beside the cases".to_owned()
-        } else {
-            format!("the (ambiguous) marks of {}-rulings.md", pack.name())
-        };
-        println!(
-            "{} ambiguous cases ignored: their expected bytes rest on a ruling marked \
-             ambiguous, where careful programs differ ({explained}); \
-             --include-ignored runs them",
-            plan.ambiguous_ignored
-        );
+        print_ambiguous_note(pack, plan.ambiguous_ignored);
     }
     let mut results =
         std::mem::take(&mut *ctx.results.lock().unwrap_or_else(PoisonError::into_inner));
@@ -174,6 +162,17 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     {
         println!("\n{}", tally.line());
     }
+    exit_status(program, &results, tally.as_ref(), failed)
+}
+
+/// The exit status: a case the harness could not run is its fault (exit
+/// 2) before any failure of the program.
+fn exit_status(
+    program: &str,
+    results: &[CaseResult],
+    tally: Option<&progress::Tally>,
+    failed: bool,
+) -> ExitCode {
     let errors = results
         .iter()
         .filter(|r| matches!(r.verdict, Verdict::Error(_)))
@@ -190,6 +189,22 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     } else {
         exit::code(exit::PASSED)
     }
+}
+
+/// The note on the ambiguous cases a run left out.
+fn print_ambiguous_note(pack: &dyn Pack, count: usize) {
+    // Where the ambiguous rulings are explained depends on the pack:
+    // a list of its own when its suite has one, else its rulings page.
+    let explained = if pack.suite().get("AMBIGUITIES.md").is_some() {
+        "AMBIGUITIES.md beside the cases".to_owned()
+    } else {
+        format!("the (ambiguous) marks of {}-rulings.md", pack.name())
+    };
+    println!(
+        "{count} ambiguous cases ignored: their expected bytes rest on a ruling marked \
+         ambiguous, where careful programs differ ({explained}); \
+         --include-ignored runs them",
+    );
 }
 
 /// `--list --format json`: the selected cases as one JSON array, each with
