@@ -4,7 +4,7 @@
 //! for the reference as the program itself), and a position-independent
 //! executable this large spends about half of its start-up applying some
 //! 7,600 relocations: 1.05-1.5 ms per start against 0.75-1.0 ms linked at
-//! a fixed address (`perf stat -r 500`, see the README's Benchmarks).
+//! a fixed address (`perf stat -r 500`, see docs/containment.md and docs/hangs.md).
 fn main() {
     for kind in ["bins", "benches", "tests"] {
         println!("cargo:rustc-link-arg-{kind}=-no-pie");

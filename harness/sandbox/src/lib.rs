@@ -129,8 +129,8 @@ pub fn containment() -> &'static Containment {
         let chosen = match wanted.as_str() {
             "group" => Containment::ProcessGroup(format!("{CONTAINMENT_ENV}=group")),
             // The network namespace is opt-in: its creation and tear-down
-            // cost more than the rest of a run (see the README's
-            // Containment section for the numbers).
+            // cost more than the rest of a run (see docs/containment.md
+            // for the numbers).
             // Landlock where the kernel has it: a mount namespace costs
             // tens of milliseconds per run.
             "" | "pid" => match probe(true, true) {

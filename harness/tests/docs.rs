@@ -1,0 +1,250 @@
+//! Every command a user copies from the README and `docs/` is run, so the
+//! documentation cannot drift from the command line.
+//!
+//! The convention (stated in `docs/README.md`): in a ```` ```sh ```` block,
+//! every command is a harness command (`boxes-harness …` or
+//! `cargo run --release -p boxes-harness -- …`) and is run here, in a fresh
+//! folder, the commands of one block in order; a trailing `# exit N` gives
+//! its documented exit status (default 0). A block that needs a program of
+//! the reader's or another tool is marked ```` ```sh no-run ````. A program
+//! named with `--bin` or `--against` is replaced by the pack's reference
+//! fixture, and `diff` runs a few sessions instead of thousands.
+
+#![expect(clippy::unwrap_used, reason = "test helpers fail loudly")]
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+/// One documented command: where it is written, its arguments, the exit
+/// status the documentation gives it.
+#[derive(Debug)]
+struct Documented {
+    at: String,
+    args: Vec<String>,
+    exit: i32,
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn pages() -> Vec<PathBuf> {
+    let mut pages = vec![root().join("README.md")];
+    let mut docs: Vec<PathBuf> = std::fs::read_dir(root().join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    docs.sort();
+    pages.extend(docs);
+    pages
+}
+
+/// The `sh` blocks of `text`: each a list of (line number, command line)
+/// with continuations joined.
+fn sh_blocks(text: &str) -> Vec<Vec<(usize, String)>> {
+    enum State {
+        Outside,
+        Sh(Vec<(usize, String)>),
+        Other,
+    }
+    let mut blocks = Vec::new();
+    let mut state = State::Outside;
+    let mut pending: Option<(usize, String)> = None;
+    for (i, line) in text.lines().enumerate() {
+        let trimmed = line.trim();
+        if let Some(info) = trimmed.strip_prefix("```") {
+            state = match state {
+                State::Outside if info.trim() == "sh" => State::Sh(Vec::new()),
+                State::Outside => State::Other,
+                State::Sh(block) => {
+                    blocks.push(block);
+                    State::Outside
+                }
+                State::Other => State::Outside,
+            };
+            pending = None;
+            continue;
+        }
+        let State::Sh(block) = &mut state else {
+            continue;
+        };
+        let (start, mut joined) = pending.take().unwrap_or((i + 1, String::new()));
+        joined.push_str(trimmed.trim_end_matches('\\').trim_end());
+        if trimmed.ends_with('\\') {
+            joined.push(' ');
+            pending = Some((start, joined));
+        } else if !joined.is_empty() && !joined.starts_with('#') {
+            block.push((start, joined));
+        }
+    }
+    blocks
+}
+
+/// Reads the documented commands of every page; `Err` lists the commands
+/// in `sh` blocks that are not harness commands.
+fn documented() -> (Vec<Vec<Documented>>, Vec<String>) {
+    let mut all = Vec::new();
+    let mut foreign = Vec::new();
+    for page in pages() {
+        let text = std::fs::read_to_string(&page).unwrap();
+        let name = page.file_name().unwrap().to_string_lossy().into_owned();
+        for block in sh_blocks(&text) {
+            let mut commands = Vec::new();
+            for (line, command) in block {
+                let at = format!("{name}:{line}");
+                let (command, exit) = match command.split_once(" # ") {
+                    Some((c, note)) => (
+                        c.to_owned(),
+                        note.trim()
+                            .strip_prefix("exit ")
+                            .and_then(|n| n.split_whitespace().next()?.parse().ok())
+                            .unwrap_or(0),
+                    ),
+                    None => (command, 0),
+                };
+                let Some(words) = shlex::split(&command) else {
+                    foreign.push(format!("{at}: cannot split `{command}`"));
+                    continue;
+                };
+                let args = match words.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+                    ["boxes-harness", ..] => words[1..].to_vec(),
+                    ["cargo", "run", "--release", "-p", "boxes-harness"] => Vec::new(),
+                    ["cargo", "run", "--release", "-p", "boxes-harness", "--", ..] => {
+                        words[6..].to_vec()
+                    }
+                    // The test command: it is what runs this test.
+                    ["cargo", "test", "--workspace"] => continue,
+                    _ => {
+                        foreign.push(format!("{at}: `{command}`"));
+                        continue;
+                    }
+                };
+                commands.push(Documented { at, args, exit });
+            }
+            if !commands.is_empty() {
+                all.push(commands);
+            }
+        }
+    }
+    (all, foreign)
+}
+
+#[test]
+fn every_sh_block_holds_only_harness_commands() {
+    let (_, foreign) = documented();
+    assert!(
+        foreign.is_empty(),
+        "commands in ```sh blocks that the docs test cannot run; mark their block \
+         ```sh no-run or make them harness commands:\n{}",
+        foreign.join("\n")
+    );
+}
+
+/// The program standing for the reader's: the pack's reference fixture.
+fn stand_in(dir: &Path, spec: &str) -> (String, Option<(&'static str, &'static str)>) {
+    let (fixture, name) = match spec {
+        "nogo" => (env!("CARGO_BIN_EXE_nogo-fixture-variant"), "nogo"),
+        "codingame" => {
+            return (
+                env!("CARGO_BIN_EXE_codingame-fixture-faulty").to_owned(),
+                Some(("CG_FAULT", "none")),
+            );
+        }
+        _ => (env!("CARGO_BIN_EXE_boxes-fixture-variant"), "boxes"),
+    };
+    let link = dir.join(format!("stand-in-{name}/{name}"));
+    if !link.exists() {
+        std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(fixture, &link).unwrap();
+    }
+    (link.display().to_string(), None)
+}
+
+/// The arguments as run: programs replaced, `diff` shortened.
+fn as_run(args: &[String], dir: &Path) -> (Vec<String>, Vec<(&'static str, &'static str)>) {
+    let spec = args
+        .iter()
+        .position(|a| a == "--spec")
+        .and_then(|i| args.get(i + 1))
+        .map_or("boxes", String::as_str);
+    let mut out = Vec::new();
+    let mut env = Vec::new();
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        out.push(word.clone());
+        match word.as_str() {
+            "--bin" | "--against" => {
+                words.next();
+                let (bin, var) = stand_in(dir, spec);
+                env.extend(var);
+                out.push(bin);
+            }
+            "--time" => {
+                words.next();
+                out.push("1".to_owned());
+            }
+            "--sessions" => {
+                words.next();
+                out.push("20".to_owned());
+            }
+            _ => {}
+        }
+    }
+    if out.iter().any(|w| w == "diff") && !out.iter().any(|w| w == "--sessions" || w == "--time") {
+        out.extend(["--sessions".to_owned(), "20".to_owned()]);
+    }
+    (out, env)
+}
+
+#[test]
+fn every_documented_harness_command_runs_as_documented() {
+    let (blocks, _) = documented();
+    assert!(blocks.len() >= 5, "too few documented commands: {blocks:?}");
+    let mut problems = Vec::new();
+    for block in blocks {
+        let dir = tempfile::tempdir().unwrap();
+        for command in block {
+            let (args, env) = as_run(&command.args, dir.path());
+            let mut cmd = Command::cargo_bin("boxes-harness").unwrap();
+            cmd.current_dir(dir.path())
+                .env("NO_COLOR", "1")
+                .env("CONFORMANCE_CONTAINMENT", "group")
+                .env_remove("BOXES_BIN")
+                .env_remove("NOGO_BIN")
+                .env_remove("CODINGAME_BIN")
+                .args(&args);
+            for (k, v) in env {
+                cmd.env(k, v);
+            }
+            let out = cmd.output().unwrap();
+            let code = out.status.code().unwrap_or(-1);
+            if code != command.exit {
+                problems.push(format!(
+                    "{}: boxes-harness {} exited {code}, documented {}\n{}",
+                    command.at,
+                    args.join(" "),
+                    command.exit,
+                    String::from_utf8_lossy(&out.stderr)
+                        .lines()
+                        .take(5)
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+}
+
+#[test]
+fn the_block_reader_skips_no_run_blocks_and_joins_lines() {
+    let text = "```sh no-run\nboxes-harness --nope\n```\n```sh\n# a comment\nboxes-harness --bin x \\\n    --score\n```\n```yaml\nboxes-harness x\n```\n";
+    let blocks = sh_blocks(text);
+    assert_eq!(blocks.len(), 1, "{blocks:?}");
+    assert_eq!(
+        blocks[0],
+        vec![(6, "boxes-harness --bin x --score".to_owned())]
+    );
+}
