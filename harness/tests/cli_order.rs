@@ -157,3 +157,49 @@ fn color_is_honoured_in_a_pipe() {
     let (_, never, _) = run(&[&args[..], &["--color", "never"]].concat());
     assert!(!never.contains("\u{1b}["), "{never}");
 }
+
+#[test]
+fn each_subcommand_shows_and_accepts_only_its_own_options() {
+    for (sub, foreign) in [
+        ("bless", "--score"),
+        ("bless", "--bless"),
+        ("list", "--junit"),
+        ("coverage", "--bin"),
+    ] {
+        let (code, help, _) = run(&[sub, "--help"]);
+        assert_eq!(code, 0);
+        assert!(
+            !help.contains(foreign),
+            "{sub} --help shows {foreign}:\n{help}"
+        );
+        let (code, _, err) = run(&[sub, foreign, "x"]);
+        assert_eq!(code, USAGE, "{sub} {foreign}: {err}");
+    }
+    let (_, help, _) = run(&["--help"]);
+    for pack in [
+        "boxes",
+        "nogo",
+        "codingame",
+        "BOXES_BIN",
+        "NOGO_BIN",
+        "CODINGAME_BIN",
+    ] {
+        assert!(help.contains(pack), "--help lacks {pack}:\n{help}");
+    }
+}
+
+#[test]
+fn bless_from_another_folder_never_writes_into_the_source_tree() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = harness()
+        .current_dir(dir.path())
+        .args(["bless", "--category", "args-count"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(USAGE));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("name the folder to rewrite with --cases"),
+        "{err}"
+    );
+}

@@ -14,10 +14,6 @@ use crate::run;
 #[derive(Debug, clap::Parser)]
 #[command(
     about = "Replays a spec pack's conformance cases against a program, byte for byte.",
-    after_help = "Without --bin the built-in reference is checked. Environment: NAME_BIN \
-                  (as --bin), NAME_BLESS=1 (as --bless), NAME_TIME_FACTOR (as --time-factor), NAME the \
-                  pack's name in capitals; \
-                  NO_COLOR.",
     args_conflicts_with_subcommands = true
 )]
 pub(super) struct Top {
@@ -33,11 +29,11 @@ pub(super) enum Sub {
     /// Run the selected cases against a program (the default).
     Run(Cli),
     /// Rewrite the expected fields of the selected cases from the reference.
-    Bless(Cli),
+    Bless(BlessCli),
     /// List the selected cases without running them.
-    List(Cli),
+    List(ListCli),
     /// Print every rule of rules.yaml with the number of cases citing it.
-    Coverage(Cli),
+    Coverage(CoverageCli),
     /// Run random sessions on a candidate and on the reference (or
     /// --against), compare them byte for byte, and write each distinct
     /// mismatch as a shrunk case.
@@ -53,7 +49,7 @@ pub(super) enum Sub {
 }
 
 /// The options of a run.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Default, clap::Args)]
 #[expect(
     clippy::struct_excessive_bools,
     reason = "independent command-line flags"
@@ -122,7 +118,7 @@ pub(super) struct Cli {
 }
 
 /// The options `cargo test` and nextest pass to a test binary.
-#[derive(Debug, Clone, clap::Args)]
+#[derive(Debug, Default, Clone, clap::Args)]
 #[expect(
     clippy::struct_excessive_bools,
     reason = "independent command-line flags"
@@ -261,6 +257,132 @@ impl TestArgs {
                 Color::Never => libtest_mimic::ColorSetting::Never,
             }),
             ..Arguments::default()
+        }
+    }
+}
+
+/// The options of `bless`: which cases, and how many at once.
+#[derive(Debug, clap::Args)]
+pub(super) struct BlessCli {
+    /// The spec pack whose reference writes the expectations.
+    #[arg(long, value_name = "NAME")]
+    spec: Option<String>,
+    /// A case folder or case file to rewrite; repeatable (default: the
+    /// suite's source folder, only when run from its source tree).
+    #[arg(long = "cases", value_name = "PATH")]
+    cases: Vec<PathBuf>,
+    /// Only cases citing this rule ID; repeatable.
+    #[arg(long = "rule", value_name = "ID")]
+    rules: Vec<String>,
+    /// Only cases of this category; repeatable.
+    #[arg(long = "category", value_name = "NAME")]
+    categories: Vec<String>,
+    /// Only cases whose name contains FILTER (`category/case`).
+    #[arg(value_name = "FILTER")]
+    filter: Option<String>,
+    /// FILTER must match a name exactly.
+    #[arg(long)]
+    exact: bool,
+    /// Skip cases whose name contains TEXT; repeatable.
+    #[arg(long, value_name = "TEXT")]
+    skip: Vec<String>,
+    /// Cases blessed in parallel (0 or default: one per core).
+    #[arg(long, short = 'j', visible_alias = "jobs", value_name = "N")]
+    test_threads: Option<usize>,
+}
+
+/// The options of `list`: which cases, and how to print them.
+#[derive(Debug, clap::Args)]
+pub(super) struct ListCli {
+    /// The spec pack whose suite is listed.
+    #[arg(long, value_name = "NAME")]
+    spec: Option<String>,
+    /// A case folder or case file; repeatable (default: the built-in suite).
+    #[arg(long = "cases", value_name = "PATH")]
+    cases: Vec<PathBuf>,
+    /// Only cases citing this rule ID; repeatable.
+    #[arg(long = "rule", value_name = "ID")]
+    rules: Vec<String>,
+    /// Only cases of this category; repeatable.
+    #[arg(long = "category", value_name = "NAME")]
+    categories: Vec<String>,
+    /// Only cases whose name contains FILTER (`category/case`).
+    #[arg(value_name = "FILTER")]
+    filter: Option<String>,
+    /// FILTER must match a name exactly.
+    #[arg(long)]
+    exact: bool,
+    /// Skip cases whose name contains TEXT; repeatable.
+    #[arg(long, value_name = "TEXT")]
+    skip: Vec<String>,
+    /// Only the ambiguous cases.
+    #[arg(long)]
+    ignored: bool,
+    /// `json`: one JSON array of `{name, ambiguous}`; otherwise one
+    /// `NAME: test` line per case.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    format: Option<Format>,
+}
+
+/// The options of `coverage`.
+#[derive(Debug, clap::Args)]
+pub(super) struct CoverageCli {
+    /// The spec pack whose rules are counted.
+    #[arg(long, value_name = "NAME")]
+    spec: Option<String>,
+    /// A case folder or case file; repeatable (default: the built-in suite).
+    #[arg(long = "cases", value_name = "PATH")]
+    cases: Vec<PathBuf>,
+}
+
+impl From<BlessCli> for Cli {
+    fn from(b: BlessCli) -> Self {
+        Self {
+            spec: b.spec,
+            cases: b.cases,
+            rules: b.rules,
+            categories: b.categories,
+            bless: true,
+            libtest: TestArgs {
+                filter: b.filter,
+                exact: b.exact,
+                skip: b.skip,
+                test_threads: b.test_threads,
+                ..TestArgs::default()
+            },
+            ..Self::default()
+        }
+    }
+}
+
+impl From<ListCli> for Cli {
+    fn from(l: ListCli) -> Self {
+        Self {
+            spec: l.spec,
+            cases: l.cases,
+            rules: l.rules,
+            categories: l.categories,
+            libtest: TestArgs {
+                filter: l.filter,
+                exact: l.exact,
+                skip: l.skip,
+                ignored: l.ignored,
+                list: true,
+                format: l.format,
+                ..TestArgs::default()
+            },
+            ..Self::default()
+        }
+    }
+}
+
+impl From<CoverageCli> for Cli {
+    fn from(c: CoverageCli) -> Self {
+        Self {
+            spec: c.spec,
+            cases: c.cases,
+            coverage: true,
+            ..Self::default()
         }
     }
 }

@@ -117,18 +117,9 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
     match top.command {
         None => run_cases(app, top.run, defaults),
         Some(Sub::Run(cli)) => run_cases(app, cli, defaults),
-        Some(Sub::Bless(mut cli)) => {
-            cli.bless = true;
-            run_cases(app, cli, defaults)
-        }
-        Some(Sub::List(mut cli)) => {
-            cli.libtest.list = true;
-            run_cases(app, cli, defaults)
-        }
-        Some(Sub::Coverage(mut cli)) => {
-            cli.coverage = true;
-            run_cases(app, cli, defaults)
-        }
+        Some(Sub::Bless(cli)) => run_cases(app, cli.into(), defaults),
+        Some(Sub::List(cli)) => run_cases(app, cli.into(), defaults),
+        Some(Sub::Coverage(cli)) => run_cases(app, cli.into(), defaults),
         Some(Sub::Diff(command)) => diff_main(app, command),
         Some(Sub::Version) => {
             println!("{} {}", app.program, version(app));
@@ -268,10 +259,31 @@ fn hoist_subcommand(mut argv: Vec<OsString>) -> Vec<OsString> {
 fn parse_as<T: clap::Parser>(app: &App<'_>, argv: Vec<OsString>) -> Result<T, clap::Error> {
     // clap wants a `'static` version text; it is built once per process.
     let version: &'static str = version(app).leak();
+    let packs: Vec<String> = app
+        .packs
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            format!(
+                "  {:<12}{}program from {}, blessing {}",
+                p.name(),
+                if i == 0 { "(default) " } else { "" },
+                p.bin_env(),
+                p.bless_env()
+            )
+        })
+        .collect();
+    let after_help = format!(
+        "Spec packs (--spec NAME):\n{}\n\nWithout --bin the pack's built-in reference is \
+         checked. NAME_TIME_FACTOR scales the time limits (as --time-factor); NO_COLOR turns \
+         colour off.",
+        packs.join("\n")
+    );
     let matches = T::command()
         .name(app.program)
         .bin_name(app.program)
         .version(version)
+        .after_help(after_help)
         .try_get_matches_from(argv)?;
     T::from_arg_matches(&matches)
 }

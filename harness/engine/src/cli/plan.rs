@@ -3,7 +3,7 @@
 //! the trial list with the suites the cases belong to.
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use libtest_mimic::Trial;
@@ -27,8 +27,16 @@ pub(super) fn selections(cli: &Cli, pack: &dyn Pack) -> Result<Vec<Selection>, S
             return Ok(vec![Selection::Tree(Root::Embedded(pack.suite()))]);
         }
         let dir = PathBuf::from(pack.suite().source_dir);
+        let dir = dir.canonicalize().unwrap_or(dir);
         if !dir.is_dir() {
             return Err("--bless needs --cases: the suite's source folder is gone".to_owned());
+        }
+        if !inside_source_tree(&dir) {
+            return Err(format!(
+                "bless without --cases rewrites {}, the suite this binary was built from; run it \
+                 from inside that source tree, or name the folder to rewrite with --cases",
+                dir.display()
+            ));
         }
         return Ok(vec![Selection::Tree(Root::Dir(dir))]);
     }
@@ -36,6 +44,20 @@ pub(super) fn selections(cli: &Cli, pack: &dyn Pack) -> Result<Vec<Selection>, S
         .iter()
         .map(|path| suite::select(path).map_err(|e| format!("--cases {}: {e}", path.display())))
         .collect()
+}
+
+/// Whether the current folder is inside the source tree `suite_dir`
+/// (`…/cases/NAME`) belongs to: a binary installed and run elsewhere must
+/// not write into the tree it happened to be built from.
+fn inside_source_tree(suite_dir: &Path) -> bool {
+    let (Ok(here), Ok(suite)) = (std::env::current_dir(), suite_dir.canonicalize()) else {
+        return false;
+    };
+    let here = here.canonicalize().unwrap_or(here);
+    suite
+        .parent()
+        .and_then(Path::parent)
+        .is_some_and(|tree| here.starts_with(tree))
 }
 
 /// A selection that leaves no case to run is a usage error: a mistyped
