@@ -27,7 +27,7 @@ pub(super) struct Top {
 #[derive(Debug, clap::Subcommand)]
 pub(super) enum Sub {
     /// Run the selected cases against a program (the default).
-    Run(Cli),
+    Run(Box<Cli>),
     /// Rewrite the expected fields of the selected cases from the reference.
     Bless(BlessCli),
     /// List the selected cases without running them.

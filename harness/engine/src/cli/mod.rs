@@ -116,7 +116,7 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
     let _kept = crate::spare::Scope::enter();
     match top.command {
         None => run_cases(app, top.run, defaults),
-        Some(Sub::Run(cli)) => run_cases(app, cli, defaults),
+        Some(Sub::Run(cli)) => run_cases(app, *cli, defaults),
         Some(Sub::Bless(cli)) => run_cases(app, cli.into(), defaults),
         Some(Sub::List(cli)) => run_cases(app, cli.into(), defaults),
         Some(Sub::Coverage(cli)) => run_cases(app, cli.into(), defaults),
