@@ -211,7 +211,10 @@ fn diff_against_a_program_that_hangs_stops_with_a_verdict() {
         .assert()
         .code(1);
     let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
-    assert!(stdout.contains("got \"timed out after 1 s\""), "{stdout}");
+    assert!(
+        stdout.contains("got \"timed out after 1 s: killed at its time limit"),
+        "{stdout}"
+    );
     assert!(
         stdout.contains("stopped early: the program timed out in each of the"),
         "{stdout}"

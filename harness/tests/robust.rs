@@ -168,13 +168,21 @@ fn reproduce_lines_quote_paths_that_are_not_utf8() {
         .nth(1)
         .unwrap()
         .trim();
+    // The line makes its folder in TMPDIR and removes it when it ends.
+    let tmp = tempfile::tempdir().unwrap();
     let run = std::process::Command::new("bash")
         .args(["-c", command])
+        .env("TMPDIR", tmp.path())
         .output()
         .unwrap();
     assert_eq!(
         String::from_utf8_lossy(&run.stdout),
         "Usage: boxes height width playercount [filename]\nexit status 1\n"
+    );
+    assert_eq!(
+        std::fs::read_dir(tmp.path()).unwrap().count(),
+        0,
+        "{command}"
     );
 }
 

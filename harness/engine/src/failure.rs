@@ -142,6 +142,9 @@ pub struct BytesDifference {
     pub diff: Vec<DiffLine>,
     /// Differing lines left out of [`BytesDifference::diff`].
     pub hidden: usize,
+    /// The program was killed at its time limit: what it had not flushed
+    /// never reached the harness, so "nothing" may be a full buffer.
+    pub killed: bool,
 }
 
 /// The stdin line the program had just read when its output departed.
@@ -207,8 +210,23 @@ impl CaseFailure {
             } if !stdin.is_empty() => Some(input_note(stdin, expected, actual)),
             _ => None,
         });
+        let killed = mismatches.iter().any(|m| {
+            matches!(
+                m,
+                Mismatch::Ending {
+                    actual: crate::run::Ending::TimedOut { .. },
+                    ..
+                }
+            )
+        });
+        let mut differences: Vec<Difference> = mismatches.iter().map(Difference::of).collect();
+        for d in &mut differences {
+            if let Difference::Bytes(b) = d {
+                b.killed = killed;
+            }
+        }
         Self {
-            differences: mismatches.iter().map(Difference::of).collect(),
+            differences,
             cause: Cause::of(mismatches),
             input,
             summary: notes.summary,
@@ -544,7 +562,16 @@ impl BytesDifference {
             let _ = writeln!(out, "(expected nothing on {})", self.part);
         }
         if self.actual_len == 0 {
-            let _ = writeln!(out, "(got nothing on {})", self.part);
+            let _ = writeln!(
+                out,
+                "(got nothing on {}{})",
+                self.part,
+                if self.killed {
+                    " before it was killed: any output it had not flushed is lost"
+                } else {
+                    ""
+                }
+            );
         }
         for line in &self.diff {
             let _ = match line {
@@ -672,6 +699,7 @@ fn bytes_difference(
         actual_rest: cut_rest(report::rest_of_line(actual, at.byte), dropped),
         diff,
         hidden,
+        killed: false,
     }
 }
 

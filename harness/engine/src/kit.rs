@@ -66,6 +66,7 @@ fn run_script(name: &str, inv: &Invocation) -> String {
     );
     s.push_str("kit=$(cd \"$(dirname \"$0\")\" && pwd) || exit 2\n");
     s.push_str("work=$(mktemp -d) || exit 2\n");
+    s.push_str("trap 'rm -rf \"$work\"' EXIT\n");
     s.push_str("cp -R \"$kit/files/.\" \"$work/\" && cd \"$work\" || exit 2\n");
     if inv.mode == Mode::Interactive {
         s.push_str(
@@ -76,13 +77,16 @@ fn run_script(name: &str, inv: &Invocation) -> String {
              # a person does, delete `< \"$kit/stdin\"` below and type the lines yourself.\n",
         );
     }
+    if inv.mode != Mode::Interactive {
+        // The harness's limit: a program that hangs ends here too.
+        let _ = write!(s, "timeout {} ", crate::report::timeout_word(inv.timeout));
+    }
     let _ = write!(s, "{} < \"$kit/stdin\"", env_and_command(inv));
     if inv.mode == Mode::StdoutFull {
         s.push_str(" > /dev/full");
     }
     s.push_str("\nstatus=$?\n");
     s.push_str("echo \"exit status $status (expected: $(cat \"$kit/expected/status\"))\" >&2\n");
-    let _ = writeln!(s, "echo \"(ran in $work)\" >&2");
     s.push_str("exit \"$status\"\n");
     s
 }

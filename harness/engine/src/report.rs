@@ -206,6 +206,9 @@ pub struct Sources<'a> {
     pub stdin_path: Option<&'a str>,
     /// The `--keep-failed` kit of the case, if one was written.
     pub kit: Option<&'a std::path::Path>,
+    /// The time limit the program was killed at, if it was: the command
+    /// then carries it (`timeout 10s …`), so that replaying a hang ends.
+    pub killed_after: Option<std::time::Duration>,
 }
 
 /// How to reproduce an invocation by hand: a shell command line in a fresh
@@ -243,7 +246,7 @@ pub fn reproduce_command(inv: &Invocation, from: Sources<'_>) -> String {
         }
         return out;
     }
-    let mut cmd = command_line(inv, from.stdin_path);
+    let mut cmd = command_line(inv, from.stdin_path, from.killed_after);
     if inv.mode == Mode::Interactive {
         typed_lines(&mut cmd, &inv.stdin, from.kit);
     }
@@ -287,8 +290,13 @@ fn typed_lines(out: &mut String, stdin: &[u8], kit: Option<&std::path::Path>) {
 }
 
 /// The shell command line itself.
-fn command_line(inv: &Invocation, stdin_path: Option<&str>) -> String {
-    let mut cmd = String::from("(cd \"$(mktemp -d)\"");
+/// It runs in a fresh folder that it removes when it ends.
+fn command_line(
+    inv: &Invocation,
+    stdin_path: Option<&str>,
+    killed_after: Option<std::time::Duration>,
+) -> String {
+    let mut cmd = String::from("(d=\"$(mktemp -d)\" && trap 'rm -rf \"$d\"' EXIT && cd \"$d\"");
     for (path, bytes) in &inv.files {
         if let Some(dir) = std::path::Path::new(path).parent()
             && !dir.as_os_str().is_empty()
@@ -312,6 +320,9 @@ fn command_line(inv: &Invocation, stdin_path: Option<&str>) -> String {
             None
         }
     };
+    if let Some(limit) = killed_after.filter(|_| inv.mode != Mode::Interactive) {
+        let _ = write!(cmd, "timeout {} ", timeout_word(limit));
+    }
     cmd.push_str(&env_and_command(inv));
     if let Some(feed) = feed {
         let _ = write!(cmd, " {feed}");
@@ -321,6 +332,13 @@ fn command_line(inv: &Invocation, stdin_path: Option<&str>) -> String {
     }
     cmd.push_str("; echo \"exit status $?\")");
     cmd
+}
+
+/// A duration as `timeout(1)` takes it: `10s`, `1.5s`.
+pub fn timeout_word(limit: std::time::Duration) -> String {
+    let secs = limit.as_secs_f64();
+    let text = format!("{secs:.3}");
+    format!("{}s", text.trim_end_matches('0').trim_end_matches('.'))
 }
 
 /// `env -i …` with the case's environment, the program and its arguments,

@@ -332,7 +332,12 @@ impl std::fmt::Display for Ending {
             Ending::TimedOut {
                 after,
                 awaiting_prompt: None,
-            } => write!(f, "timed out after {} s", format_secs(*after)),
+            } => write!(
+                f,
+                "timed out after {} s: killed at its time limit; any output it had not flushed \
+                 is lost",
+                format_secs(*after)
+            ),
             Ending::TimedOut {
                 after,
                 awaiting_prompt: Some(awaiting),

@@ -2,6 +2,7 @@
 //! program checked, the shared trial context built, libtest-mimic run, and
 //! the score, reports and exit status after it.
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -128,6 +129,9 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     results.sort_by(|a, b| a.name.cmp(&b.name));
     if chatty {
         print!("{}", crate::group::render(&results, ctx.style));
+        if !libtest {
+            print!("{}", errors_report(&results));
+        }
     }
     print_early_verdict(&ctx, chatty);
     let first_suite = first_suite(&plan);
@@ -189,6 +193,25 @@ fn exit_status(
     } else {
         exit::code(exit::PASSED)
     }
+}
+
+/// The cases the harness could not run, each with why: libtest prints
+/// them among its failures; the report lists them apart, since they are
+/// never the program's fault.
+fn errors_report(results: &[CaseResult]) -> String {
+    let mut out = String::new();
+    for r in results {
+        if let Verdict::Error(e) = &r.verdict {
+            if out.is_empty() {
+                out.push_str(
+                    "\ncases that could not be run (a fault of the suite or the harness, not of \
+                     the program):\n",
+                );
+            }
+            let _ = writeln!(out, "  {}: {e}", crate::report::escape(r.name.as_bytes()));
+        }
+    }
+    out
 }
 
 /// The note on the ambiguous cases a run left out.

@@ -251,6 +251,10 @@ pub(super) fn judge(
     expected: &compare::Expectation,
     outcome: crate::run::Outcome,
 ) -> Verdict {
+    let killed_after = match outcome.ending {
+        crate::run::Ending::TimedOut { after, .. } => Some(after),
+        _ => None,
+    };
     let mismatches = compare::compare_owned(expected, outcome);
     if mismatches.is_empty() {
         return Verdict::Passed;
@@ -283,6 +287,7 @@ pub(super) fn judge(
                 case_file: &case_file,
                 stdin_path: stdin_path.as_deref(),
                 kit: kit.as_deref(),
+                killed_after,
             },
         ),
         rebless,
