@@ -34,6 +34,8 @@ const KEEPER_FAILED: u8 = 125;
 /// set); every binary that runs cases calls this first thing in `main`
 /// (through the engine's `reference_mode`).
 pub fn keeper_mode() -> Option<ExitCode> {
+    // Whatever this process inherited stays out of every child it starts.
+    crate::seal_inherited_fds();
     KEEPER_CAPABLE.store(true, std::sync::atomic::Ordering::Relaxed);
     if std::env::var_os(crate::zygote::ZYGOTE_ENV).is_some() {
         return Some(crate::zygote::serve());
@@ -238,6 +240,7 @@ fn keep(spec: &Spec, mut files: Files) -> io::Result<()> {
             left: Vec::new(),
         });
     }
+    crate::seal_inherited_fds();
     let mut cmd = std::process::Command::new(OsString::from_vec(spec.program.clone()));
     cmd.args(spec.args.iter().map(|a| OsString::from_vec(a.clone())))
         .env_clear()

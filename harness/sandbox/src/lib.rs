@@ -48,6 +48,16 @@ pub use limits::Limits;
 pub use report::{LeftBehind, Report, Reported, read_report, started};
 pub use start::{Io, Kept, Streams, start, start_with};
 
+/// Marks every descriptor above 2 close-on-exec, so that no program this
+/// process starts inherits one: a program under test gets its fds 0, 1 and
+/// 2 and nothing else, whatever the caller of the harness left open
+/// (a shell's `7>file`, a CI runner's pipes, a socket). Called first thing
+/// by every binary that runs programs and by every keeper before it starts
+/// one; the program's own streams are dup'ed onto 0-2 by `spawn`.
+pub fn seal_inherited_fds() {
+    close_fds::set_fds_cloexec_threadsafe(3, &[]);
+}
+
 /// The environment variable that turns a harness binary into a keeper; its
 /// value is the JSON [`Spec`] of the program to run.
 pub const KEEPER_ENV: &str = "CONFORMANCE_KEEPER";

@@ -162,6 +162,9 @@ fn program(
 ) -> io::Result<std::process::Child> {
     use std::ffi::OsString;
     use std::os::unix::ffi::OsStringExt as _;
+    // The socket is a `dup` without close-on-exec: the program must not
+    // hold it.
+    crate::seal_inherited_fds();
     std::process::Command::new(OsString::from_vec(spec.program.clone()))
         .args(spec.args.iter().map(|a| OsString::from_vec(a.clone())))
         .env_clear()
