@@ -388,3 +388,44 @@ fn ctrl_c_kills_a_waiting_bot_and_removes_its_folder() {
     let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().flatten().collect();
     assert!(left.is_empty(), "left behind: {left:?}");
 }
+
+/// The harness on the codingame pack with a shell one-liner as the bot.
+fn with_bot(bot: &str, extra: &[&str]) -> (i32, String, String) {
+    let out = Command::cargo_bin("boxes-harness")
+        .unwrap()
+        .env("NO_COLOR", "1")
+        .env_remove("CODINGAME_BIN")
+        .args(["--spec", "codingame", "--bin", bot])
+        .args(extra)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_bot_that_dies_at_once_is_one_set_up_error_with_its_status_and_stderr() {
+    let (code, out, err) = with_bot("sh -c 'echo cannot load model >&2; exit 7'", &[]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("before it answered its first request"),
+        "{err}"
+    );
+    assert!(err.contains("exit status 7"), "{err}");
+    assert!(err.contains("`cannot load model`"), "{err}");
+    assert!(!out.contains("failures by cause"), "{out}");
+}
+
+#[test]
+fn a_bot_that_crashes_later_shows_how_it_ended_in_the_failure() {
+    // Answers its first request, then dies by a signal at the second.
+    let bot = "sh -c 'read a; read b; read c; read n; i=0; while [ $i -lt $n ]; do read l; \
+               i=$((i+1)); done; echo A1 T; echo dying >&2; kill -SEGV $$'";
+    let (code, out, _) = with_bot(bot, &["--exact", "extra-turns/extra-request-seat-a"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("the bot ended (killed by signal 11)"), "{out}");
+    assert!(out.contains("`dying`"), "{out}");
+}

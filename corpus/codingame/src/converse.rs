@@ -57,6 +57,9 @@ pub fn rule_of(reason: Reason) -> (&'static str, &'static str) {
     }
 }
 
+/// Lines of a bot's stderr a failure quotes when its output ended.
+const STDERR_LINES: usize = 3;
+
 /// The report of an answer that broke a rule.
 fn exchange(
     reason: Reason,
@@ -64,7 +67,7 @@ fn exchange(
     limit: std::time::Duration,
     received: Vec<u8>,
     asked: u32,
-    start_error: Option<String>,
+    why_ended: Option<String>,
 ) -> Exchange {
     let (rule, meaning) = rule_of(reason);
     let mut message = meaning.to_owned();
@@ -83,8 +86,8 @@ fn exchange(
     if reason == Reason::Syntax && received.ends_with(b"\r\r\n") {
         message.push_str("; only one CR before the LF is removed (ANSWER-2)");
     }
-    if let Some(e) = start_error {
-        let _ = write!(message, "; the bot could not be started: {e}");
+    if let Some(note) = why_ended {
+        let _ = write!(message, "; {note}");
     }
     Exchange {
         rule: rule.to_owned(),
@@ -202,6 +205,36 @@ impl CaseDriver for Driver {
         script::parse(script).map(|_| ())
     }
 
+    /// Seat A's first request of a 2x2 match: a bot whose output ends
+    /// before it answers (it crashed, or exits at once) would fail every
+    /// case the same way.
+    fn preflight(&self, program: &Target, settings: DriveSettings) -> Result<(), String> {
+        let limits = Limits::scaled(settings.time_factor).map_err(|e| e.to_string())?;
+        let judge = Judge::new(2).map_err(|e| e.to_string())?;
+        let request = judge
+            .next_request()
+            .ok_or("a 2x2 match has no first request: a fault of the harness")?;
+        let (words, env) = command(program);
+        let (_ticket, _folder, process) = start_registered(&words, &env)?;
+        let mut process = process.map_err(|e| format!("the bot could not be started: {e}"))?;
+        let reply = process.ask(&request.bytes, limits.of(true));
+        let verdict = match reply {
+            Reply::Eof(_) => Err(format!(
+                "the bot's output ended before it answered its first request (seat A of a 2x2 \
+                 match: {}){}; no case was run",
+                report::escape(&request.bytes),
+                process
+                    .start_error()
+                    .map(|e| format!("; it could not be started: {e}"))
+                    .or_else(|| process.ending_note(STDERR_LINES).map(|n| format!("; {n}")))
+                    .unwrap_or_default()
+            )),
+            Reply::Line(_) | Reply::Timeout(_) => Ok(()),
+        };
+        process.finish();
+        verdict
+    }
+
     fn drive(
         &self,
         value: &serde_json::Value,
@@ -271,9 +304,18 @@ impl CaseDriver for Driver {
                     limit,
                     received,
                     asked,
+                    // A bot that could not start, or whose output ended:
+                    // why, and how it ended, so a crash names itself.
                     match &process {
-                        Ok(p) => p.start_error().map(str::to_owned),
-                        Err(e) => Some(e.to_string()),
+                        Ok(p) => p
+                            .start_error()
+                            .map(|e| format!("the bot could not be started: {e}"))
+                            .or_else(|| {
+                                (reason == Reason::Eof)
+                                    .then(|| p.ending_note(STDERR_LINES))
+                                    .flatten()
+                            }),
+                        Err(e) => Some(format!("the bot could not be started: {e}")),
                     },
                 ));
                 break format!("stopped at request {asked} to the bot");

@@ -126,6 +126,15 @@ pub fn bytes_edit(expected: &[u8], actual: &[u8]) -> Edit {
         .zip(actual)
         .take_while(|(a, b)| a == b)
         .count();
+    // A changed line is shown whole, from the start of its line: the
+    // bytes both sides share before the difference belong to it (`End of
+    // user input`, not `nd of user input`).
+    let line_start = expected[..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    let shared = &expected[line_start..at];
+    let whole = |line: &[u8]| [shared, line].concat();
     let old = window(&expected[at..]);
     let new = window(&actual[at..]);
     let deadline = Instant::now() + Duration::from_millis(200);
@@ -143,13 +152,16 @@ pub fn bytes_edit(expected: &[u8], actual: &[u8]) -> Edit {
             DiffTag::Equal => {}
             DiffTag::Insert => return Edit::Extra(lines(&new, n)),
             DiffTag::Delete => return Edit::Missing(lines(&old, o)),
+            DiffTag::Replace if o.start == 0 && n.start == 0 => {
+                return changed(&whole(old[0]), &whole(new[0]));
+            }
             DiffTag::Replace => return changed(old[o.start], new[n.start]),
         }
     }
     // Only possible when the window hid the difference; name the bytes.
     changed(
-        crate::report::rest_of_line(expected, at),
-        crate::report::rest_of_line(actual, at),
+        &whole(crate::report::rest_of_line(expected, at)),
+        &whole(crate::report::rest_of_line(actual, at)),
     )
 }
 
@@ -186,6 +198,21 @@ fn window(bytes: &[u8]) -> Vec<&[u8]> {
 }
 
 impl Cause {
+    /// How bad the departure is, for ordering causes met equally often:
+    /// 0 a crash (a signal), a hang or a flood; 1 anything else (wrong
+    /// bytes, another status).
+    pub fn severity(&self) -> u8 {
+        let grave = self.parts.iter().any(|p| match &p.edit {
+            Edit::Ending { actual, .. } => {
+                actual.starts_with("killed by signal")
+                    || actual == "timed out"
+                    || actual.ends_with("past the cap")
+            }
+            _ => false,
+        });
+        u8::from(!grave)
+    }
+
     /// The cause of a case's mismatches.
     pub fn of(mismatches: &[Mismatch]) -> Self {
         let parts = mismatches
@@ -329,9 +356,16 @@ mod tests {
         assert_eq!(
             changed.parts[0].edit,
             Edit::Changed {
-                expected: " \\n".into(),
-                actual: "\\n".into()
+                expected: "+-+ \\n".into(),
+                actual: "+-+\\n".into()
             }
+        );
+        // A changed message is quoted whole, not from its first
+        // differing byte.
+        let words = stdout(b"Error reading grid contents\n", b"End of user input\n");
+        assert_eq!(
+            words.to_string(),
+            "stdout: `End of user input\\n` where `Error reading grid contents\\n` was expected"
         );
         let status = Cause::of(&[Mismatch::Ending {
             expected: Ending::Exited(0),

@@ -61,6 +61,14 @@ pub trait CaseDriver: Send + Sync {
     /// runs; `Err` says what is wrong with it (a fault of the suite).
     fn check(&self, script: &serde_json::Value) -> Result<(), String>;
 
+    /// Starts `program` once before any case and checks it can take part
+    /// in a conversation at all; `Err` says why not (a set-up error, exit 2,
+    /// rather than the same failure in every case).
+    fn preflight(&self, program: &Target, settings: DriveSettings) -> Result<(), String> {
+        let _ = (program, settings);
+        Ok(())
+    }
+
     /// Talks to `program` as `script` says. `Err` is a fault of the suite or
     /// of the harness (the case cannot be judged), never of the program.
     fn drive(

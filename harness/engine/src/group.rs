@@ -22,8 +22,9 @@ pub struct Group<'a> {
     pub cases: Vec<(&'a str, &'a CaseFailure)>,
 }
 
-/// The failures of `results` grouped by cause: the most cases first, then
-/// by the first case's name.
+/// The failures of `results` grouped by cause: the most cases first; at
+/// equal count crashes, hangs and floods before wrong bytes; then by the
+/// first case's name.
 pub fn groups(results: &[CaseResult]) -> Vec<Group<'_>> {
     let mut by: BTreeMap<&Cause, Vec<(&str, &CaseFailure)>> = BTreeMap::new();
     for r in results {
@@ -42,6 +43,7 @@ pub fn groups(results: &[CaseResult]) -> Vec<Group<'_>> {
         b.cases
             .len()
             .cmp(&a.cases.len())
+            .then_with(|| a.cause.severity().cmp(&b.cause.severity()))
             .then_with(|| a.cases[0].0.cmp(b.cases[0].0))
     });
     out
@@ -151,5 +153,27 @@ mod tests {
         assert!(text.contains("cause 1 of 2: 20 case(s): stdout: extra output `debug #\\n`"));
         assert!(text.contains("and 8 more"));
         assert_eq!(text.matches("case: ").count(), 2, "one example per cause");
+    }
+
+    #[test]
+    fn at_equal_count_a_crash_or_a_hang_comes_before_wrong_bytes() {
+        let ending = |actual| Mismatch::Ending {
+            expected: Ending::Exited(0),
+            actual,
+        };
+        let results = vec![
+            result("a/bytes", &[extra(b"+ +\n", 1)]),
+            result("b/status", &[ending(Ending::Exited(3))]),
+            result(
+                "c/hang",
+                &[ending(Ending::TimedOut {
+                    after: Duration::from_secs(1),
+                    awaiting_prompt: None,
+                })],
+            ),
+            result("d/crash", &[ending(Ending::Signaled(11))]),
+        ];
+        let order: Vec<&str> = groups(&results).iter().map(|g| g.cases[0].0).collect();
+        assert_eq!(order, ["c/hang", "d/crash", "a/bytes", "b/status"]);
     }
 }

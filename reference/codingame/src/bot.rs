@@ -29,6 +29,9 @@ const KEPT_STREAM: usize = 1 << 20;
 const WRITE_FAILED_GRACE: Duration = Duration::from_millis(50);
 /// Lines read ahead of the requests before the reader waits (ANSWER-1).
 const QUEUED_LINES: usize = 256;
+/// How long a bot whose output ended may take to exit before its failure
+/// says it is still running.
+const ENDING_GRACE: Duration = Duration::from_millis(300);
 
 /// What came back for one request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -256,6 +259,36 @@ impl BotProcess {
     /// contained bot is started by its sandbox, after `spawn` returned).
     pub fn start_error(&self) -> Option<&str> {
         self.start_error.as_deref()
+    }
+
+    /// How the bot ended, when its output ended: its exit status or
+    /// signal (if it ended within a moment) and the last `lines` lines of
+    /// its stderr, escaped; `None` when it is still running and said
+    /// nothing on stderr.
+    pub fn ending_note(&self, lines: usize) -> Option<String> {
+        let how = self.jail.ended(ENDING_GRACE);
+        // The stderr reader may still be draining what the bot wrote last.
+        if how.is_some() {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let stderr = self.stderr.lock().map(|b| b.clone()).unwrap_or_default();
+        let text = String::from_utf8_lossy(&stderr);
+        let tail: Vec<String> = text
+            .lines()
+            .rev()
+            .take(lines)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .map(|l| l.escape_debug().to_string())
+            .collect();
+        let said = (!tail.is_empty()).then(|| format!("its stderr ended: `{}`", tail.join("` `")));
+        match (how, said) {
+            (None, None) => None,
+            (Some(h), None) => Some(format!("the bot ended ({h}), nothing on stderr")),
+            (None, Some(s)) => Some(format!("the bot is still running; {s}")),
+            (Some(h), Some(s)) => Some(format!("the bot ended ({h}); {s}")),
+        }
     }
 
     /// What was exchanged so far.

@@ -115,6 +115,17 @@ fn run_play(args: &PlayArgs) -> Exit {
             return Exit::Usage;
         }
     };
+    for ((seat, cmd), why) in crate::board::Seat::BOTH
+        .iter()
+        .zip([p1, p2])
+        .zip(&played.start_errors)
+    {
+        if let Some(why) = why {
+            eprintln!("cg-referee: could not start bot {seat} (`{cmd}`): {why}");
+        }
+    }
+    // The record is for machines (stdout); the outcome in words for people.
+    eprintln!("cg-referee: {}", played.record.summary());
     let json = played.record.to_json();
     println!("{json}");
     if let Some(path) = &args.record

@@ -315,6 +315,42 @@ impl Jail {
         Ok(())
     }
 
+    /// How the bot ended, if it has within `grace` (`exit status 7`,
+    /// `killed by signal 11`): what a failure shows beside the tail of its
+    /// stderr. Never reaps it: [`Jail::end`] still owns that.
+    pub fn ended(&self, grace: Duration) -> Option<String> {
+        let until = Instant::now() + grace;
+        loop {
+            let got = match &self.ending {
+                Ending::Gone => return None,
+                Ending::Group { pid, .. } => rustix::process::waitid(
+                    rustix::process::WaitId::Pid(*pid),
+                    rustix::process::WaitIdOptions::EXITED
+                        | rustix::process::WaitIdOptions::NOHANG
+                        | rustix::process::WaitIdOptions::NOWAIT,
+                )
+                .ok()
+                .flatten()
+                .and_then(|s| match (s.exit_status(), s.terminating_signal()) {
+                    (Some(code), _) => Some(format!("exit status {code}")),
+                    (None, Some(sig)) => Some(format!("killed by signal {sig}")),
+                    _ => None,
+                }),
+                Ending::Keeper { layout, .. } => {
+                    sandbox::read_report(layout).and_then(|r| match r.ending {
+                        Reported::Exited(code) => Some(format!("exit status {code}")),
+                        Reported::Signaled(sig) => Some(format!("killed by signal {sig}")),
+                        _ => None,
+                    })
+                }
+            };
+            if got.is_some() || Instant::now() >= until {
+                return got;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
     /// Kills the bot and everything it started, and waits until they are
     /// gone (END-5).
     pub fn end(&mut self) {

@@ -3,6 +3,8 @@
 //! strings, with any byte that is not UTF-8 replaced by U+FFFD (a message is
 //! free bytes, and the record exists to compare outcomes, not to carry them).
 
+use std::fmt::Write as _;
+
 use serde::{Deserialize, Serialize};
 
 use crate::board::Seat;
@@ -70,6 +72,29 @@ impl Record {
         // A record holds only strings, numbers and enums: serialising it
         // cannot fail.
         serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// The outcome in one line for people: the winner (or a draw), the
+    /// score, the size, and a forfeit's seat, reason and request.
+    pub fn summary(&self) -> String {
+        let who = match self.winner {
+            Some(seat) => format!("seat {seat} wins"),
+            None => "a draw".to_owned(),
+        };
+        let mut line = format!(
+            "{who}, {}-{} on {}x{}",
+            self.score.a, self.score.b, self.size, self.size
+        );
+        if let Some(f) = &self.forfeit {
+            let _ = write!(
+                line,
+                "; seat {} forfeits at request {} ({})",
+                f.seat,
+                f.request,
+                f.reason.code()
+            );
+        }
+        line
     }
 
     /// A record read back from JSON.

@@ -42,21 +42,31 @@ pub fn play(mut judge: Judge, a: &mut dyn Player, b: &mut dyn Player, limits: Li
 pub enum Contender {
     /// A running bot.
     Running(BotProcess),
-    /// A bot that could not be started (judged `eof`, END-3).
-    Absent,
+    /// A bot that could not be started (judged `eof`, END-3), with why.
+    Absent(String),
 }
 
 impl Contender {
     /// Starts a shell-quoted command; a failure is kept as [`Contender::Absent`].
     pub fn start(cmd: &str) -> Contender {
-        BotProcess::spawn_command(cmd).map_or(Contender::Absent, Contender::Running)
+        BotProcess::spawn_command(cmd)
+            .map_or_else(|e| Contender::Absent(e.to_string()), Contender::Running)
     }
 
     /// What the bot exchanged (empty for an absent bot).
     pub fn transcript(&self) -> Transcript {
         match self {
             Contender::Running(p) => p.transcript(),
-            Contender::Absent => Transcript::default(),
+            Contender::Absent(_) => Transcript::default(),
+        }
+    }
+
+    /// Why the bot could not be started, if it could not (known for a
+    /// contained bot once its first request was sent).
+    pub fn start_error(&self) -> Option<String> {
+        match self {
+            Contender::Running(p) => p.start_error().map(str::to_owned),
+            Contender::Absent(why) => Some(why.clone()),
         }
     }
 }
@@ -67,6 +77,9 @@ pub struct Played {
     pub record: Record,
     /// What each seat exchanged, A then B.
     pub transcripts: [Transcript; 2],
+    /// Why each seat's bot could not be started, A then B (`None`: it
+    /// started).
+    pub start_errors: [Option<String>; 2],
 }
 
 /// Starts both commands, plays a match of `size` and ends the processes.
@@ -79,17 +92,18 @@ pub fn run_match(p1: &str, p2: &str, size: u8, limits: Limits) -> Result<Played,
     let record = {
         let pa: &mut dyn Player = match &mut a {
             Contender::Running(p) => p,
-            Contender::Absent => &mut absent_a,
+            Contender::Absent(_) => &mut absent_a,
         };
         let pb: &mut dyn Player = match &mut b {
             Contender::Running(p) => p,
-            Contender::Absent => &mut absent_b,
+            Contender::Absent(_) => &mut absent_b,
         };
         play(judge, pa, pb, limits)
     };
     Ok(Played {
         record,
         transcripts: [a.transcript(), b.transcript()],
+        start_errors: [a.start_error(), b.start_error()],
     })
 }
 

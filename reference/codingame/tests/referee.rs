@@ -198,6 +198,52 @@ fn end_3_a_bot_that_cannot_start_is_eof() {
 }
 
 #[test]
+fn an_unstartable_bot_is_named_on_stderr_with_the_result_line() {
+    for level in ["group", "pid"] {
+        let out = Command::new(REFEREE)
+            .env("CONFORMANCE_CONTAINMENT", level)
+            .args(["--p1", "/nonexistent/bot", "--p2", FAULTY, "--size", "2"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("cg-referee: could not start bot A (`/nonexistent/bot`): "),
+            "{level}: {err}"
+        );
+        assert!(
+            err.contains("cg-referee: seat B wins, 0-0 on 2x2; seat A forfeits at request 1 (eof)"),
+            "{level}: {err}"
+        );
+    }
+    let out = Command::new(REFEREE)
+        .args(["--p1", FAULTY, "--p2", FAULTY, "--size", "2"])
+        .env("CG_FAULT", "none")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("could not start"), "{err}");
+    assert!(err.contains(" on 2x2"), "{err}");
+}
+
+#[test]
+fn cg_bot_help_prints_its_usage() {
+    let out = Command::new(env!("CARGO_BIN_EXE_cg-bot"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("cg-bot: the reference bot"), "{text}");
+    assert!(text.contains("CG_BOT_SEED"), "{text}");
+    let out = Command::new(env!("CARGO_BIN_EXE_cg-bot"))
+        .arg("--bogus")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
 fn usage_errors_exit_2() {
     for args in [
         &["--p1", "x"][..],

@@ -89,6 +89,9 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
         Ok(c) => Arc::new(c),
         Err(e) => return usage_error(program, &e),
     };
+    if let Err(e) = driver_preflight(&ctx, &cli) {
+        return usage_error(program, &e);
+    }
     let mut plan = match plan(&cli, pack, defaults, &selections, &ctx) {
         Ok(p) => p,
         Err(e) => return usage_error(program, &e),
@@ -192,6 +195,17 @@ fn exit_status(
         exit::code(exit::FAILED)
     } else {
         exit::code(exit::PASSED)
+    }
+}
+
+/// A program driven in conversations is started once first: one that
+/// cannot take part at all is one set-up error, not every case failing.
+fn driver_preflight(ctx: &Context, cli: &Cli) -> Result<(), String> {
+    match &ctx.driver {
+        Some(driver) if !ctx.target.is_reference() && !cli.test.list => {
+            driver.preflight(&ctx.target, ctx.settings)
+        }
+        _ => Ok(()),
     }
 }
 

@@ -4,5 +4,6 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    codingame_reference::reference_bot::main()
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    codingame_reference::reference_bot::main_with_args(&args)
 }
