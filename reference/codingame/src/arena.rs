@@ -37,8 +37,8 @@ pub struct ArenaArgs {
     /// Board sizes, as `N` or `LO-HI` within 2-9.
     #[arg(long, default_value = "2-9")]
     sizes: String,
-    /// Matches run at once.
-    #[arg(long, default_value_t = 2)]
+    /// Matches run at once (0: one per core).
+    #[arg(long, short = 'j', visible_alias = "test-threads", default_value_t = 2)]
     jobs: usize,
     /// Seed that spreads the sizes.
     #[arg(long, default_value_t = 0)]
@@ -429,7 +429,10 @@ pub fn run(args: &ArenaArgs) -> Exit {
     let outcomes = match play_all(
         &entrants,
         &fixtures,
-        args.jobs,
+        match args.jobs {
+            0 => std::thread::available_parallelism().map_or(1, usize::from),
+            n => n,
+        },
         limits,
         &args.records,
         &progress,
