@@ -590,10 +590,11 @@ fn exact_best(board: &Board, free: &[Edge], lead: i32, rng: &mut fastrand::Rng) 
     let full: u32 = (1u32 << free.len()) - 1;
     let values: Vec<i8> = (0..free.len()).map(|i| ex.value_after(full, i)).collect();
     let best = values.iter().copied().max()?;
-    // A match not won against perfect play can only be won through a
+    // A match lost against perfect play can only be saved through a
     // mistake: then every move may be played for the likeliest one.
-    // Otherwise keep the win that perfect play guarantees.
-    let lost = i32::from(lead) + i32::from(best) <= 0;
+    // Otherwise keep the win, or the draw, that perfect play guarantees: a
+    // sure draw is never gambled away.
+    let lost = i32::from(lead) + i32::from(best) < 0;
     let optimal: Vec<usize> = (0..free.len())
         .filter(|&i| lost || values.get(i) == Some(&best))
         .collect();
@@ -651,6 +652,112 @@ mod tests {
             b.draw(e, Seat::A);
         }
         b
+    }
+
+    /// The value of `board` to the side to move under perfect play (boxes
+    /// it will take minus boxes the other will), by plain negamax over the
+    /// drawn sides: an implementation independent of [`Exact`].
+    fn negamax(board: &Board, memo: &mut HashMap<Vec<bool>, i32>) -> i32 {
+        let key: Vec<bool> = board.edges().map(|e| board.is_drawn(e)).collect();
+        if let Some(&v) = memo.get(&key) {
+            return v;
+        }
+        let mut best = None;
+        for e in board.free_edges().collect::<Vec<_>>() {
+            let mut next = board.clone();
+            let took = i32::from(next.draw(e, Seat::A));
+            let rest = negamax(&next, memo);
+            let v = if took > 0 { took + rest } else { -rest };
+            best = Some(best.map_or(v, |b: i32| b.max(v)));
+        }
+        let v = best.unwrap_or(0);
+        memo.insert(key, v);
+        v
+    }
+
+    fn value_of(board: &Board, e: Edge, memo: &mut HashMap<Vec<bool>, i32>) -> i32 {
+        let mut next = board.clone();
+        let took = i32::from(next.draw(e, Seat::A));
+        let rest = negamax(&next, memo);
+        if took > 0 { took + rest } else { -rest }
+    }
+
+    /// Every 2x2 position with at most 8 free sides, at every lead from -2
+    /// to 2: unless the match is lost whatever it plays, the bot's move has
+    /// the best value perfect play can reach (a win kept, a draw kept).
+    #[test]
+    fn never_a_move_of_lower_value_on_2x2_unless_lost() {
+        let mut memo = HashMap::new();
+        let template = Board::new(2).unwrap();
+        let edges: Vec<Edge> = template.edges().collect();
+        let mut checked = 0;
+        for mask in 0u32..(1 << edges.len()) {
+            if mask.count_ones() < 4 || mask.count_ones() as usize == edges.len() {
+                continue;
+            }
+            let mut b = Board::new(2).unwrap();
+            for (i, &e) in edges.iter().enumerate() {
+                if mask & (1 << i) != 0 {
+                    b.set_drawn(e, true);
+                }
+            }
+            let best = b
+                .free_edges()
+                .map(|e| value_of(&b, e, &mut memo))
+                .max()
+                .unwrap();
+            for lead in -2..=2 {
+                if lead + best < 0 {
+                    continue;
+                }
+                let mut rng = fastrand::Rng::with_seed(u64::from(mask));
+                let e = choose(&b, lead, &mut rng).unwrap();
+                assert_eq!(
+                    value_of(&b, e, &mut memo),
+                    best,
+                    "mask {mask:#x}, lead {lead}: {e:?} is not optimal"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
+
+    /// After `A1 T` on an empty 2x2 board, the only reply that keeps the
+    /// draw is `B1 T`: the bot must not gamble it away.
+    #[test]
+    fn after_a1_t_on_2x2_the_bot_keeps_the_draw() {
+        let mut b = Board::new(2).unwrap();
+        let named = |b: &Board, name: &[u8; 2], side: Side| {
+            b.edges()
+                .find(|&e| {
+                    b.boxes_of(e)
+                        .into_iter()
+                        .flatten()
+                        .any(|(x, s)| &x.name() == name && s == side)
+                })
+                .unwrap()
+        };
+        let a1_t = named(&b, b"A1", Side::T);
+        b.draw(a1_t, Seat::A);
+        let b1_t = named(&b, b"B1", Side::T);
+        let mut memo = HashMap::new();
+        let best = b
+            .free_edges()
+            .map(|e| value_of(&b, e, &mut memo))
+            .max()
+            .unwrap();
+        assert_eq!(best, 0, "the position is a draw");
+        for seed in 0..20 {
+            let mut rng = fastrand::Rng::with_seed(seed);
+            let e = choose(&b, 0, &mut rng).unwrap();
+            assert_eq!(
+                value_of(&b, e, &mut memo),
+                0,
+                "seed {seed}: {e:?} throws the draw"
+            );
+            assert_eq!(e, b1_t, "seed {seed}");
+        }
     }
 
     proptest! {
