@@ -1,9 +1,13 @@
 //! A local arena: a round robin between named bots, seats swapped in pairs
 //! (MATCH-1), sizes spread over a range, matches run by a pool of workers
 //! (each match contained as in [`crate::referee`]), a progress bar on a
-//! terminal, then a win-rate table in the manner of cg-brutaltester,
-//! forfeits by reason and Weng-Lin ratings (`skillratings`). Every record is
-//! kept in a folder so that `cg-referee replay` can re-judge it.
+//! terminal or a line per finished match elsewhere, then a win-rate table
+//! in the manner of cg-brutaltester with Wilson intervals, breakdowns per
+//! board size and per seat, answer times, forfeits by reason and ratings
+//! fitted on all results at once ([`crate::ratings`]: the same results in
+//! any order give the same table). Every record, and each bot's stderr, is
+//! kept in a folder so that `cg-referee replay` can re-judge it; a match
+//! that could not be played is listed with why.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -15,13 +19,12 @@ use std::sync::mpsc;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
-use skillratings::Outcomes;
-use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin};
 
 use crate::board::{MAX_SIZE, MIN_SIZE, Seat};
 use crate::cli::Exit;
 use crate::clock::Limits;
 use crate::judge::Reason;
+use crate::ratings::{Tally, wilson};
 use crate::record::Record;
 use crate::referee::run_match;
 
@@ -152,6 +155,66 @@ pub struct Outcome {
     pub record_file: PathBuf,
     /// The record.
     pub record: Record,
+    /// Why a seat's bot could not be started, if one could not.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub start_errors: Vec<String>,
+}
+
+/// Wins, draws and losses.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Wdl {
+    /// Won.
+    pub wins: u32,
+    /// Drawn.
+    pub draws: u32,
+    /// Lost.
+    pub losses: u32,
+}
+
+impl Wdl {
+    fn add(&mut self, scored: f64) {
+        if scored > 0.75 {
+            self.wins += 1;
+        } else if scored > 0.25 {
+            self.draws += 1;
+        } else {
+            self.losses += 1;
+        }
+    }
+}
+
+/// A bot's answer times over the arena, in milliseconds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Times {
+    /// Answers timed.
+    pub answers: usize,
+    /// The median answer.
+    pub median_ms: f64,
+    /// The 99th percentile.
+    pub p99_ms: f64,
+    /// The slowest answer.
+    pub max_ms: f64,
+}
+
+impl Times {
+    fn of(mut us: Vec<u64>) -> Times {
+        if us.is_empty() {
+            return Times::default();
+        }
+        us.sort_unstable();
+        // Nearest rank: the smallest answer with at least `percent` % of
+        // the answers at or below it.
+        let at = |percent: usize| {
+            let rank = (percent * us.len()).div_ceil(100).clamp(1, us.len());
+            std::time::Duration::from_micros(us[rank - 1]).as_secs_f64() * 1000.0
+        };
+        Times {
+            answers: us.len(),
+            median_ms: at(50),
+            p99_ms: at(99),
+            max_ms: at(100),
+        }
+    }
 }
 
 /// A bot's line of the results.
@@ -169,14 +232,32 @@ pub struct Standing {
     pub losses: u32,
     /// Wins over matches played.
     pub win_rate: f64,
+    /// The 95 % Wilson interval of the win rate, (low, high).
+    pub win_rate_ci95: (f64, f64),
     /// Win rate against each other bot, by name.
     pub against: BTreeMap<String, f64>,
+    /// Wins, draws and losses per board size.
+    pub by_size: BTreeMap<u8, Wdl>,
+    /// Wins, draws and losses in seat A and in seat B.
+    pub by_seat: BTreeMap<Seat, Wdl>,
     /// The bot's forfeits by reason code.
     pub forfeits: BTreeMap<Reason, u32>,
-    /// Weng-Lin rating (mu).
+    /// Answer times.
+    pub times: Times,
+    /// Rating (Elo scale, maximum likelihood on all results, 0 the anchor).
     pub rating: f64,
-    /// Weng-Lin uncertainty (sigma).
-    pub uncertainty: f64,
+    /// Half-width of the rating's 95 % confidence interval.
+    pub rating_ci95: f64,
+}
+
+/// A match that could not be played, with why.
+#[derive(Debug, Clone, Serialize)]
+pub struct Failed {
+    /// What was to be played.
+    #[serde(flatten)]
+    pub fixture: Fixture,
+    /// Why it was not.
+    pub why: String,
 }
 
 /// The results of an arena.
@@ -188,81 +269,115 @@ pub struct Results {
     pub standings: Vec<Standing>,
     /// Every match in order.
     pub matches: Vec<Outcome>,
+    /// Matches that could not be played.
+    pub failed: Vec<Failed>,
+    /// The answer time limit of a later request, in milliseconds (TIME-2,
+    /// scaled): what the answer times compare with.
+    pub limit_ms: f64,
 }
 
+/// How a match played by [`play_all`] went.
+pub type Played = Result<Outcome, Failed>;
+
 /// Plays every fixture with `jobs` workers; `progress` sees each finished
-/// match. Records are written into `records`.
+/// (or failed) match with the count done so far. Records, and each bot's
+/// stderr when it wrote any, are written into `records`.
 pub fn play_all(
     entrants: &[Entrant],
     fixtures: &[Fixture],
     jobs: usize,
     limits: Limits,
     records: &Path,
-    progress: &ProgressBar,
-) -> std::io::Result<Vec<Outcome>> {
+    progress: &(dyn Fn(usize, &Played) + Sync),
+) -> std::io::Result<(Vec<Outcome>, Vec<Failed>)> {
     std::fs::create_dir_all(records)?;
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel();
-    let mut outcomes = Vec::with_capacity(fixtures.len());
+    let mut played: Vec<Played> = Vec::with_capacity(fixtures.len());
     std::thread::scope(|scope| {
         for _ in 0..jobs.max(1) {
             let tx = tx.clone();
             let next = &next;
             scope.spawn(move || {
                 while let Some(f) = fixtures.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    let (Some(a), Some(b)) = (entrants.get(f.a), entrants.get(f.b)) else {
-                        continue;
-                    };
-                    if let Ok(played) = run_match(&a.cmd, &b.cmd, f.size, limits)
-                        && tx.send((*f, played.record)).is_err()
-                    {
+                    let one = play_one(entrants, *f, limits, records);
+                    if tx.send(one).is_err() {
                         return;
                     }
                 }
             });
         }
         drop(tx);
-        for (f, record) in rx {
-            progress.inc(1);
-            outcomes.push((f, record));
+        for one in rx {
+            progress(played.len() + 1, &one);
+            played.push(one);
         }
     });
-    outcomes.sort_by_key(|(f, _)| f.index);
-    let mut out = Vec::with_capacity(outcomes.len());
-    for (f, record) in outcomes {
-        let a_name = entrants
-            .get(f.a)
-            .map(|e| e.name.clone())
-            .unwrap_or_default();
-        let b_name = entrants
-            .get(f.b)
-            .map(|e| e.name.clone())
-            .unwrap_or_default();
-        let record_file = records.join(format!(
-            "{:05}-{a_name}-vs-{b_name}-{}x{}.json",
-            f.index, f.size, f.size
-        ));
-        std::fs::write(&record_file, format!("{}\n", record.to_json()))?;
-        out.push(Outcome {
-            fixture: f,
-            a_name,
-            b_name,
-            record_file,
-            record,
-        });
+    let mut outcomes = Vec::new();
+    let mut failed = Vec::new();
+    for one in played {
+        match one {
+            Ok(o) => outcomes.push(o),
+            Err(f) => failed.push(f),
+        }
     }
-    Ok(out)
+    outcomes.sort_by_key(|o| o.fixture.index);
+    failed.sort_by_key(|f| f.fixture.index);
+    Ok((outcomes, failed))
 }
 
-/// Tallies the outcomes into standings, best rating first.
+/// One match, its record and the bots' stderr written.
+fn play_one(entrants: &[Entrant], f: Fixture, limits: Limits, records: &Path) -> Played {
+    let fail = |why: String| Failed { fixture: f, why };
+    let (Some(a), Some(b)) = (entrants.get(f.a), entrants.get(f.b)) else {
+        return Err(fail("no such bot".to_owned()));
+    };
+    let played = run_match(&a.cmd, &b.cmd, f.size, limits).map_err(|e| fail(e.to_string()))?;
+    let stem = format!(
+        "{:05}-{}-vs-{}-{}x{}",
+        f.index, a.name, b.name, f.size, f.size
+    );
+    let record_file = records.join(format!("{stem}.json"));
+    std::fs::write(&record_file, format!("{}\n", played.record.to_json()))
+        .map_err(|e| fail(format!("cannot write {}: {e}", record_file.display())))?;
+    for (seat, t) in Seat::BOTH.iter().zip(&played.transcripts) {
+        if !t.stderr.is_empty() {
+            let path = records.join(format!("{stem}.{seat}.stderr"));
+            std::fs::write(&path, &t.stderr)
+                .map_err(|e| fail(format!("cannot write {}: {e}", path.display())))?;
+        }
+    }
+    let start_errors = played
+        .start_errors
+        .iter()
+        .zip(Seat::BOTH)
+        .filter_map(|(e, seat)| {
+            e.as_ref()
+                .map(|e| format!("bot {seat} could not start: {e}"))
+        })
+        .collect();
+    Ok(Outcome {
+        fixture: f,
+        a_name: a.name.clone(),
+        b_name: b.name.clone(),
+        record_file,
+        record: played.record,
+        start_errors,
+    })
+}
+
+/// Tallies the outcomes into standings, best rating first. Only totals
+/// enter a standing, so the order of `outcomes` never changes it.
 pub fn standings(entrants: &[Entrant], outcomes: &[Outcome]) -> Vec<Standing> {
     let n = entrants.len();
     let mut wins = vec![vec![0u32; n]; n];
     let mut games = vec![vec![0u32; n]; n];
     let mut draws = vec![0u32; n];
     let mut forfeits = vec![BTreeMap::new(); n];
-    let config = WengLinConfig::new();
-    let mut ratings = vec![WengLinRating::new(); n];
+    let mut by_size = vec![BTreeMap::<u8, Wdl>::new(); n];
+    let mut by_seat = vec![BTreeMap::<Seat, Wdl>::new(); n];
+    let mut times: Vec<Vec<u64>> = vec![Vec::new(); n];
+    let mut tally = Tally::new(n);
     for o in outcomes {
         let (a, b) = (o.fixture.a, o.fixture.b);
         if a >= n || b >= n {
@@ -270,29 +385,36 @@ pub fn standings(entrants: &[Entrant], outcomes: &[Outcome]) -> Vec<Standing> {
         }
         games[a][b] += 1;
         games[b][a] += 1;
-        let result = match o.record.winner {
+        let a_scored = match o.record.winner {
             Some(Seat::A) => {
                 wins[a][b] += 1;
-                Outcomes::WIN
+                1.0
             }
             Some(Seat::B) => {
                 wins[b][a] += 1;
-                Outcomes::LOSS
+                0.0
             }
             None => {
                 draws[a] += 1;
                 draws[b] += 1;
-                Outcomes::DRAW
+                0.5
             }
         };
+        tally.add(a, b, a_scored);
+        for (who, seat, scored) in [(a, Seat::A, a_scored), (b, Seat::B, 1.0 - a_scored)] {
+            by_size[who].entry(o.fixture.size).or_default().add(scored);
+            by_seat[who].entry(seat).or_default().add(scored);
+        }
+        for m in &o.record.moves {
+            let who = if m.seat == Seat::A { a } else { b };
+            times[who].extend(m.us);
+        }
         if let Some(f) = o.record.forfeit {
             let who = if f.seat == Seat::A { a } else { b };
             *forfeits[who].entry(f.reason).or_insert(0) += 1;
         }
-        let (ra, rb) = weng_lin(&ratings[a], &ratings[b], &result, &config);
-        ratings[a] = ra;
-        ratings[b] = rb;
     }
+    let ratings = tally.ratings();
     let rate = |w: u32, g: u32| {
         if g == 0 {
             0.0
@@ -311,17 +433,25 @@ pub fn standings(entrants: &[Entrant], outcomes: &[Outcome]) -> Vec<Standing> {
                 draws: draws[i],
                 losses: played - won - draws[i],
                 win_rate: rate(won, played),
+                win_rate_ci95: wilson(f64::from(won), f64::from(played)),
                 against: (0..n)
                     .filter(|&j| j != i)
                     .map(|j| (entrants[j].name.clone(), rate(wins[i][j], games[i][j])))
                     .collect(),
+                by_size: by_size[i].clone(),
+                by_seat: by_seat[i].clone(),
                 forfeits: forfeits[i].clone(),
-                rating: ratings[i].rating,
-                uncertainty: ratings[i].uncertainty,
+                times: Times::of(std::mem::take(&mut times[i])),
+                rating: ratings.get(i).map_or(0.0, |r| r.elo),
+                rating_ci95: ratings.get(i).map_or(f64::INFINITY, |r| r.plus_minus),
             }
         })
         .collect();
-    out.sort_by(|x, y| y.rating.total_cmp(&x.rating));
+    out.sort_by(|x, y| {
+        y.rating
+            .total_cmp(&x.rating)
+            .then_with(|| x.name.cmp(&y.name))
+    });
     out
 }
 
@@ -368,12 +498,74 @@ pub fn table(standings: &[Standing]) -> String {
         };
         let _ = writeln!(t, "{:width$}   {shown}", s.name);
     }
-    let _ = writeln!(t, "\nrating (Weng-Lin)   W-D-L");
+    t.push_str(&details(standings, width));
+    t
+}
+
+/// The table's sections after the forfeits: win rates with their
+/// intervals and seats, sizes, answer times, ratings.
+fn details(standings: &[Standing], width: usize) -> String {
+    let mut t = String::new();
+    let _ = writeln!(
+        t,
+        "\nwin rate (95% Wilson interval)   W-D-L   seat A W-D-L   seat B W-D-L"
+    );
+    let wdl = |w: Option<&Wdl>| {
+        w.map_or("0-0-0".to_owned(), |w| {
+            format!("{}-{}-{}", w.wins, w.draws, w.losses)
+        })
+    };
     for s in standings {
         let _ = writeln!(
             t,
-            "{:width$}   {:6.2} ± {:5.2}   {}-{}-{}",
-            s.name, s.rating, s.uncertainty, s.wins, s.draws, s.losses
+            "{:width$}   {:6.2}% [{:6.2}%, {:6.2}%]   {}-{}-{}   {:>12}   {:>12}",
+            s.name,
+            s.win_rate * 100.0,
+            s.win_rate_ci95.0 * 100.0,
+            s.win_rate_ci95.1 * 100.0,
+            s.wins,
+            s.draws,
+            s.losses,
+            wdl(s.by_seat.get(&Seat::A)),
+            wdl(s.by_seat.get(&Seat::B)),
+        );
+    }
+    let sizes: std::collections::BTreeSet<u8> = standings
+        .iter()
+        .flat_map(|s| s.by_size.keys().copied())
+        .collect();
+    let _ = write!(t, "\nby board size (W-D-L){:width$}", "");
+    for size in &sizes {
+        let _ = write!(t, " | {:>9}", format!("{size}x{size}"));
+    }
+    let _ = writeln!(t);
+    for s in standings {
+        let _ = write!(t, "{:width$}{:21}", s.name, "");
+        for size in &sizes {
+            let _ = write!(t, " | {:>9}", wdl(s.by_size.get(size)));
+        }
+        let _ = writeln!(t);
+    }
+    let _ = writeln!(
+        t,
+        "\nanswer times (ms)   median      p99      max   answers"
+    );
+    for s in standings {
+        let _ = writeln!(
+            t,
+            "{:width$}   {:8.3} {:8.3} {:8.3}   {}",
+            s.name, s.times.median_ms, s.times.p99_ms, s.times.max_ms, s.times.answers
+        );
+    }
+    let _ = writeln!(
+        t,
+        "\nrating (Elo scale, maximum likelihood on all results, 95% interval)"
+    );
+    for s in standings {
+        let _ = writeln!(
+            t,
+            "{:width$}   {:7.1} ± {:6.1}",
+            s.name, s.rating, s.rating_ci95
         );
     }
     t
@@ -415,18 +607,23 @@ pub fn run(args: &ArenaArgs) -> Exit {
         return Exit::Usage;
     };
     let fixtures = schedule(entrants.len(), args.matches, sizes, args.seed);
-    let progress = if std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(fixtures.len() as u64);
+    let total = fixtures.len();
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = ProgressBar::new(total as u64);
         if let Ok(style) =
             ProgressStyle::with_template("{bar:40} {pos}/{len} matches {per_sec} eta {eta}")
         {
             bar.set_style(style);
         }
         bar
-    } else {
-        ProgressBar::hidden()
+    });
+    // Without a terminal (a log, CI) a line per finished match, as nextest
+    // and cg-brutaltester print them.
+    let progress = |done: usize, one: &Played| match &bar {
+        Some(bar) => bar.inc(1),
+        None => eprintln!("{}", progress_line(done, total, &entrants, one)),
     };
-    let outcomes = match play_all(
+    let played = play_all(
         &entrants,
         &fixtures,
         match args.jobs {
@@ -436,7 +633,11 @@ pub fn run(args: &ArenaArgs) -> Exit {
         limits,
         &args.records,
         &progress,
-    ) {
+    );
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let (outcomes, failed) = match played {
         Ok(o) => o,
         Err(e) => {
             eprintln!(
@@ -446,15 +647,27 @@ pub fn run(args: &ArenaArgs) -> Exit {
             return Exit::Usage;
         }
     };
-    progress.finish_and_clear();
     let standings = standings(&entrants, &outcomes);
     print!("{}", table(&standings));
+    for f in &failed {
+        println!(
+            "match {} ({} vs {}, {}x{}) not played: {}",
+            f.fixture.index,
+            entrants.get(f.fixture.a).map_or("?", |e| e.name.as_str()),
+            entrants.get(f.fixture.b).map_or("?", |e| e.name.as_str()),
+            f.fixture.size,
+            f.fixture.size,
+            f.why
+        );
+    }
     println!("\nrecords in {}", args.records.display());
     if let Some(path) = &args.results {
         let results = Results {
             bots: entrants,
             standings,
             matches: outcomes,
+            failed,
+            limit_ms: limits.of(false).as_secs_f64() * 1000.0,
         };
         let json = serde_json::to_string_pretty(&results).unwrap_or_default();
         if let Err(e) = std::fs::write(path, json + "\n") {
@@ -463,6 +676,23 @@ pub fn run(args: &ArenaArgs) -> Exit {
         }
     }
     Exit::Done
+}
+
+/// `k/total #N A vs B 5x5: outcome` for one finished match.
+fn progress_line(done: usize, total: usize, entrants: &[Entrant], one: &Played) -> String {
+    let name = |i: usize| entrants.get(i).map_or("?", |e| e.name.as_str());
+    let (f, what) = match one {
+        Ok(o) => (o.fixture, o.record.summary()),
+        Err(e) => (e.fixture, format!("not played: {}", e.why)),
+    };
+    format!(
+        "arena: {done}/{total} match {} {} (A) vs {} (B) {}x{}: {what}",
+        f.index,
+        name(f.a),
+        name(f.b),
+        f.size,
+        f.size
+    )
 }
 
 #[cfg(test)]
@@ -486,5 +716,105 @@ mod tests {
         assert!(parse_sizes("1-9").is_err() && parse_sizes("9-2").is_err());
         assert_eq!(parse_bot("x=./bot --a=1").unwrap().cmd, "./bot --a=1");
         assert!(parse_bot("=x").is_err() && parse_bot("x").is_err());
+    }
+
+    fn outcome(index: usize, a: usize, b: usize, names: &[&str], winner: Option<Seat>) -> Outcome {
+        let mut record = Record {
+            size: 2 + (index % 3) as u8,
+            winner,
+            score: crate::record::Score { a: 1, b: 1 },
+            forfeit: None,
+            moves: vec![crate::record::MoveRecord::new(Seat::A, b"A1 T")],
+        };
+        record.moves[0].us = Some(100 * index as u64);
+        Outcome {
+            fixture: Fixture {
+                index,
+                a,
+                b,
+                size: record.size,
+            },
+            a_name: names[a].to_owned(),
+            b_name: names[b].to_owned(),
+            record_file: PathBuf::new(),
+            record,
+            start_errors: Vec::new(),
+        }
+    }
+
+    /// The results of three bots: `strong` beats `mid` 3 of 4 and `weak`
+    /// always, `mid` and `weak` draw once and split the rest.
+    fn results(order: &[&str]) -> (Vec<Entrant>, Vec<Outcome>) {
+        let entrants: Vec<Entrant> = order
+            .iter()
+            .map(|n| Entrant {
+                name: (*n).to_owned(),
+                cmd: "x".to_owned(),
+            })
+            .collect();
+        let at = |n: &str| order.iter().position(|x| *x == n).unwrap();
+        let games = [
+            ("strong", "mid", Some(Seat::A)),
+            ("mid", "strong", Some(Seat::B)),
+            ("strong", "mid", Some(Seat::A)),
+            ("mid", "strong", Some(Seat::A)),
+            ("strong", "weak", Some(Seat::A)),
+            ("weak", "strong", Some(Seat::B)),
+            ("mid", "weak", None),
+            ("weak", "mid", Some(Seat::A)),
+            ("mid", "weak", Some(Seat::A)),
+        ];
+        let outcomes = games
+            .iter()
+            .enumerate()
+            .map(|(i, (a, b, w))| outcome(i + 1, at(a), at(b), order, *w))
+            .collect();
+        (entrants, outcomes)
+    }
+
+    fn by_name(standings: &[Standing]) -> BTreeMap<String, (f64, f64, u32)> {
+        standings
+            .iter()
+            .map(|s| (s.name.clone(), (s.rating, s.rating_ci95, s.wins)))
+            .collect()
+    }
+
+    #[test]
+    fn the_same_results_in_any_order_give_the_same_ratings() {
+        let (entrants, outcomes) = results(&["strong", "mid", "weak"]);
+        let first = standings(&entrants, &outcomes);
+        let mut reversed = outcomes.clone();
+        reversed.reverse();
+        let mut rotated = outcomes.clone();
+        rotated.rotate_left(4);
+        let (other_entrants, other_outcomes) = results(&["weak", "strong", "mid"]);
+        for other in [
+            standings(&entrants, &reversed),
+            standings(&entrants, &rotated),
+            standings(&other_entrants, &other_outcomes),
+        ] {
+            let (a, b) = (by_name(&first), by_name(&other));
+            for (name, x) in &a {
+                let y = b[name];
+                assert!(
+                    (x.0 - y.0).abs() < 1e-6 && (x.1 - y.1).abs() < 1e-6,
+                    "{name}: {x:?} {y:?}"
+                );
+                assert_eq!(x.2, y.2);
+            }
+            let names = |s: &[Standing]| s.iter().map(|x| x.name.clone()).collect::<Vec<_>>();
+            assert_eq!(names(&first), names(&other));
+        }
+        assert_eq!(first[0].name, "strong");
+        assert!(first[0].rating > first[1].rating && first[1].rating > first[2].rating);
+        let strong = &first[0];
+        assert_eq!(
+            strong.by_seat[&Seat::A].wins + strong.by_seat[&Seat::B].wins,
+            5
+        );
+        assert!(
+            strong.win_rate_ci95.0 < strong.win_rate && strong.win_rate < strong.win_rate_ci95.1
+        );
+        assert!(strong.times.answers > 0 && strong.times.max_ms >= strong.times.median_ms);
     }
 }

@@ -25,6 +25,7 @@ pub mod contain;
 pub mod duel;
 pub mod faulty;
 pub mod greedy;
+pub mod ratings;
 pub mod referee;
 pub mod reference_bot;
 pub mod strategy;

@@ -39,6 +39,15 @@ pub struct MoveRecord {
     pub seat: Seat,
     /// The line as accepted (after ANSWER-2), or what was received.
     pub line: String,
+    /// How long the bot took to answer, in microseconds (from the
+    /// request's write to the answer line); absent in records made without
+    /// a live bot (duels, old records).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub us: Option<u64>,
+    /// At a forfeit, true when nothing at all was received: told apart
+    /// from an empty answer line, which `line` alone cannot.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub nothing: bool,
 }
 
 impl MoveRecord {
@@ -47,6 +56,8 @@ impl MoveRecord {
         MoveRecord {
             seat,
             line: String::from_utf8_lossy(line).into_owned(),
+            us: None,
+            nothing: false,
         }
     }
 }
@@ -72,6 +83,16 @@ impl Record {
         // A record holds only strings, numbers and enums: serialising it
         // cannot fail.
         serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// END-6's ranking scores, A then B: the boxes owned, and -1 for a
+    /// seat that forfeited.
+    pub fn ranking_scores(&self) -> (i64, i64) {
+        let of = |seat: Seat, boxes: u32| match self.forfeit {
+            Some(f) if f.seat == seat => -1,
+            _ => i64::from(boxes),
+        };
+        (of(Seat::A, self.score.a), of(Seat::B, self.score.b))
     }
 
     /// The outcome in one line for people: the winner (or a draw), the

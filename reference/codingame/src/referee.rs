@@ -19,23 +19,40 @@ pub fn size_from_seed(seed: u64) -> u8 {
 /// Plays a whole match between `a` and `b` and returns its record. The
 /// players are finished before this returns.
 pub fn play(mut judge: Judge, a: &mut dyn Player, b: &mut dyn Player, limits: Limits) -> Record {
+    // Per request: the answer time, and whether nothing at all came.
+    let mut asked: Vec<(u64, bool)> = Vec::new();
     while let Some(req) = judge.next_request() {
         let player: &mut dyn Player = match req.seat {
             Seat::A => a,
             Seat::B => b,
         };
-        match player.ask(&req.bytes, limits.of(req.first)) {
+        let started = std::time::Instant::now();
+        let reply = player.ask(&req.bytes, limits.of(req.first));
+        let us = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+        match reply {
             Reply::Line(line) => {
+                asked.push((us, false));
                 // A rejected line ends the match inside the judge.
                 let _ = judge.answer(&line);
             }
-            Reply::Timeout(partial) => judge.forfeit(Reason::Timeout, &partial),
-            Reply::Eof(partial) => judge.forfeit(Reason::Eof, &partial),
+            Reply::Timeout(partial) => {
+                asked.push((us, partial.is_empty()));
+                judge.forfeit(Reason::Timeout, &partial);
+            }
+            Reply::Eof(partial) => {
+                asked.push((us, partial.is_empty()));
+                judge.forfeit(Reason::Eof, &partial);
+            }
         }
     }
     a.finish();
     b.finish();
-    judge.record()
+    let mut record = judge.record();
+    for (m, (us, nothing)) in record.moves.iter_mut().zip(asked) {
+        m.us = Some(us);
+        m.nothing = nothing;
+    }
+    record
 }
 
 /// One seat's bot as started: a process, or nothing when it could not start.

@@ -9,6 +9,43 @@ const GREEDY: &str = env!("CARGO_BIN_EXE_cg-fixture-greedy");
 const BOT: &str = env!("CARGO_BIN_EXE_cg-bot");
 
 #[test]
+fn a_match_that_cannot_be_recorded_is_listed_with_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("records");
+    // A folder where match 1's record should go: that write fails.
+    std::fs::create_dir_all(records.join("00001-a-vs-b-2x2.json")).unwrap();
+    let results = dir.path().join("results.json");
+    let out = Command::new(REFEREE)
+        .args([
+            "arena",
+            "--bot",
+            &format!("a={GREEDY}"),
+            "--bot",
+            &format!("b={GREEDY}"),
+            "--matches",
+            "2",
+            "--sizes",
+            "2",
+            "--results",
+            results.to_str().unwrap(),
+            "--records",
+            records.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        table.contains("match 1 (a vs b, 2x2) not played: cannot write"),
+        "{table}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    assert_eq!(json["failed"][0]["index"], 1, "{json}");
+    assert_eq!(json["matches"].as_array().unwrap().len(), 1, "{json}");
+}
+
+#[test]
 fn small_round_robin() {
     let dir = tempfile::tempdir().unwrap();
     let results = dir.path().join("results.json");
@@ -49,7 +86,17 @@ fn small_round_robin() {
     }
     // Every match of the faulty bot is a syntax forfeit: 4 per opponent.
     assert!(table.contains("garbage    syntax 8"), "{table}");
-    assert!(table.contains("rating (Weng-Lin)"), "{table}");
+    assert!(
+        table.contains("rating (Elo scale, maximum likelihood"),
+        "{table}"
+    );
+    assert!(table.contains("win rate (95% Wilson interval)"), "{table}");
+    assert!(table.contains("by board size (W-D-L)"), "{table}");
+    assert!(table.contains("answer times (ms)"), "{table}");
+    // Without a terminal: a line per finished match, counted.
+    let progress = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(progress.matches("arena: ").count(), 12, "{progress}");
+    assert!(progress.contains("arena: 12/12 match "), "{progress}");
 
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
@@ -64,6 +111,15 @@ fn small_round_robin() {
     assert_eq!(standings[2]["name"], "garbage", "lowest rating last");
     assert_eq!(standings[2]["wins"], 0);
     assert_eq!(standings[2]["forfeits"]["syntax"], 8);
+    assert!(standings[0]["rating_ci95"].as_f64().unwrap() > 0.0);
+    assert!(standings[0]["times"]["answers"].as_u64().unwrap() > 0);
+    assert_eq!(json["failed"].as_array().unwrap().len(), 0);
+    // Records carry answer times.
+    assert!(
+        matches[0]["record"]["moves"][0]["us"].is_u64(),
+        "{}",
+        matches[0]
+    );
     // Seats swap within each pair of matches, on the same size.
     assert_eq!(matches[0]["a"], matches[1]["b"]);
     assert_eq!(matches[0]["size"], matches[1]["size"]);
