@@ -429,3 +429,27 @@ fn a_bot_that_crashes_later_shows_how_it_ended_in_the_failure() {
     assert!(out.contains("the bot ended (killed by signal 11)"), "{out}");
     assert!(out.contains("`dying`"), "{out}");
 }
+
+/// A bot that answers its first request, then closes its stdout and keeps
+/// running.
+const CLOSES_STDOUT: &str = "sh -c 'read a; read b; read c; read n; i=0; while [ $i -lt $n ]; do \
+                             read l; i=$((i+1)); done; echo A1 T; exec >&-; sleep 20'";
+
+#[test]
+fn a_bot_that_closes_its_stdout_is_eof_at_its_next_request_at_every_level() {
+    for level in ["group", "pid", "full"] {
+        let out = Command::cargo_bin("boxes-harness")
+            .unwrap()
+            .env("NO_COLOR", "1")
+            .env("CONFORMANCE_CONTAINMENT", level)
+            .env_remove("CODINGAME_BIN")
+            .args(["--spec", "codingame", "--bin", CLOSES_STDOUT])
+            .args(["--exact", "extra-turns/extra-request-seat-a"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{level}: {text}");
+        assert!(text.contains("request 2 broke END-3"), "{level}: {text}");
+        assert!(text.contains("(END-3: eof)"), "{level}: {text}");
+    }
+}

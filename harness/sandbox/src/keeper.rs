@@ -179,6 +179,11 @@ fn enter(spec: &Spec, confine: &Confine) -> io::Result<ExitCode> {
         Forked::Parent(pid_one) => {
             drop(alive_read);
             drop(files);
+            // This process only waits: with the streams released, PID 1
+            // and the program hold the only copies.
+            if spec.release_streams {
+                release_streams();
+            }
             let status = rustix::process::waitpid(Some(pid_one), WaitOptions::empty())?;
             drop(alive_write);
             let code = status
@@ -250,11 +255,17 @@ fn keep(spec: &Spec, mut files: Files) -> io::Result<()> {
                 .map(|(k, v)| (OsString::from_vec(k.clone()), OsString::from_vec(v.clone()))),
         )
         .current_dir(OsString::from_vec(spec.cwd.clone()));
+    // The output's pipes, named while this process still holds them: what
+    // lingers holding them is found by these names.
+    let ours = [own_link(1), own_link(2)];
     let ending = match cmd.spawn() {
         Err(e) => Reported::SpawnFailed(e.raw_os_error().unwrap_or(0), e.to_string()),
         Ok(mut child) => {
             // `spawn` returns once the program's `exec` succeeded.
             let _ = files.started.write_all(b"started\n");
+            if spec.release_streams {
+                release_streams();
+            }
             let s = child.wait()?;
             match (s.code(), s.signal()) {
                 (Some(c), _) => Reported::Exited(c),
@@ -263,17 +274,24 @@ fn keep(spec: &Spec, mut files: Files) -> io::Result<()> {
             }
         }
     };
-    let left = linger(Duration::from_millis(spec.grace_ms));
+    let left = linger_holding(Duration::from_millis(spec.grace_ms), &ours);
     files.report(&Report { ending, left })
 }
 
-/// After the program exited: reaps what ends, gives processes that still
-/// hold the output up to `grace` to finish, and names what is left.
-fn linger(grace: Duration) -> Vec<LeftBehind> {
-    linger_holding(grace, &[own_link(1), own_link(2)])
+/// Points this process's fds 0-2 at `/dev/null` (read-only: what the
+/// keeper might still print is dropped), so that it holds no copy of the
+/// program's streams.
+fn release_streams() {
+    if let Ok(null) = fs::File::open("/dev/null") {
+        let _ = rustix::stdio::dup2_stdin(&null);
+        let _ = rustix::stdio::dup2_stdout(&null);
+        let _ = rustix::stdio::dup2_stderr(&null);
+    }
 }
 
-/// [`linger`], for the program's stdout and stderr as `/proc` names them.
+/// After the program exited: reaps what ends, gives processes that still
+/// hold the output (the pipes `/proc` names `ours`) up to `grace` to
+/// finish, and names what is left.
 pub(crate) fn linger_holding(grace: Duration, ours: &[Option<PathBuf>]) -> Vec<LeftBehind> {
     let deadline = Instant::now() + grace;
     loop {

@@ -368,6 +368,12 @@ pub struct Spec {
     /// ([`resident`]).
     #[serde(default)]
     resident: bool,
+    /// The keeper lets go of the program's streams once it has started it
+    /// (its own fds 0-2 become `/dev/null`), so that the program's output
+    /// ends when the program, and what it left running, close it: a
+    /// caller that reads the output as a conversation sees the end there.
+    #[serde(default)]
+    release_streams: bool,
 }
 
 /// The Landlock level's part of a [`Spec`].
@@ -402,7 +408,17 @@ impl Spec {
             limits: Limits::default(),
             caller: 0,
             resident: false,
+            release_streams: false,
         }
+    }
+
+    /// The same, with the keeper letting go of the program's streams once
+    /// the program runs (see the field's documentation). Not for a caller
+    /// that takes the streams' closing as the run's end.
+    #[must_use]
+    pub fn releasing_streams(mut self) -> Self {
+        self.release_streams = true;
+        self
     }
 
     /// The same, with these resource limits on the program.

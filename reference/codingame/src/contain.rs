@@ -216,7 +216,11 @@ fn start_contained(
     dir: tempfile::TempDir,
 ) -> std::io::Result<Started> {
     let args: Vec<OsString> = args.iter().map(OsString::from).collect();
-    let spec = sandbox::Spec::new(&layout, program, &args, env, Duration::ZERO).in_dir(cwd);
+    // A bot's output ends when the bot closes it (END-3's `eof`), not
+    // when its keeper exits.
+    let spec = sandbox::Spec::new(&layout, program, &args, env, Duration::ZERO)
+        .in_dir(cwd)
+        .releasing_streams();
     let named = named_folders(&args, cwd);
     let shown: Vec<&Path> = program
         .parent()

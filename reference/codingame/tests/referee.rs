@@ -227,6 +227,28 @@ fn an_unstartable_bot_is_named_on_stderr_with_the_result_line() {
 }
 
 #[test]
+fn end_3_a_bot_that_closes_its_stdout_is_eof_at_its_next_request_at_every_level() {
+    let bot = "sh -c 'read a; read b; read c; read n; i=0; while [ $i -lt $n ]; do read l; \
+               i=$((i+1)); done; echo A1 T; exec >&-; sleep 20'";
+    for level in ["group", "pid", "full"] {
+        let out = Command::new(REFEREE)
+            .env("CONFORMANCE_CONTAINMENT", level)
+            .env("CG_FAULT", "none")
+            .args(["--p1", bot, "--p2", FAULTY, "--size", "2"])
+            .output()
+            .unwrap();
+        let rec = Record::from_json(&String::from_utf8_lossy(&out.stdout)).unwrap();
+        let f = rec.forfeit.unwrap();
+        assert_eq!(
+            (f.seat, f.reason),
+            (Seat::A, Reason::Eof),
+            "{level}: {rec:?}"
+        );
+        assert!(rec.moves.last().unwrap().nothing, "{level}: {rec:?}");
+    }
+}
+
+#[test]
 fn cg_bot_help_prints_its_usage() {
     let out = Command::new(env!("CARGO_BIN_EXE_cg-bot"))
         .arg("--help")
