@@ -37,7 +37,8 @@ pub enum Class {
     GeneratorRowOutOfRange,
     /// A generator column >= W.
     GeneratorColumnOutOfRange,
-    /// A move number above 2147483647.
+    /// A move number above 18446744073709551615 (FILE-3: the reference
+    /// takes any 64-bit one; anything above 2147483647 is ambiguous).
     MoveNumberOutOfRange,
     /// A grid byte other than `.`, `O`, `X`.
     GridForeignByte,
@@ -231,9 +232,9 @@ impl Class {
             ),
             Self::MoveNumberOutOfRange => faulty(
                 "move-number-out-of-range",
-                "a move number above 2147483647",
+                "a move number above 18446744073709551615",
                 &["FILE-3"],
-                false,
+                true,
             ),
             Self::GridForeignByte => faulty(
                 "grid-foreign-byte",

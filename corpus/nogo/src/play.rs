@@ -4,7 +4,6 @@
 //! is left (FILE-4).
 
 use nogo_reference::capture::winner_after;
-use nogo_reference::generator::MAX_MOVE_NUMBER;
 use nogo_reference::{Cell, GenState, Generator, Player, State, Stone};
 
 use crate::rng::SplitMix64;
@@ -56,7 +55,8 @@ pub fn with_max_numbers(mut state: State) -> State {
             h,
             w,
             GenState {
-                number: MAX_MOVE_NUMBER,
+                // The largest move number no ruling calls ambiguous.
+                number: 2_147_483_647,
                 ..s
             },
         );

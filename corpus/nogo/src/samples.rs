@@ -293,8 +293,13 @@ fn range_samples(out: &mut Builder, base: &Parts, h: usize, w: usize) {
             "18446744073709551616".to_owned(),
             Class::GeneratorColumnOutOfRange,
         ),
-        (5, "2147483648".to_owned(), Class::MoveNumberOutOfRange),
-        (8, "4294967296".to_owned(), Class::MoveNumberOutOfRange),
+        // FILE-3: any 64-bit move number loads; only past 2^64 - 1 is the
+        // file an error (and anything above 2147483647 is ambiguous).
+        (
+            8,
+            "18446744073709551616".to_owned(),
+            Class::MoveNumberOutOfRange,
+        ),
         (
             5,
             "18446744073709551617".to_owned(),

@@ -9,8 +9,9 @@ use crate::player::Player;
 
 /// The prime modulus of the jump formula (COMP-2).
 pub const MODULUS: u64 = 1_000_003;
-/// The largest move number a save file may hold (FILE-3).
-pub const MAX_MOVE_NUMBER: u64 = 2_147_483_647;
+/// The largest move number a save file may hold (FILE-3: the text gives
+/// none; the reference takes any a u64 holds, and counts on in 64 bits).
+pub const MAX_MOVE_NUMBER: u64 = u64::MAX;
 
 /// A player's constants (COMP-1): initial row, initial column, factor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -260,7 +261,7 @@ mod tests {
         let start = GenState {
             row: 0,
             col: 0,
-            number: MAX_MOVE_NUMBER,
+            number: 2_147_483_647,
         };
         let mut g = Generator::with_state(Player::O, 1000, 1000, start);
         // 2147483648 is a multiple of 5 plus 3: two steps, then a jump.
@@ -268,7 +269,7 @@ mod tests {
             let c = g.take();
             assert!(c.row < 1000 && c.col < 1000);
         }
-        assert_eq!(g.state().number, MAX_MOVE_NUMBER + 10);
+        assert_eq!(g.state().number, 2_147_483_657);
         let mut g = Generator::with_state(
             Player::X,
             4,

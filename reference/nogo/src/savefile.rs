@@ -13,7 +13,7 @@ use std::io::{self, Read};
 use std::path::Path;
 
 use crate::args::{MAX_DIMENSION, MIN_DIMENSION};
-use crate::generator::{GenState, Generator, MAX_MOVE_NUMBER};
+use crate::generator::{GenState, Generator};
 use crate::grid::{Cell, Grid, Stone};
 use crate::player::Player;
 use crate::state::State;
@@ -44,7 +44,7 @@ pub enum LoadErrorKind {
     GeneratorRow,
     /// A generator column >= W (FILE-3).
     GeneratorColumn,
-    /// A move number above 2147483647 (FILE-3).
+    /// A move number above 18446744073709551615 (FILE-3).
     MoveNumber,
     /// A grid byte other than `.`, `O`, `X` (FILE-4).
     GridByte(u8),
@@ -88,7 +88,7 @@ impl fmt::Display for LoadErrorKind {
             Self::NextPlayer => write!(f, "next player is not 0 or 1"),
             Self::GeneratorRow => write!(f, "generator row not below the height"),
             Self::GeneratorColumn => write!(f, "generator column not below the width"),
-            Self::MoveNumber => write!(f, "move number above 2147483647"),
+            Self::MoveNumber => write!(f, "move number above 18446744073709551615"),
             Self::GridByte(b) => write!(f, "grid holds byte {b:#04x}"),
             Self::GridLineShort => write!(f, "grid line too short"),
             Self::GridLineLong => write!(f, "grid line too long"),
@@ -199,6 +199,9 @@ struct Loader {
     started: bool,
     /// Header values, saturating so a huge number stays out of range.
     fields: [u64; HEADER_FIELDS],
+    /// Which header values passed 18446744073709551615 (a move number may
+    /// be anything up to it, so saturation alone cannot tell).
+    overflowed: [bool; HEADER_FIELDS],
     state: Option<State>,
 }
 
@@ -212,6 +215,7 @@ impl Default for Loader {
             line: 1,
             started: false,
             fields: [0; HEADER_FIELDS],
+            overflowed: [false; HEADER_FIELDS],
             state: None,
         }
     }
@@ -249,7 +253,15 @@ impl Loader {
         match b {
             b'0'..=b'9' => {
                 let v = &mut self.fields[field];
-                *v = v.saturating_mul(10).saturating_add(u64::from(b - b'0'));
+                if let Some(n) = v
+                    .checked_mul(10)
+                    .and_then(|x| x.checked_add(u64::from(b - b'0')))
+                {
+                    *v = n;
+                } else {
+                    *v = u64::MAX;
+                    self.overflowed[field] = true;
+                }
                 self.phase = Phase::Header {
                     field,
                     digits: digits + 1,
@@ -297,10 +309,13 @@ impl Loader {
         if co >= w || cx >= w {
             return Err(self.error(LoadErrorKind::GeneratorColumn));
         }
-        if mo > MAX_MOVE_NUMBER || mx > MAX_MOVE_NUMBER {
+        // FILE-3: any move number a u64 holds; the reference counts on in
+        // 64 bits, so every save it writes loads again.
+        let [.., o_number_over, _, _, x_number_over] = self.overflowed;
+        if o_number_over || x_number_over {
             return Err(self.error(LoadErrorKind::MoveNumber));
         }
-        // Every value is now at most 2147483647: it fits a usize.
+        // Rows and columns are now below the dimensions: they fit a usize.
         let (h, w) = (h as usize, w as usize);
         let gen_state = |row: u64, col: u64, number: u64| GenState {
             row: row as usize,
@@ -506,8 +521,10 @@ mod tests {
             kind(&with_header("4 4 0 1 0 0 2 4 0")),
             Some(LoadErrorKind::GeneratorColumn)
         );
+        assert!(load_bytes(&with_header("4 4 0 1 0 2147483648 2 2 0")).is_ok());
+        assert!(load_bytes(&with_header("4 4 0 1 0 18446744073709551615 2 2 0")).is_ok());
         assert_eq!(
-            kind(&with_header("4 4 0 1 0 2147483648 2 2 0")),
+            kind(&with_header("4 4 0 1 0 18446744073709551616 2 2 0")),
             Some(LoadErrorKind::MoveNumber)
         );
         assert_eq!(

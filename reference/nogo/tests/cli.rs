@@ -229,3 +229,30 @@ fn turn_4_hundred_megabyte_line_in_bounded_memory() {
     );
     assert!(peak < 16 * 1024, "peak RSS {peak} KiB for a 100 MB line");
 }
+
+/// FILE-3: a game loaded at move number 2147483647 and played on saves
+/// 2147483648 and up, and that save loads again: the reference never
+/// writes a file it then refuses.
+#[test]
+fn a_save_past_2147483647_loads_again() {
+    let dir = tempdir();
+    std::fs::write(
+        dir.path().join("game"),
+        "4 4 0 1 0 2147483647 2 2 2147483647\n....\n....\n....\n....\n",
+    )
+    .unwrap();
+    nogo()
+        .current_dir(dir.path())
+        .args(["h", "c", "game"])
+        .write_stdin("0 0\nwout\n")
+        .assert()
+        .code(6);
+    let saved = std::fs::read_to_string(dir.path().join("out")).unwrap();
+    let header: Vec<&str> = saved.lines().next().unwrap().split(' ').collect();
+    assert_eq!(header[8], "2147483648", "{saved}");
+    nogo()
+        .current_dir(dir.path())
+        .args(["h", "h", "out"])
+        .assert()
+        .code(6);
+}

@@ -11,7 +11,7 @@ use proptest::prelude::*;
 
 /// The FILE grammar written out plainly, apart from the loader: nine
 /// digit-only fields, H and W in 4..=1000, next 0 or 1, rows < H,
-/// columns < W, move numbers <= 2147483647, then H lines of W `.OX`
+/// columns < W, move numbers any 64-bit value, then H lines of W `.OX`
 /// bytes with an empty cell among them; anything after is ignored.
 fn grammar_accepts(bytes: &[u8]) -> bool {
     let Some(nl) = bytes.iter().position(|&b| b == b'\n') else {
@@ -25,26 +25,26 @@ fn grammar_accepts(bytes: &[u8]) -> bool {
     {
         return false;
     }
-    let value = |f: &[u8]| {
+    // `None`: past 2^64 - 1.
+    let value = |f: &[u8]| -> Option<u64> {
         let digits = &f[f.iter().position(|&b| b != b'0').unwrap_or(f.len())..];
-        if digits.len() > 12 {
-            u64::MAX
-        } else {
-            std::str::from_utf8(digits)
-                .ok()
-                .and_then(|s| s.parse().ok())
-                .unwrap_or(0)
+        if digits.is_empty() {
+            return Some(0);
         }
+        std::str::from_utf8(digits)
+            .ok()
+            .and_then(|s| s.parse().ok())
     };
-    let v: Vec<u64> = fields.iter().map(|f| value(f)).collect();
+    let exact: Vec<Option<u64>> = fields.iter().map(|f| value(f)).collect();
+    if exact[5].is_none() || exact[8].is_none() {
+        return false;
+    }
+    let v: Vec<u64> = exact.iter().map(|x| x.unwrap_or(u64::MAX)).collect();
     let (h, w) = (v[0], v[1]);
     if !(4..=1000).contains(&h) || !(4..=1000).contains(&w) || v[2] > 1 {
         return false;
     }
     if v[3] >= h || v[6] >= h || v[4] >= w || v[7] >= w {
-        return false;
-    }
-    if v[5] > 2_147_483_647 || v[8] > 2_147_483_647 {
         return false;
     }
     let mut rest = &bytes[nl + 1..];
