@@ -725,6 +725,7 @@ mod tests {
             score: crate::record::Score { a: 1, b: 1 },
             forfeit: None,
             moves: vec![crate::record::MoveRecord::new(Seat::A, b"A1 T")],
+            ranking: None,
         };
         record.moves[0].us = Some(100 * index as u64);
         Outcome {

@@ -51,6 +51,7 @@ fn empty_record() -> Record {
         score: crate::record::Score { a: 0, b: 0 },
         forfeit: None,
         moves: Vec::new(),
+        ranking: None,
     }
 }
 

@@ -199,7 +199,7 @@ impl Judge {
 
     /// The match record (REC-1, REC-2) as it stands.
     pub fn record(&self) -> Record {
-        Record {
+        let mut record = Record {
             size: self.board.size(),
             winner: self.winner(),
             score: Score {
@@ -208,7 +208,11 @@ impl Judge {
             },
             forfeit: self.forfeit,
             moves: self.moves.clone(),
-        }
+            ranking: None,
+        };
+        let (a, b) = record.ranking_scores();
+        record.ranking = Some(crate::record::Ranking { a, b });
+        record
     }
 }
 

@@ -75,6 +75,21 @@ pub struct Record {
     pub forfeit: Option<ForfeitRecord>,
     /// Every request's answer, in order.
     pub moves: Vec<MoveRecord>,
+    /// END-6's ranking scores (boxes owned, -1 for a forfeiting seat),
+    /// derived from `score` and `forfeit`; absent in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ranking: Option<Ranking>,
+}
+
+/// END-6's ranking scores of a match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ranking {
+    /// Seat A's.
+    #[serde(rename = "A")]
+    pub a: i64,
+    /// Seat B's.
+    #[serde(rename = "B")]
+    pub b: i64,
 }
 
 impl Record {
@@ -140,6 +155,7 @@ mod tests {
                 request: 3,
             }),
             moves: vec![MoveRecord::new(Seat::A, b"A1 R")],
+            ranking: None,
         };
         let j = r.to_json();
         assert_eq!(
@@ -147,5 +163,7 @@ mod tests {
             r#"{"size":2,"winner":null,"score":{"A":2,"B":2},"forfeit":{"seat":"B","reason":"no-such-box","request":3},"moves":[{"seat":"A","line":"A1 R"}]}"#
         );
         assert_eq!(Record::from_json(&j).unwrap(), r);
+        // END-6: the forfeiting seat ranks with -1.
+        assert_eq!(r.ranking_scores(), (2, -1));
     }
 }
