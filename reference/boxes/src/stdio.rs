@@ -9,9 +9,7 @@
 
 use std::cell::RefCell;
 use std::ffi::OsString;
-use std::fs::File;
 use std::io::{self, BufRead, BufWriter, Read, Write};
-use std::os::fd::AsFd;
 use std::process::ExitCode;
 use std::rc::Rc;
 
@@ -24,47 +22,11 @@ use crate::status::Exit;
 pub fn main_with_args<I: IntoIterator<Item = OsString>>(argv: I) -> ExitCode {
     let operands: Vec<OsString> = argv.into_iter().skip(1).collect();
     // Rust's stdout flushes at every newline; a grid is many lines, so write
-    // through our own buffer straight to the descriptor.
-    // A closed descriptor 1 (`>&-`) cannot be duplicated; Rust's own stdout
-    // would then drop every byte silently, so every write fails instead and
-    // the first output is a system call failure (SYS-1).
-    let sink: Box<dyn Write> = match io::stdout().as_fd().try_clone_to_owned() {
-        Ok(_) if stdout_was_closed() => Box::new(ClosedStdout),
-        Ok(fd) => Box::new(File::from(fd)),
-        Err(_) => Box::new(ClosedStdout),
-    };
+    // through our own buffer straight to the descriptor (a closed one
+    // failing every write: SYS-1).
+    let sink = reference_kit::stdout::process_stdout();
     let exit = run_process(&operands, io::stdin(), sink, io::stderr().lock());
     ExitCode::from(exit.code())
-}
-
-/// Whether descriptor 1 was closed when the process started. Rust's
-/// runtime then opens `/dev/null` read-write in its place before `main`;
-/// a shell's `>/dev/null` opens it write-only. So a read-write `/dev/null`
-/// on descriptor 1 is a closed stdout.
-fn stdout_was_closed() -> bool {
-    use rustix::fs::{FileType, OFlags};
-    let fd = io::stdout();
-    let fd = fd.as_fd();
-    let (Ok(stat), Ok(flags)) = (rustix::fs::fstat(fd), rustix::fs::fcntl_getfl(fd)) else {
-        return true;
-    };
-    let is_null = FileType::from_raw_mode(stat.st_mode) == FileType::CharacterDevice
-        && stat.st_rdev == rustix::fs::makedev(1, 3);
-    is_null && flags.intersection(OFlags::RDWR | OFlags::WRONLY) == OFlags::RDWR
-}
-
-/// Standard output when descriptor 1 is closed: writes fail (EBADF),
-/// flushing nothing succeeds, so a program that prints nothing is unaffected.
-struct ClosedStdout;
-
-impl Write for ClosedStdout {
-    fn write(&mut self, _: &[u8]) -> io::Result<usize> {
-        Err(io::Error::from_raw_os_error(9))
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
 }
 
 /// [`run`] with the buffering a process needs: stdout is written in large

@@ -1,0 +1,125 @@
+//! The human's move line (MOVE-3..5): every byte that is not an ASCII
+//! letter or digit is discarded; `Q` alone quits; four bytes left name two
+//! dots (a letter and a digit each, in either order), which must be one
+//! open edge apart.
+
+use crate::grid::{Dot, Edge, Grid};
+
+/// What a move line means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Line {
+    /// `Q`: to the post-game (MOVE-3).
+    Quit,
+    /// An accepted move: this open edge (MOVE-5).
+    Move(Edge),
+    /// Anything else (MOVE-6).
+    Bad,
+}
+
+/// Reads a move line against `grid`.
+pub fn read(line: &[u8], grid: &Grid) -> Line {
+    let kept: Vec<u8> = line
+        .iter()
+        .copied()
+        .filter(u8::is_ascii_alphanumeric)
+        .collect();
+    if kept == b"Q" {
+        return Line::Quit;
+    }
+    let [a, b, c, d] = kept[..] else {
+        return Line::Bad;
+    };
+    let (Some(first), Some(second)) = (dot(a, b, grid), dot(c, d, grid)) else {
+        return Line::Bad;
+    };
+    match Edge::between(first, second) {
+        Some(edge) if grid.is_open(edge) => Line::Move(edge),
+        _ => Line::Bad,
+    }
+}
+
+/// A dot named by a letter and a digit in either order (MOVE-4): a
+/// lower-case row letter and a column digit `1`..N+1 of `grid`.
+fn dot(x: u8, y: u8, grid: &Grid) -> Option<Dot> {
+    let (letter, digit) = if x.is_ascii_alphabetic() && y.is_ascii_digit() {
+        (x, y)
+    } else if y.is_ascii_alphabetic() && x.is_ascii_digit() {
+        (y, x)
+    } else {
+        return None;
+    };
+    if !letter.is_ascii_lowercase() || digit == b'0' {
+        return None;
+    }
+    let found = Dot {
+        row: letter - b'a',
+        col: digit - b'1',
+    };
+    grid.has_dot(found).then_some(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Player;
+    use proptest::prelude::*;
+
+    const A1_A2: Edge = Edge::Horizontal { row: 0, col: 0 };
+    const A2_B2: Edge = Edge::Vertical { row: 0, col: 1 };
+
+    #[test]
+    fn move_5_spellings() {
+        let g = Grid::new(2);
+        for line in [
+            &b"a1 a2"[..],
+            b"a2 a1",
+            b"a1a2",
+            b"(a1, a2)",
+            b"\ta1\r a2\0",
+        ] {
+            assert_eq!(read(line, &g), Line::Move(A1_A2), "{line:?}");
+        }
+        assert_eq!(read(b"2a,b2", &g), Line::Move(A2_B2));
+        assert_eq!(
+            read(b"1a-1b", &g),
+            Line::Move(Edge::Vertical { row: 0, col: 0 })
+        );
+        for line in [
+            &b"a1 a3"[..],
+            b"a1 b2",
+            b"a1 a1",
+            b"a10 a2",
+            b"a1 a2 b2",
+            b"quit",
+            b"q",
+            b"A1 A2",
+            b"a0 a1",
+            b"d1 d2",
+            b"a1 a4",
+            b"",
+            b"aa11",
+        ] {
+            assert_eq!(
+                read(line, &g),
+                Line::Bad,
+                "{:?}",
+                String::from_utf8_lossy(line)
+            );
+        }
+        assert_eq!(read(b"Q", &g), Line::Quit);
+        assert_eq!(read(b" Q\r", &g), Line::Quit);
+        let mut filled = Grid::new(2);
+        filled.fill(A1_A2, Player::Human);
+        assert_eq!(read(b"a1 a2", &filled), Line::Bad, "a closed edge");
+    }
+
+    proptest! {
+        #[test]
+        fn never_panics_and_only_open_edges(line in proptest::collection::vec(any::<u8>(), 0..12), n in 2u8..=8) {
+            let g = Grid::new(n);
+            if let Line::Move(e) = read(&line, &g) {
+                prop_assert!(g.is_open(e));
+            }
+        }
+    }
+}
