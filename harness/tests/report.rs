@@ -102,13 +102,18 @@ fn keep_failed_writes_a_kit_that_replays_the_case() {
     assert!(text.contains("\n     1  0 0 h\n"), "{text}");
     assert_eq!(std::fs::read(kit.join("stdin")).expect("stdin"), b"0 0 h\n");
     let expected = std::fs::read(kit.join("expected/stdout")).expect("expected stdout");
+    // run.sh works in a folder of TMPDIR and removes it when it ends.
+    let tmp = tempfile::tempdir().expect("temp dir");
     let replay = std::process::Command::new(kit.join("run.sh"))
+        .env("TMPDIR", tmp.path())
         .output()
         .expect("run.sh runs");
     assert_eq!(replay.status.code(), Some(6));
     let got = String::from_utf8_lossy(&replay.stdout);
     assert!(got.contains("DEBUG: valid move 00\n"), "{got}");
     assert_ne!(replay.stdout, expected);
+    let left = std::fs::read_dir(tmp.path()).expect("tmp").count();
+    assert_eq!(left, 0, "run.sh left its folder behind");
 }
 
 #[test]
