@@ -68,11 +68,10 @@ fn one_debug_line_after_each_move_is_one_cause_with_one_worked_example() {
     assert!(grouped.len() < 8 * 1024, "{} bytes", grouped.len());
     // The program under test is not the reference.
     assert!(!text.contains("--bless"), "{text}");
-    // The stdin line being answered is named.
-    assert!(
-        grouped.contains("input: after stdin line 1 `0 0 h`: expected `+-+ +\\n`, got `DEBUG"),
-        "{grouped}"
-    );
+    // The worked example is a shortest case (one stdin line), and the
+    // stdin line being answered is named.
+    assert!(grouped.contains("input: after stdin line 1 `"), "{grouped}");
+    assert!(grouped.contains(", got `DEBUG: valid move "), "{grouped}");
 }
 
 #[test]

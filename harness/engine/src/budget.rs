@@ -191,6 +191,7 @@ impl EarlyStop {
             hint: notes.hint,
             reproduce: notes.reproduce,
             rebless: notes.rebless,
+            stdin_lines: 0,
         }
     }
 

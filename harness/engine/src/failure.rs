@@ -180,6 +180,9 @@ pub struct CaseFailure {
     pub reproduce: String,
     /// What to do when the expectation may be wrong, and the command.
     pub rebless: Option<(String, String)>,
+    /// Lines of stdin the case feeds: the shorter, the better a worked
+    /// example of its cause.
+    pub stdin_lines: usize,
 }
 
 /// The texts of a failure besides its differences.
@@ -234,6 +237,7 @@ impl CaseFailure {
             hint: notes.hint,
             reproduce: notes.reproduce,
             rebless: notes.rebless,
+            stdin_lines: stdin.split_inclusive(|&b| b == b'\n').count(),
         }
     }
 

@@ -20,23 +20,35 @@ pub struct Group<'a> {
     pub cause: &'a Cause,
     /// The failed cases, by name.
     pub cases: Vec<(&'a str, &'a CaseFailure)>,
+    /// The case shown in full: the shortest (fewest stdin lines), one no
+    /// ambiguous ruling touches when there is one, then by name.
+    pub example: (&'a str, &'a CaseFailure),
 }
 
 /// The failures of `results` grouped by cause: the most cases first; at
 /// equal count crashes, hangs and floods before wrong bytes; then by the
 /// first case's name.
 pub fn groups(results: &[CaseResult]) -> Vec<Group<'_>> {
-    let mut by: BTreeMap<&Cause, Vec<(&str, &CaseFailure)>> = BTreeMap::new();
+    let mut by: BTreeMap<&Cause, Vec<(&str, &CaseFailure, bool)>> = BTreeMap::new();
     for r in results {
         if let Verdict::Failed(f) = &r.verdict {
-            by.entry(&f.cause).or_default().push((r.name.as_str(), f));
+            by.entry(&f.cause)
+                .or_default()
+                .push((r.name.as_str(), f, r.ambiguous));
         }
     }
     let mut out: Vec<Group<'_>> = by
         .into_iter()
-        .map(|(cause, mut cases)| {
+        .filter_map(|(cause, mut cases)| {
             cases.sort_by(|a, b| a.0.cmp(b.0));
-            Group { cause, cases }
+            let &(name, failure, _) = cases
+                .iter()
+                .min_by_key(|(name, f, ambiguous)| (*ambiguous, f.stdin_lines, *name))?;
+            Some(Group {
+                cause,
+                cases: cases.iter().map(|&(n, f, _)| (n, f)).collect(),
+                example: (name, failure),
+            })
         })
         .collect();
     out.sort_by(|a, b| {
@@ -84,7 +96,7 @@ pub fn render(results: &[CaseResult], style: Style) -> String {
             names.sort_unstable();
             let _ = writeln!(out, "  cases: {}{more}", names.join(", "));
         }
-        let (name, example) = g.cases[0];
+        let (name, example) = g.example;
         let _ = writeln!(
             out,
             "  {} {name}:",
@@ -175,5 +187,29 @@ mod tests {
         ];
         let order: Vec<&str> = groups(&results).iter().map(|g| g.cases[0].0).collect();
         assert_eq!(order, ["c/hang", "d/crash", "a/bytes", "b/status"]);
+    }
+
+    #[test]
+    fn the_worked_example_is_the_shortest_unambiguous_case() {
+        let mismatch = |n| extra(b"+ +\n", n);
+        let with_stdin = |name: &str, stdin: &[u8], ambiguous: bool| {
+            let mut r = result(name, &[mismatch(1)]);
+            r.ambiguous = ambiguous;
+            r.verdict = Verdict::Failed(Box::new(CaseFailure::new(
+                &[mismatch(1)],
+                stdin,
+                Notes::default(),
+            )));
+            r
+        };
+        let results = vec![
+            with_stdin("a/long", b"1\n2\n3\n", false),
+            with_stdin("b/short-but-ambiguous", b"1\n", true),
+            with_stdin("c/short", b"1\n2\n", false),
+            with_stdin("d/short-too", b"1\n2\n", false),
+        ];
+        let g = groups(&results);
+        assert_eq!(g.len(), 1);
+        assert_eq!(g[0].example.0, "c/short");
     }
 }
