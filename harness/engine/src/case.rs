@@ -326,5 +326,6 @@ pub fn expectation(case: &Case, file: &CaseFile) -> Result<Expectation, CaseErro
         stderr: stderr.unwrap_or_default(),
         output_files,
         absent_files: case.absent_files.clone(),
+        any_status: false,
     })
 }

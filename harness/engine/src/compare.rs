@@ -20,6 +20,10 @@ pub struct Expectation {
     pub output_files: BTreeMap<String, Vec<u8>>,
     /// Files that must not exist afterwards.
     pub absent_files: Vec<String>,
+    /// Any exit status will do ([`crate::schema::Suite::status_ambiguous`]):
+    /// only how the program ended otherwise (a signal, a timeout, the cap)
+    /// can differ.
+    pub any_status: bool,
 }
 
 /// One way the run differs from the expectation.
@@ -191,7 +195,12 @@ fn files(expected: &Expectation, actual: &Outcome, out: &mut Vec<Mismatch>) {
 /// The ending and a process left holding the output.
 fn ending(expected: &Expectation, actual: &Outcome) -> Vec<Mismatch> {
     let mut out = Vec::new();
-    if !same_ending(&expected.ending, &actual.ending) {
+    let any_exit = expected.any_status
+        && matches!(
+            (&expected.ending, &actual.ending),
+            (Ending::Exited(_), Ending::Exited(_))
+        );
+    if !any_exit && !same_ending(&expected.ending, &actual.ending) {
         out.push(Mismatch::Ending {
             expected: expected.ending.clone(),
             actual: actual.ending.clone(),
@@ -261,6 +270,7 @@ mod tests {
             stderr: Vec::new(),
             output_files: BTreeMap::new(),
             absent_files: Vec::new(),
+            any_status: false,
         }
     }
 
@@ -326,5 +336,15 @@ mod tests {
         assert!(m.contains(&Mismatch::FileMissing { path: "s".into() }));
         assert!(m.contains(&Mismatch::FileUnexpected { path: "t".into() }));
         assert!(matches!(m[0], Mismatch::Ending { .. }));
+    }
+
+    #[test]
+    fn any_status_accepts_every_exit_but_not_a_signal() {
+        let mut e = expect(0, b"");
+        e.any_status = true;
+        let mut o = outcome(3, b"");
+        assert!(compare(&e, &o).is_empty());
+        o.ending = Ending::Signaled(11);
+        assert!(matches!(compare(&e, &o)[0], Mismatch::Ending { .. }));
     }
 }

@@ -114,6 +114,7 @@ mod tests {
             stderr: Vec::new(),
             output_files: BTreeMap::new(),
             absent_files: Vec::new(),
+            any_status: false,
         };
         let kit = write(dir.path(), "cat/one", &inv, &expected).unwrap();
         assert_eq!(kit, dir.path().join("cat").join("one"));

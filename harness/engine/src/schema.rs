@@ -160,6 +160,12 @@ pub struct Suite {
     pub spec: Option<String>,
     /// The marking categories, in report order.
     pub categories: Vec<Category>,
+    /// The rulings call the exit status ambiguous (the text never gives
+    /// one): a case not tagged `ambiguous` then accepts any exit status (a
+    /// signal, a timeout or the output cap still fail it); an ambiguous
+    /// case checks the status the reference gives.
+    #[serde(default)]
+    pub status_ambiguous: bool,
 }
 
 /// One marking category of `suite.yaml`.

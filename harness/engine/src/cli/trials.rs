@@ -238,7 +238,8 @@ pub(super) fn prepare(
     case::check_category(&case, file, &suite).map_err(|e| e.to_string())?;
     let inv =
         case::invocation(&case, file, &ctx.target, ctx.overrides).map_err(|e| e.to_string())?;
-    let expected = case::expectation(&case, file).map_err(|e| e.to_string())?;
+    let mut expected = case::expectation(&case, file).map_err(|e| e.to_string())?;
+    expected.any_status = suite.status_ambiguous && !case.is_ambiguous();
     Ok((case, inv, expected))
 }
 
