@@ -15,6 +15,7 @@ pub mod cstdio;
 pub static PACKS: &[&dyn Pack] = &[
     &boxes_corpus::PACK,
     &nogo_corpus::PACK,
+    &gridgame_corpus::PACK,
     &codingame_pack::PACK,
 ];
 

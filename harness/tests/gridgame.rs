@@ -1,0 +1,72 @@
+//! The gridgame pack through `boxes-harness`: registered, its suite passes
+//! on the reference, departures are caught, and an exit status is never
+//! charged outside the cases tagged ambiguous (PROG-2).
+
+#![expect(clippy::unwrap_used, reason = "test helpers fail loudly")]
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+const HARNESS: &str = env!("CARGO_BIN_EXE_boxes-harness");
+
+/// A shell script around the reference (the harness in reference mode).
+fn variant(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(
+        &path,
+        format!(
+            "#!/bin/sh\nref() {{ CONFORMANCE_REFERENCE=gridgame {HARNESS} \"$@\"; }}\n{body}\n"
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    path
+}
+
+fn suite(bin: Option<&Path>, extra: &[&str]) -> (i32, String) {
+    let mut cmd = Command::cargo_bin("boxes-harness").unwrap();
+    cmd.env("NO_COLOR", "1")
+        .env("CONFORMANCE_CONTAINMENT", "group")
+        .env_remove("GRIDGAME_BIN")
+        .args(["--spec", "gridgame", "-j", "2"])
+        .args(extra);
+    if let Some(bin) = bin {
+        cmd.arg("--bin").arg(bin);
+    }
+    let out = cmd.output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn the_reference_passes_every_case() {
+    let (code, text) = suite(None, &["--include-ignored", "--score"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("estimated mark: 80.00 / 80"), "{text}");
+}
+
+#[test]
+fn trimmed_trailing_spaces_fail_the_display() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = variant(dir.path(), "trimmed", "ref | sed 's/ *$//'");
+    let (code, text) = suite(Some(&bin), &[]);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("display/empty-2x2"), "{text}");
+}
+
+#[test]
+fn another_exit_status_is_charged_only_in_ambiguous_cases() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = variant(dir.path(), "exit-3", "ref; exit 3");
+    let (code, text) = suite(Some(&bin), &[]);
+    assert_eq!(code, 0, "PROG-2 is ambiguous: {text}");
+    let (code, text) = suite(Some(&bin), &["--include-ignored"]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("status 3 where status 0 was expected"),
+        "{text}"
+    );
+}
