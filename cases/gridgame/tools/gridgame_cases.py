@@ -71,6 +71,7 @@ def whole_game(n, order):
 
 # ------------------------------------------------------------------ pre-game
 P = "pre-game"
+D = "display"
 case(P, "size-2", "a size of 2, then a quit", ["PRE-1", "PRE-2", "PROG-3", "MOVE-3"], "2\nQ\n")
 case(P, "size-8-then-end-of-input", "a size of 8, then end of input at the move prompt",
      ["PRE-2", "MOVE-2"], "8\n")
@@ -94,6 +95,10 @@ case(P, "trailing-bytes-rejected", "5x, 2.5 and '3 a1 a2' are rejected",
      ["PRE-2", "PRE-3"], "5x\n2.5\n3 a1 a2\n2\nQ\n", AMB)
 case(P, "unterminated-size-line", "a last line '4' without newline is a size; then the end",
      ["IN-2", "PRE-2", "MOVE-2"], "4", AMB)
+case(P, "prompt-at-a-terminal", "at a terminal each prompt shows before the program reads",
+     ["PROG-3", "PRE-1", "MOVE-1"], "2\na1 a2\nQ\n", mode="interactive")
+case(D, "worked-session-at-a-terminal", "the worked session typed at a terminal",
+     ["PROG-3", "DISP-1", "COMP-8"], "2\na1 a2\n2a,b2\nQ\n", mode="interactive")
 case(P, "arguments-ignored", "arguments are ignored", ["PROG-1", "PRE-1"], "2\nQ\n", AMB,
      args=["5", "-x"])
 case(P, "exit-status-zero", "a quit ends with status 0", ["PROG-2", "POST-3"], "2\nQ\n", AMB)

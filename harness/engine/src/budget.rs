@@ -203,6 +203,7 @@ impl EarlyStop {
             hint: None,
             reproduce: rerun.command(file),
             rebless: None,
+            prompt: None,
         };
         Verdict::Failed(Box::new(self.failure(notes)))
     }

@@ -293,6 +293,7 @@ pub fn invocation(
         output_cap: case.output_cap.unwrap_or(DEFAULT_OUTPUT_CAP),
         limits: Limits::for_timeout(timeout),
         keep: Keep::ALL,
+        prompt: crate::run::PROMPT.to_vec(),
     })
 }
 

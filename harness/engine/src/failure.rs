@@ -159,6 +159,9 @@ pub struct InputNote {
     pub expected: String,
     /// The same of the actual side.
     pub actual: String,
+    /// Whether what the expected side printed there is a prompt and
+    /// nothing else: it was waiting for the next line.
+    pub expected_prompt: bool,
 }
 
 /// How a case failed: what every reporter renders from.
@@ -198,6 +201,8 @@ pub struct Notes {
     pub reproduce: String,
     /// The re-bless heading and command.
     pub rebless: Option<(String, String)>,
+    /// What the program's prompts end with, when not [`PROMPT`].
+    pub prompt: Option<Vec<u8>>,
 }
 
 impl CaseFailure {
@@ -210,7 +215,12 @@ impl CaseFailure {
                 expected,
                 actual,
                 ..
-            } if !stdin.is_empty() => Some(input_note(stdin, expected, actual)),
+            } if !stdin.is_empty() => Some(input_note(
+                stdin,
+                expected,
+                actual,
+                notes.prompt.as_deref().unwrap_or(PROMPT),
+            )),
             _ => None,
         });
         let killed = mismatches.iter().any(|m| {
@@ -305,8 +315,7 @@ impl fmt::Display for InputNote {
         }
         // A prompt and nothing else: the expected side was waiting for the
         // next line.
-        let prompt = std::str::from_utf8(PROMPT).unwrap_or("> ");
-        if self.expected.ends_with(prompt) && !self.expected.contains("\\n") {
+        if self.expected_prompt {
             write!(f, "expected the prompt `{}`", self.expected)?;
         } else {
             write!(f, "expected `{}`", self.expected)?;
@@ -316,13 +325,18 @@ impl fmt::Display for InputNote {
 }
 
 /// The stdin line answered at the first difference: as many lines were
-/// read as prompts ([`PROMPT`]) the expected side printed before it.
-pub fn input_note(stdin: &[u8], expected: &[u8], actual: &[u8]) -> InputNote {
+/// read as prompts (`prompt`, [`PROMPT`] for most packs) the expected side
+/// printed before it.
+pub fn input_note(stdin: &[u8], expected: &[u8], actual: &[u8], prompt: &[u8]) -> InputNote {
     let at = report::locate(expected, actual).byte;
-    let line = expected[..at]
-        .windows(PROMPT.len())
-        .filter(|w| *w == PROMPT)
-        .count();
+    let line = if prompt.is_empty() {
+        0
+    } else {
+        expected[..at]
+            .windows(prompt.len())
+            .filter(|w| *w == prompt)
+            .count()
+    };
     let text = match line.checked_sub(1) {
         Some(i) => stdin.split_inclusive(|&b| b == b'\n').nth(i).map_or_else(
             || "(past the end of stdin)".to_owned(),
@@ -330,11 +344,15 @@ pub fn input_note(stdin: &[u8], expected: &[u8], actual: &[u8]) -> InputNote {
         ),
         None => String::new(),
     };
+    let expected_rest = report::rest_of_line(expected, at);
     InputNote {
         line,
         text,
         expected: answer(expected, at),
         actual: answer(actual, at),
+        expected_prompt: !prompt.is_empty()
+            && expected_rest.ends_with(prompt)
+            && !expected_rest.contains(&b'\n'),
     }
 }
 
@@ -795,7 +813,12 @@ mod tests {
     #[test]
     fn the_input_line_is_named_by_counting_prompts() {
         let stdin = b"0 0 h\n-0 1 h\n";
-        let note = input_note(stdin, b"grid\nA> grid\nB> B> ", b"grid\nA> grid\nB> grid\n");
+        let note = input_note(
+            stdin,
+            b"grid\nA> grid\nB> B> ",
+            b"grid\nA> grid\nB> grid\n",
+            PROMPT,
+        );
         assert_eq!(note.line, 2);
         assert_eq!(note.text, "-0 1 h");
         assert_eq!(note.expected, "B> ");
@@ -804,7 +827,7 @@ mod tests {
             note.to_string(),
             "after stdin line 2 `-0 1 h`: expected the prompt `B> `, got `grid\\n`"
         );
-        let before = input_note(stdin, b"usage\n", b"");
+        let before = input_note(stdin, b"usage\n", b"", PROMPT);
         assert_eq!(before.line, 0);
         assert!(before.to_string().starts_with("before reading any stdin"));
     }

@@ -207,6 +207,10 @@ pub struct Invocation {
     pub limits: Limits,
     /// Bytes of each stream kept; the rest is only counted.
     pub keep: Keep,
+    /// What every prompt of the program ends with ([`PROMPT`] unless the
+    /// suite says otherwise): an interactive case types each stdin line
+    /// once stdout showed one more.
+    pub prompt: Vec<u8>,
 }
 
 /// How many bytes of each output stream a run keeps, whatever it prints up
@@ -267,6 +271,7 @@ impl Invocation {
             output_cap: DEFAULT_OUTPUT_CAP,
             limits: Limits::for_timeout(DEFAULT_TIMEOUT),
             keep: Keep::ALL,
+            prompt: PROMPT.to_vec(),
         }
     }
 }
@@ -827,7 +832,7 @@ fn watch(
         stderr: started.stderr.take(),
     };
     let watched = (started.proc.pid(), started.proc.pidfd());
-    let mut supervisor = match Supervisor::new(ends, &inv.stdin, watched, rules) {
+    let mut supervisor = match Supervisor::new(ends, (&inv.stdin, &inv.prompt), watched, rules) {
         Ok(supervisor) => supervisor,
         Err(e) => {
             settle(&mut started.proc, true, false);

@@ -166,6 +166,11 @@ pub struct Suite {
     /// case checks the status the reference gives.
     #[serde(default)]
     pub status_ambiguous: bool,
+    /// What every prompt of the program ends with (default `> `): an
+    /// interactive case types each stdin line once stdout showed one more,
+    /// and a failure names the stdin line by counting them.
+    #[serde(default)]
+    pub prompt: Option<String>,
 }
 
 /// One marking category of `suite.yaml`.

@@ -276,7 +276,7 @@ impl<'a> Supervisor<'a> {
     /// these descriptors; `stdin` is written to the pipe, or typed.
     pub fn new(
         ends: Ends,
-        stdin: &'a [u8],
+        (stdin, prompt): (&'a [u8], &'a [u8]),
         (pid, pidfd): (Pid, Option<OwnedFd>),
         rules: Rules,
     ) -> io::Result<Self> {
@@ -287,7 +287,7 @@ impl<'a> Supervisor<'a> {
         let typist = match ends.typing {
             Some((fd, keys)) => Some((
                 Inlet::new(fd, Cow::Owned(Vec::new()))?,
-                Typist::new(stdin, keys),
+                Typist::new(stdin, prompt, keys),
             )),
             None => None,
         };
@@ -521,7 +521,8 @@ mod tests {
             stdout: child.stdout.take().map(OwnedFd::from),
             stderr: child.stderr.take().map(OwnedFd::from),
         };
-        let mut supervisor = Supervisor::new(ends, stdin, (pid, None), rules).unwrap();
+        let mut supervisor =
+            Supervisor::new(ends, (stdin, crate::run::PROMPT), (pid, None), rules).unwrap();
         if peek {
             supervisor.end = End::Peek(pid);
         }

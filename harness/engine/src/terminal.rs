@@ -50,8 +50,6 @@ use rustix::termios::{
     tcsetattr,
 };
 
-use crate::run::PROMPT;
-
 /// The most bytes of one line (its newline not counted) that canonical mode
 /// delivers: the line discipline keeps 4095 bytes and drops the rest.
 pub const MAX_LINE: usize = 4095;
@@ -223,11 +221,24 @@ impl std::fmt::Display for Awaiting {
     }
 }
 
-/// Counts prompts in `data`, `last` being the byte read just before it (a
-/// prompt split across two reads counts once).
-pub(crate) fn count_prompts(last: Option<u8>, data: &[u8]) -> usize {
-    let split = usize::from(last == Some(PROMPT[0]) && data.first() == Some(&PROMPT[1]));
-    split + data.windows(PROMPT.len()).filter(|w| *w == PROMPT).count()
+/// Counts the prompts (`prompt`, of at least one byte) in `data`, `tail`
+/// being the last bytes read before it (up to the prompt's length less
+/// one): a prompt split across two reads counts once.
+pub(crate) fn count_prompts(prompt: &[u8], tail: &[u8], data: &[u8]) -> usize {
+    if prompt.is_empty() {
+        return 0;
+    }
+    let keep = prompt.len() - 1;
+    let mut joined = tail[tail.len().saturating_sub(keep)..].to_vec();
+    let before = joined.len();
+    joined.extend_from_slice(&data[..data.len().min(keep)]);
+    // Windows that start in the tail and end in `data`.
+    let split = joined
+        .windows(prompt.len())
+        .enumerate()
+        .filter(|&(i, w)| i < before && w == prompt)
+        .count();
+    split + data.windows(prompt.len()).filter(|w| *w == prompt).count()
 }
 
 /// The typist: types the case's stdin into the terminal, each line at its
@@ -242,10 +253,12 @@ pub(crate) struct Typist<'a> {
     /// `VEOF`s at once).
     partial: bool,
     keys: Keys,
+    /// What every prompt ends with.
+    prompt: &'a [u8],
     /// Prompts seen so far on stdout.
     prompts: usize,
-    /// The last byte of stdout seen, so a prompt split across reads counts.
-    last: Option<u8>,
+    /// The last bytes of stdout seen, so a prompt split across reads counts.
+    tail: Vec<u8>,
     step: Step,
 }
 
@@ -267,23 +280,25 @@ enum Step {
 
 impl<'a> Typist<'a> {
     /// A typist of `stdin` on a terminal with these keys.
-    pub fn new(stdin: &'a [u8], keys: Keys) -> Self {
+    pub fn new(stdin: &'a [u8], prompt: &'a [u8], keys: Keys) -> Self {
         Self {
             rest: stdin,
             partial: !stdin.is_empty() && !stdin.ends_with(b"\n"),
             keys,
+            prompt,
             prompts: 0,
-            last: None,
+            tail: Vec::new(),
             step: Step::Line(1),
         }
     }
 
     /// The program wrote `data` to its stdout: counts its prompts.
     pub fn saw(&mut self, data: &[u8]) {
-        self.prompts += count_prompts(self.last, data);
-        if let Some(&b) = data.last() {
-            self.last = Some(b);
-        }
+        self.prompts += count_prompts(self.prompt, &self.tail, data);
+        self.tail.extend_from_slice(data);
+        let keep = self.prompt.len().saturating_sub(1);
+        let drop = self.tail.len().saturating_sub(keep);
+        self.tail.drain(..drop);
     }
 
     /// Appends to `out` everything the prompts seen so far let it type.
@@ -353,6 +368,7 @@ impl<'a> Typist<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::run::PROMPT;
     use std::io::{Read, Write};
 
     fn settings() -> Termios {
@@ -589,7 +605,7 @@ mod tests {
     /// What a typist of `stdin` types after each of these stdout chunks,
     /// and what it then waits for.
     fn typing(stdin: &[u8], chunks: &[&[u8]]) -> Vec<(Vec<u8>, Option<Awaiting>)> {
-        let mut typist = Typist::new(stdin, Keys::of(&settings()));
+        let mut typist = Typist::new(stdin, PROMPT, Keys::of(&settings()));
         let mut steps = Vec::new();
         let mut out = Vec::new();
         typist.due(&mut out);
@@ -639,7 +655,7 @@ mod tests {
 
     #[test]
     fn a_stopped_typist_types_nothing_more() {
-        let mut typist = Typist::new(b"a\nb\n", Keys::of(&settings()));
+        let mut typist = Typist::new(b"a\nb\n", PROMPT, Keys::of(&settings()));
         typist.saw(b"> ");
         let mut out = Vec::new();
         typist.due(&mut out);
@@ -653,8 +669,11 @@ mod tests {
 
     #[test]
     fn prompts_are_counted_across_reads() {
-        assert_eq!(count_prompts(None, b"A> "), 1);
-        assert_eq!(count_prompts(Some(b'>'), b" x> "), 2);
-        assert_eq!(count_prompts(Some(b'A'), b">"), 0);
+        assert_eq!(count_prompts(PROMPT, b"", b"A> "), 1);
+        assert_eq!(count_prompts(PROMPT, b">", b" x> "), 2);
+        assert_eq!(count_prompts(PROMPT, b"A", b">"), 0);
+        // A longer prompt split across reads counts once.
+        assert_eq!(count_prompts(b"quit) ", b"(Q to qu", b"it) "), 1);
+        assert_eq!(count_prompts(b") ", b"", b"(2..8) x) "), 2);
     }
 }

@@ -13,6 +13,7 @@ pub(super) fn bless_one(
     ctx: &Context,
     file: &CaseFile,
     parsed: Result<Case, String>,
+    prompt: Option<&str>,
 ) -> Result<(), String> {
     let case = parsed?;
     // A conversation's expectations are its rules, not bytes: nothing to
@@ -20,8 +21,11 @@ pub(super) fn bless_one(
     if case.script.is_some() {
         return Ok(());
     }
-    let inv =
+    let mut inv =
         case::invocation(&case, file, &ctx.target, ctx.overrides).map_err(|e| e.to_string())?;
+    if let Some(p) = prompt.filter(|p| !p.is_empty()) {
+        inv.prompt = p.as_bytes().to_vec();
+    }
     let outcome = run::run(&inv).map_err(|e| format!("{}: {e}", file.display()))?;
     match bless::bless(file, &case, &outcome) {
         Ok(Blessed::Changed | Blessed::Unchanged) => Ok(()),

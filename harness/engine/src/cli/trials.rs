@@ -87,9 +87,14 @@ pub(super) fn job(
         }
         result.verdict = if ctx.budget.admit() {
             if ctx.bless {
-                bless_one(&ctx, &file, parsed)
-                    .err()
-                    .map_or(Verdict::Passed, Verdict::Error)
+                bless_one(
+                    &ctx,
+                    &file,
+                    parsed,
+                    suite.as_ref().ok().and_then(|s| s.prompt.as_deref()),
+                )
+                .err()
+                .map_or(Verdict::Passed, Verdict::Error)
             } else {
                 check_one(&ctx, &file, parsed, suite, &mut result.actual)
             }
@@ -220,6 +225,7 @@ pub(super) fn conversation_failure(
             conversation.reproduce, conversation.ending
         ),
         rebless: Some(("re-run this conversation:".to_owned(), rerun)),
+        prompt: None,
     };
     Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &[], notes)))
 }
@@ -240,6 +246,10 @@ pub(super) fn prepare(
         case::invocation(&case, file, &ctx.target, ctx.overrides).map_err(|e| e.to_string())?;
     let mut expected = case::expectation(&case, file).map_err(|e| e.to_string())?;
     expected.any_status = suite.status_ambiguous && !case.is_ambiguous();
+    let mut inv = inv;
+    if let Some(prompt) = suite.prompt.as_ref().filter(|p| !p.is_empty()) {
+        inv.prompt = prompt.as_bytes().to_vec();
+    }
     Ok((case, inv, expected))
 }
 
@@ -292,6 +302,7 @@ pub(super) fn judge(
             },
         ),
         rebless,
+        prompt: Some(inv.prompt.clone()),
     };
     Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &inv.stdin, notes)))
 }
