@@ -72,3 +72,40 @@ fn another_exit_status_is_charged_only_in_ambiguous_cases() {
         "{text}"
     );
 }
+
+fn diff(bin: &Path, out: &Path) -> (i32, String) {
+    let output = Command::cargo_bin("boxes-harness")
+        .unwrap()
+        .env("NO_COLOR", "1")
+        .env("CONFORMANCE_CONTAINMENT", "group")
+        .args(["diff", "--spec", "gridgame", "--sessions", "60", "--seed", "5", "-j", "2"])
+        .arg("--bin")
+        .arg(bin)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned()
+            + &String::from_utf8_lossy(&output.stderr),
+    )
+}
+
+#[test]
+fn diff_finds_nothing_on_the_reference_and_shrinks_a_departure() {
+    let dir = tempfile::tempdir().unwrap();
+    let same = variant(dir.path(), "same", "ref \"$@\"");
+    let (code, text) = diff(&same, &dir.path().join("none"));
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("0 mismatching"), "{text}");
+
+    let trimmed = variant(dir.path(), "trimmed", "ref \"$@\" | sed 's/ *$//'");
+    let out = dir.path().join("found");
+    let (code, text) = diff(&trimmed, &out);
+    assert_eq!(code, 1, "{text}");
+    // Shrunk to the smallest session: the size prompt alone shows it.
+    assert!(text.contains("with 0 stdin line(s)"), "{text}");
+    let written: Vec<_> = std::fs::read_dir(out.join("pre-game")).unwrap().collect();
+    assert!(!written.is_empty(), "{text}");
+}

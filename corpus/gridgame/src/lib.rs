@@ -2,12 +2,20 @@
 //! `gridgame` (`dotsAndBoxes`) program. Its suite is `cases/gridgame`
 //! (embedded at build time), its reference is [`gridgame_reference::run`]
 //! on the process's streams, its rule IDs are
-//! [`gridgame_reference::rules::ALL`]. It has no `diff` explorer yet.
+//! [`gridgame_reference::rules::ALL`], and its explorer for `diff` plays
+//! random sessions ([`session`]), shrinks and classifies them.
+
+pub mod session;
 
 use std::ffi::OsString;
 use std::process::ExitCode;
 
+use std::collections::BTreeSet;
+
+use conformance_engine::diff::explore::{Classification, DynExplorer, Explorer, Label, Probe};
 use conformance_engine::pack::{EmbeddedSuite, Pack};
+
+use crate::session::Session;
 
 conformance_engine::embedded_suite! {
     /// The suite, as built from `cases/gridgame`.
@@ -39,5 +47,113 @@ impl Pack for Gridgame {
         let stdin = std::io::stdin().lock();
         let stdout = reference_kit::stdout::process_stdout();
         ExitCode::from(gridgame_reference::run(stdin, stdout).code())
+    }
+
+    fn explorer(&self) -> Option<&dyn DynExplorer> {
+        Some(&EXPLORER)
+    }
+}
+
+/// The gridgame explorer for `diff`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct GridgameExplorer;
+
+static EXPLORER: GridgameExplorer = GridgameExplorer;
+
+fn rules(ids: &[&str]) -> BTreeSet<String> {
+    ids.iter().map(|&r| r.to_owned()).collect()
+}
+
+impl Explorer for GridgameExplorer {
+    type Session = Session;
+
+    fn generate(&self, seed: u64, index: u64, ambiguous: bool) -> Session {
+        Session::generate(seed, index, ambiguous)
+    }
+
+    fn probe(&self, session: &Session) -> Probe {
+        Probe {
+            args: session.args.clone(),
+            stdin: session.stdin(),
+            files: Vec::new(),
+        }
+    }
+
+    /// The most reducing first: half the lines gone, then each line from
+    /// the end, then the size down to 2, then a plain end and no arguments.
+    fn shrink(&self, session: &Session) -> Vec<Session> {
+        let mut out = Vec::new();
+        let n = session.lines.len();
+        if n > 2 {
+            let mut half = session.clone();
+            half.lines.truncate(n / 2);
+            out.push(half);
+        }
+        for i in (0..n).rev() {
+            let mut one = session.clone();
+            one.lines.remove(i);
+            out.push(one);
+        }
+        if let Some(i) = session
+            .lines
+            .iter()
+            .position(|l| gridgame_reference::size::parse(l).is_some_and(|s| s > 2))
+        {
+            let mut small = session.clone();
+            small.lines[i] = b"2".to_vec();
+            out.push(small);
+        }
+        if session.unterminated {
+            let mut ended = session.clone();
+            ended.unterminated = false;
+            out.push(ended);
+        }
+        if !session.args.is_empty() {
+            let mut bare = session.clone();
+            bare.args.clear();
+            out.push(bare);
+        }
+        out
+    }
+
+    fn classify(&self, session: &Session, _status: u8) -> Classification {
+        let r = session.replay();
+        let (category, ids): (&str, &[&str]) = if r.size.is_none() {
+            ("pre-game", &["PRE-1", "PRE-2", "PRE-3", "PRE-4"])
+        } else if r.finished {
+            (
+                "full-games",
+                &["APPLY-4", "POST-1", "POST-2", "POST-3", "TURN-1"],
+            )
+        } else if r.rejected_move {
+            ("human-input", &["MOVE-3", "MOVE-4", "MOVE-5", "MOVE-6"])
+        } else if r.human_extra_turn || r.computer_extra_turn {
+            ("extra-turn", &["APPLY-2", "TURN-1"])
+        } else if r.computer_moved {
+            (
+                "computer-first-level",
+                &["COMP-2", "COMP-3", "COMP-4", "COMP-5", "COMP-8"],
+            )
+        } else {
+            (
+                "post-game",
+                &["POST-1", "POST-2", "POST-3", "MOVE-2", "MOVE-3"],
+            )
+        };
+        Classification {
+            category: category.to_owned(),
+            rules: rules(ids),
+        }
+    }
+
+    fn labels(&self, session: &Session) -> Vec<Label> {
+        session
+            .labels()
+            .iter()
+            .map(|a| Label {
+                name: a.name.to_owned(),
+                rule: a.rule.to_owned(),
+            })
+            .collect()
     }
 }
