@@ -146,6 +146,27 @@ fn every_sh_block_holds_only_harness_commands() {
 fn stand_in(dir: &Path, spec: &str) -> (String, Option<(&'static str, &'static str)>) {
     let (fixture, name) = match spec {
         "nogo" => (env!("CARGO_BIN_EXE_nogo-fixture-variant"), "nogo"),
+        "gridgame" => {
+            // The harness in reference mode, behind a script.
+            let script = dir.join("stand-in-gridgame/dotsAndBoxes");
+            if !script.exists() {
+                std::fs::create_dir_all(script.parent().unwrap()).unwrap();
+                std::fs::write(
+                    &script,
+                    format!(
+                        "#!/bin/sh\nCONFORMANCE_REFERENCE=gridgame exec {} \"$@\"\n",
+                        env!("CARGO_BIN_EXE_boxes-harness")
+                    ),
+                )
+                .unwrap();
+                std::fs::set_permissions(
+                    &script,
+                    std::os::unix::fs::PermissionsExt::from_mode(0o755),
+                )
+                .unwrap();
+            }
+            return (script.display().to_string(), None);
+        }
         "codingame" => {
             return (
                 env!("CARGO_BIN_EXE_codingame-fixture-faulty").to_owned(),

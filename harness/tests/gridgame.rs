@@ -78,7 +78,17 @@ fn diff(bin: &Path, out: &Path) -> (i32, String) {
         .unwrap()
         .env("NO_COLOR", "1")
         .env("CONFORMANCE_CONTAINMENT", "group")
-        .args(["diff", "--spec", "gridgame", "--sessions", "60", "--seed", "5", "-j", "2"])
+        .args([
+            "diff",
+            "--spec",
+            "gridgame",
+            "--sessions",
+            "60",
+            "--seed",
+            "5",
+            "-j",
+            "2",
+        ])
         .arg("--bin")
         .arg(bin)
         .arg("--out")
