@@ -97,15 +97,90 @@ fn sums(e: Edge) -> (u8, u8) {
     (a.col + b.col, a.row + b.row)
 }
 
+/// Which first-level list the computer chose from (COMP-2..4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FirstLevel {
+    /// COMP-2: the fourth edges of boxes with three.
+    Complete,
+    /// COMP-3: the edges that give no box its third.
+    Safe,
+    /// COMP-4: every open edge.
+    Any,
+}
+
+/// The level that left one candidate (COMP-5..7), or none needed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum TieLevel {
+    /// The first-level list had one edge.
+    Alone,
+    /// COMP-5: the degrees of freedom.
+    Freedom,
+    /// COMP-6: the x-sum.
+    XSum,
+    /// COMP-7: the y-sum.
+    YSum,
+}
+
+/// A computer move and how it was decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decision {
+    /// The edge.
+    pub edge: Edge,
+    /// The list it came from.
+    pub first: FirstLevel,
+    /// The level that settled it.
+    pub settled_by: TieLevel,
+}
+
 /// The computer's edge, or `None` when no edge is open.
 pub fn choose(grid: &Grid) -> Option<Edge> {
+    decide(grid).map(|d| d.edge)
+}
+
+/// The computer's move with the levels that decided it.
+pub fn decide(grid: &Grid) -> Option<Decision> {
     let counts = Counts::of(grid);
     let candidates = first_level_with(grid, &counts);
+    let first = match candidates.first() {
+        Some(&e) if grid.boxes_of(e).any(|b| counts.filled(b) == 3) => FirstLevel::Complete,
+        Some(_)
+            if grid.open_edges().count() == candidates.len()
+                && grid
+                    .open_edges()
+                    .any(|e| grid.boxes_of(e).any(|b| counts.filled(b) == 2)) =>
+        {
+            FirstLevel::Any
+        }
+        Some(_) => FirstLevel::Safe,
+        None => return None,
+    };
     let best = candidates.iter().map(|&e| counts.freedom(e)).max()?;
-    candidates
-        .into_iter()
+    let freest: Vec<Edge> = candidates
+        .iter()
+        .copied()
         .filter(|&e| counts.freedom(e) == best)
-        .min_by_key(|&e| sums(e))
+        .collect();
+    let min_x = freest.iter().map(|&e| sums(e).0).min()?;
+    let leftmost: Vec<Edge> = freest
+        .iter()
+        .copied()
+        .filter(|&e| sums(e).0 == min_x)
+        .collect();
+    let edge = leftmost.iter().copied().min_by_key(|&e| sums(e).1)?;
+    let settled_by = if candidates.len() == 1 {
+        TieLevel::Alone
+    } else if freest.len() == 1 {
+        TieLevel::Freedom
+    } else if leftmost.len() == 1 {
+        TieLevel::XSum
+    } else {
+        TieLevel::YSum
+    };
+    Some(Decision {
+        edge,
+        first,
+        settled_by,
+    })
 }
 
 #[cfg(test)]
