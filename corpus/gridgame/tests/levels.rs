@@ -3,8 +3,6 @@
 //! (COMP-2, COMP-3, COMP-4) and settle a tie at every level (COMP-5,
 //! COMP-6, COMP-7), on every board size 2..8.
 
-#![expect(clippy::unwrap_used, reason = "test helpers fail loudly")]
-
 use std::collections::BTreeSet;
 use std::path::Path;
 
