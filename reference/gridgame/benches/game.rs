@@ -13,6 +13,7 @@
     reason = "a benchmark that cannot set up should stop loudly"
 )]
 
+use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use gridgame_reference::chooser;
@@ -24,11 +25,12 @@ fn input(n: u8) -> Vec<u8> {
     for _ in 0..3 {
         for e in g.edges() {
             let (a, b) = e.dots();
-            text.push_str(&format!(
-                "{} {}\n",
+            let _ = writeln!(
+                text,
+                "{} {}",
                 String::from_utf8_lossy(&a.name()),
                 String::from_utf8_lossy(&b.name())
-            ));
+            );
         }
     }
     text.into_bytes()
