@@ -119,3 +119,20 @@ fn diff_finds_nothing_on_the_reference_and_shrinks_a_departure() {
     let written: Vec<_> = std::fs::read_dir(out.join("pre-game")).unwrap().collect();
     assert!(!written.is_empty(), "{text}");
 }
+
+#[test]
+fn the_corpus_of_hostile_lines_runs_as_cases() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus");
+    let n = gridgame_corpus::generate::generate(&corpus).unwrap();
+    assert!(n >= 50, "{n}");
+    let cases = corpus.to_str().unwrap();
+    let (code, text) = suite(None, &["--cases", cases, "--include-ignored"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains(&format!("{n} passed")), "{text}");
+    // Writing into a folder that is not empty is refused.
+    assert!(gridgame_corpus::generate::generate(&corpus).is_err());
+    let trimmed = variant(dir.path(), "trimmed", "ref | sed 's/ *$//'");
+    let (code, _) = suite(Some(&trimmed), &["--cases", cases]);
+    assert_eq!(code, 1);
+}
