@@ -37,6 +37,28 @@ pub fn reference_mode() -> Option<ExitCode> {
     conformance_engine::reference_mode(PACKS)
 }
 
+/// The `main` of a `cargo test` target that runs every case of the pack
+/// `spec`, ambiguous ones included, against its reference (the test
+/// binary re-executed in reference mode); libtest's own options (a filter,
+/// `--quiet`) follow the pack choice.
+pub fn conformance_test_main(spec: &str) -> ExitCode {
+    if let Some(code) = reference_mode() {
+        return code;
+    }
+    let mut argv: Vec<OsString> = std::env::args_os().collect();
+    let rest = argv.split_off(argv.len().min(1));
+    argv.extend(["--spec".into(), spec.into()]);
+    argv.extend(rest);
+    main_with_args(
+        argv,
+        Defaults {
+            include_ambiguous: true,
+            ignore_bin_env: true,
+            libtest_output: true,
+        },
+    )
+}
+
 /// The whole program for `argv` (the program name first).
 pub fn main_with_args(argv: Vec<OsString>, defaults: Defaults) -> ExitCode {
     conformance_engine::main_with_args(&app(), argv, defaults)

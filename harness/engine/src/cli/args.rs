@@ -261,14 +261,14 @@ impl TestArgs {
     }
 }
 
-/// The options of `bless`: which cases, and how many at once.
+/// The options that select cases, shared by `bless` and `list`.
 #[derive(Debug, clap::Args)]
-pub(super) struct BlessCli {
-    /// The spec pack whose reference writes the expectations.
+pub(super) struct Select {
+    /// The spec pack (default: the first one registered).
     #[arg(long, value_name = "NAME")]
     spec: Option<String>,
-    /// A case folder or case file to rewrite; repeatable (default: the
-    /// suite's source folder, only when run from its source tree).
+    /// A case folder or case file; repeatable (default: the built-in suite;
+    /// for `bless`, its source folder, only when run inside its tree).
     #[arg(long = "cases", value_name = "PATH")]
     cases: Vec<PathBuf>,
     /// Only cases citing this rule ID; repeatable.
@@ -286,6 +286,32 @@ pub(super) struct BlessCli {
     /// Skip cases whose name contains TEXT; repeatable.
     #[arg(long, value_name = "TEXT")]
     skip: Vec<String>,
+}
+
+impl Select {
+    /// A run's options with this selection.
+    fn into_cli(self, libtest: TestArgs) -> Cli {
+        Cli {
+            spec: self.spec,
+            cases: self.cases,
+            rules: self.rules,
+            categories: self.categories,
+            libtest: TestArgs {
+                filter: self.filter,
+                exact: self.exact,
+                skip: self.skip,
+                ..libtest
+            },
+            ..Cli::default()
+        }
+    }
+}
+
+/// The options of `bless`: which cases, and how many at once.
+#[derive(Debug, clap::Args)]
+pub(super) struct BlessCli {
+    #[command(flatten)]
+    select: Select,
     /// Cases blessed in parallel (0 or default: one per core).
     #[arg(long, short = 'j', visible_alias = "jobs", value_name = "N")]
     test_threads: Option<usize>,
@@ -294,27 +320,8 @@ pub(super) struct BlessCli {
 /// The options of `list`: which cases, and how to print them.
 #[derive(Debug, clap::Args)]
 pub(super) struct ListCli {
-    /// The spec pack whose suite is listed.
-    #[arg(long, value_name = "NAME")]
-    spec: Option<String>,
-    /// A case folder or case file; repeatable (default: the built-in suite).
-    #[arg(long = "cases", value_name = "PATH")]
-    cases: Vec<PathBuf>,
-    /// Only cases citing this rule ID; repeatable.
-    #[arg(long = "rule", value_name = "ID")]
-    rules: Vec<String>,
-    /// Only cases of this category; repeatable.
-    #[arg(long = "category", value_name = "NAME")]
-    categories: Vec<String>,
-    /// Only cases whose name contains FILTER (`category/case`).
-    #[arg(value_name = "FILTER")]
-    filter: Option<String>,
-    /// FILTER must match a name exactly.
-    #[arg(long)]
-    exact: bool,
-    /// Skip cases whose name contains TEXT; repeatable.
-    #[arg(long, value_name = "TEXT")]
-    skip: Vec<String>,
+    #[command(flatten)]
+    select: Select,
     /// Only the ambiguous cases.
     #[arg(long)]
     ignored: bool,
@@ -338,41 +345,23 @@ pub(super) struct CoverageCli {
 impl From<BlessCli> for Cli {
     fn from(b: BlessCli) -> Self {
         Self {
-            spec: b.spec,
-            cases: b.cases,
-            rules: b.rules,
-            categories: b.categories,
             bless: true,
-            libtest: TestArgs {
-                filter: b.filter,
-                exact: b.exact,
-                skip: b.skip,
+            ..b.select.into_cli(TestArgs {
                 test_threads: b.test_threads,
                 ..TestArgs::default()
-            },
-            ..Self::default()
+            })
         }
     }
 }
 
 impl From<ListCli> for Cli {
     fn from(l: ListCli) -> Self {
-        Self {
-            spec: l.spec,
-            cases: l.cases,
-            rules: l.rules,
-            categories: l.categories,
-            libtest: TestArgs {
-                filter: l.filter,
-                exact: l.exact,
-                skip: l.skip,
-                ignored: l.ignored,
-                list: true,
-                format: l.format,
-                ..TestArgs::default()
-            },
-            ..Self::default()
-        }
+        l.select.into_cli(TestArgs {
+            ignored: l.ignored,
+            list: true,
+            format: l.format,
+            ..TestArgs::default()
+        })
     }
 }
 
