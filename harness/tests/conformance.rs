@@ -1,18 +1,8 @@
-//! `cargo test`: every case of `cases/`, ambiguous ones included, against
-//! the reference (this test binary re-executed in reference mode).
+//! `cargo test`: every case of `cases/boxes`, ambiguous ones included,
+//! against the reference (this test binary re-executed in reference mode).
+//! It is also the judge of the mutation run over `boxes-reference`
+//! (`.cargo/mutants.toml`).
 
-use std::process::ExitCode;
-
-fn main() -> ExitCode {
-    if let Some(code) = boxes_harness::reference_mode() {
-        return code;
-    }
-    boxes_harness::main_with_args(
-        std::env::args_os().collect(),
-        boxes_harness::engine::Defaults {
-            include_ambiguous: true,
-            ignore_bin_env: true,
-            libtest_output: true,
-        },
-    )
+fn main() -> std::process::ExitCode {
+    boxes_harness::conformance_test_main("boxes")
 }
