@@ -133,7 +133,7 @@ fn wrong_stream_shows_both_streams() {
 fn unflushed_prompt_is_named() {
     assert_fails_with(
         "streams/no-flush.yaml",
-        &["the prompt `> ` never appeared before stdin line 1"],
+        &["the program's prompt never appeared before stdin line 1"],
     );
 }
 

@@ -132,8 +132,8 @@ fn a_program_that_never_shows_its_prompt_fails_every_interactive_case() {
     assert!(run.failed.len() >= 7, "{:?}", run.failed);
     assert!(
         run.stdout.contains(
-            "the prompt `> ` never appeared before stdin line 1 (TURN-1: stdin and stdout were \
-             one terminal"
+            "the program's prompt never appeared before stdin line 1 (stdin and stdout were one \
+             terminal"
         ),
         "{}",
         run.stdout

@@ -77,9 +77,9 @@ impl std::fmt::Display for Ending {
                 awaiting_prompt: Some(awaiting),
             } => write!(
                 f,
-                "timed out after {} s: the prompt `> ` never appeared before {awaiting} \
-                 (TURN-1: stdin and stdout were one terminal, as for a person, and the program \
-                 waited for input without showing its prompt; flush stdout after printing it)",
+                "timed out after {} s: the program's prompt never appeared before {awaiting} \
+                 (stdin and stdout were one terminal, as for a person, and the program waited \
+                 for input without showing its prompt; flush stdout after printing it)",
                 format_secs(*after)
             ),
             Ending::OutputCapExceeded { stream, cap } => write!(
