@@ -231,6 +231,34 @@ mod tests {
         assert_eq!(named(choose(&g).unwrap()), "a2 and b2");
     }
 
+    proptest::proptest! {
+        /// On any reachable grid: the computer picks an open edge, one of
+        /// its first-level list, and a game played out by it alone ends
+        /// right after a claim (APPLY-4).
+        #[test]
+        fn the_chooser_picks_an_open_edge_and_games_end_after_a_claim(
+            n in 2u8..=8,
+            drawn in proptest::collection::vec(0usize..200, 0..60),
+        ) {
+            let mut g = Grid::new(n);
+            let edges: Vec<Edge> = g.edges().collect();
+            for i in drawn {
+                g.fill(edges[i % edges.len()], Player::Human);
+            }
+            let mut last_claimed = None;
+            while let Some(e) = choose(&g) {
+                proptest::prop_assert!(g.is_open(e));
+                proptest::prop_assert!(first_level(&g).contains(&e));
+                last_claimed = Some(g.fill(e, Player::Computer));
+            }
+            proptest::prop_assert!(g.is_full());
+            // The last edge always completes a box.
+            if let Some(claimed) = last_claimed {
+                proptest::prop_assert!(claimed > 0);
+            }
+        }
+    }
+
     #[test]
     fn comp_4_every_open_edge_when_each_gives_a_third() {
         // 2 x 2 with every box at two filled edges: no safe edge is left.
