@@ -2,6 +2,7 @@
 //! the cases `diff` writes: decided by what the reference does with the
 //! session (arguments, file, moves, saves) and the expected exit status.
 
+use boxes_reference::ExitTable;
 use std::collections::BTreeSet;
 
 use boxes_reference::command::{self, Command};

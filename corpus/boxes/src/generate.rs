@@ -7,6 +7,7 @@
 //! folder runs on its own (`boxes-harness --cases DIR`), and
 //! `manifest.yaml` indexes the folder.
 
+use boxes_reference::ExitTable;
 use std::ffi::OsString;
 use std::fs;
 use std::io::{self, Cursor};

@@ -40,7 +40,10 @@ impl Pack for Gridgame {
     }
 
     fn rule_ids(&self) -> Vec<&'static str> {
-        gridgame_reference::rules::ALL.to_vec()
+        gridgame_reference::rules::ALL
+            .iter()
+            .map(|r| r.id())
+            .collect()
     }
 
     /// The program takes no arguments and ignores any (PROG-1).

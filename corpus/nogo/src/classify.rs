@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use nogo_reference::rules::Rule;
 use nogo_reference::savefile::load_bytes;
-use nogo_reference::{Exit, Kind, State};
+use nogo_reference::{Exit, ExitTable, Kind, State};
 
 use crate::session::{Args, Session, Source};
 use crate::sim::Sim;

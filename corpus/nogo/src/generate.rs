@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use conformance_engine::schema::AMBIGUOUS_TAG;
 use conformance_engine::writer::{Draft, SidecarFile};
 use nogo_reference::savefile::load_bytes;
-use nogo_reference::{Exit, run};
+use nogo_reference::{Exit, ExitTable, run};
 
 use crate::samples::{self, Sample, Spec};
 

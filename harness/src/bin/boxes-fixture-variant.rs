@@ -12,6 +12,7 @@
 //! saving. A variant overrides one of the reference's [`Hooks`], changing
 //! its output or its input at that one point.
 
+use boxes_reference::ExitTable;
 use std::borrow::Cow;
 use std::ffi::OsString;
 use std::io::{self, BufWriter, Write};

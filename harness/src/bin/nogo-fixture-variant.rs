@@ -23,7 +23,7 @@ use nogo_reference::command::Command;
 use nogo_reference::input::Line;
 use nogo_reference::render::Rendered;
 use nogo_reference::savefile::{self, LoadFailure};
-use nogo_reference::status::{self, Exit};
+use nogo_reference::status::{self, Exit, ExitTable};
 use nogo_reference::{Cell, Kind, Player, State, Stone, capture, game, save};
 
 /// One departure from the rulings each.

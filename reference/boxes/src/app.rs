@@ -11,7 +11,7 @@ use crate::args;
 use crate::game::{self, State};
 use crate::gridfile::{self, LoadFailure};
 use crate::hooks::{Hooks, Ruling};
-use crate::status::Exit;
+use crate::status::{Exit, ExitTable};
 
 /// Runs `boxes` with `args` (without the program name) on the given
 /// streams and returns how it exits; its message is already on `err`.

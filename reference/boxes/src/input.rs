@@ -6,55 +6,18 @@
 //! be opened (Linux refuses paths of `PATH_MAX` = 4096 bytes or more), so the
 //! cut changes no outcome while a gigabyte line costs no gigabyte of memory.
 
-use std::io::{BufRead, ErrorKind};
+use std::io::BufRead;
+
+pub use reference_kit::line::Line;
 
 /// Bytes of a line kept in memory.
 pub const LINE_CAP: usize = 8192;
 
-/// What one read produced.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Line {
-    /// Input ended (or failed) before any byte of a line (EOF-1).
-    End,
-    /// A line is in the buffer; `cut` says bytes past [`LINE_CAP`] were
-    /// dropped. A last line without `\n` counts as a line (EOF-2).
-    Read {
-        /// Whether the line was longer than the buffer kept.
-        cut: bool,
-    },
-}
-
 /// Reads the next line into `buf` (without its `\n`). A read error counts
-/// as the end of input at that point (EOF-1).
+/// as the end of input at that point (EOF-1); a last line without `\n`
+/// counts as a line (EOF-2).
 pub fn read_line<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> Line {
-    buf.clear();
-    let mut cut = false;
-    let mut any = false;
-    loop {
-        let chunk = match input.fill_buf() {
-            Ok(c) => c,
-            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-            Err(_) => break,
-        };
-        if chunk.is_empty() {
-            break;
-        }
-        any = true;
-        let (body, used, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (&chunk[..i], i + 1, true),
-            None => (chunk, chunk.len(), false),
-        };
-        let room = LINE_CAP - buf.len();
-        if body.len() > room {
-            cut = true;
-        }
-        buf.extend_from_slice(&body[..body.len().min(room)]);
-        input.consume(used);
-        if done {
-            return Line::Read { cut };
-        }
-    }
-    if any { Line::Read { cut } } else { Line::End }
+    reference_kit::line::read_line(input, buf, LINE_CAP, |_| {})
 }
 
 #[cfg(test)]

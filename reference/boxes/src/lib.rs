@@ -23,5 +23,5 @@ pub use app::run;
 pub use grid::{Cell, Direction, Edge, Grid};
 pub use player::Player;
 pub use state::State;
-pub use status::Exit;
+pub use status::{Exit, ExitTable};
 pub use stdio::main_with_args;

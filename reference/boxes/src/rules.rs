@@ -3,164 +3,46 @@
 //! it; a test of the boxes pack checks the list against
 //! `cases/boxes/rules.yaml`.
 
-use std::fmt;
-
-/// One rule of the rulings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Rule {
-    /// ARGS-1.
-    Args1,
-    /// ARGS-2.
-    Args2,
-    /// ARGS-3.
-    Args3,
-    /// ARGS-4.
-    Args4,
-    /// ARGS-5.
-    Args5,
-    /// ARGS-6.
-    Args6,
-    /// ARGS-7.
-    Args7,
-    /// FILE-1.
-    File1,
-    /// FILE-2.
-    File2,
-    /// FILE-3.
-    File3,
-    /// FILE-4.
-    File4,
-    /// FILE-5.
-    File5,
-    /// FILE-6.
-    File6,
-    /// FILE-7.
-    File7,
-    /// DISP-1.
-    Disp1,
-    /// DISP-2.
-    Disp2,
-    /// DISP-3.
-    Disp3,
-    /// TURN-1.
-    Turn1,
-    /// TURN-2.
-    Turn2,
-    /// TURN-3.
-    Turn3,
-    /// TURN-4.
-    Turn4,
-    /// TURN-5.
-    Turn5,
-    /// SAVE-1.
-    Save1,
-    /// SAVE-2.
-    Save2,
-    /// SAVE-3.
-    Save3,
-    /// END-1.
-    End1,
-    /// END-2.
-    End2,
-    /// EOF-1.
-    Eof1,
-    /// EOF-2.
-    Eof2,
-    /// SYS-1.
-    Sys1,
-}
-
-/// Every rule, in the rulings' order.
-pub const ALL: [Rule; 30] = [
-    Rule::Args1,
-    Rule::Args2,
-    Rule::Args3,
-    Rule::Args4,
-    Rule::Args5,
-    Rule::Args6,
-    Rule::Args7,
-    Rule::File1,
-    Rule::File2,
-    Rule::File3,
-    Rule::File4,
-    Rule::File5,
-    Rule::File6,
-    Rule::File7,
-    Rule::Disp1,
-    Rule::Disp2,
-    Rule::Disp3,
-    Rule::Turn1,
-    Rule::Turn2,
-    Rule::Turn3,
-    Rule::Turn4,
-    Rule::Turn5,
-    Rule::Save1,
-    Rule::Save2,
-    Rule::Save3,
-    Rule::End1,
-    Rule::End2,
-    Rule::Eof1,
-    Rule::Eof2,
-    Rule::Sys1,
-];
-
-impl Rule {
-    /// The rule's ID as the rulings write it (`ARGS-1`).
-    pub const fn id(self) -> &'static str {
-        match self {
-            Rule::Args1 => "ARGS-1",
-            Rule::Args2 => "ARGS-2",
-            Rule::Args3 => "ARGS-3",
-            Rule::Args4 => "ARGS-4",
-            Rule::Args5 => "ARGS-5",
-            Rule::Args6 => "ARGS-6",
-            Rule::Args7 => "ARGS-7",
-            Rule::File1 => "FILE-1",
-            Rule::File2 => "FILE-2",
-            Rule::File3 => "FILE-3",
-            Rule::File4 => "FILE-4",
-            Rule::File5 => "FILE-5",
-            Rule::File6 => "FILE-6",
-            Rule::File7 => "FILE-7",
-            Rule::Disp1 => "DISP-1",
-            Rule::Disp2 => "DISP-2",
-            Rule::Disp3 => "DISP-3",
-            Rule::Turn1 => "TURN-1",
-            Rule::Turn2 => "TURN-2",
-            Rule::Turn3 => "TURN-3",
-            Rule::Turn4 => "TURN-4",
-            Rule::Turn5 => "TURN-5",
-            Rule::Save1 => "SAVE-1",
-            Rule::Save2 => "SAVE-2",
-            Rule::Save3 => "SAVE-3",
-            Rule::End1 => "END-1",
-            Rule::End2 => "END-2",
-            Rule::Eof1 => "EOF-1",
-            Rule::Eof2 => "EOF-2",
-            Rule::Sys1 => "SYS-1",
-        }
-    }
-}
-
-impl fmt::Display for Rule {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.id())
-    }
+reference_kit::rule_ids! {
+    Args1 => "ARGS-1",
+    Args2 => "ARGS-2",
+    Args3 => "ARGS-3",
+    Args4 => "ARGS-4",
+    Args5 => "ARGS-5",
+    Args6 => "ARGS-6",
+    Args7 => "ARGS-7",
+    File1 => "FILE-1",
+    File2 => "FILE-2",
+    File3 => "FILE-3",
+    File4 => "FILE-4",
+    File5 => "FILE-5",
+    File6 => "FILE-6",
+    File7 => "FILE-7",
+    Disp1 => "DISP-1",
+    Disp2 => "DISP-2",
+    Disp3 => "DISP-3",
+    Turn1 => "TURN-1",
+    Turn2 => "TURN-2",
+    Turn3 => "TURN-3",
+    Turn4 => "TURN-4",
+    Turn5 => "TURN-5",
+    Save1 => "SAVE-1",
+    Save2 => "SAVE-2",
+    Save3 => "SAVE-3",
+    End1 => "END-1",
+    End2 => "END-2",
+    Eof1 => "EOF-1",
+    Eof2 => "EOF-2",
+    Sys1 => "SYS-1",
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     #[test]
     fn ids_are_distinct_and_well_formed() {
-        let mut seen = std::collections::BTreeSet::new();
-        for rule in ALL {
-            let id = rule.id();
-            let (family, number) = id.split_once('-').unwrap_or_default();
-            assert!(!family.is_empty() && number.parse::<u8>().is_ok(), "{id}");
-            assert!(seen.insert(id), "{id} twice");
-            assert_eq!(rule.to_string(), id);
-        }
+        assert_eq!(
+            reference_kit::rules::check_ids(super::ALL.iter().map(|r| r.id())),
+            Ok(())
+        );
     }
 }

@@ -7,6 +7,8 @@
 
 use std::fmt;
 
+pub use reference_kit::exit::ExitTable;
+
 /// Why the program stopped: each variant is one row of the assignment's
 /// error table, plus the normal end of a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -29,9 +31,19 @@ pub enum Exit {
     SystemCall,
 }
 
-impl Exit {
-    /// The process exit status for this outcome.
-    pub const fn code(self) -> u8 {
+impl ExitTable for Exit {
+    const ALL: &'static [Self] = &[
+        Self::Normal,
+        Self::Usage,
+        Self::Dimensions,
+        Self::PlayerCount,
+        Self::GridFileOpen,
+        Self::GridFileContents,
+        Self::EndOfInput,
+        Self::SystemCall,
+    ];
+
+    fn code(self) -> u8 {
         match self {
             Self::Normal => 0,
             Self::Usage => 1,
@@ -44,9 +56,7 @@ impl Exit {
         }
     }
 
-    /// The message printed on stderr (without its `\n`), or `None` for a
-    /// normal end, which prints nothing there.
-    pub const fn message(self) -> Option<&'static str> {
+    fn message(self) -> Option<&'static str> {
         match self {
             Self::Normal => None,
             Self::Usage => Some(USAGE),
@@ -59,25 +69,23 @@ impl Exit {
         }
     }
 
-    /// Every outcome, in the order of the assignment's error table.
-    pub const ALL: [Self; 8] = [
-        Self::Normal,
-        Self::Usage,
-        Self::Dimensions,
-        Self::PlayerCount,
-        Self::GridFileOpen,
-        Self::GridFileContents,
-        Self::EndOfInput,
-        Self::SystemCall,
-    ];
+    fn rule(self) -> &'static str {
+        match self {
+            Self::Normal => "END-1",
+            Self::Usage => "ARGS-1",
+            Self::Dimensions => "ARGS-3",
+            Self::PlayerCount => "ARGS-4",
+            Self::GridFileOpen => "ARGS-6",
+            Self::GridFileContents => "FILE-6",
+            Self::EndOfInput => "EOF-1",
+            Self::SystemCall => "SYS-1",
+        }
+    }
 }
 
 impl fmt::Display for Exit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.message() {
-            Some(m) => write!(f, "{m} (exit {})", self.code()),
-            None => write!(f, "normal end (exit 0)"),
-        }
+        reference_kit::exit::describe(*self, f)
     }
 }
 
@@ -108,9 +116,10 @@ mod tests {
     }
 
     #[test]
-    fn error_table_codes_are_distinct() {
-        let codes: std::collections::BTreeSet<u8> = Exit::ALL.iter().map(|e| e.code()).collect();
-        assert_eq!(codes.len(), Exit::ALL.len());
+    fn error_table_is_well_formed_and_cites_known_rules() {
+        let ids: Vec<&str> = crate::rules::ALL.iter().map(|r| r.id()).collect();
+        assert_eq!(reference_kit::exit::check_table::<Exit>(&ids), Ok(()));
+        assert_eq!(Exit::from_code(9), Some(Exit::SystemCall));
     }
 
     #[test]

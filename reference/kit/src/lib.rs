@@ -1,8 +1,16 @@
-//! The machinery the reference programs share (boxes, gridgame), so that
-//! each rule of theirs is written once in its own crate and the plumbing
-//! once here. A leaf crate: it depends on nothing of the workspace.
+//! The machinery the reference programs share (boxes, nogo, gridgame), so
+//! that each rule of theirs is written once in its own crate and the
+//! plumbing once here. A leaf crate: it depends on nothing of the workspace.
 //!
 //! - [`stdout`]: the process's standard output as a writer whose failures
 //!   are seen, a closed descriptor 1 included (each program's SYS rule).
+//! - [`stdio`]: stdout in blocks, flushed before every read of stdin.
+//! - [`line`]: one input line at a time in bounded memory.
+//! - [`exit`]: a program's table of exit statuses and messages.
+//! - [`rules`]: typed rule IDs ([`rule_ids!`]).
 
+pub mod exit;
+pub mod line;
+pub mod rules;
+pub mod stdio;
 pub mod stdout;

@@ -4,9 +4,7 @@
 //! wired in [`crate::stdio`].
 
 use std::ffi::OsString;
-use std::fs::File;
 use std::io::{self, BufRead, Write};
-use std::os::fd::AsFd;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -15,7 +13,7 @@ use crate::game;
 use crate::player::Kind;
 use crate::savefile::{self, LoadFailure};
 use crate::state::State;
-use crate::status::Exit;
+use crate::status::{Exit, ExitTable};
 use crate::stdio;
 
 /// Runs `nogo` with `args` (without the program name) on the given
@@ -60,10 +58,7 @@ pub fn main_with_args(argv: impl IntoIterator<Item = OsString>) -> ExitCode {
     let operands: Vec<OsString> = argv.into_iter().skip(1).collect();
     // Rust's stdout flushes at every newline; a grid is many lines, so write
     // through our own buffer straight to the descriptor.
-    let sink: Box<dyn Write> = match io::stdout().as_fd().try_clone_to_owned() {
-        Ok(fd) => Box::new(File::from(fd)),
-        Err(_) => Box::new(io::stdout()),
-    };
+    let sink = reference_kit::stdout::process_stdout();
     let exit = stdio::run_process(&operands, io::stdin(), sink, io::stderr().lock());
     ExitCode::from(exit.code())
 }

@@ -6,7 +6,7 @@
 //! Linux refuses paths of 4096 bytes or more), while every byte goes through
 //! the move scan, so a 100 MB line costs no 100 MB and is still judged whole.
 
-use std::io::{BufRead, ErrorKind};
+use std::io::BufRead;
 
 use crate::command::{self, Command, MoveScan};
 
@@ -49,34 +49,18 @@ impl Line {
     /// or failed, before any byte of a line (EOF-1); a last line without
     /// `\n` is a line (EOF-2).
     pub fn read<R: BufRead>(&mut self, input: &mut R) -> bool {
-        self.kept.clear();
-        self.cut = false;
         self.scan = MoveScan::default();
-        let mut any = false;
-        loop {
-            let chunk = match input.fill_buf() {
-                Ok(c) => c,
-                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-                Err(_) => break,
-            };
-            if chunk.is_empty() {
-                break;
-            }
-            any = true;
-            let (body, used, done) = match chunk.iter().position(|&b| b == b'\n') {
-                Some(i) => (&chunk[..i], i + 1, true),
-                None => (chunk, chunk.len(), false),
-            };
-            self.scan.feed(body);
-            let room = LINE_CAP - self.kept.len();
-            self.cut |= body.len() > room;
-            self.kept.extend_from_slice(&body[..body.len().min(room)]);
-            input.consume(used);
-            if done {
-                return true;
+        self.cut = false;
+        let scan = &mut self.scan;
+        let line =
+            reference_kit::line::read_line(input, &mut self.kept, LINE_CAP, |b| scan.feed(b));
+        match line {
+            reference_kit::line::Line::End => false,
+            reference_kit::line::Line::Read { cut } => {
+                self.cut = cut;
+                true
             }
         }
-        any
     }
 }
 

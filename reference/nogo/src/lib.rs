@@ -26,4 +26,4 @@ pub use generator::{GenState, Generator};
 pub use grid::{Cell, Grid, Stone};
 pub use player::{Kind, Player};
 pub use state::State;
-pub use status::Exit;
+pub use status::{Exit, ExitTable};

@@ -6,6 +6,8 @@
 
 use std::fmt;
 
+pub use reference_kit::exit::ExitTable;
+
 /// Why the program stopped: each variant is one row of the assignment's
 /// error table, plus the normal end of a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -26,9 +28,8 @@ pub enum Exit {
     EndOfInput,
 }
 
-impl Exit {
-    /// Every outcome, in the order of the assignment's error table.
-    pub const ALL: [Self; 7] = [
+impl ExitTable for Exit {
+    const ALL: &'static [Self] = &[
         Self::Normal,
         Self::Usage,
         Self::PlayerType,
@@ -38,8 +39,7 @@ impl Exit {
         Self::EndOfInput,
     ];
 
-    /// The process exit status for this outcome.
-    pub const fn code(self) -> u8 {
+    fn code(self) -> u8 {
         match self {
             Self::Normal => 0,
             Self::Usage => 1,
@@ -51,9 +51,7 @@ impl Exit {
         }
     }
 
-    /// The message printed on stderr (without its `\n`), or `None` for a
-    /// normal end, which prints nothing there.
-    pub const fn message(self) -> Option<&'static str> {
+    fn message(self) -> Option<&'static str> {
         match self {
             Self::Normal => None,
             Self::Usage => Some(USAGE),
@@ -65,18 +63,22 @@ impl Exit {
         }
     }
 
-    /// The outcome whose exit status is `code`, if any.
-    pub fn from_code(code: u8) -> Option<Self> {
-        Self::ALL.into_iter().find(|e| e.code() == code)
+    fn rule(self) -> &'static str {
+        match self {
+            Self::Normal => "END-1",
+            Self::Usage => "ARGS-1",
+            Self::PlayerType => "ARGS-2",
+            Self::Dimension => "ARGS-3",
+            Self::FileOpen => "ARGS-4",
+            Self::FileContents => "FILE-6",
+            Self::EndOfInput => "EOF-1",
+        }
     }
 }
 
 impl fmt::Display for Exit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.message() {
-            Some(m) => write!(f, "{m} (exit {})", self.code()),
-            None => write!(f, "normal end (exit 0)"),
-        }
+        reference_kit::exit::describe(*self, f)
     }
 }
 
@@ -126,6 +128,8 @@ mod tests {
             assert_eq!(Exit::from_code(code), Some(exit));
         }
         assert_eq!(Exit::from_code(7), None);
+        let ids: Vec<&str> = crate::rules::ALL.iter().map(|r| r.id()).collect();
+        assert_eq!(reference_kit::exit::check_table::<Exit>(&ids), Ok(()));
     }
 
     #[test]

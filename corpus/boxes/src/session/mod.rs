@@ -136,6 +136,7 @@ impl Session {
 
 #[cfg(test)]
 mod tests {
+    use boxes_reference::ExitTable;
     use std::collections::HashMap;
     use std::io::Cursor;
 

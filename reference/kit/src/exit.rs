@@ -1,0 +1,114 @@
+//! A program's table of outcomes: each row an exit status, the message it
+//! prints on stderr (none for a normal end) and the rule that fixes both.
+//! Each pack writes its rows; the lookups and the checks every table must
+//! pass are written here once.
+
+use std::fmt;
+
+/// A program's outcomes, one variant per row of its error table.
+pub trait ExitTable: Copy + Eq + fmt::Debug + 'static {
+    /// Every outcome, in the order of the assignment's table.
+    const ALL: &'static [Self];
+
+    /// The process exit status.
+    fn code(self) -> u8;
+
+    /// The message printed on stderr without its `\n`, or `None` when the
+    /// outcome prints nothing there.
+    fn message(self) -> Option<&'static str>;
+
+    /// The ID of the rule that fixes this row's status and message.
+    fn rule(self) -> &'static str;
+
+    /// The outcome whose exit status is `code`, if any.
+    fn from_code(code: u8) -> Option<Self> {
+        Self::ALL.iter().copied().find(|e| e.code() == code)
+    }
+}
+
+/// `message (exit N)`, or `normal end (exit 0)`: how a report names an
+/// outcome (each table's `Display`).
+pub fn describe<E: ExitTable>(exit: E, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    match exit.message() {
+        Some(m) => write!(f, "{m} (exit {})", exit.code()),
+        None => write!(f, "normal end (exit {})", exit.code()),
+    }
+}
+
+/// Why `E`'s table is malformed: two rows with one status, a row with an
+/// empty or multi-line message, or a rule ID that `rules` does not list.
+pub fn check_table<E: ExitTable>(rules: &[&str]) -> Result<(), String> {
+    let mut codes = std::collections::BTreeSet::new();
+    for &exit in E::ALL {
+        if !codes.insert(exit.code()) {
+            return Err(format!("{exit:?}: status {} twice", exit.code()));
+        }
+        if let Some(m) = exit.message()
+            && (m.is_empty() || m.contains('\n'))
+        {
+            return Err(format!("{exit:?}: message {m:?} is not one line"));
+        }
+        if !rules.contains(&exit.rule()) {
+            return Err(format!(
+                "{exit:?}: rule {} is not in the rulings",
+                exit.rule()
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    enum Outcome {
+        Normal,
+        Usage,
+        Broken,
+    }
+
+    impl ExitTable for Outcome {
+        const ALL: &'static [Self] = &[Self::Normal, Self::Usage, Self::Broken];
+        fn code(self) -> u8 {
+            match self {
+                Self::Normal => 0,
+                Self::Usage | Self::Broken => 1,
+            }
+        }
+        fn message(self) -> Option<&'static str> {
+            match self {
+                Self::Normal => None,
+                Self::Usage => Some("Usage: x"),
+                Self::Broken => Some("two\nlines"),
+            }
+        }
+        fn rule(self) -> &'static str {
+            "ARGS-1"
+        }
+    }
+
+    struct Shown(Outcome);
+    impl fmt::Display for Shown {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            describe(self.0, f)
+        }
+    }
+
+    #[test]
+    fn lookups_and_description() {
+        assert_eq!(Outcome::from_code(1), Some(Outcome::Usage));
+        assert_eq!(Outcome::from_code(7), None);
+        assert_eq!(Shown(Outcome::Usage).to_string(), "Usage: x (exit 1)");
+        assert_eq!(Shown(Outcome::Normal).to_string(), "normal end (exit 0)");
+    }
+
+    #[test]
+    fn a_repeated_status_and_an_unknown_rule_are_found() {
+        let err = check_table::<Outcome>(&["ARGS-1"]).unwrap_err();
+        assert!(err.contains("status 1 twice"), "{err}");
+        let err = check_table::<Outcome>(&["SYS-1"]).unwrap_err();
+        assert!(err.contains("ARGS-1 is not in the rulings"), "{err}");
+    }
+}
