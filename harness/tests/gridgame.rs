@@ -136,3 +136,38 @@ fn the_corpus_of_hostile_lines_runs_as_cases() {
     let (code, _) = suite(Some(&trimmed), &["--cases", cases]);
     assert_eq!(code, 1);
 }
+
+/// `gridgame-fixture-variant` under a variant's name: a chooser wrong in
+/// one tie-break level.
+fn chooser_variant(dir: &Path, name: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_gridgame-fixture-variant"), &path).unwrap();
+    path
+}
+
+#[test]
+fn a_chooser_wrong_in_one_tie_break_level_is_failed_found_and_named() {
+    let dir = tempfile::tempdir().unwrap();
+    // Under a neutral name the fixture is the reference: the suite passes.
+    let same = chooser_variant(dir.path(), "gridgame");
+    assert_eq!(suite(Some(&same), &[]).0, 0);
+    for (name, level) in [("y-sum-first", "COMP-6"), ("largest-x-sum", "COMP-6")] {
+        let bin = chooser_variant(dir.path(), name);
+        let (code, text) = suite(Some(&bin), &["-q"]);
+        assert_eq!(code, 1, "{name}: {text}");
+        assert!(text.contains("computer-tie-break/"), "{name}: {text}");
+
+        let out = dir.path().join(format!("{name}-found"));
+        let (code, text) = diff(&bin, &out);
+        assert_eq!(code, 1, "{name}: {text}");
+        // Shrunk to the size and one human move, named by the level.
+        assert!(text.contains("with 2 stdin line(s)"), "{name}: {text}");
+        assert!(
+            text.contains(&format!(
+                "category computer-tie-break; rules COMP-1, COMP-3, {level}"
+            )),
+            "{name}: {text}"
+        );
+        assert!(out.join("computer-tie-break").is_dir(), "{name}: {text}");
+    }
+}

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use conformance_engine::schema::AMBIGUOUS_TAG;
 use conformance_engine::writer::Draft;
+use gridgame_reference::ExitTable;
 
 /// The gridgame suite's categories and marks, copied into every corpus.
 pub const SUITE_YAML: &str = include_str!("../../../cases/gridgame/suite.yaml");

@@ -15,6 +15,8 @@ use std::collections::BTreeSet;
 
 use conformance_engine::diff::explore::{Classification, DynExplorer, Explorer, Label, Probe};
 use conformance_engine::pack::{EmbeddedSuite, Pack};
+use gridgame_reference::ExitTable;
+use gridgame_reference::chooser::{FirstLevel, TieLevel};
 
 use crate::session::Session;
 
@@ -66,6 +68,26 @@ static EXPLORER: GridgameExplorer = GridgameExplorer;
 
 fn rules(ids: &[&str]) -> BTreeSet<String> {
     ids.iter().map(|&r| r.to_owned()).collect()
+}
+
+/// The rule of the first-level list a decision came from.
+fn first_level_rule(first: FirstLevel) -> &'static str {
+    match first {
+        FirstLevel::Complete => "COMP-2",
+        FirstLevel::Safe => "COMP-3",
+        FirstLevel::Any => "COMP-4",
+    }
+}
+
+/// The rule of the tie-break level that settled a decision; empty when the
+/// list had one edge.
+fn tie_rule(level: TieLevel) -> &'static str {
+    match level {
+        TieLevel::Alone => "",
+        TieLevel::Freedom => "COMP-5",
+        TieLevel::XSum => "COMP-6",
+        TieLevel::YSum => "COMP-7",
+    }
 }
 
 impl Explorer for GridgameExplorer {
@@ -122,6 +144,11 @@ impl Explorer for GridgameExplorer {
 
     fn classify(&self, session: &Session, _status: u8) -> Classification {
         let r = session.replay();
+        let decided: &[&str] = match r.last_decision {
+            Some(d) => &[first_level_rule(d.first), tie_rule(d.settled_by)],
+            None => &[],
+        };
+        let tie_broken = decided.iter().any(|&id| id == "COMP-6" || id == "COMP-7");
         let (category, ids): (&str, &[&str]) = if r.size.is_none() {
             ("pre-game", &["PRE-1", "PRE-2", "PRE-3", "PRE-4"])
         } else if r.finished {
@@ -133,20 +160,28 @@ impl Explorer for GridgameExplorer {
             ("human-input", &["MOVE-3", "MOVE-4", "MOVE-5", "MOVE-6"])
         } else if r.human_extra_turn || r.computer_extra_turn {
             ("extra-turn", &["APPLY-2", "TURN-1"])
+        } else if tie_broken {
+            ("computer-tie-break", &["COMP-1", "COMP-8"])
         } else if r.computer_moved {
-            (
-                "computer-first-level",
-                &["COMP-2", "COMP-3", "COMP-4", "COMP-5", "COMP-8"],
-            )
+            ("computer-first-level", &["COMP-8"])
         } else {
             (
                 "post-game",
                 &["POST-1", "POST-2", "POST-3", "MOVE-2", "MOVE-3"],
             )
         };
+        // The rules that decided the computer's last move, so that a
+        // chooser wrong in one level is named by that level.
+        let mut rules = rules(ids);
+        rules.extend(
+            decided
+                .iter()
+                .filter(|id| !id.is_empty())
+                .map(|&id| id.to_owned()),
+        );
         Classification {
             category: category.to_owned(),
-            rules: rules(ids),
+            rules,
         }
     }
 

@@ -5,7 +5,7 @@
 //! rejected lines, a quit, or an early end of input.
 
 use conformance_engine::rng::SplitMix64;
-use gridgame_reference::chooser;
+use gridgame_reference::chooser::{self, Decision};
 use gridgame_reference::grid::{Edge, Grid, Player};
 use gridgame_reference::moves::{self, Line};
 use gridgame_reference::size;
@@ -84,7 +84,7 @@ impl Session {
                     };
                     lines.push(spell(e, &mut rng));
                     if grid.fill(e, Player::Human) == 0 {
-                        computer_turns(&mut grid);
+                        computer_turns(&mut grid, &mut None);
                     }
                 }
             }
@@ -141,7 +141,7 @@ impl Session {
                         r.human_extra_turn = true;
                     } else if !grid.is_full() {
                         r.computer_moved = true;
-                        r.computer_extra_turn |= computer_turns(&mut grid);
+                        r.computer_extra_turn |= computer_turns(&mut grid, &mut r.last_decision);
                     }
                     if grid.is_full() {
                         r.finished = true;
@@ -204,7 +204,7 @@ impl Session {
 }
 
 /// What a session does when played.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[expect(
     clippy::struct_excessive_bools,
     reason = "independent facts about one session, read by the classifier"
@@ -224,14 +224,18 @@ pub struct Replay {
     pub computer_extra_turn: bool,
     /// The computer chose at least one edge.
     pub computer_moved: bool,
+    /// The computer's last decision: a shrunk session ends soon after its
+    /// first difference, so this is the move a wrong chooser got wrong.
+    pub last_decision: Option<Decision>,
 }
 
-/// The computer's turns after the human's move that claimed nothing;
-/// whether it moved again after a claim.
-fn computer_turns(grid: &mut Grid) -> bool {
+/// The computer's turns after the human's move that claimed nothing,
+/// keeping the last decision; whether it moved again after a claim.
+fn computer_turns(grid: &mut Grid, last: &mut Option<Decision>) -> bool {
     let mut again = false;
-    while let Some(e) = chooser::choose(grid) {
-        if grid.fill(e, Player::Computer) == 0 || grid.is_full() {
+    while let Some(d) = chooser::decide(grid) {
+        *last = Some(d);
+        if grid.fill(d.edge, Player::Computer) == 0 || grid.is_full() {
             break;
         }
         again = true;

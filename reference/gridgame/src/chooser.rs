@@ -132,19 +132,29 @@ pub struct Decision {
     pub settled_by: TieLevel,
 }
 
-/// The computer's edge, or `None` when no edge is open.
-pub fn choose(grid: &Grid) -> Option<Edge> {
-    decide(grid).map(|d| d.edge)
+/// An edge of the first-level list with the keys the tie-break levels
+/// compare (COMP-5..7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Candidate {
+    /// The edge.
+    pub edge: Edge,
+    /// COMP-5: open edges at its two dots (more is better).
+    pub freedom: u8,
+    /// COMP-6: the sum of its dots' columns (less is better).
+    pub x_sum: u8,
+    /// COMP-7: the sum of its dots' rows (less is better).
+    pub y_sum: u8,
 }
 
-/// The computer's move with the levels that decided it.
-pub fn decide(grid: &Grid) -> Option<Decision> {
+/// The first-level list the computer chooses from, each edge with its
+/// tie-break keys, in the grid's edge order; `None` when no edge is open.
+pub fn ranked(grid: &Grid) -> Option<(FirstLevel, Vec<Candidate>)> {
     let counts = Counts::of(grid);
-    let candidates = first_level_with(grid, &counts);
-    let first = match candidates.first() {
+    let edges = first_level_with(grid, &counts);
+    let first = match edges.first() {
         Some(&e) if grid.boxes_of(e).any(|b| counts.filled(b) == 3) => FirstLevel::Complete,
         Some(_)
-            if grid.open_edges().count() == candidates.len()
+            if grid.open_edges().count() == edges.len()
                 && grid
                     .open_edges()
                     .any(|e| grid.boxes_of(e).any(|b| counts.filled(b) == 2)) =>
@@ -154,30 +164,46 @@ pub fn decide(grid: &Grid) -> Option<Decision> {
         Some(_) => FirstLevel::Safe,
         None => return None,
     };
-    let best = candidates.iter().map(|&e| counts.freedom(e)).max()?;
-    let freest: Vec<Edge> = candidates
-        .iter()
-        .copied()
-        .filter(|&e| counts.freedom(e) == best)
+    let candidates = edges
+        .into_iter()
+        .map(|edge| {
+            let (x_sum, y_sum) = sums(edge);
+            Candidate {
+                edge,
+                freedom: counts.freedom(edge),
+                x_sum,
+                y_sum,
+            }
+        })
         .collect();
-    let min_x = freest.iter().map(|&e| sums(e).0).min()?;
-    let leftmost: Vec<Edge> = freest
+    Some((first, candidates))
+}
+
+/// The computer's edge, or `None` when no edge is open.
+pub fn choose(grid: &Grid) -> Option<Edge> {
+    decide(grid).map(|d| d.edge)
+}
+
+/// The computer's move with the levels that decided it: the candidate with
+/// the most freedom, then the smallest x-sum, then the smallest y-sum (two
+/// edges never share all three: they would join the same two dots).
+pub fn decide(grid: &Grid) -> Option<Decision> {
+    let (first, candidates) = ranked(grid)?;
+    let best = candidates
         .iter()
-        .copied()
-        .filter(|&e| sums(e).0 == min_x)
-        .collect();
-    let edge = leftmost.iter().copied().min_by_key(|&e| sums(e).1)?;
+        .min_by_key(|c| (std::cmp::Reverse(c.freedom), c.x_sum, c.y_sum))?;
+    let tied = |same: &dyn Fn(&Candidate) -> bool| candidates.iter().filter(|c| same(c)).count();
     let settled_by = if candidates.len() == 1 {
         TieLevel::Alone
-    } else if freest.len() == 1 {
+    } else if tied(&|c| c.freedom == best.freedom) == 1 {
         TieLevel::Freedom
-    } else if leftmost.len() == 1 {
+    } else if tied(&|c| c.freedom == best.freedom && c.x_sum == best.x_sum) == 1 {
         TieLevel::XSum
     } else {
         TieLevel::YSum
     };
     Some(Decision {
-        edge,
+        edge: best.edge,
         first,
         settled_by,
     })

@@ -5,6 +5,8 @@
 
 use std::io::{BufRead, Write};
 
+pub use reference_kit::exit::ExitTable;
+
 use crate::chooser;
 use crate::grid::{Grid, Player};
 use crate::lines::Lines;
@@ -25,12 +27,25 @@ pub enum Exit {
     WriteFailed,
 }
 
-impl Exit {
-    /// The process status.
-    pub fn code(self) -> u8 {
+impl ExitTable for Exit {
+    const ALL: &'static [Self] = &[Exit::Done, Exit::WriteFailed];
+
+    fn code(self) -> u8 {
         match self {
             Exit::Done => 0,
             Exit::WriteFailed => 1,
+        }
+    }
+
+    /// Nothing is ever printed on stderr (PROG-2, SYS-1).
+    fn message(self) -> Option<&'static str> {
+        None
+    }
+
+    fn rule(self) -> &'static str {
+        match self {
+            Exit::Done => "PROG-2",
+            Exit::WriteFailed => "SYS-1",
         }
     }
 }
@@ -38,9 +53,16 @@ impl Exit {
 /// Runs the program on `input` and `output` (arguments are ignored,
 /// PROG-1).
 pub fn run<R: BufRead, W: Write>(input: R, output: W) -> Exit {
+    run_with(input, output, chooser::choose)
+}
+
+/// [`run`] with another computer player in place of [`chooser::choose`]:
+/// how the pack's tests build a program that departs in one rule of COMP.
+pub fn run_with<R: BufRead, W: Write>(input: R, output: W, choose: Chooser) -> Exit {
     let mut game = Game {
         lines: Lines::new(input),
         out: Out::new(output),
+        choose,
     };
     game.play();
     game.out.flush();
@@ -51,9 +73,13 @@ pub fn run<R: BufRead, W: Write>(input: R, output: W) -> Exit {
     }
 }
 
+/// The computer's choice of edge on a grid; `None` when none is open.
+pub type Chooser = fn(&Grid) -> Option<crate::grid::Edge>;
+
 struct Game<R, W: Write> {
     lines: Lines<R>,
     out: Out<W>,
+    choose: Chooser,
 }
 
 impl<R: BufRead, W: Write> Game<R, W> {
@@ -80,7 +106,7 @@ impl<R: BufRead, W: Write> Game<R, W> {
                     None => break,
                 },
                 Player::Computer => {
-                    let Some(edge) = chooser::choose(&grid) else {
+                    let Some(edge) = (self.choose)(&grid) else {
                         break;
                     };
                     let (a, b) = edge.dots();
@@ -170,6 +196,12 @@ mod tests {
     }
 
     /// The rulings' worked session, byte for byte (`$` there is `\n`).
+    #[test]
+    fn the_status_table_cites_known_rules() {
+        let ids: Vec<&str> = crate::rules::ALL.iter().map(|r| r.id()).collect();
+        assert_eq!(reference_kit::exit::check_table::<Exit>(&ids), Ok(()));
+    }
+
     #[test]
     fn the_worked_session() {
         let expected = "\

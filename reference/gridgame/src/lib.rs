@@ -23,4 +23,4 @@ pub mod out;
 pub mod rules;
 pub mod size;
 
-pub use game::run;
+pub use game::{Exit, ExitTable, run};

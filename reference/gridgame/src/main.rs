@@ -3,6 +3,8 @@
 
 use std::process::ExitCode;
 
+use gridgame_reference::ExitTable;
+
 fn main() -> ExitCode {
     let stdin = std::io::stdin().lock();
     let stdout = reference_kit::stdout::process_stdout();

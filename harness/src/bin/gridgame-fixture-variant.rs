@@ -1,0 +1,54 @@
+//! Deliberately wrong `gridgame` programs for the gridgame pack's own tests
+//! (`harness/tests/gridgame.rs`): each variant's computer player departs
+//! from the rulings in exactly one tie-break level, the way a student's
+//! chooser typically does; the suite must fail it and `diff --spec
+//! gridgame` must find and shrink it.
+//!
+//! The variant is picked by the basename of `argv[0]` (the harness clears
+//! the environment, so a symlink named after the variant is the only
+//! channel); any other name is the reference unchanged. Everything but the
+//! choice among the first-level candidates is the reference's.
+
+use std::cmp::Reverse;
+use std::path::Path;
+use std::process::ExitCode;
+
+use gridgame_reference::ExitTable;
+use gridgame_reference::chooser::{self, Candidate};
+use gridgame_reference::game::{self, Chooser};
+use gridgame_reference::grid::{Edge, Grid};
+
+/// COMP-6 and COMP-7 swapped: the smallest y-sum is compared before the
+/// smallest x-sum.
+fn y_sum_first(grid: &Grid) -> Option<Edge> {
+    pick(grid, |c| (Reverse(c.freedom), c.y_sum, c.x_sum))
+}
+
+/// COMP-6 inverted: the largest x-sum wins the tie.
+fn largest_x_sum(grid: &Grid) -> Option<Edge> {
+    pick(grid, |c| (Reverse(c.freedom), Reverse(c.x_sum), c.y_sum))
+}
+
+fn pick<K: Ord>(grid: &Grid, key: impl Fn(&Candidate) -> K) -> Option<Edge> {
+    let (_, candidates) = chooser::ranked(grid)?;
+    candidates.iter().min_by_key(|c| key(c)).map(|c| c.edge)
+}
+
+fn main() -> ExitCode {
+    let name = std::env::args_os()
+        .next()
+        .and_then(|a| {
+            Path::new(&a)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+        })
+        .unwrap_or_default();
+    let choose: Chooser = match name.as_str() {
+        "y-sum-first" => y_sum_first,
+        "largest-x-sum" => largest_x_sum,
+        _ => chooser::choose,
+    };
+    let stdin = std::io::stdin().lock();
+    let stdout = reference_kit::stdout::process_stdout();
+    ExitCode::from(game::run_with(stdin, stdout, choose).code())
+}
