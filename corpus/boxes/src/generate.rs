@@ -294,6 +294,7 @@ fn case(options: &Options, entry: &Entry, name: &str, placed: &str) -> Draft {
             sidecar: &format!("{name}.grid"),
         }],
     );
+    case.reference_in_process();
     case.number("status", entry.status);
     case.stream("stdout", &entry.stdout);
     case.stream("stderr", &entry.stderr);

@@ -282,6 +282,7 @@ pub fn generate(dir: &Path) -> Result<usize, GenerateError> {
         }
         case.list("tags", &tags);
         case.stream("stdin", &input);
+        case.reference_in_process();
         case.number("status", status);
         case.stream("stdout", &stdout);
         case.stream("stderr", b"");

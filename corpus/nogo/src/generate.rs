@@ -180,6 +180,7 @@ fn case(entry: &Entry) -> Draft {
             sidecar: &format!("{}.game", entry.name),
         }],
     );
+    case.reference_in_process();
     case.number("status", entry.status);
     case.stream("stdout", &entry.stdout);
     case.stream("stderr", &entry.stderr);

@@ -1,8 +1,8 @@
 //! `--bless`: rewriting a case's expected fields from what the reference did,
 //! keeping every other byte of the case file (comments, key order, quoting).
 //!
-//! The expected keys form four groups (`status`, `stdout*`, `stderr*`,
-//! `output-files`). A group whose value is already right is left as
+//! The expected keys form five groups (`reference-ms`, `status`,
+//! `stdout*`, `stderr*`, `output-files`). A group whose value is already right is left as
 //! written; a group that changes is found as top-level spans of the text,
 //! removed, and its new text takes the place of the first span (a group the
 //! case lacks goes next to its neighbours in that order).
@@ -87,6 +87,17 @@ pub fn bless(file: &CaseFile, case: &Case, outcome: &Outcome) -> Result<Blessed,
     let mut sidecars: Vec<(PathBuf, Vec<u8>)> = Vec::new();
     let mut stale: Vec<PathBuf> = Vec::new();
 
+    // The reference's time, from which the case's default time limit
+    // derives. Kept as written while it gives the same limit (every run
+    // under 50 ms gives 1 s), so that re-blessing on a busier machine
+    // rewrites nothing.
+    let ms = crate::run::recorded_reference_ms(outcome.elapsed);
+    let limit = |ms| crate::run::limit_from_reference(std::time::Duration::from_millis(ms));
+    let same_limit = case.reference_ms.is_some_and(|old| limit(old) == limit(ms));
+    groups.push(Group {
+        keys: &["reference-ms"],
+        text: (!same_limit).then(|| format!("reference-ms: {ms}\n")),
+    });
     let status_ok = current
         .as_ref()
         .is_some_and(|c| c.ending.status() == Some(status));

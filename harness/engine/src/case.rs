@@ -261,7 +261,9 @@ pub fn invocation(
             .ok_or_else(|| CaseError::BadTimeout {
                 file: file.display(),
             })?,
-        (None, None) => DEFAULT_TIMEOUT,
+        (None, None) => case.reference_ms.map_or(DEFAULT_TIMEOUT, |ms| {
+            crate::run::limit_from_reference(Duration::from_millis(ms))
+        }),
     };
     let files = case
         .files

@@ -31,10 +31,16 @@ pub struct Case {
     /// How stdout is connected.
     #[serde(default)]
     pub mode: Mode,
-    /// Seconds before the program is killed (default 10).
+    /// Seconds before the program is killed. Without it the limit comes
+    /// from `reference-ms` (max(1 s, 20 × the reference's time)), and
+    /// without that it is 10 s.
     #[serde(default)]
     #[schemars(range(min = 0))]
     pub timeout: Option<f64>,
+    /// The reference's wall time on this case when it was blessed, in
+    /// milliseconds rounded up to a power of two (`bless` writes it).
+    #[serde(default)]
+    pub reference_ms: Option<u64>,
     /// Bytes per output stream before the program is killed (default 16 MiB).
     #[serde(default)]
     pub output_cap: Option<u64>,

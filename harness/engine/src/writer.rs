@@ -178,6 +178,14 @@ impl Draft {
         let _ = writeln!(self.yaml, "{key}: {}", value.into());
     }
 
+    /// `reference-ms` for a case whose expectation came from the reference
+    /// run in-process (a corpus generator): that takes well under a
+    /// millisecond, and a process of it a few, so the smallest bucket,
+    /// which gives the 1 s limit `bless` would keep.
+    pub fn reference_in_process(&mut self) {
+        self.number("reference-ms", 1_u64);
+    }
+
     /// `key: [a, b]`, each item quoted.
     pub fn list(&mut self, key: &str, items: &[String]) {
         list(&mut self.yaml, key, items);

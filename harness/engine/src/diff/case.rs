@@ -130,6 +130,12 @@ pub fn write(
         .map(|(p, b)| (p.as_str(), b.as_slice()))
         .collect();
     case.files("files", &given);
+    // The case's time limit then derives from the expected side's time,
+    // as the candidate's did in the session.
+    case.number(
+        "reference-ms",
+        crate::run::recorded_reference_ms(expected.elapsed),
+    );
     case.number("status", status);
     case.stream("stdout", &expected.stdout);
     case.stream("stderr", &expected.stderr);

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use super::compare::{self, Difference};
 use super::explore::{Bounds, Explorer};
-use crate::run::{Outcome, RunError, Target};
+use crate::run::{Outcome, RunError, Target, limit_from_reference};
 
 /// The two programs compared and how each run is bounded.
 #[derive(Debug, Clone)]
@@ -27,19 +27,10 @@ pub struct Runner {
     pub output_cap: u64,
 }
 
-/// The least a candidate is given per session.
-pub const MIN_SESSION_TIME: Duration = Duration::from_secs(1);
-
-/// How many times the expected side's time a candidate is given.
-pub const SLOWDOWN_ALLOWED: u32 = 20;
-
 /// The candidate's timeout for a session the expected side ran in
-/// `expected`: `max(1 s, 20 × expected)`, never past `cap`.
+/// `expected`: [`limit_from_reference`], never past `cap`.
 pub fn candidate_timeout(expected: Duration, cap: Duration) -> Duration {
-    expected
-        .saturating_mul(SLOWDOWN_ALLOWED)
-        .max(MIN_SESSION_TIME)
-        .min(cap)
+    limit_from_reference(expected).min(cap)
 }
 
 /// Both runs of one session and where they differ.
@@ -99,7 +90,7 @@ mod tests {
     fn a_candidate_gets_twenty_times_the_expected_time_and_at_least_a_second() {
         let cap = Duration::from_secs(10);
         let ms = Duration::from_millis;
-        assert_eq!(candidate_timeout(ms(3), cap), MIN_SESSION_TIME);
+        assert_eq!(candidate_timeout(ms(3), cap), crate::run::MIN_TIME_LIMIT);
         assert_eq!(candidate_timeout(ms(200), cap), ms(4000));
         assert_eq!(candidate_timeout(ms(900), cap), cap);
     }

@@ -43,8 +43,36 @@ use spawn::{environment, plan_stdout, spawn_contained, spawn_grouped};
 pub use target::{Target, TargetError};
 use watch::watch;
 
-/// Default per-case timeout.
+/// Default per-case timeout when nothing says how long the reference took.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The least time a program is given when the limit comes from the
+/// reference's own time.
+pub const MIN_TIME_LIMIT: Duration = Duration::from_secs(1);
+
+/// How many times the reference's time a program is given.
+pub const SLOWDOWN_ALLOWED: u32 = 20;
+
+/// The time limit of a run the reference made in `reference`:
+/// `max(1 s, 20 × reference)`. A program that spins forever then costs a
+/// second, not the ten of [`DEFAULT_TIMEOUT`], while one twenty times
+/// slower than the reference still passes.
+pub fn limit_from_reference(reference: Duration) -> Duration {
+    reference
+        .saturating_mul(SLOWDOWN_ALLOWED)
+        .max(MIN_TIME_LIMIT)
+}
+
+/// The reference's time as a case records it (`reference-ms`): whole
+/// milliseconds rounded up to a power of two, so that re-blessing on a
+/// busier or quieter machine rewrites nothing unless the time really
+/// changed (at least doubled or halved).
+pub fn recorded_reference_ms(elapsed: Duration) -> u64 {
+    let ms = u64::try_from(elapsed.as_millis())
+        .unwrap_or(u64::MAX)
+        .max(1);
+    ms.checked_next_power_of_two().unwrap_or(u64::MAX)
+}
 
 /// Default cap on each output stream.
 pub const DEFAULT_OUTPUT_CAP: u64 = 16 * 1024 * 1024;
