@@ -58,9 +58,13 @@ fn one_debug_line_after_each_move_is_one_cause_with_one_worked_example() {
         .split_once("failures by cause:")
         .map(|(_, g)| g)
         .expect("a grouped report");
+    // Named by the rule context the reference was writing (its
+    // provenance), the bytes quoted once.
     assert!(
         grouped.contains(&format!(
-            "cause 1 of 1: {failed} case(s): stdout: extra output `DEBUG: valid move #\\n`"
+            "cause 1 of 1: {failed} case(s): stdout, before the grid after a valid move \
+             (DISP-1, DISP-2, DISP-3, TURN-5): an extra line\n  \
+             for example: stdout: extra output `DEBUG: valid move #\\n`"
         )),
         "{grouped}"
     );

@@ -172,19 +172,22 @@ impl EarlyStop {
     /// the command that runs it anyway.
     pub fn failure(&self, notes: Notes) -> CaseFailure {
         let reason = self.reason();
+        let cause = Cause {
+            parts: vec![PartCause {
+                place: None,
+                part: "run".to_owned(),
+                edit: Edit::NotRun(format!(
+                    "early verdict after the first {} cases timed out",
+                    self.after
+                )),
+            }],
+        };
         CaseFailure {
             differences: vec![Difference::NotRun {
                 reason: reason.clone(),
             }],
-            cause: Cause {
-                parts: vec![PartCause {
-                    part: "run".to_owned(),
-                    edit: Edit::NotRun(format!(
-                        "early verdict after the first {} cases timed out",
-                        self.after
-                    )),
-                }],
-            },
+            quoted: cause.clone(),
+            cause,
             input: None,
             summary: notes.summary,
             rules: notes.rules,
@@ -204,6 +207,7 @@ impl EarlyStop {
             reproduce: rerun.command(file),
             rebless: None,
             prompt: None,
+            provenance: None,
         };
         Verdict::Failed(Box::new(self.failure(notes)))
     }

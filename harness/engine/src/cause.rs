@@ -1,11 +1,20 @@
 //! The cause of a failure: a structural signature of how a run departs from
 //! what was expected, shared by every case (or `diff` session) that fails
-//! the same way. Two failures have the same cause when the same parts
-//! differ, each by the same kind of edit at its first difference (lines
-//! the program adds, lines it leaves out, a line it changes, another
-//! ending) with the same lines once normalised: escaped, runs of digits
-//! written `#`, cut short. "One extra `debug: move # #` line after each
-//! move" is then one cause however many grids it lands in.
+//! the same way.
+//!
+//! When the reference's provenance is known ([`crate::provenance`]), a
+//! stream's cause is the rule context its first difference falls in (the
+//! span of output the reference was writing: "the grid after a valid
+//! move", DISP-1, DISP-3) and the kind of departure, named when it is a
+//! common one ([`Departure`]: the program echoes the line it just read,
+//! stops printing, changes trailing spaces or a number). No byte of the
+//! output enters such a key, so one bug is one cause, and the same program
+//! gives the same causes run after run.
+//!
+//! Without provenance (a pack whose reference writes none, `diff`), two
+//! failures have the same cause when the same parts differ by the same
+//! kind of edit with the same lines once normalised: escaped, runs of
+//! digits written `#`, cut short.
 
 use std::fmt::{self, Write as _};
 use std::time::{Duration, Instant};
@@ -13,7 +22,8 @@ use std::time::{Duration, Instant};
 use similar::{Algorithm, DiffTag};
 
 use crate::compare::Mismatch;
-use crate::run::Ending;
+use crate::provenance::Span;
+use crate::run::{Ending, Stream};
 
 /// Characters of a normalised line kept in a signature.
 const LINE_CHARS: usize = 60;
@@ -41,8 +51,72 @@ pub struct Cause {
 pub struct PartCause {
     /// `status`, `stdout`, `stderr`, `file NAME` (digits normalised).
     pub part: String,
+    /// The span of the reference's output the first difference falls in
+    /// (for an extra line: the span the program had just written), when
+    /// the reference's provenance is known.
+    pub place: Option<Place>,
     /// The edit at its first difference.
     pub edit: Edit,
+}
+
+/// A span of the reference's output by what it is and the rules it obeys.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Place {
+    /// What the reference was writing (`the prompt`).
+    pub what: String,
+    /// The rule IDs.
+    pub rules: Vec<String>,
+}
+
+impl Place {
+    fn of(span: &Span) -> Self {
+        Self {
+            what: span.what.clone(),
+            rules: span.rules.clone(),
+        }
+    }
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.what, self.rules.join(", "))
+    }
+}
+
+/// A departure named by its shape, never by its bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Departure {
+    /// The extra line is the input line the program had just read.
+    Echo,
+    /// Lines the reference does not print.
+    ExtraLine,
+    /// Output ends where the reference goes on.
+    Stops,
+    /// Lines the reference prints are left out, and output goes on.
+    MissingLine,
+    /// A line differs only in trailing spaces or tabs.
+    TrailingSpace,
+    /// A line differs only in its numbers.
+    Number,
+    /// A line differs only in letter case.
+    LetterCase,
+    /// A line differs otherwise.
+    OtherText,
+}
+
+impl fmt::Display for Departure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Echo => "the program echoes the input line it just read",
+            Self::ExtraLine => "an extra line",
+            Self::Stops => "the output stops here",
+            Self::MissingLine => "a line is left out",
+            Self::TrailingSpace => "a line differs in trailing spaces",
+            Self::Number => "a line differs in a number",
+            Self::LetterCase => "a line differs in letter case",
+            Self::OtherText => "a line differs",
+        })
+    }
 }
 
 /// The kind of difference at a part's first differing byte, with its
@@ -83,6 +157,8 @@ pub enum Edit {
     },
     /// The case was not run (why, in a few words).
     NotRun(String),
+    /// A departure named by its shape, at a known place.
+    Departed(Departure),
 }
 
 /// A line as a signature keeps it: escaped like [`crate::report::escape`],
@@ -121,6 +197,20 @@ pub fn ending(e: &Ending) -> String {
 /// whose first non-equal operation says whether lines were added, left out
 /// or changed.
 pub fn bytes_edit(expected: &[u8], actual: &[u8]) -> Edit {
+    first_edit(expected, actual).edit
+}
+
+/// The first edit between two byte strings, where it starts in `expected`
+/// and its shape.
+struct FirstEdit {
+    edit: Edit,
+    offset: usize,
+    shape: Departure,
+    /// The first extra line of the actual side, for [`Departure::Echo`].
+    extra: Vec<u8>,
+}
+
+fn first_edit(expected: &[u8], actual: &[u8]) -> FirstEdit {
     let at = expected
         .iter()
         .zip(actual)
@@ -146,23 +236,125 @@ pub fn bytes_edit(expected: &[u8], actual: &[u8]) -> Edit {
             .map(|l| normalise(l))
             .collect()
     };
+    let offset = |side: &[&[u8]], i: usize| at + side[..i].iter().map(|l| l.len()).sum::<usize>();
     for op in ops {
         let (tag, o, n) = op.as_tag_tuple();
+        let start = offset(&old, o.start);
+        let found = |edit, shape, extra: &[u8]| FirstEdit {
+            edit,
+            offset: start,
+            shape,
+            extra: extra.to_vec(),
+        };
         match tag {
             DiffTag::Equal => {}
-            DiffTag::Insert => return Edit::Extra(lines(&new, n)),
-            DiffTag::Delete => return Edit::Missing(lines(&old, o)),
-            DiffTag::Replace if o.start == 0 && n.start == 0 => {
-                return changed(&whole(old[0]), &whole(new[0]));
+            DiffTag::Insert => {
+                let first = new[n.start];
+                return found(Edit::Extra(lines(&new, n)), Departure::ExtraLine, first);
             }
-            DiffTag::Replace => return changed(old[o.start], new[n.start]),
+            DiffTag::Delete => {
+                // Nothing follows on the actual side: it stopped here.
+                let stops = offset(&new, n.start) >= actual.len();
+                let shape = if stops {
+                    Departure::Stops
+                } else {
+                    Departure::MissingLine
+                };
+                return found(Edit::Missing(lines(&old, o)), shape, b"");
+            }
+            DiffTag::Replace if o.start == 0 && n.start == 0 => {
+                let (e, a) = (whole(old[0]), whole(new[0]));
+                return found(changed(&e, &a), shape_of_change(&e, &a), &a);
+            }
+            DiffTag::Replace => {
+                let (e, a) = (old[o.start], new[n.start]);
+                return found(changed(e, a), shape_of_change(e, a), a);
+            }
         }
     }
     // Only possible when the window hid the difference; name the bytes.
-    changed(
-        &whole(crate::report::rest_of_line(expected, at)),
-        &whole(crate::report::rest_of_line(actual, at)),
-    )
+    let (e, a) = (
+        whole(crate::report::rest_of_line(expected, at)),
+        whole(crate::report::rest_of_line(actual, at)),
+    );
+    FirstEdit {
+        edit: changed(&e, &a),
+        offset: at,
+        shape: shape_of_change(&e, &a),
+        extra: a,
+    }
+}
+
+/// How a changed line differs, by shape: the actual side ending early is
+/// a stop; otherwise trailing spaces, numbers, letter case, or anything.
+fn shape_of_change(expected: &[u8], actual: &[u8]) -> Departure {
+    let trim = |l: &[u8]| {
+        let body = l.strip_suffix(b"\n").unwrap_or(l);
+        let end = body
+            .iter()
+            .rposition(|&b| b != b' ' && b != b'\t')
+            .map_or(0, |p| p + 1);
+        body[..end].to_vec()
+    };
+    if actual.is_empty() {
+        Departure::Stops
+    } else if trim(expected) == trim(actual) {
+        Departure::TrailingSpace
+    } else if normalise(expected) == normalise(actual) {
+        Departure::Number
+    } else if expected.eq_ignore_ascii_case(actual) {
+        Departure::LetterCase
+    } else {
+        Departure::OtherText
+    }
+}
+
+/// The cause of a stream's difference: at a known place, the place and
+/// the departure's shape (an extra line that repeats `answered`, the input
+/// line the program had just read, is an echo wherever it lands);
+/// otherwise the edit with its normalised lines.
+fn stream_cause(
+    part: String,
+    expected: &[u8],
+    actual: &[u8],
+    spans: Option<&[Span]>,
+    answered: Option<&[u8]>,
+) -> PartCause {
+    let first = first_edit(expected, actual);
+    let Some(spans) = spans else {
+        return PartCause {
+            part,
+            place: None,
+            edit: first.edit,
+        };
+    };
+    let extra = first.extra.strip_suffix(b"\n").unwrap_or(&first.extra);
+    if first.shape == Departure::ExtraLine && answered.is_some_and(|a| !a.is_empty() && a == extra)
+    {
+        return PartCause {
+            part,
+            place: None,
+            edit: Edit::Departed(Departure::Echo),
+        };
+    }
+    // An extra line is placed by what the reference writes next: a bug
+    // departs at its first occasion, and what follows that occasion is the
+    // same wherever it is (a debug line after every move comes before "the
+    // grid after a valid move" whichever prompt took the move). At the very
+    // end, by what was written last.
+    let span = crate::provenance::at(spans, first.offset);
+    match span {
+        Some(span) => PartCause {
+            part,
+            place: Some(Place::of(span)),
+            edit: Edit::Departed(first.shape),
+        },
+        None => PartCause {
+            part,
+            place: None,
+            edit: first.edit,
+        },
+    }
 }
 
 /// A changed line; when only numbers differ, the numbers are the
@@ -197,29 +389,72 @@ fn window(bytes: &[u8]) -> Vec<&[u8]> {
         .collect()
 }
 
+/// Whether a normalised ending is a crash (a signal), a hang or a flood.
+fn is_grave(ending: &str) -> bool {
+    ending.starts_with("killed by signal")
+        || ending == "timed out"
+        || ending.ends_with("past the cap")
+}
+
 impl Cause {
     /// How bad the departure is, for ordering causes met equally often:
     /// 0 a crash (a signal), a hang or a flood; 1 anything else (wrong
     /// bytes, another status).
     pub fn severity(&self) -> u8 {
-        let grave = self.parts.iter().any(|p| match &p.edit {
-            Edit::Ending { actual, .. } => {
-                actual.starts_with("killed by signal")
-                    || actual == "timed out"
-                    || actual.ends_with("past the cap")
-            }
-            _ => false,
-        });
+        let grave = self
+            .parts
+            .iter()
+            .any(|p| matches!(&p.edit, Edit::Ending { actual, .. } if is_grave(actual)));
         u8::from(!grave)
     }
 
-    /// The cause of a case's mismatches.
+    /// The cause of a case's mismatches, with no provenance.
     pub fn of(mismatches: &[Mismatch]) -> Self {
+        Self::located(mismatches, None, None)
+    }
+
+    /// The cause of a case's mismatches; `spans` is the reference's
+    /// provenance of the expected stdout, `answered` the stdin line the
+    /// program had just read when stdout departed.
+    ///
+    /// With provenance the cause is the primary part alone (a crash, hang
+    /// or flood; else stdout; else the first part): the other parts of the
+    /// same bug (a status, a save file named by the case) differ from case
+    /// to case and would split it. The worked example shows them all.
+    pub fn located(
+        mismatches: &[Mismatch],
+        spans: Option<&[Span]>,
+        answered: Option<&[u8]>,
+    ) -> Self {
+        let mut cause = Self::parts_of(mismatches, spans, answered);
+        if spans.is_some()
+            && let Some(primary) = cause.primary()
+        {
+            cause.parts = vec![primary];
+        }
+        cause
+    }
+
+    /// The part that names the bug: a crash, hang or flood, else stdout,
+    /// else the first.
+    fn primary(&self) -> Option<PartCause> {
+        let grave =
+            |p: &&PartCause| matches!(&p.edit, Edit::Ending { actual, .. } if is_grave(actual));
+        self.parts
+            .iter()
+            .find(grave)
+            .or_else(|| self.parts.iter().find(|p| p.part == "stdout"))
+            .or_else(|| self.parts.first())
+            .cloned()
+    }
+
+    fn parts_of(mismatches: &[Mismatch], spans: Option<&[Span]>, answered: Option<&[u8]>) -> Self {
         let parts = mismatches
             .iter()
             .map(|m| match m {
                 Mismatch::Ending { expected, actual } => PartCause {
                     part: "status".to_owned(),
+                    place: None,
                     edit: Edit::Ending {
                         expected: ending(expected),
                         actual: ending(actual),
@@ -227,35 +462,45 @@ impl Cause {
                 },
                 Mismatch::LeftProcess { .. } => PartCause {
                     part: "process".to_owned(),
+                    place: None,
                     edit: Edit::LeftProcess,
                 },
+                Mismatch::Stream {
+                    stream: Stream::Stdout,
+                    expected,
+                    actual,
+                    ..
+                } => stream_cause("stdout".to_owned(), expected, actual, spans, answered),
                 Mismatch::Stream {
                     stream,
                     expected,
                     actual,
                     ..
-                } => PartCause {
-                    part: stream.name().to_owned(),
-                    edit: bytes_edit(expected, actual),
-                },
+                } => stream_cause(stream.name().to_owned(), expected, actual, None, None),
                 Mismatch::FileMissing { path } => PartCause {
                     part: format!("file {}", normalise(path.as_bytes())),
+                    place: None,
                     edit: Edit::Absent,
                 },
                 Mismatch::FileUnexpected { path } => PartCause {
                     part: format!("file {}", normalise(path.as_bytes())),
+                    place: None,
                     edit: Edit::Present,
                 },
                 Mismatch::FileDiffers {
                     path,
                     expected,
                     actual,
-                } => PartCause {
-                    part: format!("file {}", normalise(path.as_bytes())),
-                    edit: bytes_edit(expected, actual),
-                },
+                } => stream_cause(
+                    format!("file {}", normalise(path.as_bytes())),
+                    expected,
+                    actual,
+                    None,
+                    None,
+                ),
                 Mismatch::Exchange(x) => PartCause {
                     part: "answer".to_owned(),
+                    place: None,
                     edit: Edit::Broke {
                         rule: x.rule.clone(),
                         message: normalise(x.message.as_bytes()),
@@ -290,6 +535,7 @@ impl fmt::Display for Edit {
             Self::LeftProcess => write!(f, "left running, holding the output open"),
             Self::Broke { rule, message } => write!(f, "broke {rule}: {message}"),
             Self::NotRun(why) => write!(f, "not run ({why})"),
+            Self::Departed(d) => write!(f, "{d}"),
         }
     }
 }
@@ -302,7 +548,13 @@ impl fmt::Display for Cause {
             if i > 0 {
                 text.push_str("; ");
             }
-            let _ = write!(text, "{}: {}", p.part, p.edit);
+            let _ = match (&p.place, &p.edit) {
+                (Some(place), Edit::Departed(d @ Departure::ExtraLine)) => {
+                    write!(text, "{}, before {place}: {d}", p.part)
+                }
+                (Some(place), edit) => write!(text, "{}, in {place}: {edit}", p.part),
+                (None, edit) => write!(text, "{}: {edit}", p.part),
+            };
         }
         if text.is_empty() {
             text.push_str("no difference");
@@ -314,7 +566,6 @@ impl fmt::Display for Cause {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::Stream;
 
     fn stdout(expected: &[u8], actual: &[u8]) -> Cause {
         Cause::of(&[Mismatch::Stream {
@@ -385,5 +636,100 @@ mod tests {
             numbers.to_string(),
             "stdout: `2\\n` where `1\\n` was expected"
         );
+    }
+
+    fn span(start: u64, end: u64, what: &str, rules: &[&str]) -> Span {
+        Span {
+            start,
+            end,
+            rules: rules.iter().map(|r| (*r).to_owned()).collect(),
+            what: what.to_owned(),
+        }
+    }
+
+    /// `+-+ \n` (a grid) then `A> ` (a prompt).
+    fn spans() -> Vec<Span> {
+        vec![
+            span(0, 5, "the grid", &["DISP-1"]),
+            span(5, 8, "the prompt", &["TURN-1"]),
+        ]
+    }
+
+    fn located(expected: &[u8], actual: &[u8], answered: Option<&[u8]>) -> Cause {
+        let m = [Mismatch::Stream {
+            stream: Stream::Stdout,
+            expected: expected.to_vec(),
+            actual: actual.to_vec(),
+            dropped: 0,
+        }];
+        Cause::located(&m, Some(&spans()), answered)
+    }
+
+    #[test]
+    fn with_provenance_a_cause_is_the_place_and_the_shape_never_the_bytes() {
+        let trimmed = located(b"+-+ \nA> ", b"+-+\nA> ", None);
+        assert_eq!(
+            trimmed.to_string(),
+            "stdout, in the grid (DISP-1): a line differs in trailing spaces"
+        );
+        // Other bytes, same shape at the same place: the same cause.
+        assert_eq!(trimmed, located(b"+-+ \nA> ", b"+-+\t\nA> ", None));
+        let number = located(b"+-+ \nA> ", b"+-+ \nB> ", None);
+        assert_eq!(
+            number.to_string(),
+            "stdout, in the prompt (TURN-1): a line differs"
+        );
+        let extra = located(b"+-+ \nA> ", b"+-+ \ndebug 3\nA> ", None);
+        assert_eq!(
+            extra.to_string(),
+            "stdout, before the prompt (TURN-1): an extra line"
+        );
+        let echo = located(b"+-+ \nA> ", b"+-+ \n0 0 h\nA> ", Some(b"0 0 h"));
+        assert_eq!(
+            echo.to_string(),
+            "stdout: the program echoes the input line it just read"
+        );
+        let stops = located(b"+-+ \nA> ", b"+-+ \n", None);
+        assert_eq!(
+            stops.to_string(),
+            "stdout, in the prompt (TURN-1): the output stops here"
+        );
+        let case = located(b"+-+ \nA> ", b"+-+ \na> ", None);
+        assert_eq!(
+            case.to_string(),
+            "stdout, in the prompt (TURN-1): a line differs in letter case"
+        );
+    }
+
+    #[test]
+    fn with_provenance_the_primary_part_alone_is_the_cause() {
+        let stream = Mismatch::Stream {
+            stream: Stream::Stdout,
+            expected: b"+-+ \nA> ".to_vec(),
+            actual: b"+-+ \n".to_vec(),
+            dropped: 0,
+        };
+        let status = Mismatch::Ending {
+            expected: Ending::Exited(6),
+            actual: Ending::Exited(0),
+        };
+        let both = Cause::located(&[status.clone(), stream.clone()], Some(&spans()), None);
+        assert_eq!(both, Cause::located(&[stream], Some(&spans()), None));
+        let crashed = Mismatch::Ending {
+            expected: Ending::Exited(0),
+            actual: Ending::Signaled(11),
+        };
+        let stream = Mismatch::Stream {
+            stream: Stream::Stdout,
+            expected: b"+-+ \nA> ".to_vec(),
+            actual: b"+".to_vec(),
+            dropped: 0,
+        };
+        let crash = Cause::located(&[crashed, stream], Some(&spans()), None);
+        assert_eq!(crash.parts.len(), 1);
+        assert_eq!(crash.parts[0].part, "status");
+        assert_eq!(crash.severity(), 0);
+        // Without provenance every part counts, by its bytes.
+        assert_eq!(Cause::located(&[status], None, None).parts.len(), 1);
     }
 }

@@ -171,6 +171,10 @@ pub struct CaseFailure {
     pub differences: Vec<Difference>,
     /// What identifies the failure's kind across cases.
     pub cause: Cause,
+    /// The same failure keyed by its normalised bytes: what a cause
+    /// header quotes from its worked example when [`Self::cause`] names
+    /// only the place and the shape.
+    pub quoted: Cause,
     /// The stdin line being answered when stdout departed, if any.
     pub input: Option<InputNote>,
     /// The case's summary.
@@ -203,6 +207,8 @@ pub struct Notes {
     pub rebless: Option<(String, String)>,
     /// What the program's prompts end with, when not [`PROMPT`].
     pub prompt: Option<Vec<u8>>,
+    /// The reference's provenance of the expected stdout, when known.
+    pub provenance: Option<Vec<crate::provenance::Span>>,
 }
 
 impl CaseFailure {
@@ -238,9 +244,15 @@ impl CaseFailure {
                 b.killed = killed;
             }
         }
+        // The stdin line the program had just read, for an echo.
+        let answered = input.as_ref().and_then(|note| {
+            let index = note.line.checked_sub(1)?;
+            stdin.split(|&b| b == b'\n').nth(index)
+        });
         Self {
             differences,
-            cause: Cause::of(mismatches),
+            cause: Cause::located(mismatches, notes.provenance.as_deref(), answered),
+            quoted: Cause::of(mismatches),
             input,
             summary: notes.summary,
             rules: notes.rules,

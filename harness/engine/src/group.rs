@@ -85,6 +85,11 @@ pub fn render(results: &[CaseResult], style: Style) -> String {
             n,
             g.cause
         );
+        // A cause named by place and shape quotes its worked example's
+        // lines once, so the header still shows the bytes.
+        if g.example.1.quoted != *g.cause {
+            let _ = writeln!(out, "  for example: {}", g.example.1.quoted);
+        }
         let mut names: Vec<&str> = g.cases.iter().take(NAMES_SHOWN).map(|c| c.0).collect();
         let more = n.saturating_sub(NAMES_SHOWN);
         let more = if more > 0 {

@@ -45,6 +45,7 @@ pub mod interrupt;
 pub mod kit;
 pub mod pack;
 pub mod preflight;
+pub mod provenance;
 pub mod quiet;
 pub mod reaper;
 pub mod report;

@@ -179,5 +179,9 @@ pub fn reference_mode(packs: &[&dyn Pack]) -> Option<ExitCode> {
         );
         return Some(crate::exit::code(crate::exit::USAGE));
     };
-    Some(pack.reference_main(std::env::args_os().collect()))
+    // Traced when the caller asks which rule each span of stdout obeys
+    // (see [`crate::provenance`]).
+    Some(reference_kit::trace::run_traced(|| {
+        pack.reference_main(std::env::args_os().collect())
+    }))
 }

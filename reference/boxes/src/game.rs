@@ -7,6 +7,8 @@ use std::fs::File;
 use std::io::{BufRead, Write};
 use std::os::unix::ffi::OsStrExt;
 
+use reference_kit::trace::{self, Context};
+
 use crate::command::{self, Command};
 use crate::grid::MoveError;
 use crate::gridfile;
@@ -84,12 +86,20 @@ fn turns<R: BufRead, O: Write, E: Write, H: Hooks>(
     hooks: &mut H,
 ) -> Result<Exit, Failure> {
     let mut shown = Rendered::new(&state.grid);
+    trace::enter(Context::new(
+        "DISP-1,DISP-2,DISP-3,FILE-7",
+        "the grid at the start (a new game or the loaded file)",
+    ));
     hooks.grid(shown.as_bytes(), out).map_err(|_| Failure)?;
     if state.grid.open_edges() == 0 {
         return finish(state, out, hooks);
     }
     let mut raw = Vec::with_capacity(128);
+    let mut prompt = Context::new("TURN-1,FILE-7", "the first prompt");
     loop {
+        trace::enter(prompt);
+        // Unless a valid move or a save says otherwise below.
+        prompt = Context::new("TURN-2,TURN-3,TURN-4", "the prompt after a rejected line");
         hooks
             .prompt(state.next, out)
             .and_then(|()| out.flush())
@@ -116,6 +126,7 @@ fn turns<R: BufRead, O: Write, E: Write, H: Hooks>(
                 };
                 // stderr is best effort: a lost message must not end the game.
                 let _ = writeln!(err, "{message}");
+                prompt = Context::new("SAVE-1,SAVE-3", "the prompt after a save");
                 hooks
                     .after_save(shown.as_bytes(), out)
                     .map_err(|_| Failure)?;
@@ -136,7 +147,12 @@ fn turns<R: BufRead, O: Write, E: Write, H: Hooks>(
                 for cell in done.iter() {
                     shown.own(cell, mover);
                 }
+                trace::enter(Context::new(
+                    "DISP-1,DISP-2,DISP-3,TURN-5",
+                    "the grid after a valid move",
+                ));
                 hooks.grid(shown.as_bytes(), out).map_err(|_| Failure)?;
+                prompt = Context::new("TURN-1,TURN-5", "the prompt after a valid move");
                 if state.grid.open_edges() == 0 {
                     return finish(state, out, hooks);
                 }
@@ -163,6 +179,7 @@ pub fn winners_line(winners: &[Player]) -> Vec<u8> {
 
 /// Prints the winners line (END-1) and flushes.
 fn finish<O: Write, H: Hooks>(state: &State, out: &mut O, hooks: &mut H) -> Result<Exit, Failure> {
+    trace::enter(Context::new("END-1,END-2", "the winners line"));
     let line = winners_line(&hooks.winners(state.grid.winners(state.players)));
     out.write_all(&line)
         .and_then(|()| out.flush())

@@ -5,6 +5,8 @@
 
 use std::io::{BufRead, Write};
 
+use reference_kit::trace::{self, Context};
+
 pub use reference_kit::exit::ExitTable;
 
 use crate::chooser;
@@ -98,6 +100,7 @@ impl<R: BufRead, W: Write> Game<R, W> {
         let mut grid = Grid::new(n);
         let mut turn = Player::Human;
         loop {
+            trace::enter(GRID);
             self.out.put(&grid.draw());
             self.score_line(&grid);
             let edge = match turn {
@@ -109,6 +112,9 @@ impl<R: BufRead, W: Write> Game<R, W> {
                     let Some(edge) = (self.choose)(&grid) else {
                         break;
                     };
+                    if let Some(d) = chooser::decide(&grid) {
+                        trace::enter(computer_move(d));
+                    }
                     let (a, b) = edge.dots();
                     self.out.put(b"I choose to connect dots ");
                     self.out.put(&a.name());
@@ -119,6 +125,7 @@ impl<R: BufRead, W: Write> Game<R, W> {
                 }
             };
             let claimed = grid.fill(edge, turn);
+            trace::enter(Context::new("APPLY-3", "the empty line after a move"));
             self.out.put(b"\n");
             if grid.is_full() || self.out.failed() {
                 break;
@@ -132,12 +139,17 @@ impl<R: BufRead, W: Write> Game<R, W> {
 
     /// PRE-1..4: the size, or `None` at end of input.
     fn pre_game(&mut self) -> Option<u8> {
+        trace::enter(Context::new("PRE-1", "the size prompt"));
         self.out.put(SIZE_PROMPT);
         loop {
             let line = self.read()?;
             if let Some(n) = size::parse(&line) {
                 return Some(n);
             }
+            trace::enter(Context::new(
+                "PRE-2,PRE-3",
+                "the answer to a rejected size line",
+            ));
             self.out.put(SORRY);
             self.out.put(SIZE_PROMPT);
         }
@@ -150,18 +162,24 @@ impl<R: BufRead, W: Write> Game<R, W> {
             grid.score(Player::Human),
             grid.score(Player::Computer)
         );
+        trace::enter(Context::new("SCORE-1,APPLY-1", "the score line"));
         self.out.put(line.as_bytes());
     }
 
     /// MOVE-1..6: the human's edge, or `None` for the post-game (a `Q`, or
     /// end of input).
     fn human_move(&mut self, grid: &Grid) -> Option<crate::grid::Edge> {
+        trace::enter(Context::new("MOVE-1,TURN-1,APPLY-2", "the move prompt"));
         self.out.put(MOVE_PROMPT);
         loop {
             match moves::read(&self.read()?, grid) {
                 Line::Quit => return None,
                 Line::Move(edge) => return Some(edge),
                 Line::Bad => {
+                    trace::enter(Context::new(
+                        "MOVE-3,MOVE-4,MOVE-5,MOVE-6",
+                        "the answer to a rejected move line",
+                    ));
                     self.out.put(SORRY);
                     self.out.put(MOVE_PROMPT);
                 }
@@ -172,6 +190,10 @@ impl<R: BufRead, W: Write> Game<R, W> {
     /// POST-1, POST-2.
     fn post_game(&mut self, grid: &Grid) {
         let (you, me) = (grid.score(Player::Human), grid.score(Player::Computer));
+        trace::enter(Context::new(
+            "POST-1,POST-3,DISP-1",
+            "the grid of the post-game",
+        ));
         self.out.put(&grid.draw());
         let text = format!(
             "\nFinal Score:\n  You:{you}\n  Me :{me}\n{}\n",
@@ -181,8 +203,35 @@ impl<R: BufRead, W: Write> Game<R, W> {
                 std::cmp::Ordering::Equal => "I think we need a rematch.",
             }
         );
+        trace::enter(Context::new(
+            "POST-1,POST-2",
+            "the final score and farewell",
+        ));
         self.out.put(text.as_bytes());
     }
+}
+
+/// The grid at the start of a turn.
+const GRID: Context = Context::new("DISP-1,DISP-2,DISP-3,DISP-4,DISP-5", "the grid of a turn");
+
+/// The computer's announcement, with the rules that decided its edge.
+fn computer_move(d: chooser::Decision) -> Context {
+    use chooser::{FirstLevel as F, TieLevel as T};
+    let rules = match (d.first, d.settled_by) {
+        (F::Complete, T::Alone) => "COMP-8,COMP-2",
+        (F::Complete, T::Freedom) => "COMP-8,COMP-2,COMP-5",
+        (F::Complete, T::XSum) => "COMP-8,COMP-2,COMP-6",
+        (F::Complete, T::YSum) => "COMP-8,COMP-2,COMP-7",
+        (F::Safe, T::Alone) => "COMP-8,COMP-3",
+        (F::Safe, T::Freedom) => "COMP-8,COMP-3,COMP-5",
+        (F::Safe, T::XSum) => "COMP-8,COMP-3,COMP-6",
+        (F::Safe, T::YSum) => "COMP-8,COMP-3,COMP-7",
+        (F::Any, T::Alone) => "COMP-8,COMP-4",
+        (F::Any, T::Freedom) => "COMP-8,COMP-4,COMP-5",
+        (F::Any, T::XSum) => "COMP-8,COMP-4,COMP-6",
+        (F::Any, T::YSum) => "COMP-8,COMP-4,COMP-7",
+    };
+    Context::new(rules, "the computer's move")
 }
 
 #[cfg(test)]

@@ -28,6 +28,7 @@ impl<W: Write> Out<W> {
 
     /// Queues `bytes`.
     pub fn put(&mut self, bytes: &[u8]) {
+        reference_kit::trace::wrote(bytes.len());
         self.buffer.extend_from_slice(bytes);
         if self.buffer.len() >= BLOCK {
             self.flush();

@@ -8,9 +8,11 @@
 //! - [`line`]: one input line at a time in bounded memory.
 //! - [`exit`]: a program's table of exit statuses and messages.
 //! - [`rules`]: typed rule IDs ([`rule_ids!`]).
+//! - [`trace`]: which rule each span of stdout obeys (provenance).
 
 pub mod exit;
 pub mod line;
 pub mod rules;
 pub mod stdio;
 pub mod stdout;
+pub mod trace;

@@ -107,6 +107,8 @@ impl Write for DeferredOut {
             s.failed = s.out.write_all(buf).is_err();
             s.failure()?;
         }
+        // In the order the game writes, before any buffering.
+        crate::trace::wrote(buf.len());
         Ok(buf.len())
     }
 

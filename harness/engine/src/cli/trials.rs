@@ -226,6 +226,7 @@ pub(super) fn conversation_failure(
         ),
         rebless: Some(("re-run this conversation:".to_owned(), rerun)),
         prompt: None,
+        provenance: None,
     };
     Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &[], notes)))
 }
@@ -303,8 +304,25 @@ pub(super) fn judge(
         ),
         rebless,
         prompt: Some(inv.prompt.clone()),
+        provenance: stdout_differs(&mismatches)
+            .then(|| crate::provenance::of_case(ctx.spec, inv, &expected.stdout))
+            .flatten(),
     };
     Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &inv.stdin, notes)))
+}
+
+/// Whether stdout is among the parts that differ: only then is the
+/// reference's provenance worth a run.
+fn stdout_differs(mismatches: &[compare::Mismatch]) -> bool {
+    mismatches.iter().any(|m| {
+        matches!(
+            m,
+            compare::Mismatch::Stream {
+                stream: crate::run::Stream::Stdout,
+                ..
+            }
+        )
+    })
 }
 
 /// The command that re-blesses one case file.

@@ -72,7 +72,11 @@ pub fn cause(part: &Part, expected: &Outcome, actual: &Outcome) -> Cause {
         }
     };
     Cause {
-        parts: vec![PartCause { part: name, edit }],
+        parts: vec![PartCause {
+            part: name,
+            place: None,
+            edit,
+        }],
     }
 }
 
