@@ -7,7 +7,7 @@
 //! span of output the reference was writing: "the grid after a valid
 //! move", DISP-1, DISP-3) and the kind of departure, named when it is a
 //! common one ([`Departure`]: the program echoes the line it just read,
-//! stops printing, changes trailing spaces or a number). No byte of the
+//! stops printing, changes spacing or a number). No byte of the
 //! output enters such a key, so one bug is one cause, and the same program
 //! gives the same causes run after run.
 //!
@@ -90,12 +90,16 @@ pub enum Departure {
     Echo,
     /// Lines the reference does not print.
     ExtraLine,
+    /// Output after the reference's last byte.
+    ExtraAtEnd,
+    /// A line break inside a line the reference goes on writing.
+    LineBreak,
     /// Output ends where the reference goes on.
     Stops,
     /// Lines the reference prints are left out, and output goes on.
     MissingLine,
-    /// A line differs only in trailing spaces or tabs.
-    TrailingSpace,
+    /// A line differs only in spaces or tabs (trailing ones included).
+    Spacing,
     /// A line differs only in its numbers.
     Number,
     /// A line differs only in letter case.
@@ -109,9 +113,11 @@ impl fmt::Display for Departure {
         f.write_str(match self {
             Self::Echo => "the program echoes the input line it just read",
             Self::ExtraLine => "an extra line",
+            Self::ExtraAtEnd => "extra output after the reference's last byte",
+            Self::LineBreak => "an extra line break",
             Self::Stops => "the output stops here",
             Self::MissingLine => "a line is left out",
-            Self::TrailingSpace => "a line differs in trailing spaces",
+            Self::Spacing => "a line differs only in spaces or tabs",
             Self::Number => "a line differs in a number",
             Self::LetterCase => "a line differs in letter case",
             Self::OtherText => "a line differs",
@@ -204,6 +210,8 @@ pub fn bytes_edit(expected: &[u8], actual: &[u8]) -> Edit {
 /// and its shape.
 struct FirstEdit {
     edit: Edit,
+    /// The first differing byte.
+    at: usize,
     offset: usize,
     shape: Departure,
     /// The first extra line of the actual side, for [`Departure::Echo`].
@@ -242,6 +250,7 @@ fn first_edit(expected: &[u8], actual: &[u8]) -> FirstEdit {
         let start = offset(&old, o.start);
         let found = |edit, shape, extra: &[u8]| FirstEdit {
             edit,
+            at,
             offset: start,
             shape,
             extra: extra.to_vec(),
@@ -255,6 +264,12 @@ fn first_edit(expected: &[u8], actual: &[u8]) -> FirstEdit {
             DiffTag::Delete => {
                 // Nothing follows on the actual side: it stopped here.
                 let stops = offset(&new, n.start) >= actual.len();
+                // Unless it stopped inside a line: then that line changed
+                // (`Player O>` for `Player O> `).
+                if stops && o.start == 0 && !shared.is_empty() {
+                    let (e, a) = (whole(old[0]), whole(b""));
+                    return found(changed(&e, &a), shape_of_change(&e, &a), &a);
+                }
                 let shape = if stops {
                     Departure::Stops
                 } else {
@@ -279,6 +294,7 @@ fn first_edit(expected: &[u8], actual: &[u8]) -> FirstEdit {
     );
     FirstEdit {
         edit: changed(&e, &a),
+        at,
         offset: at,
         shape: shape_of_change(&e, &a),
         extra: a,
@@ -286,20 +302,18 @@ fn first_edit(expected: &[u8], actual: &[u8]) -> FirstEdit {
 }
 
 /// How a changed line differs, by shape: the actual side ending early is
-/// a stop; otherwise trailing spaces, numbers, letter case, or anything.
+/// a stop; otherwise spacing, numbers, letter case, or anything.
 fn shape_of_change(expected: &[u8], actual: &[u8]) -> Departure {
-    let trim = |l: &[u8]| {
-        let body = l.strip_suffix(b"\n").unwrap_or(l);
-        let end = body
-            .iter()
-            .rposition(|&b| b != b' ' && b != b'\t')
-            .map_or(0, |p| p + 1);
-        body[..end].to_vec()
+    let unspaced = |l: &[u8]| -> Vec<u8> {
+        l.iter()
+            .copied()
+            .filter(|&b| b != b' ' && b != b'\t' && b != b'\n')
+            .collect()
     };
     if actual.is_empty() {
         Departure::Stops
-    } else if trim(expected) == trim(actual) {
-        Departure::TrailingSpace
+    } else if unspaced(expected) == unspaced(actual) {
+        Departure::Spacing
     } else if normalise(expected) == normalise(actual) {
         Departure::Number
     } else if expected.eq_ignore_ascii_case(actual) {
@@ -328,7 +342,38 @@ fn stream_cause(
             edit: first.edit,
         };
     };
+    if first.shape == Departure::ExtraLine && first.offset >= expected.len() {
+        return PartCause {
+            part,
+            place: None,
+            edit: Edit::Departed(Departure::ExtraAtEnd),
+        };
+    }
     let extra = first.extra.strip_suffix(b"\n").unwrap_or(&first.extra);
+    // A line break inside a line (`A> ` then a newline where the reference
+    // goes on) belongs to what was written before it: it ends that line
+    // early, whatever was to follow.
+    let at = first.at;
+    let mid_line = at > 0 && expected.get(at - 1).is_some_and(|&b| b != b'\n');
+    let breaks = actual[at..]
+        .iter()
+        .find(|&&b| b != b' ' && b != b'\t' && b != b'\r')
+        == Some(&b'\n');
+    // ... while the reference writes more than spacing on that line.
+    let goes_on = crate::report::rest_of_line(expected, at)
+        .iter()
+        .any(|&b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n'));
+    if mid_line
+        && breaks
+        && goes_on
+        && let Some(span) = crate::provenance::before(spans, at)
+    {
+        return PartCause {
+            part,
+            place: Some(Place::of(span)),
+            edit: Edit::Departed(Departure::LineBreak),
+        };
+    }
     if first.shape == Departure::ExtraLine && answered.is_some_and(|a| !a.is_empty() && a == extra)
     {
         return PartCause {
@@ -410,7 +455,7 @@ impl Cause {
 
     /// The cause of a case's mismatches, with no provenance.
     pub fn of(mismatches: &[Mismatch]) -> Self {
-        Self::located(mismatches, None, None)
+        Self::parts_of(mismatches, None, None, false)
     }
 
     /// The cause of a case's mismatches; `spans` is the reference's
@@ -426,7 +471,7 @@ impl Cause {
         spans: Option<&[Span]>,
         answered: Option<&[u8]>,
     ) -> Self {
-        let mut cause = Self::parts_of(mismatches, spans, answered);
+        let mut cause = Self::parts_of(mismatches, spans, answered, true);
         if spans.is_some()
             && let Some(primary) = cause.primary()
         {
@@ -448,18 +493,40 @@ impl Cause {
             .cloned()
     }
 
-    fn parts_of(mismatches: &[Mismatch], spans: Option<&[Span]>, answered: Option<&[u8]>) -> Self {
+    /// Each part's cause; `shapes`: files keyed by the shape of their
+    /// first difference, not by their names and bytes (a save file's name
+    /// is the case's choice).
+    fn parts_of(
+        mismatches: &[Mismatch],
+        spans: Option<&[Span]>,
+        answered: Option<&[u8]>,
+        shapes: bool,
+    ) -> Self {
+        let file = |path: &str| {
+            if shapes {
+                "file".to_owned()
+            } else {
+                format!("file {}", normalise(path.as_bytes()))
+            }
+        };
         let parts = mismatches
             .iter()
             .map(|m| match m {
-                Mismatch::Ending { expected, actual } => PartCause {
-                    part: "status".to_owned(),
-                    place: None,
-                    edit: Edit::Ending {
-                        expected: ending(expected),
-                        actual: ending(actual),
-                    },
-                },
+                Mismatch::Ending { expected, actual } => {
+                    let actual = ending(actual);
+                    // A crash, hang or flood is the bug whatever status the
+                    // case expected.
+                    let expected = if spans.is_some() && is_grave(&actual) {
+                        String::new()
+                    } else {
+                        ending(expected)
+                    };
+                    PartCause {
+                        part: "status".to_owned(),
+                        place: None,
+                        edit: Edit::Ending { expected, actual },
+                    }
+                }
                 Mismatch::LeftProcess { .. } => PartCause {
                     part: "process".to_owned(),
                     place: None,
@@ -478,12 +545,12 @@ impl Cause {
                     ..
                 } => stream_cause(stream.name().to_owned(), expected, actual, None, None),
                 Mismatch::FileMissing { path } => PartCause {
-                    part: format!("file {}", normalise(path.as_bytes())),
+                    part: file(path),
                     place: None,
                     edit: Edit::Absent,
                 },
                 Mismatch::FileUnexpected { path } => PartCause {
-                    part: format!("file {}", normalise(path.as_bytes())),
+                    part: file(path),
                     place: None,
                     edit: Edit::Present,
                 },
@@ -491,13 +558,16 @@ impl Cause {
                     path,
                     expected,
                     actual,
-                } => stream_cause(
-                    format!("file {}", normalise(path.as_bytes())),
+                } if shapes => PartCause {
+                    part: file(path),
+                    place: None,
+                    edit: Edit::Departed(first_edit(expected, actual).shape),
+                },
+                Mismatch::FileDiffers {
+                    path,
                     expected,
                     actual,
-                    None,
-                    None,
-                ),
+                } => stream_cause(file(path), expected, actual, None, None),
                 Mismatch::Exchange(x) => PartCause {
                     part: "answer".to_owned(),
                     place: None,
@@ -522,6 +592,7 @@ impl fmt::Display for Edit {
                 .join(", ")
         };
         match self {
+            Self::Ending { expected, actual } if expected.is_empty() => write!(f, "{actual}"),
             Self::Ending { expected, actual } => {
                 write!(f, "{actual} where {expected} was expected")
             }
@@ -551,6 +622,9 @@ impl fmt::Display for Cause {
             let _ = match (&p.place, &p.edit) {
                 (Some(place), Edit::Departed(d @ Departure::ExtraLine)) => {
                     write!(text, "{}, before {place}: {d}", p.part)
+                }
+                (Some(place), Edit::Departed(d @ Departure::LineBreak)) => {
+                    write!(text, "{}, after {place}: {d}", p.part)
                 }
                 (Some(place), edit) => write!(text, "{}, in {place}: {edit}", p.part),
                 (None, edit) => write!(text, "{}: {edit}", p.part),
@@ -670,7 +744,7 @@ mod tests {
         let trimmed = located(b"+-+ \nA> ", b"+-+\nA> ", None);
         assert_eq!(
             trimmed.to_string(),
-            "stdout, in the grid (DISP-1): a line differs in trailing spaces"
+            "stdout, in the grid (DISP-1): a line differs only in spaces or tabs"
         );
         // Other bytes, same shape at the same place: the same cause.
         assert_eq!(trimmed, located(b"+-+ \nA> ", b"+-+\t\nA> ", None));

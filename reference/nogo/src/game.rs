@@ -7,6 +7,8 @@
 
 use std::io::{BufRead, Write};
 
+use reference_kit::trace::{self, Context};
+
 use crate::capture;
 use crate::command::Command;
 use crate::grid::{Cell, Stone};
@@ -29,6 +31,10 @@ pub fn play<R: BufRead, O: Write, E: Write>(
     err: &mut E,
 ) -> Exit {
     let mut shown = Rendered::new(&state.grid);
+    trace::enter(Context::new(
+        "GRID-1,GRID-2,FILE-7",
+        "the grid at the start (a new game or the loaded file)",
+    ));
     emit(out, shown.as_bytes());
     let mut line = Line::new();
     let mut text = Vec::with_capacity(64);
@@ -37,6 +43,10 @@ pub fn play<R: BufRead, O: Write, E: Write>(
         let cell = match kinds[mover.index()] {
             Kind::Computer => {
                 let cell = computer_move(&mut state, mover);
+                trace::enter(Context::new(
+                    "COMP-4,COMP-1,COMP-2,COMP-3",
+                    "the computer's move",
+                ));
                 text.clear();
                 // Writing to a Vec cannot fail.
                 let _ = writeln!(
@@ -58,6 +68,10 @@ pub fn play<R: BufRead, O: Write, E: Write>(
         };
         let winner = place(&mut state, cell, mover);
         shown.set(cell, mover.symbol());
+        trace::enter(Context::new(
+            "GRID-1,GRID-2,TURN-5",
+            "the grid after a stone is placed",
+        ));
         emit(out, shown.as_bytes());
         if let Some(winner) = winner {
             let line = [
@@ -67,6 +81,10 @@ pub fn play<R: BufRead, O: Write, E: Write>(
                 b"\n",
             ]
             .concat();
+            trace::enter(Context::new(
+                "END-1,CAPTURE-1,CAPTURE-2,CAPTURE-3,CAPTURE-4",
+                "the winner line",
+            ));
             emit(out, &line);
             let _ = out.flush();
             return Exit::Normal;
@@ -111,7 +129,9 @@ fn human_move<R: BufRead, O: Write, E: Write>(
         status::PROMPT_SUFFIX.as_bytes(),
     ]
     .concat();
+    let mut context = Context::new("TURN-1,TURN-5,CAPTURE-2", "the prompt of a new turn");
     loop {
+        trace::enter(context);
         emit(out, &prompt);
         let _ = out.flush();
         if !line.read(input) {
@@ -122,9 +142,12 @@ fn human_move<R: BufRead, O: Write, E: Write>(
                 if save::save(state, path).is_err() {
                     let _ = writeln!(err, "{}", status::SAVE_FAILED);
                 }
+                context = Context::new("SAVE-1,SAVE-3,SAVE-4", "the prompt after a save");
             }
             Command::Move(cell) if state.grid.is_free(cell) => return Some(cell),
-            Command::Move(_) | Command::Invalid => {}
+            Command::Move(_) | Command::Invalid => {
+                context = Context::new("TURN-2,TURN-3,TURN-4", "the prompt after a rejected line");
+            }
         }
     }
 }

@@ -66,8 +66,13 @@ pub fn limit_from_reference(reference: Duration) -> Duration {
 /// The reference's time as a case records it (`reference-ms`): whole
 /// milliseconds rounded up to a power of two, so that re-blessing on a
 /// busier or quieter machine rewrites nothing unless the time really
-/// changed (at least doubled or halved).
+/// changed (at least doubled or halved); and 1 for any time the 1 s floor
+/// covers (under 50 ms), so that a case written twice from the same
+/// session is the same bytes.
 pub fn recorded_reference_ms(elapsed: Duration) -> u64 {
+    if limit_from_reference(elapsed) == MIN_TIME_LIMIT {
+        return 1;
+    }
     let ms = u64::try_from(elapsed.as_millis())
         .unwrap_or(u64::MAX)
         .max(1);
@@ -304,6 +309,22 @@ pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
     });
     crate::spare::give_back(folder, clean);
     outcome
+}
+
+#[cfg(test)]
+mod limit_tests {
+    use super::*;
+
+    #[test]
+    fn recorded_times_are_canonical_and_give_the_limit() {
+        let ms = Duration::from_millis;
+        assert_eq!(recorded_reference_ms(ms(0)), 1);
+        assert_eq!(recorded_reference_ms(ms(49)), 1);
+        assert_eq!(recorded_reference_ms(ms(51)), 64);
+        assert_eq!(recorded_reference_ms(ms(700)), 1024);
+        assert_eq!(limit_from_reference(ms(1)), MIN_TIME_LIMIT);
+        assert_eq!(limit_from_reference(ms(200)), ms(4000));
+    }
 }
 
 #[cfg(test)]
