@@ -64,7 +64,7 @@ fn one_debug_line_after_each_move_is_one_cause_with_one_worked_example() {
         grouped.contains(&format!(
             "cause 1 of 1: {failed} case(s): stdout, before the grid after a valid move \
              (DISP-1, DISP-2, DISP-3, TURN-5): an extra line\n  \
-             for example: stdout: extra output `DEBUG: valid move #\\n`"
+             for example: stdout: extra output `DEBUG: valid move "
         )),
         "{grouped}"
     );

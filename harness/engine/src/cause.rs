@@ -203,7 +203,12 @@ pub fn ending(e: &Ending) -> String {
 /// whose first non-equal operation says whether lines were added, left out
 /// or changed.
 pub fn bytes_edit(expected: &[u8], actual: &[u8]) -> Edit {
-    first_edit(expected, actual).edit
+    first_edit(expected, actual, true).edit
+}
+
+/// A line as a quote shows it: escaped, cut, its numbers kept.
+fn exact(line: &[u8]) -> String {
+    cut(crate::report::escape(line))
 }
 
 /// The first edit between two byte strings, where it starts in `expected`
@@ -218,7 +223,9 @@ struct FirstEdit {
     extra: Vec<u8>,
 }
 
-fn first_edit(expected: &[u8], actual: &[u8]) -> FirstEdit {
+/// `mask`: lines normalised for a key ([`normalise`]), else exact for a
+/// quote.
+fn first_edit(expected: &[u8], actual: &[u8], mask: bool) -> FirstEdit {
     let at = expected
         .iter()
         .zip(actual)
@@ -241,7 +248,7 @@ fn first_edit(expected: &[u8], actual: &[u8]) -> FirstEdit {
         side[range]
             .iter()
             .take(EDIT_LINES)
-            .map(|l| normalise(l))
+            .map(|l| if mask { normalise(l) } else { exact(l) })
             .collect()
     };
     let offset = |side: &[&[u8]], i: usize| at + side[..i].iter().map(|l| l.len()).sum::<usize>();
@@ -268,7 +275,7 @@ fn first_edit(expected: &[u8], actual: &[u8]) -> FirstEdit {
                 // (`Player O>` for `Player O> `).
                 if stops && o.start == 0 && !shared.is_empty() {
                     let (e, a) = (whole(old[0]), whole(b""));
-                    return found(changed(&e, &a), shape_of_change(&e, &a), &a);
+                    return found(changed(&e, &a, mask), shape_of_change(&e, &a), &a);
                 }
                 let shape = if stops {
                     Departure::Stops
@@ -279,11 +286,11 @@ fn first_edit(expected: &[u8], actual: &[u8]) -> FirstEdit {
             }
             DiffTag::Replace if o.start == 0 && n.start == 0 => {
                 let (e, a) = (whole(old[0]), whole(new[0]));
-                return found(changed(&e, &a), shape_of_change(&e, &a), &a);
+                return found(changed(&e, &a, mask), shape_of_change(&e, &a), &a);
             }
             DiffTag::Replace => {
                 let (e, a) = (old[o.start], new[n.start]);
-                return found(changed(e, a), shape_of_change(e, a), a);
+                return found(changed(e, a, mask), shape_of_change(e, a), a);
             }
         }
     }
@@ -293,7 +300,7 @@ fn first_edit(expected: &[u8], actual: &[u8]) -> FirstEdit {
         whole(crate::report::rest_of_line(actual, at)),
     );
     FirstEdit {
-        edit: changed(&e, &a),
+        edit: changed(&e, &a, mask),
         at,
         offset: at,
         shape: shape_of_change(&e, &a),
@@ -328,13 +335,14 @@ fn shape_of_change(expected: &[u8], actual: &[u8]) -> Departure {
 /// line the program had just read, is an echo wherever it lands);
 /// otherwise the edit with its normalised lines.
 fn stream_cause(
+    mask: bool,
     part: String,
     expected: &[u8],
     actual: &[u8],
     spans: Option<&[Span]>,
     answered: Option<&[u8]>,
 ) -> PartCause {
-    let first = first_edit(expected, actual);
+    let first = first_edit(expected, actual, mask);
     let Some(spans) = spans else {
         return PartCause {
             part,
@@ -404,7 +412,13 @@ fn stream_cause(
 
 /// A changed line; when only numbers differ, the numbers are the
 /// difference and are kept.
-fn changed(expected: &[u8], actual: &[u8]) -> Edit {
+fn changed(expected: &[u8], actual: &[u8], mask: bool) -> Edit {
+    if !mask {
+        return Edit::Changed {
+            expected: exact(expected),
+            actual: exact(actual),
+        };
+    }
     let (e, a) = (normalise(expected), normalise(actual));
     if e == a {
         let keep = |b: &[u8]| cut(crate::report::escape(b));
@@ -455,7 +469,14 @@ impl Cause {
 
     /// The cause of a case's mismatches, with no provenance.
     pub fn of(mismatches: &[Mismatch]) -> Self {
-        Self::parts_of(mismatches, None, None, false)
+        Self::parts_of(mismatches, None, None, false, true)
+    }
+
+    /// The failure as its header quotes it: each part's first edit with
+    /// its lines exact (escaped, cut, numbers kept: `Player O wins`, not
+    /// `Player O wins` with its digits masked).
+    pub fn quote(mismatches: &[Mismatch]) -> Self {
+        Self::parts_of(mismatches, None, None, false, false)
     }
 
     /// The cause of a case's mismatches; `spans` is the reference's
@@ -471,7 +492,7 @@ impl Cause {
         spans: Option<&[Span]>,
         answered: Option<&[u8]>,
     ) -> Self {
-        let mut cause = Self::parts_of(mismatches, spans, answered, true);
+        let mut cause = Self::parts_of(mismatches, spans, answered, true, true);
         if spans.is_some()
             && let Some(primary) = cause.primary()
         {
@@ -501,12 +522,15 @@ impl Cause {
         spans: Option<&[Span]>,
         answered: Option<&[u8]>,
         shapes: bool,
+        mask: bool,
     ) -> Self {
         let file = |path: &str| {
             if shapes {
                 "file".to_owned()
-            } else {
+            } else if mask {
                 format!("file {}", normalise(path.as_bytes()))
+            } else {
+                format!("file {}", exact(path.as_bytes()))
             }
         };
         let parts = mismatches
@@ -537,13 +561,13 @@ impl Cause {
                     expected,
                     actual,
                     ..
-                } => stream_cause("stdout".to_owned(), expected, actual, spans, answered),
+                } => stream_cause(mask, "stdout".to_owned(), expected, actual, spans, answered),
                 Mismatch::Stream {
                     stream,
                     expected,
                     actual,
                     ..
-                } => stream_cause(stream.name().to_owned(), expected, actual, None, None),
+                } => stream_cause(mask, stream.name().to_owned(), expected, actual, None, None),
                 Mismatch::FileMissing { path } => PartCause {
                     part: file(path),
                     place: None,
@@ -561,19 +585,23 @@ impl Cause {
                 } if shapes => PartCause {
                     part: file(path),
                     place: None,
-                    edit: Edit::Departed(first_edit(expected, actual).shape),
+                    edit: Edit::Departed(first_edit(expected, actual, true).shape),
                 },
                 Mismatch::FileDiffers {
                     path,
                     expected,
                     actual,
-                } => stream_cause(file(path), expected, actual, None, None),
+                } => stream_cause(mask, file(path), expected, actual, None, None),
                 Mismatch::Exchange(x) => PartCause {
                     part: "answer".to_owned(),
                     place: None,
                     edit: Edit::Broke {
                         rule: x.rule.clone(),
-                        message: normalise(x.message.as_bytes()),
+                        message: if mask {
+                            normalise(x.message.as_bytes())
+                        } else {
+                            exact(x.message.as_bytes())
+                        },
                     },
                 },
             })

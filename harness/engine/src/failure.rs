@@ -51,7 +51,7 @@ impl fmt::Display for BytesPart {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Stream(s) => f.write_str(s.name()),
-            Self::File(path) => write!(f, "file `{path}`"),
+            Self::File(path) => write!(f, "file `{}`", crate::report::escape(path.as_bytes())),
         }
     }
 }
@@ -171,7 +171,7 @@ pub struct CaseFailure {
     pub differences: Vec<Difference>,
     /// What identifies the failure's kind across cases.
     pub cause: Cause,
-    /// The same failure keyed by its normalised bytes: what a cause
+    /// The failure's first edits with their lines exact: what a cause
     /// header quotes from its worked example when [`Self::cause`] names
     /// only the place and the shape.
     pub quoted: Cause,
@@ -252,7 +252,7 @@ impl CaseFailure {
         Self {
             differences,
             cause: Cause::located(mismatches, notes.provenance.as_deref(), answered),
-            quoted: Cause::of(mismatches),
+            quoted: Cause::quote(mismatches),
             input,
             summary: notes.summary,
             rules: notes.rules,
@@ -532,15 +532,17 @@ impl Difference {
             Self::FileMissing { path } => {
                 let _ = writeln!(
                     out,
-                    "{} `{path}` should exist after the run but does not",
-                    style.paint("1", "file:")
+                    "{} `{}` should exist after the run but does not",
+                    style.paint("1", "file:"),
+                    crate::report::escape(path.as_bytes())
                 );
             }
             Self::FileUnexpected { path } => {
                 let _ = writeln!(
                     out,
-                    "{} `{path}` should not exist after the run but does",
-                    style.paint("1", "file:")
+                    "{} `{}` should not exist after the run but does",
+                    style.paint("1", "file:"),
+                    crate::report::escape(path.as_bytes())
                 );
             }
             Self::Bytes(b) => b.render(out, style),
@@ -584,7 +586,11 @@ impl BytesDifference {
         let at = self.at;
         let label = match &self.part {
             BytesPart::Stream(s) => style.paint("1", s.name()),
-            BytesPart::File(path) => format!("{} `{path}`", style.paint("1", "file:")),
+            BytesPart::File(path) => format!(
+                "{} `{}`",
+                style.paint("1", "file:"),
+                crate::report::escape(path.as_bytes())
+            ),
         };
         let _ = writeln!(
             out,
@@ -637,8 +643,16 @@ impl fmt::Display for Difference {
                 "{} differs: first difference at line {}, column {} (byte {})",
                 b.part, b.at.line, b.at.column, b.at.byte
             ),
-            Self::FileMissing { path } => write!(f, "file `{path}` is missing"),
-            Self::FileUnexpected { path } => write!(f, "file `{path}` must not exist"),
+            Self::FileMissing { path } => write!(
+                f,
+                "file `{}` is missing",
+                crate::report::escape(path.as_bytes())
+            ),
+            Self::FileUnexpected { path } => write!(
+                f,
+                "file `{}` must not exist",
+                crate::report::escape(path.as_bytes())
+            ),
             Self::Exchange(x) => write!(f, "request {}: {}: {}", x.number, x.rule, x.message),
             Self::NotRun { reason } => f.write_str(reason),
         }
@@ -849,5 +863,29 @@ mod tests {
         let text = "é".repeat(100);
         let cut = bound(text, 51);
         assert!(cut.contains("report cut"));
+    }
+
+    #[test]
+    fn file_names_are_escaped_everywhere() {
+        let mismatches = [
+            Mismatch::FileMissing {
+                path: "out\r.txt".to_owned(),
+            },
+            Mismatch::FileDiffers {
+                path: "save\tme".to_owned(),
+                expected: b"1\n".to_vec(),
+                actual: b"2\n".to_vec(),
+            },
+        ];
+        let f = CaseFailure::new(&mismatches, b"", Notes::default());
+        let text = plain(&f);
+        assert!(text.contains("`out\\r.txt`"), "{text}");
+        assert!(text.contains("`save\\tme`"), "{text}");
+        assert!(!text.contains('\r') && !text.contains('\t'), "{text}");
+        let quoted = f.quoted.to_string();
+        assert!(
+            quoted.contains("out\\r.txt") && quoted.contains("`2\\n` where `1\\n`"),
+            "{quoted}"
+        );
     }
 }

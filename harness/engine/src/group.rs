@@ -99,9 +99,15 @@ pub fn render(results: &[CaseResult], style: Style) -> String {
         };
         if n > 1 {
             names.sort_unstable();
-            let _ = writeln!(out, "  cases: {}{more}", names.join(", "));
+            // A case's name is a file name: any byte may be in it.
+            let shown: Vec<String> = names
+                .iter()
+                .map(|n| crate::report::escape(n.as_bytes()))
+                .collect();
+            let _ = writeln!(out, "  cases: {}{more}", shown.join(", "));
         }
         let (name, example) = g.example;
+        let name = crate::report::escape(name.as_bytes());
         let _ = writeln!(
             out,
             "  {} {name}:",
