@@ -8,9 +8,11 @@
 //!   process, over many positions of real matches, each the best of three
 //!   runs;
 //! - `cg-bot`'s win rate against the greedy bot, sizes 2–9, seats swapped
-//!   (in process: deterministic, and free of a loaded machine's timeouts).
+//!   (in process: deterministic, and free of a loaded machine's timeouts),
+//!   with wins, draws and losses per seat and size and its slowest answer.
 //!
-//! Run with `cargo bench -p codingame-reference --bench referee`;
+//! Run with `cargo bench -p codingame-reference --bench referee [-- PART...]`
+//! (parts: `referee`, `slowest`, `live`, `win-rate`; default all);
 //! `CG_BENCH_MATCHES` sets the live matches (default 200) and
 //! `CG_BENCH_ROUNDS` the seeds per size and seat for the win rate (default
 //! 50, so 800 matches).
@@ -164,9 +166,20 @@ fn win_rate(rounds: u64) {
     );
     for size in 2..=9u8 {
         let s = strong_vs_greedy(size..=size, rounds);
+        let [a, b] = s.per_seat;
         println!(
-            "  {size}x{size}: {}/{} won, {} drawn",
-            s.won, s.played, s.drawn
+            "  {size}x{size}: {}/{} won, {} drawn; seat A {}-{}-{}, seat B {}-{}-{} (W-D-L); \
+             slowest answer {:.2} ms",
+            s.won,
+            s.played,
+            s.drawn,
+            a.won,
+            a.drawn,
+            a.lost,
+            b.won,
+            b.drawn,
+            b.lost,
+            s.slowest.as_secs_f64() * 1000.0
         );
     }
 }
@@ -180,9 +193,28 @@ fn main() -> std::process::ExitCode {
     let _zygote = conformance_sandbox::zygote::Session::enter();
     let matches = usize::try_from(env_or("CG_BENCH_MATCHES", 200)).unwrap();
     let rounds = env_or("CG_BENCH_ROUNDS", 50);
-    referee_time_per_request();
-    slowest_answer();
-    matches_per_second(matches);
-    win_rate(rounds);
+    // `-- NAME...` runs only those parts (cargo passes `--bench` itself).
+    let picked: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let wanted = |name: &str| picked.is_empty() || picked.iter().any(|p| p == name);
+    let known = ["referee", "slowest", "live", "win-rate"];
+    if let Some(bad) = picked.iter().find(|p| !known.contains(&p.as_str())) {
+        eprintln!("unknown part `{bad}`; the parts: {}", known.join(", "));
+        return std::process::ExitCode::from(2);
+    }
+    if wanted("referee") {
+        referee_time_per_request();
+    }
+    if wanted("slowest") {
+        slowest_answer();
+    }
+    if wanted("live") {
+        matches_per_second(matches);
+    }
+    if wanted("win-rate") {
+        win_rate(rounds);
+    }
     std::process::ExitCode::SUCCESS
 }
