@@ -47,11 +47,7 @@ reference_kit::rule_ids! {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn ids_are_distinct_and_well_formed() {
-        assert_eq!(
-            reference_kit::rules::check_ids(super::ALL.iter().map(|r| r.id())),
-            Ok(())
-        );
+    fn every_rule_of_the_rulings_is_listed() {
         assert_eq!(super::ALL.len(), 40);
     }
 }

@@ -4,7 +4,8 @@
 //! pack writes only its list.
 
 /// Declares `pub enum Rule` and `pub const ALL` from `Variant => "ID"`
-/// pairs, in the order of the rulings.
+/// pairs, in the order of the rulings, and a test that the IDs are
+/// well formed and distinct.
 #[macro_export]
 macro_rules! rule_ids {
     ($($variant:ident => $id:literal),+ $(,)?) => {
@@ -37,6 +38,15 @@ macro_rules! rule_ids {
         impl ::std::fmt::Display for Rule {
             fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                 f.write_str(self.id())
+            }
+        }
+
+        #[cfg(test)]
+        mod rule_ids_are_checked {
+            #[test]
+            fn ids_are_distinct_and_well_formed() {
+                let ids = super::ALL.iter().map(|r| r.id());
+                assert_eq!($crate::rules::check_ids(ids), Ok(()));
             }
         }
     };

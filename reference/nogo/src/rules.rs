@@ -42,14 +42,3 @@ reference_kit::rule_ids! {
     Eof2 => "EOF-2",
     Sys1 => "SYS-1",
 }
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn ids_are_distinct_and_well_formed() {
-        assert_eq!(
-            reference_kit::rules::check_ids(super::ALL.iter().map(|r| r.id())),
-            Ok(())
-        );
-    }
-}
