@@ -196,7 +196,12 @@ fn diff_prints_plain_progress_and_keys_findings_by_cause() {
     assert!(!causes.is_empty(), "{stdout}");
     let distinct: std::collections::BTreeSet<&&str> = causes.iter().collect();
     assert_eq!(distinct.len(), causes.len(), "{stdout}");
-    assert!(causes[0].contains("DEBUG: valid move #"), "{stdout}");
+    // Named by the reference's provenance: where the extra line lands.
+    assert!(
+        causes[0].contains("stdout, before the grid after a valid move"),
+        "{stdout}"
+    );
+    assert_eq!(causes.len(), 1, "one bug, one finding: {stdout}");
 }
 
 #[test]

@@ -8,8 +8,11 @@
 use super::compare::Part;
 use super::exec::Trial;
 use super::explore::Explorer;
+use std::ffi::OsString;
+
 use crate::cause::{Cause, Edit, PartCause, bytes_edit};
-use crate::run::Outcome;
+use crate::compare::Mismatch;
+use crate::run::{Invocation, Outcome, Stream, Target};
 
 /// The identity of a mismatch.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -25,8 +28,15 @@ pub struct Key {
 }
 
 /// The key of `trial`, a run of `session` that mismatches; `None` when it
-/// does not.
-pub fn key<E: Explorer>(explorer: &E, session: &E::Session, trial: &Trial) -> Option<Key> {
+/// does not. A stdout difference is placed by the provenance of `pack`'s
+/// reference when its stdout is the expected side's (as in a case's
+/// report), so that one bug met on different lines is one key.
+pub fn key<E: Explorer>(
+    explorer: &E,
+    pack: &'static str,
+    session: &E::Session,
+    trial: &Trial,
+) -> Option<Key> {
     let first = trial.first()?;
     let class = trial
         .expected
@@ -40,8 +50,37 @@ pub fn key<E: Explorer>(explorer: &E, session: &E::Session, trial: &Trial) -> Op
         rules: class
             .map(|c| c.rules.into_iter().collect())
             .unwrap_or_default(),
-        cause: cause(&first.part, &trial.expected, &trial.actual),
+        cause: placed(explorer, pack, session, trial)
+            .unwrap_or_else(|| cause(&first.part, &trial.expected, &trial.actual)),
     })
+}
+
+/// The cause of a stdout difference placed by the reference's provenance,
+/// when there is one.
+fn placed<E: Explorer>(
+    explorer: &E,
+    pack: &'static str,
+    session: &E::Session,
+    trial: &Trial,
+) -> Option<Cause> {
+    if trial.first()?.part != Part::Stdout {
+        return None;
+    }
+    let probe = explorer.probe(session);
+    let mut inv = Invocation::new(
+        Target::reference(pack).ok()?,
+        probe.args.iter().map(OsString::from).collect(),
+        probe.stdin,
+    );
+    inv.files = probe.files;
+    let spans = crate::provenance::of_case(pack, &inv, &trial.expected.stdout)?;
+    let stdout = Mismatch::Stream {
+        stream: Stream::Stdout,
+        expected: trial.expected.stdout.clone(),
+        actual: trial.actual.stdout.clone(),
+        dropped: 0,
+    };
+    Some(Cause::located(&[stdout], Some(&spans), None))
 }
 
 /// The cause of the difference in `part` between two runs.

@@ -312,7 +312,7 @@ fn one_session<E: Explorer>(
         return Ok(());
     };
     shared.mismatching.fetch_add(1, Ordering::Relaxed);
-    let Some(raw_key) = dedup::key(shared.explorer, &session, &trial) else {
+    let Some(raw_key) = dedup::key(shared.explorer, shared.context.pack, &session, &trial) else {
         return Ok(());
     };
     if !lock(&shared.raw_keys).insert(raw_key) {
@@ -335,7 +335,12 @@ fn one_session<E: Explorer>(
     let Some(first) = shrunk.trial.first().cloned() else {
         return Ok(());
     };
-    let Some(key) = dedup::key(shared.explorer, &shrunk.session, &shrunk.trial) else {
+    let Some(key) = dedup::key(
+        shared.explorer,
+        shared.context.pack,
+        &shrunk.session,
+        &shrunk.trial,
+    ) else {
         return Ok(());
     };
     lock(&shared.raw_keys).insert(key.clone());
