@@ -219,8 +219,6 @@ struct FirstEdit {
     at: usize,
     offset: usize,
     shape: Departure,
-    /// The first extra line of the actual side, for [`Departure::Echo`].
-    extra: Vec<u8>,
 }
 
 /// `mask`: lines normalised for a key ([`normalise`]), else exact for a
@@ -255,18 +253,16 @@ fn first_edit(expected: &[u8], actual: &[u8], mask: bool) -> FirstEdit {
     for op in ops {
         let (tag, o, n) = op.as_tag_tuple();
         let start = offset(&old, o.start);
-        let found = |edit, shape, extra: &[u8]| FirstEdit {
+        let found = |edit, shape| FirstEdit {
             edit,
             at,
             offset: start,
             shape,
-            extra: extra.to_vec(),
         };
         match tag {
             DiffTag::Equal => {}
             DiffTag::Insert => {
-                let first = new[n.start];
-                return found(Edit::Extra(lines(&new, n)), Departure::ExtraLine, first);
+                return found(Edit::Extra(lines(&new, n)), Departure::ExtraLine);
             }
             DiffTag::Delete => {
                 // Nothing follows on the actual side: it stopped here.
@@ -275,22 +271,22 @@ fn first_edit(expected: &[u8], actual: &[u8], mask: bool) -> FirstEdit {
                 // (`Player O>` for `Player O> `).
                 if stops && o.start == 0 && !shared.is_empty() {
                     let (e, a) = (whole(old[0]), whole(b""));
-                    return found(changed(&e, &a, mask), shape_of_change(&e, &a), &a);
+                    return found(changed(&e, &a, mask), shape_of_change(&e, &a));
                 }
                 let shape = if stops {
                     Departure::Stops
                 } else {
                     Departure::MissingLine
                 };
-                return found(Edit::Missing(lines(&old, o)), shape, b"");
+                return found(Edit::Missing(lines(&old, o)), shape);
             }
             DiffTag::Replace if o.start == 0 && n.start == 0 => {
                 let (e, a) = (whole(old[0]), whole(new[0]));
-                return found(changed(&e, &a, mask), shape_of_change(&e, &a), &a);
+                return found(changed(&e, &a, mask), shape_of_change(&e, &a));
             }
             DiffTag::Replace => {
                 let (e, a) = (old[o.start], new[n.start]);
-                return found(changed(e, a, mask), shape_of_change(e, a), a);
+                return found(changed(e, a, mask), shape_of_change(e, a));
             }
         }
     }
@@ -304,7 +300,6 @@ fn first_edit(expected: &[u8], actual: &[u8], mask: bool) -> FirstEdit {
         at,
         offset: at,
         shape: shape_of_change(&e, &a),
-        extra: a,
     }
 }
 
@@ -350,6 +345,19 @@ fn stream_cause(
             edit: first.edit,
         };
     };
+    // The program printed the line it had just read (and a newline) where
+    // the reference printed something else: an echo, wherever it lands.
+    let rest = actual.get(first.at..).unwrap_or_default();
+    if answered.is_some_and(|a| {
+        rest.strip_prefix(a)
+            .is_some_and(|r| r.first() == Some(&b'\n'))
+    }) {
+        return PartCause {
+            part,
+            place: None,
+            edit: Edit::Departed(Departure::Echo),
+        };
+    }
     if first.shape == Departure::ExtraLine && first.offset >= expected.len() {
         return PartCause {
             part,
@@ -357,7 +365,6 @@ fn stream_cause(
             edit: Edit::Departed(Departure::ExtraAtEnd),
         };
     }
-    let extra = first.extra.strip_suffix(b"\n").unwrap_or(&first.extra);
     // A line break inside a line (`A> ` then a newline where the reference
     // goes on) belongs to what was written before it: it ends that line
     // early, whatever was to follow.
@@ -380,14 +387,6 @@ fn stream_cause(
             part,
             place: Some(Place::of(span)),
             edit: Edit::Departed(Departure::LineBreak),
-        };
-    }
-    if first.shape == Departure::ExtraLine && answered.is_some_and(|a| !a.is_empty() && a == extra)
-    {
-        return PartCause {
-            part,
-            place: None,
-            edit: Edit::Departed(Departure::Echo),
         };
     }
     // An extra line is placed by what the reference writes next: a bug

@@ -82,6 +82,9 @@ enum Variant {
     /// DISP-3: a debug line (`DEBUG: valid move NN`) before the grid after
     /// every valid move, the one-line bug behind a hundred failures.
     EchoMoves,
+    /// DISP-3, TURN-1: every line read is printed back (and its newline)
+    /// before the program answers it, as a student's leftover `printf`.
+    EchoLines,
     /// None: the reference's rules with C's stdio buffering
     /// ([`boxes_harness::cstdio`]), the prompt printed without a flush. At a
     /// terminal stdin glibc flushes the line-buffered stdout before each
@@ -94,7 +97,7 @@ enum Variant {
 
 impl Variant {
     /// Each variant's name; `diff`'s tests use the `boxes-` names.
-    const ALL: [(&'static str, Self); 29] = [
+    const ALL: [(&'static str, Self); 30] = [
         ("boxes", Self::Reference),
         ("usage-on-stdout", Self::UsageOnStdout),
         ("dimension-wording", Self::DimensionWording),
@@ -125,6 +128,7 @@ impl Variant {
         ("winners-without-ties", Self::WinnersWithoutTies),
         ("winners-at-eof", Self::WinnersAtEof),
         ("echo-moves", Self::EchoMoves),
+        ("echo-lines", Self::EchoLines),
         ("c-stdio", Self::CStdio),
         ("c-stdio-fully-buffered", Self::CStdioFullyBuffered),
     ];
@@ -146,6 +150,21 @@ struct Departure {
     /// (`EchoMoves`: every grid after the first follows a valid move).
     grids: usize,
     digits: Vec<u8>,
+    /// The line read and not yet echoed (`EchoLines`).
+    echo: Option<Vec<u8>>,
+}
+
+impl Departure {
+    /// Prints the line just read, once (`EchoLines`).
+    fn echo<O: Write>(&mut self, out: &mut O) -> io::Result<()> {
+        match self.echo.take() {
+            Some(line) => {
+                out.write_all(&line)?;
+                out.write_all(b"\n")
+            }
+            None => Ok(()),
+        }
+    }
 }
 
 impl Hooks for Departure {
@@ -212,6 +231,7 @@ impl Hooks for Departure {
     }
 
     fn grid<O: Write>(&mut self, rendered: &[u8], out: &mut O) -> io::Result<()> {
+        self.echo(out)?;
         if self.variant == Variant::EchoMoves && self.grids > 0 {
             out.write_all(b"DEBUG: valid move ")?;
             out.write_all(&self.digits)?;
@@ -237,6 +257,7 @@ impl Hooks for Departure {
     }
 
     fn prompt<O: Write>(&mut self, player: Player, out: &mut O) -> io::Result<()> {
+        self.echo(out)?;
         out.write_all(&[player.symbol(), b'>', b' '])?;
         if self.variant == Variant::PromptNewline {
             out.write_all(b"\n")?;
@@ -245,6 +266,9 @@ impl Hooks for Departure {
     }
 
     fn line<'a>(&mut self, line: &'a [u8]) -> Cow<'a, [u8]> {
+        if self.variant == Variant::EchoLines {
+            self.echo = Some(line.to_vec());
+        }
         if self.variant == Variant::EchoMoves {
             self.digits = line.iter().copied().filter(u8::is_ascii_digit).collect();
         }
@@ -405,6 +429,7 @@ fn main() -> ExitCode {
         owed: 0,
         grids: 0,
         digits: Vec::new(),
+        echo: None,
     };
     let buffering = match variant {
         Variant::CStdio => Some(Buffering::Glibc),

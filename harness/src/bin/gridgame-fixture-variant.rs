@@ -1,8 +1,10 @@
 //! Deliberately wrong `gridgame` programs for the gridgame pack's own tests
-//! (`harness/tests/gridgame.rs`): each variant's computer player departs
-//! from the rulings in exactly one tie-break level, the way a student's
-//! chooser typically does; the suite must fail it and `diff --spec
-//! gridgame` must find and shrink it.
+//! (`harness/tests/gridgame.rs`, `harness/tests/causes.rs`): each departs
+//! from the rulings in one rule, the way a student's program typically
+//! does: a computer player wrong in one tie-break level (`y-sum-first`,
+//! `largest-x-sum`), or a line printed after every read (`echo-lines`,
+//! `debug-line`); the suite must fail it, name one cause, and `diff
+//! --spec gridgame` must find and shrink it.
 //!
 //! The variant is picked by the basename of `argv[0]` (the harness clears
 //! the environment, so a symlink named after the variant is the only
@@ -15,7 +17,7 @@ use std::process::ExitCode;
 
 use gridgame_reference::ExitTable;
 use gridgame_reference::chooser::{self, Candidate};
-use gridgame_reference::game::{self, Chooser};
+use gridgame_reference::game::{self, AfterRead, Chooser};
 use gridgame_reference::grid::{Edge, Grid};
 
 /// COMP-6 and COMP-7 swapped: the smallest y-sum is compared before the
@@ -27,6 +29,21 @@ fn y_sum_first(grid: &Grid) -> Option<Edge> {
 /// COMP-6 inverted: the largest x-sum wins the tie.
 fn largest_x_sum(grid: &Grid) -> Option<Edge> {
     pick(grid, |c| (Reverse(c.freedom), Reverse(c.x_sum), c.y_sum))
+}
+
+/// Every line read is printed back, a student's leftover `cout`.
+fn echo(line: &[u8]) -> Vec<u8> {
+    [line, b"\n"].concat()
+}
+
+/// A debug line after every line read.
+fn debug(_: &[u8]) -> Vec<u8> {
+    b"DEBUG: read a line\n".to_vec()
+}
+
+/// The reference prints nothing after a read.
+fn nothing(_: &[u8]) -> Vec<u8> {
+    Vec::new()
 }
 
 fn pick<K: Ord>(grid: &Grid, key: impl Fn(&Candidate) -> K) -> Option<Edge> {
@@ -48,7 +65,12 @@ fn main() -> ExitCode {
         "largest-x-sum" => largest_x_sum,
         _ => chooser::choose,
     };
+    let after_read: AfterRead = match name.as_str() {
+        "echo-lines" => echo,
+        "debug-line" => debug,
+        _ => nothing,
+    };
     let stdin = std::io::stdin().lock();
     let stdout = reference_kit::stdout::process_stdout();
-    ExitCode::from(game::run_with(stdin, stdout, choose).code())
+    ExitCode::from(game::run_with(stdin, stdout, choose, after_read).code())
 }

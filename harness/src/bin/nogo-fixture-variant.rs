@@ -58,6 +58,15 @@ enum Variant {
     SaveReprintsGrid,
     /// EOF-1: the end-of-input message goes to stdout.
     EofOnStdout,
+    /// COMP-3, COMP-4: no computer player: a `c` seat is played as a
+    /// human, prompted and read.
+    NoComputer,
+    /// SAVE-4: after a failed save the program crashes (SIGABRT).
+    CrashAfterFailedSave,
+    /// FILE-7, GRID-1: the loader leaves empty cells unset: the first grid
+    /// of a loaded game shows a byte of whatever memory held, which
+    /// changes from run to run (here: from the process ID).
+    LoaderGarbage,
     /// None: the rulings with C's stdio buffering
     /// ([`boxes_harness::cstdio`]), the prompt printed without a flush; at a
     /// terminal glibc flushes stdout before each read, so every case passes.
@@ -68,7 +77,7 @@ enum Variant {
 }
 
 impl Variant {
-    const ALL: [(&'static str, Self); 15] = [
+    const ALL: [(&'static str, Self); 18] = [
         ("dims-before-types", Self::DimsBeforeTypes),
         ("dimension-1000-refused", Self::Dimension1000Refused),
         ("load-ignores-next", Self::LoadIgnoresNext),
@@ -82,6 +91,9 @@ impl Variant {
         ("save-states-swapped", Self::SaveStatesSwapped),
         ("save-reprints-grid", Self::SaveReprintsGrid),
         ("eof-on-stdout", Self::EofOnStdout),
+        ("no-computer", Self::NoComputer),
+        ("crash-after-failed-save", Self::CrashAfterFailedSave),
+        ("loader-garbage", Self::LoaderGarbage),
         ("c-stdio", Self::CStdio),
         ("c-stdio-fully-buffered", Self::CStdioFullyBuffered),
     ];
@@ -137,7 +149,11 @@ fn program<R: BufRead, O: Write>(
 ) -> Exit {
     let mut err = io::stderr().lock();
     let exit = match start(variant, operands) {
-        Ok((state, kinds)) => play(variant, state, kinds, input, out, &mut err),
+        Ok((state, kinds)) => {
+            // A saved game is loaded from the one operand after the types.
+            let loaded = operands.len() == 3;
+            play(variant, state, kinds, loaded, input, out, &mut err)
+        }
         Err(exit) => exit,
     };
     if let Some(message) = exit.message() {
@@ -185,17 +201,28 @@ fn play<R: BufRead, O: Write, E: Write>(
     variant: Variant,
     mut state: State,
     kinds: [Kind; 2],
+    loaded: bool,
     input: &mut R,
     out: &mut O,
     err: &mut E,
 ) -> Exit {
     let mut shown = Rendered::new(&state.grid);
-    let _ = out.write_all(shown.as_bytes());
+    if variant == Variant::LoaderGarbage && loaded {
+        // Unset cells hold garbage: one byte, another in every run.
+        let garbage = b'0' + u8::try_from(std::process::id() % 10).unwrap_or(0);
+        let first = shown
+            .as_bytes()
+            .iter()
+            .map(|&b| if b == b'.' { garbage } else { b });
+        let _ = out.write_all(&first.collect::<Vec<u8>>());
+    } else {
+        let _ = out.write_all(shown.as_bytes());
+    }
     let mut line = Line::new();
     loop {
         let mover = state.next;
         let cell = match kinds[mover.index()] {
-            Kind::Computer => {
+            Kind::Computer if variant != Variant::NoComputer => {
                 let cell = computer_move(variant, &mut state, mover);
                 let (a, b) = if variant == Variant::ComputerColumnFirst {
                     (cell.col, cell.row)
@@ -205,7 +232,7 @@ fn play<R: BufRead, O: Write, E: Write>(
                 let _ = writeln!(out, "Player {}: {a} {b}", char::from(mover.symbol()));
                 cell
             }
-            Kind::Human => {
+            Kind::Computer | Kind::Human => {
                 let turn = Turn {
                     variant,
                     state: &state,
@@ -298,6 +325,10 @@ impl Turn<'_> {
                 Command::Save(path) => {
                     if self.save(path).is_err() {
                         let _ = writeln!(err, "{}", status::SAVE_FAILED);
+                        if self.variant == Variant::CrashAfterFailedSave {
+                            let _ = out.flush();
+                            std::process::abort();
+                        }
                     }
                     if self.variant == Variant::SaveReprintsGrid {
                         let _ = out.write_all(self.shown.as_bytes());

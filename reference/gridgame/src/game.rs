@@ -55,16 +55,24 @@ impl ExitTable for Exit {
 /// Runs the program on `input` and `output` (arguments are ignored,
 /// PROG-1).
 pub fn run<R: BufRead, W: Write>(input: R, output: W) -> Exit {
-    run_with(input, output, chooser::choose)
+    run_with(input, output, chooser::choose, |_| Vec::new())
 }
 
-/// [`run`] with another computer player in place of [`chooser::choose`]:
-/// how the pack's tests build a program that departs in one rule of COMP.
-pub fn run_with<R: BufRead, W: Write>(input: R, output: W, choose: Chooser) -> Exit {
+/// [`run`] with another computer player in place of [`chooser::choose`]
+/// and `after_read` printing something after each line read (the
+/// reference prints nothing): how the pack's tests build a program that
+/// departs in one rule, as a student's would.
+pub fn run_with<R: BufRead, W: Write>(
+    input: R,
+    output: W,
+    choose: Chooser,
+    after_read: AfterRead,
+) -> Exit {
     let mut game = Game {
         lines: Lines::new(input),
         out: Out::new(output),
         choose,
+        after_read,
     };
     game.play();
     game.out.flush();
@@ -78,10 +86,14 @@ pub fn run_with<R: BufRead, W: Write>(input: R, output: W, choose: Chooser) -> E
 /// The computer's choice of edge on a grid; `None` when none is open.
 pub type Chooser = fn(&Grid) -> Option<crate::grid::Edge>;
 
+/// What a program prints right after reading a line (given the line).
+pub type AfterRead = fn(&[u8]) -> Vec<u8>;
+
 struct Game<R, W: Write> {
     lines: Lines<R>,
     out: Out<W>,
     choose: Chooser,
+    after_read: AfterRead,
 }
 
 impl<R: BufRead, W: Write> Game<R, W> {
@@ -92,7 +104,12 @@ impl<R: BufRead, W: Write> Game<R, W> {
         if self.out.failed() {
             return None;
         }
-        self.lines.next_line()
+        let line = self.lines.next_line()?;
+        let extra = (self.after_read)(&line);
+        if !extra.is_empty() {
+            self.out.put(&extra);
+        }
+        Some(line)
     }
 
     fn play(&mut self) {
