@@ -299,6 +299,12 @@ pub fn choose(board: &Board, lead: i32, rng: &mut fastrand::Rng) -> Option<Edge>
     if free.len() <= limit {
         return exact_best(board, &free, lead, rng);
     }
+    if board.size() <= SMALL_BOARD
+        && free.len() <= EXACT_UNLESS_LOST
+        && let Some(e) = exact_unless_lost(board, &free, lead, rng)
+    {
+        return Some(e);
+    }
     let all_runs = runs(board);
     if !all_runs.is_empty() {
         return Some(capture_move(board, &all_runs, rng));
@@ -425,13 +431,26 @@ fn sacrifice(board: &Board, rng: &mut fastrand::Rng) -> Option<Edge> {
     pick(&tied, rng)
 }
 
-/// Exact negamax over the remaining free sides, memoised by the set left.
+/// Exact negamax over the remaining free sides, memoised by the set left:
+/// a dense table of every subset (2^n values of one byte, [`UNSOLVED`]
+/// until solved), since a search visits most of them.
 struct Exact {
     edge_boxes: Vec<[Option<usize>; 2]>,
     drawn: Vec<u8>,
-    memo: HashMap<u32, i8>,
+    memo: Vec<i8>,
     expected: HashMap<(u32, bool, i8), f32>,
 }
+
+/// A subset the search has not solved yet: no net score is this low (a
+/// board has at most 81 boxes).
+const UNSOLVED: i8 = i8::MIN;
+
+/// Free sides at or below which boards up to [`SMALL_BOARD`] are searched
+/// to the end before [`EXACT_LIMIT`], while the search says the game is not
+/// lost (a lost game is left to the heuristics, which play for the
+/// opponent's mistakes); the table is then 2^18 bytes and an answer a few
+/// milliseconds.
+pub const EXACT_UNLESS_LOST: usize = 18;
 
 impl Exact {
     fn new(board: &Board, free: &[Edge]) -> Exact {
@@ -450,9 +469,9 @@ impl Exact {
         }
         let drawn = ids.iter().map(|&b| board.drawn_count(b)).collect();
         Exact {
+            memo: vec![UNSOLVED; 1usize << edge_boxes.len().min(EXACT_UNLESS_LOST)],
             edge_boxes,
             drawn,
-            memo: HashMap::new(),
             expected: HashMap::new(),
         }
     }
@@ -492,16 +511,21 @@ impl Exact {
         if mask == 0 {
             return 0;
         }
-        if let Some(&v) = self.memo.get(&mask) {
+        let slot = usize::try_from(mask).unwrap_or(usize::MAX);
+        if let Some(&v) = self.memo.get(slot)
+            && v != UNSOLVED
+        {
             return v;
         }
-        let mut best = i8::MIN;
+        let mut best = i8::MIN + 1;
         for i in 0..self.edge_boxes.len() {
             if mask & (1 << i) != 0 {
                 best = best.max(self.value_after(mask, i));
             }
         }
-        self.memo.insert(mask, best);
+        if let Some(v) = self.memo.get_mut(slot) {
+            *v = best;
+        }
         best
     }
 }
@@ -582,6 +606,30 @@ impl Exact {
         self.play(i, -1);
         v
     }
+}
+
+/// A move of the best value, when that value does not lose: the exact
+/// search without the greedy model's tie-break (too dear this early).
+fn exact_unless_lost(
+    board: &Board,
+    free: &[Edge],
+    lead: i32,
+    rng: &mut fastrand::Rng,
+) -> Option<Edge> {
+    let mut ex = Exact::new(board, free);
+    let full: u32 = (1u32 << free.len()) - 1;
+    let values: Vec<i8> = (0..free.len()).map(|i| ex.value_after(full, i)).collect();
+    let best = values.iter().copied().max()?;
+    if lead + i32::from(best) < 0 {
+        return None;
+    }
+    let optimal: Vec<Edge> = free
+        .iter()
+        .zip(&values)
+        .filter(|&(_, &v)| v == best)
+        .map(|(&e, _)| e)
+        .collect();
+    pick(&optimal, rng)
 }
 
 fn exact_best(board: &Board, free: &[Edge], lead: i32, rng: &mut fastrand::Rng) -> Option<Edge> {
