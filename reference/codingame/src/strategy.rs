@@ -448,9 +448,9 @@ const UNSOLVED: i8 = i8::MIN;
 /// Free sides at or below which boards up to [`SMALL_BOARD`] are searched
 /// to the end before [`EXACT_LIMIT`], while the search says the game is not
 /// lost (a lost game is left to the heuristics, which play for the
-/// opponent's mistakes); the table is then 2^18 bytes and an answer a few
-/// milliseconds.
-pub const EXACT_UNLESS_LOST: usize = 18;
+/// opponent's mistakes); the table is then 2^17 bytes and an answer under
+/// 10 ms (16 ms at 18 sides, for no more wins in the bench).
+pub const EXACT_UNLESS_LOST: usize = 17;
 
 impl Exact {
     fn new(board: &Board, free: &[Edge]) -> Exact {
