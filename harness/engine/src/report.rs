@@ -490,7 +490,18 @@ fn as_f64(n: usize) -> f64 {
 pub fn score_table(suite: &Suite, rows: &[ScoreRow], strict: bool) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "\nscore ({}):", suite.name);
-    let _ = writeln!(out, "  {:<18} {:>7} {:>14}", "category", "passed", "marks");
+    // As wide as the longest category name (gridgame's are 20 bytes).
+    let width = rows
+        .iter()
+        .map(|r| r.name.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(18);
+    let _ = writeln!(
+        out,
+        "  {:<width$} {:>7} {:>14}",
+        "category", "passed", "marks"
+    );
     let mut earned = 0.0;
     let mut possible = 0.0;
     let mut partial = false;
@@ -514,7 +525,11 @@ pub fn score_table(suite: &Suite, rows: &[ScoreRow], strict: bool) -> String {
         } else {
             String::new()
         };
-        let _ = writeln!(out, "  {:<18} {:>7} {:>14}{errors}", row.name, ratio, marks);
+        let _ = writeln!(
+            out,
+            "  {:<width$} {:>7} {:>14}{errors}",
+            row.name, ratio, marks
+        );
     }
     let total: f64 = suite.categories.iter().map(|c| c.marks).sum();
     let _ = writeln!(
