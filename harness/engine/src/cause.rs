@@ -466,11 +466,6 @@ impl Cause {
         u8::from(!grave)
     }
 
-    /// The cause of a case's mismatches, with no provenance.
-    pub fn of(mismatches: &[Mismatch]) -> Self {
-        Self::parts_of(mismatches, None, None, false, true)
-    }
-
     /// The failure as its header quotes it: each part's first edit with
     /// its lines exact (escaped, cut, numbers kept: `Player O wins`, not
     /// `Player O wins` with its digits masked).
@@ -669,12 +664,16 @@ mod tests {
     use super::*;
 
     fn stdout(expected: &[u8], actual: &[u8]) -> Cause {
-        Cause::of(&[Mismatch::Stream {
-            stream: Stream::Stdout,
-            expected: expected.to_vec(),
-            actual: actual.to_vec(),
-            dropped: 0,
-        }])
+        Cause::located(
+            &[Mismatch::Stream {
+                stream: Stream::Stdout,
+                expected: expected.to_vec(),
+                actual: actual.to_vec(),
+                dropped: 0,
+            }],
+            None,
+            None,
+        )
     }
 
     #[test]
@@ -719,18 +718,26 @@ mod tests {
             words.to_string(),
             "stdout: `End of user input\\n` where `Error reading grid contents\\n` was expected"
         );
-        let status = Cause::of(&[Mismatch::Ending {
-            expected: Ending::Exited(0),
-            actual: Ending::Exited(5),
-        }]);
+        let status = Cause::located(
+            &[Mismatch::Ending {
+                expected: Ending::Exited(0),
+                actual: Ending::Exited(5),
+            }],
+            None,
+            None,
+        );
         assert_eq!(
             status.to_string(),
             "status: status 5 where status 0 was expected"
         );
-        let other = Cause::of(&[Mismatch::Ending {
-            expected: Ending::Exited(0),
-            actual: Ending::Exited(6),
-        }]);
+        let other = Cause::located(
+            &[Mismatch::Ending {
+                expected: Ending::Exited(0),
+                actual: Ending::Exited(6),
+            }],
+            None,
+            None,
+        );
         assert_ne!(status, other);
         let numbers = stdout(b"1\n", b"2\n");
         assert_eq!(

@@ -129,7 +129,11 @@ impl<R: BufRead, W: Write> Game<R, W> {
                     let Some(edge) = (self.choose)(&grid) else {
                         break;
                     };
-                    if let Some(d) = chooser::decide(&grid) {
+                    // Naming the levels costs a second decision: only
+                    // when someone asks which rule the line obeys.
+                    if trace::active()
+                        && let Some(d) = chooser::decide(&grid)
+                    {
                         trace::enter(computer_move(d));
                     }
                     let (a, b) = edge.dots();

@@ -59,6 +59,12 @@ thread_local! {
     static TRACE: RefCell<Option<Trace>> = const { RefCell::new(None) };
 }
 
+/// Whether tracing is on: a context that costs work to name is worth
+/// naming only then.
+pub fn active() -> bool {
+    TRACE.with(|t| t.try_borrow().is_ok_and(|t| t.is_some()))
+}
+
 /// From now on, output is written in `context`.
 pub fn enter(context: Context) {
     TRACE.with(|t| {
@@ -214,7 +220,8 @@ mod tests {
     fn untraced_writes_cost_nothing_and_record_nothing() {
         let mut out = Counted(Vec::new());
         game(&mut out);
-        let ((), spans) = record(|| {});
+        assert!(!active());
+        let ((), spans) = record(|| assert!(active()));
         assert!(spans.is_empty());
     }
 
