@@ -7,6 +7,7 @@
 
 pub mod answer;
 pub mod board;
+pub mod book;
 pub mod clock;
 pub mod judge;
 pub mod moves;

@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 
 use crate::board::{Board, BoxId, Edge, Seat, Side};
+use crate::book;
 use crate::greedy::{completes, gives_third};
 
 /// Free sides at or below which the bot searches the game to its end, on
@@ -299,6 +300,12 @@ pub fn choose(board: &Board, lead: i32, rng: &mut fastrand::Rng) -> Option<Edge>
     if free.len() <= limit {
         return exact_best(board, &free, lead, rng);
     }
+    if board.size() == book::SIZE
+        && free.len() > book::FROM_FREE
+        && let Some(e) = from_book(board, lead)
+    {
+        return Some(e);
+    }
     if board.size() <= SMALL_BOARD
         && free.len() <= EXACT_UNLESS_LOST
         && let Some(e) = exact_unless_lost(board, &free, lead, rng)
@@ -318,6 +325,17 @@ pub fn choose(board: &Board, lead: i32, rng: &mut fastrand::Rng) -> Option<Edge>
         return Some(e);
     }
     sacrifice(board, rng).or_else(|| pick(&free, rng))
+}
+
+/// The book's move (perfect play) when the position is in it and the game
+/// is not lost; a lost game is left to the heuristics, as in the search.
+fn from_book(board: &Board, lead: i32) -> Option<Edge> {
+    let mask = board
+        .edges()
+        .filter(|&e| board.is_drawn(e))
+        .fold(0u32, |m, e| m | 1 << e.0);
+    let (edge, value) = book::lookup(mask)?;
+    (lead + i32::from(value) >= 0).then_some(Edge(u16::from(edge)))
 }
 
 fn capture_move(board: &Board, all_runs: &[Run], rng: &mut fastrand::Rng) -> Edge {
