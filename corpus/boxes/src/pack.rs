@@ -9,7 +9,7 @@ use std::ffi::OsString;
 use std::process::ExitCode;
 
 use conformance_engine::diff::explore::{Classification, DynExplorer, Explorer, Label, Probe};
-use conformance_engine::pack::{EmbeddedSuite, Pack};
+use conformance_engine::pack::{BuildRecipe, EmbeddedSuite, Pack};
 
 use crate::session::{Options, Session};
 
@@ -46,6 +46,16 @@ impl Pack for Boxes {
 
     fn reference_main(&self, args: Vec<OsString>) -> ExitCode {
         boxes_reference::main_with_args(args)
+    }
+
+    /// The course's line: `make` with a Makefile, else the flags every
+    /// submission must compile warning-free with (issue 23).
+    fn build(&self) -> Option<BuildRecipe> {
+        Some(BuildRecipe {
+            program: "boxes",
+            with_makefile: Some("make"),
+            otherwise: "gcc -Wall -pedantic -std=gnu99 -o boxes *.c",
+        })
     }
 
     fn explorer(&self) -> Option<&dyn DynExplorer> {

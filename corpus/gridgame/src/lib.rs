@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use std::collections::BTreeSet;
 
 use conformance_engine::diff::explore::{Classification, DynExplorer, Explorer, Label, Probe};
-use conformance_engine::pack::{EmbeddedSuite, Pack};
+use conformance_engine::pack::{BuildRecipe, EmbeddedSuite, Pack};
 use gridgame_reference::ExitTable;
 use gridgame_reference::chooser::{FirstLevel, TieLevel};
 
@@ -53,6 +53,16 @@ impl Pack for Gridgame {
         let stdin = std::io::stdin().lock();
         let stdout = reference_kit::stdout::process_stdout();
         ExitCode::from(gridgame_reference::run(stdin, stdout).code())
+    }
+
+    /// The project's own line (the source text: `g++ -o dotsAndBoxes -g
+    /// *.cpp`); a Makefile is not part of the hand-in.
+    fn build(&self) -> Option<BuildRecipe> {
+        Some(BuildRecipe {
+            program: "dotsAndBoxes",
+            with_makefile: None,
+            otherwise: "g++ -o dotsAndBoxes -g *.cpp",
+        })
     }
 
     fn explorer(&self) -> Option<&dyn DynExplorer> {

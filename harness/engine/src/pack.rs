@@ -104,6 +104,12 @@ pub trait Pack: Send + Sync {
         false
     }
 
+    /// How the course builds a submission of this program (`mark`), if
+    /// submissions of it are built from source.
+    fn build(&self) -> Option<BuildRecipe> {
+        None
+    }
+
     /// The normative rulings (Markdown): the suite's `NAME-rulings.md`.
     fn rulings(&self) -> Option<&'static str> {
         let file = format!("{}-rulings.md", self.name());
@@ -120,6 +126,29 @@ pub trait Pack: Send + Sync {
     /// The environment variable that turns on blessing.
     fn bless_env(&self) -> String {
         format!("{}_BLESS", self.name().to_ascii_uppercase())
+    }
+}
+
+/// The course's build line for a submission, as its assignment states it:
+/// `mark` runs it with `sh -c` in a contained copy of the submission.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BuildRecipe {
+    /// The executable the build must leave at the top of the submission.
+    pub program: &'static str,
+    /// The line when the submission has a `Makefile` (or `makefile`), if
+    /// the course builds those with it.
+    pub with_makefile: Option<&'static str>,
+    /// The line otherwise.
+    pub otherwise: &'static str,
+}
+
+impl BuildRecipe {
+    /// The line for a submission whose top-level file names are `names`.
+    pub fn line_for<'n>(&self, mut names: impl Iterator<Item = &'n str>) -> &'static str {
+        match self.with_makefile {
+            Some(make) if names.any(|n| n == "Makefile" || n == "makefile") => make,
+            _ => self.otherwise,
+        }
     }
 }
 
