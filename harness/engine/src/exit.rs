@@ -14,3 +14,7 @@ pub const USAGE: u8 = 2;
 pub fn code(status: u8) -> ExitCode {
     ExitCode::from(status)
 }
+
+/// Stopped by Ctrl-C (128 + SIGINT), as a shell reports it; the interrupt
+/// itself exits with 128 + the signal's number.
+pub const INTERRUPTED: u8 = 130;

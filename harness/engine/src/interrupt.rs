@@ -58,6 +58,24 @@ pub enum Killer {
     /// SIGKILL to this process: the keeper of a PID namespace, whose death
     /// kills everything inside it.
     Keeper(Pid),
+    /// SIGTERM to a child harness alone in its process group (`mark`'s
+    /// checks), which then kills its own programs and removes its own
+    /// sandboxes; waited for (5 s at most, then SIGKILL to its group).
+    Harness(Pid),
+}
+
+/// Whether `pid` has ended (gone, or a zombie not yet reaped).
+fn ended(pid: Pid) -> bool {
+    std::fs::read_to_string(format!("/proc/{}/stat", pid.as_raw_nonzero()))
+        .ok()
+        .and_then(|stat| {
+            let after = stat.rsplit_once(')')?.1;
+            after
+                .split_whitespace()
+                .next()
+                .map(|s| s == "Z" || s == "X")
+        })
+        .unwrap_or(true)
 }
 
 impl Killer {
@@ -66,10 +84,20 @@ impl Killer {
         match self {
             Killer::NotStarted => {}
             Killer::Group(pid) => {
-                let _ = rustix::process::kill_process_group(pid, Signal::KILL);
+                if !ended(pid) {
+                    let _ = rustix::process::kill_process_group(pid, Signal::KILL);
+                }
             }
             Killer::Keeper(pid) => {
                 let _ = rustix::process::kill_process(pid, Signal::KILL);
+            }
+            Killer::Harness(pid) => {
+                let _ = rustix::process::kill_process(pid, Signal::TERM);
+                let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+                while !ended(pid) && std::time::Instant::now() < deadline {
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                }
+                let _ = rustix::process::kill_process_group(pid, Signal::KILL);
             }
         }
     }

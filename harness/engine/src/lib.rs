@@ -23,6 +23,7 @@
 //! - [`bless`]: rewriting expected fields from the reference.
 //! - [`budget`]: the early verdict on a program that hangs.
 //! - [`diff`]: differential testing with a pack's explorer.
+//! - [`mark`]: a folder of submissions built, marked and viewed as a class.
 //! - [`sandbox`]: containment of a run in namespaces (a keeper as PID 1);
 //!   [`interrupt`]: Ctrl-C / SIGTERM clean-up; [`preflight`]: a `--bin`
 //!   that cannot execute, explained once; [`quiet`]: a quiet end on a
@@ -43,6 +44,7 @@ pub mod failure;
 pub mod group;
 pub mod interrupt;
 pub mod kit;
+pub mod mark;
 pub mod pack;
 pub mod preflight;
 pub mod provenance;

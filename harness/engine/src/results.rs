@@ -34,6 +34,22 @@ pub struct Results {
     pub cases: Vec<CaseRecord>,
     /// The score by marking category.
     pub score: Score,
+    /// The failures grouped by cause, in the report's order (the most
+    /// cases first, crashes and hangs before wrong bytes at equal count):
+    /// what `mark` compares across submissions.
+    #[serde(default)]
+    pub causes: Vec<CauseRecord>,
+}
+
+/// The failed cases that share one cause.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CauseRecord {
+    /// The cause in one line, numbers as `#`: the same text for the same
+    /// bug in another program (the key of the class view).
+    pub cause: String,
+    /// The failed cases, by name.
+    pub cases: Vec<String>,
 }
 
 /// One case's result.
@@ -166,6 +182,13 @@ pub fn build(info: &RunInfo<'_>, results: &[CaseResult], rows: &[ScoreRow]) -> R
             max: categories.iter().filter_map(|c| c.marks).sum(),
             categories,
         },
+        causes: crate::group::groups(results)
+            .iter()
+            .map(|g| CauseRecord {
+                cause: g.cause.to_string(),
+                cases: g.cases.iter().map(|(name, _)| (*name).to_owned()).collect(),
+            })
+            .collect(),
     }
 }
 

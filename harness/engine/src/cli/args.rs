@@ -38,6 +38,10 @@ pub(super) enum Sub {
     /// --against), compare them byte for byte, and write each distinct
     /// mismatch as a shrunk case.
     Diff(DiffCommand),
+    /// Build and mark a folder of submissions: marks.csv, a report per
+    /// submission and a class view (index.html); `mark merge` joins the
+    /// slices of --partition runs.
+    Mark(crate::mark::MarkCommand),
     /// Print the version and each pack's suite content hash (as --version).
     Version,
     /// Print the JSON Schema of the case format.

@@ -1,5 +1,5 @@
 //! The command line: subcommand dispatch (`run` the default, `bless`,
-//! `list`, `coverage`, `diff`, `schema`), the program's name and version
+//! `list`, `coverage`, `diff`, `mark`, `schema`), the program's name and version
 //! in every usage line, and the exit status of a usage error. The case
 //! runner behind `run` lives in the submodules:
 //!
@@ -121,6 +121,7 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
         Some(Sub::List(cli)) => run_cases(app, cli.into(), defaults),
         Some(Sub::Coverage(cli)) => run_cases(app, cli.into(), defaults),
         Some(Sub::Diff(command)) => diff_main(app, command),
+        Some(Sub::Mark(command)) => mark_main(app, &command),
         Some(Sub::Version) => {
             println!("{} {}", app.program, version(app));
             exit::code(exit::PASSED)
@@ -152,6 +153,17 @@ fn version(app: &App<'_>) -> String {
         })
         .collect();
     format!("{} ({})", env!("CARGO_PKG_VERSION"), packs.join(", "))
+}
+
+/// `mark` and `mark merge`.
+fn mark_main(app: &App<'_>, command: &crate::mark::MarkCommand) -> ExitCode {
+    if let Some(crate::mark::MarkSub::Merge(cli)) = &command.sub {
+        return crate::mark::merge::merge(app.program, cli);
+    }
+    match app.pack(command.mark.spec.as_deref()) {
+        Ok(pack) => crate::mark::mark(pack, app.program, &command.mark),
+        Err(e) => usage_error(app.program, &e),
+    }
 }
 
 /// `diff`.

@@ -1,0 +1,148 @@
+//! A submission's build, contained like a case: its files placed in a
+//! fresh sandbox, the build line run by `sh -c` with the same limits and
+//! containment as a program under test (no network, writes only inside,
+//! a time limit, output capped), then the executable taken out.
+
+use std::fmt;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::run::{self, Ending, Invocation, Keep, Limits, Target};
+
+use super::unpack::Files;
+
+/// Bytes of the build's output kept for `build.log`.
+const LOG_KEPT: u64 = 256 << 10;
+/// Bytes of output after which the build is killed.
+const OUTPUT_CAP: u64 = 16 << 20;
+
+/// How a build ended, as `marks.csv` says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum BuildStatus {
+    /// It made the program.
+    Ok,
+    /// It failed (a non-zero status, a signal, too much output), or the
+    /// submission could not be read.
+    Failed,
+    /// It ran past its time limit.
+    Timeout,
+    /// It succeeded without making the program (or made one that does
+    /// not run).
+    NoBinary,
+}
+
+impl fmt::Display for BuildStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Ok => "ok",
+            Self::Failed => "failed",
+            Self::Timeout => "timeout",
+            Self::NoBinary => "no-binary",
+        })
+    }
+}
+
+/// What a build gave.
+#[derive(Debug)]
+pub struct Built {
+    /// How it ended.
+    pub status: BuildStatus,
+    /// Why, in one line, when it is not `ok`.
+    pub reason: Option<String>,
+    /// Compiler warnings (lines with `warning:`).
+    pub warnings: usize,
+    /// The command and its output, for `build.log`.
+    pub log: Vec<u8>,
+    /// The program's bytes.
+    pub program: Option<Vec<u8>>,
+}
+
+/// Lines of `log` that report a compiler warning.
+pub fn count_warnings(log: &[u8]) -> usize {
+    log.split(|&b| b == b'\n')
+        .filter(|line| {
+            line.windows(9)
+                .any(|w| w == b"warning: " || w == b"warning:\n")
+        })
+        .count()
+}
+
+/// Builds `files` with `line` (run by `/bin/sh -c`), expecting `program`.
+pub fn build(files: &Files, line: &str, program: &str, limit: Duration) -> Result<Built, String> {
+    let sh = Target::binary(std::path::Path::new("/bin/sh")).map_err(|e| e.to_string())?;
+    let mut inv = Invocation::new(sh, vec!["-c".into(), line.into()], Vec::new());
+    inv.files = files
+        .0
+        .iter()
+        .map(|(p, b)| (p.clone(), b.clone()))
+        .collect();
+    inv.timeout = limit;
+    inv.limits = Limits::for_timeout(limit);
+    inv.output_cap = OUTPUT_CAP;
+    inv.keep = Keep {
+        stdout: LOG_KEPT,
+        stderr: LOG_KEPT,
+    };
+    let outcome = run::run(&inv).map_err(|e| format!("cannot run the build: {e}"))?;
+    let mut log = format!("$ {line}\n").into_bytes();
+    log.extend_from_slice(&outcome.stdout);
+    log.extend_from_slice(&outcome.stderr);
+    let dropped = outcome.dropped.stdout + outcome.dropped.stderr;
+    if dropped > 0 {
+        log.extend_from_slice(format!("\n[{dropped} more bytes of output not kept]\n").as_bytes());
+    }
+    let warnings = count_warnings(&outcome.stderr) + count_warnings(&outcome.stdout);
+    let (status, reason) = match &outcome.ending {
+        Ending::Exited(0) => match outcome.files.get(program) {
+            Some(_) => (BuildStatus::Ok, None),
+            None => (
+                BuildStatus::NoBinary,
+                Some(format!("the build succeeded but made no `{program}`")),
+            ),
+        },
+        Ending::TimedOut { after, .. } => (
+            BuildStatus::Timeout,
+            Some(format!(
+                "the build was killed after {} s, its time limit",
+                run::format_secs(*after)
+            )),
+        ),
+        ending @ Ending::OutputCapExceeded { .. } => {
+            (BuildStatus::Failed, Some(format!("the build was {ending}")))
+        }
+        ending @ Ending::Exited(_) => (
+            BuildStatus::Failed,
+            Some(format!("the build ended with {ending}")),
+        ),
+        ending => (BuildStatus::Failed, Some(format!("the build was {ending}"))),
+    };
+    if let Some(r) = &reason {
+        log.extend_from_slice(format!("\n[{r}]\n").as_bytes());
+    }
+    let program = (status == BuildStatus::Ok)
+        .then(|| outcome.files.get(program).cloned())
+        .flatten();
+    Ok(Built {
+        status,
+        reason,
+        warnings,
+        log,
+        program,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn warnings_are_counted_per_line() {
+        let log = b"a.c:3:5: warning: unused variable 'x' [-Wunused-variable]\n\
+                    a.c:4:1: error: expected ';'\n\
+                    b.c:9:2: warning: implicit declaration\n  note: warning: in a note\n";
+        assert_eq!(count_warnings(log), 3);
+        assert_eq!(count_warnings(b"all good\n"), 0);
+    }
+}

@@ -1,0 +1,120 @@
+//! A built submission checked against its pack's suite: this very
+//! harness run again as a child (`--bin PROGRAM --score --results …
+//! --gradescope …`), so a submission's row is by construction what its own
+//! `--score` run says, and nothing of one submission's run (its sandboxes,
+//! its early verdict, a crash) touches another's. The child is registered
+//! with the interrupt: Ctrl-C or SIGTERM stops it, and it removes its own
+//! sandboxes before it ends.
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use crate::interrupt::{Killer, Ticket};
+use crate::results::Results;
+
+/// What the child run gave.
+#[derive(Debug)]
+pub struct Checked {
+    /// The `--results` document.
+    pub results: Results,
+}
+
+/// The options of a check that `mark` passes through.
+#[derive(Debug, Clone)]
+pub struct CheckOptions {
+    /// The pack.
+    pub spec: String,
+    /// `--timeout` per case, if given.
+    pub timeout: Option<Duration>,
+    /// `--strict`.
+    pub strict: bool,
+}
+
+/// Runs the suite on `program`, writing `report.txt`, `results.json` and
+/// `gradescope.json` into `dir`.
+///
+/// `ticket` is the submission's: its folder is removed and the child
+/// stopped if the harness is interrupted.
+pub fn check(
+    program: &Path,
+    dir: &Path,
+    options: &CheckOptions,
+    ticket: &Ticket,
+) -> Result<Checked, String> {
+    let me = std::env::current_exe().map_err(|e| format!("cannot find this harness: {e}"))?;
+    let results_path = dir.join("results.json");
+    let report = std::fs::File::create(dir.join("report.txt"))
+        .map_err(|e| format!("cannot write report.txt: {e}"))?;
+    let stderr_path = dir.join(".check-stderr");
+    let stderr = std::fs::File::create(&stderr_path)
+        .map_err(|e| format!("cannot write into {}: {e}", dir.display()))?;
+    let mut args: Vec<OsString> = vec![
+        "run".into(),
+        "--spec".into(),
+        options.spec.clone().into(),
+        "--bin".into(),
+        program.into(),
+        "--score".into(),
+        "--results".into(),
+        results_path.clone().into(),
+        "--gradescope".into(),
+        dir.join("gradescope.json").into(),
+        "--test-threads".into(),
+        "1".into(),
+        "--color".into(),
+        "never".into(),
+    ];
+    if let Some(t) = options.timeout {
+        args.extend(["--timeout".into(), t.as_secs_f64().to_string().into()]);
+    }
+    if options.strict {
+        args.push("--strict".into());
+    }
+    let mut cmd = Command::new(&me);
+    cmd.args(&args)
+        .stdin(Stdio::null())
+        .stdout(report)
+        .stderr(stderr)
+        .env("NO_COLOR", "1")
+        .env_remove(crate::pack::REFERENCE_ENV);
+    // Its own process group: only this harness signals it, with SIGTERM,
+    // so that it kills its programs and removes its sandboxes itself.
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    let child = ticket
+        .spawn_locked(
+            || cmd.spawn(),
+            |c| {
+                c.as_ref().map_or(Killer::NotStarted, |c| {
+                    Killer::Harness(rustix::process::Pid::from_child(c))
+                })
+            },
+        )
+        .map_err(|_| INTERRUPTED.to_owned())?;
+    let mut child = child.map_err(|e| format!("cannot start {}: {e}", me.display()))?;
+    let status = child
+        .wait()
+        .map_err(|e| format!("cannot wait for the check: {e}"))?;
+    ticket.idle();
+    if crate::interrupt::interrupted() {
+        return Err(INTERRUPTED.to_owned());
+    }
+    let said = std::fs::read(&stderr_path).unwrap_or_default();
+    let _ = std::fs::remove_file(&stderr_path);
+    let text = std::fs::read_to_string(&results_path).map_err(|_| {
+        let said = String::from_utf8_lossy(&said);
+        let last = said
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("");
+        format!("the suite could not run ({status}): {last}")
+    })?;
+    let results: Results =
+        serde_json::from_str(&text).map_err(|e| format!("results.json does not parse: {e}"))?;
+    Ok(Checked { results })
+}
+
+/// The error of a check the interrupt stopped.
+pub const INTERRUPTED: &str = "interrupted";

@@ -1,0 +1,340 @@
+//! The class view, built from the submissions' marks alone (so a run and
+//! `mark merge` of its slices give the same bytes): `marks.csv` for a
+//! spreadsheet or a gradebook, and `cohort.json` with the distribution of
+//! marks, the averages per category, every case with the share of the
+//! class that failed it (more than half flagged) and the causes several
+//! submissions share. Nothing here depends on timings.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+use crate::results::VerdictKind;
+
+use super::build::BuildStatus;
+use super::intake::Student;
+use super::record::{Category, SubmissionMark};
+
+/// The value of [`Cohort::format`].
+pub const FORMAT: &str = "conformance-cohort/1";
+
+/// Bars of the histogram of marks.
+pub const BINS: usize = 10;
+
+/// What the class view says of the suite.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SuiteInfo {
+    /// The pack.
+    pub spec: String,
+    /// The suite's name and version.
+    pub suite: String,
+    /// Its content hash.
+    pub content_hash: String,
+    /// Its marking categories.
+    pub categories: Vec<Category>,
+}
+
+/// `cohort.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cohort {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// The suite.
+    pub suite: SuiteInfo,
+    /// Submissions with a row.
+    pub submissions: usize,
+    /// Of those, how many built.
+    pub built: usize,
+    /// Marks available.
+    pub max: f64,
+    /// The mean mark.
+    pub mean: f64,
+    /// The median mark.
+    pub median: f64,
+    /// Submissions per tenth of the marks (the last bar includes full
+    /// marks).
+    pub histogram: Vec<usize>,
+    /// The mean per category, over every submission.
+    pub categories: Vec<CategoryMean>,
+    /// Every case, the most failed first.
+    pub cases: Vec<CaseShare>,
+    /// Causes found in more than one submission, the most shared first.
+    pub shared_causes: Vec<SharedCause>,
+    /// A row per submission, in id order.
+    pub rows: Vec<Row>,
+}
+
+/// A category's mean.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CategoryMean {
+    /// The category.
+    pub name: String,
+    /// Marks available.
+    pub marks: f64,
+    /// Mean marks earned.
+    pub mean: f64,
+}
+
+/// A case and how much of the class failed it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaseShare {
+    /// The case.
+    pub name: String,
+    /// Its category.
+    pub category: Option<String>,
+    /// Whether it rests on an ambiguous ruling.
+    pub ambiguous: bool,
+    /// Submissions that failed it.
+    pub failed: usize,
+    /// Submissions it was judged on (those that built).
+    pub judged: usize,
+    /// Failed by more than half of them: check the ruling or the teaching.
+    pub flagged: bool,
+}
+
+/// A cause several submissions share.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SharedCause {
+    /// The cause's key (numbers as `#`).
+    pub cause: String,
+    /// The submissions (ids) it was found in.
+    pub submissions: Vec<String>,
+    /// Failed cases it explains, over all of them.
+    pub cases: usize,
+}
+
+/// A submission's row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Row {
+    /// The id.
+    pub id: String,
+    /// Its folder under `submissions/`.
+    pub slug: String,
+    /// Its students.
+    pub students: Vec<Student>,
+    /// How its build ended.
+    pub build: BuildStatus,
+    /// Marks earned.
+    pub total: f64,
+    /// Its first cause, if any.
+    pub first_cause: Option<String>,
+}
+
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+/// The class view of `marks` (sorted by id).
+pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
+    let max: f64 = suite.categories.iter().map(|c| c.marks).sum();
+    let n = marks.len();
+    let built: Vec<&SubmissionMark> = marks
+        .iter()
+        .filter(|m| m.build == BuildStatus::Ok && m.reason.is_none())
+        .collect();
+    let mut totals: Vec<f64> = marks.iter().map(|m| m.total).collect();
+    totals.sort_by(f64::total_cmp);
+    let mean = if n == 0 {
+        0.0
+    } else {
+        totals.iter().sum::<f64>() / n as f64
+    };
+    let median = match n {
+        0 => 0.0,
+        _ if n % 2 == 1 => totals[n / 2],
+        _ => f64::midpoint(totals[n / 2 - 1], totals[n / 2]),
+    };
+    let mut histogram = vec![0; BINS];
+    for t in &totals {
+        let share = if max > 0.0 { t / max } else { 0.0 };
+        let bin = ((share * BINS as f64).floor() as usize).min(BINS - 1);
+        if let Some(b) = histogram.get_mut(bin) {
+            *b += 1;
+        }
+    }
+    let categories = suite
+        .categories
+        .iter()
+        .map(|c| {
+            let sum: f64 = marks
+                .iter()
+                .filter_map(|m| m.categories.iter().find(|x| x.name == c.name))
+                .map(|x| x.earned)
+                .sum();
+            CategoryMean {
+                name: c.name.clone(),
+                marks: c.marks,
+                mean: if n == 0 { 0.0 } else { round2(sum / n as f64) },
+            }
+        })
+        .collect();
+    let mut cases: BTreeMap<&str, CaseShare> = BTreeMap::new();
+    for m in &built {
+        for c in &m.cases {
+            let share = cases.entry(c.name.as_str()).or_insert_with(|| CaseShare {
+                name: c.name.clone(),
+                category: c.category.clone(),
+                ambiguous: c.ambiguous,
+                failed: 0,
+                judged: 0,
+                flagged: false,
+            });
+            match c.verdict {
+                VerdictKind::Failed => {
+                    share.failed += 1;
+                    share.judged += 1;
+                }
+                VerdictKind::Passed => share.judged += 1,
+                VerdictKind::Error => {}
+            }
+        }
+    }
+    let mut cases: Vec<CaseShare> = cases
+        .into_values()
+        .map(|mut c| {
+            c.flagged = 2 * c.failed > c.judged;
+            c
+        })
+        .collect();
+    // The most failed first (by share, then count), then by name.
+    cases.sort_by(|a, b| {
+        (b.failed * a.judged.max(1))
+            .cmp(&(a.failed * b.judged.max(1)))
+            .then(b.failed.cmp(&a.failed))
+            .then_with(|| a.name.cmp(&b.name))
+    });
+    let mut causes: BTreeMap<&str, (Vec<String>, usize)> = BTreeMap::new();
+    for m in marks {
+        for c in &m.causes {
+            let entry = causes.entry(c.cause.as_str()).or_default();
+            entry.0.push(m.id.clone());
+            entry.1 += c.cases.len();
+        }
+    }
+    let mut shared_causes: Vec<SharedCause> = causes
+        .into_iter()
+        .filter(|(_, (subs, _))| subs.len() > 1)
+        .map(|(cause, (submissions, cases))| SharedCause {
+            cause: cause.to_owned(),
+            submissions,
+            cases,
+        })
+        .collect();
+    shared_causes.sort_by(|a, b| {
+        b.submissions
+            .len()
+            .cmp(&a.submissions.len())
+            .then(b.cases.cmp(&a.cases))
+            .then_with(|| a.cause.cmp(&b.cause))
+    });
+    Cohort {
+        format: FORMAT.to_owned(),
+        suite: suite.clone(),
+        submissions: n,
+        built: built.len(),
+        max,
+        mean: round2(mean),
+        median: round2(median),
+        histogram,
+        categories,
+        cases,
+        shared_causes,
+        rows: marks
+            .iter()
+            .map(|m| Row {
+                id: m.id.clone(),
+                slug: m.slug.clone(),
+                students: m.students.clone(),
+                build: m.build,
+                total: round2(m.total),
+                first_cause: m.first_cause().map(str::to_owned),
+            })
+            .collect(),
+    }
+}
+
+/// One CSV field: quoted when it must be, and a leading `=`, `+`, `-` or
+/// `@` of a text field defused (a spreadsheet would run it as a formula).
+fn field(text: &str) -> String {
+    let text = if text.starts_with(['=', '+', '-', '@']) {
+        format!("'{text}")
+    } else {
+        text.to_owned()
+    };
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text
+    }
+}
+
+fn number(x: f64) -> String {
+    format!("{}", round2(x))
+}
+
+/// `marks.csv`: a header, then a row per submission in id order.
+pub fn csv(suite: &SuiteInfo, marks: &[SubmissionMark]) -> String {
+    let mut out = String::from("id,name,email,sid,build,warnings");
+    for c in &suite.categories {
+        out.push(',');
+        out.push_str(&field(&c.name));
+    }
+    out.push_str(",total,passed,failed,errors,first cause\n");
+    for m in marks {
+        let join =
+            |f: fn(&Student) -> &str| m.students.iter().map(f).collect::<Vec<_>>().join("; ");
+        let _ = write!(
+            out,
+            "{},{},{},{},{},{}",
+            field(&m.id),
+            field(&join(|s| &s.name)),
+            field(&join(|s| &s.email)),
+            field(&join(|s| &s.sid)),
+            m.build,
+            m.warnings
+        );
+        for c in &suite.categories {
+            let earned = m
+                .categories
+                .iter()
+                .find(|x| x.name == c.name)
+                .map_or(0.0, |x| x.earned);
+            let _ = write!(out, ",{}", number(earned));
+        }
+        let cause = m
+            .first_cause()
+            .map(str::to_owned)
+            .or_else(|| m.reason.clone())
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            ",{},{},{},{},{}",
+            number(m.total),
+            m.passed,
+            m.failed,
+            m.errors,
+            field(&cause)
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_fields_are_quoted_and_formulas_defused() {
+        assert_eq!(field("plain"), "plain");
+        assert_eq!(field("a,b"), "\"a,b\"");
+        assert_eq!(field("say \"x\""), "\"say \"\"x\"\"\"");
+        assert_eq!(field("=1+1"), "'=1+1");
+    }
+}

@@ -1,0 +1,302 @@
+//! The pages of a cohort: `index.html` (the class view) and each
+//! submission's `report.html`. Each is one self-contained file (inline CSS
+//! and SVG, no script, nothing fetched) that opens from disk; every text
+//! from a submission or a case is escaped.
+
+use std::fmt::Write as _;
+
+use crate::results::VerdictKind;
+
+use super::build::BuildStatus;
+use super::cohort::{BINS, Cohort};
+use super::record::SubmissionMark;
+
+/// Escapes text for HTML.
+pub fn esc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Percent-encodes a folder name for a link (a slug holds `%`).
+fn href(slug: &str) -> String {
+    slug.replace('%', "%25")
+}
+
+const STYLE: &str = "body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;max-width:72em;\
+padding:0 1em;color:#1b1f24}h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em}\
+table{border-collapse:collapse;margin:.5em 0}td,th{padding:.25em .6em;border-bottom:1px solid #ddd;\
+text-align:left;vertical-align:top}td.n,th.n{text-align:right}code{font-size:.92em}\
+.flag{background:#fff3cd}.bad{color:#a40000}.ok{color:#13620f}.muted{color:#667}\
+.share{display:inline-block;height:.7em;background:#c0392b}svg text{font:12px sans-serif}";
+
+fn page(title: &str, body: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
+         <title>{}</title><style>{STYLE}</style></head>\n<body>\n{body}</body></html>\n",
+        esc(title)
+    )
+}
+
+fn mark(x: f64) -> String {
+    format!("{}", (x * 100.0).round() / 100.0)
+}
+
+fn students(s: &[super::intake::Student]) -> String {
+    s.iter()
+        .map(|s| {
+            if s.email.is_empty() {
+                esc(&s.name)
+            } else {
+                format!("{} &lt;{}&gt;", esc(&s.name), esc(&s.email))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn histogram(c: &Cohort) -> String {
+    let (w, h, pad) = (600.0, 200.0, 30.0);
+    let top = c.histogram.iter().copied().max().unwrap_or(0).max(1) as f64;
+    let bar = (w - pad) / BINS as f64;
+    let mut svg = format!(
+        "<svg id=\"histogram\" role=\"img\" aria-label=\"distribution of marks\" width=\"{w}\" \
+         height=\"{}\" viewBox=\"0 0 {w} {}\">",
+        h + 40.0,
+        h + 40.0
+    );
+    for (i, &count) in c.histogram.iter().enumerate() {
+        let bh = (count as f64 / top) * (h - 20.0);
+        let x = pad + i as f64 * bar;
+        let from = c.max * i as f64 / BINS as f64;
+        let to = c.max * (i + 1) as f64 / BINS as f64;
+        let _ = write!(
+            svg,
+            "<rect class=\"bar\" data-count=\"{count}\" x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" \
+             height=\"{bh:.1}\" fill=\"#2e6fba\"><title>{} to {}: {count}</title></rect>\
+             <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{count}</text>\
+             <text x=\"{x:.1}\" y=\"{:.1}\">{}</text>",
+            x + 2.0,
+            h - bh,
+            bar - 4.0,
+            mark(from),
+            mark(to),
+            x + bar / 2.0,
+            h - bh - 4.0,
+            h + 16.0,
+            mark(from),
+        );
+    }
+    let _ = write!(
+        svg,
+        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text></svg>",
+        w - 2.0,
+        h + 16.0,
+        mark(c.max)
+    );
+    svg
+}
+
+/// `index.html`.
+pub fn index(c: &Cohort) -> String {
+    let mut b = String::new();
+    let _ = write!(
+        b,
+        "<h1>{} — {} submissions</h1>\n<p class=\"muted\">suite {} (content {}); {} built; \
+         mean {} and median {} of {} marks</p>\n<h2>Distribution of marks</h2>\n{}\n",
+        esc(&c.suite.spec),
+        c.submissions,
+        esc(&c.suite.suite),
+        esc(&c.suite.content_hash),
+        c.built,
+        mark(c.mean),
+        mark(c.median),
+        mark(c.max),
+        histogram(c)
+    );
+    b.push_str("<h2>Averages per category</h2>\n<table id=\"categories\"><tr><th>category</th><th class=\"n\">mean</th><th class=\"n\">of</th></tr>\n");
+    for cat in &c.categories {
+        let _ = writeln!(
+            b,
+            "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            esc(&cat.name),
+            mark(cat.mean),
+            mark(cat.marks)
+        );
+    }
+    b.push_str("</table>\n");
+    let flagged: Vec<_> = c.cases.iter().filter(|x| x.flagged).collect();
+    let _ = writeln!(
+        b,
+        "<h2>Failed by more than half the class: check the ruling or the teaching</h2>\n\
+         <p class=\"muted\">{} case(s); shares are of the submissions that built.</p>",
+        flagged.len()
+    );
+    b.push_str("<ul id=\"flagged\">\n");
+    for x in &flagged {
+        let _ = writeln!(
+            b,
+            "<li class=\"flagged\"><code>{}</code>: {} of {}{}</li>",
+            esc(&x.name),
+            x.failed,
+            x.judged,
+            if x.ambiguous {
+                " (ambiguous ruling)"
+            } else {
+                ""
+            }
+        );
+    }
+    b.push_str("</ul>\n<h2>Causes shared across submissions</h2>\n<table id=\"causes\"><tr><th>cause</th><th class=\"n\">submissions</th><th class=\"n\">cases</th><th>which</th></tr>\n");
+    for s in &c.shared_causes {
+        let _ = writeln!(
+            b,
+            "<tr><td><code>{}</code></td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td></tr>",
+            esc(&s.cause),
+            s.submissions.len(),
+            s.cases,
+            esc(&s.submissions.join(", "))
+        );
+    }
+    b.push_str("</table>\n<h2>Every case</h2>\n<table id=\"cases\"><tr><th>case</th><th>category</th><th class=\"n\">failed</th><th>share</th></tr>\n");
+    for x in &c.cases {
+        let share = if x.judged == 0 {
+            0.0
+        } else {
+            x.failed as f64 / x.judged as f64
+        };
+        let _ = writeln!(
+            b,
+            "<tr{}><td><code>{}</code>{}</td><td>{}</td><td class=\"n\">{}/{}</td>\
+             <td><span class=\"share\" style=\"width:{:.0}px\"></span> {:.0}%</td></tr>",
+            if x.flagged { " class=\"flag\"" } else { "" },
+            esc(&x.name),
+            if x.ambiguous {
+                " <span class=\"muted\">ambiguous</span>"
+            } else {
+                ""
+            },
+            esc(x.category.as_deref().unwrap_or("")),
+            x.failed,
+            x.judged,
+            share * 100.0,
+            share * 100.0
+        );
+    }
+    b.push_str("</table>\n<h2>Submissions</h2>\n<table id=\"submissions\"><tr><th>id</th><th>students</th><th>build</th><th class=\"n\">mark</th><th>first cause</th></tr>\n");
+    for r in &c.rows {
+        let _ = writeln!(
+            b,
+            "<tr><td><a class=\"report\" href=\"submissions/{}/report.html\">{}</a></td><td>{}</td>\
+             <td class=\"{}\">{}</td><td class=\"n\">{}</td><td><code>{}</code></td></tr>",
+            href(&r.slug),
+            esc(&r.id),
+            students(&r.students),
+            if r.build == BuildStatus::Ok {
+                "ok"
+            } else {
+                "bad"
+            },
+            r.build,
+            mark(r.total),
+            esc(r.first_cause.as_deref().unwrap_or(""))
+        );
+    }
+    b.push_str("</table>\n");
+    page(&format!("{} cohort", c.suite.spec), &b)
+}
+
+/// A submission's `report.html`.
+pub fn report(m: &SubmissionMark, suite: &str) -> String {
+    let mut b = String::new();
+    let _ = writeln!(
+        b,
+        "<p><a href=\"../../index.html\">← the class</a></p>\n<h1>{}</h1>\n<p>{}</p>\n\
+         <p>build: <b class=\"{}\">{}</b>, {} warning(s){} · <a href=\"build.log\">build.log</a> · \
+         <a href=\"report.txt\">report.txt</a></p>\n<p>mark: <b>{}</b> of {} ({suite})</p>",
+        esc(&m.id),
+        students(&m.students),
+        if m.build == BuildStatus::Ok {
+            "ok"
+        } else {
+            "bad"
+        },
+        m.build,
+        m.warnings,
+        m.reason
+            .as_ref()
+            .map(|r| format!(": {}", esc(r)))
+            .unwrap_or_default(),
+        mark(m.total),
+        mark(m.max),
+        suite = esc(suite)
+    );
+    b.push_str(
+        "<table><tr><th>category</th><th class=\"n\">earned</th><th class=\"n\">of</th></tr>\n",
+    );
+    for c in &m.categories {
+        let _ = writeln!(
+            b,
+            "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            esc(&c.name),
+            mark(c.earned),
+            mark(c.marks)
+        );
+    }
+    let _ = writeln!(
+        b,
+        "</table>\n<p>{} passed, {} failed, {} not judged.</p>\n<h2>Causes, the most cases first</h2>\n<ol>",
+        m.passed, m.failed, m.errors
+    );
+    for c in &m.causes {
+        let shown: Vec<&str> = c.cases.iter().take(12).map(String::as_str).collect();
+        let more = c.cases.len().saturating_sub(shown.len());
+        let _ = writeln!(
+            b,
+            "<li><code>{}</code>: {} case(s): {}{}</li>",
+            esc(&c.cause),
+            c.cases.len(),
+            esc(&shown.join(", ")),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        );
+    }
+    b.push_str("</ol>\n<p class=\"muted\">The full differences, each with the command that reproduces it, are in <a href=\"report.txt\">report.txt</a>.</p>\n");
+    let failed = m
+        .cases
+        .iter()
+        .filter(|c| c.verdict != VerdictKind::Passed)
+        .count();
+    let _ = writeln!(
+        b,
+        "<p class=\"muted\">{failed} case(s) not passed in all.</p>"
+    );
+    page(&format!("{} — {}", m.id, suite), &b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_is_escaped() {
+        assert_eq!(
+            esc("<a href='x'>&\"</a>"),
+            "&lt;a href=&#39;x&#39;&gt;&amp;&quot;&lt;/a&gt;"
+        );
+        assert_eq!(href("a%20b"), "a%2520b");
+    }
+}

@@ -1,0 +1,500 @@
+//! One marking run: the submissions found and sliced, marked by `--jobs`
+//! workers (read, build, check, outputs renamed into place), progress on
+//! stderr, then the class view from every submission's `mark.json`.
+
+use std::collections::VecDeque;
+use std::io::IsTerminal as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
+
+use sha2::{Digest as _, Sha256};
+
+use crate::exit;
+use crate::interrupt::Ticket;
+use crate::pack::{BuildRecipe, Pack};
+use crate::suite::{self, Root};
+
+use super::build::{self, BuildStatus};
+use super::check::{self, CheckOptions};
+use super::cohort::SuiteInfo;
+use super::intake::{self, Submission};
+use super::record::{self, Category, SubmissionMark};
+use super::{MarkCli, html, unpack, write_atomic, write_class_view};
+
+/// What one submission gave.
+enum Done {
+    /// Marked now.
+    Marked(Box<SubmissionMark>),
+    /// Unchanged since the last run: its mark kept.
+    Kept(Box<SubmissionMark>),
+    /// The harness could not mark it (its row says why).
+    Fault(Box<SubmissionMark>, String),
+    /// Stopped by an interrupt.
+    Interrupted,
+}
+
+struct Shared {
+    pack_name: String,
+    recipe: BuildRecipe,
+    cli_build: Option<String>,
+    out: PathBuf,
+    scratch: PathBuf,
+    suite: SuiteInfo,
+    check: CheckOptions,
+    build_timeout: std::time::Duration,
+    rerun: bool,
+}
+
+fn usage(program: &str, message: &str) -> ExitCode {
+    eprintln!("{program} mark: {message}");
+    exit::code(exit::USAGE)
+}
+
+fn suite_info(pack: &dyn Pack) -> Result<SuiteInfo, String> {
+    let root = Root::Embedded(pack.suite());
+    let suite = suite::suite_for(&root, pack.suite()).map_err(|e| e.to_string())?;
+    Ok(SuiteInfo {
+        spec: pack.name().to_owned(),
+        suite: match &suite.version {
+            Some(v) => format!("{} {v}", suite.name),
+            None => suite.name.clone(),
+        },
+        content_hash: suite::content_hash(&[root]),
+        categories: suite
+            .categories
+            .iter()
+            .map(|c| Category {
+                name: c.name.clone(),
+                title: c.title.clone().unwrap_or_default(),
+                marks: c.marks,
+            })
+            .collect(),
+    })
+}
+
+/// `mark` for `pack`.
+pub fn mark(pack: &dyn Pack, program: &'static str, cli: &MarkCli) -> ExitCode {
+    let Some(dir) = &cli.submissions else {
+        return usage(
+            program,
+            "give the folder of submissions: mark [--spec NAME] SUBMISSIONS [--out DIR]",
+        );
+    };
+    let Some(recipe) = pack.build() else {
+        return usage(
+            program,
+            &format!(
+                "spec pack {} has no build line: its programs are not built from a submission \
+                 (for bots, `cg-referee arena` ranks them)",
+                pack.name()
+            ),
+        );
+    };
+    let (mut subs, skipped) = match intake::discover(dir) {
+        Ok(found) => found,
+        Err(e) => return usage(program, &e),
+    };
+    for name in &skipped {
+        eprintln!(
+            "{program} mark: skipping {name}: neither a folder nor a .zip/.tar/.tar.gz archive"
+        );
+    }
+    if subs.is_empty() {
+        return usage(
+            program,
+            &format!(
+                "no submissions in {} (a submission is a folder or an archive{})",
+                dir.display(),
+                if skipped.is_empty() {
+                    String::new()
+                } else {
+                    format!("; found only: {}", skipped.join(", "))
+                }
+            ),
+        );
+    }
+    if let Some(p) = cli.partition {
+        subs = subs
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| p.holds(*i))
+            .map(|(_, s)| s)
+            .collect();
+        if subs.is_empty() {
+            return usage(
+                program,
+                &format!("slice {}/{} holds no submission", p.k, p.n),
+            );
+        }
+    }
+    let suite = match suite_info(pack) {
+        Ok(s) => s,
+        Err(e) => return usage(program, &format!("the suite: {e}")),
+    };
+    if let Err(e) = std::fs::create_dir_all(cli.out.join("submissions")) {
+        return usage(program, &format!("cannot make {}: {e}", cli.out.display()));
+    }
+    let scratch = match tempfile::Builder::new().prefix("mark-").tempdir() {
+        Ok(t) => t,
+        Err(e) => return usage(program, &format!("cannot make a scratch folder: {e}")),
+    };
+    // Removed on an interrupt with everything else the run made.
+    let Ok(Ok((_scratch_ticket, ()))) = Ticket::register(|| Ok(((), scratch.path().to_owned())))
+    else {
+        return exit::code(exit::USAGE);
+    };
+    let shared = Arc::new(Shared {
+        pack_name: pack.name().to_owned(),
+        recipe,
+        cli_build: cli.build.clone(),
+        out: cli.out.clone(),
+        scratch: scratch.path().to_owned(),
+        suite,
+        check: CheckOptions {
+            spec: pack.name().to_owned(),
+            timeout: cli.timeout,
+            strict: cli.strict,
+        },
+        build_timeout: cli.build_timeout,
+        rerun: cli.rerun,
+    });
+    let total = subs.len();
+    let jobs = cli
+        .jobs
+        .filter(|&j| j > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+        .min(total);
+    let out_dir = cli.out.clone();
+    crate::interrupt::on_interrupt(move |sig| {
+        eprintln!(
+            "\n{program} mark: interrupted by {}: the submissions marked so far are in {}; \
+             the same command marks the rest (unchanged ones are skipped)",
+            crate::run::signal_name(sig),
+            out_dir.join("submissions").display()
+        );
+    });
+    let marks = run_workers(&shared, subs, jobs, program);
+    let Some((marks, faults)) = marks else {
+        return exit::code(exit::INTERRUPTED);
+    };
+    match write_class_view(&shared.out, &shared.suite, &marks) {
+        Ok(view) => {
+            eprintln!(
+                "{program} mark: {} submission(s), {} built, mean {} of {}: {}",
+                view.submissions,
+                view.built,
+                view.mean,
+                view.max,
+                shared.out.join("index.html").display()
+            );
+        }
+        Err(e) => return usage(program, &e),
+    }
+    if faults > 0 {
+        eprintln!(
+            "{program} mark: the harness could not mark {faults} submission(s); their rows say why"
+        );
+        return exit::code(exit::USAGE);
+    }
+    exit::code(exit::PASSED)
+}
+
+/// Marks every submission on `jobs` threads; `None` when interrupted.
+fn run_workers(
+    shared: &Arc<Shared>,
+    subs: Vec<Submission>,
+    jobs: usize,
+    program: &str,
+) -> Option<(Vec<SubmissionMark>, usize)> {
+    let total = subs.len();
+    let queue = Arc::new(Mutex::new(subs.into_iter().collect::<VecDeque<_>>()));
+    let (tx, rx) = mpsc::channel();
+    let mut handles = Vec::new();
+    for _ in 0..jobs {
+        let (queue, tx, shared) = (Arc::clone(&queue), tx.clone(), Arc::clone(shared));
+        handles.push(std::thread::spawn(move || {
+            loop {
+                let next = queue
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .pop_front();
+                let Some(sub) = next else { break };
+                let done = one(&shared, &sub);
+                let stop = matches!(done, Done::Interrupted);
+                if tx.send(done).is_err() || stop {
+                    break;
+                }
+            }
+        }));
+    }
+    drop(tx);
+    let bar = progress_bar(total);
+    let mut marks = Vec::with_capacity(total);
+    let mut faults = 0;
+    let mut interrupted = false;
+    for (k, done) in rx.iter().enumerate() {
+        let line = |m: &SubmissionMark, how: &str| {
+            format!(
+                "[{}/{total}] {}: {how}, {} of {}{}",
+                k + 1,
+                m.id,
+                (m.total * 100.0).round() / 100.0,
+                m.max,
+                m.reason
+                    .as_ref()
+                    .map(|r| format!(" ({r})"))
+                    .unwrap_or_default()
+            )
+        };
+        let text = match done {
+            Done::Marked(m) => {
+                let t = line(&m, &format!("build {}", m.build));
+                marks.push(*m);
+                t
+            }
+            Done::Kept(m) => {
+                let t = line(&m, "unchanged");
+                marks.push(*m);
+                t
+            }
+            Done::Fault(m, e) => {
+                faults += 1;
+                let t = format!("{} — harness fault: {e}", line(&m, "not marked"));
+                marks.push(*m);
+                t
+            }
+            Done::Interrupted => {
+                interrupted = true;
+                continue;
+            }
+        };
+        match &bar {
+            Some(b) => {
+                b.println(text);
+                b.inc(1);
+            }
+            None => eprintln!("{program} mark: {text}"),
+        }
+    }
+    for h in handles {
+        let _ = h.join();
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    if interrupted || crate::interrupt::interrupted() {
+        return None;
+    }
+    marks.sort_by(|a, b| a.id.as_bytes().cmp(b.id.as_bytes()));
+    Some((marks, faults))
+}
+
+fn progress_bar(total: usize) -> Option<indicatif::ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(total as u64);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{bar:30} {pos}/{len} submissions, {elapsed} elapsed, ETA {eta}",
+    ) {
+        bar.set_style(style);
+    }
+    Some(bar)
+}
+
+/// The hash of everything that decides a submission's mark.
+fn inputs_hash(shared: &Shared, files: &unpack::Files, line: &str) -> String {
+    let mut h = Sha256::new();
+    for part in [
+        env!("CARGO_PKG_VERSION"),
+        &shared.pack_name,
+        &shared.suite.content_hash,
+        line,
+        &format!("{:?}", shared.check.timeout),
+        &format!("{}", shared.check.strict),
+        &format!("{:?}", shared.build_timeout),
+        &files.hash(),
+    ] {
+        h.update((part.len() as u64).to_le_bytes());
+        h.update(part.as_bytes());
+    }
+    unpack::hex(&h.finalize())
+}
+
+fn previous(out: &Path, slug: &str) -> Option<SubmissionMark> {
+    let text =
+        std::fs::read_to_string(out.join("submissions").join(slug).join("mark.json")).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// Marks one submission.
+fn one(shared: &Shared, sub: &Submission) -> Done {
+    let started = Instant::now();
+    let mut mark = SubmissionMark {
+        format: record::FORMAT.to_owned(),
+        id: sub.id.clone(),
+        slug: sub.slug.clone(),
+        students: sub.students.clone(),
+        build: BuildStatus::Failed,
+        reason: None,
+        warnings: 0,
+        inputs: String::new(),
+        categories: SubmissionMark::unmarked(&shared.suite.categories),
+        total: 0.0,
+        max: shared.suite.categories.iter().map(|c| c.marks).sum(),
+        passed: 0,
+        failed: 0,
+        errors: 0,
+        cases: Vec::new(),
+        causes: Vec::new(),
+        seconds: 0.0,
+    };
+    let files = unpack::read(&sub.source);
+    let line = match (&files, &shared.cli_build) {
+        (_, Some(line)) => line.clone(),
+        (Ok(f), None) => shared.recipe.line_for(f.top_names()).to_owned(),
+        (Err(_), None) => shared.recipe.otherwise.to_owned(),
+    };
+    mark.inputs = match &files {
+        Ok(f) => inputs_hash(shared, f, &line),
+        Err(e) => inputs_hash(shared, &unpack::Files::default(), &format!("{line}\0{e}")),
+    };
+    if !shared.rerun
+        && let Some(old) = previous(&shared.out, &sub.slug)
+        && old.inputs == mark.inputs
+        && old.format == record::FORMAT
+    {
+        return Done::Kept(Box::new(old));
+    }
+    let folder = shared.out.join("submissions").join(&sub.slug);
+    let staging = shared
+        .out
+        .join("submissions")
+        .join(format!(".{}.partial", sub.slug));
+    let _ = std::fs::remove_dir_all(&staging);
+    let ticket =
+        match Ticket::register(|| std::fs::create_dir(&staging).map(|()| ((), staging.clone()))) {
+            Ok(Ok((t, ()))) => t,
+            Ok(Err(e)) => {
+                return Done::Fault(
+                    Box::new(mark),
+                    format!("cannot make {}: {e}", staging.display()),
+                );
+            }
+            Err(_) => return Done::Interrupted,
+        };
+    let fault = match fill(shared, sub, files, &line, &staging, &ticket, &mut mark) {
+        Ok(()) => None,
+        Err(e) if e == check::INTERRUPTED || crate::interrupt::interrupted() => {
+            return Done::Interrupted;
+        }
+        Err(e) => {
+            mark.reason = Some(format!("not marked: {e}"));
+            Some(e)
+        }
+    };
+    mark.seconds = started.elapsed().as_secs_f64();
+    let written = write_outputs(shared, &mark, &staging).and_then(|()| {
+        let _ = std::fs::remove_dir_all(&folder);
+        std::fs::rename(&staging, &folder)
+            .map_err(|e| format!("cannot move {} into place: {e}", staging.display()))
+    });
+    drop(ticket);
+    match (written, fault) {
+        (Err(e), _) | (Ok(()), Some(e)) => Done::Fault(Box::new(mark), e),
+        (Ok(()), None) => Done::Marked(Box::new(mark)),
+    }
+}
+
+/// Builds and checks a submission into `staging`; `Err` is the harness's
+/// fault (or an interrupt), never the submission's.
+fn fill(
+    shared: &Shared,
+    sub: &Submission,
+    files: Result<unpack::Files, String>,
+    line: &str,
+    staging: &Path,
+    ticket: &Ticket,
+    mark: &mut SubmissionMark,
+) -> Result<(), String> {
+    let write = |name: &str, bytes: &[u8]| {
+        std::fs::write(staging.join(name), bytes).map_err(|e| format!("cannot write {name}: {e}"))
+    };
+    let files = match files {
+        Ok(f) => f,
+        Err(e) => {
+            mark.reason = Some(format!("cannot read the submission: {e}"));
+            return write("build.log", format!("not built: {e}\n").as_bytes());
+        }
+    };
+    let built = build::build(&files, line, shared.recipe.program, shared.build_timeout)?;
+    write("build.log", &built.log)?;
+    mark.build = built.status;
+    mark.warnings = built.warnings;
+    mark.reason = built.reason;
+    let Some(bytes) = built.program else {
+        return Ok(());
+    };
+    if !(bytes.starts_with(b"\x7fELF") || bytes.starts_with(b"#!")) {
+        mark.build = BuildStatus::NoBinary;
+        mark.reason = Some(format!(
+            "the build made `{}`, which is not a program (neither ELF nor #!)",
+            shared.recipe.program
+        ));
+        return Ok(());
+    }
+    let dir = shared.scratch.join(&sub.slug);
+    let binary = dir.join(shared.recipe.program);
+    std::fs::create_dir_all(&dir)
+        .and_then(|()| std::fs::write(&binary, &bytes))
+        .and_then(|()| {
+            use std::os::unix::fs::PermissionsExt as _;
+            std::fs::set_permissions(&binary, std::fs::Permissions::from_mode(0o755))
+        })
+        .map_err(|e| format!("cannot place the program: {e}"))?;
+    let checked = check::check(&binary, staging, &shared.check, ticket);
+    let _ = std::fs::remove_dir_all(&dir);
+    mark.take_results(&checked?.results, shared.check.strict);
+    Ok(())
+}
+
+/// The files every submission's folder holds, whatever happened.
+fn write_outputs(shared: &Shared, mark: &SubmissionMark, staging: &Path) -> Result<(), String> {
+    let write = |name: &str, bytes: &[u8]| {
+        std::fs::write(staging.join(name), bytes).map_err(|e| format!("cannot write {name}: {e}"))
+    };
+    if !staging.join("report.txt").exists() {
+        let why = mark.reason.as_deref().unwrap_or("not built");
+        write(
+            "report.txt",
+            format!(
+                "{}: not marked: {why}\nThe build's output is in build.log.\n",
+                mark.id
+            )
+            .as_bytes(),
+        )?;
+    }
+    if !staging.join("results.json").exists() {
+        write("results.json", b"null\n")?;
+    }
+    if !staging.join("gradescope.json").exists() {
+        let grade = serde_json::json!({
+            "score": 0.0,
+            "output": format!("Not marked: {}", mark.reason.as_deref().unwrap_or("not built")),
+            "tests": [],
+        });
+        write(
+            "gradescope.json",
+            (serde_json::to_string_pretty(&grade).unwrap_or_default() + "\n").as_bytes(),
+        )?;
+    }
+    write(
+        "report.html",
+        html::report(mark, &shared.suite.suite).as_bytes(),
+    )?;
+    let json = serde_json::to_string_pretty(mark).map_err(|e| e.to_string())? + "\n";
+    write_atomic(&staging.join("mark.json"), json.as_bytes())
+}
