@@ -482,7 +482,8 @@ pub fn score(suite: &Suite, results: &[CaseResult], strict: bool) -> Vec<ScoreRo
     rows
 }
 
-fn as_f64(n: usize) -> f64 {
+/// A count as a float (counts here never pass `u32::MAX`).
+pub(crate) fn as_f64(n: usize) -> f64 {
     f64::from(u32::try_from(n).unwrap_or(u32::MAX))
 }
 

@@ -8,6 +8,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use crate::report::as_f64;
+
 use serde::{Deserialize, Serialize};
 
 use crate::results::VerdictKind;
@@ -144,7 +146,7 @@ pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
     let mean = if n == 0 {
         0.0
     } else {
-        totals.iter().sum::<f64>() / n as f64
+        totals.iter().sum::<f64>() / as_f64(n)
     };
     let median = match n {
         0 => 0.0,
@@ -154,7 +156,11 @@ pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
     let mut histogram = vec![0; BINS];
     for t in &totals {
         let share = if max > 0.0 { t / max } else { 0.0 };
-        let bin = ((share * BINS as f64).floor() as usize).min(BINS - 1);
+        // A share in [0, 1]: its tenth, full marks in the last bar.
+        let bin = (0..BINS)
+            .rev()
+            .find(|&i| share >= as_f64(i) / as_f64(BINS))
+            .unwrap_or(0);
         if let Some(b) = histogram.get_mut(bin) {
             *b += 1;
         }
@@ -171,69 +177,12 @@ pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
             CategoryMean {
                 name: c.name.clone(),
                 marks: c.marks,
-                mean: if n == 0 { 0.0 } else { round2(sum / n as f64) },
+                mean: if n == 0 { 0.0 } else { round2(sum / as_f64(n)) },
             }
         })
         .collect();
-    let mut cases: BTreeMap<&str, CaseShare> = BTreeMap::new();
-    for m in &built {
-        for c in &m.cases {
-            let share = cases.entry(c.name.as_str()).or_insert_with(|| CaseShare {
-                name: c.name.clone(),
-                category: c.category.clone(),
-                ambiguous: c.ambiguous,
-                failed: 0,
-                judged: 0,
-                flagged: false,
-            });
-            match c.verdict {
-                VerdictKind::Failed => {
-                    share.failed += 1;
-                    share.judged += 1;
-                }
-                VerdictKind::Passed => share.judged += 1,
-                VerdictKind::Error => {}
-            }
-        }
-    }
-    let mut cases: Vec<CaseShare> = cases
-        .into_values()
-        .map(|mut c| {
-            c.flagged = 2 * c.failed > c.judged;
-            c
-        })
-        .collect();
-    // The most failed first (by share, then count), then by name.
-    cases.sort_by(|a, b| {
-        (b.failed * a.judged.max(1))
-            .cmp(&(a.failed * b.judged.max(1)))
-            .then(b.failed.cmp(&a.failed))
-            .then_with(|| a.name.cmp(&b.name))
-    });
-    let mut causes: BTreeMap<&str, (Vec<String>, usize)> = BTreeMap::new();
-    for m in marks {
-        for c in &m.causes {
-            let entry = causes.entry(c.cause.as_str()).or_default();
-            entry.0.push(m.id.clone());
-            entry.1 += c.cases.len();
-        }
-    }
-    let mut shared_causes: Vec<SharedCause> = causes
-        .into_iter()
-        .filter(|(_, (subs, _))| subs.len() > 1)
-        .map(|(cause, (submissions, cases))| SharedCause {
-            cause: cause.to_owned(),
-            submissions,
-            cases,
-        })
-        .collect();
-    shared_causes.sort_by(|a, b| {
-        b.submissions
-            .len()
-            .cmp(&a.submissions.len())
-            .then(b.cases.cmp(&a.cases))
-            .then_with(|| a.cause.cmp(&b.cause))
-    });
+    let cases = case_shares(&built);
+    let shared_causes = shared(marks);
     Cohort {
         format: FORMAT.to_owned(),
         suite: suite.clone(),
@@ -258,6 +207,76 @@ pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
             })
             .collect(),
     }
+}
+
+/// Every case with how many of the built submissions failed it, the most
+/// failed first.
+fn case_shares(built: &[&SubmissionMark]) -> Vec<CaseShare> {
+    let mut cases: BTreeMap<&str, CaseShare> = BTreeMap::new();
+    for m in built {
+        for c in &m.cases {
+            let share = cases.entry(c.name.as_str()).or_insert_with(|| CaseShare {
+                name: c.name.clone(),
+                category: c.category.clone(),
+                ambiguous: c.ambiguous,
+                failed: 0,
+                judged: 0,
+                flagged: false,
+            });
+            match c.verdict {
+                VerdictKind::Failed => {
+                    share.failed += 1;
+                    share.judged += 1;
+                }
+                VerdictKind::Passed => share.judged += 1,
+                VerdictKind::Error => {}
+            }
+        }
+    }
+    let mut shares: Vec<CaseShare> = cases
+        .into_values()
+        .map(|mut c| {
+            c.flagged = 2 * c.failed > c.judged;
+            c
+        })
+        .collect();
+    // The most failed first (by share, then count), then by name.
+    shares.sort_by(|a, b| {
+        (b.failed * a.judged.max(1))
+            .cmp(&(a.failed * b.judged.max(1)))
+            .then(b.failed.cmp(&a.failed))
+            .then_with(|| a.name.cmp(&b.name))
+    });
+    shares
+}
+
+/// The causes found in more than one submission, the most shared first.
+fn shared(marks: &[SubmissionMark]) -> Vec<SharedCause> {
+    let mut by_cause: BTreeMap<&str, (Vec<String>, usize)> = BTreeMap::new();
+    for m in marks {
+        for c in &m.causes {
+            let entry = by_cause.entry(c.cause.as_str()).or_default();
+            entry.0.push(m.id.clone());
+            entry.1 += c.cases.len();
+        }
+    }
+    let mut found: Vec<SharedCause> = by_cause
+        .into_iter()
+        .filter(|(_, (subs, _))| subs.len() > 1)
+        .map(|(cause, (submissions, cases))| SharedCause {
+            cause: cause.to_owned(),
+            submissions,
+            cases,
+        })
+        .collect();
+    found.sort_by(|a, b| {
+        b.submissions
+            .len()
+            .cmp(&a.submissions.len())
+            .then(b.cases.cmp(&a.cases))
+            .then_with(|| a.cause.cmp(&b.cause))
+    });
+    found
 }
 
 /// One CSV field: quoted when it must be, and a leading `=`, `+`, `-` or

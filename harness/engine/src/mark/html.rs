@@ -5,6 +5,8 @@
 
 use std::fmt::Write as _;
 
+use crate::report::as_f64;
+
 use crate::results::VerdictKind;
 
 use super::build::BuildStatus;
@@ -67,8 +69,8 @@ fn students(s: &[super::intake::Student]) -> String {
 
 fn histogram(c: &Cohort) -> String {
     let (w, h, pad) = (600.0, 200.0, 30.0);
-    let top = c.histogram.iter().copied().max().unwrap_or(0).max(1) as f64;
-    let bar = (w - pad) / BINS as f64;
+    let top = as_f64(c.histogram.iter().copied().max().unwrap_or(0).max(1));
+    let bar = (w - pad) / as_f64(BINS);
     let mut svg = format!(
         "<svg id=\"histogram\" role=\"img\" aria-label=\"distribution of marks\" width=\"{w}\" \
          height=\"{}\" viewBox=\"0 0 {w} {}\">",
@@ -76,10 +78,10 @@ fn histogram(c: &Cohort) -> String {
         h + 40.0
     );
     for (i, &count) in c.histogram.iter().enumerate() {
-        let bh = (count as f64 / top) * (h - 20.0);
-        let x = pad + i as f64 * bar;
-        let from = c.max * i as f64 / BINS as f64;
-        let to = c.max * (i + 1) as f64 / BINS as f64;
+        let bh = (as_f64(count) / top) * (h - 20.0);
+        let x = pad + as_f64(i) * bar;
+        let from = c.max * as_f64(i) / as_f64(BINS);
+        let to = c.max * as_f64(i + 1) / as_f64(BINS);
         let _ = write!(
             svg,
             "<rect class=\"bar\" data-count=\"{count}\" x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" \
@@ -168,12 +170,18 @@ pub fn index(c: &Cohort) -> String {
             esc(&s.submissions.join(", "))
         );
     }
+    tables(c, &mut b);
+    page(&format!("{} cohort", c.suite.spec), &b)
+}
+
+/// The case and submission tables of `index.html`.
+fn tables(c: &Cohort, b: &mut String) {
     b.push_str("</table>\n<h2>Every case</h2>\n<table id=\"cases\"><tr><th>case</th><th>category</th><th class=\"n\">failed</th><th>share</th></tr>\n");
     for x in &c.cases {
         let share = if x.judged == 0 {
             0.0
         } else {
-            x.failed as f64 / x.judged as f64
+            as_f64(x.failed) / as_f64(x.judged)
         };
         let _ = writeln!(
             b,
@@ -213,7 +221,6 @@ pub fn index(c: &Cohort) -> String {
         );
     }
     b.push_str("</table>\n");
-    page(&format!("{} cohort", c.suite.spec), &b)
 }
 
 /// A submission's `report.html`.

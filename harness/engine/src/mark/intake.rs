@@ -4,6 +4,7 @@
 //! `submission_metadata.yml`, GitHub Classroom's `assignment-user` clones).
 
 use std::ffi::{OsStr, OsString};
+use std::fmt::Write as _;
 use std::os::unix::ffi::OsStrExt as _;
 use std::path::{Path, PathBuf};
 
@@ -60,7 +61,7 @@ pub fn readable(name: &OsStr) -> String {
     for chunk in name.as_bytes().utf8_chunks() {
         out.push_str(chunk.valid());
         for b in chunk.invalid() {
-            out.push_str(&format!("\\x{b:02x}"));
+            let _ = write!(out, "\\x{b:02x}");
         }
     }
     out
@@ -73,7 +74,7 @@ pub fn slug(name: &OsStr) -> String {
         if b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-') {
             out.push(char::from(b));
         } else {
-            out.push_str(&format!("%{b:02X}"));
+            let _ = write!(out, "%{b:02X}");
         }
     }
     if out.starts_with('.') {

@@ -148,6 +148,6 @@ impl SubmissionMark {
             }
         }
         (self.passed, self.failed, self.errors) = (passed, failed, errors);
-        self.causes = results.causes.clone();
+        self.causes.clone_from(&results.causes);
     }
 }

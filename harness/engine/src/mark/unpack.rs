@@ -77,7 +77,11 @@ impl Files {
 }
 
 pub(crate) fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    bytes.iter().fold(String::new(), |mut out, b| {
+        use std::fmt::Write as _;
+        let _ = write!(out, "{b:02x}");
+        out
+    })
 }
 
 /// A path inside the submission, `/`-separated, or why it may not be
@@ -88,8 +92,7 @@ fn inside(path: &Path) -> Result<Option<String>, String> {
         match c {
             Component::Normal(p) => parts.push(
                 p.to_str()
-                    .map(str::to_owned)
-                    .unwrap_or_else(|| super::intake::readable(p)),
+                    .map_or_else(|| super::intake::readable(p), str::to_owned),
             ),
             Component::CurDir => {}
             _ => {
@@ -111,7 +114,7 @@ fn link_stays_inside(at: &str, target: &Path) -> bool {
     if target.is_absolute() {
         return false;
     }
-    let mut depth: i64 = at.matches('/').count() as i64;
+    let mut depth = i64::try_from(at.matches('/').count()).unwrap_or(i64::MAX);
     for c in target.components() {
         match c {
             Component::ParentDir => depth -= 1,

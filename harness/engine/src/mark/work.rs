@@ -93,43 +93,10 @@ pub fn mark(pack: &dyn Pack, program: &'static str, cli: &MarkCli) -> ExitCode {
             ),
         );
     };
-    let (mut subs, skipped) = match intake::discover(dir) {
-        Ok(found) => found,
-        Err(e) => return usage(program, &e),
+    let subs = match select(program, dir, cli) {
+        Ok(subs) => subs,
+        Err(code) => return code,
     };
-    for name in &skipped {
-        eprintln!(
-            "{program} mark: skipping {name}: neither a folder nor a .zip/.tar/.tar.gz archive"
-        );
-    }
-    if subs.is_empty() {
-        return usage(
-            program,
-            &format!(
-                "no submissions in {} (a submission is a folder or an archive{})",
-                dir.display(),
-                if skipped.is_empty() {
-                    String::new()
-                } else {
-                    format!("; found only: {}", skipped.join(", "))
-                }
-            ),
-        );
-    }
-    if let Some(p) = cli.partition {
-        subs = subs
-            .into_iter()
-            .enumerate()
-            .filter(|(i, _)| p.holds(*i))
-            .map(|(_, s)| s)
-            .collect();
-        if subs.is_empty() {
-            return usage(
-                program,
-                &format!("slice {}/{} holds no submission", p.k, p.n),
-            );
-        }
-    }
     let suite = match suite_info(pack) {
         Ok(s) => s,
         Err(e) => return usage(program, &format!("the suite: {e}")),
@@ -200,6 +167,49 @@ pub fn mark(pack: &dyn Pack, program: &'static str, cli: &MarkCli) -> ExitCode {
         return exit::code(exit::USAGE);
     }
     exit::code(exit::PASSED)
+}
+
+/// The submissions of `dir` this run marks (its slice), the entries that
+/// are not submissions named.
+fn select(program: &str, dir: &Path, cli: &MarkCli) -> Result<Vec<Submission>, ExitCode> {
+    let (mut subs, skipped) = match intake::discover(dir) {
+        Ok(found) => found,
+        Err(e) => return Err(usage(program, &e)),
+    };
+    for name in &skipped {
+        eprintln!(
+            "{program} mark: skipping {name}: neither a folder nor a .zip/.tar/.tar.gz archive"
+        );
+    }
+    if subs.is_empty() {
+        return Err(usage(
+            program,
+            &format!(
+                "no submissions in {} (a submission is a folder or an archive{})",
+                dir.display(),
+                if skipped.is_empty() {
+                    String::new()
+                } else {
+                    format!("; found only: {}", skipped.join(", "))
+                }
+            ),
+        ));
+    }
+    if let Some(p) = cli.partition {
+        subs = subs
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| p.holds(*i))
+            .map(|(_, s)| s)
+            .collect();
+        if subs.is_empty() {
+            return Err(usage(
+                program,
+                &format!("slice {}/{} holds no submission", p.k, p.n),
+            ));
+        }
+    }
+    Ok(subs)
 }
 
 /// Marks every submission on `jobs` threads; `None` when interrupted.
