@@ -489,3 +489,88 @@ fn a_gradescope_export_names_the_students_in_the_rows() {
         ]
     );
 }
+
+/// The class view in a real browser: headless Chromium (Debian's
+/// `chromium`, which `.ci/run` installs) renders `index.html` from disk,
+/// and its DOM holds the histogram's bars, the flagged cases and a link
+/// to every submission's report. Without Chromium the test fails under CI
+/// (`CI` set) and says why elsewhere.
+#[test]
+fn the_class_view_renders_in_headless_chromium() {
+    let Some(chromium) = ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .find(|b| {
+            std::process::Command::new(b)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+    else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "chromium is not installed (.ci/run installs Debian's chromium)"
+        );
+        eprintln!("chromium is not installed: the browser check did not run");
+        return;
+    };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let subs = root.join("subs");
+    let variant = env!("CARGO_BIN_EXE_boxes-fixture-variant");
+    let harness = env!("CARGO_BIN_EXE_boxes-harness");
+    write(
+        &subs.join("good/main.c"),
+        wrapper(harness, "boxes", "boxes", false).as_bytes(),
+    );
+    for v in ["echo-moves", "trimmed-trailing-spaces"] {
+        write(
+            &subs.join(v).join("main.c"),
+            wrapper(variant, v, "", false).as_bytes(),
+        );
+    }
+    write(
+        &subs.join("broken/main.c"),
+        b"int main(void) { return x; }\n",
+    );
+    let out = root.join("out");
+    let r = mark(
+        root,
+        [subs.as_os_str(), OsStr::new("--out"), out.as_os_str()],
+    );
+    assert_eq!(
+        r.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    let page = out.join("index.html");
+    let dom = std::process::Command::new(chromium)
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom"])
+        .arg(format!("file://{}", page.display()))
+        .env("HOME", root)
+        .output()
+        .expect("chromium runs");
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    assert_eq!(dom.matches("<rect class=\"bar\"").count(), 10, "{dom}");
+    let counted: usize = dom
+        .split("data-count=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next()?.parse::<usize>().ok())
+        .sum();
+    assert_eq!(counted, 4, "the bars count every submission once");
+    assert!(
+        dom.contains("<li class=\"flagged\">"),
+        "no flagged case: {dom}"
+    );
+    for slug in ["broken", "echo-moves", "good", "trimmed-trailing-spaces"] {
+        let link = format!("href=\"submissions/{slug}/report.html\"");
+        assert!(dom.contains(&link), "{link}");
+        assert!(
+            out.join("submissions")
+                .join(slug)
+                .join("report.html")
+                .is_file()
+        );
+    }
+    assert!(dom.contains("id=\"causes\""));
+}
