@@ -39,7 +39,7 @@ padding:0 1em;color:#1b1f24}h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em
 table{border-collapse:collapse;margin:.5em 0}td,th{padding:.25em .6em;border-bottom:1px solid #ddd;\
 text-align:left;vertical-align:top}td.n,th.n{text-align:right}code{font-size:.92em}\
 .flag{background:#fff3cd}.bad{color:#a40000}.ok{color:#13620f}.muted{color:#667}\
-.share{display:inline-block;height:.7em;background:#c0392b}svg text{font:12px sans-serif}";
+.share{display:inline-block;height:.7em;background:#c0392b}svg text{font:12px sans-serif}.top{display:flex;flex-wrap:wrap;gap:3em}";
 
 fn page(title: &str, body: &str) -> String {
     format!(
@@ -115,7 +115,7 @@ pub fn index(c: &Cohort) -> String {
     let _ = write!(
         b,
         "<h1>{} — {} submissions</h1>\n<p class=\"muted\">suite {} (content {}); {} built; \
-         mean {} and median {} of {} marks</p>\n<h2>Distribution of marks</h2>\n{}\n",
+         mean {} and median {} of {} marks</p>\n<div class=\"top\"><div><h2>Distribution of marks</h2>\n{}</div>\n",
         esc(&c.suite.spec),
         c.submissions,
         esc(&c.suite.suite),
@@ -126,7 +126,7 @@ pub fn index(c: &Cohort) -> String {
         mark(c.max),
         histogram(c)
     );
-    b.push_str("<h2>Averages per category</h2>\n<table id=\"categories\"><tr><th>category</th><th class=\"n\">mean</th><th class=\"n\">of</th></tr>\n");
+    b.push_str("<div><h2>Averages per category</h2>\n<table id=\"categories\"><tr><th>category</th><th class=\"n\">mean</th><th class=\"n\">of</th></tr>\n");
     for cat in &c.categories {
         let _ = writeln!(
             b,
@@ -136,7 +136,7 @@ pub fn index(c: &Cohort) -> String {
             mark(cat.marks)
         );
     }
-    b.push_str("</table>\n");
+    b.push_str("</table></div></div>\n");
     let flagged: Vec<_> = c.cases.iter().filter(|x| x.flagged).collect();
     let _ = writeln!(
         b,
