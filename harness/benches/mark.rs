@@ -97,7 +97,8 @@ fn main() -> ExitCode {
         }
     }
     let (wall, code, peak) = run(dir.path(), &["subs", "--out", "out", "-j", &jobs]);
-    let per_minute = count as f64 / wall.as_secs_f64() * 60.0;
+    let per_minute =
+        f64::from(u32::try_from(count).unwrap_or(u32::MAX)) / wall.as_secs_f64() * 60.0;
     println!(
         "mark: {count} C submissions, {jobs} jobs: {:.1} s, {per_minute:.0} submissions/min, \
          exit {code:?}, marking process peak RSS {} KiB",

@@ -574,3 +574,51 @@ fn the_class_view_renders_in_headless_chromium() {
     }
     assert!(dom.contains("id=\"causes\""));
 }
+
+/// Every pack that builds from source marks with its own course line:
+/// nogo's `gcc` and gridgame's `g++ … *.cpp`, each on its reference.
+#[test]
+fn nogo_and_gridgame_submissions_build_with_their_course_lines() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let harness = env!("CARGO_BIN_EXE_boxes-harness");
+    for (spec, file, text) in [
+        ("nogo", "main.c", wrapper(harness, "nogo", "nogo", false)),
+        (
+            "gridgame",
+            "main.cpp",
+            format!(
+                "#include <cstdlib>\n#include <unistd.h>\nint main(int, char **argv) {{\n    \
+                 setenv(\"CONFORMANCE_REFERENCE\", \"gridgame\", 1);\n    \
+                 execv(\"{harness}\", argv);\n    return 99;\n}}\n"
+            ),
+        ),
+    ] {
+        let subs = root.join(spec);
+        write(&subs.join("student").join(file), text.as_bytes());
+        let out = root.join(format!("{spec}-out"));
+        let r = mark(
+            root,
+            [
+                OsStr::new("--spec"),
+                OsStr::new(spec),
+                subs.as_os_str(),
+                OsStr::new("--out"),
+                out.as_os_str(),
+            ],
+        );
+        assert_eq!(
+            r.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&r.stderr)
+        );
+        let table = rows(&out);
+        let total = table[0].iter().position(|h| h == "total").expect("total");
+        let view: serde_json::Value =
+            serde_json::from_str(&read(&out.join("cohort.json"))).expect("cohort.json");
+        assert_eq!(table[1][4], "ok", "{spec}: {:?}", table[1]);
+        let max = view["max"].as_f64().expect("max");
+        assert_eq!(table[1][total], format!("{max}"), "{spec}: full marks");
+    }
+}

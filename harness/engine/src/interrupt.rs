@@ -60,7 +60,7 @@ pub enum Killer {
     Keeper(Pid),
     /// SIGTERM to a child harness alone in its process group (`mark`'s
     /// checks), which then kills its own programs and removes its own
-    /// sandboxes; waited for (5 s at most, then SIGKILL to its group).
+    /// sandbox folders; waited for (5 s at most, then SIGKILL to its group).
     Harness(Pid),
 }
 

@@ -1,10 +1,10 @@
 //! A built submission checked against its pack's suite: this very
 //! harness run again as a child (`--bin PROGRAM --score --results …
 //! --gradescope …`), so a submission's row is by construction what its own
-//! `--score` run says, and nothing of one submission's run (its sandboxes,
+//! `--score` run says, and nothing of one submission's run (its sandbox folders,
 //! its early verdict, a crash) touches another's. The child is registered
 //! with the interrupt: Ctrl-C or SIGTERM stops it, and it removes its own
-//! sandboxes before it ends.
+//! sandbox folders before it ends.
 
 use std::ffi::OsString;
 use std::path::Path;
@@ -80,7 +80,7 @@ pub fn check(
         .env("NO_COLOR", "1")
         .env_remove(crate::pack::REFERENCE_ENV);
     // Its own process group: only this harness signals it, with SIGTERM,
-    // so that it kills its programs and removes its sandboxes itself.
+    // so that it kills its programs and removes its sandbox folders itself.
     std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
     let child = ticket
         .spawn_locked(

@@ -289,7 +289,7 @@ mod tests {
     fn classroom_clones_give_user_names() {
         let dir = tempfile::tempdir().unwrap();
         for user in ["octocat", "hubot"] {
-            std::fs::create_dir_all(dir.path().join(format!("boxes-a1-{user}/.git"))).unwrap();
+            std::fs::create_dir_all(dir.path().join(format!("assignment-{user}/.git"))).unwrap();
         }
         let (subs, _) = discover(dir.path()).unwrap();
         let names: Vec<&str> = subs.iter().map(|s| s.students[0].name.as_str()).collect();

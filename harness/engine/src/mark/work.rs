@@ -41,7 +41,6 @@ struct Shared {
     recipe: BuildRecipe,
     cli_build: Option<String>,
     out: PathBuf,
-    scratch: PathBuf,
     suite: SuiteInfo,
     check: CheckOptions,
     build_timeout: std::time::Duration,
@@ -104,21 +103,11 @@ pub fn mark(pack: &dyn Pack, program: &'static str, cli: &MarkCli) -> ExitCode {
     if let Err(e) = std::fs::create_dir_all(cli.out.join("submissions")) {
         return usage(program, &format!("cannot make {}: {e}", cli.out.display()));
     }
-    let scratch = match tempfile::Builder::new().prefix("mark-").tempdir() {
-        Ok(t) => t,
-        Err(e) => return usage(program, &format!("cannot make a scratch folder: {e}")),
-    };
-    // Removed on an interrupt with everything else the run made.
-    let Ok(Ok((_scratch_ticket, ()))) = Ticket::register(|| Ok(((), scratch.path().to_owned())))
-    else {
-        return exit::code(exit::USAGE);
-    };
     let shared = Arc::new(Shared {
         pack_name: pack.name().to_owned(),
         recipe,
         cli_build: cli.build.clone(),
         out: cli.out.clone(),
-        scratch: scratch.path().to_owned(),
         suite,
         check: CheckOptions {
             spec: pack.name().to_owned(),
@@ -456,7 +445,11 @@ fn fill(
         ));
         return Ok(());
     }
-    let dir = shared.scratch.join(&sub.slug);
+    // Kept under `programs/`, a path that stays after the run: the
+    // reproduce lines of `report.txt` name it.
+    let dir = std::path::absolute(shared.out.join("programs").join(&sub.slug))
+        .map_err(|e| format!("cannot place the program: {e}"))?;
+    let _ = std::fs::remove_dir_all(&dir);
     let binary = dir.join(shared.recipe.program);
     std::fs::create_dir_all(&dir)
         .and_then(|()| std::fs::write(&binary, &bytes))
@@ -465,9 +458,8 @@ fn fill(
             std::fs::set_permissions(&binary, std::fs::Permissions::from_mode(0o755))
         })
         .map_err(|e| format!("cannot place the program: {e}"))?;
-    let checked = check::check(&binary, staging, &shared.check, ticket);
-    let _ = std::fs::remove_dir_all(&dir);
-    mark.take_results(&checked?.results, shared.check.strict);
+    let checked = check::check(&binary, staging, &shared.check, ticket)?;
+    mark.take_results(&checked.results, shared.check.strict);
     Ok(())
 }
 
