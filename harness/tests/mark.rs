@@ -170,6 +170,16 @@ fn mark<A: AsRef<OsStr>>(root: &Path, args: impl IntoIterator<Item = A>) -> Outp
         .expect("the harness runs")
 }
 
+/// Asserts that `mark` exited 0, showing what it said otherwise.
+fn succeeds(out: &Output) {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).expect("an output file")
 }
@@ -346,12 +356,7 @@ fn a_cohort_is_marked_sliced_merged_interrupted_and_resumed() {
         let mut a = args(&out);
         a.extend(["--partition".into(), k.into()]);
         let r = mark(root, &a);
-        assert_eq!(
-            r.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&r.stderr)
-        );
+        succeeds(&r);
     }
     let merged = root.join("merged");
     let r = mark(
@@ -364,12 +369,7 @@ fn a_cohort_is_marked_sliced_merged_interrupted_and_resumed() {
             merged.clone().into(),
         ] as [std::ffi::OsString; 5],
     );
-    assert_eq!(
-        r.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&r.stderr)
-    );
+    succeeds(&r);
     assert_eq!(class_view(&merged), class_view(&whole));
 
     // Interrupted after its first submission, then run again: the same.
@@ -391,7 +391,12 @@ fn a_cohort_is_marked_sliced_merged_interrupted_and_resumed() {
                 .count()
         })
     };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
     while done(&again) < 2 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no submission finished in 120 s"
+        );
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     rustix::process::kill_process(
@@ -471,12 +476,7 @@ fn a_gradescope_export_names_the_students_in_the_rows() {
         dir.path(),
         [subs.as_os_str(), OsStr::new("--out"), out.as_os_str()],
     );
-    assert_eq!(
-        r.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&r.stderr)
-    );
+    succeeds(&r);
     let table = rows(&out);
     assert_eq!(
         table[1][..5],
@@ -537,12 +537,7 @@ fn the_class_view_renders_in_headless_chromium() {
         root,
         [subs.as_os_str(), OsStr::new("--out"), out.as_os_str()],
     );
-    assert_eq!(
-        r.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&r.stderr)
-    );
+    succeeds(&r);
     let page = out.join("index.html");
     let dom = std::process::Command::new(chromium)
         .args(["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom"])
@@ -607,12 +602,7 @@ fn nogo_and_gridgame_submissions_build_with_their_course_lines() {
                 out.as_os_str(),
             ],
         );
-        assert_eq!(
-            r.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&r.stderr)
-        );
+        succeeds(&r);
         let table = rows(&out);
         let total = table[0].iter().position(|h| h == "total").expect("total");
         let view: serde_json::Value =

@@ -392,6 +392,8 @@ fn one(shared: &Shared, sub: &Submission) -> Done {
         }
         Err(e) => {
             mark.reason = Some(format!("not marked: {e}"));
+            // The harness's own failure is never kept for the next run.
+            mark.inputs.clear();
             Some(e)
         }
     };
