@@ -107,7 +107,10 @@ fn classify(path: &Path, name: &OsStr) -> Option<(Source, OsString)> {
 /// Every submission under `root`, sorted by id (bytes), with what a
 /// course export says of its students; entries that are neither a folder
 /// nor an archive are returned apart, to be named.
-pub fn discover(root: &Path) -> Result<(Vec<Submission>, Vec<String>), String> {
+pub fn discover(root: &Path, out: &Path) -> Result<(Vec<Submission>, Vec<String>), String> {
+    // The output folder may sit among the submissions (`mark . --out
+    // marks`): it is not one of them.
+    let out = std::fs::canonicalize(out).ok();
     let entries = std::fs::read_dir(root)
         .map_err(|e| format!("cannot read the submissions folder {}: {e}", root.display()))?;
     let mut found: Vec<(OsString, Source)> = Vec::new();
@@ -115,7 +118,11 @@ pub fn discover(root: &Path) -> Result<(Vec<Submission>, Vec<String>), String> {
     for entry in entries {
         let entry = entry.map_err(|e| format!("cannot read {}: {e}", root.display()))?;
         let name = entry.file_name();
-        if name.as_bytes().starts_with(b".") || name == GRADESCOPE_METADATA {
+        if name.as_bytes().starts_with(b".")
+            || name == GRADESCOPE_METADATA
+            || name == "__MACOSX"
+            || (out.is_some() && std::fs::canonicalize(entry.path()).ok() == out)
+        {
             continue;
         }
         match classify(&entry.path(), &name) {
@@ -257,7 +264,7 @@ mod tests {
         std::fs::write(dir.path().join("carol.tar.gz"), b"").unwrap();
         std::fs::write(dir.path().join("notes.txt"), b"").unwrap();
         std::fs::write(dir.path().join(".DS_Store"), b"").unwrap();
-        let (subs, skipped) = discover(dir.path()).unwrap();
+        let (subs, skipped) = discover(dir.path(), Path::new("/nonexistent")).unwrap();
         let ids: Vec<&str> = subs.iter().map(|s| s.id.as_str()).collect();
         assert_eq!(ids, ["alice", "bob", "carol"]);
         assert!(matches!(subs[2].source, Source::TarGz(_)));
@@ -274,7 +281,7 @@ mod tests {
              :email: ada@example.org\n  :created_at: 2026-01-01\n",
         )
         .unwrap();
-        let (subs, _) = discover(dir.path()).unwrap();
+        let (subs, _) = discover(dir.path(), Path::new("/nonexistent")).unwrap();
         assert_eq!(
             subs[0].students,
             [Student {
@@ -291,7 +298,7 @@ mod tests {
         for user in ["octocat", "hubot"] {
             std::fs::create_dir_all(dir.path().join(format!("assignment-{user}/.git"))).unwrap();
         }
-        let (subs, _) = discover(dir.path()).unwrap();
+        let (subs, _) = discover(dir.path(), Path::new("/nonexistent")).unwrap();
         let names: Vec<&str> = subs.iter().map(|s| s.students[0].name.as_str()).collect();
         assert_eq!(names, ["hubot", "octocat"]);
     }

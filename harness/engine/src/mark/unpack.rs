@@ -103,7 +103,12 @@ fn inside(path: &Path) -> Result<Option<String>, String> {
             }
         }
     }
-    if parts.iter().any(|p| p == ".git") {
+    // Version control and the litter archivers leave (macOS's resource
+    // forks, Finder's folder settings) are not part of a submission.
+    if parts
+        .iter()
+        .any(|p| p == ".git" || p == "__MACOSX" || p == ".DS_Store")
+    {
         return Ok(None);
     }
     Ok((!parts.is_empty()).then(|| parts.join("/")))
@@ -312,6 +317,21 @@ mod tests {
         assert!(err.contains("points out"), "{err}");
         std::fs::write(&path, tar_with(&[("main.c", b"x")], Some(("in", "main.c")))).unwrap();
         assert!(read(&Source::Tar(path)).is_ok());
+    }
+
+    #[test]
+    fn macos_litter_does_not_stop_a_folder_being_unwrapped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.zip");
+        let mut w = zip::ZipWriter::new(std::fs::File::create(&path).unwrap());
+        let opts = zip::write::SimpleFileOptions::default();
+        for name in ["alice/main.c", "__MACOSX/alice/._main.c", "alice/.DS_Store"] {
+            w.start_file(name, opts).unwrap();
+            w.write_all(b"x").unwrap();
+        }
+        w.finish().unwrap();
+        let files = read(&Source::Zip(path)).unwrap();
+        assert_eq!(files.0.keys().collect::<Vec<_>>(), ["main.c"]);
     }
 
     #[test]

@@ -161,7 +161,7 @@ pub fn mark(pack: &dyn Pack, program: &'static str, cli: &MarkCli) -> ExitCode {
 /// The submissions of `dir` this run marks (its slice), the entries that
 /// are not submissions named.
 fn select(program: &str, dir: &Path, cli: &MarkCli) -> Result<Vec<Submission>, ExitCode> {
-    let (mut subs, skipped) = match intake::discover(dir) {
+    let (mut subs, skipped) = match intake::discover(dir, &cli.out) {
         Ok(found) => found,
         Err(e) => return Err(usage(program, &e)),
     };
