@@ -422,6 +422,20 @@ fn a_cohort_is_marked_sliced_merged_interrupted_and_resumed() {
     assert!(said.contains("unchanged"), "{said}");
     assert_eq!(class_view(&again), class_view(&whole));
     assert!(no_process_under(root), "a process outlived the run");
+    // Every folder the runs made (sandboxes, staging) is gone: what is
+    // left under TMPDIR is what the test itself made.
+    let mut left: Vec<String> = std::fs::read_dir(root)
+        .expect("root")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    let mut expected = vec![
+        "again", "merged", "own.json", "slice1", "slice2", "subs", "victim", "whole",
+    ];
+    expected.extend(VARIANTS);
+    expected.sort_unstable();
+    assert_eq!(left, expected);
 }
 
 #[test]

@@ -39,7 +39,7 @@ padding:0 1em;color:#1b1f24}h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em
 table{border-collapse:collapse;margin:.5em 0}td,th{padding:.25em .6em;border-bottom:1px solid #ddd;\
 text-align:left;vertical-align:top}td.n,th.n{text-align:right}code{font-size:.92em}\
 .flag{background:#fff3cd}.bad{color:#a40000}.ok{color:#13620f}.muted{color:#667}\
-.share{display:inline-block;height:.7em;background:#c0392b}svg text{font:12px sans-serif}.top{display:flex;flex-wrap:wrap;gap:3em}";
+.share{display:inline-block;height:.7em;background:#c0392b}pre{background:#f6f8fa;padding:1em;overflow-x:auto;font-size:.85em}svg text{font:12px sans-serif}.top{display:flex;flex-wrap:wrap;gap:3em}";
 
 fn page(title: &str, body: &str) -> String {
     format!(
@@ -223,8 +223,13 @@ fn tables(c: &Cohort, b: &mut String) {
     b.push_str("</table>\n");
 }
 
-/// A submission's `report.html`.
-pub fn report(m: &SubmissionMark, suite: &str) -> String {
+/// Bytes of `report.txt` shown in `report.html`.
+const REPORT_SHOWN: usize = 256 << 10;
+
+/// A submission's `report.html`, with `report.txt` (what `--bin` prints:
+/// each cause's worked example and the command that reproduces it) shown
+/// in full below the summary.
+pub fn report(m: &SubmissionMark, suite: &str, text: &[u8]) -> String {
     let mut b = String::new();
     let _ = writeln!(
         b,
@@ -281,7 +286,7 @@ pub fn report(m: &SubmissionMark, suite: &str) -> String {
             }
         );
     }
-    b.push_str("</ol>\n<p class=\"muted\">The full differences, each with the command that reproduces it, are in <a href=\"report.txt\">report.txt</a>.</p>\n");
+    b.push_str("</ol>\n<p class=\"muted\">The full differences, each with the command that reproduces it, are in the report below (<a href=\"report.txt\">report.txt</a>).</p>\n");
     let failed = m
         .cases
         .iter()
@@ -290,6 +295,17 @@ pub fn report(m: &SubmissionMark, suite: &str) -> String {
     let _ = writeln!(
         b,
         "<p class=\"muted\">{failed} case(s) not passed in all.</p>"
+    );
+    let shown = String::from_utf8_lossy(text.get(..REPORT_SHOWN).unwrap_or(text));
+    let _ = writeln!(
+        b,
+        "<h2>The report</h2>\n<pre id=\"report\">{}{}</pre>",
+        esc(&shown),
+        if text.len() > REPORT_SHOWN {
+            "\n[… the rest is in report.txt]"
+        } else {
+            ""
+        }
     );
     page(&format!("{} — {}", m.id, suite), &b)
 }

@@ -495,9 +495,10 @@ fn write_outputs(shared: &Shared, mark: &SubmissionMark, staging: &Path) -> Resu
             (serde_json::to_string_pretty(&grade).unwrap_or_default() + "\n").as_bytes(),
         )?;
     }
+    let text = std::fs::read(staging.join("report.txt")).unwrap_or_default();
     write(
         "report.html",
-        html::report(mark, &shared.suite.suite).as_bytes(),
+        html::report(mark, &shared.suite.suite, &text).as_bytes(),
     )?;
     let json = serde_json::to_string_pretty(mark).map_err(|e| e.to_string())? + "\n";
     write_atomic(&staging.join("mark.json"), json.as_bytes())
