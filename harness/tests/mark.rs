@@ -125,6 +125,10 @@ fn cohort(root: &Path) -> Cohort {
         b"boxes:\n\tyes | head -c 100000000\n",
     );
     write(&subs.join("no-program/Makefile"), b"all:\n\ttrue\n");
+    write(
+        &subs.join("not-a-program/Makefile"),
+        b"boxes:\n\techo hello > boxes\n",
+    );
     let escaped = root.join("escaped");
     let victim = root.join("victim");
     write(&victim, b"keep me\n");
@@ -279,6 +283,7 @@ fn a_cohort_is_marked_sliced_merged_interrupted_and_resumed() {
             "hostile",
             "no-extra-turn",
             "no-program",
+            "not-a-program",
             "tarred",
             "trimmed",
             "warns"
@@ -292,6 +297,7 @@ fn a_cohort_is_marked_sliced_merged_interrupted_and_resumed() {
         ("floods", "failed"),
         ("hangs", "timeout"),
         ("no-program", "no-binary"),
+        ("not-a-program", "no-binary"),
         ("good", "ok"),
         ("hostile", "ok"),
         ("forks", "ok"),
@@ -336,8 +342,8 @@ fn a_cohort_is_marked_sliced_merged_interrupted_and_resumed() {
     // The class view: shared causes and flagged cases name real failures.
     let view: serde_json::Value =
         serde_json::from_str(&read(&whole.join("cohort.json"))).expect("cohort.json");
-    assert_eq!(view["submissions"], 14);
-    assert!(view["rows"].as_array().expect("rows").len() == 14);
+    assert_eq!(view["submissions"], 15);
+    assert!(view["rows"].as_array().expect("rows").len() == 15);
     for f in [
         "build.log",
         "report.txt",

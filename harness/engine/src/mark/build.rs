@@ -14,8 +14,9 @@ use super::unpack::Files;
 
 /// Bytes of the build's output kept for `build.log`.
 const LOG_KEPT: u64 = 256 << 10;
-/// Bytes of output after which the build is killed.
-const OUTPUT_CAP: u64 = 16 << 20;
+/// Bytes of output after which the build is killed; also the largest
+/// program taken out of the sandbox (the survey reads files up to it).
+const OUTPUT_CAP: u64 = 64 << 20;
 
 /// How a build ended, as `marks.csv` says it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]

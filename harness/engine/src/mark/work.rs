@@ -439,14 +439,6 @@ fn fill(
     let Some(bytes) = built.program else {
         return Ok(());
     };
-    if !(bytes.starts_with(b"\x7fELF") || bytes.starts_with(b"#!")) {
-        mark.build = BuildStatus::NoBinary;
-        mark.reason = Some(format!(
-            "the build made `{}`, which is not a program (neither ELF nor #!)",
-            shared.recipe.program
-        ));
-        return Ok(());
-    }
     // Kept under `programs/`, a path that stays after the run: the
     // reproduce lines of `report.txt` name it.
     let dir = std::path::absolute(shared.out.join("programs").join(&sub.slug))
@@ -460,6 +452,18 @@ fn fill(
             std::fs::set_permissions(&binary, std::fs::Permissions::from_mode(0o755))
         })
         .map_err(|e| format!("cannot place the program: {e}"))?;
+    // A program that cannot start (not an executable format, a `#!` line
+    // ending in a carriage return, a missing interpreter) is the
+    // submission's fault, said once, not the harness's.
+    let target = crate::run::Target::binary(&binary).map_err(|e| e.to_string())?;
+    if let Err(e) = crate::preflight::check(&target) {
+        mark.build = BuildStatus::NoBinary;
+        mark.reason = Some(format!(
+            "the build made `{}`, which cannot run: {}",
+            shared.recipe.program, e.why
+        ));
+        return Ok(());
+    }
     let checked = check::check(&binary, staging, &shared.check, ticket)?;
     mark.take_results(&checked.results, shared.check.strict);
     Ok(())
