@@ -108,6 +108,20 @@ fn classify(path: &Path, name: &OsStr) -> Option<(Source, OsString)> {
 /// course export says of its students; entries that are neither a folder
 /// nor an archive are returned apart, to be named.
 pub fn discover(root: &Path, out: &Path) -> Result<(Vec<Submission>, Vec<String>), String> {
+    // Gradescope's archive unpacks to one folder holding the export: that
+    // folder is the one meant.
+    let nested = std::fs::read_dir(root).ok().and_then(|entries| {
+        let dirs: Vec<PathBuf> = entries
+            .flatten()
+            .filter(|e| !e.file_name().as_bytes().starts_with(b"."))
+            .map(|e| e.path())
+            .collect();
+        match dirs.as_slice() {
+            [only] if only.join(GRADESCOPE_METADATA).is_file() => Some(only.clone()),
+            _ => None,
+        }
+    });
+    let root = nested.as_deref().unwrap_or(root);
     // The output folder may sit among the submissions (`mark . --out
     // marks`): it is not one of them.
     let out = std::fs::canonicalize(out).ok();
@@ -290,6 +304,22 @@ mod tests {
                 sid: "42".into()
             }]
         );
+    }
+
+    #[test]
+    fn a_gradescope_export_inside_its_folder_is_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let export = dir.path().join("assignment_9_export");
+        std::fs::create_dir_all(export.join("submission_1")).unwrap();
+        std::fs::create_dir_all(export.join("submission_2")).unwrap();
+        std::fs::write(
+            export.join(GRADESCOPE_METADATA),
+            "submission_1:\n  :submitters: []\n",
+        )
+        .unwrap();
+        let (subs, _) = discover(dir.path(), Path::new("/nonexistent")).unwrap();
+        let ids: Vec<&str> = subs.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(ids, ["submission_1", "submission_2"]);
     }
 
     #[test]
