@@ -94,7 +94,7 @@ fn merged(cli: &MergeCli) -> Result<Cohort, String> {
 pub fn merge(program: &str, cli: &MergeCli) -> ExitCode {
     match merged(cli) {
         Ok(view) => {
-            eprintln!(
+            say!(
                 "{program} mark merge: {} slice(s), {} submission(s), mean {} of {}: {}",
                 cli.dirs.len(),
                 view.submissions,
@@ -105,7 +105,7 @@ pub fn merge(program: &str, cli: &MergeCli) -> ExitCode {
             exit::code(exit::PASSED)
         }
         Err(e) => {
-            eprintln!("{program} mark merge: {e}");
+            say!("{program} mark merge: {e}");
             exit::code(exit::USAGE)
         }
     }

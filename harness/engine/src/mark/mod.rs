@@ -10,6 +10,15 @@
 //!   `gradescope.json`, `report.html`, `mark.json` ([`record`]);
 //! - `marks.csv`, `cohort.json`, `index.html`.
 
+/// A line on stderr that never panics: a closed stream must not stop a
+/// marking run (nor re-enter the interrupt's clean-up).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 pub mod build;
 pub mod check;
 pub mod cohort;

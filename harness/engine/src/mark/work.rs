@@ -48,7 +48,7 @@ struct Shared {
 }
 
 fn usage(program: &str, message: &str) -> ExitCode {
-    eprintln!("{program} mark: {message}");
+    say!("{program} mark: {message}");
     exit::code(exit::USAGE)
 }
 
@@ -125,7 +125,7 @@ pub fn mark(pack: &dyn Pack, program: &'static str, cli: &MarkCli) -> ExitCode {
         .min(total);
     let out_dir = cli.out.clone();
     crate::interrupt::on_interrupt(move |sig| {
-        eprintln!(
+        say!(
             "\n{program} mark: interrupted by {}: the submissions marked so far are in {}; \
              the same command marks the rest (unchanged ones are skipped)",
             crate::run::signal_name(sig),
@@ -138,7 +138,7 @@ pub fn mark(pack: &dyn Pack, program: &'static str, cli: &MarkCli) -> ExitCode {
     };
     match write_class_view(&shared.out, &shared.suite, &marks) {
         Ok(view) => {
-            eprintln!(
+            say!(
                 "{program} mark: {} submission(s), {} built, mean {} of {}: {}",
                 view.submissions,
                 view.built,
@@ -150,7 +150,7 @@ pub fn mark(pack: &dyn Pack, program: &'static str, cli: &MarkCli) -> ExitCode {
         Err(e) => return usage(program, &e),
     }
     if faults > 0 {
-        eprintln!(
+        say!(
             "{program} mark: the harness could not mark {faults} submission(s); their rows say why"
         );
         return exit::code(exit::USAGE);
@@ -166,9 +166,7 @@ fn select(program: &str, dir: &Path, cli: &MarkCli) -> Result<Vec<Submission>, E
         Err(e) => return Err(usage(program, &e)),
     };
     for name in &skipped {
-        eprintln!(
-            "{program} mark: skipping {name}: neither a folder nor a .zip/.tar/.tar.gz archive"
-        );
+        say!("{program} mark: skipping {name}: neither a folder nor a .zip/.tar/.tar.gz archive");
     }
     if subs.is_empty() {
         return Err(usage(
@@ -270,12 +268,11 @@ fn run_workers(
                 continue;
             }
         };
-        match &bar {
-            Some(b) => {
-                b.println(text);
-                b.inc(1);
-            }
-            None => eprintln!("{program} mark: {text}"),
+        if let Some(b) = &bar {
+            b.println(text);
+            b.inc(1);
+        } else {
+            say!("{program} mark: {text}");
         }
     }
     for h in handles {
