@@ -5,9 +5,9 @@
 //! seat wins by 3 with perfect play). Solving it takes seconds, the first
 //! turn allows one, so the answers of the player to move at every position
 //! it can meet with more than [`crate::strategy::EXACT_UNLESS_LOST`] free
-//! sides while it follows the book (the opener playing anything, captures
-//! and extra turns included) are solved here offline, reduced by the
-//! square's 8 symmetries, and checked in as `book3x3.txt`. A test solves
+//! sides while it follows the book, in either seat (the other playing
+//! anything, captures and extra turns included), are solved here offline,
+//! reduced by the square's 8 symmetries, and checked in as `book3x3.txt`. A test solves
 //! the board again and requires the file to be exactly what it derives;
 //! from 17 free sides the bot's own search takes over.
 
@@ -204,8 +204,8 @@ pub fn derive(value: &[i8]) -> String {
     let boxes = box_masks();
     let mut book = std::collections::BTreeMap::new();
     let mut seen = std::collections::HashSet::new();
-    // (mask, whether the book's player is to move)
-    let mut stack = vec![(0u32, false)];
+    // (mask, whether the book's player is to move), from either seat.
+    let mut stack = vec![(0u32, false), (0u32, true)];
     while let Some((mask, ours)) = stack.pop() {
         let free = EDGES - mask.count_ones() as usize;
         if free <= FROM_FREE || !seen.insert((mask, ours)) {
@@ -325,6 +325,26 @@ mod tests {
                     best
                 );
             }
+        }
+        // Seat A too: its opening and its answer to any reply are moves
+        // of the best value (a loss by 3 at worst, never more).
+        let empty = crate::Board::new(3).expect("3×3");
+        let open = crate::strategy::choose(&empty, 0, &mut rng).expect("a move");
+        assert_eq!(after(&value, &boxes, 0, usize::from(open.0)), -3);
+        for reply in (0..EDGES).filter(|&e| e != usize::from(open.0)) {
+            let mut board = empty.clone();
+            board.draw(open, crate::Seat::A);
+            let again = board.draw(crate::Edge(reply as u16), crate::Seat::B);
+            if again > 0 {
+                continue;
+            }
+            let mask = 1 << open.0 | 1 << reply;
+            let answer = crate::strategy::choose(&board, 0, &mut rng).expect("a move");
+            let best = value.get(mask as usize).copied();
+            assert_eq!(
+                Some(after(&value, &boxes, mask, usize::from(answer.0))),
+                best
+            );
         }
         // Whole games: seat A plays a best move (odd seeds) or any move
         // (even seeds); seat B, the bot, wins by at least 3 every time.
