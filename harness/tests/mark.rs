@@ -591,6 +591,10 @@ fn the_class_view_renders_in_headless_chromium() {
         );
     }
     assert!(dom.contains("id=\"causes\""));
+    assert!(
+        dom.contains("id=\"flagged-rules\""),
+        "the flagged cases' rules"
+    );
 }
 
 /// Every pack that builds from source marks with its own course line:

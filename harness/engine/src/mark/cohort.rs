@@ -63,6 +63,8 @@ pub struct Cohort {
     pub categories: Vec<CategoryMean>,
     /// Every case, the most failed first.
     pub cases: Vec<CaseShare>,
+    /// The rules the flagged cases cite, the most cited first.
+    pub flagged_rules: Vec<FlaggedRule>,
     /// Causes found in more than one submission, the most shared first.
     pub shared_causes: Vec<SharedCause>,
     /// A row per submission, in id order.
@@ -97,6 +99,18 @@ pub struct CaseShare {
     pub judged: usize,
     /// Failed by more than half of them: check the ruling or the teaching.
     pub flagged: bool,
+    /// The rule IDs it cites.
+    pub rules: Vec<String>,
+}
+
+/// A rule the flagged cases cite: where to look first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlaggedRule {
+    /// The rule ID.
+    pub rule: String,
+    /// Flagged cases citing it.
+    pub cases: usize,
 }
 
 /// A cause several submissions share.
@@ -183,6 +197,7 @@ pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
         .collect();
     let cases = case_shares(&built);
     let shared_causes = shared(marks);
+    let flagged_rules = flagged_rules(&cases);
     Cohort {
         format: FORMAT.to_owned(),
         suite: suite.clone(),
@@ -194,6 +209,7 @@ pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
         histogram,
         categories,
         cases,
+        flagged_rules,
         shared_causes,
         rows: marks
             .iter()
@@ -222,6 +238,7 @@ fn case_shares(built: &[&SubmissionMark]) -> Vec<CaseShare> {
                 failed: 0,
                 judged: 0,
                 flagged: false,
+                rules: c.rules.clone(),
             });
             match c.verdict {
                 VerdictKind::Failed => {
@@ -248,6 +265,25 @@ fn case_shares(built: &[&SubmissionMark]) -> Vec<CaseShare> {
             .then_with(|| a.name.cmp(&b.name))
     });
     shares
+}
+
+/// The rules the flagged cases cite, the most cited first, then by ID.
+fn flagged_rules(cases: &[CaseShare]) -> Vec<FlaggedRule> {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for c in cases.iter().filter(|c| c.flagged) {
+        for r in &c.rules {
+            *counts.entry(r.as_str()).or_default() += 1;
+        }
+    }
+    let mut rules: Vec<FlaggedRule> = counts
+        .into_iter()
+        .map(|(rule, cases)| FlaggedRule {
+            rule: rule.to_owned(),
+            cases,
+        })
+        .collect();
+    rules.sort_by(|a, b| b.cases.cmp(&a.cases).then_with(|| a.rule.cmp(&b.rule)));
+    rules
 }
 
 /// The causes found in more than one submission, the most shared first.

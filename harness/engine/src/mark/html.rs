@@ -144,6 +144,18 @@ pub fn index(c: &Cohort) -> String {
          <p class=\"muted\">{} case(s); shares are of the submissions that built.</p>",
         flagged.len()
     );
+    if !c.flagged_rules.is_empty() {
+        let rules: Vec<String> = c
+            .flagged_rules
+            .iter()
+            .map(|r| format!("<code>{}</code> ({})", esc(&r.rule), r.cases))
+            .collect();
+        let _ = writeln!(
+            b,
+            "<p id=\"flagged-rules\">The rules they cite, the most first: {}</p>",
+            rules.join(", ")
+        );
+    }
     b.push_str("<ul id=\"flagged\">\n");
     for x in &flagged {
         let _ = writeln!(

@@ -11,7 +11,7 @@ use super::build::BuildStatus;
 use super::intake::Student;
 
 /// The value of [`SubmissionMark::format`].
-pub const FORMAT: &str = "conformance-mark/1";
+pub const FORMAT: &str = "conformance-mark/2";
 
 /// A submission's mark.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -78,6 +78,9 @@ pub struct CaseMark {
     pub category: Option<String>,
     /// Whether it rests on an ambiguous ruling.
     pub ambiguous: bool,
+    /// The rule IDs it cites.
+    #[serde(default)]
+    pub rules: Vec<String>,
     /// Its verdict.
     pub verdict: VerdictKind,
 }
@@ -135,6 +138,7 @@ impl SubmissionMark {
                 name: c.name.clone(),
                 category: c.category.clone(),
                 ambiguous: c.tags.iter().any(|t| t == "ambiguous"),
+                rules: c.rules.clone(),
                 verdict: c.verdict,
             })
             .collect();
