@@ -189,6 +189,11 @@ fn completed(boxes: &[u32], mask: u32, e: usize) -> i8 {
 }
 
 /// The value for the mover of drawing `e` on `mask`, given the table.
+#[cfg(test)]
+pub(crate) fn value_after(value: &[i8], mask: u32, e: usize) -> i8 {
+    after(value, &box_masks(), mask, e)
+}
+
 fn after(value: &[i8], boxes: &[u32], mask: u32, e: usize) -> i8 {
     let rest = value.get((mask | 1 << e) as usize).copied().unwrap_or(0);
     match completed(boxes, mask, e) {

@@ -29,4 +29,5 @@ pub mod greedy;
 pub mod ratings;
 pub mod referee;
 pub mod reference_bot;
+pub mod safe;
 pub mod strategy;
