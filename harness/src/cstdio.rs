@@ -163,11 +163,7 @@ pub struct CStdin {
 
 impl Read for CStdin {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let available = self.fill_buf()?;
-        let n = available.len().min(buf.len());
-        buf[..n].copy_from_slice(&available[..n]);
-        self.consume(n);
-        Ok(n)
+        reference_kit::stdio::read_through_buffer(self, buf)
     }
 }
 

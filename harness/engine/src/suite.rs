@@ -276,9 +276,13 @@ pub fn content_hash(roots: &[Root]) -> String {
             hasher.update(&bytes);
         }
     }
-    let digest = hasher.finalize();
-    let mut out = String::new();
-    for b in &digest[..6] {
+    hex(&hasher.finalize()[..6])
+}
+
+/// Bytes in lowercase hexadecimal, as content hashes are shown.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(2 * bytes.len());
+    for b in bytes {
         let _ = write!(out, "{b:02x}");
     }
     out

@@ -132,12 +132,19 @@ pub struct FlushingStdin<R> {
 
 impl<R: Read> Read for FlushingStdin<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let available = self.fill_buf()?;
-        let n = available.len().min(buf.len());
-        buf[..n].copy_from_slice(&available[..n]);
-        self.consume(n);
-        Ok(n)
+        read_through_buffer(self, buf)
     }
+}
+
+/// `Read::read` for a reader whose buffering is its `BufRead`: what
+/// `fill_buf` holds, as much as `buf` takes, so that a read and a
+/// line read see the same bytes (and the same flushes before them).
+pub fn read_through_buffer(reader: &mut impl BufRead, buf: &mut [u8]) -> io::Result<usize> {
+    let available = reader.fill_buf()?;
+    let n = available.len().min(buf.len());
+    buf[..n].copy_from_slice(&available[..n]);
+    reader.consume(n);
+    Ok(n)
 }
 
 impl<R: Read> BufRead for FlushingStdin<R> {

@@ -110,9 +110,6 @@ pub fn build(files: &Files, line: &str, program: &str, limit: Duration) -> Resul
                 run::format_secs(*after)
             )),
         ),
-        ending @ Ending::OutputCapExceeded { .. } => {
-            (BuildStatus::Failed, Some(format!("the build was {ending}")))
-        }
         ending @ Ending::Exited(_) => (
             BuildStatus::Failed,
             Some(format!("the build ended with {ending}")),

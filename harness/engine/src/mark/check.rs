@@ -14,13 +14,6 @@ use std::time::Duration;
 use crate::interrupt::{Killer, Ticket};
 use crate::results::Results;
 
-/// What the child run gave.
-#[derive(Debug)]
-pub struct Checked {
-    /// The `--results` document.
-    pub results: Results,
-}
-
 /// The options of a check that `mark` passes through.
 #[derive(Debug, Clone)]
 pub struct CheckOptions {
@@ -32,7 +25,8 @@ pub struct CheckOptions {
     pub strict: bool,
 }
 
-/// Runs the suite on `program`, writing `report.txt`, `results.json` and
+/// Runs the suite on `program` and returns its `--results` document,
+/// writing `report.txt`, `results.json` and
 /// `gradescope.json` into `dir`.
 ///
 /// `ticket` is the submission's: its folder is removed and the child
@@ -42,7 +36,7 @@ pub fn check(
     dir: &Path,
     options: &CheckOptions,
     ticket: &Ticket,
-) -> Result<Checked, String> {
+) -> Result<Results, String> {
     let me = std::env::current_exe().map_err(|e| format!("cannot find this harness: {e}"))?;
     let results_path = dir.join("results.json");
     let report = std::fs::File::create(dir.join("report.txt"))
@@ -111,9 +105,7 @@ pub fn check(
             .unwrap_or("");
         format!("the suite could not run ({status}): {last}")
     })?;
-    let results: Results =
-        serde_json::from_str(&text).map_err(|e| format!("results.json does not parse: {e}"))?;
-    Ok(Checked { results })
+    serde_json::from_str(&text).map_err(|e| format!("results.json does not parse: {e}"))
 }
 
 /// The error of a check the interrupt stopped.

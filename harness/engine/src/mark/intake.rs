@@ -55,7 +55,9 @@ pub struct Student {
     pub sid: String,
 }
 
-/// Escapes bytes that are not UTF-8 as `\xNN`.
+/// Escapes bytes that are not UTF-8 as `\xNN`; unlike
+/// [`crate::report::escape`] it keeps UTF-8 whole, since an id goes back
+/// into a gradebook (`José`, not `Jos\xc3\xa9`).
 pub fn readable(name: &OsStr) -> String {
     let mut out = String::new();
     for chunk in name.as_bytes().utf8_chunks() {

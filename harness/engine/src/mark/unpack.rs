@@ -32,7 +32,7 @@ impl Files {
             h.update((bytes.len() as u64).to_le_bytes());
             h.update(bytes);
         }
-        hex(&h.finalize())
+        crate::suite::hex(&h.finalize())
     }
 
     /// The names at the top level.
@@ -74,14 +74,6 @@ impl Files {
                 .collect(),
         )
     }
-}
-
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    bytes.iter().fold(String::new(), |mut out, b| {
-        use std::fmt::Write as _;
-        let _ = write!(out, "{b:02x}");
-        out
-    })
 }
 
 /// A path inside the submission, `/`-separated, or why it may not be

@@ -317,7 +317,7 @@ fn inputs_hash(shared: &Shared, files: &unpack::Files, line: &str) -> String {
         h.update((part.len() as u64).to_le_bytes());
         h.update(part.as_bytes());
     }
-    unpack::hex(&h.finalize())
+    suite::hex(&h.finalize())
 }
 
 fn previous(out: &Path, slug: &str) -> Option<SubmissionMark> {
@@ -461,8 +461,8 @@ fn fill(
         ));
         return Ok(());
     }
-    let checked = check::check(&binary, staging, &shared.check, ticket)?;
-    mark.take_results(&checked.results, shared.check.strict);
+    let results = check::check(&binary, staging, &shared.check, ticket)?;
+    mark.take_results(&results, shared.check.strict);
     Ok(())
 }
 
