@@ -143,6 +143,15 @@ pub struct BuildRecipe {
 }
 
 impl BuildRecipe {
+    /// The recipe in words, for the class view's header: `make` with a
+    /// Makefile, else `gcc … *.c`.
+    pub fn describe(&self) -> String {
+        match self.with_makefile {
+            Some(make) => format!("{make} with a Makefile, else {}", self.otherwise),
+            None => self.otherwise.to_owned(),
+        }
+    }
+
     /// The line for a submission whose top-level file names are `names`.
     pub fn line_for<'n>(&self, mut names: impl Iterator<Item = &'n str>) -> &'static str {
         match self.with_makefile {

@@ -161,7 +161,7 @@ fn mark_main(app: &App<'_>, command: &crate::mark::MarkCommand) -> ExitCode {
         return crate::mark::merge::merge(app.program, cli);
     }
     match app.pack(command.mark.spec.as_deref()) {
-        Ok(pack) => crate::mark::mark(pack, app.program, &command.mark),
+        Ok(pack) => crate::mark::mark(pack, app.packs, app.program, &command.mark),
         Err(e) => usage_error(app.program, &e),
     }
 }

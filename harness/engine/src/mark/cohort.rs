@@ -16,6 +16,7 @@ use crate::results::VerdictKind;
 
 use super::build::BuildStatus;
 use super::intake::Student;
+use super::Partition;
 use super::record::{Category, SubmissionMark};
 
 /// The value of [`Cohort::format`].
@@ -36,6 +37,9 @@ pub struct SuiteInfo {
     pub content_hash: String,
     /// Its marking categories.
     pub categories: Vec<Category>,
+    /// The build line (`--build`, or the pack's course line).
+    #[serde(default)]
+    pub build: String,
 }
 
 /// `cohort.json`.
@@ -69,6 +73,10 @@ pub struct Cohort {
     pub shared_causes: Vec<SharedCause>,
     /// A row per submission, in id order.
     pub rows: Vec<Row>,
+    /// The slice of a `--partition K/N` run (`mark merge` checks that it
+    /// is given every slice); none for a whole run or a merge.
+    #[serde(default)]
+    pub slice: Option<Partition>,
 }
 
 /// A category's mean.
@@ -199,6 +207,7 @@ pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
     let shared_causes = shared(marks);
     let flagged_rules = flagged_rules(&cases);
     Cohort {
+        slice: None,
         format: FORMAT.to_owned(),
         suite: suite.clone(),
         submissions: n,
@@ -398,6 +407,7 @@ mod tests {
                 title: String::new(),
                 marks: 10.0,
             }],
+            build: "cc *.c".into(),
         }
     }
 

@@ -1,6 +1,8 @@
 //! `mark merge DIR... --out DIR`: the slices of a `--partition` run joined
-//! into one output folder, the class view rebuilt from their submissions'
-//! `mark.json` files exactly as a single run builds it.
+//! into one output folder (their submissions' folders and programs), the
+//! class view rebuilt from their `mark.json` files exactly as a single run
+//! builds it. Each slice's `cohort.json` says which K/N it was: a set with
+//! a slice missing is refused (naming it) unless `--allow-missing`.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -9,7 +11,7 @@ use crate::exit;
 
 use super::cohort::{Cohort, SuiteInfo};
 use super::record::SubmissionMark;
-use super::{MergeCli, write_class_view};
+use super::{MergeCli, Partition, write_class_view};
 
 fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, String> {
     let text = std::fs::read_to_string(path)
@@ -17,8 +19,16 @@ fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, String> {
     serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// One slice's folder: its suite, which slice it is, and its marks with
+/// their folders.
+struct Slice {
+    suite: SuiteInfo,
+    part: Option<Partition>,
+    marks: Vec<(SubmissionMark, PathBuf)>,
+}
+
 /// The marks of one slice's folder, with its suite.
-fn slice(dir: &Path) -> Result<(SuiteInfo, Vec<(SubmissionMark, PathBuf)>), String> {
+fn slice(dir: &Path) -> Result<Slice, String> {
     let cohort: Cohort = read_json(&dir.join("cohort.json"))?;
     let mut marks = Vec::new();
     // Exactly the rows the slice's own class view lists: a folder left
@@ -28,7 +38,71 @@ fn slice(dir: &Path) -> Result<(SuiteInfo, Vec<(SubmissionMark, PathBuf)>), Stri
         let mark: SubmissionMark = read_json(&folder.join("mark.json"))?;
         marks.push((mark, folder));
     }
-    Ok((cohort.suite, marks))
+    Ok(Slice {
+        suite: cohort.suite,
+        part: cohort.slice,
+        marks,
+    })
+}
+
+/// Checks that `parts` (each slice's K/N, by folder) are one whole set:
+/// the same N, no K twice, none missing unless `allow_missing`.
+fn check_set(parts: &[(Option<Partition>, &Path)], allow_missing: bool) -> Result<(), String> {
+    let Some(n) = parts.iter().find_map(|(p, _)| p.map(|p| p.n)) else {
+        return Ok(());
+    };
+    let mut seen: Vec<Option<&Path>> = vec![None; n];
+    for (part, dir) in parts {
+        let Some(part) = part else {
+            return Err(format!(
+                "{} is a whole run, not a --partition slice: merge slices of one set",
+                dir.display()
+            ));
+        };
+        if part.n != n {
+            return Err(format!(
+                "{} is slice {}/{}, of another set than {n} slices",
+                dir.display(),
+                part.k,
+                part.n
+            ));
+        }
+        match seen.get_mut(part.k - 1) {
+            Some(Some(first)) => {
+                return Err(format!(
+                    "slice {}/{n} is given twice ({} and {})",
+                    part.k,
+                    first.display(),
+                    dir.display()
+                ));
+            }
+            Some(slot) => *slot = Some(dir),
+            None => return Err(format!("{}: slice {}/{n} is not of 1 to {n}", dir.display(), part.k)),
+        }
+    }
+    let missing: Vec<String> = (1..=n)
+        .filter(|k| seen.get(k - 1).is_some_and(Option::is_none))
+        .map(|k| format!("{k}/{n}"))
+        .collect();
+    if missing.is_empty() || allow_missing {
+        if !missing.is_empty() {
+            say!(
+                "mark merge: merging without slice(s) {}: their submissions have no row",
+                missing.join(", ")
+            );
+        }
+        return Ok(());
+    }
+    Err(format!(
+        "slice(s) {} of {n} are missing (given: {}); give every slice, or --allow-missing \
+         to merge without them",
+        missing.join(", "),
+        parts
+            .iter()
+            .map(|(_, d)| d.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
 }
 
 fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
@@ -45,8 +119,14 @@ fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
 fn merged(cli: &MergeCli) -> Result<Cohort, String> {
     let mut suite: Option<SuiteInfo> = None;
     let mut all: Vec<(SubmissionMark, PathBuf)> = Vec::new();
+    let mut parts = Vec::new();
     for dir in &cli.dirs {
-        let (s, marks) = slice(dir)?;
+        let Slice {
+            suite: s,
+            part,
+            marks,
+        } = slice(dir)?;
+        parts.push((part, dir.as_path()));
         match &suite {
             Some(first) if first.content_hash != s.content_hash || first.spec != s.spec => {
                 return Err(format!(
@@ -67,6 +147,7 @@ fn merged(cli: &MergeCli) -> Result<Cohort, String> {
         all.extend(marks);
     }
     let suite = suite.ok_or("no slices given")?;
+    check_set(&parts, cli.allow_missing)?;
     all.sort_by(|a, b| a.0.id.as_bytes().cmp(b.0.id.as_bytes()));
     if let Some(w) = all.windows(2).find(|w| w[0].0.id == w[1].0.id) {
         return Err(format!(
@@ -80,18 +161,36 @@ fn merged(cli: &MergeCli) -> Result<Cohort, String> {
     std::fs::create_dir_all(&subs).map_err(|e| format!("cannot make {}: {e}", subs.display()))?;
     for (mark, folder) in &all {
         let to = subs.join(&mark.slug);
-        let same = std::fs::canonicalize(folder).ok() == std::fs::canonicalize(&to).ok();
-        if !same {
-            let _ = std::fs::remove_dir_all(&to);
-            copy_dir(folder, &to).map_err(|e| format!("cannot copy {}: {e}", folder.display()))?;
+        copy_unless_same(folder, &to)?;
+        // The program a report's reproduce lines were checked with.
+        if let Some(programs) = folder.parent().and_then(Path::parent).map(|d| d.join("programs").join(&mark.slug))
+            && programs.is_dir()
+        {
+            copy_unless_same(&programs, &cli.out.join("programs").join(&mark.slug))?;
         }
     }
     let marks: Vec<SubmissionMark> = all.into_iter().map(|(m, _)| m).collect();
-    write_class_view(&cli.out, &suite, &marks)
+    write_class_view(&cli.out, &suite, &marks, None)
+}
+
+/// Copies folder `from` to `to` (its files), unless they are one folder.
+fn copy_unless_same(from: &Path, to: &Path) -> Result<(), String> {
+    if std::fs::canonicalize(from).ok() == std::fs::canonicalize(to).ok() {
+        return Ok(());
+    }
+    let _ = std::fs::remove_dir_all(to);
+    copy_dir(from, to).map_err(|e| format!("cannot copy {}: {e}", from.display()))
 }
 
 /// `mark merge`.
 pub fn merge(program: &str, cli: &MergeCli) -> ExitCode {
+    let _lock = match super::lock::take(&cli.out) {
+        Ok(lock) => lock,
+        Err(e) => {
+            say!("{program} mark merge: {e}");
+            return exit::code(exit::USAGE);
+        }
+    };
     match merged(cli) {
         Ok(view) => {
             say!(

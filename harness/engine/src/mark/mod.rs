@@ -24,8 +24,10 @@ pub mod check;
 pub mod cohort;
 pub mod html;
 pub mod intake;
+pub mod lock;
 pub mod merge;
 pub mod record;
+pub mod sanity;
 pub mod unpack;
 mod work;
 
@@ -87,6 +89,10 @@ pub struct MergeCli {
     /// Where the merged marks go.
     #[arg(long, value_name = "DIR", default_value = "marks")]
     pub out: PathBuf,
+    /// Merge even when slices of the `--partition` set are missing (the
+    /// class view then lacks their submissions).
+    #[arg(long)]
+    pub allow_missing: bool,
 }
 
 /// `mark`'s subcommands.
@@ -109,7 +115,8 @@ pub struct MarkCommand {
 }
 
 /// Slice K of N.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Partition {
     /// 1-based.
     pub k: usize,
@@ -161,8 +168,10 @@ pub(crate) fn write_class_view(
     out: &std::path::Path,
     suite: &cohort::SuiteInfo,
     marks: &[record::SubmissionMark],
+    slice: Option<Partition>,
 ) -> Result<cohort::Cohort, String> {
-    let view = cohort::build(suite, marks);
+    let mut view = cohort::build(suite, marks);
+    view.slice = slice;
     write_atomic(&out.join("marks.csv"), cohort::csv(suite, marks).as_bytes())?;
     let json = serde_json::to_string_pretty(&view).map_err(|e| e.to_string())? + "\n";
     write_atomic(&out.join("cohort.json"), json.as_bytes())?;

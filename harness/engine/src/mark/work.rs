@@ -30,7 +30,8 @@ enum Done {
     Marked(Box<SubmissionMark>),
     /// Unchanged since the last run: its mark kept.
     Kept(Box<SubmissionMark>),
-    /// The harness could not mark it (its row says why).
+    /// The harness could not mark it: no row, no folder (an earlier
+    /// run's stays), named on stderr.
     Fault(Box<SubmissionMark>, String),
     /// Stopped by an interrupt.
     Interrupted,
@@ -52,7 +53,7 @@ fn usage(program: &str, message: &str) -> ExitCode {
     exit::code(exit::USAGE)
 }
 
-fn suite_info(pack: &dyn Pack) -> Result<SuiteInfo, String> {
+fn suite_info(pack: &dyn Pack, build: String) -> Result<SuiteInfo, String> {
     let root = Root::Embedded(pack.suite());
     let suite = suite::suite_for(&root, pack.suite()).map_err(|e| e.to_string())?;
     Ok(SuiteInfo {
@@ -71,11 +72,18 @@ fn suite_info(pack: &dyn Pack) -> Result<SuiteInfo, String> {
                 marks: c.marks,
             })
             .collect(),
+        build,
     })
 }
 
-/// `mark` for `pack`.
-pub fn mark(pack: &dyn Pack, program: &'static str, cli: &MarkCli) -> ExitCode {
+/// `mark` for `pack`, one of the registered `packs` (which the check for
+/// a wrong `--spec` compares the programs with).
+pub fn mark(
+    pack: &dyn Pack,
+    packs: &[&dyn Pack],
+    program: &'static str,
+    cli: &MarkCli,
+) -> ExitCode {
     let Some(dir) = &cli.submissions else {
         return usage(
             program,
@@ -96,9 +104,15 @@ pub fn mark(pack: &dyn Pack, program: &'static str, cli: &MarkCli) -> ExitCode {
         Ok(subs) => subs,
         Err(code) => return code,
     };
-    let suite = match suite_info(pack) {
+    let build_line = cli.build.clone().unwrap_or_else(|| recipe.describe());
+    let suite = match suite_info(pack, build_line) {
         Ok(s) => s,
         Err(e) => return usage(program, &format!("the suite: {e}")),
+    };
+    // Before anything is written: one run per output folder.
+    let _lock = match super::lock::take(&cli.out) {
+        Ok(lock) => lock,
+        Err(e) => return usage(program, &e),
     };
     if let Err(e) = std::fs::create_dir_all(cli.out.join("submissions")) {
         return usage(program, &format!("cannot make {}: {e}", cli.out.display()));
@@ -136,7 +150,7 @@ pub fn mark(pack: &dyn Pack, program: &'static str, cli: &MarkCli) -> ExitCode {
     let Some((marks, faults)) = marks else {
         return exit::code(exit::INTERRUPTED);
     };
-    match write_class_view(&shared.out, &shared.suite, &marks) {
+    match write_class_view(&shared.out, &shared.suite, &marks, cli.partition) {
         Ok(view) => {
             say!(
                 "{program} mark: {} submission(s), {} built, mean {} of {}: {}",
@@ -149,9 +163,19 @@ pub fn mark(pack: &dyn Pack, program: &'static str, cli: &MarkCli) -> ExitCode {
         }
         Err(e) => return usage(program, &e),
     }
+    let programs = shared.out.join("programs");
+    if let Some(warning) =
+        super::sanity::wrong_run(packs, pack, &marks, &programs, shared.recipe.program)
+    {
+        say!("{program} mark: WARNING: {warning}");
+        if faults == 0 {
+            return exit::code(exit::FAILED);
+        }
+    }
     if faults > 0 {
         say!(
-            "{program} mark: the harness could not mark {faults} submission(s); their rows say why"
+            "{program} mark: the harness could not mark {faults} submission(s) (named above); \
+             they have no row: the same command tries them again"
         );
         return exit::code(exit::USAGE);
     }
@@ -259,9 +283,11 @@ fn run_workers(
             }
             Done::Fault(m, e) => {
                 faults += 1;
-                let t = format!("{} — harness fault: {e}", line(&m, "not marked"));
-                marks.push(*m);
-                t
+                format!(
+                    "[{}/{total}] {}: not marked, no row — harness fault: {e}",
+                    k + 1,
+                    m.id
+                )
             }
             Done::Interrupted => {
                 interrupted = true;
@@ -382,28 +408,32 @@ fn one(shared: &Shared, sub: &Submission) -> Done {
             }
             Err(_) => return Done::Interrupted,
         };
-    let fault = match fill(shared, sub, files, &line, &staging, &ticket, &mut mark) {
-        Ok(()) => None,
+    match fill(shared, sub, files, &line, &staging, &ticket, &mut mark) {
+        Ok(()) => {}
         Err(e) if e == check::INTERRUPTED || crate::interrupt::interrupted() => {
             return Done::Interrupted;
         }
         Err(e) => {
-            mark.reason = Some(format!("not marked: {e}"));
-            // The harness's own failure is never kept for the next run.
-            mark.inputs.clear();
-            Some(e)
+            // The harness's own failure is no mark: nothing of it is put in
+            // place (an earlier run's folder stays), and it is never kept.
+            let _ = std::fs::remove_dir_all(&staging);
+            drop(ticket);
+            return Done::Fault(Box::new(mark), e);
         }
-    };
+    }
     mark.seconds = started.elapsed().as_secs_f64();
     let written = write_outputs(shared, &mark, &staging).and_then(|()| {
         let _ = std::fs::remove_dir_all(&folder);
         std::fs::rename(&staging, &folder)
             .map_err(|e| format!("cannot move {} into place: {e}", staging.display()))
     });
+    if written.is_err() {
+        let _ = std::fs::remove_dir_all(&staging);
+    }
     drop(ticket);
-    match (written, fault) {
-        (Err(e), _) | (Ok(()), Some(e)) => Done::Fault(Box::new(mark), e),
-        (Ok(()), None) => Done::Marked(Box::new(mark)),
+    match written {
+        Err(e) => Done::Fault(Box::new(mark), e),
+        Ok(()) => Done::Marked(Box::new(mark)),
     }
 }
 
