@@ -86,6 +86,9 @@ pub(crate) struct Supervisor<'a> {
     end: End,
     rules: Rules,
     chunk: Vec<u8>,
+    /// When output last arrived on either stream: a run killed at its
+    /// limit was "still writing" if this is close to the kill.
+    last_output: Option<Instant>,
 }
 
 /// One output stream: its descriptor while open, and what was read.
@@ -305,6 +308,7 @@ impl<'a> Supervisor<'a> {
             end: End::watch(pid, pidfd),
             rules,
             chunk: vec![0; CHUNK],
+            last_output: None,
         })
     }
 
@@ -380,6 +384,11 @@ impl<'a> Supervisor<'a> {
         self.end.seen().is_some()
     }
 
+    /// When output last arrived, if any did.
+    pub fn last_output(&self) -> Option<Instant> {
+        self.last_output
+    }
+
     /// Each stream's kept bytes and the count of bytes read and not kept.
     pub fn captured(self) -> [(Vec<u8>, u64); 2] {
         self.readers.map(|r| (r.kept, r.dropped))
@@ -410,6 +419,9 @@ impl<'a> Supervisor<'a> {
         let typing = typist.is_some();
         let stream = reader.stream;
         let got = reader.read_once(&mut self.chunk, self.rules.cap, typist);
+        if matches!(got, Got::Data | Got::Cap) {
+            self.last_output = Some(Instant::now());
+        }
         if typing && got == Got::Data {
             self.type_due();
         }

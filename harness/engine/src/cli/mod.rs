@@ -9,12 +9,14 @@
 //! - `plan`: which cases a run selects, and the trial list;
 //! - `trials`: one case as a trial, run, driven and judged;
 //! - `bless`: one case blessed from the reference;
+//! - `confirm`: a timeout run again before it is charged;
 //! - `coverage`: the rule coverage table;
 //! - `header`: what a run prints around libtest's output;
 //! - `outputs`: the machine outputs (`--results`, `--gradescope`).
 
 mod args;
 mod bless;
+mod confirm;
 mod coverage;
 mod header;
 mod outputs;

@@ -19,6 +19,7 @@ use crate::schema::{Case, Suite};
 use crate::suite::CaseFile;
 
 use super::bless::bless_one;
+use super::confirm;
 use super::runner::Context;
 
 /// One selected case, ready to run: under libtest-mimic (as a [`Trial`])
@@ -152,12 +153,35 @@ pub(super) fn check_one(
             match run::run(&inv) {
                 Err(e) => Verdict::Error(format!("{}: {e}", file.display())),
                 Ok(outcome) => {
+                    // A timeout is charged only once confirmed (confirm.rs).
+                    let (outcome, timing) = match confirm::confirm(&inv, &outcome) {
+                        Some(confirm::Confirmed::Cleared(again)) => (*again, None),
+                        Some(c) => {
+                            let note = confirm::note(&c, inv.timeout, reference_time(&case));
+                            (outcome, note)
+                        }
+                        None => (outcome, None),
+                    };
                     *actual = Some(outcome.ending.clone());
-                    judge(ctx, file, &case, &inv, &expected, outcome)
+                    let mut verdict = judge(ctx, file, &case, &inv, &expected, outcome);
+                    if let (Verdict::Failed(f), Some(note)) = (&mut verdict, timing) {
+                        f.summary = if f.summary.is_empty() {
+                            note
+                        } else {
+                            format!("{} [{note}]", f.summary)
+                        };
+                    }
+                    verdict
                 }
             }
         }
     }
+}
+
+/// What the reference takes on `case`, as it records it (`reference-ms`;
+/// 1 stands for anything under 50 ms).
+fn reference_time(case: &Case) -> Option<std::time::Duration> {
+    case.reference_ms.map(std::time::Duration::from_millis)
 }
 
 /// Runs a case holding a `script` through the pack's driver.

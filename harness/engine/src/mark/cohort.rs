@@ -14,9 +14,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::results::VerdictKind;
 
+use super::Partition;
 use super::build::BuildStatus;
 use super::intake::Student;
-use super::Partition;
 use super::record::{Category, SubmissionMark};
 
 /// The value of [`Cohort::format`].

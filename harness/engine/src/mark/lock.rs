@@ -50,11 +50,7 @@ pub fn take(out: &Path) -> Result<OutLock, String> {
         ));
     }
     // Who holds it, for the run that finds it taken.
-    let me = format!(
-        "pid {}, started {}",
-        std::process::id(),
-        utc_now_text()
-    );
+    let me = format!("pid {}, started {}", std::process::id(), utc_now_text());
     let _ = file
         .set_len(0)
         .and_then(|()| file.rewind())

@@ -77,7 +77,13 @@ fn check_set(parts: &[(Option<Partition>, &Path)], allow_missing: bool) -> Resul
                 ));
             }
             Some(slot) => *slot = Some(dir),
-            None => return Err(format!("{}: slice {}/{n} is not of 1 to {n}", dir.display(), part.k)),
+            None => {
+                return Err(format!(
+                    "{}: slice {}/{n} is not of 1 to {n}",
+                    dir.display(),
+                    part.k
+                ));
+            }
         }
     }
     let missing: Vec<String> = (1..=n)
@@ -163,7 +169,10 @@ fn merged(cli: &MergeCli) -> Result<Cohort, String> {
         let to = subs.join(&mark.slug);
         copy_unless_same(folder, &to)?;
         // The program a report's reproduce lines were checked with.
-        if let Some(programs) = folder.parent().and_then(Path::parent).map(|d| d.join("programs").join(&mark.slug))
+        if let Some(programs) = folder
+            .parent()
+            .and_then(Path::parent)
+            .map(|d| d.join("programs").join(&mark.slug))
             && programs.is_dir()
         {
             copy_unless_same(&programs, &cli.out.join("programs").join(&mark.slug))?;

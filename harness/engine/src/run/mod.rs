@@ -30,6 +30,7 @@ pub use crate::terminal::Awaiting;
 
 pub use crate::pack::REFERENCE_ENV;
 
+mod cpu;
 mod ending;
 mod files;
 mod spawn;
@@ -215,6 +216,17 @@ pub struct Outcome {
     pub elapsed: Duration,
 }
 
+/// How busy a run was, beside its [`Outcome`] (see [`run_with_activity`]):
+/// what tells a slow program from a stuck one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Activity {
+    /// CPU time it used (its descendants' included), read just before it
+    /// was killed or reaped; `None` when `/proc` could not tell.
+    pub cpu: Option<Duration>,
+    /// When it last wrote output, from its start.
+    pub last_output: Option<Duration>,
+}
+
 /// Output read and not kept: counted, so the harness's memory
 /// stays bounded whatever a program prints.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -260,6 +272,12 @@ pub enum RunError {
 
 /// Runs `inv` in a fresh sandbox and reports what happened.
 pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
+    run_with_activity(inv).map(|(outcome, _)| outcome)
+}
+
+/// [`run`], with how busy the program was: its CPU time and when it last
+/// wrote.
+pub fn run_with_activity(inv: &Invocation) -> Result<(Outcome, Activity), RunError> {
     let containment = sandbox::containment();
     let mut folder = match crate::spare::take(containment) {
         Err(Interrupted) => return Err(RunError::Interrupted),
@@ -302,7 +320,7 @@ pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
     let outcome = watch(inv, layout, start, started);
     // A run killed by the harness, or one that left processes behind,
     // might still have something writing into its folder.
-    let clean = outcome.as_ref().is_ok_and(|o| {
+    let clean = outcome.as_ref().is_ok_and(|(o, _)| {
         matches!(o.ending, Ending::Exited(_) | Ending::Signaled(_))
             && !o.left_process
             && o.left_behind.is_empty()

@@ -14,7 +14,9 @@ use crate::sandbox::{self, Layout, Reported};
 use crate::supervise::{Ends, Rules, Stop, Supervisor};
 
 use super::spawn::{Proc, Started};
-use super::{Dropped, Ending, Invocation, KEEPER_DRAIN, LINGER_GRACE, Outcome, RunError, survey};
+use super::{
+    Activity, Dropped, Ending, Invocation, KEEPER_DRAIN, LINGER_GRACE, Outcome, RunError, survey,
+};
 
 /// Feeds stdin, reads both streams, supervises the run to its end and
 /// surveys the sandbox.
@@ -23,7 +25,7 @@ pub(super) fn watch(
     layout: &Layout,
     start: Instant,
     mut started: Started,
-) -> Result<Outcome, RunError> {
+) -> Result<(Outcome, Activity), RunError> {
     let keeper = matches!(started.proc, Proc::Keeper { .. });
     let rules = Rules {
         timeout: inv.timeout,
@@ -70,6 +72,13 @@ pub(super) fn watch(
         Stop::Ended | Stop::Lingered => None,
     };
     let mut left_process = stop == Stop::Lingered && !keeper;
+    // Read before anything is killed or reaped.
+    let activity = Activity {
+        cpu: super::cpu::tree_cpu(started.proc.pid()),
+        last_output: supervisor
+            .last_output()
+            .map(|at| at.saturating_duration_since(start)),
+    };
     let status = settle(&mut started.proc, forced.is_some(), supervisor.exited());
     // What the streams still hold was written before the kill. A process
     // left behind is killed only now: a moment for the pipes to close.
@@ -115,21 +124,24 @@ pub(super) fn watch(
 
     let [(stdout, stdout_dropped), (stderr, stderr_dropped)] = supervisor.captured();
     let (files, dirs, written) = survey(&layout.work, &inv.files, inv.output_cap);
-    Ok(Outcome {
-        ending,
-        stdout,
-        stderr,
-        files,
-        dirs,
-        written,
-        left_process,
-        left_behind,
-        dropped: Dropped {
-            stdout: stdout_dropped,
-            stderr: stderr_dropped,
+    Ok((
+        Outcome {
+            ending,
+            stdout,
+            stderr,
+            files,
+            dirs,
+            written,
+            left_process,
+            left_behind,
+            dropped: Dropped {
+                stdout: stdout_dropped,
+                stderr: stderr_dropped,
+            },
+            elapsed,
         },
-        elapsed,
-    })
+        activity,
+    ))
 }
 
 /// How long the streams may take to close once a left-behind process is

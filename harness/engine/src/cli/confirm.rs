@@ -1,0 +1,176 @@
+//! A timeout is confirmed before it is charged. A run killed at its time
+//! limit may only have been slowed by a busy machine (other jobs, other
+//! submissions marked beside it), so the case runs again, one
+//! confirmation at a time in this harness, with [`HEADROOM`] times the
+//! limit, and the limit is then applied to the CPU time the program used,
+//! which does not depend on the machine's load:
+//!
+//! - it finishes within the limit's CPU time: the first kill was the
+//!   machine's doing, and the case is judged on this run;
+//! - it finishes but used more CPU time than the limit: slow, charged as
+//!   a timeout that says how long it takes ("slow: finishes in 8.8 s");
+//! - it is killed again: stuck, charged ("timed out twice"), saying
+//!   whether it was still using CPU or writing at the kill.
+//!
+//! Either way the note says what the reference takes, when the case
+//! records it.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use crate::run::{self, Activity, Ending, Invocation, Limits, Outcome};
+
+/// How many times the limit a confirming run is given.
+pub(super) const HEADROOM: u32 = 4;
+
+/// One confirmation at a time: it runs as alone as this harness can make
+/// it.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// What a confirmation found, for the report.
+#[derive(Debug, Clone)]
+pub(super) enum Confirmed {
+    /// Finished within the limit's CPU time: judged on `outcome`.
+    Cleared(Box<Outcome>),
+    /// Finished, after `took` (wall) and `cpu`, past the limit.
+    Slow {
+        /// Wall time of the confirming run.
+        took: Duration,
+    },
+    /// Killed again at the headroom.
+    Stuck {
+        /// How busy it was at the second kill.
+        activity: Activity,
+        /// The headroom's limit.
+        after: Duration,
+    },
+}
+
+/// Confirms a run killed at `inv.timeout`; `None` when it was not killed
+/// at its time limit (nothing to confirm) or the run could not be made.
+pub(super) fn confirm(inv: &Invocation, first: &Outcome) -> Option<Confirmed> {
+    if !matches!(first.ending, Ending::TimedOut { .. }) {
+        return None;
+    }
+    let limit = inv.timeout;
+    let mut again = inv.clone();
+    again.timeout = limit.saturating_mul(HEADROOM).min(run::MAX_TIMEOUT);
+    again.limits = Limits::for_timeout(again.timeout);
+    let _alone = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let (outcome, activity) = run::run_with_activity(&again).ok()?;
+    Some(match outcome.ending {
+        Ending::TimedOut { .. } => Confirmed::Stuck {
+            activity,
+            after: again.timeout,
+        },
+        _ if activity
+            .cpu
+            .map_or(outcome.elapsed <= limit, |cpu| cpu <= limit) =>
+        {
+            Confirmed::Cleared(Box::new(outcome))
+        }
+        _ => Confirmed::Slow {
+            took: outcome.elapsed,
+        },
+    })
+}
+
+/// The note a charged timeout carries: how it behaved and what the
+/// reference takes.
+pub(super) fn note(
+    confirmed: &Confirmed,
+    limit: Duration,
+    reference: Option<Duration>,
+) -> Option<String> {
+    let reference = match reference {
+        // What a case records for anything the 1 s floor covers.
+        Some(r) if r <= Duration::from_millis(50) => {
+            "; the reference takes under 0.05 s".to_owned()
+        }
+        Some(r) => format!("; the reference takes about {} s", secs(r)),
+        None => String::new(),
+    };
+    match confirmed {
+        Confirmed::Cleared(_) => None,
+        Confirmed::Slow { took } => Some(format!(
+            "slow: finishes in {} s, past its limit of {} s{reference} (timed out, then run again \
+             alone with {HEADROOM}× the limit)",
+            secs(*took),
+            secs(limit)
+        )),
+        Confirmed::Stuck { activity, after } => {
+            let doing = match (activity.cpu, activity.last_output) {
+                (_, Some(out)) if after.saturating_sub(out) < Duration::from_millis(200) => {
+                    "still writing output at the kill"
+                }
+                (Some(cpu), _) if cpu.as_secs_f64() > 0.5 * after.as_secs_f64() => {
+                    "using the CPU all along (a loop that never ends?)"
+                }
+                (Some(_), _) => "mostly waiting, using little CPU (blocked reading input?)",
+                (None, _) => "still running",
+            };
+            Some(format!(
+                "timed out twice: still running after {} s, and again after {} s; {doing}{reference}",
+                secs(limit),
+                secs(*after)
+            ))
+        }
+    }
+}
+
+fn secs(d: Duration) -> String {
+    let text = format!("{:.2}", d.as_secs_f64());
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notes_tell_slow_from_stuck() {
+        let limit = Duration::from_secs(1);
+        let slow = note(
+            &Confirmed::Slow {
+                took: Duration::from_millis(3800),
+            },
+            limit,
+            Some(Duration::from_millis(10)),
+        )
+        .unwrap();
+        assert!(slow.starts_with("slow: finishes in 3.8 s"), "{slow}");
+        assert!(slow.contains("the reference takes under 0.05 s"), "{slow}");
+        let spin = note(
+            &Confirmed::Stuck {
+                activity: Activity {
+                    cpu: Some(Duration::from_secs(4)),
+                    last_output: None,
+                },
+                after: Duration::from_secs(4),
+            },
+            limit,
+            None,
+        )
+        .unwrap();
+        assert!(
+            spin.starts_with("timed out twice: still running after 1 s"),
+            "{spin}"
+        );
+        assert!(spin.contains("using the CPU"), "{spin}");
+        let writing = note(
+            &Confirmed::Stuck {
+                activity: Activity {
+                    cpu: Some(Duration::from_secs(1)),
+                    last_output: Some(Duration::from_millis(3950)),
+                },
+                after: Duration::from_secs(4),
+            },
+            limit,
+            None,
+        )
+        .unwrap();
+        assert!(writing.contains("still writing"), "{writing}");
+    }
+}
