@@ -70,6 +70,23 @@ pub fn count_warnings(log: &[u8]) -> usize {
         .count()
 }
 
+/// The compiler's first error line (`…: error: …`, `…: fatal error: …`,
+/// or make's `*** …`), else the last line the build printed; bounded.
+pub fn first_error(log: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(log);
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let line = lines
+        .iter()
+        .find(|l| l.contains("error:") || l.contains("Error:"))
+        .or_else(|| lines.iter().find(|l| l.contains("***")))
+        .or_else(|| lines.last())?;
+    Some(line.chars().take(200).collect())
+}
+
 /// Builds `files` with `line` (run by `/bin/sh -c`), expecting `program`.
 pub fn build(files: &Files, line: &str, program: &str, limit: Duration) -> Result<Built, String> {
     let sh = Target::binary(std::path::Path::new("/bin/sh")).map_err(|e| e.to_string())?;
@@ -112,7 +129,12 @@ pub fn build(files: &Files, line: &str, program: &str, limit: Duration) -> Resul
         ),
         ending @ Ending::Exited(_) => (
             BuildStatus::Failed,
-            Some(format!("the build ended with {ending}")),
+            Some(
+                match first_error(&outcome.stderr).or_else(|| first_error(&outcome.stdout)) {
+                    Some(line) => format!("the build ended with {ending}: {line}"),
+                    None => format!("the build ended with {ending}"),
+                },
+            ),
         ),
         ending => (BuildStatus::Failed, Some(format!("the build was {ending}"))),
     };
@@ -142,5 +164,24 @@ mod tests {
                     b.c:9:2: warning: implicit declaration\n  note: warning: in a note\n";
         assert_eq!(count_warnings(log), 3);
         assert_eq!(count_warnings(b"all good\n"), 0);
+    }
+
+    #[test]
+    fn the_first_error_line_is_named() {
+        let log = b"a.c:3:5: warning: unused\na.c:4:1: error: expected ';'\nb.c:1: error: x\n";
+        assert_eq!(
+            first_error(log).as_deref(),
+            Some("a.c:4:1: error: expected ';'")
+        );
+        let log = b"gcc: fatal error: no input files\n";
+        assert_eq!(
+            first_error(log).as_deref(),
+            Some("gcc: fatal error: no input files")
+        );
+        assert_eq!(first_error(b"\n"), None);
+        assert_eq!(
+            first_error(b"sh: 1: cc: not found\n").as_deref(),
+            Some("sh: 1: cc: not found")
+        );
     }
 }

@@ -56,23 +56,28 @@ impl Files {
     }
 
     /// Everything inside one top-level folder, when that is all there is
-    /// (an archive of `alice/…`): the folder is taken off.
-    fn unwrap_single_folder(self) -> Self {
-        let mut tops = self.0.keys().map(|p| p.split_once('/').map(|(top, _)| top));
-        let Some(Some(first)) = tops.next() else {
-            return self;
-        };
-        let first = first.to_owned();
-        if !tops.all(|t| t == Some(first.as_str())) {
-            return self;
+    /// (an archive of `alice/…`), taken out of it, again and again: a
+    /// folder and the same tree zipped (with or without its own folder)
+    /// give the same files. The one rule for every form a submission
+    /// comes in.
+    fn unwrap_single_folder(mut self) -> Self {
+        loop {
+            let mut tops = self.0.keys().map(|p| p.split_once('/').map(|(top, _)| top));
+            let Some(Some(first)) = tops.next() else {
+                return self;
+            };
+            let first = first.to_owned();
+            if !tops.all(|t| t == Some(first.as_str())) {
+                return self;
+            }
+            let cut = first.len() + 1;
+            self = Files(
+                self.0
+                    .into_iter()
+                    .map(|(p, b)| (p.get(cut..).unwrap_or_default().to_owned(), b))
+                    .collect(),
+            );
         }
-        let cut = first.len() + 1;
-        Files(
-            self.0
-                .into_iter()
-                .map(|(p, b)| (p.get(cut..).unwrap_or_default().to_owned(), b))
-                .collect(),
-        )
     }
 }
 
@@ -309,6 +314,27 @@ mod tests {
         assert!(err.contains("points out"), "{err}");
         std::fs::write(&path, tar_with(&[("main.c", b"x")], Some(("in", "main.c")))).unwrap();
         assert!(read(&Source::Tar(path)).is_ok());
+    }
+
+    #[test]
+    fn a_folder_and_its_zip_unwrap_the_same_way() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("alice");
+        std::fs::create_dir_all(folder.join("nested/src")).unwrap();
+        std::fs::write(folder.join("nested/src/ass1.c"), b"int main;").unwrap();
+        let path = dir.path().join("alice.zip");
+        let mut w = zip::ZipWriter::new(std::fs::File::create(&path).unwrap());
+        w.start_file(
+            "alice/nested/src/ass1.c",
+            zip::write::SimpleFileOptions::default(),
+        )
+        .unwrap();
+        w.write_all(b"int main;").unwrap();
+        w.finish().unwrap();
+        let from_folder = read(&Source::Folder(folder)).unwrap();
+        let from_zip = read(&Source::Zip(path)).unwrap();
+        assert_eq!(from_folder, from_zip);
+        assert_eq!(from_zip.top_names().collect::<Vec<_>>(), ["ass1.c"]);
     }
 
     #[test]
