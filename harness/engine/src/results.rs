@@ -311,9 +311,41 @@ pub struct GradescopeTest {
     pub visibility: String,
 }
 
+/// Bytes of one Gradescope test's output at most: the causes past it are
+/// counted, not shown.
+pub const GRADESCOPE_TEST_MAX: usize = 4096;
+
+/// `text` cut to `max` bytes at a line's end (a char's, for a single long
+/// line), with what was left out counted.
+pub fn bounded(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_owned();
+    }
+    let mut cut = max;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    if let Some(nl) = text[..cut].rfind('\n') {
+        cut = nl + 1;
+    }
+    format!(
+        "{}[{} more bytes not shown: the whole report is report.txt]\n",
+        &text[..cut],
+        text.len() - cut
+    )
+}
+
 /// The Gradescope document of a run: ambiguous cases carry no marks, so
-/// only the suite's categories are tests.
-pub fn gradescope(doc: &Results, titles: &[(String, String)], seconds: f64) -> Gradescope {
+/// only the suite's categories are tests. `causes` holds, per category,
+/// its failures grouped by cause as the report renders them (labels,
+/// worked example with its diff and hint); each test shows at most
+/// [`GRADESCOPE_TEST_MAX`] bytes of it.
+pub fn gradescope(
+    doc: &Results,
+    titles: &[(String, String)],
+    causes: &[(String, String)],
+    seconds: f64,
+) -> Gradescope {
     let mut tests = Vec::new();
     for (i, row) in doc.score.categories.iter().enumerate() {
         let Some(max) = row.marks else {
@@ -328,23 +360,15 @@ pub fn gradescope(doc: &Results, titles: &[(String, String)], seconds: f64) -> G
             let _ = write!(output, ", {} could not be run", row.errors);
         }
         output.push('\n');
-        for case in doc
-            .cases
-            .iter()
-            .filter(|c| c.category.as_deref() == Some(row.name.as_str()))
-        {
-            match case.verdict {
-                VerdictKind::Passed => {}
-                VerdictKind::Failed => {
-                    let first = case.differences.first().map_or("", |d| d.message.as_str());
-                    let _ = writeln!(output, "FAILED {}: {first}", case.name);
-                }
-                VerdictKind::Error => {
-                    let why = case.error.as_deref().unwrap_or("");
-                    let first = why.lines().next().unwrap_or("");
-                    let _ = writeln!(output, "ERROR {}: {first}", case.name);
-                }
-            }
+        if let Some((_, text)) = causes.iter().find(|(n, _)| *n == row.name) {
+            output.push_str(&bounded(text, GRADESCOPE_TEST_MAX));
+        }
+        for case in doc.cases.iter().filter(|c| {
+            c.category.as_deref() == Some(row.name.as_str()) && c.verdict == VerdictKind::Error
+        }) {
+            let why = case.error.as_deref().unwrap_or("");
+            let first = why.lines().next().unwrap_or("");
+            let _ = writeln!(output, "ERROR {}: {first}", case.name);
         }
         let score = row.earned.unwrap_or(0.0);
         tests.push(GradescopeTest {

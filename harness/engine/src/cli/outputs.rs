@@ -43,11 +43,54 @@ pub(super) fn write_machine_outputs(
                     .collect()
             })
             .unwrap_or_default();
-        let grade = crate::results::gradescope(&doc, &titles, started.elapsed().as_secs_f64());
+        let causes = category_causes(results);
+        let grade =
+            crate::results::gradescope(&doc, &titles, &causes, started.elapsed().as_secs_f64());
         write(
             path,
             serde_json::to_string_pretty(&grade).unwrap_or_default() + "\n",
         )?;
     }
     Ok(())
+}
+
+/// Each category's failures grouped by cause, as the report renders them
+/// (without colour): a Gradescope test's output.
+fn category_causes(results: &[CaseResult]) -> Vec<(String, String)> {
+    let mut categories: Vec<&str> = results
+        .iter()
+        .filter_map(|r| r.category.as_deref())
+        .collect();
+    categories.sort_unstable();
+    categories.dedup();
+    categories
+        .into_iter()
+        .map(|name| {
+            let mine: Vec<CaseResult> = results
+                .iter()
+                .filter(|r| r.category.as_deref() == Some(name))
+                .cloned()
+                .collect();
+            let text = crate::group::render(&mine, report::Style { colour: false });
+            (name.to_owned(), text.trim_start_matches('\n').to_owned())
+        })
+        .collect()
+}
+
+/// Gradescope's `results.json` for a run that could not check the
+/// program at all (it cannot be built or started): score 0, `why` as the
+/// output a student sees.
+pub(super) fn gradescope_unrun(path: &Path, why: &str) -> Result<(), String> {
+    let grade = serde_json::json!({
+        "score": 0.0,
+        "output": crate::results::bounded(why, crate::results::GRADESCOPE_TEST_MAX),
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "tests": [],
+    });
+    std::fs::write(
+        path,
+        serde_json::to_string_pretty(&grade).unwrap_or_default() + "\n",
+    )
+    .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }

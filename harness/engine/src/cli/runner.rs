@@ -23,7 +23,7 @@ use crate::suite;
 use super::args::Cli;
 use super::coverage::coverage;
 use super::header::{install_interrupt_report, print_header, suite_name};
-use super::outputs::write_machine_outputs;
+use super::outputs::{gradescope_unrun, write_machine_outputs};
 use super::plan::{first_suite, plan, selections, unmatched_selection};
 use super::progress;
 use super::trials::Job;
@@ -83,7 +83,16 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     }
     let (target, timeout) = match target(&cli, pack) {
         Ok(t) => t,
-        Err(e) => return usage_error(program, &e),
+        Err(e) => {
+            // An autograder shows the student why, never nothing.
+            if let Some(path) = &cli.gradescope
+                && let Err(w) =
+                    gradescope_unrun(path, &format!("Your program could not be checked: {e}"))
+            {
+                eprintln!("{program}: {w}");
+            }
+            return usage_error(program, &e);
+        }
     };
     let ctx = match context(&cli, pack, program, target, timeout) {
         Ok(c) => Arc::new(c),

@@ -496,6 +496,9 @@ fn fill(
     Ok(())
 }
 
+/// Bytes of the build's log a Gradescope output quotes (its end).
+const BUILD_TAIL: usize = 3000;
+
 /// The files every submission's folder holds, whatever happened.
 fn write_outputs(shared: &Shared, mark: &SubmissionMark, staging: &Path) -> Result<(), String> {
     let write = |name: &str, bytes: &[u8]| {
@@ -516,9 +519,20 @@ fn write_outputs(shared: &Shared, mark: &SubmissionMark, staging: &Path) -> Resu
         write("results.json", b"null\n")?;
     }
     if !staging.join("gradescope.json").exists() {
+        // The autograder's student sees why, and the build's last lines.
+        let log = std::fs::read(staging.join("build.log")).unwrap_or_default();
+        let tail = log
+            .get(log.len().saturating_sub(BUILD_TAIL)..)
+            .unwrap_or_default();
         let grade = serde_json::json!({
             "score": 0.0,
-            "output": format!("Not marked: {}", mark.reason.as_deref().unwrap_or("not built")),
+            "output": format!(
+                "Not marked: {}\n\nThe end of the build's output:\n{}",
+                mark.reason.as_deref().unwrap_or("not built"),
+                String::from_utf8_lossy(tail)
+            ),
+            "visibility": "visible",
+            "stdout_visibility": "hidden",
             "tests": [],
         });
         write(
