@@ -288,6 +288,9 @@ pub struct Gradescope {
     pub visibility: String,
     /// Who sees the autograder's stdout.
     pub stdout_visibility: String,
+    /// How Gradescope shows the outputs: `text` (preformatted: diffs keep
+    /// their columns).
+    pub output_format: String,
     /// One test per category.
     pub tests: Vec<GradescopeTest>,
 }
@@ -309,6 +312,8 @@ pub struct GradescopeTest {
     pub output: String,
     /// Who sees the test.
     pub visibility: String,
+    /// `text`, as [`Gradescope::output_format`].
+    pub output_format: String,
 }
 
 /// Bytes of one Gradescope test's output at most: the causes past it are
@@ -383,6 +388,7 @@ pub fn gradescope(
             },
             output,
             visibility: "visible".to_owned(),
+            output_format: "text".to_owned(),
         });
     }
     Gradescope {
@@ -394,6 +400,7 @@ pub fn gradescope(
         ),
         visibility: "visible".to_owned(),
         stdout_visibility: "hidden".to_owned(),
+        output_format: "text".to_owned(),
         tests,
     }
 }

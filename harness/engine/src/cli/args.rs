@@ -42,6 +42,8 @@ pub(super) enum Sub {
     /// submission and a class view (index.html); `mark merge` joins the
     /// slices of --partition runs.
     Mark(crate::mark::MarkCommand),
+    /// Write a Gradescope autograder (setup.sh, run_autograder) for a pack.
+    GradescopeAutograder(super::autograder::AutograderCli),
     /// Print the version and each pack's suite content hash (as --version).
     Version,
     /// Print the JSON Schema of the case format.

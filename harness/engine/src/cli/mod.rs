@@ -12,9 +12,11 @@
 //! - `confirm`: a timeout run again before it is charged;
 //! - `coverage`: the rule coverage table;
 //! - `header`: what a run prints around libtest's output;
-//! - `outputs`: the machine outputs (`--results`, `--gradescope`).
+//! - `outputs`: the machine outputs (`--results`, `--gradescope`);
+//! - `autograder`: `gradescope-autograder`'s two scripts.
 
 mod args;
+mod autograder;
 mod bless;
 mod confirm;
 mod coverage;
@@ -124,6 +126,26 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
         Some(Sub::Coverage(cli)) => run_cases(app, cli.into(), defaults),
         Some(Sub::Diff(command)) => diff_main(app, command),
         Some(Sub::Mark(command)) => mark_main(app, &command),
+        Some(Sub::GradescopeAutograder(cli)) => match app.pack(cli.spec.as_deref()) {
+            Err(e) => usage_error(app.program, &e),
+            Ok(pack) if pack.build().is_none() => usage_error(
+                app.program,
+                &format!("spec pack {} has no build line: no autograder", pack.name()),
+            ),
+            Ok(pack) => match autograder::write(app.program, pack.name(), &cli.out) {
+                Ok(()) => {
+                    println!(
+                        "{}: wrote {0}/setup.sh and {0}/run_autograder; put the repository's \
+                         source beside them as {1}/ (git archive --prefix={1}/ HEAD | tar -x -C \
+                         {0}), then zip the folder's contents for Gradescope",
+                        cli.out.display(),
+                        autograder::SOURCE_DIR
+                    );
+                    exit::code(exit::PASSED)
+                }
+                Err(e) => usage_error(app.program, &e),
+            },
+        },
         Some(Sub::Version) => {
             println!("{} {}", app.program, version(app));
             exit::code(exit::PASSED)

@@ -86,6 +86,7 @@ pub(super) fn gradescope_unrun(path: &Path, why: &str) -> Result<(), String> {
         "output": crate::results::bounded(why, crate::results::GRADESCOPE_TEST_MAX),
         "visibility": "visible",
         "stdout_visibility": "hidden",
+            "output_format": "text",
         "tests": [],
     });
     std::fs::write(

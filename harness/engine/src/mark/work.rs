@@ -533,6 +533,7 @@ fn write_outputs(shared: &Shared, mark: &SubmissionMark, staging: &Path) -> Resu
             ),
             "visibility": "visible",
             "stdout_visibility": "hidden",
+            "output_format": "text",
             "tests": [],
         });
         write(
