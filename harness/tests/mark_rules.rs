@@ -1,0 +1,299 @@
+//! The rules that make `mark` a lecturer can stand behind, each shown on
+//! a small cohort made at test time (C wrappers that `exec` the harness's
+//! own reference or a fixture variant): one run per `--out`, a class
+//! marked against the wrong pack said loudly, a merge with a slice
+//! missing refused, and a Gradescope autograder run end to end against a
+//! fake `/autograder` tree (a failing and an unbuildable submission),
+//! checked against the autograder's format and for its causes.
+
+#![expect(
+    clippy::expect_used,
+    reason = "a failing set-up step in a test helper is that test's failure"
+)]
+
+use std::ffi::OsStr;
+use std::path::Path;
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+
+fn wrapper(exe: &str, name: &str, env: &str) -> String {
+    format!(
+        "#include <stdlib.h>\n#include <unistd.h>\n\
+         int main(int argc, char **argv) {{\n    (void)argc;\n{}    argv[0] = \"{name}\";\n    \
+         execv(\"{exe}\", argv);\n    return 99;\n}}\n",
+        if env.is_empty() {
+            String::new()
+        } else {
+            format!("    setenv(\"CONFORMANCE_REFERENCE\", \"{env}\", 1);\n")
+        }
+    )
+}
+
+fn write(path: &Path, bytes: &[u8]) {
+    std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+    std::fs::write(path, bytes).expect("write");
+}
+
+/// A submission whose program is the boxes reference.
+fn boxes_submission(dir: &Path) {
+    let harness = env!("CARGO_BIN_EXE_boxes-harness");
+    write(
+        &dir.join("main.c"),
+        wrapper(harness, "boxes", "boxes").as_bytes(),
+    );
+}
+
+fn harness(root: &Path) -> Command {
+    let mut c = Command::cargo_bin("boxes-harness").expect("the harness binary");
+    c.env("NO_COLOR", "1")
+        .env("TMPDIR", root)
+        .env_remove("CONFORMANCE_REFERENCE");
+    c
+}
+
+fn mark<A: AsRef<OsStr>>(root: &Path, args: impl IntoIterator<Item = A>) -> Output {
+    harness(root)
+        .arg("mark")
+        .args(args)
+        .output()
+        .expect("the harness runs")
+}
+
+fn said(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn a_second_run_into_one_out_stops_at_once_naming_the_first() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    boxes_submission(&root.join("subs/alice"));
+    boxes_submission(&root.join("subs/bob"));
+    let out = root.join("marks");
+    let bin = assert_cmd::cargo::cargo_bin("boxes-harness");
+    let mut first = std::process::Command::new(&bin)
+        .env("TMPDIR", root)
+        .env_remove("CONFORMANCE_REFERENCE")
+        .args(["mark", "--spec", "boxes", "-j", "1", "--out"])
+        .arg(&out)
+        .arg(root.join("subs"))
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the first run starts");
+    let lock = out.join(".mark.lock");
+    let until = Instant::now() + Duration::from_secs(20);
+    while std::fs::read_to_string(&lock).map_or(true, |t| t.is_empty()) && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let started = Instant::now();
+    let second = mark(
+        root,
+        [
+            OsStr::new("--spec"),
+            OsStr::new("boxes"),
+            OsStr::new("--out"),
+        ]
+        .into_iter()
+        .map(OsStr::to_owned)
+        .chain([
+            out.clone().into_os_string(),
+            root.join("subs").into_os_string(),
+        ]),
+    );
+    let quick = started.elapsed();
+    let first_status = first.wait().expect("the first run ends");
+    assert_eq!(second.status.code(), Some(2), "{}", said(&second));
+    assert!(
+        said(&second).contains(&format!("pid {}", first.id())),
+        "{}",
+        said(&second)
+    );
+    assert!(
+        quick < Duration::from_secs(5),
+        "the second run waited {quick:?}"
+    );
+    assert_eq!(first_status.code(), Some(0));
+    // The first run's rows are whole: both marked, with their marks.
+    let csv = std::fs::read_to_string(out.join("marks.csv")).expect("marks.csv");
+    assert_eq!(csv.lines().count(), 3, "{csv}");
+    for row in csv.lines().skip(1) {
+        assert!(row.contains(",ok,"), "{row}");
+    }
+}
+
+#[test]
+fn a_boxes_class_marked_as_nogo_is_said_loudly_and_a_missing_slice_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    for who in ["alice", "bob"] {
+        boxes_submission(&root.join("subs").join(who));
+    }
+    let subs = root.join("subs");
+    let wrong = mark(
+        root,
+        [
+            subs.as_os_str(),
+            OsStr::new("--spec"),
+            OsStr::new("nogo"),
+            OsStr::new("--out"),
+            root.join("wrong").as_os_str(),
+        ],
+    );
+    assert_eq!(wrong.status.code(), Some(1), "{}", said(&wrong));
+    let text = said(&wrong);
+    assert!(
+        text.contains("0 of 2 built submissions passed any case: is --spec nogo right?"),
+        "{text}"
+    );
+    assert!(text.contains("these look like boxes programs"), "{text}");
+
+    let slice1 = root.join("slice1");
+    let one = mark(
+        root,
+        [
+            subs.as_os_str(),
+            OsStr::new("--spec"),
+            OsStr::new("boxes"),
+            OsStr::new("--partition"),
+            OsStr::new("1/2"),
+            OsStr::new("--out"),
+            slice1.as_os_str(),
+        ],
+    );
+    assert_eq!(one.status.code(), Some(0), "{}", said(&one));
+    let merged = root.join("merged");
+    let refused = mark(
+        root,
+        [
+            OsStr::new("merge"),
+            slice1.as_os_str(),
+            OsStr::new("--out"),
+            merged.as_os_str(),
+        ],
+    );
+    assert_eq!(refused.status.code(), Some(2), "{}", said(&refused));
+    assert!(
+        said(&refused).contains("slice(s) 2/2 of 2 are missing"),
+        "{}",
+        said(&refused)
+    );
+    assert!(!merged.join("marks.csv").exists());
+    let allowed = mark(
+        root,
+        [
+            OsStr::new("merge"),
+            slice1.as_os_str(),
+            OsStr::new("--out"),
+            merged.as_os_str(),
+            OsStr::new("--allow-missing"),
+        ],
+    );
+    assert_eq!(allowed.status.code(), Some(0), "{}", said(&allowed));
+    // The merge gathers the programs the reports were checked with.
+    assert!(merged.join("programs/alice/boxes").is_file());
+}
+
+/// Checks a document against Gradescope's autograder format: a number
+/// `score`, and tests with a name, score, max_score, status and output.
+fn gradescope_shaped(doc: &serde_json::Value) {
+    assert!(doc["score"].is_number(), "{doc}");
+    for t in doc["tests"].as_array().expect("tests") {
+        assert!(t["name"].is_string(), "{t}");
+        assert!(t["score"].is_number() && t["max_score"].is_number(), "{t}");
+        assert!(
+            ["passed", "failed"].contains(&t["status"].as_str().unwrap_or("")),
+            "{t}"
+        );
+        assert!(
+            t["output"].as_str().is_some_and(|o| o.len() <= 4096 + 200),
+            "{t}"
+        );
+        assert_eq!(t["visibility"], "visible");
+    }
+}
+
+#[test]
+fn the_gradescope_autograder_runs_against_a_fake_tree() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let scripts = root.join("autograder-zip");
+    let wrote = harness(root)
+        .args(["gradescope-autograder", "--spec", "boxes", "--out"])
+        .arg(&scripts)
+        .output()
+        .expect("runs");
+    assert_eq!(wrote.status.code(), Some(0), "{}", said(&wrote));
+    let setup = std::fs::read_to_string(scripts.join("setup.sh")).expect("setup.sh");
+    assert!(
+        setup.contains("cargo install") && setup.contains("build-essential"),
+        "{setup}"
+    );
+    let variant = env!("CARGO_BIN_EXE_boxes-fixture-variant");
+    let run = |name: &str, source: &[u8]| -> serde_json::Value {
+        let tree = root.join(name);
+        write(&tree.join("submission/main.c"), source);
+        let out = std::process::Command::new(scripts.join("run_autograder"))
+            .env("AUTOGRADER_ROOT", &tree)
+            .env(
+                "BOXES_HARNESS",
+                assert_cmd::cargo::cargo_bin("boxes-harness"),
+            )
+            .env("TMPDIR", root)
+            .env_remove("CONFORMANCE_REFERENCE")
+            .output()
+            .expect("run_autograder runs");
+        assert_eq!(out.status.code(), Some(0), "{}", said(&out));
+        let text =
+            std::fs::read_to_string(tree.join("results/results.json")).expect("results.json");
+        serde_json::from_str(&text).expect("JSON")
+    };
+    // A failing program: the tests carry the causes, with a worked example.
+    let failing = run("failing", wrapper(variant, "no-extra-turn", "").as_bytes());
+    gradescope_shaped(&failing);
+    let failed: Vec<&serde_json::Value> = failing["tests"]
+        .as_array()
+        .expect("tests")
+        .iter()
+        .filter(|t| t["status"] == "failed")
+        .collect();
+    assert!(!failed.is_empty(), "{failing}");
+    for t in failed {
+        let output = t["output"].as_str().unwrap_or("");
+        assert!(output.contains("cause 1 of"), "{output}");
+        assert!(
+            output.contains("example") || output.contains("case "),
+            "{output}"
+        );
+        assert!(!output.contains("FAILED "), "{output}");
+    }
+    // An unbuildable one: score 0, the compiler's error shown.
+    let broken = run("broken", b"int main(void) { return x; }\n");
+    gradescope_shaped(&broken);
+    assert_eq!(broken["score"].as_f64(), Some(0.0));
+    let output = broken["output"].as_str().unwrap_or("");
+    assert!(output.contains("error:"), "{output}");
+}
+
+#[test]
+fn gradescope_is_written_when_the_program_cannot_start() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let gs = dir.path().join("gs.json");
+    let out = harness(dir.path())
+        .args(["--bin", "./missing", "--gradescope"])
+        .arg(&gs)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&gs).expect("gs.json")).expect("JSON");
+    gradescope_shaped(&doc);
+    assert_eq!(doc["score"].as_f64(), Some(0.0));
+    assert!(
+        doc["output"]
+            .as_str()
+            .is_some_and(|o| o.contains("missing")),
+        "{doc}"
+    );
+}
