@@ -83,16 +83,7 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     }
     let (target, timeout) = match target(&cli, pack) {
         Ok(t) => t,
-        Err(e) => {
-            // An autograder shows the student why, never nothing.
-            if let Some(path) = &cli.gradescope
-                && let Err(w) =
-                    gradescope_unrun(path, &format!("Your program could not be checked: {e}"))
-            {
-                eprintln!("{program}: {w}");
-            }
-            return usage_error(program, &e);
-        }
+        Err(e) => return unrunnable(program, &cli, &e),
     };
     let ctx = match context(&cli, pack, program, target, timeout) {
         Ok(c) => Arc::new(c),
@@ -179,6 +170,17 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
         println!("\n{}", tally.line());
     }
     exit_status(program, &results, tally.as_ref(), failed)
+}
+
+/// A program that cannot be checked at all: a usage error, and for an
+/// autograder a Gradescope document saying why (never nothing).
+fn unrunnable(program: &str, cli: &Cli, why: &str) -> ExitCode {
+    if let Some(path) = &cli.gradescope
+        && let Err(e) = gradescope_unrun(path, &format!("Your program could not be checked: {why}"))
+    {
+        eprintln!("{program}: {e}");
+    }
+    usage_error(program, why)
 }
 
 /// The exit status: a case the harness could not run is its fault (exit

@@ -6,6 +6,7 @@
 //! 1 rather than handing out a column of zeros. The packs are iterated,
 //! never named: the engine knows none of them.
 
+use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
@@ -96,10 +97,11 @@ pub fn wrong_run(
         )
     };
     if let Some(other) = other {
-        warning.push_str(&format!(
+        let _ = write!(
+            warning,
             " these look like {other} programs (run without arguments, they print {other}'s \
              usage line)"
-        ));
+        );
     }
     Some(warning)
 }

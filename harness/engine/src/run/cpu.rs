@@ -15,7 +15,7 @@ const MAX_PROCESSES: usize = 4096;
 /// The CPU time (user and system, the reaped children's included) of
 /// `pid` and its descendants; `None` when `/proc` cannot tell.
 pub(super) fn tree_cpu(pid: Pid) -> Option<Duration> {
-    let ticks = u64::try_from(rustix::param::clock_ticks_per_second()).ok()?;
+    let ticks = rustix::param::clock_ticks_per_second();
     if ticks == 0 {
         return None;
     }

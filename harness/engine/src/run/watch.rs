@@ -60,24 +60,12 @@ pub(super) fn watch(
             return Err(RunError::Watch(e));
         }
     };
-    let forced = match stop {
-        Stop::Cap(stream) => Some(Ending::OutputCapExceeded {
-            stream,
-            cap: inv.output_cap,
-        }),
-        Stop::TimedOut(awaiting_prompt) => Some(Ending::TimedOut {
-            after: inv.timeout,
-            awaiting_prompt,
-        }),
-        Stop::Ended | Stop::Lingered => None,
-    };
     let mut left_process = stop == Stop::Lingered && !keeper;
+    let forced = forced_ending(stop, inv);
     // Read before anything is killed or reaped.
     let activity = Activity {
         cpu: super::cpu::tree_cpu(started.proc.pid()),
-        last_output: supervisor
-            .last_output()
-            .map(|at| at.saturating_duration_since(start)),
+        last_output: supervisor.last_output().map(|at| at - start),
     };
     let status = settle(&mut started.proc, forced.is_some(), supervisor.exited());
     // What the streams still hold was written before the kill. A process
@@ -142,6 +130,21 @@ pub(super) fn watch(
         },
         activity,
     ))
+}
+
+/// The ending the harness imposed on the run, if it cut it short.
+fn forced_ending(stop: Stop, inv: &Invocation) -> Option<Ending> {
+    match stop {
+        Stop::Cap(stream) => Some(Ending::OutputCapExceeded {
+            stream,
+            cap: inv.output_cap,
+        }),
+        Stop::TimedOut(awaiting_prompt) => Some(Ending::TimedOut {
+            after: inv.timeout,
+            awaiting_prompt,
+        }),
+        Stop::Ended | Stop::Lingered => None,
+    }
 }
 
 /// How long the streams may take to close once a left-behind process is
