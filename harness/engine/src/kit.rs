@@ -17,11 +17,16 @@ use crate::run::{Invocation, Mode};
 
 /// Writes the kit of case `name` (`/`-separated) below `dir`; returns its
 /// folder. A kit left by an earlier run is replaced.
+///
+/// `program_as`: the program as a student names it (`./boxes`); `run.sh`
+/// then runs `${1:-./boxes}` from where it is started, and names no path
+/// of the machine that wrote it.
 pub fn write(
     dir: &Path,
     name: &str,
     inv: &Invocation,
     expected: &Expectation,
+    program_as: Option<&str>,
 ) -> io::Result<PathBuf> {
     let kit = name
         .split('/')
@@ -49,13 +54,13 @@ pub fn write(
     std::fs::write(exp.join("stderr"), &expected.stderr)?;
     std::fs::write(exp.join("status"), format!("{}\n", expected.ending))?;
     let script = kit.join("run.sh");
-    std::fs::write(&script, run_script(name, inv))?;
+    std::fs::write(&script, run_script(name, inv, program_as))?;
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))?;
     Ok(kit)
 }
 
 /// The text of `run.sh`.
-fn run_script(name: &str, inv: &Invocation) -> String {
+fn run_script(name: &str, inv: &Invocation, program_as: Option<&str>) -> String {
     let mut s = String::from("#!/bin/bash\n");
     let _ = writeln!(
         s,
@@ -65,6 +70,13 @@ fn run_script(name: &str, inv: &Invocation) -> String {
         name.replace('\n', " ")
     );
     s.push_str("kit=$(cd \"$(dirname \"$0\")\" && pwd) || exit 2\n");
+    if let Some(program) = program_as {
+        let _ = writeln!(
+            s,
+            "prog=\"${{1:-{}}}\"; prog=\"$(cd \"$(dirname \"$prog\")\" && pwd)/$(basename \"$prog\")\" || exit 2",
+            crate::report::shell_quote(program)
+        );
+    }
     s.push_str("work=$(mktemp -d) || exit 2\n");
     s.push_str("trap 'rm -rf \"$work\"' EXIT\n");
     s.push_str("cp -R \"$kit/files/.\" \"$work/\" && cd \"$work\" || exit 2\n");
@@ -81,7 +93,15 @@ fn run_script(name: &str, inv: &Invocation) -> String {
         // The harness's limit: a program that hangs ends here too.
         let _ = write!(s, "timeout {} ", crate::report::timeout_word(inv.timeout));
     }
-    let _ = write!(s, "{} < \"$kit/stdin\"", env_and_command(inv));
+    let mut command = env_and_command(inv);
+    if program_as.is_some() {
+        let real = format!(
+            " {}",
+            crate::report::shell_quote_os(inv.target.path().as_os_str())
+        );
+        command = command.replacen(&real, " \"$prog\"", 1);
+    }
+    let _ = write!(s, "{command} < \"$kit/stdin\"");
     if inv.mode == Mode::StdoutFull {
         s.push_str(" > /dev/full");
     }
@@ -116,7 +136,7 @@ mod tests {
             absent_files: Vec::new(),
             any_status: false,
         };
-        let kit = write(dir.path(), "cat/one", &inv, &expected).unwrap();
+        let kit = write(dir.path(), "cat/one", &inv, &expected, None).unwrap();
         assert_eq!(kit, dir.path().join("cat").join("one"));
         let out = std::process::Command::new(kit.join("run.sh"))
             .output()

@@ -254,6 +254,56 @@ pub fn reproduce_command(inv: &Invocation, from: Sources<'_>) -> String {
     cmd
 }
 
+/// A reproduce line for the student whose program failed: their program
+/// as they build it (`program`, e.g. `./boxes`, run from the folder that
+/// holds it), the case's inputs inline; past [`MAX_INLINE`] bytes, the
+/// kit folder `kit` shipped with the report (a relative path, e.g.
+/// `reproduce/CASE`). Nothing names a path of the marker's machine.
+pub fn student_reproduce(
+    inv: &Invocation,
+    program: &str,
+    kit: Option<&str>,
+    killed_after: Option<std::time::Duration>,
+) -> String {
+    let files: usize = inv.files.iter().map(|(_, b)| b.len()).sum();
+    let stdin_inline = if inv.mode == Mode::Interactive {
+        0
+    } else {
+        inv.stdin.len()
+    };
+    if files + stdin_inline > MAX_INLINE {
+        return match kit {
+            Some(k) => format!(
+                "its inputs ({} bytes) are too long to paste: they are in {k}/, shipped with \
+                 this report; copy that folder beside {program} and run\n  bash {}/run.sh {}",
+                files + stdin_inline,
+                shell_quote(k),
+                shell_quote(program)
+            ),
+            None => format!(
+                "its inputs ({} bytes) are too long to paste",
+                files + stdin_inline
+            ),
+        };
+    }
+    // The program is found before the command moves to a fresh folder.
+    let real = format!(" {}", shell_quote_os(inv.target.path().as_os_str()));
+    let mut cmd = command_line(inv, None, killed_after)
+        .replacen(&real, " \"$p\"", 1)
+        .replacen(
+            "(d=",
+            &format!(
+                "(p=\"$(pwd)/\"{} && d=",
+                shell_quote(program.trim_start_matches("./"))
+            ),
+            1,
+        );
+    if inv.mode == Mode::Interactive {
+        typed_lines(&mut cmd, &inv.stdin, None);
+    }
+    cmd
+}
+
 /// For an interactive case: the stdin lines to type, one at each prompt.
 fn typed_lines(out: &mut String, stdin: &[u8], kit: Option<&std::path::Path>) {
     let lines: Vec<&[u8]> = stdin.split_inclusive(|&b| b == b'\n').collect();

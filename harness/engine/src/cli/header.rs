@@ -5,7 +5,7 @@ use std::io::Write as _;
 use std::sync::{Arc, PoisonError};
 
 use crate::report::{self, Verdict};
-use crate::run::{self, Target};
+use crate::run;
 use crate::suite::{self, Root};
 
 use super::args::Cli;
@@ -63,7 +63,7 @@ pub(super) fn suite_name(plan: &Plan) -> String {
 }
 
 /// The header: the program, the suite's name, version and content hash.
-pub(super) fn print_header(program: &str, cli: &Cli, target: &Target, plan: &Plan) {
+pub(super) fn print_header(program: &str, cli: &Cli, ctx: &Context, plan: &Plan) {
     let suite_name = suite_name(plan);
     let from: Vec<String> = plan
         .roots
@@ -80,7 +80,9 @@ pub(super) fn print_header(program: &str, cli: &Cli, target: &Target, plan: &Pla
         } else {
             "checking"
         },
-        target.describe(),
+        ctx.reproduce_as
+            .clone()
+            .unwrap_or_else(|| ctx.target.describe()),
         suite::content_hash(&plan.roots),
         plan.trials.len(),
         from.join(", ")

@@ -43,6 +43,8 @@ pub(super) struct Context {
     pub(super) program: &'static str,
     /// `--keep-failed`.
     pub(super) keep_failed: Option<PathBuf>,
+    /// `--reproduce-as`: the program as the student names it.
+    pub(super) reproduce_as: Option<String>,
     /// Each failure's full report goes into its libtest message (JSON
     /// output); otherwise the message is one line and the full reports
     /// come grouped by cause after the run.
@@ -109,7 +111,7 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     // `-q` of the report: the causes and the score, nothing around them.
     let narrate = chatty && (libtest || !cli.libtest.quiet);
     if narrate {
-        print_header(program, &cli, &ctx.target, &plan);
+        print_header(program, &cli, &ctx, &plan);
     }
 
     let started = Instant::now();
@@ -140,7 +142,10 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     let first_suite = first_suite(&plan);
     let info = RunInfo {
         spec: pack.name(),
-        program: &ctx.target.describe(),
+        program: &ctx
+            .reproduce_as
+            .clone()
+            .unwrap_or_else(|| ctx.target.describe()),
         suite: &suite_name,
         content_hash: &content_hash,
     };
@@ -326,7 +331,11 @@ pub(super) fn context(
     Ok(Context {
         target,
         spec: pack.name(),
-        bin: cli.bin.as_ref().map(|b| b.to_string_lossy().into_owned()),
+        // A student's report names their program as they build it.
+        bin: cli
+            .reproduce_as
+            .clone()
+            .or_else(|| cli.bin.as_ref().map(|b| b.to_string_lossy().into_owned())),
         driver: pack.driver(),
         settings: DriveSettings {
             time_factor: time_factor(cli, pack)?,
@@ -339,6 +348,7 @@ pub(super) fn context(
         bless: cli.bless,
         program,
         keep_failed: cli.keep_failed.clone(),
+        reproduce_as: cli.reproduce_as.clone(),
         full_messages: matches!(cli.test.format, Some(FormatSetting::Json)),
         results: Mutex::new(Vec::new()),
         budget: EarlyStop::new(!cli.bless && !cli.no_early_stop),

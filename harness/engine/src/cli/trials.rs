@@ -301,7 +301,7 @@ pub(super) fn judge(
         .map(|s| file.root.disk_path(&file.sidecar(s)).display().to_string());
     let case_file = pathdiff_cwd(&file.root.disk_path(&file.rel));
     let kit = ctx.keep_failed.as_ref().and_then(|dir| {
-        crate::kit::write(dir, file.name(), inv, expected)
+        crate::kit::write(dir, file.name(), inv, expected, ctx.reproduce_as.as_deref())
             .map_err(|e| eprintln!("{}: --keep-failed: {}: {e}", ctx.program, file.name()))
             .ok()
     });
@@ -317,15 +317,29 @@ pub(super) fn judge(
         summary: case.summary.clone(),
         rules: case.rules.clone(),
         hint: case.hint.clone(),
-        reproduce: report::reproduce_command(
-            inv,
-            report::Sources {
-                case_file: &case_file,
-                stdin_path: stdin_path.as_deref(),
-                kit: kit.as_deref(),
-                killed_after,
-            },
-        ),
+        reproduce: match &ctx.reproduce_as {
+            Some(program) => {
+                // The kit as the student finds it: in the folder shipped
+                // with the report, named by its last component.
+                let shown = kit.as_ref().and(ctx.keep_failed.as_ref()).map(|dir| {
+                    let last = dir.file_name().map_or_else(
+                        || "reproduce".to_owned(),
+                        |n| n.to_string_lossy().into_owned(),
+                    );
+                    format!("{last}/{}", file.name())
+                });
+                report::student_reproduce(inv, program, shown.as_deref(), killed_after)
+            }
+            None => report::reproduce_command(
+                inv,
+                report::Sources {
+                    case_file: &case_file,
+                    stdin_path: stdin_path.as_deref(),
+                    kit: kit.as_deref(),
+                    killed_after,
+                },
+            ),
+        },
         rebless,
         prompt: Some(inv.prompt.clone()),
         provenance: stdout_differs(&mismatches)

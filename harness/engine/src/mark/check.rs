@@ -14,6 +14,10 @@ use std::time::Duration;
 use crate::interrupt::{Killer, Ticket};
 use crate::results::Results;
 
+/// The folder of a submission's report holding the inputs of the failed
+/// cases too long to paste in a reproduce line.
+pub const REPRODUCE_DIR: &str = "reproduce";
+
 /// The options of a check that `mark` passes through.
 #[derive(Debug, Clone)]
 pub struct CheckOptions {
@@ -23,6 +27,9 @@ pub struct CheckOptions {
     pub timeout: Option<Duration>,
     /// `--strict`.
     pub strict: bool,
+    /// The program's file name as the build makes it: the reports name
+    /// it `./NAME`, as the student runs it.
+    pub program: String,
 }
 
 /// Runs the suite on `program` and returns its `--results` document,
@@ -59,6 +66,10 @@ pub fn check(
         "1".into(),
         "--color".into(),
         "never".into(),
+        "--reproduce-as".into(),
+        format!("./{}", options.program).into(),
+        "--keep-failed".into(),
+        dir.join(REPRODUCE_DIR).into(),
     ];
     if let Some(t) = options.timeout {
         args.extend(["--timeout".into(), t.as_secs_f64().to_string().into()]);
@@ -94,6 +105,7 @@ pub fn check(
     if crate::interrupt::interrupted() {
         return Err(INTERRUPTED.to_owned());
     }
+    prune_kits(dir);
     let said = std::fs::read(&stderr_path).unwrap_or_default();
     let _ = std::fs::remove_file(&stderr_path);
     let text = std::fs::read_to_string(&results_path).map_err(|_| {
@@ -106,6 +118,46 @@ pub fn check(
         format!("the suite could not run ({status}): {last}")
     })?;
     serde_json::from_str(&text).map_err(|e| format!("results.json does not parse: {e}"))
+}
+
+/// Removes every kit under `dir/reproduce/` that `report.txt` does not
+/// name (a case whose inputs fit in its reproduce line needs none), and
+/// the folder itself when nothing is left.
+fn prune_kits(dir: &Path) {
+    let root = dir.join(REPRODUCE_DIR);
+    let report = std::fs::read(dir.join("report.txt")).unwrap_or_default();
+    let named = |rel: &str| {
+        let needle = format!("{REPRODUCE_DIR}/{rel}/run.sh");
+        report.windows(needle.len()).any(|w| w == needle.as_bytes())
+    };
+    let kits: Vec<std::path::PathBuf> = walkdir::WalkDir::new(&root)
+        .follow_links(false)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name() == "run.sh")
+        .filter_map(|e| e.path().parent().map(Path::to_owned))
+        .collect();
+    for kit in kits {
+        let rel = kit
+            .strip_prefix(&root)
+            .map(|r| r.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if !named(&rel) {
+            let _ = std::fs::remove_dir_all(&kit);
+        }
+    }
+    // Folders left empty, deepest first.
+    let mut dirs: Vec<std::path::PathBuf> = walkdir::WalkDir::new(&root)
+        .follow_links(false)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_dir())
+        .map(|e| e.path().to_owned())
+        .collect();
+    dirs.sort_by_key(|d| std::cmp::Reverse(d.components().count()));
+    for d in dirs {
+        let _ = std::fs::remove_dir(d);
+    }
 }
 
 /// The error of a check the interrupt stopped.

@@ -115,8 +115,12 @@ fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(to)?;
     for entry in std::fs::read_dir(from)? {
         let entry = entry?;
-        if entry.file_type()?.is_file() {
+        let kind = entry.file_type()?;
+        if kind.is_file() {
             std::fs::copy(entry.path(), to.join(entry.file_name()))?;
+        } else if kind.is_dir() {
+            // `reproduce/` and its kits.
+            copy_dir(&entry.path(), &to.join(entry.file_name()))?;
         }
     }
     Ok(())
@@ -154,6 +158,8 @@ fn merged(cli: &MergeCli) -> Result<Cohort, String> {
     }
     let suite = suite.ok_or("no slices given")?;
     check_set(&parts, cli.allow_missing)?;
+    // Only once the slices are known good is anything made or written.
+    let _lock = super::lock::take(&cli.out)?;
     all.sort_by(|a, b| a.0.id.as_bytes().cmp(b.0.id.as_bytes()));
     if let Some(w) = all.windows(2).find(|w| w[0].0.id == w[1].0.id) {
         return Err(format!(
@@ -193,13 +199,6 @@ fn copy_unless_same(from: &Path, to: &Path) -> Result<(), String> {
 
 /// `mark merge`.
 pub fn merge(program: &str, cli: &MergeCli) -> ExitCode {
-    let _lock = match super::lock::take(&cli.out) {
-        Ok(lock) => lock,
-        Err(e) => {
-            say!("{program} mark merge: {e}");
-            return exit::code(exit::USAGE);
-        }
-    };
     match merged(cli) {
         Ok(view) => {
             say!(

@@ -11,7 +11,7 @@ use super::build::BuildStatus;
 use super::intake::Student;
 
 /// The value of [`SubmissionMark::format`].
-pub const FORMAT: &str = "conformance-mark/2";
+pub const FORMAT: &str = "conformance-mark/3";
 
 /// A submission's mark.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -127,6 +127,7 @@ pub fn mark(
             spec: pack.name().to_owned(),
             timeout: cli.timeout,
             strict: cli.strict,
+            program: recipe.program.to_owned(),
         },
         build_timeout: cli.build_timeout,
         rerun: cli.rerun,
