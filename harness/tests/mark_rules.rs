@@ -297,3 +297,88 @@ fn gradescope_is_written_when_the_program_cannot_start() {
         "{doc}"
     );
 }
+
+#[test]
+fn a_folder_and_its_zip_build_alike_and_a_reproduce_line_runs_from_the_students_folder() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let variant = env!("CARGO_BIN_EXE_boxes-fixture-variant");
+    let source = wrapper(variant, "no-extra-turn", "");
+    // The same tree as a folder and zipped with its own folder.
+    write(
+        &root.join("subs/alice/nested/src/ass1.c"),
+        source.as_bytes(),
+    );
+    let zip = std::fs::File::create(root.join("subs/bob.zip")).expect("zip");
+    let mut w = zip::ZipWriter::new(zip);
+    w.start_file(
+        "bob/nested/src/ass1.c",
+        zip::write::SimpleFileOptions::default(),
+    )
+    .expect("zip entry");
+    std::io::Write::write_all(&mut w, source.as_bytes()).expect("zip bytes");
+    w.finish().expect("zip done");
+    let out = root.join("marks");
+    let run = mark(
+        root,
+        [
+            root.join("subs").as_os_str(),
+            OsStr::new("--spec"),
+            OsStr::new("boxes"),
+            OsStr::new("--out"),
+            out.as_os_str(),
+        ],
+    );
+    assert_eq!(run.status.code(), Some(0), "{}", said(&run));
+    let csv = std::fs::read_to_string(out.join("marks.csv")).expect("marks.csv");
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "{csv}");
+    assert_eq!(rows[0][4], "ok", "{csv}");
+    assert_eq!(rows[0][5..], rows[1][5..], "{csv}");
+
+    // Nothing a student reads names the marker's paths.
+    let report = out.join("submissions/alice");
+    for f in [
+        "report.txt",
+        "report.html",
+        "gradescope.json",
+        "results.json",
+    ] {
+        let text = std::fs::read_to_string(report.join(f)).expect("an output");
+        assert!(
+            !text.contains(&*root.to_string_lossy()),
+            "{f} names {}",
+            root.display()
+        );
+    }
+    // The student builds ./boxes their way and runs the line from there.
+    let text = std::fs::read_to_string(report.join("report.txt")).expect("report.txt");
+    let line = text
+        .lines()
+        .skip_while(|l| *l != "reproduce:")
+        .nth(1)
+        .expect("a reproduce line")
+        .trim();
+    assert!(line.contains("\"$p\""), "{line}");
+    let student = root.join("student");
+    write(&student.join("ass1.c"), source.as_bytes());
+    let built = std::process::Command::new("gcc")
+        .args(["-o", "boxes", "ass1.c"])
+        .current_dir(&student)
+        .status()
+        .expect("gcc");
+    assert!(built.success());
+    let replay = std::process::Command::new("bash")
+        .args(["-c", line])
+        .current_dir(&student)
+        .output()
+        .expect("bash");
+    let shown = String::from_utf8_lossy(&replay.stdout);
+    // The bytes the report says the program printed (`B> ` where `A> `
+    // was expected), then its end of input (status 6).
+    assert!(shown.ends_with("B> exit status 6\n"), "{shown}");
+}

@@ -148,4 +148,36 @@ mod tests {
             b"status 3\n"
         );
     }
+
+    #[test]
+    fn a_students_kit_runs_their_program_from_their_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = Target::binary(Path::new("/bin/sh")).unwrap();
+        let inv = Invocation::new(
+            target,
+            vec!["-c".into(), "cat; exit 4".into()],
+            b"hello\n".to_vec(),
+        );
+        let expected = Expectation {
+            ending: Ending::Exited(4),
+            stdout: b"hello\n".to_vec(),
+            stderr: Vec::new(),
+            output_files: BTreeMap::new(),
+            absent_files: Vec::new(),
+            any_status: false,
+        };
+        let kit = write(dir.path(), "reproduce/x", &inv, &expected, Some("./prog")).unwrap();
+        let script = std::fs::read_to_string(kit.join("run.sh")).unwrap();
+        assert!(!script.contains("/bin/sh"), "{script}");
+        let student = dir.path().join("student");
+        std::fs::create_dir(&student).unwrap();
+        std::fs::copy("/bin/sh", student.join("prog")).unwrap();
+        let out = std::process::Command::new("bash")
+            .arg(kit.join("run.sh"))
+            .current_dir(&student)
+            .output()
+            .unwrap();
+        assert_eq!(out.stdout, b"hello\n");
+        assert_eq!(out.status.code(), Some(4));
+    }
 }
