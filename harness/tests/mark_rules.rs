@@ -382,3 +382,83 @@ fn a_folder_and_its_zip_build_alike_and_a_reproduce_line_runs_from_the_students_
     // was expected), then its end of input (status 6).
     assert!(shown.ends_with("B> exit status 6\n"), "{shown}");
 }
+
+/// A wrapper of the reference that first spends `cpu` seconds of CPU time
+/// when run without arguments (three cases of the suite).
+fn spinning(cpu: f64) -> String {
+    let harness = env!("CARGO_BIN_EXE_boxes-harness");
+    format!(
+        "#include <stdlib.h>\n#include <time.h>\n#include <unistd.h>\n\
+         int main(int argc, char **argv) {{\n\
+         \x20   if (argc == 1) {{ while (clock() < (clock_t)({cpu} * CLOCKS_PER_SEC)) {{}} }}\n\
+         \x20   setenv(\"CONFORMANCE_REFERENCE\", \"boxes\", 1);\n\
+         \x20   argv[0] = \"boxes\";\n    execv(\"{harness}\", argv);\n    return 99;\n}}\n"
+    )
+}
+
+/// Processes that keep the machine's cores busy until dropped.
+struct Load(Vec<std::process::Child>);
+
+impl Drop for Load {
+    fn drop(&mut self) {
+        for c in &mut self.0 {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+#[test]
+fn marks_under_load_equal_the_idle_marks_and_a_slow_program_is_told_apart() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    boxes_submission(&root.join("subs/good"));
+    // 0.6 s of CPU against the 1 s limit: passes idle, and under load
+    // once its timeout is confirmed on CPU time.
+    write(&root.join("subs/near/main.c"), spinning(0.6).as_bytes());
+    // 1.15 s: slow, whatever the load.
+    write(&root.join("subs/slow/main.c"), spinning(1.15).as_bytes());
+    let marked = |out: &Path, jobs: &str| {
+        let run = mark(
+            root,
+            [
+                root.join("subs").as_os_str(),
+                OsStr::new("--spec"),
+                OsStr::new("boxes"),
+                OsStr::new("-j"),
+                OsStr::new(jobs),
+                OsStr::new("--out"),
+                out.as_os_str(),
+            ],
+        );
+        assert_eq!(run.status.code(), Some(0), "{}", said(&run));
+        std::fs::read_to_string(out.join("marks.csv")).expect("marks.csv")
+    };
+    let idle = marked(&root.join("idle"), "1");
+    let load = Load(
+        (0..2)
+            .map(|_| {
+                std::process::Command::new("sh")
+                    .args(["-c", "while :; do :; done"])
+                    .spawn()
+                    .expect("a spinner")
+            })
+            .collect(),
+    );
+    let loaded = marked(&root.join("loaded"), "4");
+    drop(load);
+    assert_eq!(loaded, idle);
+    let row = |id: &str| {
+        idle.lines()
+            .find(|l| l.starts_with(&format!("{id},")))
+            .expect("a row")
+            .to_owned()
+    };
+    let total = |line: &str| line.split(',').nth_back(4).unwrap_or("").to_owned();
+    assert_eq!(total(&row("near")), total(&row("good")), "{idle}");
+    assert_ne!(total(&row("slow")), total(&row("good")), "{idle}");
+    let report =
+        std::fs::read_to_string(root.join("idle/submissions/slow/report.txt")).expect("report");
+    assert!(report.contains("slow: finishes in "), "{report}");
+    assert!(report.contains("the reference takes"), "{report}");
+}

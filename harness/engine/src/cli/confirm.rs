@@ -9,8 +9,12 @@
 //!   machine's doing, and the case is judged on this run;
 //! - it finishes but used more CPU time than the limit: slow, charged as
 //!   a timeout that says how long it takes ("slow: finishes in 8.8 s");
-//! - it is killed again: stuck, charged ("timed out twice"), saying
-//!   whether it was still using CPU or writing at the kill.
+//! - it is killed again having used more CPU time than the limit, or
+//!   blocked (nothing of it runnable at the kill): stuck, charged ("timed
+//!   out twice"), saying whether it was using CPU or writing at the kill;
+//! - it is killed again having used less CPU time than the limit while
+//!   runnable (starved by the machine's load): it runs once more with
+//!   [`HEADROOM`] times as long again, then is judged as above.
 //!
 //! Either way the note says what the reference takes, when the case
 //! records it.
@@ -53,28 +57,37 @@ pub(super) fn confirm(inv: &Invocation, first: &Outcome) -> Option<Confirmed> {
         return None;
     }
     let limit = inv.timeout;
-    let mut again = inv.clone();
-    again.timeout = limit.saturating_mul(HEADROOM).min(run::MAX_TIMEOUT);
-    again.limits = Limits::for_timeout(again.timeout);
+    let within = |cpu: Option<Duration>, wall: Duration| cpu.map_or(wall <= limit, |c| c <= limit);
     let _alone = ONE_AT_A_TIME
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let (outcome, activity) = run::run_with_activity(&again).ok()?;
-    Some(match outcome.ending {
-        Ending::TimedOut { .. } => Confirmed::Stuck {
-            activity,
-            after: again.timeout,
-        },
-        _ if activity
-            .cpu
-            .map_or(outcome.elapsed <= limit, |cpu| cpu <= limit) =>
-        {
-            Confirmed::Cleared(Box::new(outcome))
+    let mut again = inv.clone();
+    let mut wall = limit;
+    for last in [false, true] {
+        wall = wall.saturating_mul(HEADROOM).min(run::MAX_TIMEOUT);
+        again.timeout = wall;
+        again.limits = Limits::for_timeout(wall);
+        let (outcome, activity) = run::run_with_activity(&again).ok()?;
+        if !matches!(outcome.ending, Ending::TimedOut { .. }) {
+            return Some(if within(activity.cpu, outcome.elapsed) {
+                Confirmed::Cleared(Box::new(outcome))
+            } else {
+                Confirmed::Slow {
+                    took: outcome.elapsed,
+                }
+            });
         }
-        _ => Confirmed::Slow {
-            took: outcome.elapsed,
-        },
-    })
+        // Starved, not stuck: it wanted the CPU and did not get its
+        // limit's worth of it.
+        let starved = activity.runnable && within(activity.cpu, Duration::ZERO);
+        if !starved || last {
+            return Some(Confirmed::Stuck {
+                activity,
+                after: wall,
+            });
+        }
+    }
+    None
 }
 
 /// The note a charged timeout carries: how it behaved and what the
@@ -105,10 +118,10 @@ pub(super) fn note(
                 (_, Some(out)) if after.saturating_sub(out) < Duration::from_millis(200) => {
                     "still writing output at the kill"
                 }
-                (Some(cpu), _) if cpu.as_secs_f64() > 0.5 * after.as_secs_f64() => {
-                    "using the CPU all along (a loop that never ends?)"
+                (Some(_), _) if activity.runnable => {
+                    "still using the CPU at the kill (a loop that never ends?)"
                 }
-                (Some(_), _) => "mostly waiting, using little CPU (blocked reading input?)",
+                (Some(_), _) => "waiting at the kill, using no CPU (blocked reading input?)",
                 (None, _) => "still running",
             };
             Some(format!(
@@ -146,6 +159,7 @@ mod tests {
             &Confirmed::Stuck {
                 activity: Activity {
                     cpu: Some(Duration::from_secs(4)),
+                    runnable: true,
                     last_output: None,
                 },
                 after: Duration::from_secs(4),
@@ -163,6 +177,7 @@ mod tests {
             &Confirmed::Stuck {
                 activity: Activity {
                     cpu: Some(Duration::from_secs(1)),
+                    runnable: false,
                     last_output: Some(Duration::from_millis(3950)),
                 },
                 after: Duration::from_secs(4),

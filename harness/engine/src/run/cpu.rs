@@ -12,13 +12,25 @@ use rustix::process::Pid;
 /// Processes looked at in one tree, at most: a fork bomb is not walked.
 const MAX_PROCESSES: usize = 4096;
 
-/// The CPU time (user and system, the reaped children's included) of
-/// `pid` and its descendants; `None` when `/proc` cannot tell.
-pub(super) fn tree_cpu(pid: Pid) -> Option<Duration> {
+/// What `/proc` says of a process tree.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct TreeTime {
+    /// CPU time (user and system, the reaped children's included) of the
+    /// process and its descendants; `None` when `/proc` cannot tell.
+    pub(super) cpu: Option<Duration>,
+    /// Whether one of them was running or waiting for a CPU (state `R`):
+    /// a run killed so was starved or busy, not blocked.
+    pub(super) runnable: bool,
+}
+
+/// The CPU time of `pid` and its descendants, and whether one of them
+/// was runnable.
+pub(super) fn tree_time(pid: Pid) -> TreeTime {
     let ticks = rustix::param::clock_ticks_per_second();
     if ticks == 0 {
-        return None;
+        return TreeTime::default();
     }
+    let mut runnable = false;
     let mut total = 0u64;
     let mut todo = vec![pid.as_raw_nonzero().get()];
     let mut seen = 0;
@@ -32,6 +44,7 @@ pub(super) fn tree_cpu(pid: Pid) -> Option<Duration> {
             continue;
         };
         total = total.saturating_add(stat_ticks(&stat).unwrap_or(0));
+        runnable |= stat_state(&stat) == Some('R');
         let children =
             std::fs::read_to_string(dir.join("task").join(p.to_string()).join("children"))
                 .unwrap_or_default();
@@ -41,7 +54,18 @@ pub(super) fn tree_cpu(pid: Pid) -> Option<Duration> {
                 .filter_map(|c| c.parse::<i32>().ok()),
         );
     }
-    Some(Duration::from_millis(total.saturating_mul(1000) / ticks))
+    TreeTime {
+        cpu: Some(Duration::from_millis(total.saturating_mul(1000) / ticks)),
+        runnable,
+    }
+}
+
+/// The state letter of a `/proc/PID/stat` line (field 3).
+fn stat_state(stat: &str) -> Option<char> {
+    stat.get(stat.rfind(')')? + 1..)?
+        .trim_start()
+        .chars()
+        .next()
 }
 
 /// utime + stime + cutime + cstime of a `/proc/PID/stat` line (fields 14
@@ -62,12 +86,14 @@ mod tests {
     fn the_times_are_fields_14_to_17() {
         let line = "42 (a (b) c) R 1 42 42 0 -1 4194304 10 0 0 0 7 3 2 1 20 0 1 0 5 0 0";
         assert_eq!(stat_ticks(line), Some(13));
+        assert_eq!(stat_state(line), Some('R'));
         assert_eq!(stat_ticks("garbage"), None);
     }
 
     #[test]
     fn this_process_has_a_cpu_time() {
         let me = rustix::process::getpid();
-        assert!(tree_cpu(me).is_some());
+        let t = tree_time(me);
+        assert!(t.cpu.is_some());
     }
 }

@@ -223,6 +223,9 @@ pub struct Activity {
     /// CPU time it used (its descendants' included), read just before it
     /// was killed or reaped; `None` when `/proc` could not tell.
     pub cpu: Option<Duration>,
+    /// Whether it was running or waiting for a CPU at that moment (not
+    /// blocked): killed so, it was busy or starved by a loaded machine.
+    pub runnable: bool,
     /// When it last wrote output, from its start.
     pub last_output: Option<Duration>,
 }

@@ -63,8 +63,10 @@ pub(super) fn watch(
     let mut left_process = stop == Stop::Lingered && !keeper;
     let forced = forced_ending(stop, inv);
     // Read before anything is killed or reaped.
+    let tree = super::cpu::tree_time(started.proc.pid());
     let activity = Activity {
-        cpu: super::cpu::tree_cpu(started.proc.pid()),
+        cpu: tree.cpu,
+        runnable: tree.runnable,
         last_output: supervisor.last_output().map(|at| at - start),
     };
     let status = settle(&mut started.proc, forced.is_some(), supervisor.exited());
