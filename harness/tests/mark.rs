@@ -590,10 +590,20 @@ fn the_class_view_renders_in_headless_chromium() {
                 .is_file()
         );
     }
-    assert!(dom.contains("id=\"causes\""));
     assert!(
         dom.contains("id=\"flagged-rules\""),
         "the flagged cases' rules"
+    );
+    // The students first, then the shared causes, then every case
+    // collapsed by category; the build line and suite hash in the header.
+    let at = |needle: &str| dom.find(needle).expect(needle);
+    assert!(at("id=\"submissions\"") < at("id=\"causes\""));
+    assert!(at("id=\"causes\"") < at("id=\"cases\""));
+    assert!(at("id=\"cases\"") < at("<details>"));
+    assert!(at("id=\"header\"") < at("id=\"submissions\""));
+    assert!(
+        dom.contains("built with <code>make with a Makefile, else gcc"),
+        "{dom}"
     );
 }
 

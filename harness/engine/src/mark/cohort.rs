@@ -459,6 +459,25 @@ mod tests {
     }
 
     #[test]
+    fn the_class_page_puts_the_students_first_and_folds_the_cases() {
+        let marks = [
+            sub("a", 10.0, &[], None),
+            sub("b", 5.0, &["a"], Some("stdout: x")),
+            sub("c", 5.0, &["a"], Some("stdout: x")),
+        ];
+        let page = crate::mark::html::index(&build(&suite(), &marks));
+        let at = |needle: &str| page.find(needle).expect(needle);
+        assert!(at("id=\"header\"") < at("id=\"submissions\""));
+        assert!(at("href=\"submissions/a/report.html\"") < at("id=\"causes\""));
+        assert!(at("id=\"causes\"") < at("id=\"cases\""));
+        assert!(
+            at("id=\"cases\"")
+                < at("<details><summary>all — 2 case(s), 1 failed by someone, 1 flagged")
+        );
+        assert!(page.contains("(content <code>abc</code>); built with <code>cc *.c</code>"));
+    }
+
+    #[test]
     fn the_class_view_counts_flags_and_shares() {
         let mut failed_build = sub("d", 0.0, &[], None);
         failed_build.build = BuildStatus::Failed;

@@ -109,21 +109,42 @@ fn histogram(c: &Cohort) -> String {
     svg
 }
 
-/// `index.html`.
+/// `index.html`: the header (suite, content hash, build line), every
+/// submission with a link to its report, the causes several share, the
+/// distribution and averages, the cases more than half failed, then every
+/// case, collapsed by category.
 pub fn index(c: &Cohort) -> String {
     let mut b = String::new();
     let _ = write!(
         b,
-        "<h1>{} — {} submissions</h1>\n<p class=\"muted\">suite {} (content {}); {} built; \
-         mean {} and median {} of {} marks</p>\n<div class=\"top\"><div><h2>Distribution of marks</h2>\n{}</div>\n",
+        "<h1>{} — {} submissions</h1>\n<p class=\"muted\" id=\"header\">suite {} (content \
+         <code>{}</code>); built with <code>{}</code>; {} built; mean {} and median {} of {} \
+         marks</p>\n",
         esc(&c.suite.spec),
         c.submissions,
         esc(&c.suite.suite),
         esc(&c.suite.content_hash),
+        esc(&c.suite.build),
         c.built,
         mark(c.mean),
         mark(c.median),
         mark(c.max),
+    );
+    submissions(c, &mut b);
+    b.push_str("<h2>Causes shared across submissions</h2>\n<table id=\"causes\"><tr><th>cause</th><th class=\"n\">submissions</th><th class=\"n\">cases</th><th>which</th></tr>\n");
+    for s in &c.shared_causes {
+        let _ = writeln!(
+            b,
+            "<tr><td><code>{}</code></td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td></tr>",
+            esc(&s.cause),
+            s.submissions.len(),
+            s.cases,
+            esc(&s.submissions.join(", "))
+        );
+    }
+    let _ = write!(
+        b,
+        "</table>\n<div class=\"top\"><div><h2>Distribution of marks</h2>\n{}</div>\n",
         histogram(c)
     );
     b.push_str("<div><h2>Averages per category</h2>\n<table id=\"categories\"><tr><th>category</th><th class=\"n\">mean</th><th class=\"n\">of</th></tr>\n");
@@ -137,6 +158,13 @@ pub fn index(c: &Cohort) -> String {
         );
     }
     b.push_str("</table></div></div>\n");
+    flagged(c, &mut b);
+    cases(c, &mut b);
+    page(&format!("{} cohort", c.suite.spec), &b)
+}
+
+/// The cases more than half the class failed, with the rules they cite.
+fn flagged(c: &Cohort, b: &mut String) {
     let flagged: Vec<_> = c.cases.iter().filter(|x| x.flagged).collect();
     let _ = writeln!(
         b,
@@ -171,49 +199,66 @@ pub fn index(c: &Cohort) -> String {
             }
         );
     }
-    b.push_str("</ul>\n<h2>Causes shared across submissions</h2>\n<table id=\"causes\"><tr><th>cause</th><th class=\"n\">submissions</th><th class=\"n\">cases</th><th>which</th></tr>\n");
-    for s in &c.shared_causes {
-        let _ = writeln!(
-            b,
-            "<tr><td><code>{}</code></td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td></tr>",
-            esc(&s.cause),
-            s.submissions.len(),
-            s.cases,
-            esc(&s.submissions.join(", "))
-        );
-    }
-    tables(c, &mut b);
-    page(&format!("{} cohort", c.suite.spec), &b)
+    b.push_str("</ul>\n");
 }
 
-/// The case and submission tables of `index.html`.
-fn tables(c: &Cohort, b: &mut String) {
-    b.push_str("</table>\n<h2>Every case</h2>\n<table id=\"cases\"><tr><th>case</th><th>category</th><th class=\"n\">failed</th><th>share</th></tr>\n");
-    for x in &c.cases {
-        let share = if x.judged == 0 {
-            0.0
-        } else {
-            as_f64(x.failed) / as_f64(x.judged)
-        };
+/// Every case with the share that failed it, one collapsed section per
+/// category (the most failed case first within it).
+fn cases(c: &Cohort, b: &mut String) {
+    b.push_str("<h2>Every case, by category</h2>\n<div id=\"cases\">\n");
+    let mut categories: Vec<&str> = c
+        .cases
+        .iter()
+        .map(|x| x.category.as_deref().unwrap_or(""))
+        .collect();
+    categories.sort_unstable();
+    categories.dedup();
+    for cat in categories {
+        let mine: Vec<_> = c
+            .cases
+            .iter()
+            .filter(|x| x.category.as_deref().unwrap_or("") == cat)
+            .collect();
+        let failed_by_some = mine.iter().filter(|x| x.failed > 0).count();
+        let flagged = mine.iter().filter(|x| x.flagged).count();
         let _ = writeln!(
             b,
-            "<tr{}><td><code>{}</code>{}</td><td>{}</td><td class=\"n\">{}/{}</td>\
-             <td><span class=\"share\" style=\"width:{:.0}px\"></span> {:.0}%</td></tr>",
-            if x.flagged { " class=\"flag\"" } else { "" },
-            esc(&x.name),
-            if x.ambiguous {
-                " <span class=\"muted\">ambiguous</span>"
-            } else {
-                ""
-            },
-            esc(x.category.as_deref().unwrap_or("")),
-            x.failed,
-            x.judged,
-            share * 100.0,
-            share * 100.0
+            "<details><summary>{} — {} case(s), {failed_by_some} failed by someone, {flagged} \
+             flagged</summary>\n<table><tr><th>case</th><th class=\"n\">failed</th><th>share</th></tr>",
+            esc(if cat.is_empty() { "(no category)" } else { cat }),
+            mine.len()
         );
+        for x in mine {
+            let share = if x.judged == 0 {
+                0.0
+            } else {
+                as_f64(x.failed) / as_f64(x.judged)
+            };
+            let _ = writeln!(
+                b,
+                "<tr{}><td><code>{}</code>{}</td><td class=\"n\">{}/{}</td>\
+                 <td><span class=\"share\" style=\"width:{:.0}px\"></span> {:.0}%</td></tr>",
+                if x.flagged { " class=\"flag\"" } else { "" },
+                esc(&x.name),
+                if x.ambiguous {
+                    " <span class=\"muted\">ambiguous</span>"
+                } else {
+                    ""
+                },
+                x.failed,
+                x.judged,
+                share * 100.0,
+                share * 100.0
+            );
+        }
+        b.push_str("</table></details>\n");
     }
-    b.push_str("</table>\n<h2>Submissions</h2>\n<table id=\"submissions\"><tr><th>id</th><th>students</th><th>build</th><th class=\"n\">mark</th><th>first cause</th></tr>\n");
+    b.push_str("</div>\n");
+}
+
+/// The table of submissions, first on the page: each links its report.
+fn submissions(c: &Cohort, b: &mut String) {
+    b.push_str("<h2>Submissions</h2>\n<table id=\"submissions\"><tr><th>id</th><th>students</th><th>build</th><th class=\"n\">mark</th><th>first cause</th></tr>\n");
     for r in &c.rows {
         let _ = writeln!(
             b,
