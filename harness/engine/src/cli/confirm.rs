@@ -16,6 +16,12 @@
 //!   runnable (starved by the machine's load): it runs once more with
 //!   [`HEADROOM`] times as long again, then is judged as above.
 //!
+//! A run killed while blocked (nothing of it runnable, and under a tenth
+//! of the limit's CPU time used) was waiting for something, not starved:
+//! no load explains that, and it is charged without a second run (a
+//! program waiting for input at a prompt it never showed costs one limit,
+//! not five).
+//!
 //! Either way the note says what the reference takes, when the case
 //! records it.
 
@@ -41,6 +47,8 @@ pub(super) enum Confirmed {
         /// Wall time of the confirming run.
         took: Duration,
     },
+    /// Killed blocked, using no CPU: charged at once.
+    Blocked,
     /// Killed again at the headroom.
     Stuck {
         /// How busy it was at the second kill.
@@ -52,11 +60,14 @@ pub(super) enum Confirmed {
 
 /// Confirms a run killed at `inv.timeout`; `None` when it was not killed
 /// at its time limit (nothing to confirm) or the run could not be made.
-pub(super) fn confirm(inv: &Invocation, first: &Outcome) -> Option<Confirmed> {
+pub(super) fn confirm(inv: &Invocation, first: &Outcome, how: Activity) -> Option<Confirmed> {
     if !matches!(first.ending, Ending::TimedOut { .. }) {
         return None;
     }
     let limit = inv.timeout;
+    if !how.runnable && how.cpu.is_some_and(|cpu| cpu < limit / 10) {
+        return Some(Confirmed::Blocked);
+    }
     let within = |cpu: Option<Duration>, wall: Duration| cpu.map_or(wall <= limit, |c| c <= limit);
     let _alone = ONE_AT_A_TIME
         .lock()
@@ -107,6 +118,11 @@ pub(super) fn note(
     };
     match confirmed {
         Confirmed::Cleared(_) => None,
+        Confirmed::Blocked => Some(format!(
+            "still running after {} s, waiting at the kill and using no CPU (blocked reading \
+             input?){reference}",
+            secs(limit)
+        )),
         Confirmed::Slow { took } => Some(format!(
             "slow: finishes in {} s, past its limit of {} s{reference} (timed out, then run again \
              alone with {HEADROOM}× the limit)",
@@ -187,5 +203,11 @@ mod tests {
         )
         .unwrap();
         assert!(writing.contains("still writing"), "{writing}");
+        let blocked = note(&Confirmed::Blocked, limit, Some(Duration::from_millis(1))).unwrap();
+        assert_eq!(
+            blocked,
+            "still running after 1 s, waiting at the kill and using no CPU (blocked reading \
+             input?); the reference takes under 0.05 s"
+        );
     }
 }

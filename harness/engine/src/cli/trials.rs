@@ -150,11 +150,11 @@ pub(super) fn check_one(
             // Only what the comparison and its report can use is kept: a
             // flood to the cap costs the window, not 16 MiB per stream.
             inv.keep = run::Keep::around(expected.stdout.len(), expected.stderr.len());
-            match run::run(&inv) {
+            match run::run_with_activity(&inv) {
                 Err(e) => Verdict::Error(format!("{}: {e}", file.display())),
-                Ok(outcome) => {
+                Ok((outcome, how)) => {
                     // A timeout is charged only once confirmed (confirm.rs).
-                    let (outcome, timing) = match confirm::confirm(&inv, &outcome) {
+                    let (outcome, timing) = match confirm::confirm(&inv, &outcome, how) {
                         Some(confirm::Confirmed::Cleared(again)) => (*again, None),
                         Some(c) => {
                             let note = confirm::note(&c, inv.timeout, reference_time(&case));
