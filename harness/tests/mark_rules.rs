@@ -211,6 +211,7 @@ fn gradescope_shaped(doc: &serde_json::Value) {
             "{t}"
         );
         assert_eq!(t["visibility"], "visible");
+        assert_eq!(t["output_format"], "text");
     }
 }
 

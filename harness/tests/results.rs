@@ -187,6 +187,7 @@ fn gradescope_file_follows_the_documented_format() {
                 "output",
                 "visibility",
                 "stdout_visibility",
+                "output_format",
                 "tests"
             ]
             .contains(&key.as_str()),
@@ -202,6 +203,7 @@ fn gradescope_file_follows_the_documented_format() {
             "{key}"
         );
     }
+    assert_eq!(grade["output_format"], "text");
     let tests = grade["tests"].as_array().unwrap();
     assert_eq!(tests.len(), 3, "one test per marking category");
     let mut total = 0.0;
@@ -215,6 +217,7 @@ fn gradescope_file_follows_the_documented_format() {
                     "name",
                     "number",
                     "output",
+                    "output_format",
                     "visibility"
                 ]
                 .contains(&key.as_str()),
@@ -224,6 +227,8 @@ fn gradescope_file_follows_the_documented_format() {
         assert!(t["score"].as_f64().unwrap() <= t["max_score"].as_f64().unwrap());
         assert!(["passed", "failed"].contains(&t["status"].as_str().unwrap()));
         assert!(t["name"].is_string() && t["output"].is_string());
+        // Preformatted: a diff keeps its columns.
+        assert_eq!(t["output_format"], "text");
         total += t["score"].as_f64().unwrap();
     }
     assert!((grade["score"].as_f64().unwrap() - total).abs() < 1e-9);
@@ -237,10 +242,11 @@ fn gradescope_file_follows_the_documented_format() {
         "{files}"
     );
     let output = files["output"].as_str().unwrap();
-    assert!(
-        output.contains("FAILED files/write-files: file `saved.txt` differs"),
-        "{output}"
-    );
+    // The category's failures by cause, as the report shows them: the
+    // label, the case, its diff.
+    assert!(output.contains("cause 1 of 1: 1 case(s)"), "{output}");
+    assert!(output.contains("case files/write-files:"), "{output}");
+    assert!(output.contains("saved.txt"), "{output}");
     assert!(output.contains("ERROR files/bad-key"), "{output}");
 
     assert!(junit.contains("<error"), "{junit}");

@@ -273,8 +273,8 @@ fn difference(m: &Difference) -> DifferenceRecord {
 }
 
 /// Gradescope's autograder `results.json`: the run's score, one test per
-/// marking category (its score, its maximum and an output listing the
-/// cases that did not pass), as documented at
+/// marking category (its score, its maximum and an output with its
+/// failures grouped by cause, as the report shows them), as documented at
 /// <https://gradescope-autograders.readthedocs.io/en/latest/specs/>.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Gradescope {
@@ -308,7 +308,8 @@ pub struct GradescopeTest {
     pub max_score: f64,
     /// `passed` or `failed`.
     pub status: String,
-    /// The cases that did not pass, with their first difference.
+    /// The category's failures grouped by cause (bounded), and the cases
+    /// that could not be run.
     pub output: String,
     /// Who sees the test.
     pub visibility: String,
