@@ -455,6 +455,7 @@ mod tests {
                 .into_iter()
                 .collect(),
             seconds: 1.0,
+            usage: None,
         }
     }
 

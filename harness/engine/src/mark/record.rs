@@ -54,6 +54,10 @@ pub struct SubmissionMark {
     pub causes: Vec<CauseRecord>,
     /// Wall time of its build and check, seconds.
     pub seconds: f64,
+    /// The first line its program prints run without arguments (what
+    /// tells a class marked against the wrong pack), when it built.
+    #[serde(default)]
+    pub usage: Option<String>,
 }
 
 /// Marks of one category.

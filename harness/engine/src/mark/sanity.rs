@@ -7,7 +7,6 @@
 //! never named: the engine knows none of them.
 
 use std::fmt::Write as _;
-use std::path::Path;
 use std::time::Duration;
 
 use crate::pack::Pack;
@@ -22,8 +21,9 @@ const USAGE_TIMEOUT: Duration = Duration::from_secs(2);
 const USAGE_KEPT: u64 = 4096;
 
 /// The first line a program prints when run without arguments (stderr,
-/// else stdout), trimmed; `None` if it printed nothing or could not run.
-fn usage_line(target: Target) -> Option<Vec<u8>> {
+/// else stdout), trimmed, as text; `None` if it printed nothing or could
+/// not run. `mark` keeps each program's in its `mark.json`.
+pub fn usage_line(target: Target) -> Option<String> {
     let mut inv = Invocation::new(target, Vec::new(), Vec::new());
     inv.timeout = USAGE_TIMEOUT;
     inv.limits = Limits::for_timeout(USAGE_TIMEOUT);
@@ -32,24 +32,17 @@ fn usage_line(target: Target) -> Option<Vec<u8>> {
         stderr: USAGE_KEPT,
     };
     let outcome = run::run(&inv).ok()?;
-    let first = |bytes: &[u8]| -> Option<Vec<u8>> {
+    let first = |bytes: &[u8]| -> Option<String> {
         let line = bytes.split(|&b| b == b'\n').next()?;
         let line = line.trim_ascii();
-        (!line.is_empty()).then(|| line.to_vec())
+        (!line.is_empty()).then(|| String::from_utf8_lossy(line).into_owned())
     };
     first(&outcome.stderr).or_else(|| first(&outcome.stdout))
 }
 
 /// The warning on a run that looks pointed at the wrong suite, if it does:
-/// `marks` are the class's, `programs` the folder holding each built
-/// program under its slug, `program` the file name the build makes.
-pub fn wrong_run(
-    packs: &[&dyn Pack],
-    pack: &dyn Pack,
-    marks: &[SubmissionMark],
-    programs: &Path,
-    program: &str,
-) -> Option<String> {
+/// `marks` are the class's, each with its program's usage line.
+pub fn wrong_run(packs: &[&dyn Pack], pack: &dyn Pack, marks: &[SubmissionMark]) -> Option<String> {
     let built: Vec<&SubmissionMark> = marks
         .iter()
         .filter(|m| m.build == BuildStatus::Ok && m.reason.is_none())
@@ -58,13 +51,10 @@ pub fn wrong_run(
         return None;
     }
     let none_passed = built.iter().all(|m| m.passed == 0);
-    let lines: Vec<Vec<u8>> = built
-        .iter()
-        .filter_map(|m| {
-            let path = programs.join(&m.slug).join(program);
-            usage_line(Target::binary(&path).ok()?)
-        })
-        .collect();
+    let lines: Vec<&str> = built.iter().filter_map(|m| m.usage.as_deref()).collect();
+    if !none_passed && lines.is_empty() {
+        return None;
+    }
     let own = Target::reference(pack.name()).ok().and_then(usage_line);
     // Another pack whose reference's usage line more than half of the
     // programs print (and this pack's reference does not).

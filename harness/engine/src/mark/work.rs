@@ -164,10 +164,7 @@ pub fn mark(
         }
         Err(e) => return usage(program, &e),
     }
-    let programs = shared.out.join("programs");
-    if let Some(warning) =
-        super::sanity::wrong_run(packs, pack, &marks, &programs, shared.recipe.program)
-    {
+    if let Some(warning) = super::sanity::wrong_run(packs, pack, &marks) {
         say!("{program} mark: WARNING: {warning}");
         if faults == 0 {
             return exit::code(exit::FAILED);
@@ -374,6 +371,7 @@ fn one(shared: &Shared, sub: &Submission) -> Done {
         cases: Vec::new(),
         causes: Vec::new(),
         seconds: 0.0,
+        usage: None,
     };
     let files = unpack::read(&sub.source);
     let line = match (&files, &shared.cli_build) {
@@ -492,6 +490,7 @@ fn fill(
         ));
         return Ok(());
     }
+    mark.usage = super::sanity::usage_line(target);
     let results = check::check(&binary, staging, &shared.check, ticket)?;
     mark.take_results(&results, shared.check.strict);
     Ok(())
