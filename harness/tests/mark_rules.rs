@@ -238,7 +238,7 @@ fn the_gradescope_autograder_runs_against_a_fake_tree() {
         let out = std::process::Command::new(scripts.join("run_autograder"))
             .env("AUTOGRADER_ROOT", &tree)
             .env(
-                "BOXES_HARNESS",
+                "AUTOGRADER_HARNESS",
                 assert_cmd::cargo::cargo_bin("boxes-harness"),
             )
             .env("TMPDIR", root)

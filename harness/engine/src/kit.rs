@@ -18,8 +18,8 @@ use crate::run::{Invocation, Mode};
 /// Writes the kit of case `name` (`/`-separated) below `dir`; returns its
 /// folder. A kit left by an earlier run is replaced.
 ///
-/// `program_as`: the program as a student names it (`./boxes`); `run.sh`
-/// then runs `${1:-./boxes}` from where it is started, and names no path
+/// `program_as`: the program as a student names it (`./PROGRAM`); `run.sh`
+/// then runs `${1:-./PROGRAM}` from where it is started, and names no path
 /// of the machine that wrote it.
 pub fn write(
     dir: &Path,

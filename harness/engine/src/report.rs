@@ -255,7 +255,7 @@ pub fn reproduce_command(inv: &Invocation, from: Sources<'_>) -> String {
 }
 
 /// A reproduce line for the student whose program failed: their program
-/// as they build it (`program`, e.g. `./boxes`, run from the folder that
+/// as they build it (`program`, e.g. `./PROGRAM`, run from the folder that
 /// holds it), the case's inputs inline; past [`MAX_INLINE`] bytes, the
 /// kit folder `kit` shipped with the report (a relative path, e.g.
 /// `reproduce/CASE`). Nothing names a path of the marker's machine.

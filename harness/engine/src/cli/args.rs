@@ -112,7 +112,7 @@ pub(super) struct Cli {
     /// expected outputs and a run.sh that replays it.
     #[arg(long, value_name = "DIR")]
     pub(super) keep_failed: Option<PathBuf>,
-    /// Name the program NAME (`./boxes`) wherever a student reads: every
+    /// Name the program NAME (`./PROGRAM`) wherever a student reads: every
     /// reproduce line runs it from the folder that holds it, with the
     /// case's inputs inline, or in --keep-failed's folder (named by its
     /// last component, `reproduce/…`) when too long to paste.

@@ -5,15 +5,16 @@
 //! line and runs the suite on it through `mark` (one submission), then
 //! copies its Gradescope document to `/autograder/results/results.json`,
 //! which exists whatever happened (a build that fails gives score 0 and
-//! the build's output). The root is `$AUTOGRADER_ROOT` when set, so the
-//! script runs against a fake tree in a test.
+//! the build's output). The root is `$AUTOGRADER_ROOT` when set (and the
+//! harness `$AUTOGRADER_HARNESS`), so the script runs against a fake tree
+//! in a test.
 
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 
 /// The folder the repository's source is expected in, inside the
 /// autograder's `source/`.
-pub const SOURCE_DIR: &str = "boxes-conformance";
+pub const SOURCE_DIR: &str = "conformance";
 
 /// `gradescope-autograder`'s options.
 #[derive(Debug, clap::Args)]
@@ -55,7 +56,7 @@ fn run_autograder(program: &str, spec: &str) -> String {
          # writes results/results.json, whatever happens.\n\
          set -u\n\
          root=\"${{AUTOGRADER_ROOT:-/autograder}}\"\n\
-         harness=\"${{BOXES_HARNESS:-{program}}}\"\n\
+         harness=\"${{AUTOGRADER_HARNESS:-{program}}}\"\n\
          work=\"$(mktemp -d)\"\n\
          trap 'rm -rf \"$work\"' EXIT\n\
          mkdir -p \"$work/subs\" \"$root/results\"\n\

@@ -45,12 +45,21 @@ fn slice(dir: &Path) -> Result<Slice, String> {
     })
 }
 
+/// The most slices a set may have.
+const MAX_SLICES: usize = 10_000;
+
 /// Checks that `parts` (each slice's K/N, by folder) are one whole set:
 /// the same N, no K twice, none missing unless `allow_missing`.
 fn check_set(parts: &[(Option<Partition>, &Path)], allow_missing: bool) -> Result<(), String> {
     let Some(n) = parts.iter().find_map(|(p, _)| p.map(|p| p.n)) else {
         return Ok(());
     };
+    // A count read from a file: bounded before anything is sized by it.
+    if n > MAX_SLICES {
+        return Err(format!(
+            "{n} slices: more than {MAX_SLICES} is not a --partition set"
+        ));
+    }
     let mut seen: Vec<Option<&Path>> = vec![None; n];
     for (part, dir) in parts {
         let Some(part) = part else {
@@ -67,7 +76,8 @@ fn check_set(parts: &[(Option<Partition>, &Path)], allow_missing: bool) -> Resul
                 part.n
             ));
         }
-        match seen.get_mut(part.k - 1) {
+        // A hand-edited K of 0 is refused below, not an underflow.
+        match part.k.checked_sub(1).and_then(|i| seen.get_mut(i)) {
             Some(Some(first)) => {
                 return Err(format!(
                     "slice {}/{n} is given twice ({} and {})",
@@ -215,5 +225,35 @@ pub fn merge(program: &str, cli: &MergeCli) -> ExitCode {
             say!("{program} mark merge: {e}");
             exit::code(exit::USAGE)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn part(k: usize, n: usize) -> Partition {
+        Partition { k, n }
+    }
+
+    #[test]
+    fn a_set_of_slices_is_whole_or_refused_naming_what_is_missing() {
+        let (a, b, c) = (Path::new("a"), Path::new("b"), Path::new("c"));
+        assert!(check_set(&[(Some(part(1, 2)), a), (Some(part(2, 2)), b)], false).is_ok());
+        let missing =
+            check_set(&[(Some(part(2, 4)), a), (Some(part(4, 4)), b)], false).unwrap_err();
+        assert!(
+            missing.starts_with("slice(s) 1/4, 3/4 of 4 are missing"),
+            "{missing}"
+        );
+        assert!(check_set(&[(Some(part(2, 4)), a)], true).is_ok());
+        let twice = check_set(&[(Some(part(1, 2)), a), (Some(part(1, 2)), c)], false).unwrap_err();
+        assert!(twice.contains("given twice (a and c)"), "{twice}");
+        assert!(check_set(&[(Some(part(1, 2)), a), (Some(part(1, 3)), b)], false).is_err());
+        assert!(check_set(&[(Some(part(1, 2)), a), (None, b)], false).is_err());
+        assert!(check_set(&[(Some(part(0, 2)), a)], true).is_err());
+        assert!(check_set(&[(Some(part(1, usize::MAX)), a)], true).is_err());
+        // One whole run merged alone is no set to check.
+        assert!(check_set(&[(None, a)], false).is_ok());
     }
 }

@@ -2,7 +2,7 @@
 //! looked at once. When no built submission passed a single case, or the
 //! programs answer a run without arguments with another registered pack's
 //! usage line, the run was most likely pointed at the wrong suite
-//! (`--spec nogo` copied onto a boxes class), and `mark` says so and exits
+//! (one pack's `--spec` copied onto another pack's class), and `mark` says so and exits
 //! 1 rather than handing out a column of zeros. The packs are iterated,
 //! never named: the engine knows none of them.
 
