@@ -275,9 +275,10 @@ pub fn student_reproduce(
         return match kit {
             Some(k) => format!(
                 "its inputs ({} bytes) are too long to paste: they are in {k}/, shipped with \
-                 this report; copy that folder beside {program} and run\n  bash {}/run.sh {}",
+                 this report; copy that folder beside {program} and run\n  bash {} {}",
                 files + stdin_inline,
-                shell_quote(k),
+                // Quoted whole, so the kit's path reads as it is on disk.
+                shell_quote(&format!("{k}/run.sh")),
                 shell_quote(program)
             ),
             None => format!(
@@ -703,5 +704,41 @@ mod tests {
         assert_eq!(shell_quote("a b"), "'a b'");
         assert_eq!(shell_quote(""), "''");
         assert_eq!(shell_quote_bytes(b"a\xffb'"), "$'a\\xffb\\''");
+    }
+}
+
+#[cfg(test)]
+mod student_tests {
+    use super::*;
+    use crate::run::Target;
+
+    fn inv(stdin: &[u8]) -> Invocation {
+        let target = Target::binary(std::path::Path::new("/bin/sh")).unwrap();
+        Invocation::new(target, vec!["-c".into(), "cat".into()], stdin.to_vec())
+    }
+
+    #[test]
+    fn a_students_line_names_their_program_and_no_path_of_the_marker() {
+        let line = student_reproduce(&inv(b"0 1 v\n"), "./boxes", None, None);
+        assert!(line.starts_with("(p=\"$(pwd)/\"boxes && d="), "{line}");
+        assert!(line.contains("printf '0 1 v\\n' | "), "{line}");
+        assert!(line.contains(" \"$p\" -c cat"), "{line}");
+        assert!(!line.contains("/bin/sh"), "{line}");
+        let out = std::process::Command::new("bash")
+            .args(["-c", &line.replace("\"$(pwd)/\"boxes", "/bin/sh")])
+            .output()
+            .unwrap();
+        assert_eq!(out.stdout, b"0 1 v\nexit status 0\n");
+    }
+
+    #[test]
+    fn past_the_inline_bytes_a_students_line_names_the_shipped_kit() {
+        let big = vec![b'x'; MAX_INLINE + 1];
+        let line = student_reproduce(&inv(&big), "./boxes", Some("reproduce/c/case"), None);
+        assert!(
+            line.ends_with("bash reproduce/c/case/run.sh ./boxes"),
+            "{line}"
+        );
+        assert!(!line.contains("/bin/sh"), "{line}");
     }
 }
