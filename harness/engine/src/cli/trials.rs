@@ -300,7 +300,11 @@ pub(super) fn judge(
         .as_ref()
         .map(|s| file.root.disk_path(&file.sidecar(s)).display().to_string());
     let case_file = pathdiff_cwd(&file.root.disk_path(&file.rel));
-    let kit = ctx.keep_failed.as_ref().and_then(|dir| {
+    // A student's report inlines what fits in its reproduce line: a kit
+    // only for inputs too long to paste.
+    let inputs = inv.files.iter().map(|(_, b)| b.len()).sum::<usize>() + inv.stdin.len();
+    let wanted = ctx.reproduce_as.is_none() || inputs > report::MAX_INLINE;
+    let kit = ctx.keep_failed.as_ref().filter(|_| wanted).and_then(|dir| {
         crate::kit::write(dir, file.name(), inv, expected, ctx.reproduce_as.as_deref())
             .map_err(|e| eprintln!("{}: --keep-failed: {}: {e}", ctx.program, file.name()))
             .ok()
