@@ -300,7 +300,7 @@ pub fn student_reproduce(
             1,
         );
     if inv.mode == Mode::Interactive {
-        typed_lines(&mut cmd, &inv.stdin, None);
+        typed_lines(&mut cmd, &inv.stdin, kit.map(std::path::Path::new));
     }
     cmd
 }

@@ -301,9 +301,12 @@ pub(super) fn judge(
         .map(|s| file.root.disk_path(&file.sidecar(s)).display().to_string());
     let case_file = pathdiff_cwd(&file.root.disk_path(&file.rel));
     // A student's report inlines what fits in its reproduce line: a kit
-    // only for inputs too long to paste.
+    // only for inputs too long to paste (or stdin lines too many to list
+    // for typing; kits the report does not name are removed after).
     let inputs = inv.files.iter().map(|(_, b)| b.len()).sum::<usize>() + inv.stdin.len();
-    let wanted = ctx.reproduce_as.is_none() || inputs > report::MAX_INLINE;
+    let wanted = ctx.reproduce_as.is_none()
+        || inputs > report::MAX_INLINE
+        || inv.mode == crate::run::Mode::Interactive;
     let kit = ctx.keep_failed.as_ref().filter(|_| wanted).and_then(|dir| {
         crate::kit::write(dir, file.name(), inv, expected, ctx.reproduce_as.as_deref())
             .map_err(|e| eprintln!("{}: --keep-failed: {}: {e}", ctx.program, file.name()))
