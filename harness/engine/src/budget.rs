@@ -195,6 +195,8 @@ impl EarlyStop {
             reproduce: notes.reproduce,
             rebless: notes.rebless,
             stdin_lines: 0,
+            weight: 0,
+            label: None,
         }
     }
 
@@ -208,6 +210,7 @@ impl EarlyStop {
             rebless: None,
             prompt: None,
             provenance: None,
+            weight: 0,
         };
         Verdict::Failed(Box::new(self.failure(notes)))
     }

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use similar::{Algorithm, DiffTag};
 
 use crate::compare::Mismatch;
-use crate::provenance::Span;
+use crate::provenance::{Record, Ruling, Span, Verdict};
 use crate::run::{Ending, Stream};
 
 /// Characters of a normalised line kept in a signature.
@@ -165,6 +165,30 @@ pub enum Edit {
     NotRun(String),
     /// A departure named by its shape, at a known place.
     Departed(Departure),
+    /// A check the program misses, named by the reference's ruling: its
+    /// rule and reason kind, never the bytes of the line.
+    Missed {
+        /// How the program departs.
+        shape: Missed,
+        /// The rule of the check (for [`Missed::StopsOtherwise`], of the
+        /// stop's message and status).
+        rule: String,
+        /// The reason kind (empty for [`Missed::StopsOtherwise`]).
+        kind: String,
+        /// The kind in words.
+        says: String,
+    },
+}
+
+/// How a program departs where the reference rejects a line or stops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Missed {
+    /// It answers a line the reference rejected as if it were valid.
+    Accepts,
+    /// It goes on where the reference stops with an error.
+    GoesOn,
+    /// It stops there too, with another status or message.
+    StopsOtherwise,
 }
 
 /// A line as a signature keeps it: escaped like [`crate::report::escape`],
@@ -347,11 +371,7 @@ fn stream_cause(
     };
     // The program printed the line it had just read (and a newline) where
     // the reference printed something else: an echo, wherever it lands.
-    let rest = actual.get(first.at..).unwrap_or_default();
-    if answered.is_some_and(|a| {
-        rest.strip_prefix(a)
-            .is_some_and(|r| r.first() == Some(&b'\n'))
-    }) {
+    if echoes(actual, first.at, answered) {
         return PartCause {
             part,
             place: None,
@@ -407,6 +427,164 @@ fn stream_cause(
             edit: first.edit,
         },
     }
+}
+
+/// Whether the program printed the line it had just read (and a newline)
+/// at byte `at` of its output.
+fn echoes(actual: &[u8], at: usize, answered: Option<&[u8]>) -> bool {
+    let rest = actual.get(at..).unwrap_or_default();
+    answered.is_some_and(|a| {
+        rest.strip_prefix(a)
+            .is_some_and(|r| r.first() == Some(&b'\n'))
+    })
+}
+
+/// The check a program misses, when the reference's record says it
+/// rejected a line or stopped where the program departs: its cause part
+/// and its label. A crash, hang or flood is never one; an echo neither.
+fn missed_check(
+    mismatches: &[Mismatch],
+    record: &Record,
+    answered: Option<&[u8]>,
+) -> Option<(PartCause, String)> {
+    let grave = mismatches
+        .iter()
+        .any(|m| matches!(m, Mismatch::Ending { actual, .. } if is_grave(&ending(actual))));
+    if grave || record.rulings.is_empty() {
+        return None;
+    }
+    let stop = record
+        .rulings
+        .iter()
+        .rev()
+        .find(|r| r.verdict == Verdict::Stopped);
+    let stdout = mismatches.iter().find_map(|m| match m {
+        Mismatch::Stream {
+            stream: Stream::Stdout,
+            expected,
+            actual,
+            ..
+        } => Some((expected, actual)),
+        _ => None,
+    });
+    let missed = |shape: Missed, r: &Ruling| PartCause {
+        part: "stdout".to_owned(),
+        place: None,
+        edit: Edit::Missed {
+            shape,
+            rule: r.rule.clone(),
+            kind: r.kind.clone(),
+            says: r.says.clone(),
+        },
+    };
+    let Some((expected, actual)) = stdout else {
+        // Stdout is right: the status or the message of the stop is not.
+        let stop = stop?;
+        // The stop's message is the last line of stderr: a difference
+        // that leaves it whole at the end is another bug's.
+        let parts: Vec<&str> = mismatches
+            .iter()
+            .filter_map(|m| match m {
+                Mismatch::Ending { .. } => Some("status"),
+                Mismatch::Stream {
+                    stream: Stream::Stderr,
+                    expected,
+                    actual,
+                    ..
+                } if !actual.ends_with(last_line(expected)) => Some("stderr"),
+                _ => None,
+            })
+            .collect();
+        if parts.is_empty() {
+            return None;
+        }
+        let part = PartCause {
+            part: parts.join(" and "),
+            place: None,
+            edit: Edit::Missed {
+                shape: Missed::StopsOtherwise,
+                rule: stop.exit_rule.clone(),
+                kind: String::new(),
+                says: String::new(),
+            },
+        };
+        let label = format!(
+            "stops otherwise after {}: {}",
+            stop.detail,
+            Cause::quote(mismatches)
+        );
+        return Some((part, label));
+    };
+    let first = first_edit(expected, actual, true);
+    if echoes(actual, first.at, answered) {
+        return None;
+    }
+    let at = u64::try_from(first.at).ok()?;
+    if let Some(stop) = stop
+        && at >= stop.at
+        && actual.len() > first.at
+    {
+        let label = format!("goes on after {}", stop.detail);
+        return Some((missed(Missed::GoesOn, stop), label));
+    }
+    let rejected = accepted(record, expected, actual, first.at)?;
+    let label = format!(
+        "accepts `{}`: {}",
+        crate::report::escape(&rejected.line),
+        rejected.detail
+    );
+    Some((missed(Missed::Accepts, rejected), label))
+}
+
+/// The last line of `text`, with its newline.
+fn last_line(text: &[u8]) -> &[u8] {
+    let body = text.strip_suffix(b"\n").unwrap_or(text);
+    let start = body.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    &text[start..]
+}
+
+/// The rejection whose answer holds the first difference at `at`, when
+/// the program printed something else there than an extra line before
+/// the same answer (a message is not acceptance) and did not stop.
+fn accepted<'r>(
+    record: &'r Record,
+    expected: &[u8],
+    actual: &[u8],
+    at: usize,
+) -> Option<&'r Ruling> {
+    let at64 = u64::try_from(at).ok()?;
+    let (i, ruling) = record
+        .rulings
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.verdict == Verdict::Rejected && r.at <= at64)
+        .last()?;
+    // The answer: from the rejection to the end of the span written then,
+    // or to the next ruling.
+    let next = record.rulings[i + 1..].first().map_or(u64::MAX, |r| r.at);
+    let start = usize::try_from(ruling.at).ok()?;
+    let end = crate::provenance::at(&record.spans, start)
+        .map_or(ruling.at, |s| s.end)
+        .min(next)
+        .max(ruling.at + 1);
+    if at64 >= end || actual.len() <= at {
+        return None;
+    }
+    // A few extra lines, then the reference's answer: a message (or an
+    // echo cut short), not acceptance.
+    let e = &expected[at.min(expected.len())..];
+    let e = &e[..e.len().min(256)];
+    let mut a = &actual[at..];
+    for _ in 0..3 {
+        let Some(nl) = a.iter().position(|&b| b == b'\n') else {
+            break;
+        };
+        a = &a[nl + 1..];
+        if a.starts_with(e) {
+            return None;
+        }
+    }
+    Some(ruling)
 }
 
 /// A changed line; when only numbers differ, the numbers are the
@@ -473,7 +651,7 @@ impl Cause {
         Self::parts_of(mismatches, None, None, false, false)
     }
 
-    /// The cause of a case's mismatches; `spans` is the reference's
+    /// The cause of a case's mismatches; `record` is the reference's
     /// provenance of the expected stdout, `answered` the stdin line the
     /// program had just read when stdout departed.
     ///
@@ -483,16 +661,33 @@ impl Cause {
     /// to case and would split it. The worked example shows them all.
     pub fn located(
         mismatches: &[Mismatch],
-        spans: Option<&[Span]>,
+        record: Option<&Record>,
         answered: Option<&[u8]>,
     ) -> Self {
+        Self::labelled(mismatches, record, answered).0
+    }
+
+    /// [`Self::located`], with the sentence a missed check is told in
+    /// ("accepts `3 14 h`: TURN-3 rejects it (…)"), from this case's
+    /// values: a cause's label, when its worked example is this case.
+    pub fn labelled(
+        mismatches: &[Mismatch],
+        record: Option<&Record>,
+        answered: Option<&[u8]>,
+    ) -> (Self, Option<String>) {
+        let spans = record.map(|r| r.spans.as_slice());
         let mut cause = Self::parts_of(mismatches, spans, answered, true, true);
-        if spans.is_some()
-            && let Some(primary) = cause.primary()
-        {
+        let Some(record) = record else {
+            return (cause, None);
+        };
+        if let Some((part, label)) = missed_check(mismatches, record, answered) {
+            cause.parts = vec![part];
+            return (cause, Some(label));
+        }
+        if let Some(primary) = cause.primary() {
             cause.parts = vec![primary];
         }
-        cause
+        (cause, None)
     }
 
     /// The part that names the bug: a crash, hang or flood, else stdout,
@@ -629,6 +824,21 @@ impl fmt::Display for Edit {
             Self::Broke { rule, message } => write!(f, "broke {rule}: {message}"),
             Self::NotRun(why) => write!(f, "not run ({why})"),
             Self::Departed(d) => write!(f, "{d}"),
+            Self::Missed {
+                shape: Missed::StopsOtherwise,
+                rule,
+                ..
+            } => write!(f, "stops otherwise where the reference stops ({rule})"),
+            Self::Missed {
+                shape, rule, says, ..
+            } => {
+                let what = if *shape == Missed::Accepts {
+                    "accepts what the reference rejects"
+                } else {
+                    "goes on where the reference stops"
+                };
+                write!(f, "{what}: {rule}, {says}")
+            }
         }
     }
 }
@@ -755,6 +965,13 @@ mod tests {
         }
     }
 
+    fn record(spans: Vec<Span>) -> Record {
+        Record {
+            spans,
+            rulings: Vec::new(),
+        }
+    }
+
     /// `+-+ \n` (a grid) then `A> ` (a prompt).
     fn spans() -> Vec<Span> {
         vec![
@@ -770,7 +987,7 @@ mod tests {
             actual: actual.to_vec(),
             dropped: 0,
         }];
-        Cause::located(&m, Some(&spans()), answered)
+        Cause::located(&m, Some(&record(spans())), answered)
     }
 
     #[test]
@@ -821,8 +1038,15 @@ mod tests {
             expected: Ending::Exited(6),
             actual: Ending::Exited(0),
         };
-        let both = Cause::located(&[status.clone(), stream.clone()], Some(&spans()), None);
-        assert_eq!(both, Cause::located(&[stream], Some(&spans()), None));
+        let both = Cause::located(
+            &[status.clone(), stream.clone()],
+            Some(&record(spans())),
+            None,
+        );
+        assert_eq!(
+            both,
+            Cause::located(&[stream], Some(&record(spans())), None)
+        );
         let crashed = Mismatch::Ending {
             expected: Ending::Exited(0),
             actual: Ending::Signaled(11),
@@ -833,7 +1057,7 @@ mod tests {
             actual: b"+".to_vec(),
             dropped: 0,
         };
-        let crash = Cause::located(&[crashed, stream], Some(&spans()), None);
+        let crash = Cause::located(&[crashed, stream], Some(&record(spans())), None);
         assert_eq!(crash.parts.len(), 1);
         assert_eq!(crash.parts[0].part, "status");
         assert_eq!(crash.severity(), 0);

@@ -187,9 +187,15 @@ pub struct CaseFailure {
     pub reproduce: String,
     /// What to do when the expectation may be wrong, and the command.
     pub rebless: Option<(String, String)>,
-    /// Lines of stdin the case feeds: the shorter, the better a worked
-    /// example of its cause.
+    /// Lines of stdin the case feeds.
     pub stdin_lines: usize,
+    /// Bytes of the case's input (stdin, files, arguments) and expected
+    /// output: the fewer, the better a worked example of its cause.
+    pub weight: usize,
+    /// The sentence naming the check the program misses, with this case's
+    /// values (`accepts `3 14 h`: TURN-3 rejects it (…)`): its cause's
+    /// label when this case is the worked example.
+    pub label: Option<String>,
 }
 
 /// The texts of a failure besides its differences.
@@ -208,7 +214,10 @@ pub struct Notes {
     /// What the program's prompts end with, when not [`PROMPT`].
     pub prompt: Option<Vec<u8>>,
     /// The reference's provenance of the expected stdout, when known.
-    pub provenance: Option<Vec<crate::provenance::Span>>,
+    pub provenance: Option<crate::provenance::Record>,
+    /// Bytes of the case's input besides stdin (files, arguments) and of
+    /// its expected output.
+    pub weight: usize,
 }
 
 impl CaseFailure {
@@ -249,9 +258,12 @@ impl CaseFailure {
             let index = note.line.checked_sub(1)?;
             stdin.split(|&b| b == b'\n').nth(index)
         });
+        let (cause, label) = Cause::labelled(mismatches, notes.provenance.as_ref(), answered);
         Self {
             differences,
-            cause: Cause::located(mismatches, notes.provenance.as_deref(), answered),
+            cause,
+            label,
+            weight: notes.weight.saturating_add(stdin.len()),
             quoted: Cause::quote(mismatches),
             input,
             summary: notes.summary,
@@ -272,6 +284,12 @@ impl CaseFailure {
 
     /// The full report for people, at most [`MAX_REPORT`] bytes.
     pub fn render(&self, style: Style) -> String {
+        self.render_hinted(style, self.hint.as_deref())
+    }
+
+    /// [`Self::render`] with `hint` in place of the case's own: a worked
+    /// example shows the hint of its whole cause.
+    pub fn render_hinted(&self, style: Style, hint: Option<&str>) -> String {
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -286,7 +304,7 @@ impl CaseFailure {
         for d in &self.differences {
             d.render(&mut out, style);
         }
-        if let Some(hint) = &self.hint {
+        if let Some(hint) = hint {
             let _ = writeln!(out, "{} {hint}", style.paint("33;1", "hint:"));
         }
         let _ = writeln!(

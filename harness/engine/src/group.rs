@@ -43,7 +43,7 @@ pub fn groups(results: &[CaseResult]) -> Vec<Group<'_>> {
             cases.sort_by(|a, b| a.0.cmp(b.0));
             let &(name, failure, _) = cases
                 .iter()
-                .min_by_key(|(name, f, ambiguous)| (*ambiguous, f.stdin_lines, *name))?;
+                .min_by_key(|(name, f, ambiguous)| (*ambiguous, f.weight, f.stdin_lines, *name))?;
             Some(Group {
                 cause,
                 cases: cases.iter().map(|&(n, f, _)| (n, f)).collect(),
@@ -83,11 +83,14 @@ pub fn render(results: &[CaseResult], style: Style) -> String {
             "\n{} {} case(s): {}",
             style.paint("1;4", &format!("cause {} of {}:", i + 1, groups.len())),
             n,
-            g.cause
+            g.label()
         );
-        // A cause named by place and shape quotes its worked example's
-        // lines once, so the header still shows the bytes.
-        if g.example.1.quoted != *g.cause {
+        if g.example.1.label.is_some() {
+            // The label is the example's; the key is every case's.
+            let _ = writeln!(out, "  the check, in every case of it: {}", g.cause);
+        } else if g.example.1.quoted != *g.cause {
+            // A cause named by place and shape quotes its worked example's
+            // lines once, so the header still shows the bytes.
             let _ = writeln!(out, "  for example: {}", g.example.1.quoted);
         }
         let mut names: Vec<&str> = g.cases.iter().take(NAMES_SHOWN).map(|c| c.0).collect();
@@ -113,9 +116,31 @@ pub fn render(results: &[CaseResult], style: Style) -> String {
             "  {} {name}:",
             if n > 1 { "worked example," } else { "case" }
         );
-        out.push_str(&example.render(style));
+        out.push_str(&example.render_hinted(style, g.hint()));
     }
     out
+}
+
+impl Group<'_> {
+    /// The cause's one line: the sentence of the check it misses, told on
+    /// its worked example, else the cause itself.
+    pub fn label(&self) -> String {
+        self.example
+            .1
+            .label
+            .clone()
+            .unwrap_or_else(|| self.cause.to_string())
+    }
+
+    /// The hint that fits every case of the cause: the one they all share,
+    /// else none (an example's own hint may speak of another rule).
+    pub fn hint(&self) -> Option<&str> {
+        let first = self.cases.first()?.1.hint.as_deref()?;
+        self.cases
+            .iter()
+            .all(|(_, f)| f.hint.as_deref() == Some(first))
+            .then_some(first)
+    }
 }
 
 #[cfg(test)]

@@ -144,9 +144,7 @@ fn turns<R: BufRead, O: Write, E: Write, H: Hooks>(
                     Err(error) => {
                         if trace::active() {
                             let why = Why::of_move(&line, edge, &state.grid, error);
-                            trace::rejected(why, &line, || {
-                                why.rejection(Some(edge), &state.grid)
-                            });
+                            trace::rejected(why, &line, || why.rejection(Some(edge), &state.grid));
                         }
                         if error == MoveError::NoSuchEdge {
                             hooks

@@ -146,7 +146,9 @@ impl Why {
         match kind {
             LoadErrorKind::Empty | LoadErrorKind::Unreadable => Self::EmptyFile,
             LoadErrorKind::MissingLines { .. } => Self::MissingLines,
-            LoadErrorKind::NextPlayerByte(b) | LoadErrorKind::EdgeByte(b) | LoadErrorKind::CellByte(b)
+            LoadErrorKind::NextPlayerByte(b)
+            | LoadErrorKind::EdgeByte(b)
+            | LoadErrorKind::CellByte(b)
                 if foreign(b) =>
             {
                 Self::ForeignByte
@@ -188,7 +190,9 @@ impl Why {
             if stray(number) {
                 return Self::StrayByte;
             }
-            let digits = number.strip_prefix(b"+").or_else(|| number.strip_prefix(b"-"));
+            let digits = number
+                .strip_prefix(b"+")
+                .or_else(|| number.strip_prefix(b"-"));
             if digits.is_some_and(|d| !d.is_empty() && d.iter().all(u8::is_ascii_digit)) {
                 return Self::Sign;
             }
@@ -260,10 +264,7 @@ impl Why {
             }
             (Self::Closed, _) => "the edge is already closed".to_owned(),
             (Self::LeadingZero, _) => "a move's numbers have no leading zero".to_owned(),
-            _ => format!(
-                "{}: a move is `row column h|v`, single spaces",
-                self.says()
-            ),
+            _ => format!("{}: a move is `row column h|v`, single spaces", self.says()),
         };
         format!("{rule} rejects it ({specific})")
     }
@@ -297,7 +298,7 @@ impl Why {
 
 /// Records that the reference stops for `why` (only while traced).
 pub fn stopped(why: Why, exit: Exit, situation: impl FnOnce() -> String) {
-    trace::stopped(why, || why.stop(&situation(), exit));
+    trace::stopped(why, exit.rule(), || why.stop(&situation(), exit));
 }
 
 /// The words naming a grid file's error for a sentence.
@@ -346,10 +347,19 @@ mod tests {
         let h = |r, c| Edge::h(r, c);
         let v = |r, c| Edge::v(r, c);
         let no = MoveError::NoSuchEdge;
-        assert_eq!(Why::of_move(b"3 14 h", h(3, 14), &grid, no), Why::HorizontalRow);
-        assert_eq!(Why::of_move(b"0 14 h", h(0, 14), &grid, no), Why::HorizontalColumn);
+        assert_eq!(
+            Why::of_move(b"3 14 h", h(3, 14), &grid, no),
+            Why::HorizontalRow
+        );
+        assert_eq!(
+            Why::of_move(b"0 14 h", h(0, 14), &grid, no),
+            Why::HorizontalColumn
+        );
         assert_eq!(Why::of_move(b"2 0 v", v(2, 0), &grid, no), Why::VerticalRow);
-        assert_eq!(Why::of_move(b"0 15 v", v(0, 15), &grid, no), Why::VerticalColumn);
+        assert_eq!(
+            Why::of_move(b"0 15 v", v(0, 15), &grid, no),
+            Why::VerticalColumn
+        );
         assert_eq!(
             Why::of_move(b"4294967296 0 h", h(4_294_967_296, 0), &grid, no),
             Why::TooLarge
@@ -363,13 +373,17 @@ mod tests {
 
     #[test]
     fn a_stop_names_the_check_and_the_exit() {
-        let said = Why::NextPlayerRange.stop("a grid file whose next player is 0", Exit::GridFileContents);
+        let said =
+            Why::NextPlayerRange.stop("a grid file whose next player is 0", Exit::GridFileContents);
         assert_eq!(
             said,
             "a grid file whose next player is 0: FILE-2 wants 1..P, so the reference stops \
              with `Error reading grid contents` (exit 5, FILE-6)"
         );
-        assert_eq!(Why::of_load(LoadErrorKind::EdgeByte(b'\r')), Why::ForeignByte);
+        assert_eq!(
+            Why::of_load(LoadErrorKind::EdgeByte(b'\r')),
+            Why::ForeignByte
+        );
         assert_eq!(Why::of_load(LoadErrorKind::EdgeByte(b'2')), Why::EdgeByte);
     }
 }

@@ -16,7 +16,7 @@
 //! reason kind from the pack's closed set ([`Reason`], an enum in the
 //! pack, never bytes) and a sentence with the case's values, at the stdout
 //! offset where it happened. A record line `! rejected|stopped AT RULE KIND
-//! LINE-HEX\tSAYS\tDETAIL`, read back with [`parse_rulings`]; [`parse`]
+//! LINE-HEX EXIT-RULE\tSAYS\tDETAIL`, read back with [`parse_rulings`]; [`parse`]
 //! skips those lines, so an older reader is unharmed.
 
 use std::cell::RefCell;
@@ -109,6 +109,9 @@ pub struct Ruling {
     /// The input line rejected (empty for a stop), at most [`LINE_KEPT`]
     /// bytes.
     pub line: Vec<u8>,
+    /// For a stop, the rule of its message and status (`FILE-6`); empty
+    /// for a rejection.
+    pub exit_rule: String,
 }
 
 /// Bytes of a rejected line a record keeps.
@@ -154,16 +157,23 @@ pub fn enter(context: Context) {
 /// The reference rejected input `line` for `reason`; `detail` names the
 /// case's values (called only while tracing).
 pub fn rejected<R: Reason>(reason: R, line: &[u8], detail: impl FnOnce() -> String) {
-    note(Verdict::Rejected, reason, line, detail);
+    note(Verdict::Rejected, reason, line, "", detail);
 }
 
-/// The reference stops for `reason`; `detail` names the case's values
-/// and how it stops (called only while tracing).
-pub fn stopped<R: Reason>(reason: R, detail: impl FnOnce() -> String) {
-    note(Verdict::Stopped, reason, b"", detail);
+/// The reference stops for `reason` with the message and status of
+/// `exit_rule`; `detail` names the case's values and how it stops (called
+/// only while tracing).
+pub fn stopped<R: Reason>(reason: R, exit_rule: &str, detail: impl FnOnce() -> String) {
+    note(Verdict::Stopped, reason, b"", exit_rule, detail);
 }
 
-fn note<R: Reason>(verdict: Verdict, reason: R, line: &[u8], detail: impl FnOnce() -> String) {
+fn note<R: Reason>(
+    verdict: Verdict,
+    reason: R,
+    line: &[u8],
+    exit_rule: &str,
+    detail: impl FnOnce() -> String,
+) {
     if !active() {
         return;
     }
@@ -180,6 +190,7 @@ fn note<R: Reason>(verdict: Verdict, reason: R, line: &[u8], detail: impl FnOnce
                 says: reason.says().to_owned(),
                 detail,
                 line: line[..line.len().min(LINE_KEPT)].to_vec(),
+                exit_rule: exit_rule.to_owned(),
             };
             t.rulings.push(ruling);
         }
@@ -260,11 +271,16 @@ pub fn render(record: &Record) -> String {
         }
         let _ = writeln!(
             text,
-            "! {} {} {} {} {hex}\t{}\t{}",
+            "! {} {} {} {} {hex} {}\t{}\t{}",
             r.verdict.word(),
             r.at,
             r.rule,
             r.kind,
+            if r.exit_rule.is_empty() {
+                "-"
+            } else {
+                &r.exit_rule
+            },
             one_line(&r.says),
             one_line(&r.detail)
         );
@@ -321,10 +337,10 @@ pub fn parse_rulings(text: &str) -> Vec<Ruling> {
             let rule = words.next()?.to_owned();
             let kind = words.next()?.to_owned();
             let hex = words.next()?;
-            let line = if hex == "-" {
-                Vec::new()
-            } else {
-                unhex(hex)?
+            let line = if hex == "-" { Vec::new() } else { unhex(hex)? };
+            let exit_rule = match words.next()? {
+                "-" => String::new(),
+                r => r.to_owned(),
             };
             Some(Ruling {
                 verdict,
@@ -334,6 +350,7 @@ pub fn parse_rulings(text: &str) -> Vec<Ruling> {
                 says,
                 detail,
                 line,
+                exit_rule,
             })
         })
         .collect()
@@ -444,8 +461,12 @@ mod tests {
         let ((), record) = record(|| {
             let mut out = Counted(Vec::new());
             game(&mut out);
-            rejected(Why::Spacing, b"0  0\th\n", || "TURN-2 rejects it".to_owned());
-            stopped(Why::Closed, || "a closed file\tat once".to_owned());
+            rejected(Why::Spacing, b"0  0\th\n", || {
+                "TURN-2 rejects it".to_owned()
+            });
+            stopped(Why::Closed, "FILE-6", || {
+                "a closed file\tat once".to_owned()
+            });
         });
         let text = render(&record);
         let rulings = parse_rulings(&text);
@@ -456,6 +477,7 @@ mod tests {
         assert_eq!(rulings[0].verdict, Verdict::Rejected);
         assert_eq!(rulings[1].verdict, Verdict::Stopped);
         assert_eq!(rulings[1].detail, "a closed file at once");
+        assert_eq!(rulings[1].exit_rule, "FILE-6");
         assert_eq!(parse(&text), record.spans, "spans read past rulings");
     }
 

@@ -73,14 +73,14 @@ fn placed<E: Explorer>(
         probe.stdin,
     );
     inv.files = probe.files;
-    let spans = crate::provenance::of_case(pack, &inv, &trial.expected.stdout)?;
+    let record = crate::provenance::of_case(pack, &inv, &trial.expected.stdout)?;
     let stdout = Mismatch::Stream {
         stream: Stream::Stdout,
         expected: trial.expected.stdout.clone(),
         actual: trial.actual.stdout.clone(),
         dropped: 0,
     };
-    Some(Cause::located(&[stdout], Some(&spans), None))
+    Some(Cause::located(&[stdout], Some(&record), None))
 }
 
 /// The cause of the difference in `part` between two runs.
