@@ -118,3 +118,85 @@ fn each_pattern_is_one_cause_named_by_its_rule_and_stable() {
         assert_eq!(first, again, "{pack} {name}: another run, other causes");
     }
 }
+
+/// Each missing check a program may have: the boxes variant and the rule
+/// and reason words its one cause must name.
+const MISSING_CHECKS: &[(&str, &[&str])] = &[
+    (
+        "boxes-wrap",
+        &["accepts `", "TURN-3 rejects it", "past 2147483647"],
+    ),
+    (
+        "extra-spaces",
+        &["accepts `", "TURN-2 rejects it", "extra spaces"],
+    ),
+    (
+        "h-row-against-width",
+        &["TURN-3 rejects it", "horizontal edges have rows 0..H"],
+    ),
+    (
+        "v-col-against-height",
+        &["TURN-3 rejects it", "vertical edges have columns 0..W"],
+    ),
+    (
+        "file-next-player-unchecked",
+        &[
+            "goes on after a grid file",
+            "FILE-2 wants 1..P",
+            "(exit 5, FILE-6)",
+        ],
+    ),
+    (
+        "file-crlf-accepted",
+        &["goes on after a grid file", "FILE-5"],
+    ),
+    (
+        "file-owner-unchecked",
+        &["goes on after a grid file", "FILE-3 wants owners 0..P"],
+    ),
+];
+
+/// The label of each cause in `causes` (past `N case(s): `).
+fn labels(causes: &[String]) -> Vec<&str> {
+    causes
+        .iter()
+        .map(|c| c.split_once(" case(s): ").map_or(c.as_str(), |(_, l)| l))
+        .collect()
+}
+
+#[test]
+fn each_missing_check_is_one_cause_and_a_combination_its_three() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let single = |name: &str| causes(dir.path(), "boxes", BOXES, name);
+    let mut alone = std::collections::BTreeMap::new();
+    for &(name, words) in MISSING_CHECKS {
+        let found = single(name);
+        assert_eq!(found.len(), 1, "{name}: {}", found.join("\n"));
+        for w in words {
+            assert!(found[0].contains(w), "{name}: no `{w}` in {}", found[0]);
+        }
+        alone.insert(name, labels(&found)[0].to_owned());
+    }
+    for (combo, parts) in [
+        (
+            "combo-wrap-spaces-h-row",
+            ["boxes-wrap", "extra-spaces", "h-row-against-width"],
+        ),
+        (
+            "combo-file-three",
+            [
+                "file-next-player-unchecked",
+                "file-crlf-accepted",
+                "file-owner-unchecked",
+            ],
+        ),
+    ] {
+        let found = single(combo);
+        let mut got: Vec<&str> = labels(&found);
+        got.sort_unstable();
+        let mut want: Vec<&str> = parts.iter().map(|p| alone[p].as_str()).collect();
+        want.sort_unstable();
+        assert_eq!(got, want, "{combo}: its three causes, each as alone");
+        assert_eq!(found, single(combo), "{combo}: another run, other causes");
+    }
+}
