@@ -180,6 +180,23 @@ pub enum Edit {
     },
 }
 
+/// How a cause's key names a line accepted that the reference rejects.
+const ACCEPTS: &str = "accepts what the reference rejects";
+
+/// How a cause's key names going on where the reference stops.
+const GOES_ON: &str = "goes on where the reference stops";
+
+/// The rule and the check of a cause's key ([`Cause`]'s one line) when it
+/// names a missed check: (`TURN-3`, `accepts what the reference rejects:
+/// a horizontal edge's row past H`). What `mark`'s class view lists.
+pub fn missed_check_of(key: &str) -> Option<(&str, String)> {
+    [ACCEPTS, GOES_ON].iter().find_map(|shape| {
+        let (_, rest) = key.split_once(&format!("{shape}: "))?;
+        let (rule, says) = rest.split_once(", ")?;
+        Some((rule, format!("{shape}: {says}")))
+    })
+}
+
 /// How a program departs where the reference rejects a line or stops.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Missed {
@@ -833,9 +850,9 @@ impl fmt::Display for Edit {
                 shape, rule, says, ..
             } => {
                 let what = if *shape == Missed::Accepts {
-                    "accepts what the reference rejects"
+                    ACCEPTS
                 } else {
-                    "goes on where the reference stops"
+                    GOES_ON
                 };
                 write!(f, "{what}: {rule}, {says}")
             }

@@ -182,8 +182,26 @@ pub fn index(c: &Cohort) -> String {
             esc(&s.submissions.join(", "))
         );
     }
+    missing_checks(c, &mut b);
     tables(c, &mut b);
     page(&format!("{} cohort", c.suite.spec), &b)
+}
+
+/// The checks the class misses, by rule, with the submissions missing
+/// each: what a teacher reteaches.
+fn missing_checks(c: &Cohort, b: &mut String) {
+    b.push_str("</table>\n<h2>Checks the class misses</h2>\n<table id=\"missing-checks\"><tr><th>rule</th><th>check</th><th class=\"n\">submissions</th><th class=\"n\">cases</th><th>which</th></tr>\n");
+    for m in &c.missing_checks {
+        let _ = writeln!(
+            b,
+            "<tr><td><code>{}</code></td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td></tr>",
+            esc(&m.rule),
+            esc(&m.check),
+            m.submissions.len(),
+            m.cases,
+            esc(&m.submissions.join(", "))
+        );
+    }
 }
 
 /// The case and submission tables of `index.html`.
