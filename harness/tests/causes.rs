@@ -119,26 +119,36 @@ fn each_pattern_is_one_cause_named_by_its_rule_and_stable() {
     }
 }
 
-/// Each missing check a program may have: the boxes variant and the rule
-/// and reason words its one cause must name.
-const MISSING_CHECKS: &[(&str, &[&str])] = &[
+/// Each missing check a program may have: the pack, its fixture, the
+/// variant and the rule and reason words its one cause must name.
+const MISSING_CHECKS: &[(&str, &str, &str, &[&str])] = &[
     (
+        "boxes",
+        BOXES,
         "boxes-wrap",
         &["accepts `", "TURN-3 rejects it", "past 2147483647"],
     ),
     (
+        "boxes",
+        BOXES,
         "extra-spaces",
         &["accepts `", "TURN-2 rejects it", "extra spaces"],
     ),
     (
+        "boxes",
+        BOXES,
         "h-row-against-width",
         &["TURN-3 rejects it", "horizontal edges have rows 0..H"],
     ),
     (
+        "boxes",
+        BOXES,
         "v-col-against-height",
         &["TURN-3 rejects it", "vertical edges have columns 0..W"],
     ),
     (
+        "boxes",
+        BOXES,
         "file-next-player-unchecked",
         &[
             "goes on after a grid file",
@@ -147,12 +157,90 @@ const MISSING_CHECKS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "boxes",
+        BOXES,
         "file-crlf-accepted",
         &["goes on after a grid file", "FILE-5"],
     ),
     (
+        "boxes",
+        BOXES,
         "file-owner-unchecked",
         &["goes on after a grid file", "FILE-3 wants owners 0..P"],
+    ),
+    (
+        "nogo",
+        NOGO,
+        "file-huge-dimension",
+        &[
+            "goes on after a save file",
+            "outside 4..=1000",
+            "FILE-2 rejects",
+        ],
+    ),
+    (
+        "nogo",
+        NOGO,
+        "file-crlf-accepted",
+        &["goes on after a save file", "0x0d", "FILE-4 rejects"],
+    ),
+    (
+        "nogo",
+        NOGO,
+        "file-long-line-accepted",
+        &["grid line too long", "FILE-4 rejects"],
+    ),
+    (
+        "nogo",
+        NOGO,
+        "file-no-final-newline",
+        &["ends inside the grid", "FILE-5 rejects"],
+    ),
+    (
+        "nogo",
+        NOGO,
+        "file-extra-fields",
+        &["not nine fields", "FILE-1 rejects"],
+    ),
+    (
+        "nogo",
+        NOGO,
+        "file-next-unchecked",
+        &[
+            "next player is not 0 or 1",
+            "FILE-2 rejects",
+            "(exit 5, FILE-6)",
+        ],
+    ),
+];
+
+/// Variants missing three checks at once, and the three single variants.
+const COMBINATIONS: &[(&str, &str, &str, [&str; 3])] = &[
+    (
+        "boxes",
+        BOXES,
+        "combo-wrap-spaces-h-row",
+        ["boxes-wrap", "extra-spaces", "h-row-against-width"],
+    ),
+    (
+        "boxes",
+        BOXES,
+        "combo-file-three",
+        [
+            "file-next-player-unchecked",
+            "file-crlf-accepted",
+            "file-owner-unchecked",
+        ],
+    ),
+    (
+        "nogo",
+        NOGO,
+        "combo-file-three",
+        [
+            "file-crlf-accepted",
+            "file-long-line-accepted",
+            "file-extra-fields",
+        ],
     ),
 ];
 
@@ -167,36 +255,27 @@ fn labels(causes: &[String]) -> Vec<&str> {
 #[test]
 fn each_missing_check_is_one_cause_and_a_combination_its_three() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let single = |name: &str| causes(dir.path(), "boxes", BOXES, name);
     let mut alone = std::collections::BTreeMap::new();
-    for &(name, words) in MISSING_CHECKS {
-        let found = single(name);
-        assert_eq!(found.len(), 1, "{name}: {}", found.join("\n"));
+    for &(pack, fixture, name, words) in MISSING_CHECKS {
+        let found = causes(dir.path(), pack, fixture, name);
+        assert_eq!(found.len(), 1, "{pack} {name}: {}", found.join("\n"));
         for w in words {
-            assert!(found[0].contains(w), "{name}: no `{w}` in {}", found[0]);
+            assert!(
+                found[0].contains(w),
+                "{pack} {name}: no `{w}` in {}",
+                found[0]
+            );
         }
-        alone.insert(name, labels(&found)[0].to_owned());
+        alone.insert((pack, name), labels(&found)[0].to_owned());
     }
-    for (combo, parts) in [
-        (
-            "combo-wrap-spaces-h-row",
-            ["boxes-wrap", "extra-spaces", "h-row-against-width"],
-        ),
-        (
-            "combo-file-three",
-            [
-                "file-next-player-unchecked",
-                "file-crlf-accepted",
-                "file-owner-unchecked",
-            ],
-        ),
-    ] {
-        let found = single(combo);
+    for &(pack, fixture, combo, parts) in COMBINATIONS {
+        let found = causes(dir.path(), pack, fixture, combo);
         let mut got: Vec<&str> = labels(&found);
         got.sort_unstable();
-        let mut want: Vec<&str> = parts.iter().map(|p| alone[p].as_str()).collect();
+        let mut want: Vec<&str> = parts.iter().map(|p| alone[&(pack, *p)].as_str()).collect();
         want.sort_unstable();
-        assert_eq!(got, want, "{combo}: its three causes, each as alone");
-        assert_eq!(found, single(combo), "{combo}: another run, other causes");
+        assert_eq!(got, want, "{pack} {combo}: its three causes, each as alone");
+        let again = causes(dir.path(), pack, fixture, combo);
+        assert_eq!(found, again, "{pack} {combo}: another run, other causes");
     }
 }

@@ -30,7 +30,7 @@ pub enum Why {
     HeaderFieldCount,
     /// FILE-1: an empty header field (a doubled, leading or trailing space).
     HeaderSpacing,
-    /// FILE-2: a `\r` in the header (a CRLF file).
+    /// FILE-4 (FILE-2 in the header): a `\r`, a CRLF file; FILE-4 names it.
     CarriageReturn,
     /// FILE-2: a header byte other than a digit or a space.
     HeaderByte,
@@ -85,7 +85,7 @@ impl Why {
             Self::FileOpen => ("ARGS-4", "file-open", "a file that cannot be opened"),
             Self::HeaderFieldCount => ("FILE-1", "header-fields", "not nine header fields"),
             Self::HeaderSpacing => ("FILE-1", "header-spacing", "an empty header field"),
-            Self::CarriageReturn => ("FILE-2", "carriage-return", "a \\r (CRLF line ends)"),
+            Self::CarriageReturn => ("FILE-4", "carriage-return", "a \\r (CRLF line ends)"),
             Self::HeaderByte => ("FILE-2", "header-byte", "a header byte not a digit"),
             Self::FileDimension => ("FILE-2", "dimension", "a dimension outside 4..1000"),
             Self::NextPlayer => ("FILE-2", "next-player", "a next player not 0 or 1"),
@@ -159,10 +159,9 @@ impl Why {
 pub fn stopped(why: Why, exit: Exit, situation: impl FnOnce() -> String) {
     trace::stopped(why, exit.rule(), || {
         format!(
-            "{}: {} forbids {}, so the reference stops with `{}` (exit {}, {})",
+            "{}: {} rejects that, so the reference stops with `{}` (exit {}, {})",
             situation(),
             why.rule(),
-            why.says(),
             exit.message().unwrap_or(""),
             exit.code(),
             exit.rule()
