@@ -1081,4 +1081,120 @@ mod tests {
         // Without provenance every part counts, by its bytes.
         assert_eq!(Cause::located(&[status], None, None).parts.len(), 1);
     }
+
+    fn ruling(verdict: Verdict, at: u64, rule: &str, kind: &str, detail: &str) -> Ruling {
+        Ruling {
+            verdict,
+            at,
+            rule: rule.to_owned(),
+            kind: kind.to_owned(),
+            says: format!("{kind} in words"),
+            detail: detail.to_owned(),
+            line: b"3 14 h".to_vec(),
+            exit_rule: if verdict == Verdict::Stopped {
+                "FILE-6".to_owned()
+            } else {
+                String::new()
+            },
+        }
+    }
+
+    /// The grid, a prompt, a line rejected at 8 and the prompt again.
+    fn rejecting() -> Record {
+        Record {
+            spans: vec![
+                span(0, 5, "the grid", &["DISP-1"]),
+                span(5, 8, "the first prompt", &["TURN-1"]),
+                span(8, 11, "the prompt after a rejected line", &["TURN-3"]),
+            ],
+            rulings: vec![ruling(
+                Verdict::Rejected,
+                8,
+                "TURN-3",
+                "h-row",
+                "TURN-3 rejects it (row 3 is outside a 2-row grid)",
+            )],
+        }
+    }
+
+    fn stdout_of(expected: &[u8], actual: &[u8]) -> Mismatch {
+        Mismatch::Stream {
+            stream: Stream::Stdout,
+            expected: expected.to_vec(),
+            actual: actual.to_vec(),
+            dropped: 0,
+        }
+    }
+
+    #[test]
+    fn a_line_answered_where_the_reference_rejected_it_is_the_missed_check() {
+        let record = rejecting();
+        let played = stdout_of(b"+-+ \nA> A> ", b"+-+ \nA> +-+-\nB> ");
+        let (cause, label) = Cause::labelled(&[played], Some(&record), None);
+        assert_eq!(
+            cause.to_string(),
+            "stdout: accepts what the reference rejects: TURN-3, h-row in words"
+        );
+        assert_eq!(
+            label.as_deref(),
+            Some("accepts `3 14 h`: TURN-3 rejects it (row 3 is outside a 2-row grid)")
+        );
+        // Another line, another grid: the same check, the same cause.
+        let other = stdout_of(b"+-+ \nA> A> ", b"+-+ \nA> +-+ \n|  \nB> ");
+        assert_eq!(Cause::located(&[other], Some(&record), None), cause);
+        // A message before the same prompt is not acceptance.
+        let message = stdout_of(b"+-+ \nA> A> ", b"+-+ \nA> Invalid move\nA> ");
+        let (cause, label) = Cause::labelled(&[message], Some(&record), None);
+        assert!(label.is_none());
+        assert!(!cause.to_string().contains("accepts"), "{cause}");
+    }
+
+    #[test]
+    fn going_on_where_the_reference_stops_is_keyed_by_its_check() {
+        let record = Record {
+            spans: Vec::new(),
+            rulings: vec![ruling(
+                Verdict::Stopped,
+                0,
+                "FILE-2",
+                "next-player-range",
+                "a grid file whose next player is 0: FILE-2 wants 1..P",
+            )],
+        };
+        let on = stdout_of(b"", b"+ +\nA> ");
+        let status = Mismatch::Ending {
+            expected: Ending::Exited(5),
+            actual: Ending::Exited(6),
+        };
+        let (cause, label) = Cause::labelled(&[status.clone(), on], Some(&record), None);
+        assert_eq!(
+            cause.to_string(),
+            "stdout: goes on where the reference stops: FILE-2, next-player-range in words"
+        );
+        assert_eq!(
+            label.as_deref(),
+            Some("goes on after a grid file whose next player is 0: FILE-2 wants 1..P")
+        );
+        assert_eq!(
+            missed_check_of(&cause.to_string()),
+            Some((
+                "FILE-2",
+                "goes on where the reference stops: next-player-range in words".to_owned()
+            ))
+        );
+        // Stdout right, the status wrong: keyed by the stop's exit rule.
+        let (cause, _) = Cause::labelled(&[status], Some(&record), None);
+        assert_eq!(
+            cause.to_string(),
+            "status: stops otherwise where the reference stops (FILE-6)"
+        );
+        // A crash is a crash wherever it happens.
+        let crash = Mismatch::Ending {
+            expected: Ending::Exited(5),
+            actual: Ending::Signaled(11),
+        };
+        let (cause, label) = Cause::labelled(&[crash], Some(&record), None);
+        assert!(label.is_none());
+        assert_eq!(cause.severity(), 0);
+    }
 }
