@@ -63,6 +63,15 @@ pub fn groups(results: &[CaseResult]) -> Vec<Group<'_>> {
 
 /// The grouped report; empty when nothing failed.
 pub fn render(results: &[CaseResult], style: Style) -> String {
+    render_with(results, style, true)
+}
+
+/// The grouped report's headline and each cause's one line (`-q`).
+pub fn render_labels(results: &[CaseResult], style: Style) -> String {
+    render_with(results, style, false)
+}
+
+fn render_with(results: &[CaseResult], style: Style, examples: bool) -> String {
     let groups = groups(results);
     let failed: usize = groups.iter().map(|g| g.cases.len()).sum();
     if failed == 0 {
@@ -80,11 +89,15 @@ pub fn render(results: &[CaseResult], style: Style) -> String {
         let n = g.cases.len();
         let _ = writeln!(
             out,
-            "\n{} {} case(s): {}",
+            "{}{} {} case(s): {}",
+            if examples { "\n" } else { "" },
             style.paint("1;4", &format!("cause {} of {}:", i + 1, groups.len())),
             n,
             g.label()
         );
+        if !examples {
+            continue;
+        }
         if g.example.1.label.is_some() {
             // The label is the example's; the key is every case's.
             let _ = writeln!(out, "  the check, in every case of it: {}", g.cause);

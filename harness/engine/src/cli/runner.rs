@@ -130,7 +130,10 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     let mut results =
         std::mem::take(&mut *ctx.results.lock().unwrap_or_else(PoisonError::into_inner));
     results.sort_by(|a, b| a.name.cmp(&b.name));
-    if chatty {
+    if chatty && !narrate && !libtest {
+        // `-q`: each cause's one line, no worked example.
+        print!("{}", crate::group::render_labels(&results, ctx.style));
+    } else if chatty {
         print!("{}", crate::group::render(&results, ctx.style));
         if !libtest {
             print!("{}", errors_report(&results));
