@@ -279,3 +279,26 @@ fn each_missing_check_is_one_cause_and_a_combination_its_three() {
         assert_eq!(found, again, "{pack} {combo}: another run, other causes");
     }
 }
+
+#[test]
+fn a_program_of_another_registered_pack_is_named_before_the_causes() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let link = dir.path().join("plain");
+    std::os::unix::fs::symlink(NOGO, &link).expect("symlink the fixture");
+    let run = |spec: &str| {
+        let out = Command::cargo_bin("boxes-harness")
+            .expect("the harness binary")
+            .env("NO_COLOR", "1")
+            .env_remove("CONFORMANCE_REFERENCE")
+            .args(["--spec", spec, "-q", "--bin"])
+            .arg(&link)
+            .output()
+            .expect("the harness runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let wrong = run("boxes");
+    let note = wrong.find("this looks like a nogo program: --spec nogo?");
+    let causes = wrong.find("failures by cause");
+    assert!(note.is_some() && note < causes, "{wrong}");
+    assert!(!run("nogo").contains("this looks like"));
+}

@@ -17,6 +17,7 @@ mod args;
 mod bless;
 mod coverage;
 mod header;
+mod likeness;
 mod outputs;
 mod plan;
 mod progress;

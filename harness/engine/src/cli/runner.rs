@@ -130,6 +130,19 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     let mut results =
         std::mem::take(&mut *ctx.results.lock().unwrap_or_else(PoisonError::into_inner));
     results.sort_by(|a, b| a.name.cmp(&b.name));
+    let failures = results
+        .iter()
+        .filter(|r| matches!(r.verdict, Verdict::Failed(_)))
+        .count();
+    if chatty
+        && let Some(note) =
+            super::likeness::note(app.packs, pack, &ctx.target, failures, results.len())
+    {
+        println!(
+            "
+{note}"
+        );
+    }
     if chatty && !narrate && !libtest {
         // `-q`: each cause's one line, no worked example.
         print!("{}", crate::group::render_labels(&results, ctx.style));
