@@ -44,26 +44,73 @@ pub fn key<E: Explorer>(
         .status()
         .and_then(|s| u8::try_from(s).ok())
         .map(|s| explorer.classify(session, s));
+    // Placed by the reference's provenance, a cause is keyed as the
+    // suite's causes are, by itself: the session's classification differs
+    // from session to session of one bug and would split it.
+    if let Some(cause) = placed(explorer, pack, session, trial) {
+        let part = match cause.parts.first().map(|p| p.part.as_str()) {
+            Some("stdout") => Part::Stdout,
+            Some("stderr") => Part::Stderr,
+            _ => Part::Status,
+        };
+        return Some(Key {
+            part,
+            category: None,
+            rules: Vec::new(),
+            cause,
+        });
+    }
     Some(Key {
         part: first.part.clone(),
         category: class.as_ref().map(|c| c.category.clone()),
         rules: class
             .map(|c| c.rules.into_iter().collect())
             .unwrap_or_default(),
-        cause: placed(explorer, pack, session, trial)
-            .unwrap_or_else(|| cause(&first.part, &trial.expected, &trial.actual)),
+        cause: cause(&first.part, &trial.expected, &trial.actual),
     })
 }
 
-/// The cause of a stdout difference placed by the reference's provenance,
-/// when there is one.
+/// The cause of a difference placed by the reference's provenance (where
+/// its stdout differs, the check it rejected a line or stopped on), when
+/// there is one: the same key a case's report groups by.
 fn placed<E: Explorer>(
     explorer: &E,
     pack: &'static str,
     session: &E::Session,
     trial: &Trial,
 ) -> Option<Cause> {
-    if trial.first()?.part != Part::Stdout {
+    let differs = |part: Part| trial.differences.iter().any(|d| d.part == part);
+    let mut mismatches = Vec::new();
+    if differs(Part::Status) {
+        mismatches.push(Mismatch::Ending {
+            expected: trial.expected.ending.clone(),
+            actual: trial.actual.ending.clone(),
+        });
+    }
+    for (part, stream, expected, actual) in [
+        (
+            Part::Stdout,
+            Stream::Stdout,
+            &trial.expected.stdout,
+            &trial.actual.stdout,
+        ),
+        (
+            Part::Stderr,
+            Stream::Stderr,
+            &trial.expected.stderr,
+            &trial.actual.stderr,
+        ),
+    ] {
+        if differs(part) {
+            mismatches.push(Mismatch::Stream {
+                stream,
+                expected: expected.clone(),
+                actual: actual.clone(),
+                dropped: 0,
+            });
+        }
+    }
+    if mismatches.is_empty() {
         return None;
     }
     let probe = explorer.probe(session);
@@ -74,13 +121,7 @@ fn placed<E: Explorer>(
     );
     inv.files = probe.files;
     let record = crate::provenance::of_case(pack, &inv, &trial.expected.stdout)?;
-    let stdout = Mismatch::Stream {
-        stream: Stream::Stdout,
-        expected: trial.expected.stdout.clone(),
-        actual: trial.actual.stdout.clone(),
-        dropped: 0,
-    };
-    Some(Cause::located(&[stdout], Some(&record), None))
+    Some(Cause::located(&mismatches, Some(&record), None))
 }
 
 /// The cause of the difference in `part` between two runs.
