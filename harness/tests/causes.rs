@@ -302,3 +302,45 @@ fn a_program_of_another_registered_pack_is_named_before_the_causes() {
     assert!(note.is_some() && note < causes, "{wrong}");
     assert!(!run("nogo").contains("this looks like"));
 }
+
+#[test]
+fn a_difference_confined_to_one_line_does_not_hide_the_rest() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let prompt = causes(dir.path(), "gridgame", GRIDGAME, "size-prompt-2-9");
+    assert_eq!(prompt.len(), 1, "{}", prompt.join("\n"));
+    assert!(
+        prompt[0].contains("in the size prompt (PRE-1)"),
+        "{}",
+        prompt[0]
+    );
+    let chooser = causes(dir.path(), "gridgame", GRIDGAME, "y-sum-first");
+    let both = causes(
+        dir.path(),
+        "gridgame",
+        GRIDGAME,
+        "size-prompt-2-9-y-sum-first",
+    );
+    // The prompt's cause first (every case), then the chooser's, each as
+    // alone: the wrong prompt hides nothing.
+    let mut want: Vec<&str> = labels(&prompt);
+    want.extend(labels(&chooser));
+    assert_eq!(labels(&both), want, "{}", both.join("\n"));
+    let link = dir
+        .path()
+        .join("gridgame")
+        .join("size-prompt-2-9-y-sum-first");
+    let out = Command::cargo_bin("boxes-harness")
+        .expect("the harness binary")
+        .env("NO_COLOR", "1")
+        .args(["--spec", "gridgame", "--bin"])
+        .arg(&link)
+        .output()
+        .expect("the harness runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("count under another cause too"),
+        "the report says a case counts twice"
+    );
+    // The score counts cases, not causes: 66 failed, as the prompt alone.
+    assert!(text.contains("66 failed case(s), 3 cause(s)"), "{text}");
+}

@@ -197,6 +197,7 @@ impl EarlyStop {
             stdin_lines: 0,
             weight: 0,
             label: None,
+            later: Vec::new(),
         }
     }
 

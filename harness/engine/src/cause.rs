@@ -446,6 +446,92 @@ fn stream_cause(
     }
 }
 
+/// Most later departures filed for one case.
+const LATER: usize = 3;
+
+/// A departure after a case's first one, filed as a cause of its own.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Later {
+    /// Its cause.
+    pub cause: Cause,
+    /// Its lines exact, as a header quotes them.
+    pub quoted: Cause,
+    /// Its sentence, for a missed check.
+    pub label: Option<String>,
+}
+
+/// The departures of stdout after a first one confined to one line (one
+/// line replaced by one, the line after it alike) that changes only text
+/// (a number, spacing, letter case: `(2..9)` for `(2..8)`) before the
+/// program has read any input: compared on past it, each later departure
+/// is a cause of its own, so a wrong prompt does not hide a wrong grid. A
+/// departure after input may be the game going another way (another move,
+/// another player), whose consequences are the same bug: never compared
+/// on. Without provenance, none.
+pub fn later(mismatches: &[Mismatch], record: Option<&Record>, first: &Cause) -> Vec<Later> {
+    let Some(record) = record else {
+        return Vec::new();
+    };
+    let Some((expected, actual)) = mismatches.iter().find_map(|m| match m {
+        Mismatch::Stream {
+            stream: Stream::Stdout,
+            expected,
+            actual,
+            ..
+        } => Some((expected, actual)),
+        _ => None,
+    }) else {
+        return Vec::new();
+    };
+    let mut found: Vec<Later> = Vec::new();
+    let mut actual = actual.clone();
+    while found.len() < LATER {
+        let textual = matches!(
+            first_edit(expected, &actual, true).shape,
+            Departure::Number | Departure::Spacing | Departure::LetterCase
+        );
+        let Some(patched) = past_one_line(expected, &actual).filter(|_| textual) else {
+            break;
+        };
+        if patched == *expected {
+            break;
+        }
+        let stdout = [Mismatch::Stream {
+            stream: Stream::Stdout,
+            expected: expected.clone(),
+            actual: patched.clone(),
+            dropped: 0,
+        }];
+        let (cause, label) = Cause::labelled(&stdout, Some(record), None);
+        if cause != *first && found.iter().all(|l| l.cause != cause) {
+            found.push(Later {
+                quoted: Cause::quote(&stdout),
+                cause,
+                label,
+            });
+        }
+        actual = patched;
+    }
+    found
+}
+
+/// `actual` with its first differing line replaced by the expected one,
+/// when the difference is confined to that line: both sides have the line
+/// and the line after it is the same on both.
+fn past_one_line(expected: &[u8], actual: &[u8]) -> Option<Vec<u8>> {
+    let e: Vec<&[u8]> = expected.split_inclusive(|&b| b == b'\n').collect();
+    let a: Vec<&[u8]> = actual.split_inclusive(|&b| b == b'\n').collect();
+    let k = e.iter().zip(&a).take_while(|(x, y)| x == y).count();
+    let (el, al) = (e.get(k)?, a.get(k)?);
+    if !el.ends_with(b"\n") || !al.ends_with(b"\n") || e.get(k + 1) != a.get(k + 1) {
+        return None;
+    }
+    e.get(k + 1)?;
+    let mut patched = a.clone();
+    patched[k] = el;
+    Some(patched.concat())
+}
+
 /// Whether the program printed the line it had just read (and a newline)
 /// at byte `at` of its output.
 fn echoes(actual: &[u8], at: usize, answered: Option<&[u8]>) -> bool {

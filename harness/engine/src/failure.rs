@@ -196,6 +196,9 @@ pub struct CaseFailure {
     /// values (`accepts `3 14 h`: TURN-3 rejects it (…)`): its cause's
     /// label when this case is the worked example.
     pub label: Option<String>,
+    /// Departures after a first one confined to one line, each a cause
+    /// of its own ([`crate::cause::later`]).
+    pub later: Vec<crate::cause::Later>,
 }
 
 /// The texts of a failure besides its differences.
@@ -259,7 +262,14 @@ impl CaseFailure {
             stdin.split(|&b| b == b'\n').nth(index)
         });
         let (cause, label) = Cause::labelled(mismatches, notes.provenance.as_ref(), answered);
+        // Only a departure before any input is read can be text alone.
+        let later = if input.as_ref().is_none_or(|note| note.line == 0) {
+            crate::cause::later(mismatches, notes.provenance.as_ref(), &cause)
+        } else {
+            Vec::new()
+        };
         Self {
+            later,
             differences,
             cause,
             label,

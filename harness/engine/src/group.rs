@@ -20,34 +20,51 @@ pub struct Group<'a> {
     pub cause: &'a Cause,
     /// The failed cases, by name.
     pub cases: Vec<(&'a str, &'a CaseFailure)>,
-    /// The case shown in full: the shortest (fewest stdin lines), one no
-    /// ambiguous ruling touches when there is one, then by name.
+    /// The case shown in full: the lightest (fewest bytes of input and
+    /// expected output), one no ambiguous ruling touches when there is
+    /// one, then by name.
     pub example: (&'a str, &'a CaseFailure),
+    /// Which of the example's causes this is: 0 its first, `i` its
+    /// `i`-th later one ([`CaseFailure::later`]).
+    pub slot: usize,
+    /// Cases of this cause that count under another cause too.
+    pub shared: usize,
 }
 
 /// The failures of `results` grouped by cause: the most cases first; at
 /// equal count crashes, hangs and floods before wrong bytes; then by the
 /// first case's name.
 pub fn groups(results: &[CaseResult]) -> Vec<Group<'_>> {
-    let mut by: BTreeMap<&Cause, Vec<(&str, &CaseFailure, bool)>> = BTreeMap::new();
+    type Entry<'a> = (&'a str, &'a CaseFailure, bool, usize);
+    let mut by: BTreeMap<&Cause, Vec<Entry<'_>>> = BTreeMap::new();
     for r in results {
         if let Verdict::Failed(f) = &r.verdict {
+            let name = r.name.as_str();
             by.entry(&f.cause)
                 .or_default()
-                .push((r.name.as_str(), f, r.ambiguous));
+                .push((name, f, r.ambiguous, 0));
+            for (i, l) in f.later.iter().enumerate() {
+                by.entry(&l.cause)
+                    .or_default()
+                    .push((name, f, r.ambiguous, i + 1));
+            }
         }
     }
     let mut out: Vec<Group<'_>> = by
         .into_iter()
         .filter_map(|(cause, mut cases)| {
             cases.sort_by(|a, b| a.0.cmp(b.0));
-            let &(name, failure, _) = cases
-                .iter()
-                .min_by_key(|(name, f, ambiguous)| (*ambiguous, f.weight, f.stdin_lines, *name))?;
+            cases.dedup_by(|a, b| a.0 == b.0);
+            let &(name, failure, _, slot) =
+                cases.iter().min_by_key(|(name, f, ambiguous, _)| {
+                    (*ambiguous, f.weight, f.stdin_lines, *name)
+                })?;
             Some(Group {
                 cause,
-                cases: cases.iter().map(|&(n, f, _)| (n, f)).collect(),
+                shared: cases.iter().filter(|c| !c.1.later.is_empty()).count(),
+                cases: cases.iter().map(|&(n, f, _, _)| (n, f)).collect(),
                 example: (name, failure),
+                slot,
             })
         })
         .collect();
@@ -73,7 +90,11 @@ pub fn render_labels(results: &[CaseResult], style: Style) -> String {
 
 fn render_with(results: &[CaseResult], style: Style, examples: bool) -> String {
     let groups = groups(results);
-    let failed: usize = groups.iter().map(|g| g.cases.len()).sum();
+    // A case may count under several causes: count it once.
+    let failed = results
+        .iter()
+        .filter(|r| matches!(r.verdict, Verdict::Failed(_)))
+        .count();
     if failed == 0 {
         return String::new();
     }
@@ -98,13 +119,22 @@ fn render_with(results: &[CaseResult], style: Style, examples: bool) -> String {
         if !examples {
             continue;
         }
-        if g.example.1.label.is_some() {
+        let (label, quoted) = g.example_texts();
+        if label.is_some() {
             // The label is the example's; the key is every case's.
             let _ = writeln!(out, "  the check, in every case of it: {}", g.cause);
-        } else if g.example.1.quoted != *g.cause {
+        } else if quoted != g.cause {
             // A cause named by place and shape quotes its worked example's
             // lines once, so the header still shows the bytes.
-            let _ = writeln!(out, "  for example: {}", g.example.1.quoted);
+            let _ = writeln!(out, "  for example: {quoted}");
+        }
+        if g.shared > 0 {
+            let _ = writeln!(
+                out,
+                "  {} of these case(s) count under another cause too: past a difference \
+                 confined to one line, the rest of the output is compared on",
+                g.shared
+            );
         }
         let mut names: Vec<&str> = g.cases.iter().take(NAMES_SHOWN).map(|c| c.0).collect();
         let more = n.saturating_sub(NAMES_SHOWN);
@@ -138,11 +168,18 @@ impl Group<'_> {
     /// The cause's one line: the sentence of the check it misses, told on
     /// its worked example, else the cause itself.
     pub fn label(&self) -> String {
-        self.example
-            .1
-            .label
-            .clone()
-            .unwrap_or_else(|| self.cause.to_string())
+        self.example_texts()
+            .0
+            .map_or_else(|| self.cause.to_string(), str::to_owned)
+    }
+
+    /// The example's label and quote for this cause.
+    fn example_texts(&self) -> (Option<&str>, &Cause) {
+        let f = self.example.1;
+        match self.slot.checked_sub(1).and_then(|i| f.later.get(i)) {
+            Some(l) => (l.label.as_deref(), &l.quoted),
+            None => (f.label.as_deref(), &f.quoted),
+        }
     }
 
     /// The hint that fits every case of the cause: the one they all share,
