@@ -14,8 +14,11 @@ use crate::cause::{Cause, Edit, PartCause, bytes_edit};
 use crate::compare::Mismatch;
 use crate::run::{Invocation, Outcome, Stream, Target};
 
-/// The identity of a mismatch.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// The identity of a mismatch. A key whose cause the reference's
+/// provenance placed is identified by its part and cause alone (as the
+/// suite's causes are): the session's classification, kept for the
+/// report, differs from session to session of one bug.
+#[derive(Debug, Clone)]
 pub struct Key {
     /// The part of the first difference.
     pub part: Part,
@@ -25,6 +28,50 @@ pub struct Key {
     pub rules: Vec<String>,
     /// The first difference's cause.
     pub cause: Cause,
+    /// Whether the cause was placed by the reference's provenance.
+    pub placed: bool,
+}
+
+impl Key {
+    /// What two keys are compared by.
+    fn identity(&self) -> (&Part, Option<&str>, &[String], &Cause) {
+        if self.placed {
+            (&self.part, None, &[], &self.cause)
+        } else {
+            (
+                &self.part,
+                self.category.as_deref(),
+                &self.rules,
+                &self.cause,
+            )
+        }
+    }
+}
+
+impl PartialEq for Key {
+    fn eq(&self, other: &Self) -> bool {
+        self.identity() == other.identity()
+    }
+}
+
+impl Eq for Key {}
+
+impl std::hash::Hash for Key {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.identity().hash(state);
+    }
+}
+
+impl PartialOrd for Key {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Key {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.identity().cmp(&other.identity())
+    }
 }
 
 /// The key of `trial`, a run of `session` that mismatches; `None` when it
@@ -44,9 +91,12 @@ pub fn key<E: Explorer>(
         .status()
         .and_then(|s| u8::try_from(s).ok())
         .map(|s| explorer.classify(session, s));
+    let category = class.as_ref().map(|c| c.category.clone());
+    let rules = class
+        .map(|c| c.rules.into_iter().collect())
+        .unwrap_or_default();
     // Placed by the reference's provenance, a cause is keyed as the
-    // suite's causes are, by itself: the session's classification differs
-    // from session to session of one bug and would split it.
+    // suite's causes are ([`Key::identity`]).
     if let Some(cause) = placed(explorer, pack, session, trial) {
         let part = match cause.parts.first().map(|p| p.part.as_str()) {
             Some("stdout") => Part::Stdout,
@@ -55,18 +105,18 @@ pub fn key<E: Explorer>(
         };
         return Some(Key {
             part,
-            category: None,
-            rules: Vec::new(),
+            category,
+            rules,
             cause,
+            placed: true,
         });
     }
     Some(Key {
         part: first.part.clone(),
-        category: class.as_ref().map(|c| c.category.clone()),
-        rules: class
-            .map(|c| c.rules.into_iter().collect())
-            .unwrap_or_default(),
+        category,
+        rules,
         cause: cause(&first.part, &trial.expected, &trial.actual),
+        placed: false,
     })
 }
 
