@@ -660,8 +660,7 @@ fn accepted<'r>(
         .rulings
         .iter()
         .enumerate()
-        .filter(|(_, r)| r.verdict == Verdict::Rejected && r.at <= at64)
-        .last()?;
+        .rfind(|(_, r)| r.verdict == Verdict::Rejected && r.at <= at64)?;
     // The answer: from the rejection to the end of the span written then,
     // or to the next ruling.
     let next = record.rulings[i + 1..].first().map_or(u64::MAX, |r| r.at);

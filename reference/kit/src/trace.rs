@@ -365,7 +365,7 @@ pub fn parse_record(text: &str) -> Record {
 }
 
 fn unhex(hex: &str) -> Option<Vec<u8>> {
-    if hex.len() % 2 != 0 {
+    if !hex.len().is_multiple_of(2) {
         return None;
     }
     (0..hex.len())

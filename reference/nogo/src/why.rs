@@ -110,7 +110,9 @@ impl Why {
         match kind {
             LoadErrorKind::Empty => Self::Empty,
             LoadErrorKind::HeaderUnterminated | LoadErrorKind::GridTruncated => Self::Truncated,
-            LoadErrorKind::HeaderByte(b'\r') => Self::CarriageReturn,
+            LoadErrorKind::HeaderByte(b'\r') | LoadErrorKind::GridByte(b'\r') => {
+                Self::CarriageReturn
+            }
             LoadErrorKind::HeaderByte(_) => Self::HeaderByte,
             LoadErrorKind::HeaderEmptyField => Self::HeaderSpacing,
             LoadErrorKind::HeaderFieldCount => Self::HeaderFieldCount,
@@ -119,7 +121,6 @@ impl Why {
             LoadErrorKind::GeneratorRow
             | LoadErrorKind::GeneratorColumn
             | LoadErrorKind::MoveNumber => Self::Generator,
-            LoadErrorKind::GridByte(b'\r') => Self::CarriageReturn,
             LoadErrorKind::GridByte(_) => Self::GridByte,
             LoadErrorKind::GridLineShort => Self::GridLineShort,
             LoadErrorKind::GridLineLong => Self::GridLineLong,
