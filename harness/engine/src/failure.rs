@@ -35,6 +35,12 @@ const DIFF_WINDOW_BYTES: usize = 1 << 20;
 /// Bytes of a conversation's request or answer shown.
 const MAX_EXCHANGE: usize = 4096;
 
+/// A run of lines on one side longer than this is cut to [`RUN_SHOWN`].
+const RUN_MAX: usize = 12;
+
+/// Lines of a cut run shown.
+const RUN_SHOWN: usize = 8;
+
 /// Lines of context before the first difference.
 const CONTEXT: usize = 3;
 
@@ -720,6 +726,7 @@ fn bytes_difference(
     let mut diff = Vec::new();
     let mut shown = 0;
     let mut hidden = 0;
+    let mut cut = 0;
     let focus = |i: usize| (i == focus_line).then_some(at.column - 1);
     for group in similar::group_diff_ops(ops, CONTEXT) {
         let (Some(head), Some(tail)) = (group.first(), group.last()) else {
@@ -753,10 +760,16 @@ fn bytes_difference(
                     }
                 }
                 DiffTag::Delete | DiffTag::Replace | DiffTag::Insert => {
-                    for i in o {
+                    // A long run of one side (80 expected lines against
+                    // empty output) is cut to its start: the first
+                    // difference's neighbourhood is what tells the bug.
+                    let run = |len: usize| if len > RUN_MAX { RUN_SHOWN } else { len };
+                    let (o_shown, n_shown) = (run(o.len()), run(n.len()));
+                    cut += (o.len() - o_shown) + (n.len() - n_shown);
+                    for i in o.take(o_shown) {
                         push(DiffLine::Expected(visible_cut(old[i], focus(i))), true);
                     }
-                    for i in n {
+                    for i in n.take(n_shown) {
                         push(
                             DiffLine::Actual(visible_kept(new[i], focus(i), dropped)),
                             true,
@@ -774,7 +787,7 @@ fn bytes_difference(
         expected_rest: cut_escaped(report::rest_of_line(expected, at.byte)),
         actual_rest: cut_rest(report::rest_of_line(actual, at.byte), dropped),
         diff,
-        hidden,
+        hidden: hidden + cut,
         killed: false,
     }
 }
@@ -915,5 +928,22 @@ mod tests {
             quoted.contains("out\\r.txt") && quoted.contains("`2\\n` where `1\\n`"),
             "{quoted}"
         );
+    }
+
+    #[test]
+    fn a_long_run_of_one_side_is_cut_to_the_first_difference() {
+        let expected: Vec<u8> = (0..80)
+            .flat_map(|i| format!("line {i}\n").into_bytes())
+            .collect();
+        let d = bytes_difference(BytesPart::Stream(Stream::Stdout), &expected, b"", 0);
+        let shown = d
+            .diff
+            .iter()
+            .filter(|l| matches!(l, DiffLine::Expected(_)))
+            .count();
+        assert_eq!(shown, RUN_SHOWN);
+        assert_eq!(d.hidden, 80 - RUN_SHOWN);
+        let short = bytes_difference(BytesPart::Stream(Stream::Stdout), b"a\nb\n", b"", 0);
+        assert_eq!(short.hidden, 0);
     }
 }
