@@ -446,6 +446,19 @@ fn stream_cause(
     }
 }
 
+/// The expected and actual stdout, when stdout differs.
+fn stdout_of(mismatches: &[Mismatch]) -> Option<(&Vec<u8>, &Vec<u8>)> {
+    mismatches.iter().find_map(|m| match m {
+        Mismatch::Stream {
+            stream: Stream::Stdout,
+            expected,
+            actual,
+            ..
+        } => Some((expected, actual)),
+        _ => None,
+    })
+}
+
 /// Most later departures filed for one case.
 const LATER: usize = 3;
 
@@ -472,15 +485,7 @@ pub fn later(mismatches: &[Mismatch], record: Option<&Record>, first: &Cause) ->
     let Some(record) = record else {
         return Vec::new();
     };
-    let Some((expected, actual)) = mismatches.iter().find_map(|m| match m {
-        Mismatch::Stream {
-            stream: Stream::Stdout,
-            expected,
-            actual,
-            ..
-        } => Some((expected, actual)),
-        _ => None,
-    }) else {
+    let Some((expected, actual)) = stdout_of(mismatches) else {
         return Vec::new();
     };
     let mut found: Vec<Later> = Vec::new();
@@ -561,15 +566,7 @@ fn missed_check(
         .iter()
         .rev()
         .find(|r| r.verdict == Verdict::Stopped);
-    let stdout = mismatches.iter().find_map(|m| match m {
-        Mismatch::Stream {
-            stream: Stream::Stdout,
-            expected,
-            actual,
-            ..
-        } => Some((expected, actual)),
-        _ => None,
-    });
+    let stdout = stdout_of(mismatches);
     let missed = |shape: Missed, r: &Ruling| PartCause {
         part: "stdout".to_owned(),
         place: None,

@@ -8,7 +8,7 @@
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 
-use reference_kit::trace::{self, Reason};
+use reference_kit::trace::{self, Reason, Told};
 
 use crate::command::move_shape;
 use crate::grid::{Direction, Edge, Grid, MoveError};
@@ -87,59 +87,68 @@ pub enum Why {
 }
 
 impl Reason for Why {
-    fn rule(self) -> &'static str {
-        self.parts().0
-    }
-
-    fn kind(self) -> &'static str {
-        self.parts().1
-    }
-
-    fn says(self) -> &'static str {
-        self.parts().2
+    /// The rule, the kind's token and its words of each reason: the one
+    /// table.
+    fn told(self) -> Told {
+        match self {
+            Self::FieldCount => Told::new("TURN-2", "field-count", "not three fields"),
+            Self::Spacing => Told::new("TURN-2", "spacing", "extra spaces or a tab"),
+            Self::Sign => Told::new("TURN-2", "sign", "a sign before a number"),
+            Self::LeadingZero => Told::new("TURN-2", "leading-zero", "a leading zero"),
+            Self::NotANumber => Told::new("TURN-2", "not-a-number", "a field that is not a number"),
+            Self::Direction => Told::new("TURN-2", "direction", "a direction other than h or v"),
+            Self::StrayByte => Told::new("TURN-2", "stray-byte", "a stray byte (\\r, NUL)"),
+            Self::TooLarge => Told::new("TURN-3", "too-large", "a number past a C int"),
+            Self::HorizontalRow => Told::new("TURN-3", "h-row", "a horizontal edge's row past H"),
+            Self::HorizontalColumn => {
+                Told::new("TURN-3", "h-column", "a horizontal edge's column past W-1")
+            }
+            Self::VerticalRow => Told::new("TURN-3", "v-row", "a vertical edge's row past H-1"),
+            Self::VerticalColumn => {
+                Told::new("TURN-3", "v-column", "a vertical edge's column past W")
+            }
+            Self::Closed => Told::new("TURN-3", "closed", "an edge already closed"),
+            Self::ArgumentCount => Told::new("ARGS-1", "argument-count", "not 3 or 4 arguments"),
+            Self::DimensionNotANumber => {
+                Told::new("ARGS-2", "dimension-form", "a dimension not a number")
+            }
+            Self::DimensionRange => {
+                Told::new("ARGS-3", "dimension-range", "a dimension outside 2..999")
+            }
+            Self::PlayersNotANumber => {
+                Told::new("ARGS-2", "players-form", "a player count not a number")
+            }
+            Self::PlayersRange => {
+                Told::new("ARGS-4", "players-range", "a player count outside 2..100")
+            }
+            Self::FileOpen => Told::new("ARGS-6", "file-open", "a grid file that cannot be opened"),
+            Self::MissingLines => Told::new("FILE-1", "missing-lines", "fewer than 3H+2 lines"),
+            Self::EdgeRowShort => Told::new("FILE-1", "edge-row-short", "an edge row too short"),
+            Self::EdgeRowLong => Told::new("FILE-1", "edge-row-long", "an edge row too long"),
+            Self::EdgeByte => {
+                Told::new("FILE-1", "edge-byte", "an edge row byte other than 0 or 1")
+            }
+            Self::OwnerCount => Told::new("FILE-1", "owner-count", "a cell row without W owners"),
+            Self::NextPlayerForm => {
+                Told::new("FILE-2", "next-player-form", "a next player not digits")
+            }
+            Self::NextPlayerRange => {
+                Told::new("FILE-2", "next-player-range", "a next player outside 1..P")
+            }
+            Self::OwnerForm => Told::new("FILE-3", "owner-form", "an owner not digits"),
+            Self::OwnerRange => Told::new("FILE-3", "owner-range", "an owner above P"),
+            Self::OwnerOnOpenCell => {
+                Told::new("FILE-4", "owner-on-open-cell", "an owner on an open cell")
+            }
+            Self::ForeignByte => Told::new("FILE-5", "foreign-byte", "a \\r, space, tab or NUL"),
+            Self::ExtraLine => Told::new("FILE-5", "extra-line", "a line after the last cell row"),
+            Self::EmptyFile => Told::new("FILE-6", "empty-file", "an empty or unreadable file"),
+            Self::EndOfInput => Told::new("EOF-1", "end-of-input", "input ends"),
+        }
     }
 }
 
 impl Why {
-    /// The rule, the kind's token and its words: the one table.
-    const fn parts(self) -> (&'static str, &'static str, &'static str) {
-        match self {
-            Self::FieldCount => ("TURN-2", "field-count", "not three fields"),
-            Self::Spacing => ("TURN-2", "spacing", "extra spaces or a tab"),
-            Self::Sign => ("TURN-2", "sign", "a sign before a number"),
-            Self::LeadingZero => ("TURN-2", "leading-zero", "a leading zero"),
-            Self::NotANumber => ("TURN-2", "not-a-number", "a field that is not a number"),
-            Self::Direction => ("TURN-2", "direction", "a direction other than h or v"),
-            Self::StrayByte => ("TURN-2", "stray-byte", "a stray byte (\\r, NUL)"),
-            Self::TooLarge => ("TURN-3", "too-large", "a number past a C int"),
-            Self::HorizontalRow => ("TURN-3", "h-row", "a horizontal edge's row past H"),
-            Self::HorizontalColumn => ("TURN-3", "h-column", "a horizontal edge's column past W-1"),
-            Self::VerticalRow => ("TURN-3", "v-row", "a vertical edge's row past H-1"),
-            Self::VerticalColumn => ("TURN-3", "v-column", "a vertical edge's column past W"),
-            Self::Closed => ("TURN-3", "closed", "an edge already closed"),
-            Self::ArgumentCount => ("ARGS-1", "argument-count", "not 3 or 4 arguments"),
-            Self::DimensionNotANumber => ("ARGS-2", "dimension-form", "a dimension not a number"),
-            Self::DimensionRange => ("ARGS-3", "dimension-range", "a dimension outside 2..999"),
-            Self::PlayersNotANumber => ("ARGS-2", "players-form", "a player count not a number"),
-            Self::PlayersRange => ("ARGS-4", "players-range", "a player count outside 2..100"),
-            Self::FileOpen => ("ARGS-6", "file-open", "a grid file that cannot be opened"),
-            Self::MissingLines => ("FILE-1", "missing-lines", "fewer than 3H+2 lines"),
-            Self::EdgeRowShort => ("FILE-1", "edge-row-short", "an edge row too short"),
-            Self::EdgeRowLong => ("FILE-1", "edge-row-long", "an edge row too long"),
-            Self::EdgeByte => ("FILE-1", "edge-byte", "an edge row byte other than 0 or 1"),
-            Self::OwnerCount => ("FILE-1", "owner-count", "a cell row without W owners"),
-            Self::NextPlayerForm => ("FILE-2", "next-player-form", "a next player not digits"),
-            Self::NextPlayerRange => ("FILE-2", "next-player-range", "a next player outside 1..P"),
-            Self::OwnerForm => ("FILE-3", "owner-form", "an owner not digits"),
-            Self::OwnerRange => ("FILE-3", "owner-range", "an owner above P"),
-            Self::OwnerOnOpenCell => ("FILE-4", "owner-on-open-cell", "an owner on an open cell"),
-            Self::ForeignByte => ("FILE-5", "foreign-byte", "a \\r, space, tab or NUL"),
-            Self::ExtraLine => ("FILE-5", "extra-line", "a line after the last cell row"),
-            Self::EmptyFile => ("FILE-6", "empty-file", "an empty or unreadable file"),
-            Self::EndOfInput => ("EOF-1", "end-of-input", "input ends"),
-        }
-    }
-
     /// The reason of a grid file's contents error.
     pub fn of_load(kind: LoadErrorKind) -> Self {
         let foreign = |b: u8| matches!(b, b'\r' | b' ' | b'\t' | 0);

@@ -3,7 +3,7 @@
 //! traced (`reference_kit::trace`) so a program that accepts what the
 //! rulings reject is told which check it misses, whatever the bytes.
 
-use reference_kit::trace::Reason;
+use reference_kit::trace::{Reason, Told};
 
 /// Why gridgame rejects a line: one variant per check of the rulings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,36 +24,25 @@ pub enum Why {
 }
 
 impl Reason for Why {
-    fn rule(self) -> &'static str {
-        self.parts().0
-    }
-
-    fn kind(self) -> &'static str {
-        self.parts().1
-    }
-
-    fn says(self) -> &'static str {
-        self.parts().2
-    }
-}
-
-impl Why {
-    /// The rule, the kind's token and its words: the one table.
-    const fn parts(self) -> (&'static str, &'static str, &'static str) {
+    /// The rule, the kind's token and its words of each reason: the one
+    /// table.
+    fn told(self) -> Told {
         match self {
-            Self::SizeNotANumber => ("PRE-2", "size-form", "a size that is not a number"),
-            Self::SizeRange => ("PRE-2", "size-range", "a size outside 2..8"),
-            Self::MoveLength => (
+            Self::SizeNotANumber => Told::new("PRE-2", "size-form", "a size that is not a number"),
+            Self::SizeRange => Told::new("PRE-2", "size-range", "a size outside 2..8"),
+            Self::MoveLength => Told::new(
                 "MOVE-4",
                 "move-length",
                 "not two dots of a letter and a digit",
             ),
-            Self::NoSuchDot => ("MOVE-4", "no-such-dot", "a dot outside the grid"),
-            Self::NotAdjacent => ("MOVE-5", "not-adjacent", "dots not one edge apart"),
-            Self::Drawn => ("MOVE-5", "drawn", "an edge already drawn"),
+            Self::NoSuchDot => Told::new("MOVE-4", "no-such-dot", "a dot outside the grid"),
+            Self::NotAdjacent => Told::new("MOVE-5", "not-adjacent", "dots not one edge apart"),
+            Self::Drawn => Told::new("MOVE-5", "drawn", "an edge already drawn"),
         }
     }
+}
 
+impl Why {
     /// The sentence of a rejected line.
     pub fn rejection(self) -> String {
         format!("{} rejects it ({})", self.rule(), self.says())

@@ -57,18 +57,49 @@ pub struct Span {
     pub what: String,
 }
 
-/// One reason of a pack's closed set: why its reference rejects a line
-/// or stops. Implemented by an enum in the pack; the engine keys causes by
-/// [`Reason::rule`] and [`Reason::kind`], so two failures share a cause
-/// exactly when the reference refused their inputs for the same reason.
-pub trait Reason: Copy {
+/// What a reason is: its rule, its kind's token and its words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Told {
     /// The rule that decides it (`TURN-3`, `FILE-2`).
-    fn rule(self) -> &'static str;
-    /// A stable token for the kind (`h-row-past-height`).
-    fn kind(self) -> &'static str;
+    pub rule: &'static str,
+    /// A stable token for the kind (`h-row`).
+    pub kind: &'static str,
     /// The kind in a few words, without any case's values (`a horizontal
     /// edge's row past H`).
-    fn says(self) -> &'static str;
+    pub says: &'static str,
+}
+
+impl Told {
+    /// A reason's rule, kind and words.
+    pub const fn new(rule: &'static str, kind: &'static str, says: &'static str) -> Self {
+        Self { rule, kind, says }
+    }
+}
+
+/// One reason of a pack's closed set: why its reference rejects a line
+/// or stops. Implemented by an enum in the pack, whose one table
+/// ([`Reason::told`]) names each variant's rule, kind and words; the
+/// engine keys causes by the rule and the kind, so two failures share a
+/// cause exactly when the reference refused their inputs for the same
+/// reason.
+pub trait Reason: Copy {
+    /// The reason's rule, kind and words.
+    fn told(self) -> Told;
+
+    /// The rule that decides it.
+    fn rule(self) -> &'static str {
+        self.told().rule
+    }
+
+    /// The kind's token.
+    fn kind(self) -> &'static str {
+        self.told().kind
+    }
+
+    /// The kind in words.
+    fn says(self) -> &'static str {
+        self.told().says
+    }
 }
 
 /// Whether the reference refused one input line and went on, or stopped.
@@ -439,20 +470,11 @@ mod tests {
     }
 
     impl Reason for Why {
-        fn rule(self) -> &'static str {
+        fn told(self) -> Told {
             match self {
-                Self::Spacing => "TURN-2",
-                Self::Closed => "FILE-6",
+                Self::Spacing => Told::new("TURN-2", "spacing", "a few words"),
+                Self::Closed => Told::new("FILE-6", "closed", "a few words"),
             }
-        }
-        fn kind(self) -> &'static str {
-            match self {
-                Self::Spacing => "spacing",
-                Self::Closed => "closed",
-            }
-        }
-        fn says(self) -> &'static str {
-            "a few words"
         }
     }
 

@@ -3,7 +3,7 @@
 //! traced (`reference_kit::trace`) so a program that accepts what the
 //! rulings reject is told which check it misses, whatever the bytes.
 
-use reference_kit::trace::{self, Reason};
+use reference_kit::trace::{self, Reason, Told};
 
 use crate::grid::{Cell, Grid};
 use crate::savefile::LoadErrorKind;
@@ -59,52 +59,49 @@ pub enum Why {
 }
 
 impl Reason for Why {
-    fn rule(self) -> &'static str {
-        self.parts().0
-    }
-
-    fn kind(self) -> &'static str {
-        self.parts().1
-    }
-
-    fn says(self) -> &'static str {
-        self.parts().2
-    }
-}
-
-impl Why {
-    /// The rule, the kind's token and its words: the one table.
-    const fn parts(self) -> (&'static str, &'static str, &'static str) {
+    /// The rule, the kind's token and its words of each reason: the one
+    /// table.
+    fn told(self) -> Told {
         match self {
-            Self::Form => ("TURN-2", "form", "not two numbers and one space"),
-            Self::Outside => ("TURN-3", "outside", "a cell outside the board"),
-            Self::Occupied => ("TURN-3", "occupied", "a cell already taken"),
-            Self::ArgumentCount => ("ARGS-1", "argument-count", "not 3 or 4 arguments"),
-            Self::PlayerType => ("ARGS-2", "player-type", "a player type not c or h"),
-            Self::Dimension => ("ARGS-3", "dimension", "a dimension outside 4..1000"),
-            Self::FileOpen => ("ARGS-4", "file-open", "a file that cannot be opened"),
-            Self::HeaderFieldCount => ("FILE-1", "header-fields", "not nine header fields"),
-            Self::HeaderSpacing => ("FILE-1", "header-spacing", "an empty header field"),
-            Self::CarriageReturn => ("FILE-4", "carriage-return", "a \\r (CRLF line ends)"),
-            Self::HeaderByte => ("FILE-2", "header-byte", "a header byte not a digit"),
-            Self::FileDimension => ("FILE-2", "dimension", "a dimension outside 4..1000"),
-            Self::NextPlayer => ("FILE-2", "next-player", "a next player not 0 or 1"),
-            Self::Generator => ("FILE-3", "generator", "a generator state out of range"),
-            Self::GridByte => ("FILE-4", "grid-byte", "a grid byte not ., O or X"),
-            Self::GridLineShort => ("FILE-4", "grid-line-short", "a grid line shorter than W"),
-            Self::GridLineLong => ("FILE-4", "grid-line-long", "a grid line longer than W"),
-            Self::NoEmptyCell => ("FILE-4", "no-empty-cell", "a full board"),
-            Self::Truncated => (
+            Self::Form => Told::new("TURN-2", "form", "not two numbers and one space"),
+            Self::Outside => Told::new("TURN-3", "outside", "a cell outside the board"),
+            Self::Occupied => Told::new("TURN-3", "occupied", "a cell already taken"),
+            Self::ArgumentCount => Told::new("ARGS-1", "argument-count", "not 3 or 4 arguments"),
+            Self::PlayerType => Told::new("ARGS-2", "player-type", "a player type not c or h"),
+            Self::Dimension => Told::new("ARGS-3", "dimension", "a dimension outside 4..1000"),
+            Self::FileOpen => Told::new("ARGS-4", "file-open", "a file that cannot be opened"),
+            Self::HeaderFieldCount => {
+                Told::new("FILE-1", "header-fields", "not nine header fields")
+            }
+            Self::HeaderSpacing => Told::new("FILE-1", "header-spacing", "an empty header field"),
+            Self::CarriageReturn => {
+                Told::new("FILE-4", "carriage-return", "a \\r (CRLF line ends)")
+            }
+            Self::HeaderByte => Told::new("FILE-2", "header-byte", "a header byte not a digit"),
+            Self::FileDimension => Told::new("FILE-2", "dimension", "a dimension outside 4..1000"),
+            Self::NextPlayer => Told::new("FILE-2", "next-player", "a next player not 0 or 1"),
+            Self::Generator => Told::new("FILE-3", "generator", "a generator state out of range"),
+            Self::GridByte => Told::new("FILE-4", "grid-byte", "a grid byte not ., O or X"),
+            Self::GridLineShort => {
+                Told::new("FILE-4", "grid-line-short", "a grid line shorter than W")
+            }
+            Self::GridLineLong => {
+                Told::new("FILE-4", "grid-line-long", "a grid line longer than W")
+            }
+            Self::NoEmptyCell => Told::new("FILE-4", "no-empty-cell", "a full board"),
+            Self::Truncated => Told::new(
                 "FILE-5",
                 "truncated",
                 "a file ending early (no final newline)",
             ),
-            Self::Empty => ("FILE-5", "empty", "an empty file"),
-            Self::Unreadable => ("ARGS-4", "unreadable", "a file that cannot be read"),
-            Self::EndOfInput => ("EOF-1", "end-of-input", "input ends"),
+            Self::Empty => Told::new("FILE-5", "empty", "an empty file"),
+            Self::Unreadable => Told::new("ARGS-4", "unreadable", "a file that cannot be read"),
+            Self::EndOfInput => Told::new("EOF-1", "end-of-input", "input ends"),
         }
     }
+}
 
+impl Why {
     /// The reason of a save file's contents error.
     pub const fn of_load(kind: LoadErrorKind) -> Self {
         match kind {
