@@ -23,20 +23,25 @@ fn causes(dir: &Path, pack: &str, fixture: &str, name: &str) -> Vec<String> {
         std::fs::create_dir_all(dir.join(pack)).expect("a folder per pack");
         std::os::unix::fs::symlink(fixture, &link).expect("symlink the fixture");
     }
-    let out = Command::cargo_bin("boxes-harness")
-        .expect("the harness binary")
-        .env("NO_COLOR", "1")
-        .env_remove("CONFORMANCE_REFERENCE")
-        .args(["--spec", pack, "-q", "--bin"])
-        .arg(&link)
-        .output()
-        .expect("the harness runs");
+    let out = quiet(pack, &link);
     assert_eq!(out.status.code(), Some(1), "{pack} {name}");
     String::from_utf8_lossy(&out.stdout)
         .lines()
         .filter(|l| l.starts_with("cause "))
         .map(str::to_owned)
         .collect()
+}
+
+/// A `-q` run of `pack`'s suite on the program `bin`.
+fn quiet(pack: &str, bin: &Path) -> std::process::Output {
+    Command::cargo_bin("boxes-harness")
+        .expect("the harness binary")
+        .env("NO_COLOR", "1")
+        .env_remove("CONFORMANCE_REFERENCE")
+        .args(["--spec", pack, "-q", "--bin"])
+        .arg(bin)
+        .output()
+        .expect("the harness runs")
 }
 
 const BOXES: &str = env!("CARGO_BIN_EXE_boxes-fixture-variant");
@@ -285,17 +290,7 @@ fn a_program_of_another_registered_pack_is_named_before_the_causes() {
     let dir = tempfile::tempdir().expect("temp dir");
     let link = dir.path().join("plain");
     std::os::unix::fs::symlink(NOGO, &link).expect("symlink the fixture");
-    let run = |spec: &str| {
-        let out = Command::cargo_bin("boxes-harness")
-            .expect("the harness binary")
-            .env("NO_COLOR", "1")
-            .env_remove("CONFORMANCE_REFERENCE")
-            .args(["--spec", spec, "-q", "--bin"])
-            .arg(&link)
-            .output()
-            .expect("the harness runs");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
+    let run = |spec: &str| String::from_utf8_lossy(&quiet(spec, &link).stdout).into_owned();
     let wrong = run("boxes");
     let note = wrong.find("this looks like a nogo program: --spec nogo?");
     let causes = wrong.find("failures by cause");
