@@ -174,6 +174,15 @@ const MISSING_CHECKS: &[(&str, &str, &str, &[&str])] = &[
         &["goes on after a grid file", "FILE-3 wants owners 0..P"],
     ),
     (
+        "boxes",
+        BOXES,
+        "file-long-edge-row-accepted",
+        &[
+            "edge row too long",
+            "FILE-1 wants edge rows of W and W+1 bytes",
+        ],
+    ),
+    (
         "nogo",
         NOGO,
         "file-huge-dimension",

@@ -80,6 +80,8 @@ enum Variant {
     /// FILE-3: a grid file's owners are not checked against 0..P (one
     /// above P counts as nobody's).
     OwnerUnchecked,
+    /// FILE-1: an edge row longer than the grid needs is cut to its length.
+    LongEdgeRowAccepted,
     /// Three missing checks at once: `Wrap`, `ExtraSpaces` and
     /// `HorizontalRowAgainstWidth`.
     ComboMoves,
@@ -120,7 +122,7 @@ enum Variant {
 
 impl Variant {
     /// Each variant's name; `diff`'s tests use the `boxes-` names.
-    const ALL: [(&'static str, Self); 38] = [
+    const ALL: [(&'static str, Self); 39] = [
         ("boxes", Self::Reference),
         ("usage-on-stdout", Self::UsageOnStdout),
         ("dimension-wording", Self::DimensionWording),
@@ -160,6 +162,7 @@ impl Variant {
         ("file-next-player-unchecked", Self::NextPlayerUnchecked),
         ("file-crlf-accepted", Self::CrlfFileAccepted),
         ("file-owner-unchecked", Self::OwnerUnchecked),
+        ("file-long-edge-row-accepted", Self::LongEdgeRowAccepted),
         ("combo-wrap-spaces-h-row", Self::ComboMoves),
         ("combo-file-three", Self::ComboFile),
     ];
@@ -185,6 +188,7 @@ impl Variant {
             Self::NextPlayerUnchecked => &[Self::NextPlayerUnchecked],
             Self::CrlfFileAccepted => &[Self::CrlfFileAccepted],
             Self::OwnerUnchecked => &[Self::OwnerUnchecked],
+            Self::LongEdgeRowAccepted => &[Self::LongEdgeRowAccepted],
             _ => &[],
         }
     }
@@ -218,7 +222,35 @@ impl Departure {
     }
 
     /// A grid file's bytes with the checks this variant misses made moot.
-    fn lenient_file(&self, mut bytes: Vec<u8>, height: usize, players: usize) -> Vec<u8> {
+    fn lenient_file(
+        &self,
+        mut bytes: Vec<u8>,
+        (height, width): (usize, usize),
+        players: usize,
+    ) -> Vec<u8> {
+        if self.has(Variant::LongEdgeRowAccepted) {
+            bytes = bytes
+                .split_inclusive(|&b| b == b'\n')
+                .enumerate()
+                .map(|(i, line)| {
+                    let body = line.strip_suffix(b"\n").unwrap_or(line);
+                    // Edge rows alternate W and W+1 bytes; more `0`s
+                    // and `1`s are cut (a foreign byte is another check's).
+                    let len = if i % 2 == 1 { width } else { width + 1 };
+                    let edge_row = (1..=2 * height + 1).contains(&i);
+                    let extra = body.get(len..).unwrap_or_default();
+                    if edge_row
+                        && !extra.is_empty()
+                        && extra.iter().all(|b| matches!(b, b'0' | b'1'))
+                    {
+                        [&body[..len], b"\n"].concat()
+                    } else {
+                        line.to_vec()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .concat();
+        }
         if self.has(Variant::CrlfFileAccepted) {
             bytes.retain(|&b| b != b'\r');
         }
@@ -281,6 +313,7 @@ impl Departure {
 impl Hooks for Departure {
     fn start(&mut self, operands: &[OsString]) -> Option<Result<State, Exit>> {
         let lenient = [
+            Variant::LongEdgeRowAccepted,
             Variant::NextPlayerUnchecked,
             Variant::CrlfFileAccepted,
             Variant::OwnerUnchecked,
@@ -288,7 +321,8 @@ impl Hooks for Departure {
         if lenient.iter().any(|&v| self.has(v)) {
             let config = args::parse(operands).ok()?;
             let bytes = std::fs::read(config.file?).ok()?;
-            let bytes = self.lenient_file(bytes, config.height, config.players);
+            let size = (config.height, config.width);
+            let bytes = self.lenient_file(bytes, size, config.players);
             return Some(
                 gridfile::load_bytes(&bytes, config.height, config.width, config.players)
                     .map_err(|_| Exit::GridFileContents),

@@ -293,6 +293,11 @@ impl Why {
             Self::ForeignByte => "allows no \\r, space, tab or NUL",
             Self::ExtraLine => "allows nothing after the last cell row",
             Self::EndOfInput => "ends the program there",
+            Self::EdgeRowShort | Self::EdgeRowLong => "wants edge rows of W and W+1 bytes",
+            Self::MissingLines => "wants 3H+2 lines",
+            Self::OwnerCount => "wants W owners a cell row",
+            Self::EdgeByte => "wants edge rows of 0s and 1s",
+            Self::OwnerOnOpenCell => "allows owners on closed cells only",
             _ => "forbids it",
         };
         let message = exit.message().unwrap_or("");
