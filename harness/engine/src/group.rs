@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::cause::Cause;
+use crate::cause::{Cause, Edit, Missed};
 use crate::failure::CaseFailure;
 use crate::report::{CaseResult, Style, Verdict};
 
@@ -159,7 +159,7 @@ fn render_with(results: &[CaseResult], style: Style, examples: bool) -> String {
             "  {} {name}:",
             if n > 1 { "worked example," } else { "case" }
         );
-        out.push_str(&example.render_hinted(style, g.hint()));
+        out.push_str(&example.render_hinted(style, g.hint().as_deref()));
     }
     out
 }
@@ -182,14 +182,40 @@ impl Group<'_> {
         }
     }
 
-    /// The hint that fits every case of the cause: the one they all share,
-    /// else none (an example's own hint may speak of another rule).
-    pub fn hint(&self) -> Option<&str> {
-        let first = self.cases.first()?.1.hint.as_deref()?;
-        self.cases
-            .iter()
-            .all(|(_, f)| f.hint.as_deref() == Some(first))
-            .then_some(first)
+    /// The hint that fits every case of the cause: the one they all share;
+    /// else, for a missed check, the check's own; else none (an example's
+    /// own hint may speak of another rule).
+    pub fn hint(&self) -> Option<String> {
+        let shared = self.cases.first().and_then(|c| c.1.hint.as_deref());
+        if let Some(first) = shared
+            && self
+                .cases
+                .iter()
+                .all(|(_, f)| f.hint.as_deref() == Some(first))
+        {
+            return Some(first.to_owned());
+        }
+        self.cause.parts.iter().find_map(|p| match &p.edit {
+            Edit::Missed {
+                shape: Missed::Accepts,
+                rule,
+                says,
+                ..
+            } => Some(format!(
+                "{rule} rejects a line with {says}: check for it where the line is read, \
+                 and answer such a line as the rulings say (the worked example shows how)"
+            )),
+            Edit::Missed {
+                shape: Missed::GoesOn,
+                rule,
+                says,
+                ..
+            } => Some(format!(
+                "{rule} stops the program at {says}: check for it, then print the message and \
+                 exit with the status the rulings give (the worked example shows both)"
+            )),
+            _ => None,
+        })
     }
 }
 
@@ -297,5 +323,29 @@ mod tests {
         let g = groups(&results);
         assert_eq!(g.len(), 1);
         assert_eq!(g[0].example.0, "c/short");
+    }
+
+    #[test]
+    fn the_worked_example_is_the_lightest_case_and_its_hint_the_causes() {
+        let with = |name: &str, weight: usize, hint: &str| {
+            let mut r = result(name, &[extra(b"+ +\n", 1)]);
+            let notes = Notes {
+                hint: Some(hint.to_owned()),
+                weight,
+                ..Notes::default()
+            };
+            r.verdict = Verdict::Failed(Box::new(CaseFailure::new(
+                &[extra(b"+ +\n", 1)],
+                b"",
+                notes,
+            )));
+            r
+        };
+        let results = vec![with("a/heavy", 9000, "one"), with("b/light", 3, "two")];
+        let g = groups(&results);
+        assert_eq!(g[0].example.0, "b/light");
+        assert_eq!(g[0].hint(), None, "the cases' hints differ");
+        let same = vec![with("a/heavy", 9000, "one"), with("b/light", 3, "one")];
+        assert_eq!(groups(&same)[0].hint().as_deref(), Some("one"));
     }
 }
