@@ -1,10 +1,11 @@
-//! Which registered pack a program looks like. A nogo program run without
-//! `--spec nogo` fails nearly every boxes case, and its causes say nothing
-//! of the real mistake; so when most cases failed, the program's answers
-//! to the first cases of each registered pack are compared with that
-//! pack's expectations, and a pack that fits far better is named before
-//! the causes ("this looks like a nogo program: --spec nogo?"). The engine
-//! names no pack: it iterates the registered ones.
+//! Which registered pack a program looks like. A program of one pack run
+//! against another's suite (the `--spec` forgotten) fails nearly every
+//! case, and its causes say nothing of the real mistake; so when most
+//! cases failed, the program's answers to the first cases of each
+//! registered pack are compared with that pack's expectations, and a pack
+//! that fits far better is named before the causes ("this looks like a
+//! NAME program: --spec NAME?"). The engine names no pack: it iterates the
+//! registered ones.
 
 use std::time::Duration;
 
