@@ -23,20 +23,25 @@ fn causes(dir: &Path, pack: &str, fixture: &str, name: &str) -> Vec<String> {
         std::fs::create_dir_all(dir.join(pack)).expect("a folder per pack");
         std::os::unix::fs::symlink(fixture, &link).expect("symlink the fixture");
     }
-    let out = Command::cargo_bin("boxes-harness")
-        .expect("the harness binary")
-        .env("NO_COLOR", "1")
-        .env_remove("CONFORMANCE_REFERENCE")
-        .args(["--spec", pack, "-q", "--bin"])
-        .arg(&link)
-        .output()
-        .expect("the harness runs");
+    let out = quiet(pack, &link);
     assert_eq!(out.status.code(), Some(1), "{pack} {name}");
     String::from_utf8_lossy(&out.stdout)
         .lines()
         .filter(|l| l.starts_with("cause "))
         .map(str::to_owned)
         .collect()
+}
+
+/// A `-q` run of `pack`'s suite on the program `bin`.
+fn quiet(pack: &str, bin: &Path) -> std::process::Output {
+    Command::cargo_bin("boxes-harness")
+        .expect("the harness binary")
+        .env("NO_COLOR", "1")
+        .env_remove("CONFORMANCE_REFERENCE")
+        .args(["--spec", pack, "-q", "--bin"])
+        .arg(bin)
+        .output()
+        .expect("the harness runs")
 }
 
 const BOXES: &str = env!("CARGO_BIN_EXE_boxes-fixture-variant");
@@ -117,4 +122,229 @@ fn each_pattern_is_one_cause_named_by_its_rule_and_stable() {
         let again = causes(dir.path(), pack, fixture, name);
         assert_eq!(first, again, "{pack} {name}: another run, other causes");
     }
+}
+
+/// Each missing check a program may have: the pack, its fixture, the
+/// variant and the rule and reason words its one cause must name.
+const MISSING_CHECKS: &[(&str, &str, &str, &[&str])] = &[
+    (
+        "boxes",
+        BOXES,
+        "boxes-wrap",
+        &["accepts `", "TURN-3 rejects it", "past 2147483647"],
+    ),
+    (
+        "boxes",
+        BOXES,
+        "extra-spaces",
+        &["accepts `", "TURN-2 rejects it", "extra spaces"],
+    ),
+    (
+        "boxes",
+        BOXES,
+        "h-row-against-width",
+        &["TURN-3 rejects it", "horizontal edges have rows 0..H"],
+    ),
+    (
+        "boxes",
+        BOXES,
+        "v-col-against-height",
+        &["TURN-3 rejects it", "vertical edges have columns 0..W"],
+    ),
+    (
+        "boxes",
+        BOXES,
+        "file-next-player-unchecked",
+        &[
+            "goes on after a grid file",
+            "FILE-2 wants 1..P",
+            "(exit 5, FILE-6)",
+        ],
+    ),
+    (
+        "boxes",
+        BOXES,
+        "file-crlf-accepted",
+        &["goes on after a grid file", "FILE-5"],
+    ),
+    (
+        "boxes",
+        BOXES,
+        "file-owner-unchecked",
+        &["goes on after a grid file", "FILE-3 wants owners 0..P"],
+    ),
+    (
+        "boxes",
+        BOXES,
+        "file-long-edge-row-accepted",
+        &[
+            "edge row too long",
+            "FILE-1 wants edge rows of W and W+1 bytes",
+        ],
+    ),
+    (
+        "nogo",
+        NOGO,
+        "file-huge-dimension",
+        &[
+            "goes on after a save file",
+            "outside 4..=1000",
+            "FILE-2 rejects",
+        ],
+    ),
+    (
+        "nogo",
+        NOGO,
+        "file-crlf-accepted",
+        &["goes on after a save file", "0x0d", "FILE-4 rejects"],
+    ),
+    (
+        "nogo",
+        NOGO,
+        "file-long-line-accepted",
+        &["grid line too long", "FILE-4 rejects"],
+    ),
+    (
+        "nogo",
+        NOGO,
+        "file-no-final-newline",
+        &["ends inside the grid", "FILE-5 rejects"],
+    ),
+    (
+        "nogo",
+        NOGO,
+        "file-extra-fields",
+        &["not nine fields", "FILE-1 rejects"],
+    ),
+    (
+        "nogo",
+        NOGO,
+        "file-next-unchecked",
+        &[
+            "next player is not 0 or 1",
+            "FILE-2 rejects",
+            "(exit 5, FILE-6)",
+        ],
+    ),
+];
+
+/// Variants missing three checks at once, and the three single variants.
+const COMBINATIONS: &[(&str, &str, &str, [&str; 3])] = &[
+    (
+        "boxes",
+        BOXES,
+        "combo-wrap-spaces-h-row",
+        ["boxes-wrap", "extra-spaces", "h-row-against-width"],
+    ),
+    (
+        "boxes",
+        BOXES,
+        "combo-file-three",
+        [
+            "file-next-player-unchecked",
+            "file-crlf-accepted",
+            "file-owner-unchecked",
+        ],
+    ),
+    (
+        "nogo",
+        NOGO,
+        "combo-file-three",
+        [
+            "file-crlf-accepted",
+            "file-long-line-accepted",
+            "file-extra-fields",
+        ],
+    ),
+];
+
+/// The label of each cause in `causes` (past `N case(s): `).
+fn labels(causes: &[String]) -> Vec<&str> {
+    causes
+        .iter()
+        .map(|c| c.split_once(" case(s): ").map_or(c.as_str(), |(_, l)| l))
+        .collect()
+}
+
+#[test]
+fn each_missing_check_is_one_cause_and_a_combination_its_three() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut alone = std::collections::BTreeMap::new();
+    for &(pack, fixture, name, words) in MISSING_CHECKS {
+        let found = causes(dir.path(), pack, fixture, name);
+        assert_eq!(found.len(), 1, "{pack} {name}: {}", found.join("\n"));
+        for w in words {
+            assert!(
+                found[0].contains(w),
+                "{pack} {name}: no `{w}` in {}",
+                found[0]
+            );
+        }
+        alone.insert((pack, name), labels(&found)[0].to_owned());
+    }
+    for &(pack, fixture, combo, parts) in COMBINATIONS {
+        let found = causes(dir.path(), pack, fixture, combo);
+        let mut got: Vec<&str> = labels(&found);
+        got.sort_unstable();
+        let mut want: Vec<&str> = parts.iter().map(|p| alone[&(pack, *p)].as_str()).collect();
+        want.sort_unstable();
+        assert_eq!(got, want, "{pack} {combo}: its three causes, each as alone");
+        let again = causes(dir.path(), pack, fixture, combo);
+        assert_eq!(found, again, "{pack} {combo}: another run, other causes");
+    }
+}
+
+#[test]
+fn a_program_of_another_registered_pack_is_named_before_the_causes() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let link = dir.path().join("plain");
+    std::os::unix::fs::symlink(NOGO, &link).expect("symlink the fixture");
+    let run = |spec: &str| String::from_utf8_lossy(&quiet(spec, &link).stdout).into_owned();
+    let wrong = run("boxes");
+    let note = wrong.find("this looks like a nogo program: --spec nogo?");
+    let causes = wrong.find("failures by cause");
+    assert!(note.is_some() && note < causes, "{wrong}");
+    assert!(!run("nogo").contains("this looks like"));
+}
+
+#[test]
+fn a_difference_confined_to_one_line_does_not_hide_the_rest() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let prompt = causes(dir.path(), "gridgame", GRIDGAME, "size-prompt-2-9");
+    assert_eq!(prompt.len(), 1, "{}", prompt.join("\n"));
+    assert!(
+        prompt[0].contains("in the size prompt (PRE-1)"),
+        "{}",
+        prompt[0]
+    );
+    let chooser = causes(dir.path(), "gridgame", GRIDGAME, "y-sum-first");
+    let both = causes(
+        dir.path(),
+        "gridgame",
+        GRIDGAME,
+        "size-prompt-2-9-y-sum-first",
+    );
+    // The prompt's cause first (every case), then the chooser's, each as
+    // alone: the wrong prompt hides nothing.
+    let mut want: Vec<&str> = labels(&prompt);
+    want.extend(labels(&chooser));
+    assert_eq!(labels(&both), want, "{}", both.join("\n"));
+    let link = dir
+        .path()
+        .join("gridgame")
+        .join("size-prompt-2-9-y-sum-first");
+    let out = Command::cargo_bin("boxes-harness")
+        .expect("the harness binary")
+        .env("NO_COLOR", "1")
+        .args(["--spec", "gridgame", "--bin"])
+        .arg(&link)
+        .output()
+        .expect("the harness runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("count under another cause too"),
+        "the report says a case counts twice"
+    );
+    // The score counts cases, not causes: 66 failed, as the prompt alone.
+    assert!(text.contains("66 failed case(s), 3 cause(s)"), "{text}");
 }

@@ -649,3 +649,71 @@ fn nogo_and_gridgame_submissions_build_with_their_course_lines() {
         assert_eq!(table[1][total], format!("{max}"), "{spec}: full marks");
     }
 }
+
+#[test]
+fn the_class_view_lists_each_missing_check_once_with_its_submissions() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let variant = env!("CARGO_BIN_EXE_boxes-fixture-variant");
+    let subs = root.join("subs");
+    for (student, v) in [
+        ("s1-wrap", "boxes-wrap"),
+        ("s2-spaces", "extra-spaces"),
+        ("s3-three", "combo-wrap-spaces-h-row"),
+        ("s4-rows", "h-row-against-width"),
+        ("s5-crlf", "file-crlf-accepted"),
+    ] {
+        write(
+            &subs.join(student).join("boxes.c"),
+            wrapper(variant, v, "", false).as_bytes(),
+        );
+    }
+    let out = root.join("out");
+    let r = mark(
+        root,
+        [subs.as_os_str(), OsStr::new("--out"), out.as_os_str()],
+    );
+    succeeds(&r);
+    let view: serde_json::Value =
+        serde_json::from_str(&read(&out.join("cohort.json"))).expect("cohort.json");
+    let listed: Vec<(String, String, Vec<String>)> = view["missing_checks"]
+        .as_array()
+        .expect("missing_checks")
+        .iter()
+        .map(|m| {
+            let text = |k: &str| m[k].as_str().expect("text").to_owned();
+            let subs = m["submissions"].as_array().expect("submissions");
+            let ids = subs.iter().map(|s| s.as_str().expect("id").to_owned());
+            (text("rule"), text("check"), ids.collect())
+        })
+        .collect();
+    let find = |words: &str| {
+        let found: Vec<&(String, String, Vec<String>)> = listed
+            .iter()
+            .filter(|(_, c, _)| c.contains(words))
+            .collect();
+        assert_eq!(found.len(), 1, "`{words}` once in {listed:?}");
+        found[0].clone()
+    };
+    let ids = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+    let wrap = find("a number past a C int");
+    assert_eq!(
+        (wrap.0.as_str(), wrap.2),
+        ("TURN-3", ids(&["s1-wrap", "s3-three"]))
+    );
+    let spaces = find("extra spaces");
+    assert_eq!(
+        (spaces.0.as_str(), spaces.2),
+        ("TURN-2", ids(&["s2-spaces", "s3-three"]))
+    );
+    let rows = find("a horizontal edge's row past H");
+    assert_eq!(
+        (rows.0.as_str(), rows.2),
+        ("TURN-3", ids(&["s3-three", "s4-rows"]))
+    );
+    let crlf = find("goes on where the reference stops");
+    assert_eq!((crlf.0.as_str(), crlf.2), ("FILE-5", ids(&["s5-crlf"])));
+    assert_eq!(listed.len(), 4, "{listed:?}");
+    let page = read(&out.join("index.html"));
+    assert!(page.contains("<h2>Checks the class misses</h2>"), "{page}");
+}

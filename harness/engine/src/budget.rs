@@ -195,6 +195,9 @@ impl EarlyStop {
             reproduce: notes.reproduce,
             rebless: notes.rebless,
             stdin_lines: 0,
+            weight: 0,
+            label: None,
+            later: Vec::new(),
         }
     }
 
@@ -208,6 +211,7 @@ impl EarlyStop {
             rebless: None,
             prompt: None,
             provenance: None,
+            weight: 0,
         };
         Verdict::Failed(Box::new(self.failure(notes)))
     }

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use similar::{Algorithm, DiffTag};
 
 use crate::compare::Mismatch;
-use crate::provenance::Span;
+use crate::provenance::{Record, Ruling, Span, Verdict};
 use crate::run::{Ending, Stream};
 
 /// Characters of a normalised line kept in a signature.
@@ -165,6 +165,47 @@ pub enum Edit {
     NotRun(String),
     /// A departure named by its shape, at a known place.
     Departed(Departure),
+    /// A check the program misses, named by the reference's ruling: its
+    /// rule and reason kind, never the bytes of the line.
+    Missed {
+        /// How the program departs.
+        shape: Missed,
+        /// The rule of the check (for [`Missed::StopsOtherwise`], of the
+        /// stop's message and status).
+        rule: String,
+        /// The reason kind (empty for [`Missed::StopsOtherwise`]).
+        kind: String,
+        /// The kind in words.
+        says: String,
+    },
+}
+
+/// How a cause's key names a line accepted that the reference rejects.
+const ACCEPTS: &str = "accepts what the reference rejects";
+
+/// How a cause's key names going on where the reference stops.
+const GOES_ON: &str = "goes on where the reference stops";
+
+/// The rule and the check of a cause's key ([`Cause`]'s one line) when it
+/// names a missed check: (`TURN-3`, `accepts what the reference rejects:
+/// a horizontal edge's row past H`). What `mark`'s class view lists.
+pub fn missed_check_of(key: &str) -> Option<(&str, String)> {
+    [ACCEPTS, GOES_ON].iter().find_map(|shape| {
+        let (_, rest) = key.split_once(&format!("{shape}: "))?;
+        let (rule, says) = rest.split_once(", ")?;
+        Some((rule, format!("{shape}: {says}")))
+    })
+}
+
+/// How a program departs where the reference rejects a line or stops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Missed {
+    /// It answers a line the reference rejected as if it were valid.
+    Accepts,
+    /// It goes on where the reference stops with an error.
+    GoesOn,
+    /// It stops there too, with another status or message.
+    StopsOtherwise,
 }
 
 /// A line as a signature keeps it: escaped like [`crate::report::escape`],
@@ -347,11 +388,7 @@ fn stream_cause(
     };
     // The program printed the line it had just read (and a newline) where
     // the reference printed something else: an echo, wherever it lands.
-    let rest = actual.get(first.at..).unwrap_or_default();
-    if answered.is_some_and(|a| {
-        rest.strip_prefix(a)
-            .is_some_and(|r| r.first() == Some(&b'\n'))
-    }) {
+    if echoes(actual, first.at, answered) {
         return PartCause {
             part,
             place: None,
@@ -407,6 +444,255 @@ fn stream_cause(
             edit: first.edit,
         },
     }
+}
+
+/// The expected and actual stdout, when stdout differs.
+fn stdout_of(mismatches: &[Mismatch]) -> Option<(&Vec<u8>, &Vec<u8>)> {
+    mismatches.iter().find_map(|m| match m {
+        Mismatch::Stream {
+            stream: Stream::Stdout,
+            expected,
+            actual,
+            ..
+        } => Some((expected, actual)),
+        _ => None,
+    })
+}
+
+/// Most later departures filed for one case.
+const LATER: usize = 3;
+
+/// A departure after a case's first one, filed as a cause of its own.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Later {
+    /// Its cause.
+    pub cause: Cause,
+    /// Its lines exact, as a header quotes them.
+    pub quoted: Cause,
+    /// Its sentence, for a missed check.
+    pub label: Option<String>,
+}
+
+/// The departures of stdout after a first one confined to one line (one
+/// line replaced by one, the line after it alike) that changes only text
+/// (a number, spacing, letter case: `(2..9)` for `(2..8)`) before the
+/// program has read any input: compared on past it, each later departure
+/// is a cause of its own, so a wrong prompt does not hide a wrong grid. A
+/// departure after input may be the game going another way (another move,
+/// another player), whose consequences are the same bug: never compared
+/// on. Without provenance, none.
+pub fn later(mismatches: &[Mismatch], record: Option<&Record>, first: &Cause) -> Vec<Later> {
+    let Some(record) = record else {
+        return Vec::new();
+    };
+    let Some((expected, actual)) = stdout_of(mismatches) else {
+        return Vec::new();
+    };
+    let mut found: Vec<Later> = Vec::new();
+    let mut actual = actual.clone();
+    while found.len() < LATER {
+        let textual = matches!(
+            first_edit(expected, &actual, true).shape,
+            Departure::Number | Departure::Spacing | Departure::LetterCase
+        );
+        let Some(patched) = past_one_line(expected, &actual).filter(|_| textual) else {
+            break;
+        };
+        if patched == *expected {
+            break;
+        }
+        let stdout = [Mismatch::Stream {
+            stream: Stream::Stdout,
+            expected: expected.clone(),
+            actual: patched.clone(),
+            dropped: 0,
+        }];
+        let (cause, label) = Cause::labelled(&stdout, Some(record), None);
+        if cause != *first && found.iter().all(|l| l.cause != cause) {
+            found.push(Later {
+                quoted: Cause::quote(&stdout),
+                cause,
+                label,
+            });
+        }
+        actual = patched;
+    }
+    found
+}
+
+/// `actual` with its first differing line replaced by the expected one,
+/// when the difference is confined to that line: both sides have the line
+/// and the line after it is the same on both.
+fn past_one_line(expected: &[u8], actual: &[u8]) -> Option<Vec<u8>> {
+    let e: Vec<&[u8]> = expected.split_inclusive(|&b| b == b'\n').collect();
+    let a: Vec<&[u8]> = actual.split_inclusive(|&b| b == b'\n').collect();
+    let k = e.iter().zip(&a).take_while(|(x, y)| x == y).count();
+    let (el, al) = (e.get(k)?, a.get(k)?);
+    if !el.ends_with(b"\n") || !al.ends_with(b"\n") || e.get(k + 1) != a.get(k + 1) {
+        return None;
+    }
+    e.get(k + 1)?;
+    let mut patched = a.clone();
+    patched[k] = el;
+    Some(patched.concat())
+}
+
+/// Whether the program printed the line it had just read (and a newline)
+/// at byte `at` of its output.
+fn echoes(actual: &[u8], at: usize, answered: Option<&[u8]>) -> bool {
+    let rest = actual.get(at..).unwrap_or_default();
+    answered.is_some_and(|a| {
+        rest.strip_prefix(a)
+            .is_some_and(|r| r.first() == Some(&b'\n'))
+    })
+}
+
+/// The check a program misses, when the reference's record says it
+/// rejected a line or stopped where the program departs: its cause part
+/// and its label. A crash, hang or flood is never one; an echo neither.
+fn missed_check(
+    mismatches: &[Mismatch],
+    record: &Record,
+    answered: Option<&[u8]>,
+) -> Option<(PartCause, String)> {
+    let grave = mismatches
+        .iter()
+        .any(|m| matches!(m, Mismatch::Ending { actual, .. } if is_grave(&ending(actual))));
+    if grave || record.rulings.is_empty() {
+        return None;
+    }
+    let stop = record
+        .rulings
+        .iter()
+        .rev()
+        .find(|r| r.verdict == Verdict::Stopped);
+    let stdout = stdout_of(mismatches);
+    let missed = |shape: Missed, r: &Ruling| PartCause {
+        part: "stdout".to_owned(),
+        place: None,
+        edit: Edit::Missed {
+            shape,
+            rule: r.rule.clone(),
+            kind: r.kind.clone(),
+            says: r.says.clone(),
+        },
+    };
+    let Some((expected, actual)) = stdout else {
+        // Stdout is right: the status or the message of the stop is not.
+        let stop = stop?;
+        // The stop's message is the last line of stderr: a difference
+        // that leaves it whole at the end is another bug's.
+        let parts: Vec<&str> = mismatches
+            .iter()
+            .filter_map(|m| match m {
+                Mismatch::Ending { .. } => Some("status"),
+                Mismatch::Stream {
+                    stream: Stream::Stderr,
+                    expected,
+                    actual,
+                    ..
+                } if !actual.ends_with(last_line(expected)) => Some("stderr"),
+                _ => None,
+            })
+            .collect();
+        if parts.is_empty() {
+            return None;
+        }
+        let part = PartCause {
+            part: parts.join(" and "),
+            place: None,
+            edit: Edit::Missed {
+                shape: Missed::StopsOtherwise,
+                rule: stop.exit_rule.clone(),
+                kind: String::new(),
+                says: String::new(),
+            },
+        };
+        let label = format!(
+            "stops otherwise after {}: {}",
+            stop.detail,
+            Cause::quote(mismatches)
+        );
+        return Some((part, label));
+    };
+    let first = first_edit(expected, actual, true);
+    if echoes(actual, first.at, answered) {
+        return None;
+    }
+    let at = u64::try_from(first.at).ok()?;
+    if let Some(stop) = stop
+        && at >= stop.at
+        && actual.len() > first.at
+    {
+        let label = format!("goes on after {}", stop.detail);
+        return Some((missed(Missed::GoesOn, stop), label));
+    }
+    let rejected = accepted(record, expected, actual, first.at)?;
+    let label = format!(
+        "accepts `{}`: {}",
+        crate::report::escape(&rejected.line),
+        rejected.detail
+    );
+    Some((missed(Missed::Accepts, rejected), label))
+}
+
+/// The last line of `text`, with its newline.
+fn last_line(text: &[u8]) -> &[u8] {
+    let body = text.strip_suffix(b"\n").unwrap_or(text);
+    let start = body.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    &text[start..]
+}
+
+/// The rejection whose answer holds the first difference at `at`, when
+/// the program printed something else there than an extra line before
+/// the same answer (a message is not acceptance) and did not stop.
+fn accepted<'r>(
+    record: &'r Record,
+    expected: &[u8],
+    actual: &[u8],
+    at: usize,
+) -> Option<&'r Ruling> {
+    let at64 = u64::try_from(at).ok()?;
+    let (i, ruling) = record
+        .rulings
+        .iter()
+        .enumerate()
+        .rfind(|(_, r)| r.verdict == Verdict::Rejected && r.at <= at64)?;
+    // The answer: from the rejection to the end of the span written then,
+    // or to the next ruling.
+    let next = record.rulings[i + 1..].first().map_or(u64::MAX, |r| r.at);
+    let start = usize::try_from(ruling.at).ok()?;
+    let end = crate::provenance::at(&record.spans, start)
+        .map_or(ruling.at, |s| s.end)
+        .min(next)
+        .max(ruling.at + 1);
+    if at64 >= end || actual.len() <= at {
+        return None;
+    }
+    // A few extra lines, then the reference's answer: a message (or an
+    // echo cut short), not acceptance; so is the answer with one line of
+    // it worded otherwise (`Sorry try again.`).
+    let until = usize::try_from(end)
+        .unwrap_or(usize::MAX)
+        .min(expected.len());
+    let e = expected.get(at..until).unwrap_or_default();
+    let worded = e.contains(&b'\n')
+        && past_one_line(expected, actual)
+            .is_some_and(|p| p.get(at..).is_some_and(|rest| rest.starts_with(e)));
+    if worded {
+        return None;
+    }
+    let mut a = &actual[at..];
+    for _ in 0..3 {
+        let Some(nl) = a.iter().position(|&b| b == b'\n') else {
+            break;
+        };
+        a = &a[nl + 1..];
+        if a.starts_with(e) {
+            return None;
+        }
+    }
+    Some(ruling)
 }
 
 /// A changed line; when only numbers differ, the numbers are the
@@ -473,7 +759,7 @@ impl Cause {
         Self::parts_of(mismatches, None, None, false, false)
     }
 
-    /// The cause of a case's mismatches; `spans` is the reference's
+    /// The cause of a case's mismatches; `record` is the reference's
     /// provenance of the expected stdout, `answered` the stdin line the
     /// program had just read when stdout departed.
     ///
@@ -483,16 +769,33 @@ impl Cause {
     /// to case and would split it. The worked example shows them all.
     pub fn located(
         mismatches: &[Mismatch],
-        spans: Option<&[Span]>,
+        record: Option<&Record>,
         answered: Option<&[u8]>,
     ) -> Self {
+        Self::labelled(mismatches, record, answered).0
+    }
+
+    /// [`Self::located`], with the sentence a missed check is told in
+    /// ("accepts `3 14 h`: TURN-3 rejects it (…)"), from this case's
+    /// values: a cause's label, when its worked example is this case.
+    pub fn labelled(
+        mismatches: &[Mismatch],
+        record: Option<&Record>,
+        answered: Option<&[u8]>,
+    ) -> (Self, Option<String>) {
+        let spans = record.map(|r| r.spans.as_slice());
         let mut cause = Self::parts_of(mismatches, spans, answered, true, true);
-        if spans.is_some()
-            && let Some(primary) = cause.primary()
-        {
+        let Some(record) = record else {
+            return (cause, None);
+        };
+        if let Some((part, label)) = missed_check(mismatches, record, answered) {
+            cause.parts = vec![part];
+            return (cause, Some(label));
+        }
+        if let Some(primary) = cause.primary() {
             cause.parts = vec![primary];
         }
-        cause
+        (cause, None)
     }
 
     /// The part that names the bug: a crash, hang or flood, else stdout,
@@ -629,6 +932,21 @@ impl fmt::Display for Edit {
             Self::Broke { rule, message } => write!(f, "broke {rule}: {message}"),
             Self::NotRun(why) => write!(f, "not run ({why})"),
             Self::Departed(d) => write!(f, "{d}"),
+            Self::Missed {
+                shape: Missed::StopsOtherwise,
+                rule,
+                ..
+            } => write!(f, "stops otherwise where the reference stops ({rule})"),
+            Self::Missed {
+                shape, rule, says, ..
+            } => {
+                let what = if *shape == Missed::Accepts {
+                    ACCEPTS
+                } else {
+                    GOES_ON
+                };
+                write!(f, "{what}: {rule}, {says}")
+            }
         }
     }
 }
@@ -755,6 +1073,13 @@ mod tests {
         }
     }
 
+    fn record(spans: Vec<Span>) -> Record {
+        Record {
+            spans,
+            rulings: Vec::new(),
+        }
+    }
+
     /// `+-+ \n` (a grid) then `A> ` (a prompt).
     fn spans() -> Vec<Span> {
         vec![
@@ -770,7 +1095,7 @@ mod tests {
             actual: actual.to_vec(),
             dropped: 0,
         }];
-        Cause::located(&m, Some(&spans()), answered)
+        Cause::located(&m, Some(&record(spans())), answered)
     }
 
     #[test]
@@ -821,8 +1146,15 @@ mod tests {
             expected: Ending::Exited(6),
             actual: Ending::Exited(0),
         };
-        let both = Cause::located(&[status.clone(), stream.clone()], Some(&spans()), None);
-        assert_eq!(both, Cause::located(&[stream], Some(&spans()), None));
+        let both = Cause::located(
+            &[status.clone(), stream.clone()],
+            Some(&record(spans())),
+            None,
+        );
+        assert_eq!(
+            both,
+            Cause::located(&[stream], Some(&record(spans())), None)
+        );
         let crashed = Mismatch::Ending {
             expected: Ending::Exited(0),
             actual: Ending::Signaled(11),
@@ -833,11 +1165,127 @@ mod tests {
             actual: b"+".to_vec(),
             dropped: 0,
         };
-        let crash = Cause::located(&[crashed, stream], Some(&spans()), None);
+        let crash = Cause::located(&[crashed, stream], Some(&record(spans())), None);
         assert_eq!(crash.parts.len(), 1);
         assert_eq!(crash.parts[0].part, "status");
         assert_eq!(crash.severity(), 0);
         // Without provenance every part counts, by its bytes.
         assert_eq!(Cause::located(&[status], None, None).parts.len(), 1);
+    }
+
+    fn ruling(verdict: Verdict, at: u64, rule: &str, kind: &str, detail: &str) -> Ruling {
+        Ruling {
+            verdict,
+            at,
+            rule: rule.to_owned(),
+            kind: kind.to_owned(),
+            says: format!("{kind} in words"),
+            detail: detail.to_owned(),
+            line: b"3 14 h".to_vec(),
+            exit_rule: if verdict == Verdict::Stopped {
+                "FILE-6".to_owned()
+            } else {
+                String::new()
+            },
+        }
+    }
+
+    /// The grid, a prompt, a line rejected at 8 and the prompt again.
+    fn rejecting() -> Record {
+        Record {
+            spans: vec![
+                span(0, 5, "the grid", &["DISP-1"]),
+                span(5, 8, "the first prompt", &["TURN-1"]),
+                span(8, 11, "the prompt after a rejected line", &["TURN-3"]),
+            ],
+            rulings: vec![ruling(
+                Verdict::Rejected,
+                8,
+                "TURN-3",
+                "h-row",
+                "TURN-3 rejects it (row 3 is outside a 2-row grid)",
+            )],
+        }
+    }
+
+    fn stdout_of(expected: &[u8], actual: &[u8]) -> Mismatch {
+        Mismatch::Stream {
+            stream: Stream::Stdout,
+            expected: expected.to_vec(),
+            actual: actual.to_vec(),
+            dropped: 0,
+        }
+    }
+
+    #[test]
+    fn a_line_answered_where_the_reference_rejected_it_is_the_missed_check() {
+        let record = rejecting();
+        let played = stdout_of(b"+-+ \nA> A> ", b"+-+ \nA> +-+-\nB> ");
+        let (cause, label) = Cause::labelled(&[played], Some(&record), None);
+        assert_eq!(
+            cause.to_string(),
+            "stdout: accepts what the reference rejects: TURN-3, h-row in words"
+        );
+        assert_eq!(
+            label.as_deref(),
+            Some("accepts `3 14 h`: TURN-3 rejects it (row 3 is outside a 2-row grid)")
+        );
+        // Another line, another grid: the same check, the same cause.
+        let other = stdout_of(b"+-+ \nA> A> ", b"+-+ \nA> +-+ \n|  \nB> ");
+        assert_eq!(Cause::located(&[other], Some(&record), None), cause);
+        // A message before the same prompt is not acceptance.
+        let message = stdout_of(b"+-+ \nA> A> ", b"+-+ \nA> Invalid move\nA> ");
+        let (cause, label) = Cause::labelled(&[message], Some(&record), None);
+        assert!(label.is_none());
+        assert!(!cause.to_string().contains("accepts"), "{cause}");
+    }
+
+    #[test]
+    fn going_on_where_the_reference_stops_is_keyed_by_its_check() {
+        let record = Record {
+            spans: Vec::new(),
+            rulings: vec![ruling(
+                Verdict::Stopped,
+                0,
+                "FILE-2",
+                "next-player-range",
+                "a grid file whose next player is 0: FILE-2 wants 1..P",
+            )],
+        };
+        let on = stdout_of(b"", b"+ +\nA> ");
+        let status = Mismatch::Ending {
+            expected: Ending::Exited(5),
+            actual: Ending::Exited(6),
+        };
+        let (cause, label) = Cause::labelled(&[status.clone(), on], Some(&record), None);
+        assert_eq!(
+            cause.to_string(),
+            "stdout: goes on where the reference stops: FILE-2, next-player-range in words"
+        );
+        assert_eq!(
+            label.as_deref(),
+            Some("goes on after a grid file whose next player is 0: FILE-2 wants 1..P")
+        );
+        assert_eq!(
+            missed_check_of(&cause.to_string()),
+            Some((
+                "FILE-2",
+                "goes on where the reference stops: next-player-range in words".to_owned()
+            ))
+        );
+        // Stdout right, the status wrong: keyed by the stop's exit rule.
+        let (cause, _) = Cause::labelled(&[status], Some(&record), None);
+        assert_eq!(
+            cause.to_string(),
+            "status: stops otherwise where the reference stops (FILE-6)"
+        );
+        // A crash is a crash wherever it happens.
+        let crash = Mismatch::Ending {
+            expected: Ending::Exited(5),
+            actual: Ending::Signaled(11),
+        };
+        let (cause, label) = Cause::labelled(&[crash], Some(&record), None);
+        assert!(label.is_none());
+        assert_eq!(cause.severity(), 0);
     }
 }

@@ -35,6 +35,12 @@ const DIFF_WINDOW_BYTES: usize = 1 << 20;
 /// Bytes of a conversation's request or answer shown.
 const MAX_EXCHANGE: usize = 4096;
 
+/// A run of lines on one side longer than this is cut to [`RUN_SHOWN`].
+const RUN_MAX: usize = 12;
+
+/// Lines of a cut run shown.
+const RUN_SHOWN: usize = 8;
+
 /// Lines of context before the first difference.
 const CONTEXT: usize = 3;
 
@@ -187,9 +193,18 @@ pub struct CaseFailure {
     pub reproduce: String,
     /// What to do when the expectation may be wrong, and the command.
     pub rebless: Option<(String, String)>,
-    /// Lines of stdin the case feeds: the shorter, the better a worked
-    /// example of its cause.
+    /// Lines of stdin the case feeds.
     pub stdin_lines: usize,
+    /// Bytes of the case's input (stdin, files, arguments) and expected
+    /// output: the fewer, the better a worked example of its cause.
+    pub weight: usize,
+    /// The sentence naming the check the program misses, with this case's
+    /// values (`accepts `3 14 h`: TURN-3 rejects it (…)`): its cause's
+    /// label when this case is the worked example.
+    pub label: Option<String>,
+    /// Departures after a first one confined to one line, each a cause
+    /// of its own ([`crate::cause::later`]).
+    pub later: Vec<crate::cause::Later>,
 }
 
 /// The texts of a failure besides its differences.
@@ -208,7 +223,10 @@ pub struct Notes {
     /// What the program's prompts end with, when not [`PROMPT`].
     pub prompt: Option<Vec<u8>>,
     /// The reference's provenance of the expected stdout, when known.
-    pub provenance: Option<Vec<crate::provenance::Span>>,
+    pub provenance: Option<crate::provenance::Record>,
+    /// Bytes of the case's input besides stdin (files, arguments) and of
+    /// its expected output.
+    pub weight: usize,
 }
 
 impl CaseFailure {
@@ -249,9 +267,19 @@ impl CaseFailure {
             let index = note.line.checked_sub(1)?;
             stdin.split(|&b| b == b'\n').nth(index)
         });
+        let (cause, label) = Cause::labelled(mismatches, notes.provenance.as_ref(), answered);
+        // Only a departure before any input is read can be text alone.
+        let later = if input.as_ref().is_none_or(|note| note.line == 0) {
+            crate::cause::later(mismatches, notes.provenance.as_ref(), &cause)
+        } else {
+            Vec::new()
+        };
         Self {
+            later,
             differences,
-            cause: Cause::located(mismatches, notes.provenance.as_deref(), answered),
+            cause,
+            label,
+            weight: notes.weight.saturating_add(stdin.len()),
             quoted: Cause::quote(mismatches),
             input,
             summary: notes.summary,
@@ -272,6 +300,12 @@ impl CaseFailure {
 
     /// The full report for people, at most [`MAX_REPORT`] bytes.
     pub fn render(&self, style: Style) -> String {
+        self.render_hinted(style, self.hint.as_deref())
+    }
+
+    /// [`Self::render`] with `hint` in place of the case's own: a worked
+    /// example shows the hint of its whole cause.
+    pub fn render_hinted(&self, style: Style, hint: Option<&str>) -> String {
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -286,7 +320,7 @@ impl CaseFailure {
         for d in &self.differences {
             d.render(&mut out, style);
         }
-        if let Some(hint) = &self.hint {
+        if let Some(hint) = hint {
             let _ = writeln!(out, "{} {hint}", style.paint("33;1", "hint:"));
         }
         let _ = writeln!(
@@ -692,6 +726,7 @@ fn bytes_difference(
     let mut diff = Vec::new();
     let mut shown = 0;
     let mut hidden = 0;
+    let mut cut = 0;
     let focus = |i: usize| (i == focus_line).then_some(at.column - 1);
     for group in similar::group_diff_ops(ops, CONTEXT) {
         let (Some(head), Some(tail)) = (group.first(), group.last()) else {
@@ -725,10 +760,16 @@ fn bytes_difference(
                     }
                 }
                 DiffTag::Delete | DiffTag::Replace | DiffTag::Insert => {
-                    for i in o {
+                    // A long run of one side (80 expected lines against
+                    // empty output) is cut to its start: the first
+                    // difference's neighbourhood is what tells the bug.
+                    let run = |len: usize| if len > RUN_MAX { RUN_SHOWN } else { len };
+                    let (o_shown, n_shown) = (run(o.len()), run(n.len()));
+                    cut += (o.len() - o_shown) + (n.len() - n_shown);
+                    for i in o.take(o_shown) {
                         push(DiffLine::Expected(visible_cut(old[i], focus(i))), true);
                     }
-                    for i in n {
+                    for i in n.take(n_shown) {
                         push(
                             DiffLine::Actual(visible_kept(new[i], focus(i), dropped)),
                             true,
@@ -746,7 +787,7 @@ fn bytes_difference(
         expected_rest: cut_escaped(report::rest_of_line(expected, at.byte)),
         actual_rest: cut_rest(report::rest_of_line(actual, at.byte), dropped),
         diff,
-        hidden,
+        hidden: hidden + cut,
         killed: false,
     }
 }
@@ -887,5 +928,22 @@ mod tests {
             quoted.contains("out\\r.txt") && quoted.contains("`2\\n` where `1\\n`"),
             "{quoted}"
         );
+    }
+
+    #[test]
+    fn a_long_run_of_one_side_is_cut_to_the_first_difference() {
+        let expected: Vec<u8> = (0..80)
+            .flat_map(|i| format!("line {i}\n").into_bytes())
+            .collect();
+        let d = bytes_difference(BytesPart::Stream(Stream::Stdout), &expected, b"", 0);
+        let shown = d
+            .diff
+            .iter()
+            .filter(|l| matches!(l, DiffLine::Expected(_)))
+            .count();
+        assert_eq!(shown, RUN_SHOWN);
+        assert_eq!(d.hidden, 80 - RUN_SHOWN);
+        let short = bytes_difference(BytesPart::Stream(Stream::Stdout), b"a\nb\n", b"", 0);
+        assert_eq!(short.hidden, 0);
     }
 }

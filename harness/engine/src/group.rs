@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::cause::Cause;
+use crate::cause::{Cause, Edit, Missed};
 use crate::failure::CaseFailure;
 use crate::report::{CaseResult, Style, Verdict};
 
@@ -20,34 +20,51 @@ pub struct Group<'a> {
     pub cause: &'a Cause,
     /// The failed cases, by name.
     pub cases: Vec<(&'a str, &'a CaseFailure)>,
-    /// The case shown in full: the shortest (fewest stdin lines), one no
-    /// ambiguous ruling touches when there is one, then by name.
+    /// The case shown in full: the lightest (fewest bytes of input and
+    /// expected output), one no ambiguous ruling touches when there is
+    /// one, then by name.
     pub example: (&'a str, &'a CaseFailure),
+    /// Which of the example's causes this is: 0 its first, `i` its
+    /// `i`-th later one ([`CaseFailure::later`]).
+    pub slot: usize,
+    /// Cases of this cause that count under another cause too.
+    pub shared: usize,
 }
 
 /// The failures of `results` grouped by cause: the most cases first; at
 /// equal count crashes, hangs and floods before wrong bytes; then by the
 /// first case's name.
 pub fn groups(results: &[CaseResult]) -> Vec<Group<'_>> {
-    let mut by: BTreeMap<&Cause, Vec<(&str, &CaseFailure, bool)>> = BTreeMap::new();
+    type Entry<'a> = (&'a str, &'a CaseFailure, bool, usize);
+    let mut by: BTreeMap<&Cause, Vec<Entry<'_>>> = BTreeMap::new();
     for r in results {
         if let Verdict::Failed(f) = &r.verdict {
+            let name = r.name.as_str();
             by.entry(&f.cause)
                 .or_default()
-                .push((r.name.as_str(), f, r.ambiguous));
+                .push((name, f, r.ambiguous, 0));
+            for (i, l) in f.later.iter().enumerate() {
+                by.entry(&l.cause)
+                    .or_default()
+                    .push((name, f, r.ambiguous, i + 1));
+            }
         }
     }
     let mut out: Vec<Group<'_>> = by
         .into_iter()
         .filter_map(|(cause, mut cases)| {
             cases.sort_by(|a, b| a.0.cmp(b.0));
-            let &(name, failure, _) = cases
-                .iter()
-                .min_by_key(|(name, f, ambiguous)| (*ambiguous, f.stdin_lines, *name))?;
+            cases.dedup_by(|a, b| a.0 == b.0);
+            let &(name, failure, _, slot) =
+                cases.iter().min_by_key(|(name, f, ambiguous, _)| {
+                    (*ambiguous, f.weight, f.stdin_lines, *name)
+                })?;
             Some(Group {
                 cause,
-                cases: cases.iter().map(|&(n, f, _)| (n, f)).collect(),
+                shared: cases.iter().filter(|c| !c.1.later.is_empty()).count(),
+                cases: cases.iter().map(|&(n, f, _, _)| (n, f)).collect(),
                 example: (name, failure),
+                slot,
             })
         })
         .collect();
@@ -63,8 +80,21 @@ pub fn groups(results: &[CaseResult]) -> Vec<Group<'_>> {
 
 /// The grouped report; empty when nothing failed.
 pub fn render(results: &[CaseResult], style: Style) -> String {
+    render_with(results, style, true)
+}
+
+/// The grouped report's headline and each cause's one line (`-q`).
+pub fn render_labels(results: &[CaseResult], style: Style) -> String {
+    render_with(results, style, false)
+}
+
+fn render_with(results: &[CaseResult], style: Style, examples: bool) -> String {
     let groups = groups(results);
-    let failed: usize = groups.iter().map(|g| g.cases.len()).sum();
+    // A case may count under several causes: count it once.
+    let failed = results
+        .iter()
+        .filter(|r| matches!(r.verdict, Verdict::Failed(_)))
+        .count();
     if failed == 0 {
         return String::new();
     }
@@ -80,15 +110,31 @@ pub fn render(results: &[CaseResult], style: Style) -> String {
         let n = g.cases.len();
         let _ = writeln!(
             out,
-            "\n{} {} case(s): {}",
+            "{}{} {} case(s): {}",
+            if examples { "\n" } else { "" },
             style.paint("1;4", &format!("cause {} of {}:", i + 1, groups.len())),
             n,
-            g.cause
+            g.label()
         );
-        // A cause named by place and shape quotes its worked example's
-        // lines once, so the header still shows the bytes.
-        if g.example.1.quoted != *g.cause {
-            let _ = writeln!(out, "  for example: {}", g.example.1.quoted);
+        if !examples {
+            continue;
+        }
+        let (label, quoted) = g.example_texts();
+        if label.is_some() {
+            // The label is the example's; the key is every case's.
+            let _ = writeln!(out, "  the check, in every case of it: {}", g.cause);
+        } else if quoted != g.cause {
+            // A cause named by place and shape quotes its worked example's
+            // lines once, so the header still shows the bytes.
+            let _ = writeln!(out, "  for example: {quoted}");
+        }
+        if g.shared > 0 {
+            let _ = writeln!(
+                out,
+                "  {} of these case(s) count under another cause too: past a difference \
+                 confined to one line, the rest of the output is compared on",
+                g.shared
+            );
         }
         let mut names: Vec<&str> = g.cases.iter().take(NAMES_SHOWN).map(|c| c.0).collect();
         let more = n.saturating_sub(NAMES_SHOWN);
@@ -113,9 +159,64 @@ pub fn render(results: &[CaseResult], style: Style) -> String {
             "  {} {name}:",
             if n > 1 { "worked example," } else { "case" }
         );
-        out.push_str(&example.render(style));
+        out.push_str(&example.render_hinted(style, g.hint().as_deref()));
     }
     out
+}
+
+impl Group<'_> {
+    /// The cause's one line: the sentence of the check it misses, told on
+    /// its worked example, else the cause itself.
+    pub fn label(&self) -> String {
+        self.example_texts()
+            .0
+            .map_or_else(|| self.cause.to_string(), str::to_owned)
+    }
+
+    /// The example's label and quote for this cause.
+    fn example_texts(&self) -> (Option<&str>, &Cause) {
+        let f = self.example.1;
+        match self.slot.checked_sub(1).and_then(|i| f.later.get(i)) {
+            Some(l) => (l.label.as_deref(), &l.quoted),
+            None => (f.label.as_deref(), &f.quoted),
+        }
+    }
+
+    /// The hint that fits every case of the cause: the one they all share;
+    /// else, for a missed check, the check's own; else none (an example's
+    /// own hint may speak of another rule).
+    pub fn hint(&self) -> Option<String> {
+        let shared = self.cases.first().and_then(|c| c.1.hint.as_deref());
+        if let Some(first) = shared
+            && self
+                .cases
+                .iter()
+                .all(|(_, f)| f.hint.as_deref() == Some(first))
+        {
+            return Some(first.to_owned());
+        }
+        self.cause.parts.iter().find_map(|p| match &p.edit {
+            Edit::Missed {
+                shape: Missed::Accepts,
+                rule,
+                says,
+                ..
+            } => Some(format!(
+                "{rule} rejects a line with {says}: check for it where the line is read, \
+                 and answer such a line as the rulings say (the worked example shows how)"
+            )),
+            Edit::Missed {
+                shape: Missed::GoesOn,
+                rule,
+                says,
+                ..
+            } => Some(format!(
+                "{rule} stops the program at {says}: check for it, then print the message and \
+                 exit with the status the rulings give (the worked example shows both)"
+            )),
+            _ => None,
+        })
+    }
 }
 
 #[cfg(test)]
@@ -222,5 +323,29 @@ mod tests {
         let g = groups(&results);
         assert_eq!(g.len(), 1);
         assert_eq!(g[0].example.0, "c/short");
+    }
+
+    #[test]
+    fn the_worked_example_is_the_lightest_case_and_its_hint_the_causes() {
+        let with = |name: &str, weight: usize, hint: &str| {
+            let mut r = result(name, &[extra(b"+ +\n", 1)]);
+            let notes = Notes {
+                hint: Some(hint.to_owned()),
+                weight,
+                ..Notes::default()
+            };
+            r.verdict = Verdict::Failed(Box::new(CaseFailure::new(
+                &[extra(b"+ +\n", 1)],
+                b"",
+                notes,
+            )));
+            r
+        };
+        let results = vec![with("a/heavy", 9000, "one"), with("b/light", 3, "two")];
+        let g = groups(&results);
+        assert_eq!(g[0].example.0, "b/light");
+        assert_eq!(g[0].hint(), None, "the cases' hints differ");
+        let same = vec![with("a/heavy", 9000, "one"), with("b/light", 3, "one")];
+        assert_eq!(groups(&same)[0].hint().as_deref(), Some("one"));
     }
 }

@@ -10,20 +10,25 @@
 //! report: a pack whose reference writes no record, a run that fails, or a
 //! record whose stdout is not the case's expectation gives none, and the
 //! failure is reported by its bytes as before.
+//!
+//! The record also holds the reference's rulings: each input line it
+//! rejected and the check it stopped on, by rule and reason kind, so a
+//! program that accepts what the reference rejects is told which check it
+//! misses ([`crate::cause`]).
 
 use std::ffi::OsString;
 
-pub use reference_kit::trace::Span;
-use reference_kit::trace::{ENV, parse};
+use reference_kit::trace::{ENV, parse_record};
+pub use reference_kit::trace::{Record, Ruling, Span, Verdict};
 
 use crate::run::{Invocation, Mode, Target};
 
 /// The record's name in the reference's sandbox.
 const FILE: &str = ".conformance-provenance";
 
-/// The spans of the reference's stdout on `inv` (run as the reference of
-/// `pack`), when that stdout is `expected`.
-pub fn of_case(pack: &'static str, inv: &Invocation, expected: &[u8]) -> Option<Vec<Span>> {
+/// The record of the reference's run on `inv` (run as the reference of
+/// `pack`), when its stdout is `expected`.
+pub fn of_case(pack: &'static str, inv: &Invocation, expected: &[u8]) -> Option<Record> {
     let mut inv = inv.clone();
     inv.target = Target::reference(pack).ok()?;
     // The same bytes come out of a pipe as at a terminal, and a pipe needs
@@ -40,7 +45,7 @@ pub fn of_case(pack: &'static str, inv: &Invocation, expected: &[u8]) -> Option<
     // An empty record is a record: the reference wrote nothing on stdout,
     // so any output is extra.
     let record = outcome.files.get(FILE)?;
-    Some(parse(&String::from_utf8_lossy(record)))
+    Some(parse_record(&String::from_utf8_lossy(record)))
 }
 
 /// The span holding byte `at` of stdout; at the very end, the last span.

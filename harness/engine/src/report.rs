@@ -249,6 +249,10 @@ pub fn reproduce_command(inv: &Invocation, from: Sources<'_>) -> String {
     let mut cmd = command_line(inv, from.stdin_path, from.killed_after);
     if inv.mode == Mode::Interactive {
         typed_lines(&mut cmd, &inv.stdin, from.kit);
+    } else if from.killed_after.is_some()
+        && let Some(line) = unbuffered_line(inv, &cmd)
+    {
+        cmd.push_str(&line);
     }
     kit_line(&mut cmd);
     cmd
@@ -289,20 +293,43 @@ pub fn student_reproduce(
     }
     // The program is found before the command moves to a fresh folder.
     let real = format!(" {}", shell_quote_os(inv.target.path().as_os_str()));
-    let mut cmd = command_line(inv, None, killed_after)
-        .replacen(&real, " \"$p\"", 1)
-        .replacen(
-            "(d=",
-            &format!(
-                "(p=\"$(pwd)/\"{} && d=",
-                shell_quote(program.trim_start_matches("./"))
-            ),
-            1,
-        );
+    let mut line = command_line(inv, None, killed_after);
+    if inv.mode != Mode::Interactive
+        && killed_after.is_some()
+        && let Some(unbuffered) = unbuffered_line(inv, &line)
+    {
+        line.push_str(&unbuffered);
+    }
+    // Every command of the line (the unbuffered one too) runs their program.
+    let mut cmd = line.replace(&real, " \"$p\"").replace(
+        "(d=",
+        &format!(
+            "(p=\"$(pwd)/\"{} && d=",
+            shell_quote(program.trim_start_matches("./"))
+        ),
+    );
     if inv.mode == Mode::Interactive {
         typed_lines(&mut cmd, &inv.stdin, kit.map(std::path::Path::new));
     }
     cmd
+}
+
+/// For a program killed at its time limit: why its output may show
+/// nothing (what it had not flushed died in its stdio buffer) and the same
+/// command with its stdout unbuffered (`stdbuf -o0`, after `env -i`, which
+/// would clear the `LD_PRELOAD` stdbuf sets), so what it printed up to the
+/// hang shows.
+fn unbuffered_line(inv: &Invocation, cmd: &str) -> Option<String> {
+    let env = env_and_command(inv);
+    let program = format!(" {}", shell_quote_os(inv.target.path().as_os_str()));
+    let at = env.find(&program)?;
+    let unbuffered = format!("{} stdbuf -o0{}", &env[..at], &env[at..]);
+    Some(format!(
+        "\n  (killed at its time limit: output it had not flushed died in its stdio buffer, \
+         so the output above may be empty; with stdout unbuffered, what it printed up to the \
+         hang shows:)\n  {}",
+        cmd.replacen(&env, &unbuffered, 1)
+    ))
 }
 
 /// For an interactive case: the stdin lines to type, one at each prompt.
@@ -695,6 +722,31 @@ mod tests {
     fn first_difference_is_located() {
         let at = locate(b"ab\ncd", b"ab\ncx");
         assert_eq!((at.line, at.column, at.byte), (2, 2, 4));
+    }
+
+    #[test]
+    fn a_timeout_gives_the_command_again_with_stdout_unbuffered() {
+        let Ok(target) = crate::run::Target::binary(std::path::Path::new("/bin/true")) else {
+            panic!("/bin/true is a program");
+        };
+        let inv = Invocation::new(target, vec!["2".into()], b"0 0 h\n".to_vec());
+        let from = |killed_after| Sources {
+            case_file: "c.yaml",
+            stdin_path: None,
+            kit: None,
+            killed_after,
+        };
+        let plain = reproduce_command(&inv, from(None));
+        assert!(!plain.contains("stdbuf"), "{plain}");
+        let killed = reproduce_command(&inv, from(Some(std::time::Duration::from_secs(2))));
+        let lines: Vec<&str> = killed.lines().collect();
+        assert_eq!(lines.len(), 3, "{killed}");
+        assert!(lines[1].contains("stdio buffer"), "{killed}");
+        assert!(
+            lines[2].contains("HOME=\"$PWD\" stdbuf -o0 /bin/true 2"),
+            "{killed}"
+        );
+        assert!(lines[2].contains("timeout 2s env -i"), "{killed}");
     }
 
     #[test]

@@ -63,6 +63,31 @@ enum Variant {
     /// TURN-3: vertical edges' columns checked against H instead of W (and
     /// the row inclusive): `12 8 v` is played on a 12x8 grid.
     VerticalColumnsAgainstHeight,
+    /// TURN-3: a horizontal edge's row checked against W instead of H: on a
+    /// wide grid `3 14 h` is played on 2x14 (the column bound is right).
+    HorizontalRowAgainstWidth,
+    /// TURN-3: a vertical edge's column checked against H instead of W: on
+    /// a tall grid `0 9 v` is played on 12x8 (the row bound is right).
+    VerticalColumnAgainstHeight,
+    /// TURN-2: extra spaces around and between a move's fields accepted
+    /// (saves untouched).
+    ExtraSpaces,
+    /// FILE-2: a grid file's next player is not checked against 1..P (0
+    /// or above P plays as player 1).
+    NextPlayerUnchecked,
+    /// FILE-5: the `\r` of CRLF line ends in a grid file is skipped.
+    CrlfFileAccepted,
+    /// FILE-3: a grid file's owners are not checked against 0..P (one
+    /// above P counts as nobody's).
+    OwnerUnchecked,
+    /// FILE-1: an edge row longer than the grid needs is cut to its length.
+    LongEdgeRowAccepted,
+    /// Three missing checks at once: `Wrap`, `ExtraSpaces` and
+    /// `HorizontalRowAgainstWidth`.
+    ComboMoves,
+    /// Three missing checks at once: `NextPlayerUnchecked`,
+    /// `CrlfFileAccepted` and `OwnerUnchecked`.
+    ComboFile,
     /// TURN-5: one extra turn per completed cell instead of per move.
     ExtraTurnPerCell,
     /// TURN-5: completing a cell never gives an extra turn.
@@ -97,7 +122,7 @@ enum Variant {
 
 impl Variant {
     /// Each variant's name; `diff`'s tests use the `boxes-` names.
-    const ALL: [(&'static str, Self); 30] = [
+    const ALL: [(&'static str, Self); 39] = [
         ("boxes", Self::Reference),
         ("usage-on-stdout", Self::UsageOnStdout),
         ("dimension-wording", Self::DimensionWording),
@@ -131,7 +156,42 @@ impl Variant {
         ("echo-lines", Self::EchoLines),
         ("c-stdio", Self::CStdio),
         ("c-stdio-fully-buffered", Self::CStdioFullyBuffered),
+        ("h-row-against-width", Self::HorizontalRowAgainstWidth),
+        ("v-col-against-height", Self::VerticalColumnAgainstHeight),
+        ("extra-spaces", Self::ExtraSpaces),
+        ("file-next-player-unchecked", Self::NextPlayerUnchecked),
+        ("file-crlf-accepted", Self::CrlfFileAccepted),
+        ("file-owner-unchecked", Self::OwnerUnchecked),
+        ("file-long-edge-row-accepted", Self::LongEdgeRowAccepted),
+        ("combo-wrap-spaces-h-row", Self::ComboMoves),
+        ("combo-file-three", Self::ComboFile),
     ];
+
+    /// The single departures a variant makes: itself, or a combination's
+    /// three.
+    fn parts(self) -> &'static [Self] {
+        match self {
+            Self::ComboMoves => &[
+                Self::Wrap,
+                Self::ExtraSpaces,
+                Self::HorizontalRowAgainstWidth,
+            ],
+            Self::ComboFile => &[
+                Self::NextPlayerUnchecked,
+                Self::CrlfFileAccepted,
+                Self::OwnerUnchecked,
+            ],
+            Self::Wrap => &[Self::Wrap],
+            Self::ExtraSpaces => &[Self::ExtraSpaces],
+            Self::HorizontalRowAgainstWidth => &[Self::HorizontalRowAgainstWidth],
+            Self::VerticalColumnAgainstHeight => &[Self::VerticalColumnAgainstHeight],
+            Self::NextPlayerUnchecked => &[Self::NextPlayerUnchecked],
+            Self::CrlfFileAccepted => &[Self::CrlfFileAccepted],
+            Self::OwnerUnchecked => &[Self::OwnerUnchecked],
+            Self::LongEdgeRowAccepted => &[Self::LongEdgeRowAccepted],
+            _ => &[],
+        }
+    }
 
     fn from_name(name: &[u8]) -> Option<Self> {
         Self::ALL
@@ -155,6 +215,89 @@ struct Departure {
 }
 
 impl Departure {
+    /// Whether the variant makes the single departure `v` (alone or in a
+    /// combination).
+    fn has(&self, v: Variant) -> bool {
+        self.variant.parts().contains(&v)
+    }
+
+    /// A grid file's bytes with the checks this variant misses made moot.
+    fn lenient_file(
+        &self,
+        mut bytes: Vec<u8>,
+        (height, width): (usize, usize),
+        players: usize,
+    ) -> Vec<u8> {
+        if self.has(Variant::LongEdgeRowAccepted) {
+            bytes = bytes
+                .split_inclusive(|&b| b == b'\n')
+                .enumerate()
+                .map(|(i, line)| {
+                    let body = line.strip_suffix(b"\n").unwrap_or(line);
+                    // Edge rows alternate W and W+1 bytes; more `0`s
+                    // and `1`s are cut (a foreign byte is another check's).
+                    let len = if i % 2 == 1 { width } else { width + 1 };
+                    let edge_row = (1..=2 * height + 1).contains(&i);
+                    let extra = body.get(len..).unwrap_or_default();
+                    if edge_row
+                        && !extra.is_empty()
+                        && extra.iter().all(|b| matches!(b, b'0' | b'1'))
+                    {
+                        [&body[..len], b"\n"].concat()
+                    } else {
+                        line.to_vec()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .concat();
+        }
+        if self.has(Variant::CrlfFileAccepted) {
+            bytes.retain(|&b| b != b'\r');
+        }
+        if self.has(Variant::OwnerUnchecked) {
+            let lines: Vec<Vec<u8>> = bytes
+                .split_inclusive(|&b| b == b'\n')
+                .enumerate()
+                .map(|(i, line)| {
+                    if i < 2 * height + 2 {
+                        return line.to_vec();
+                    }
+                    let (body, nl) = line
+                        .strip_suffix(b"\n")
+                        .map_or((line, &b""[..]), |b| (b, &b"\n"[..]));
+                    let fields: Vec<Vec<u8>> = body
+                        .split(|&b| b == b',')
+                        .map(|f| {
+                            let owner = std::str::from_utf8(f)
+                                .ok()
+                                .and_then(|t| t.parse::<usize>().ok());
+                            if owner.is_some_and(|o| o > players) {
+                                b"0".to_vec()
+                            } else {
+                                f.to_vec()
+                            }
+                        })
+                        .collect();
+                    [fields.join(&b','), nl.to_vec()].concat()
+                })
+                .collect();
+            bytes = lines.concat();
+        }
+        if self.has(Variant::NextPlayerUnchecked) {
+            let end = bytes
+                .iter()
+                .position(|&b| b == b'\n')
+                .unwrap_or(bytes.len());
+            let next = std::str::from_utf8(&bytes[..end])
+                .ok()
+                .and_then(|t| t.parse::<usize>().ok());
+            if next.is_some_and(|n| n == 0 || n > players) {
+                bytes.splice(..end, *b"1");
+            }
+        }
+        bytes
+    }
+
     /// Prints the line just read, once (`EchoLines`).
     fn echo<O: Write>(&mut self, out: &mut O) -> io::Result<()> {
         match self.echo.take() {
@@ -169,6 +312,22 @@ impl Departure {
 
 impl Hooks for Departure {
     fn start(&mut self, operands: &[OsString]) -> Option<Result<State, Exit>> {
+        let lenient = [
+            Variant::LongEdgeRowAccepted,
+            Variant::NextPlayerUnchecked,
+            Variant::CrlfFileAccepted,
+            Variant::OwnerUnchecked,
+        ];
+        if lenient.iter().any(|&v| self.has(v)) {
+            let config = args::parse(operands).ok()?;
+            let bytes = std::fs::read(config.file?).ok()?;
+            let size = (config.height, config.width);
+            let bytes = self.lenient_file(bytes, size, config.players);
+            return Some(
+                gridfile::load_bytes(&bytes, config.height, config.width, config.players)
+                    .map_err(|_| Exit::GridFileContents),
+            );
+        }
         match self.variant {
             Variant::PlayersBeforeDimensions if (3..=4).contains(&operands.len()) => {
                 // The reference's own player check, run first.
@@ -266,6 +425,27 @@ impl Hooks for Departure {
     }
 
     fn line<'a>(&mut self, line: &'a [u8]) -> Cow<'a, [u8]> {
+        if self.has(Variant::Wrap) || self.has(Variant::ExtraSpaces) {
+            let mut owned = line.to_vec();
+            if self.has(Variant::Wrap) {
+                owned = owned
+                    .split(|&b| b == b' ')
+                    .map(wrap_like_int)
+                    .collect::<Vec<_>>()
+                    .join(&b' ');
+            }
+            if self.has(Variant::ExtraSpaces) {
+                let collapsed = owned
+                    .split(|&b| b == b' ')
+                    .filter(|w| !w.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(&b' ');
+                if matches!(command::parse(&collapsed), Command::Move(_)) {
+                    owned = collapsed;
+                }
+            }
+            return Cow::Owned(owned);
+        }
         if self.variant == Variant::EchoLines {
             self.echo = Some(line.to_vec());
         }
@@ -289,12 +469,6 @@ impl Hooks for Departure {
             Variant::LaxMoves if !matches!(command::parse(line), Command::Save(_)) => Cow::Owned(
                 line.split(|&b| b == b' ')
                     .filter(|w| !w.is_empty())
-                    .collect::<Vec<_>>()
-                    .join(&b' '),
-            ),
-            Variant::Wrap => Cow::Owned(
-                line.split(|&b| b == b' ')
-                    .map(wrap_like_int)
                     .collect::<Vec<_>>()
                     .join(&b' '),
             ),
@@ -338,6 +512,12 @@ impl Hooks for Departure {
         // dimension, inclusive, as the program issue 14 found does (it
         // accepts `3 14 h` on 2x14, `9 12 h` on 8x12, `12 8 v` on 12x8).
         let accepted = match (self.variant, edge.dir) {
+            (_, Direction::Horizontal) if self.has(Variant::HorizontalRowAgainstWidth) => {
+                edge.row <= w && edge.col < w
+            }
+            (_, Direction::Vertical) if self.has(Variant::VerticalColumnAgainstHeight) => {
+                edge.row < h && edge.col <= h
+            }
             (Variant::HorizontalRowsAgainstWidth, Direction::Horizontal) => {
                 edge.row <= w && edge.col <= w
             }

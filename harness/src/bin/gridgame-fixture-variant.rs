@@ -2,8 +2,9 @@
 //! (`harness/tests/gridgame.rs`, `harness/tests/causes.rs`): each departs
 //! from the rulings in one rule, the way a student's program typically
 //! does: a computer player wrong in one tie-break level (`y-sum-first`,
-//! `largest-x-sum`), or a line printed after every read (`echo-lines`,
-//! `debug-line`); the suite must fail it, name one cause, and `diff
+//! `largest-x-sum`), a line printed after every read (`echo-lines`,
+//! `debug-line`), a size prompt saying `(2..9)` (`size-prompt-2-9`, and
+//! with `y-sum-first`'s bug too: `size-prompt-2-9-y-sum-first`); the suite must fail it, name one cause, and `diff
 //! --spec gridgame` must find and shrink it.
 //!
 //! The variant is picked by the basename of `argv[0]` (the harness clears
@@ -12,6 +13,7 @@
 //! choice among the first-level candidates is the reference's.
 
 use std::cmp::Reverse;
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -46,6 +48,28 @@ fn nothing(_: &[u8]) -> Vec<u8> {
     Vec::new()
 }
 
+/// PRE-1 departed from: the size prompt says `(2..9)` where the rulings
+/// say `(2..8)` (a real C++ program's bug); the same length, so every
+/// other byte stays where it was.
+struct WrongSizePrompt<W>(W);
+
+impl<W: Write> Write for WrongSizePrompt<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut owned = buf.to_vec();
+        for i in 0..owned.len().saturating_sub(5) {
+            if &owned[i..i + 6] == b"(2..8)" {
+                owned[i + 4] = b'9';
+            }
+        }
+        self.0.write_all(&owned)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
 fn pick<K: Ord>(grid: &Grid, key: impl Fn(&Candidate) -> K) -> Option<Edge> {
     let (_, candidates) = chooser::ranked(grid)?;
     candidates.iter().min_by_key(|c| key(c)).map(|c| c.edge)
@@ -61,7 +85,7 @@ fn main() -> ExitCode {
         })
         .unwrap_or_default();
     let choose: Chooser = match name.as_str() {
-        "y-sum-first" => y_sum_first,
+        "y-sum-first" | "size-prompt-2-9-y-sum-first" => y_sum_first,
         "largest-x-sum" => largest_x_sum,
         _ => chooser::choose,
     };
@@ -72,5 +96,10 @@ fn main() -> ExitCode {
     };
     let stdin = std::io::stdin().lock();
     let stdout = reference_kit::stdout::process_stdout();
-    ExitCode::from(game::run_with(stdin, stdout, choose, after_read).code())
+    let exit = if name.starts_with("size-prompt-2-9") {
+        game::run_with(stdin, WrongSizePrompt(stdout), choose, after_read)
+    } else {
+        game::run_with(stdin, stdout, choose, after_read)
+    };
+    ExitCode::from(exit.code())
 }

@@ -67,6 +67,22 @@ enum Variant {
     /// of a loaded game shows a byte of whatever memory held, which
     /// changes from run to run (here: from the process ID).
     LoaderGarbage,
+    /// FILE-2: a save file's height and width are read into a C `int`:
+    /// 2^32+5 wraps to 5 and loads.
+    FileHugeDimension,
+    /// FILE-2: the `\r` of a CRLF save file is skipped.
+    FileCrlfAccepted,
+    /// FILE-4: a grid line longer than W is cut to W.
+    FileLongLineAccepted,
+    /// FILE-5: a save file without its final newline loads.
+    FileNoFinalNewline,
+    /// FILE-1: header fields past the ninth are ignored.
+    FileExtraFields,
+    /// FILE-2: the next player is not checked (anything but 1 is O).
+    FileNextUnchecked,
+    /// Three missing checks at once: `FileCrlfAccepted`,
+    /// `FileLongLineAccepted` and `FileExtraFields`.
+    FileCombo,
     /// None: the rulings with C's stdio buffering
     /// ([`boxes_harness::cstdio`]), the prompt printed without a flush; at a
     /// terminal glibc flushes stdout before each read, so every case passes.
@@ -77,7 +93,7 @@ enum Variant {
 }
 
 impl Variant {
-    const ALL: [(&'static str, Self); 18] = [
+    const ALL: [(&'static str, Self); 25] = [
         ("dims-before-types", Self::DimsBeforeTypes),
         ("dimension-1000-refused", Self::Dimension1000Refused),
         ("load-ignores-next", Self::LoadIgnoresNext),
@@ -96,7 +112,99 @@ impl Variant {
         ("loader-garbage", Self::LoaderGarbage),
         ("c-stdio", Self::CStdio),
         ("c-stdio-fully-buffered", Self::CStdioFullyBuffered),
+        ("file-huge-dimension", Self::FileHugeDimension),
+        ("file-crlf-accepted", Self::FileCrlfAccepted),
+        ("file-long-line-accepted", Self::FileLongLineAccepted),
+        ("file-no-final-newline", Self::FileNoFinalNewline),
+        ("file-extra-fields", Self::FileExtraFields),
+        ("file-next-unchecked", Self::FileNextUnchecked),
+        ("combo-file-three", Self::FileCombo),
     ];
+
+    /// The save-file checks a variant misses: itself, or a combination's
+    /// three.
+    fn misses(self, check: Self) -> bool {
+        match self {
+            Self::FileCombo => [
+                Self::FileCrlfAccepted,
+                Self::FileLongLineAccepted,
+                Self::FileExtraFields,
+            ]
+            .contains(&check),
+            _ => self == check,
+        }
+    }
+
+    /// Whether the variant's loader misses save-file checks.
+    const fn lenient_loader(self) -> bool {
+        matches!(
+            self,
+            Self::FileHugeDimension
+                | Self::FileCrlfAccepted
+                | Self::FileLongLineAccepted
+                | Self::FileNoFinalNewline
+                | Self::FileExtraFields
+                | Self::FileNextUnchecked
+                | Self::FileCombo
+        )
+    }
+
+    /// A save file's bytes with the checks this variant misses made moot.
+    fn lenient(self, mut bytes: Vec<u8>) -> Vec<u8> {
+        if self.misses(Self::FileCrlfAccepted) {
+            bytes.retain(|&b| b != b'\r');
+        }
+        if self.misses(Self::FileNoFinalNewline) && !bytes.ends_with(b"\n") {
+            bytes.push(b'\n');
+        }
+        let header_end = bytes
+            .iter()
+            .position(|&b| b == b'\n')
+            .unwrap_or(bytes.len());
+        let (header, rest) = bytes.split_at(header_end);
+        let mut fields: Vec<Vec<u8>> = header.split(|&b| b == b' ').map(<[u8]>::to_vec).collect();
+        if self.misses(Self::FileExtraFields) {
+            fields.truncate(9);
+        }
+        let number = |f: &[u8]| {
+            std::str::from_utf8(f)
+                .ok()
+                .and_then(|t| t.parse::<u64>().ok())
+        };
+        if self.misses(Self::FileHugeDimension) {
+            for f in fields.iter_mut().take(2) {
+                if let Some(n) = number(f).filter(|&n| n > u64::from(u32::MAX)) {
+                    *f = (n % (1 << 32)).to_string().into_bytes();
+                }
+            }
+        }
+        if self.misses(Self::FileNextUnchecked)
+            && let Some(f) = fields.get_mut(2)
+            && number(f).is_some_and(|n| n > 1)
+        {
+            *f = b"0".to_vec();
+        }
+        let width = fields.get(1).and_then(|f| number(f));
+        let mut rest = rest.to_vec();
+        if self.misses(Self::FileLongLineAccepted)
+            && let Some(w) = width.and_then(|w| usize::try_from(w).ok())
+        {
+            rest = rest
+                .split_inclusive(|&b| b == b'\n')
+                .map(|line| {
+                    let body = line.strip_suffix(b"\n").unwrap_or(line);
+                    // Cut past W, but a `\r` is another check's.
+                    if body.len() > w && !body[w..].contains(&b'\r') {
+                        [&body[..w], b"\n"].concat()
+                    } else {
+                        line.to_vec()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .concat();
+        }
+        [fields.join(&b' '), rest].concat()
+    }
 
     fn from_argv0(argv0: Option<&OsString>) -> Self {
         let name = argv0
@@ -182,6 +290,10 @@ fn start(variant: Variant, operands: &[OsString]) -> Result<(State, [Kind; 2]), 
                 return Err(Exit::Dimension);
             }
             State::new(*height, *width)
+        }
+        Source::File(path) if variant.lenient_loader() => {
+            let bytes = std::fs::read(path).map_err(|_| Exit::FileOpen)?;
+            savefile::load_bytes(&variant.lenient(bytes)).map_err(|_| Exit::FileContents)?
         }
         Source::File(path) => {
             let mut state = savefile::load_path(Path::new(path)).map_err(|e| match e {

@@ -12,6 +12,7 @@ use crate::game::{self, State};
 use crate::gridfile::{self, LoadFailure};
 use crate::hooks::{Hooks, Ruling};
 use crate::status::{Exit, ExitTable};
+use crate::why::{self, Why};
 
 /// Runs `boxes` with `args` (without the program name) on the given
 /// streams and returns how it exits; its message is already on `err`.
@@ -55,8 +56,18 @@ pub fn start(args: &[OsString]) -> Result<State, Exit> {
 /// mapped to its exit (ARGS-6, FILE-6).
 pub fn load(path: &Path, height: usize, width: usize, players: usize) -> Result<State, Exit> {
     gridfile::load_path(path, height, width, players).map_err(|e| match e {
-        LoadFailure::Open(_) => Exit::GridFileOpen,
-        LoadFailure::Contents(_) => Exit::GridFileContents,
+        LoadFailure::Open(_) => {
+            why::stopped(Why::FileOpen, Exit::GridFileOpen, || {
+                format!("a grid file {}", why::quoted(path.as_os_str()))
+            });
+            Exit::GridFileOpen
+        }
+        LoadFailure::Contents(error) => {
+            why::stopped(Why::of_load(error.kind), Exit::GridFileContents, || {
+                why::load_situation(error.kind, error.line)
+            });
+            Exit::GridFileContents
+        }
     })
 }
 

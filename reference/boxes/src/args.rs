@@ -6,6 +6,7 @@ use std::os::unix::ffi::OsStrExt;
 
 use crate::player::MAX_PLAYERS;
 use crate::status::Exit;
+use crate::why::Why;
 
 /// Smallest accepted height or width (ARGS-3: 1 < n).
 pub const MIN_DIMENSION: usize = 2;
@@ -31,14 +32,38 @@ pub struct Config {
 /// stopping at the first failure. File checks (open, contents) come later.
 pub fn parse(args: &[OsString]) -> Result<Config, Exit> {
     if !(3..=4).contains(&args.len()) {
+        crate::why::stopped(Why::ArgumentCount, Exit::Usage, || {
+            format!("{} argument(s)", args.len())
+        });
         return Err(Exit::Usage);
     }
     let height = parse_in_range(&args[0], MIN_DIMENSION, MAX_DIMENSION);
     let width = parse_in_range(&args[1], MIN_DIMENSION, MAX_DIMENSION);
     let (Some(height), Some(width)) = (height, width) else {
+        let (name, arg) = if height.is_none() {
+            ("height", &args[0])
+        } else {
+            ("width", &args[1])
+        };
+        let why = if number_parts(arg.as_bytes()).is_whole_number() {
+            Why::DimensionRange
+        } else {
+            Why::DimensionNotANumber
+        };
+        crate::why::stopped(why, Exit::Dimensions, || {
+            format!("a {name} of {}", crate::why::quoted(arg))
+        });
         return Err(Exit::Dimensions);
     };
     let Some(players) = parse_in_range(&args[2], MIN_PLAYERS, MAX_PLAYERS) else {
+        let why = if number_parts(args[2].as_bytes()).is_whole_number() {
+            Why::PlayersRange
+        } else {
+            Why::PlayersNotANumber
+        };
+        crate::why::stopped(why, Exit::PlayerCount, || {
+            format!("a player count of {}", crate::why::quoted(&args[2]))
+        });
         return Err(Exit::PlayerCount);
     };
     Ok(Config {

@@ -17,6 +17,7 @@ use crate::input::{self, Line};
 use crate::player::Player;
 use crate::render::Rendered;
 use crate::status::{self, Exit};
+use crate::why::Why;
 
 pub use crate::state::State;
 
@@ -106,7 +107,12 @@ fn turns<R: BufRead, O: Write, E: Write, H: Hooks>(
             .map_err(|_| Failure)?;
         let cut = match input::read_line(input, &mut raw) {
             Line::End if hooks.end_of_input_finishes() => return finish(state, out, hooks),
-            Line::End => return Ok(Exit::EndOfInput),
+            Line::End => {
+                crate::why::stopped(Why::EndOfInput, Exit::EndOfInput, || {
+                    "input ends where a line was expected".to_owned()
+                });
+                return Ok(Exit::EndOfInput);
+            }
             Line::Read { cut } => cut,
         };
         let line = hooks.line(&raw);
@@ -135,13 +141,18 @@ fn turns<R: BufRead, O: Write, E: Write, H: Hooks>(
                 let mover = state.next;
                 let done = match state.apply(edge) {
                     Ok(done) => done,
-                    Err(MoveError::NoSuchEdge) => {
-                        hooks
-                            .outside(state, edge, shown.as_bytes(), out)
-                            .map_err(|_| Failure)?;
+                    Err(error) => {
+                        if trace::active() {
+                            let why = Why::of_move(&line, edge, &state.grid, error);
+                            trace::rejected(why, &line, || why.rejection(Some(edge), &state.grid));
+                        }
+                        if error == MoveError::NoSuchEdge {
+                            hooks
+                                .outside(state, edge, shown.as_bytes(), out)
+                                .map_err(|_| Failure)?;
+                        }
                         continue;
                     }
-                    Err(_) => continue,
                 };
                 shown.close(edge);
                 for cell in done.iter() {
@@ -158,7 +169,18 @@ fn turns<R: BufRead, O: Write, E: Write, H: Hooks>(
                 }
                 hooks.after_move(state, mover, done);
             }
-            Command::Move(_) | Command::Invalid => {}
+            Command::Move(_) => {
+                // Cut: a line of thousands of digits.
+                trace::rejected(Why::TooLarge, &line, || {
+                    Why::TooLarge.rejection(None, &state.grid)
+                });
+            }
+            Command::Invalid => {
+                if trace::active() {
+                    let why = Why::of_form(&line);
+                    trace::rejected(why, &line, || why.rejection(None, &state.grid));
+                }
+            }
         }
     }
 }

@@ -18,6 +18,7 @@ pub mod rules;
 pub mod state;
 pub mod status;
 pub mod stdio;
+pub mod why;
 
 pub use app::run;
 pub use grid::{Cell, Direction, Edge, Grid};

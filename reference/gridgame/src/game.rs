@@ -164,8 +164,9 @@ impl<R: BufRead, W: Write> Game<R, W> {
         self.out.put(SIZE_PROMPT);
         loop {
             let line = self.read()?;
-            if let Some(n) = size::parse(&line) {
-                return Some(n);
+            match size::judge(&line) {
+                Ok(n) => return Some(n),
+                Err(why) => trace::rejected(why, &line, || why.rejection()),
             }
             trace::enter(Context::new(
                 "PRE-2,PRE-3",
@@ -193,10 +194,14 @@ impl<R: BufRead, W: Write> Game<R, W> {
         trace::enter(Context::new("MOVE-1,TURN-1,APPLY-2", "the move prompt"));
         self.out.put(MOVE_PROMPT);
         loop {
-            match moves::read(&self.read()?, grid) {
-                Line::Quit => return None,
-                Line::Move(edge) => return Some(edge),
-                Line::Bad => {
+            let line = self.read()?;
+            match moves::judge(&line, grid) {
+                Ok(Line::Quit) => return None,
+                Ok(Line::Move(edge)) => return Some(edge),
+                refused => {
+                    if let Err(why) = refused {
+                        trace::rejected(why, &line, || why.rejection());
+                    }
                     trace::enter(Context::new(
                         "MOVE-3,MOVE-4,MOVE-5,MOVE-6",
                         "the answer to a rejected move line",

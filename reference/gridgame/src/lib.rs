@@ -22,5 +22,6 @@ pub mod moves;
 pub mod out;
 pub mod rules;
 pub mod size;
+pub mod why;
 
 pub use game::{Exit, ExitTable, run};

@@ -4,6 +4,7 @@
 //! open edge apart.
 
 use crate::grid::{Dot, Edge, Grid};
+use crate::why::Why;
 
 /// What a move line means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,23 +19,30 @@ pub enum Line {
 
 /// Reads a move line against `grid`.
 pub fn read(line: &[u8], grid: &Grid) -> Line {
+    judge(line, grid).unwrap_or(Line::Bad)
+}
+
+/// Reads a move line against `grid`: a quit or a move, or why it is
+/// rejected (MOVE-6).
+pub fn judge(line: &[u8], grid: &Grid) -> Result<Line, Why> {
     let kept: Vec<u8> = line
         .iter()
         .copied()
         .filter(u8::is_ascii_alphanumeric)
         .collect();
     if kept == b"Q" {
-        return Line::Quit;
+        return Ok(Line::Quit);
     }
     let [a, b, c, d] = kept[..] else {
-        return Line::Bad;
+        return Err(Why::MoveLength);
     };
     let (Some(first), Some(second)) = (dot(a, b, grid), dot(c, d, grid)) else {
-        return Line::Bad;
+        return Err(Why::NoSuchDot);
     };
     match Edge::between(first, second) {
-        Some(edge) if grid.is_open(edge) => Line::Move(edge),
-        _ => Line::Bad,
+        Some(edge) if grid.is_open(edge) => Ok(Line::Move(edge)),
+        Some(_) => Err(Why::Drawn),
+        None => Err(Why::NotAdjacent),
     }
 }
 

@@ -1,6 +1,8 @@
 //! The size line of the pre-game (PRE-2): surrounding whitespace bytes
 //! removed, an optional sign, one or more decimal digits, a value 2 to 8.
 
+use crate::why::Why;
+
 /// The smallest grid size.
 pub const MIN: u8 = 2;
 /// The largest grid size.
@@ -8,9 +10,20 @@ pub const MAX: u8 = 8;
 
 /// The size a line asks for, or `None` when the line is rejected.
 pub fn parse(line: &[u8]) -> Option<u8> {
+    judge(line).ok()
+}
+
+/// The size a line asks for, or why it is rejected.
+pub fn judge(line: &[u8]) -> Result<u8, Why> {
     let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c);
-    let start = line.iter().position(|b| !blank(b))?;
-    let end = line.iter().rposition(|b| !blank(b))? + 1;
+    let start = line
+        .iter()
+        .position(|b| !blank(b))
+        .ok_or(Why::SizeNotANumber)?;
+    let end = line
+        .iter()
+        .rposition(|b| !blank(b))
+        .map_or(start, |e| e + 1);
     let text = &line[start..end];
     let (negative, digits) = match text.split_first() {
         Some((b'+', rest)) => (false, rest),
@@ -18,16 +31,22 @@ pub fn parse(line: &[u8]) -> Option<u8> {
         _ => (false, text),
     };
     if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
-        return None;
+        return Err(Why::SizeNotANumber);
     }
     // Never wrapped: a value that does not fit is simply too large.
-    let value = digits.iter().try_fold(0u32, |v, &d| {
-        v.checked_mul(10)?.checked_add(u32::from(d - b'0'))
-    })?;
+    let value = digits
+        .iter()
+        .try_fold(0u32, |v, &d| {
+            v.checked_mul(10)?.checked_add(u32::from(d - b'0'))
+        })
+        .ok_or(Why::SizeRange)?;
     if negative && value != 0 {
-        return None;
+        return Err(Why::SizeRange);
     }
-    u8::try_from(value).ok().filter(|v| (MIN..=MAX).contains(v))
+    u8::try_from(value)
+        .ok()
+        .filter(|v| (MIN..=MAX).contains(v))
+        .ok_or(Why::SizeRange)
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ use crate::savefile::{self, LoadFailure};
 use crate::state::State;
 use crate::status::{Exit, ExitTable};
 use crate::stdio;
+use crate::why::{self, Why};
 
 /// Runs `nogo` with `args` (without the program name) on the given
 /// streams and returns how it exits; its message is already on `err`.
@@ -44,8 +45,18 @@ pub fn start(args: &[OsString]) -> Result<(State, [Kind; 2]), Exit> {
     let state = match &config.source {
         Source::New { height, width } => State::new(*height, *width),
         Source::File(path) => savefile::load_path(Path::new(path)).map_err(|e| match e {
-            LoadFailure::Open(_) => Exit::FileOpen,
-            LoadFailure::Contents(_) => Exit::FileContents,
+            LoadFailure::Open(_) => {
+                why::stopped(Why::FileOpen, Exit::FileOpen, || {
+                    format!("a save file `{}`", path.to_string_lossy())
+                });
+                Exit::FileOpen
+            }
+            LoadFailure::Contents(error) => {
+                why::stopped(Why::of_load(error.kind), Exit::FileContents, || {
+                    format!("a save file ({error})")
+                });
+                Exit::FileContents
+            }
         })?,
     };
     Ok((state, config.kinds))

@@ -7,6 +7,7 @@ use std::os::unix::ffi::OsStrExt;
 
 use crate::player::Kind;
 use crate::status::Exit;
+use crate::why::{self, Why};
 
 /// Smallest accepted height or width (ARGS-3, FILE-2).
 pub const MIN_DIMENSION: usize = 4;
@@ -40,18 +41,35 @@ pub struct Config {
 /// stopping at the first failure.
 pub fn parse(args: &[OsString]) -> Result<Config, Exit> {
     if !(3..=4).contains(&args.len()) {
+        why::stopped(Why::ArgumentCount, Exit::Usage, || {
+            format!("{} argument(s)", args.len())
+        });
         return Err(Exit::Usage);
     }
     let (Some(o), Some(x)) = (
         Kind::from_arg(args[0].as_bytes()),
         Kind::from_arg(args[1].as_bytes()),
     ) else {
+        why::stopped(Why::PlayerType, Exit::PlayerType, || {
+            format!(
+                "player types `{}` `{}`",
+                args[0].to_string_lossy(),
+                args[1].to_string_lossy()
+            )
+        });
         return Err(Exit::PlayerType);
     };
     let source = match args.get(3) {
         None => Source::File(args[2].clone()),
         Some(width) => {
             let (Some(height), Some(width)) = (dimension(&args[2]), dimension(width)) else {
+                why::stopped(Why::Dimension, Exit::Dimension, || {
+                    format!(
+                        "a board of `{}` by `{}`",
+                        args[2].to_string_lossy(),
+                        width.to_string_lossy()
+                    )
+                });
                 return Err(Exit::Dimension);
             };
             Source::New { height, width }

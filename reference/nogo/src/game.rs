@@ -18,6 +18,7 @@ use crate::render::Rendered;
 use crate::save;
 use crate::state::State;
 use crate::status::{self, Exit};
+use crate::why::Why;
 
 /// Plays `state` to its end with the players' `kinds` (`O` then `X`):
 /// prints the grid, then takes turns until a capture decides the winner
@@ -135,6 +136,9 @@ fn human_move<R: BufRead, O: Write, E: Write>(
         emit(out, &prompt);
         let _ = out.flush();
         if !line.read(input) {
+            crate::why::stopped(Why::EndOfInput, Exit::EndOfInput, || {
+                "input ends where a line was expected".to_owned()
+            });
             return None;
         }
         match line.command() {
@@ -145,7 +149,15 @@ fn human_move<R: BufRead, O: Write, E: Write>(
                 context = Context::new("SAVE-1,SAVE-3,SAVE-4", "the prompt after a save");
             }
             Command::Move(cell) if state.grid.is_free(cell) => return Some(cell),
-            Command::Move(_) | Command::Invalid => {
+            Command::Move(cell) => {
+                let why = Why::of_move(cell, &state.grid);
+                trace::rejected(why, line.kept(), || why.rejection(Some(cell), &state.grid));
+                context = Context::new("TURN-2,TURN-3,TURN-4", "the prompt after a rejected line");
+            }
+            Command::Invalid => {
+                trace::rejected(Why::Form, line.kept(), || {
+                    Why::Form.rejection(None, &state.grid)
+                });
                 context = Context::new("TURN-2,TURN-3,TURN-4", "the prompt after a rejected line");
             }
         }

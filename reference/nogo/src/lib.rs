@@ -20,6 +20,7 @@ pub mod savefile;
 pub mod state;
 pub mod status;
 pub mod stdio;
+pub mod why;
 
 pub use app::{main_with_args, run};
 pub use generator::{GenState, Generator};

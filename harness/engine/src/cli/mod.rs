@@ -21,6 +21,7 @@ mod bless;
 mod confirm;
 mod coverage;
 mod header;
+mod likeness;
 mod outputs;
 mod plan;
 mod progress;

@@ -133,10 +133,8 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
         std::mem::take(&mut *ctx.results.lock().unwrap_or_else(PoisonError::into_inner));
     results.sort_by(|a, b| a.name.cmp(&b.name));
     if chatty {
-        print!("{}", crate::group::render(&results, ctx.style));
-        if !libtest {
-            print!("{}", errors_report(&results));
-        }
+        let shown = (narrate, libtest);
+        print_causes(app, pack, &ctx.target, &results, ctx.style, shown);
     }
     print_early_verdict(&ctx, chatty);
     let first_suite = first_suite(&plan);
@@ -228,6 +226,35 @@ fn driver_preflight(ctx: &Context, cli: &Cli) -> Result<(), String> {
 /// The cases the harness could not run, each with why: libtest prints
 /// them among its failures; the report lists them apart, since they are
 /// never the program's fault.
+/// The causes, after the note naming the pack the program looks like when
+/// that is another one: each with its worked example, or for `-q` (neither
+/// narrating nor libtest's lines) each cause's one line; then, unless
+/// libtest printed them, the cases the harness could not run.
+fn print_causes(
+    app: &App<'_>,
+    pack: &dyn Pack,
+    target: &Target,
+    results: &[CaseResult],
+    style: Style,
+    (narrate, libtest): (bool, bool),
+) {
+    let failures = results
+        .iter()
+        .filter(|r| matches!(r.verdict, Verdict::Failed(_)))
+        .count();
+    if let Some(note) = super::likeness::note(app.packs, pack, target, failures, results.len()) {
+        println!("\n{note}");
+    }
+    if narrate || libtest {
+        print!("{}", crate::group::render(results, style));
+    } else {
+        print!("{}", crate::group::render_labels(results, style));
+    }
+    if !libtest {
+        print!("{}", errors_report(results));
+    }
+}
+
 fn errors_report(results: &[CaseResult]) -> String {
     let mut out = String::new();
     for r in results {

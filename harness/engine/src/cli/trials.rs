@@ -251,6 +251,7 @@ pub(super) fn conversation_failure(
         rebless: Some(("re-run this conversation:".to_owned(), rerun)),
         prompt: None,
         provenance: None,
+        weight: 0,
     };
     Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &[], notes)))
 }
@@ -349,25 +350,32 @@ pub(super) fn judge(
         },
         rebless,
         prompt: Some(inv.prompt.clone()),
-        provenance: stdout_differs(&mismatches)
+        provenance: ruled(&mismatches)
             .then(|| crate::provenance::of_case(ctx.spec, inv, &expected.stdout))
             .flatten(),
+        weight: weight(inv, expected),
     };
     Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &inv.stdin, notes)))
 }
 
-/// Whether stdout is among the parts that differ: only then is the
-/// reference's provenance worth a run.
-fn stdout_differs(mismatches: &[compare::Mismatch]) -> bool {
+/// Whether stdout, stderr or the status is among the parts that differ:
+/// only then is the reference's provenance (where its output and its
+/// rulings fall) worth a run.
+fn ruled(mismatches: &[compare::Mismatch]) -> bool {
     mismatches.iter().any(|m| {
         matches!(
             m,
-            compare::Mismatch::Stream {
-                stream: crate::run::Stream::Stdout,
-                ..
-            }
+            compare::Mismatch::Stream { .. } | compare::Mismatch::Ending { .. }
         )
     })
+}
+
+/// Bytes of a case's input besides stdin (files, arguments) and of its
+/// expected output: how big a worked example it makes.
+fn weight(inv: &Invocation, expected: &compare::Expectation) -> usize {
+    let files: usize = inv.files.iter().map(|(_, bytes)| bytes.len()).sum();
+    let args: usize = inv.args.iter().map(|a| a.len()).sum();
+    files + args + expected.stdout.len() + expected.stderr.len()
 }
 
 /// The command that re-blesses one case file.

@@ -14,8 +14,11 @@ use crate::cause::{Cause, Edit, PartCause, bytes_edit};
 use crate::compare::Mismatch;
 use crate::run::{Invocation, Outcome, Stream, Target};
 
-/// The identity of a mismatch.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// The identity of a mismatch. A key whose cause the reference's
+/// provenance placed is identified by its part and cause alone (as the
+/// suite's causes are): the session's classification, kept for the
+/// report, differs from session to session of one bug.
+#[derive(Debug, Clone)]
 pub struct Key {
     /// The part of the first difference.
     pub part: Part,
@@ -25,6 +28,50 @@ pub struct Key {
     pub rules: Vec<String>,
     /// The first difference's cause.
     pub cause: Cause,
+    /// Whether the cause was placed by the reference's provenance.
+    pub placed: bool,
+}
+
+impl Key {
+    /// What two keys are compared by.
+    fn identity(&self) -> (&Part, Option<&str>, &[String], &Cause) {
+        if self.placed {
+            (&self.part, None, &[], &self.cause)
+        } else {
+            (
+                &self.part,
+                self.category.as_deref(),
+                &self.rules,
+                &self.cause,
+            )
+        }
+    }
+}
+
+impl PartialEq for Key {
+    fn eq(&self, other: &Self) -> bool {
+        self.identity() == other.identity()
+    }
+}
+
+impl Eq for Key {}
+
+impl std::hash::Hash for Key {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.identity().hash(state);
+    }
+}
+
+impl PartialOrd for Key {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Key {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.identity().cmp(&other.identity())
+    }
 }
 
 /// The key of `trial`, a run of `session` that mismatches; `None` when it
@@ -44,26 +91,76 @@ pub fn key<E: Explorer>(
         .status()
         .and_then(|s| u8::try_from(s).ok())
         .map(|s| explorer.classify(session, s));
+    let category = class.as_ref().map(|c| c.category.clone());
+    let rules = class
+        .map(|c| c.rules.into_iter().collect())
+        .unwrap_or_default();
+    // Placed by the reference's provenance, a cause is keyed as the
+    // suite's causes are ([`Key::identity`]).
+    if let Some(cause) = placed(explorer, pack, session, trial) {
+        let part = match cause.parts.first().map(|p| p.part.as_str()) {
+            Some("stdout") => Part::Stdout,
+            Some("stderr") => Part::Stderr,
+            _ => Part::Status,
+        };
+        return Some(Key {
+            part,
+            category,
+            rules,
+            cause,
+            placed: true,
+        });
+    }
     Some(Key {
         part: first.part.clone(),
-        category: class.as_ref().map(|c| c.category.clone()),
-        rules: class
-            .map(|c| c.rules.into_iter().collect())
-            .unwrap_or_default(),
-        cause: placed(explorer, pack, session, trial)
-            .unwrap_or_else(|| cause(&first.part, &trial.expected, &trial.actual)),
+        category,
+        rules,
+        cause: cause(&first.part, &trial.expected, &trial.actual),
+        placed: false,
     })
 }
 
-/// The cause of a stdout difference placed by the reference's provenance,
-/// when there is one.
+/// The cause of a difference placed by the reference's provenance (where
+/// its stdout differs, the check it rejected a line or stopped on), when
+/// there is one: the same key a case's report groups by.
 fn placed<E: Explorer>(
     explorer: &E,
     pack: &'static str,
     session: &E::Session,
     trial: &Trial,
 ) -> Option<Cause> {
-    if trial.first()?.part != Part::Stdout {
+    let differs = |part: Part| trial.differences.iter().any(|d| d.part == part);
+    let mut mismatches = Vec::new();
+    if differs(Part::Status) {
+        mismatches.push(Mismatch::Ending {
+            expected: trial.expected.ending.clone(),
+            actual: trial.actual.ending.clone(),
+        });
+    }
+    for (part, stream, expected, actual) in [
+        (
+            Part::Stdout,
+            Stream::Stdout,
+            &trial.expected.stdout,
+            &trial.actual.stdout,
+        ),
+        (
+            Part::Stderr,
+            Stream::Stderr,
+            &trial.expected.stderr,
+            &trial.actual.stderr,
+        ),
+    ] {
+        if differs(part) {
+            mismatches.push(Mismatch::Stream {
+                stream,
+                expected: expected.clone(),
+                actual: actual.clone(),
+                dropped: 0,
+            });
+        }
+    }
+    if mismatches.is_empty() {
         return None;
     }
     let probe = explorer.probe(session);
@@ -73,14 +170,8 @@ fn placed<E: Explorer>(
         probe.stdin,
     );
     inv.files = probe.files;
-    let spans = crate::provenance::of_case(pack, &inv, &trial.expected.stdout)?;
-    let stdout = Mismatch::Stream {
-        stream: Stream::Stdout,
-        expected: trial.expected.stdout.clone(),
-        actual: trial.actual.stdout.clone(),
-        dropped: 0,
-    };
-    Some(Cause::located(&[stdout], Some(&spans), None))
+    let record = crate::provenance::of_case(pack, &inv, &trial.expected.stdout)?;
+    Some(Cause::located(&mismatches, Some(&record), None))
 }
 
 /// The cause of the difference in `part` between two runs.

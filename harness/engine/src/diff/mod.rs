@@ -315,7 +315,7 @@ fn one_session<E: Explorer>(
     let Some(raw_key) = dedup::key(shared.explorer, shared.context.pack, &session, &trial) else {
         return Ok(());
     };
-    if !lock(&shared.raw_keys).insert(raw_key) {
+    if !lock(&shared.raw_keys).insert(raw_key.clone()) {
         return Ok(());
     }
     if shared.stop.load(Ordering::Relaxed) {
@@ -331,7 +331,11 @@ fn one_session<E: Explorer>(
         shared.unshrunk.fetch_add(1, Ordering::Relaxed);
         return Ok(());
     }
-    let shrunk = shrink::shrink(shared.explorer, &shared.runner, session, trial)?;
+    let same = |candidate: &E::Session, trial: &Trial| {
+        dedup::key(shared.explorer, shared.context.pack, candidate, trial)
+            .is_some_and(|k| k.cause == raw_key.cause)
+    };
+    let shrunk = shrink::shrink(shared.explorer, &shared.runner, session, trial, same)?;
     let Some(first) = shrunk.trial.first().cloned() else {
         return Ok(());
     };

@@ -1,7 +1,9 @@
 //! The shrink loop: a mismatching session is replaced by the first of its
 //! pack's smaller candidates ([`Explorer::shrink`]) that still mismatches in
-//! the same part, and the search starts over from it, until no candidate
-//! does or the run budget is spent. Greedy and pack-neutral: what "smaller"
+//! the same part, or with the same cause (a bug whose first difference
+//! moves from the status to stdout as lines go is the same bug), and the
+//! search starts over from it, until no candidate does or the run budget
+//! is spent. Greedy and pack-neutral: what "smaller"
 //! means is the pack's business.
 
 use std::time::{Duration, Instant};
@@ -34,12 +36,13 @@ pub struct Shrunk<S> {
 }
 
 /// Shrinks `session`, whose `trial` mismatches, while the mismatch stays in
-/// the same part.
+/// the same part or `same` says it is the same bug.
 pub fn shrink<E: Explorer>(
     explorer: &E,
     runner: &Runner,
     session: E::Session,
     trial: Trial,
+    same: impl Fn(&E::Session, &Trial) -> bool,
 ) -> Result<Shrunk<E::Session>, RunError> {
     let Some(part) = trial.first().map(|d| d.part.clone()) else {
         return Ok(Shrunk {
@@ -67,7 +70,7 @@ pub fn shrink<E: Explorer>(
             }
             best.tried += 1;
             let trial = runner.trial(explorer, &candidate)?;
-            if still_fails(&trial, &part) {
+            if still_fails(&trial, &part) || (trial.first().is_some() && same(&candidate, &trial)) {
                 best.session = candidate;
                 best.trial = trial;
                 continue 'search;

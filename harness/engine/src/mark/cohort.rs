@@ -71,6 +71,11 @@ pub struct Cohort {
     pub flagged_rules: Vec<FlaggedRule>,
     /// Causes found in more than one submission, the most shared first.
     pub shared_causes: Vec<SharedCause>,
+    /// The checks programs miss (a line the rulings reject accepted, or
+    /// going on where the reference stops), by rule, each with every
+    /// submission that misses it: what the class did not check.
+    #[serde(default)]
+    pub missing_checks: Vec<MissingCheck>,
     /// A row per submission, in id order.
     pub rows: Vec<Row>,
     /// The slice of a `--partition K/N` run (`mark merge` checks that it
@@ -128,6 +133,21 @@ pub struct SharedCause {
     /// The cause's key (numbers as `#`).
     pub cause: String,
     /// The submissions (ids) it was found in.
+    pub submissions: Vec<String>,
+    /// Failed cases it explains, over all of them.
+    pub cases: usize,
+}
+
+/// A check some submissions miss.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MissingCheck {
+    /// The rule of the check (`TURN-3`).
+    pub rule: String,
+    /// The check in words (`accepts what the reference rejects: a
+    /// horizontal edge's row past H`).
+    pub check: String,
+    /// The submissions (ids) that miss it.
     pub submissions: Vec<String>,
     /// Failed cases it explains, over all of them.
     pub cases: usize,
@@ -205,6 +225,7 @@ pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
         .collect();
     let cases = case_shares(&built);
     let shared_causes = shared(marks);
+    let missing_checks = missing_checks(marks);
     let flagged_rules = flagged_rules(&cases);
     Cohort {
         slice: None,
@@ -220,6 +241,7 @@ pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
         cases,
         flagged_rules,
         shared_causes,
+        missing_checks,
         rows: marks
             .iter()
             .map(|m| Row {
@@ -320,6 +342,41 @@ fn shared(marks: &[SubmissionMark]) -> Vec<SharedCause> {
             .cmp(&a.submissions.len())
             .then(b.cases.cmp(&a.cases))
             .then_with(|| a.cause.cmp(&b.cause))
+    });
+    found
+}
+
+/// The missed checks of every submission's causes, by rule, the most
+/// missed first.
+fn missing_checks(marks: &[SubmissionMark]) -> Vec<MissingCheck> {
+    let mut by: BTreeMap<(String, String), (Vec<String>, usize)> = BTreeMap::new();
+    for m in marks {
+        for c in &m.causes {
+            let Some((rule, check)) = crate::cause::missed_check_of(&c.cause) else {
+                continue;
+            };
+            let entry = by.entry((rule.to_owned(), check)).or_default();
+            if entry.0.last() != Some(&m.id) {
+                entry.0.push(m.id.clone());
+            }
+            entry.1 += c.cases.len();
+        }
+    }
+    let mut found: Vec<MissingCheck> = by
+        .into_iter()
+        .map(|((rule, check), (submissions, cases))| MissingCheck {
+            rule,
+            check,
+            submissions,
+            cases,
+        })
+        .collect();
+    found.sort_by(|a, b| {
+        b.submissions
+            .len()
+            .cmp(&a.submissions.len())
+            .then_with(|| a.rule.cmp(&b.rule))
+            .then_with(|| a.check.cmp(&b.check))
     });
     found
 }
@@ -528,5 +585,59 @@ mod tests {
         assert_eq!(field("a,b"), "\"a,b\"");
         assert_eq!(field("say \"x\""), "\"say \"\"x\"\"\"");
         assert_eq!(field("=1+1"), "'=1+1");
+    }
+
+    #[test]
+    fn missing_checks_are_listed_once_by_rule_with_their_submissions() {
+        let wrap = "stdout: accepts what the reference rejects: TURN-3, a number past a C int";
+        let file = "stdout: goes on where the reference stops: FILE-2, a next player outside 1..P";
+        let marks = vec![
+            sub("a", 5.0, &["a"], Some(wrap)),
+            sub("b", 5.0, &["b"], Some(file)),
+            sub("c", 0.0, &["a", "b"], Some(wrap)),
+            sub(
+                "d",
+                10.0,
+                &[],
+                Some("stdout, in the grid (DISP-1): a line differs"),
+            ),
+        ];
+        let view = build(&suite(), &marks);
+        let listed: Vec<(&str, &str, Vec<&str>, usize)> = view
+            .missing_checks
+            .iter()
+            .map(|m| {
+                let subs = m.submissions.iter().map(String::as_str).collect();
+                (m.rule.as_str(), m.check.as_str(), subs, m.cases)
+            })
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                (
+                    "TURN-3",
+                    "accepts what the reference rejects: a number past a C int",
+                    vec!["a", "c"],
+                    3
+                ),
+                (
+                    "FILE-2",
+                    "goes on where the reference stops: a next player outside 1..P",
+                    vec!["b"],
+                    1
+                ),
+            ]
+        );
+        let page = crate::mark::html::index(&view);
+        let section = page
+            .split_once("<h2>Checks the class misses</h2>")
+            .and_then(|(_, rest)| rest.split("<h2>").next())
+            .unwrap_or_default();
+        assert_eq!(
+            section.matches("a number past a C int").count(),
+            1,
+            "{section}"
+        );
+        assert!(section.contains("<td>a, c</td>"), "{section}");
     }
 }

@@ -142,9 +142,10 @@ pub fn index(c: &Cohort) -> String {
             esc(&s.submissions.join(", "))
         );
     }
+    missing_checks(c, &mut b);
     let _ = write!(
         b,
-        "</table>\n<div class=\"top\"><div><h2>Distribution of marks</h2>\n{}</div>\n",
+        "<div class=\"top\"><div><h2>Distribution of marks</h2>\n{}</div>\n",
         histogram(c)
     );
     b.push_str("<div><h2>Averages per category</h2>\n<table id=\"categories\"><tr><th>category</th><th class=\"n\">mean</th><th class=\"n\">of</th></tr>\n");
@@ -161,6 +162,24 @@ pub fn index(c: &Cohort) -> String {
     flagged(c, &mut b);
     cases(c, &mut b);
     page(&format!("{} cohort", c.suite.spec), &b)
+}
+
+/// The checks the class misses, by rule, with the submissions missing
+/// each: what a teacher reteaches. Closes the shared causes' table first.
+fn missing_checks(c: &Cohort, b: &mut String) {
+    b.push_str("</table>\n<h2>Checks the class misses</h2>\n<table id=\"missing-checks\"><tr><th>rule</th><th>check</th><th class=\"n\">submissions</th><th class=\"n\">cases</th><th>which</th></tr>\n");
+    for m in &c.missing_checks {
+        let _ = writeln!(
+            b,
+            "<tr><td><code>{}</code></td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td></tr>",
+            esc(&m.rule),
+            esc(&m.check),
+            m.submissions.len(),
+            m.cases,
+            esc(&m.submissions.join(", "))
+        );
+    }
+    b.push_str("</table>\n");
 }
 
 /// The cases more than half the class failed, with the rules they cite.
