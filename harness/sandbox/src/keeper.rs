@@ -117,7 +117,22 @@ impl Files {
 fn keep_mounted(spec: &Spec) -> io::Result<()> {
     let files = Files::create(Path::new(CONTROL_MOUNT))?;
     let _ = rustix::mount::unmount(CONTROL_MOUNT, rustix::mount::UnmountFlags::DETACH);
+    if let Err(e) = refuse_network(spec) {
+        return files.report(&Report {
+            ending: Reported::ConfineFailed(e),
+            left: Vec::new(),
+        });
+    }
     keep(spec, files)
+}
+
+/// Unless the spec allows the host's network, refuses every socket to
+/// this process and all it starts ([`crate::network`]).
+fn refuse_network(spec: &Spec) -> Result<(), String> {
+    if spec.network {
+        return Ok(());
+    }
+    crate::network::refuse_sockets().map_err(|e| format!("seccomp (no network): {e}"))
 }
 
 /// At the Landlock level: makes user and PID namespaces, confines this
@@ -153,9 +168,12 @@ fn enter(spec: &Spec, confine: &Confine) -> io::Result<ExitCode> {
     let files = Files::create(&bytes_path(&confine.control))?;
     let writable: Vec<PathBuf> = confine.writable.iter().map(|w| bytes_path(w)).collect();
     let dirs: Vec<&Path> = writable.iter().map(PathBuf::as_path).collect();
-    if let Err(e) = confine::restrict(&dirs) {
+    let confined = confine::restrict(&dirs)
+        .map_err(|e| e.to_string())
+        .and_then(|()| refuse_network(spec));
+    if let Err(e) = confined {
         files.report(&Report {
-            ending: Reported::ConfineFailed(e.to_string()),
+            ending: Reported::ConfineFailed(e),
             left: Vec::new(),
         })?;
         return Ok(ExitCode::SUCCESS);
@@ -246,15 +264,7 @@ fn keep(spec: &Spec, mut files: Files) -> io::Result<()> {
         });
     }
     crate::seal_inherited_fds();
-    let mut cmd = std::process::Command::new(OsString::from_vec(spec.program.clone()));
-    cmd.args(spec.args.iter().map(|a| OsString::from_vec(a.clone())))
-        .env_clear()
-        .envs(
-            spec.env
-                .iter()
-                .map(|(k, v)| (OsString::from_vec(k.clone()), OsString::from_vec(v.clone()))),
-        )
-        .current_dir(OsString::from_vec(spec.cwd.clone()));
+    let mut cmd = command(spec)?;
     // The output's pipes, named while this process still holds them: what
     // lingers holding them is found by these names.
     let ours = [own_link(1), own_link(2)];
@@ -276,6 +286,64 @@ fn keep(spec: &Spec, mut files: Files) -> io::Result<()> {
     };
     let left = linger_holding(Duration::from_millis(spec.grace_ms), &ours);
     files.report(&Report { ending, left })
+}
+
+/// The program's command: its arguments, cleared environment and folder
+/// and, for a program under test, its read rules ([`crate::reads`]), put
+/// on it alone between `fork` and `exec`.
+pub(crate) fn command(spec: &Spec) -> io::Result<std::process::Command> {
+    let mut cmd = std::process::Command::new(OsString::from_vec(spec.program.clone()));
+    cmd.args(spec.args.iter().map(|a| OsString::from_vec(a.clone())))
+        .env_clear()
+        .envs(
+            spec.env
+                .iter()
+                .map(|(k, v)| (OsString::from_vec(k.clone()), OsString::from_vec(v.clone()))),
+        )
+        .current_dir(OsString::from_vec(spec.cwd.clone()));
+    if let Some(named) = &spec.reads {
+        // The run's own folders: where it may write (Landlock level), or
+        // its working folder (a mount namespace, whose case folder it is).
+        let own: Vec<PathBuf> = match &spec.confine {
+            Some(confine) => confine.writable.iter().map(|w| bytes_path(w)).collect(),
+            None => vec![bytes_path(&spec.cwd)],
+        }
+        .into_iter()
+        .chain(named.iter().map(|p| bytes_path(p)))
+        .collect();
+        let rules = crate::reads::ruleset(&own).map_err(io::Error::other)?;
+        narrow_before_exec(&mut cmd, rules);
+    }
+    Ok(cmd)
+}
+
+/// Has the program put `rules` on itself before it `exec`s: stacked on
+/// the keeper's own, they bind it alone, not the keeper, which goes on
+/// starting programs of ours too (the reference).
+#[expect(
+    unsafe_code,
+    reason = "a pre-exec hook; keepers are single-threaded, so the child may allocate"
+)]
+fn narrow_before_exec(cmd: &mut std::process::Command, rules: landlock::RulesetCreated) {
+    use std::os::unix::process::CommandExt as _;
+    let slot = std::sync::Mutex::new(Some(rules));
+    // SAFETY: runs in the child between `fork` and `exec`. A keeper has one
+    // thread (`fork` above checks it for its own forks, and it starts
+    // none), so no lock (the allocator's, `slot`'s) is held by a thread
+    // missing from the child; the hook makes two system calls (`prctl`,
+    // `landlock_restrict_self`).
+    unsafe {
+        cmd.pre_exec(move || {
+            let rules = slot
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .take();
+            match rules {
+                Some(r) => crate::reads::enforce(r).map_err(io::Error::other),
+                None => Ok(()),
+            }
+        });
+    }
 }
 
 /// Points this process's fds 0-2 at `/dev/null` (read-only: what the

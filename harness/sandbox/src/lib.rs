@@ -36,6 +36,9 @@ use std::time::Duration;
 pub mod confine;
 mod keeper;
 mod limits;
+mod network;
+pub mod policy;
+pub mod reads;
 mod report;
 pub mod resident;
 mod start;
@@ -360,6 +363,15 @@ pub struct Spec {
     /// Set by the keeper on itself, and so inherited by the program.
     #[serde(default)]
     limits: Limits,
+    /// A program under test: what it may read besides the system and the
+    /// run's folders ([`reads`]); `None`: a program of ours (the built-in
+    /// reference), whose reads are not narrowed.
+    #[serde(default)]
+    reads: Option<Vec<Vec<u8>>>,
+    /// The keeper leaves the host's network reachable (`--allow-network`);
+    /// otherwise it refuses every socket ([`network`]).
+    #[serde(default)]
+    network: bool,
     /// The process that started the keeper (Landlock level): the keeper
     /// checks it is still its parent once it asked to die with it.
     #[serde(default)]
@@ -406,6 +418,8 @@ impl Spec {
             grace_ms: u64::try_from(grace.as_millis()).unwrap_or(u64::MAX),
             confine: None,
             limits: Limits::default(),
+            reads: None,
+            network: policy::get().allow_network,
             caller: 0,
             resident: false,
             release_streams: false,
@@ -418,6 +432,25 @@ impl Spec {
     #[must_use]
     pub fn releasing_streams(mut self) -> Self {
         self.release_streams = true;
+        self
+    }
+
+    /// The same, for a program under test: it may read the system, the
+    /// run's folders, `own` (its folder, the files its command line
+    /// names) and what the caller allowed ([`policy`]), nothing else.
+    /// Where the kernel cannot narrow reads (no Landlock), unchanged.
+    #[must_use]
+    pub fn reading(mut self, own: &[&Path]) -> Self {
+        if reads::available() {
+            let allowed = policy::get().allow_read;
+            self.reads = Some(
+                own.iter()
+                    .copied()
+                    .chain(allowed.iter().map(PathBuf::as_path))
+                    .map(|p| p.as_os_str().as_bytes().to_vec())
+                    .collect(),
+            );
+        }
         self
     }
 

@@ -160,20 +160,10 @@ fn program(
     stdout: &OwnedFd,
     stderr: &OwnedFd,
 ) -> io::Result<std::process::Child> {
-    use std::ffi::OsString;
-    use std::os::unix::ffi::OsStringExt as _;
     // The socket is a `dup` without close-on-exec: the program must not
     // hold it.
     crate::seal_inherited_fds();
-    std::process::Command::new(OsString::from_vec(spec.program.clone()))
-        .args(spec.args.iter().map(|a| OsString::from_vec(a.clone())))
-        .env_clear()
-        .envs(
-            spec.env
-                .iter()
-                .map(|(k, v)| (OsString::from_vec(k.clone()), OsString::from_vec(v.clone()))),
-        )
-        .current_dir(OsString::from_vec(spec.cwd.clone()))
+    crate::keeper::command(spec)?
         .stdin(stdin)
         .stdout(stdout.try_clone()?)
         .stderr(stderr.try_clone()?)
