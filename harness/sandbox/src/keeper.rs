@@ -165,6 +165,10 @@ fn enter(spec: &Spec, confine: &Confine) -> io::Result<ExitCode> {
     fs::write("/proc/self/setgroups", "deny")?;
     fs::write("/proc/self/uid_map", format!("{uid} {uid} 1\n"))?;
     fs::write("/proc/self/gid_map", format!("{gid} {gid} 1\n"))?;
+    // Counted in this user namespace alone from here on.
+    if !spec.resident {
+        spec.limits.apply_processes(None)?;
+    }
     let files = Files::create(&bytes_path(&confine.control))?;
     let writable: Vec<PathBuf> = confine.writable.iter().map(|w| bytes_path(w)).collect();
     let dirs: Vec<&Path> = writable.iter().map(PathBuf::as_path).collect();
@@ -256,7 +260,6 @@ fn bytes_path(bytes: &[u8]) -> PathBuf {
 /// The keeper's work, as PID 1 of the sandbox: starts the program, waits
 /// for it and what it left behind, and reports.
 fn keep(spec: &Spec, mut files: Files) -> io::Result<()> {
-    use std::os::unix::process::ExitStatusExt as _;
     if spec.program.is_empty() {
         return files.report(&Report {
             ending: Reported::Probe,
@@ -270,22 +273,33 @@ fn keep(spec: &Spec, mut files: Files) -> io::Result<()> {
     let ours = [own_link(1), own_link(2)];
     let ending = match cmd.spawn() {
         Err(e) => Reported::SpawnFailed(e.raw_os_error().unwrap_or(0), e.to_string()),
-        Ok(mut child) => {
+        Ok(child) => {
             // `spawn` returns once the program's `exec` succeeded.
             let _ = files.started.write_all(b"started\n");
+            let stderr = (!spec.release_streams).then(rustix::stdio::stderr);
+            let watch = crate::watchdog::Watch {
+                limits: spec.limits,
+                folders: watched_folders(spec),
+                stderr,
+                socket: None,
+            };
             if spec.release_streams {
                 release_streams();
             }
-            let s = child.wait()?;
-            match (s.code(), s.signal()) {
-                (Some(c), _) => Reported::Exited(c),
-                (None, Some(sig)) => Reported::Signaled(sig),
-                (None, None) => Reported::Exited(-1),
-            }
+            crate::watchdog::wait(child, &watch)?
         }
     };
     let left = linger_holding(Duration::from_millis(spec.grace_ms), &ours);
     files.report(&Report { ending, left })
+}
+
+/// The folders whose bytes count against the run's folder limit: where it
+/// may write.
+pub(crate) fn watched_folders(spec: &Spec) -> Vec<PathBuf> {
+    match &spec.confine {
+        Some(confine) => confine.writable.iter().map(|w| bytes_path(w)).collect(),
+        None => vec![bytes_path(&spec.cwd), PathBuf::from("/tmp")],
+    }
 }
 
 /// The program's command: its arguments, cleared environment and folder

@@ -43,11 +43,12 @@ mod report;
 pub mod resident;
 mod start;
 mod tree;
+mod watchdog;
 mod wire;
 pub mod zygote;
 
 pub use keeper::keeper_mode;
-pub use limits::Limits;
+pub use limits::{Bounds, Limits};
 pub use report::{LeftBehind, Report, Reported, read_report, started};
 pub use start::{Io, Kept, Streams, start, start_with};
 
@@ -94,24 +95,32 @@ pub enum Containment {
 impl Containment {
     /// One line for people: what protects the harness from the program.
     pub fn describe(&self) -> String {
+        let reads = if reads::available() {
+            "reads: the system, the case folder and the program's own files"
+        } else {
+            "reads: the whole file system (no Landlock)"
+        };
+        let network = if policy::get().allow_network {
+            "the host's network (--allow-network)"
+        } else {
+            "no network"
+        };
         match self {
             Containment::Namespaces {
                 network: true,
                 landlock: true,
-            } => "containment: PID namespace and Landlock (read-only file system except the \
-                  case folder and a private temporary folder named by TMPDIR; /tmp is \
-                  read-only; the host's network)"
-                .to_owned(),
-            Containment::Namespaces { network: false, .. } => {
-                "containment: PID, mount, IPC and network namespaces (read-only file system \
-                 except the case folder and a private /tmp; no network)"
-                    .to_owned()
-            }
-            Containment::Namespaces { network: true, .. } => {
-                "containment: PID and mount namespaces (read-only file system except the \
-                 case folder and a private /tmp; the host's network)"
-                    .to_owned()
-            }
+            } => format!(
+                "containment: PID namespace and Landlock ({reads}; writes: the case folder \
+                 and a private TMPDIR; {network})"
+            ),
+            Containment::Namespaces { network: false, .. } => format!(
+                "containment: PID, mount, IPC and network namespaces ({reads}; writes: the \
+                 case folder and a private /tmp; no network)"
+            ),
+            Containment::Namespaces { network: true, .. } => format!(
+                "containment: PID and mount namespaces ({reads}; writes: the case folder and \
+                 a private /tmp; {network})"
+            ),
             Containment::ProcessGroup(why) => {
                 format!("containment: process group only, because {why}")
             }
@@ -155,13 +164,36 @@ pub fn containment() -> &'static Containment {
                 "{CONTAINMENT_ENV}={other} is not one of full, pid, group"
             )),
         };
-        if let Containment::ProcessGroup(_) = &chosen
-            && wanted != "group"
-        {
-            eprintln!("{}: {}", own_name(), chosen.describe());
+        match &chosen {
+            Containment::ProcessGroup(_) if wanted != "group" => {
+                eprintln!("{}: {}", own_name(), chosen.describe());
+            }
+            Containment::Namespaces { .. } if !reads::available() => eprintln!(
+                "{}: containment: reads are not narrowed (this kernel lacks Landlock): \
+                 programs may read the whole file system",
+                own_name()
+            ),
+            _ => {}
         }
         chosen
     })
+}
+
+/// What the default containment promises and this process's runs do not
+/// get, in words (`None`: they get all of it): a process group instead of
+/// namespaces, or reads not narrowed (no Landlock). `mark` refuses to run
+/// without `--allow-weaker-containment` when there is any.
+pub fn shortfall() -> Option<String> {
+    match containment() {
+        Containment::ProcessGroup(why) => Some(format!(
+            "programs would run in a process group only ({why}): they could read and write \
+             what the harness can and signal it"
+        )),
+        Containment::Namespaces { .. } if !reads::available() => Some(
+            "this kernel lacks Landlock: programs could read the whole file system".to_owned(),
+        ),
+        Containment::Namespaces { .. } => None,
+    }
 }
 
 /// Whether `fd` is readable (or hung up), waiting up to `timeout` (`None`:

@@ -9,6 +9,32 @@ use std::sync::{Mutex, PoisonError};
 /// A `:`-separated list of paths every program under test may also read.
 pub const ALLOW_READ_ENV: &str = "CONFORMANCE_ALLOW_READ";
 
+/// Set to `1`: programs under test may use the host's network.
+pub const ALLOW_NETWORK_ENV: &str = "CONFORMANCE_ALLOW_NETWORK";
+
+/// The resource bounds a harness passes to the harnesses it starts
+/// (`mark`'s checks): four numbers, `memory,open-files,processes,folder`
+/// (bytes, count, count, bytes).
+const BOUNDS_ENV: &str = "CONFORMANCE_BOUNDS";
+
+/// The bounds given by the harness that started this one, else the
+/// defaults.
+pub fn inherited_bounds() -> crate::limits::Bounds {
+    let given = std::env::var(BOUNDS_ENV).ok().and_then(|text| {
+        let n: Vec<u64> = text.split(',').map(str::parse).collect::<Result<_, _>>().ok()?;
+        match n[..] {
+            [memory, open_files, processes, folder_bytes] => Some(crate::limits::Bounds {
+                memory,
+                open_files,
+                processes,
+                folder_bytes,
+            }),
+            _ => None,
+        }
+    });
+    given.unwrap_or_default()
+}
+
 /// The widenings in force.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Policy {
@@ -16,6 +42,8 @@ pub struct Policy {
     pub allow_read: Vec<PathBuf>,
     /// Programs may use the host's network.
     pub allow_network: bool,
+    /// The resource limits of every run.
+    pub bounds: crate::limits::Bounds,
 }
 
 static POLICY: Mutex<Option<Policy>> = Mutex::new(None);
@@ -23,7 +51,9 @@ static POLICY: Mutex<Option<Policy>> = Mutex::new(None);
 /// Sets the widenings of this process: `allow_read` with what
 /// [`ALLOW_READ_ENV`] names added (absolute paths; a relative one is taken
 /// from the current folder).
-pub fn set(mut allow_read: Vec<PathBuf>, allow_network: bool) {
+pub fn set(mut allow_read: Vec<PathBuf>, allow_network: bool, bounds: crate::limits::Bounds) {
+    let allow_network =
+        allow_network || std::env::var_os(ALLOW_NETWORK_ENV).is_some_and(|v| v == "1");
     if let Some(list) = std::env::var_os(ALLOW_READ_ENV) {
         allow_read.extend(std::env::split_paths(&list).filter(|p| !p.as_os_str().is_empty()));
     }
@@ -34,6 +64,7 @@ pub fn set(mut allow_read: Vec<PathBuf>, allow_network: bool) {
     *POLICY.lock().unwrap_or_else(PoisonError::into_inner) = Some(Policy {
         allow_read,
         allow_network,
+        bounds,
     });
 }
 
@@ -43,8 +74,53 @@ pub fn get() -> Policy {
     let mut guard = POLICY.lock().unwrap_or_else(PoisonError::into_inner);
     if guard.is_none() {
         drop(guard);
-        set(Vec::new(), false);
+        set(Vec::new(), false, inherited_bounds());
         guard = POLICY.lock().unwrap_or_else(PoisonError::into_inner);
     }
     guard.clone().unwrap_or_default()
+}
+
+impl Policy {
+    /// One line for a run's header when anything is widened.
+    pub fn describe(&self) -> Option<String> {
+        let mut said = Vec::new();
+        if self.allow_network {
+            said.push("programs under test may use the host's network (--allow-network)".to_owned());
+        }
+        if !self.allow_read.is_empty() {
+            let paths: Vec<String> = self
+                .allow_read
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect();
+            said.push(format!(
+                "programs under test may also read {} (--allow-read)",
+                paths.join(", ")
+            ));
+        }
+        (!said.is_empty()).then(|| said.join("; "))
+    }
+
+    /// The environment that gives a harness this process starts (`mark`'s
+    /// checks) the same widenings.
+    pub fn child_env(&self) -> Vec<(&'static str, std::ffi::OsString)> {
+        let mut env = Vec::new();
+        if let Ok(list) = std::env::join_paths(&self.allow_read) {
+            env.push((ALLOW_READ_ENV, list));
+        }
+        env.push((
+            ALLOW_NETWORK_ENV,
+            if self.allow_network { "1" } else { "0" }.into(),
+        ));
+        let b = self.bounds;
+        env.push((
+            BOUNDS_ENV,
+            format!(
+                "{},{},{},{}",
+                b.memory, b.open_files, b.processes, b.folder_bytes
+            )
+            .into(),
+        ));
+        env
+    }
 }

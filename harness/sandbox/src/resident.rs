@@ -140,9 +140,17 @@ pub(crate) fn reside(files: &Files) -> io::Result<()> {
         let ending = match program(&spec, stdin, &stdout, &stderr) {
             Err(e) => Reported::SpawnFailed(e.raw_os_error().unwrap_or(0), e.to_string()),
             Ok(child) => {
-                spec.limits.apply(Some(Pid::from_child(&child)))?;
+                let pid = Some(Pid::from_child(&child));
+                spec.limits.apply(pid)?;
+                spec.limits.apply_processes(pid)?;
                 files.started.write_all_at(b"started\n", 0)?;
-                wait_watching(child, &socket)?
+                let watch = crate::watchdog::Watch {
+                    limits: spec.limits,
+                    folders: crate::keeper::watched_folders(&spec),
+                    stderr: Some(stderr.as_fd()),
+                    socket: Some(socket.as_fd()),
+                };
+                crate::watchdog::wait(child, &watch)?
             }
         };
         let left = linger_holding(Duration::from_millis(spec.grace_ms), &ours);
@@ -168,34 +176,6 @@ fn program(
         .stdout(stdout.try_clone()?)
         .stderr(stderr.try_clone()?)
         .spawn()
-}
-
-/// Waits for the program, watching the socket: a caller that died (or
-/// broke the protocol) ends the sandbox at once.
-fn wait_watching(mut child: std::process::Child, socket: &UnixStream) -> io::Result<Reported> {
-    use std::os::unix::process::ExitStatusExt as _;
-    let pidfd = rustix::process::pidfd_open(Pid::from_child(&child), PidfdFlags::empty())?;
-    loop {
-        let mut fds = [
-            rustix::event::PollFd::new(&pidfd, rustix::event::PollFlags::IN),
-            rustix::event::PollFd::new(socket, rustix::event::PollFlags::IN),
-        ];
-        match rustix::event::poll(&mut fds, None) {
-            Ok(_) | Err(rustix::io::Errno::INTR) => {}
-            Err(e) => return Err(e.into()),
-        }
-        if !fds[1].revents().is_empty() {
-            return Err(io::Error::other("the caller is gone"));
-        }
-        if !fds[0].revents().is_empty() {
-            let s = child.wait()?;
-            return Ok(match (s.code(), s.signal()) {
-                (Some(c), _) => Reported::Exited(c),
-                (None, Some(sig)) => Reported::Signaled(sig),
-                (None, None) => Reported::Exited(-1),
-            });
-        }
-    }
 }
 
 /// Kills every process of the namespace but this one (PID 1) and reaps

@@ -85,5 +85,8 @@ pub(super) fn print_header(program: &str, cli: &Cli, target: &Target, plan: &Pla
         plan.trials.len(),
         from.join(", ")
     );
+    if let Some(widened) = crate::sandbox::policy::get().describe() {
+        println!("{program}: {widened}");
+    }
     let _ = std::io::stdout().flush();
 }

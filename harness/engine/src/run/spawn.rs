@@ -4,6 +4,7 @@
 use std::ffi::OsString;
 use std::fs;
 use std::os::fd::OwnedFd;
+use std::path::PathBuf;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -207,8 +208,14 @@ pub(super) fn spawn_contained(
         .chain(&inv.args)
         .cloned()
         .collect();
-    let spec =
+    let mut spec =
         sandbox::Spec::new(layout, inv.target.path(), &args, env, LINGER_GRACE).limited(inv.limits);
+    // A program under test reads the system, its case folder and its own
+    // files; the reference (ours) is not narrowed.
+    if !inv.target.is_reference() {
+        let own = inv.target.own_paths();
+        spec = spec.reading(&own.iter().map(PathBuf::as_path).collect::<Vec<_>>());
+    }
     let program_dir = if inv.target.is_reference() {
         None
     } else {

@@ -108,6 +108,44 @@ impl Target {
         self.reference.map(|pack| (REFERENCE_ENV, pack))
     }
 
+    /// What a program under test may read of its own: for the program and
+    /// each word of its command line naming an existing file, the folder
+    /// holding it, or the file alone where that folder is the caller's
+    /// home or holds the caller's working folder (whose suite and other
+    /// files are not the program's). Empty for the reference, which is
+    /// not narrowed.
+    pub fn own_paths(&self) -> Vec<PathBuf> {
+        if self.is_reference() {
+            return Vec::new();
+        }
+        let cwd = std::env::current_dir().ok();
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        let named = std::iter::once(self.path.clone()).chain(
+            self.words
+                .iter()
+                .map(PathBuf::from)
+                .filter(|w| w.is_absolute() && w.exists()),
+        );
+        let mut out: Vec<PathBuf> = Vec::new();
+        for path in named {
+            let path = fs::canonicalize(&path).unwrap_or(path);
+            let own = match path.parent() {
+                Some(dir)
+                    if dir.parent().is_some()
+                        && !cwd.as_ref().is_some_and(|c| c.starts_with(dir))
+                        && home.as_deref() != Some(dir) =>
+                {
+                    dir.to_owned()
+                }
+                _ => path.clone(),
+            };
+            if !out.contains(&own) {
+                out.push(own);
+            }
+        }
+        out
+    }
+
     /// The executable's path.
     pub fn path(&self) -> &Path {
         &self.path

@@ -1,0 +1,147 @@
+//! The keeper's watch over a running program: it waits for the program
+//! to end (and, for a resident keeper, for its caller to go), and every
+//! [`TICK`] counts the sandbox's processes and its folders' bytes. At the
+//! limit ([`crate::Limits`]: a fork bomb, a program filling its case
+//! folder) it kills every process of the sandbox but itself and says why
+//! on the program's stderr; the run then ends as killed by `SIGKILL`.
+
+use std::fs;
+use std::io::{self, Write as _};
+use std::os::fd::BorrowedFd;
+use std::os::unix::fs::MetadataExt as _;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rustix::process::{Pid, PidfdFlags};
+
+use crate::Limits;
+use crate::report::Reported;
+
+/// How often the counts are taken while a program runs.
+const TICK: Duration = Duration::from_millis(20);
+
+/// Entries of the folders counted at most per tick: more is a limit hit
+/// too (a program making files by the million).
+const MAX_ENTRIES: usize = 100_000;
+
+/// What the watch needs besides the program.
+pub(crate) struct Watch<'a> {
+    /// The limits to hold the sandbox to.
+    pub limits: Limits,
+    /// The folders whose bytes count.
+    pub folders: Vec<PathBuf>,
+    /// Where the reason of a kill is written (the program's stderr).
+    pub stderr: Option<BorrowedFd<'a>>,
+    /// A resident keeper's socket: its hanging up ends the watch with an
+    /// error (the caller is gone).
+    pub socket: Option<BorrowedFd<'a>>,
+}
+
+/// Waits for `child` under `watch`.
+pub(crate) fn wait(mut child: std::process::Child, watch: &Watch<'_>) -> io::Result<Reported> {
+    use std::os::unix::process::ExitStatusExt as _;
+    let pidfd = rustix::process::pidfd_open(Pid::from_child(&child), PidfdFlags::empty())?;
+    loop {
+        let mut fds = vec![rustix::event::PollFd::new(
+            &pidfd,
+            rustix::event::PollFlags::IN,
+        )];
+        if let Some(socket) = &watch.socket {
+            fds.push(rustix::event::PollFd::new(
+                socket,
+                rustix::event::PollFlags::IN,
+            ));
+        }
+        let tick = rustix::event::Timespec {
+            tv_sec: 0,
+            tv_nsec: i64::from(TICK.subsec_nanos()),
+        };
+        match rustix::event::poll(&mut fds, Some(&tick)) {
+            Ok(_) | Err(rustix::io::Errno::INTR) => {}
+            Err(e) => return Err(e.into()),
+        }
+        if fds.get(1).is_some_and(|s| !s.revents().is_empty()) {
+            return Err(io::Error::other("the caller is gone"));
+        }
+        if !fds[0].revents().is_empty() {
+            let s = child.wait()?;
+            return Ok(match (s.code(), s.signal()) {
+                (Some(c), _) => Reported::Exited(c),
+                (None, Some(sig)) => Reported::Signaled(sig),
+                (None, None) => Reported::Exited(-1),
+            });
+        }
+        if let Some(why) = over_limit(watch) {
+            if let Some(stderr) = watch.stderr {
+                let mut err = fs::File::from(stderr.try_clone_to_owned()?);
+                let _ = writeln!(err, "\nconformance: killed: {why}");
+            }
+            kill_all();
+            let _ = child.wait();
+            return Ok(Reported::Signaled(9));
+        }
+    }
+}
+
+/// Which limit the sandbox passed, in words.
+fn over_limit(watch: &Watch<'_>) -> Option<String> {
+    if let Some(max) = watch.limits.processes {
+        let n = crate::tree::descendants().len() as u64;
+        if n > max {
+            return Some(format!(
+                "it had more than {max} processes running at once (the process limit)"
+            ));
+        }
+    }
+    if let Some(max) = watch.limits.folder_bytes {
+        let mut entries = 0usize;
+        let used: u64 = watch
+            .folders
+            .iter()
+            .map(|f| bytes_under(f, &mut entries))
+            .sum();
+        if used > max || entries > MAX_ENTRIES {
+            return Some(format!(
+                "its folders held more than {} MiB or {MAX_ENTRIES} files (the folder limit)",
+                max >> 20
+            ));
+        }
+    }
+    None
+}
+
+/// Bytes on disk below `dir`, counting entries into `entries` (and
+/// stopping past [`MAX_ENTRIES`]).
+fn bytes_under(dir: &Path, entries: &mut usize) -> u64 {
+    let Ok(list) = fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut total = 0;
+    for entry in list.flatten() {
+        *entries += 1;
+        if *entries > MAX_ENTRIES {
+            return total;
+        }
+        let Ok(meta) = entry.metadata() else { continue };
+        total += meta.blocks() * 512;
+        if meta.is_dir() {
+            total += bytes_under(&entry.path(), entries);
+        }
+    }
+    total
+}
+
+/// Kills every process of the namespace but this one (PID 1), until none
+/// is left to kill (a fork bomb forks while it is being killed).
+pub(crate) fn kill_all() {
+    for _ in 0..100 {
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(-1),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+        crate::keeper::reap();
+        if crate::tree::descendants().is_empty() {
+            return;
+        }
+    }
+}
