@@ -152,6 +152,7 @@ fn enter(spec: &Spec, confine: &Confine) -> io::Result<ExitCode> {
             return Ok(ExitCode::from(KEEPER_FAILED));
         }
     }
+    crate::watchdog::raise_keeper();
     let (uid, gid) = (
         rustix::process::getuid().as_raw(),
         rustix::process::getgid().as_raw(),

@@ -189,9 +189,9 @@ pub fn shortfall() -> Option<String> {
             "programs would run in a process group only ({why}): they could read and write \
              what the harness can and signal it"
         )),
-        Containment::Namespaces { .. } if !reads::available() => Some(
-            "this kernel lacks Landlock: programs could read the whole file system".to_owned(),
-        ),
+        Containment::Namespaces { .. } if !reads::available() => {
+            Some("this kernel lacks Landlock: programs could read the whole file system".to_owned())
+        }
         Containment::Namespaces { .. } => None,
     }
 }

@@ -21,7 +21,11 @@ const BOUNDS_ENV: &str = "CONFORMANCE_BOUNDS";
 /// defaults.
 pub fn inherited_bounds() -> crate::limits::Bounds {
     let given = std::env::var(BOUNDS_ENV).ok().and_then(|text| {
-        let n: Vec<u64> = text.split(',').map(str::parse).collect::<Result<_, _>>().ok()?;
+        let n: Vec<u64> = text
+            .split(',')
+            .map(str::parse)
+            .collect::<Result<_, _>>()
+            .ok()?;
         match n[..] {
             [memory, open_files, processes, folder_bytes] => Some(crate::limits::Bounds {
                 memory,
@@ -85,7 +89,9 @@ impl Policy {
     pub fn describe(&self) -> Option<String> {
         let mut said = Vec::new();
         if self.allow_network {
-            said.push("programs under test may use the host's network (--allow-network)".to_owned());
+            said.push(
+                "programs under test may use the host's network (--allow-network)".to_owned(),
+            );
         }
         if !self.allow_read.is_empty() {
             let paths: Vec<String> = self

@@ -17,6 +17,34 @@ use rustix::process::{Pid, PidfdFlags};
 use crate::Limits;
 use crate::report::Reported;
 
+/// How far the keeper raises its own priority above its programs', where
+/// it may (root, or a user with room under `RLIMIT_NICE`): a fork bomb's
+/// processes then cannot starve the keeper that counts them. As root the
+/// kernel's own process limit (`RLIMIT_NPROC`) does not bind, and the
+/// watch is what stops the bomb.
+const KEEPER_BOOST: i32 = 10;
+
+/// The priority the keeper had before it raised its own: its programs
+/// get it back.
+static PROGRAM_NICE: std::sync::OnceLock<i32> = std::sync::OnceLock::new();
+
+/// Raises this keeper's priority, where it may, before it makes its
+/// namespaces (inside them it no longer may).
+pub(crate) fn raise_keeper() {
+    if let Ok(nice) = rustix::process::getpriority_process(None)
+        && rustix::process::setpriority_process(None, nice - KEEPER_BOOST).is_ok()
+    {
+        let _ = PROGRAM_NICE.set(nice);
+    }
+}
+
+/// Gives a program the priority its keeper had before it raised its own.
+pub(crate) fn lower_program(pid: Pid) {
+    if let Some(&nice) = PROGRAM_NICE.get() {
+        let _ = rustix::process::setpriority_process(Some(pid), nice);
+    }
+}
+
 /// How often the counts are taken while a program runs.
 const TICK: Duration = Duration::from_millis(20);
 
@@ -40,6 +68,7 @@ pub(crate) struct Watch<'a> {
 /// Waits for `child` under `watch`.
 pub(crate) fn wait(mut child: std::process::Child, watch: &Watch<'_>) -> io::Result<Reported> {
     use std::os::unix::process::ExitStatusExt as _;
+    lower_program(Pid::from_child(&child));
     let pidfd = rustix::process::pidfd_open(Pid::from_child(&child), PidfdFlags::empty())?;
     loop {
         let mut fds = vec![rustix::event::PollFd::new(

@@ -4,8 +4,8 @@
 use std::ffi::OsString;
 use std::fs;
 use std::os::fd::OwnedFd;
-use std::path::PathBuf;
 use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 
