@@ -383,3 +383,95 @@ fn honest_programs_still_pass() {
         assert_eq!(code, 0, "{}: {text}", program.display());
     }
 }
+
+/// The marker the hostile fixture looks for at the end of its own
+/// executable: probes appended to a built program (`mark` keeps only the
+/// program's bytes).
+const PROBES_START: &str = "\nHOSTILE-PROBES\n";
+const PROBES_END: &str = "\nEND-PROBES\n";
+
+#[test]
+fn every_probe_is_refused_in_marks_build_and_run() {
+    let _alone = beside_hogs();
+    let bait = Bait::new();
+    let root = tempfile::tempdir().unwrap();
+    let subs = root.path().join("subs");
+    let out = root.path().join("marks");
+    // A classmate, marked beside the hostile one.
+    let bob = subs.join("bob");
+    std::fs::create_dir_all(&bob).unwrap();
+    std::fs::write(bob.join("ass1.c"), b"int main(void) { return 0; }\n").unwrap();
+    let eve = subs.join("eve");
+    std::fs::create_dir_all(&eve).unwrap();
+    let mut probes = bait.probes(&bob.join("ass1.c"));
+    probes.push(format!("list {}", out.join("submissions").display()));
+    std::fs::write(eve.join("probes.txt"), probes.join("\n") + "\n").unwrap();
+    std::fs::write(
+        eve.join("trailer.txt"),
+        format!("{PROBES_START}{}{PROBES_END}", probes.join("\n")),
+    )
+    .unwrap();
+    std::fs::copy(
+        env!("CARGO_BIN_EXE_boxes-fixture-hostile"),
+        eve.join("hostile"),
+    )
+    .unwrap();
+    // The build: a submitted `./configure` (executable in the folder, so
+    // it must stay so), g++ and make at work, the probes, then the
+    // program: the fixture with the probes appended.
+    std::fs::write(
+        eve.join("configure"),
+        "#!/bin/sh\necho '#define READY 1' > config.h\n",
+    )
+    .unwrap();
+    std::fs::write(
+        eve.join("helper.cpp"),
+        "#include \"config.h\"\n#include <vector>\nint main() { std::vector<int> v{READY}; \
+         return v[0] - 1; }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        eve.join("Makefile"),
+        "boxes: hostile\n\t./configure\n\tg++ -o helper helper.cpp && ./helper\n\t\
+         ./hostile check probes.txt\n\tcat hostile trailer.txt > boxes\n\tchmod +x boxes\n",
+    )
+    .unwrap();
+    for f in ["configure", "hostile"] {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(eve.join(f), std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, text) = output_of(
+        harness(&bait.home, tmp.path())
+            .env_remove("CONFORMANCE_REFERENCE")
+            .arg("mark")
+            .arg(&subs)
+            .arg("--out")
+            .arg(&out),
+    );
+    assert_eq!(code, 0, "{text}");
+    let csv = std::fs::read_to_string(out.join("marks.csv")).unwrap();
+    let eve_row = csv.lines().find(|l| l.starts_with("eve,")).unwrap_or("");
+    let log = std::fs::read_to_string(out.join("submissions/eve/build.log")).unwrap_or_default();
+    assert!(!log.contains("ESCAPED"), "{log}");
+    assert_eq!(log.matches("refused\n").count(), probes.len(), "{log}");
+    assert!(eve_row.contains(",ok,"), "{csv}\n{log}");
+    let report =
+        std::fs::read_to_string(out.join("submissions/eve/report.txt")).unwrap_or_default();
+    assert!(!report.contains("ESCAPED"), "{report}");
+    // Full marks: the program played the reference, which it does only
+    // when every probe was refused.
+    let said = text
+        .lines()
+        .find_map(|l| l.split_once("eve: build ok, "))
+        .and_then(|(_, score)| score.split_once(" of "))
+        .map(|(got, of)| {
+            (
+                got.to_owned(),
+                of.split_whitespace().next().unwrap_or("").to_owned(),
+            )
+        });
+    let (got, of) = said.unwrap_or_default();
+    assert!(!got.is_empty() && got == of, "{text}\n{report}");
+    bait.assert_untouched();
+}

@@ -13,16 +13,22 @@
 //!
 //! `check FILE` runs every probe FILE lists (one `MODE ARG` a line) and
 //! exits 0 only if all were refused. Started with operands that are not a
-//! mode, and with a file `hostile-probes` beside it (a marked submission's
-//! program: the suite gives the operands), it runs those probes first,
+//! mode, with a probe list appended to its own executable (between
+//! [`START`] and [`END`] lines: `mark` keeps only a built program's
+//! bytes, and the suite gives the operands), it runs those probes first,
 //! then plays the reference `boxes` if all were refused and exits 99
 //! otherwise: a submission that passes every case proves every probe
 //! refused.
 
 use std::ffi::OsString;
 use std::io::{Read as _, Write as _};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+/// The line before a probe list appended to the executable.
+const START: &[u8] = b"\nHOSTILE-PROBES\n";
+/// The line that ends it, the executable's last bytes.
+const END: &[u8] = b"\nEND-PROBES\n";
 
 /// What a probe found.
 enum Found {
@@ -93,13 +99,17 @@ fn say(found: &Found, out: &mut dyn std::io::Write) -> bool {
     }
 }
 
-/// Runs every probe `list` names (`MODE ARG` lines), saying each on
+/// The probe list appended to this executable, if there is one.
+fn appended_probes() -> Option<String> {
+    let bytes = std::fs::read(std::env::current_exe().ok()?).ok()?;
+    let body = bytes.strip_suffix(END)?;
+    let start = body.windows(START.len()).rposition(|w| w == START)?;
+    String::from_utf8(body.get(start + START.len()..)?.to_vec()).ok()
+}
+
+/// Runs every probe `text` lists (`MODE ARG` lines), saying each on
 /// `out`; true if all were refused.
-fn check(list: &Path, out: &mut dyn std::io::Write) -> bool {
-    let Ok(text) = std::fs::read_to_string(list) else {
-        let _ = writeln!(out, "ESCAPED: cannot read {}", list.display());
-        return false;
-    };
+fn check(text: &str, out: &mut dyn std::io::Write) -> bool {
     let mut all = true;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let (mode, arg) = line.split_once(' ').unwrap_or((line, ""));
@@ -181,7 +191,11 @@ fn main() -> ExitCode {
     }
     match mode {
         "check" => {
-            if check(Path::new(arg), &mut std::io::stdout()) {
+            let Ok(list) = std::fs::read_to_string(arg) else {
+                let _ = writeln!(std::io::stdout(), "cannot read the probe list {arg}");
+                return ExitCode::from(99);
+            };
+            if check(&list, &mut std::io::stdout()) {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::from(99)
@@ -192,11 +206,8 @@ fn main() -> ExitCode {
         "fd-exhaust" => fd_exhaust(),
         "disk-fill" => disk_fill(),
         _ => {
-            let beside = std::env::current_exe()
-                .ok()
-                .and_then(|p| p.parent().map(|d| d.join("hostile-probes")));
-            match beside {
-                Some(list) if list.exists() => {
+            match appended_probes() {
+                Some(list) => {
                     // The probes' lines are shown only when one escaped:
                     // stdout is the game's.
                     let mut said = Vec::new();

@@ -108,6 +108,8 @@ pub struct Invocation {
     pub stdin: Vec<u8>,
     /// Files placed in the sandbox first (relative path, bytes).
     pub files: Vec<(String, Vec<u8>)>,
+    /// Those of `files` placed executable (mode 0755; the rest 0644).
+    pub executable: Vec<String>,
     /// How stdout is connected.
     pub mode: Mode,
     /// Time before the group is killed.
@@ -177,6 +179,7 @@ impl Invocation {
             env: Vec::new(),
             stdin,
             files: Vec::new(),
+            executable: Vec::new(),
             mode: Mode::Pipe,
             timeout: DEFAULT_TIMEOUT,
             output_cap: DEFAULT_OUTPUT_CAP,
@@ -273,7 +276,7 @@ pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
         ..
     } = &mut folder;
     let (layout, ticket) = (&*layout, &*ticket);
-    place_files(&layout.work, &inv.files)?;
+    place_files(&layout.work, &inv.files, &inv.executable)?;
     let env = environment(inv, layout);
     let plan = plan_stdout(inv.mode)?;
 
