@@ -475,3 +475,60 @@ fn every_probe_is_refused_in_marks_build_and_run() {
     assert!(!got.is_empty() && got == of, "{text}\n{report}");
     bait.assert_untouched();
 }
+
+#[test]
+fn every_probe_is_refused_to_a_codingame_bot() {
+    let _alone = beside_hogs();
+    let bait = Bait::new();
+    let suite_file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/boxes");
+    let bot_dir = tempfile::tempdir().unwrap();
+    let d = bot_dir.path();
+    std::fs::copy(
+        env!("CARGO_BIN_EXE_boxes-fixture-hostile"),
+        d.join("hostile"),
+    )
+    .unwrap();
+    std::fs::copy(
+        env!("CARGO_BIN_EXE_codingame-fixture-faulty"),
+        d.join("bot"),
+    )
+    .unwrap();
+    let probes = bait.probes(&suite_file);
+    std::fs::write(d.join("probes.txt"), probes.join("\n") + "\n").unwrap();
+    // The probes go to stderr (stdout is the protocol); a bot that got
+    // through one exits 99, and every case fails.
+    let script = d.join("bot.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nd=$(dirname \"$0\")\n\"$d/hostile\" check \"$d/probes.txt\" >&2 || exit 99\n\
+         exec \"$d/bot\"\n",
+    )
+    .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let results = tmp.path().join("r.json");
+    let work = tempfile::tempdir().unwrap();
+    let (code, text) = output_of(
+        harness(&bait.home, work.path())
+            .env("CG_FAULT", "none")
+            .env_remove("CODINGAME_BIN")
+            .env_remove("CODINGAME_TIME_FACTOR")
+            .args([
+                "--spec",
+                "codingame",
+                "--include-ignored",
+                "--time-factor",
+                "10",
+            ])
+            .arg("--results")
+            .arg(&results)
+            .arg("--bin")
+            .arg(&script),
+    );
+    assert!(!text.contains("ESCAPED"), "{text}");
+    assert_eq!(code, 0, "{text}");
+    bait.assert_untouched();
+}

@@ -125,6 +125,34 @@ fn all_public(dir: &Path, depth: usize) -> bool {
     })
 }
 
+/// What a program may read of its own, given the files that make it (the
+/// program, the files its command line names): for each, the folder
+/// holding it, or the file alone where that folder is the caller's home,
+/// holds the caller's working folder (whose suite and other files are not
+/// the program's), or is the root.
+pub fn own_of(named: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
+    let cwd = std::env::current_dir().ok();
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let mut out: Vec<PathBuf> = Vec::new();
+    for path in named {
+        let path = fs::canonicalize(&path).unwrap_or(path);
+        let own = match path.parent() {
+            Some(dir)
+                if dir.parent().is_some()
+                    && !cwd.as_ref().is_some_and(|c| c.starts_with(dir))
+                    && home.as_deref() != Some(dir) =>
+            {
+                dir.to_owned()
+            }
+            _ => path.clone(),
+        };
+        if !out.contains(&own) {
+            out.push(own);
+        }
+    }
+    out
+}
+
 /// Built rulesets by their list of the run's own paths.
 static BUILT: Mutex<Option<HashMap<Vec<PathBuf>, RulesetCreated>>> = Mutex::new(None);
 

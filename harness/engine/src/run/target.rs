@@ -118,32 +118,14 @@ impl Target {
         if self.is_reference() {
             return Vec::new();
         }
-        let cwd = std::env::current_dir().ok();
-        let home = std::env::var_os("HOME").map(PathBuf::from);
-        let named = std::iter::once(self.path.clone()).chain(
-            self.words
-                .iter()
-                .map(PathBuf::from)
-                .filter(|w| w.is_absolute() && w.exists()),
-        );
-        let mut out: Vec<PathBuf> = Vec::new();
-        for path in named {
-            let path = fs::canonicalize(&path).unwrap_or(path);
-            let own = match path.parent() {
-                Some(dir)
-                    if dir.parent().is_some()
-                        && !cwd.as_ref().is_some_and(|c| c.starts_with(dir))
-                        && home.as_deref() != Some(dir) =>
-                {
-                    dir.to_owned()
-                }
-                _ => path.clone(),
-            };
-            if !out.contains(&own) {
-                out.push(own);
-            }
-        }
-        out
+        crate::sandbox::reads::own_of(
+            std::iter::once(self.path.clone()).chain(
+                self.words
+                    .iter()
+                    .map(PathBuf::from)
+                    .filter(|w| w.is_absolute() && w.exists()),
+            ),
+        )
     }
 
     /// The executable's path.
