@@ -18,6 +18,9 @@ use std::time::Duration;
 
 use assert_cmd::Command;
 
+/// Numbers the abstract socket names of the tests running at once.
+static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
 /// The listeners a probe must not reach, and the files it must not read.
 struct Bait {
     _dirs: Vec<tempfile::TempDir>,
@@ -49,7 +52,6 @@ impl Bait {
         let sockets = tempfile::tempdir().unwrap();
         let socket_file = sockets.path().join("daemon.sock");
         let socket_listener = std::os::unix::net::UnixListener::bind(&socket_file).unwrap();
-        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
         let abstract_name = format!(
             "hostile-bait-{}-{}",
             std::process::id(),
@@ -113,11 +115,12 @@ impl Bait {
             ("abstract socket", &self.abstract_listener),
             ("socket file", &self.socket_listener),
         ] {
-            if let Ok((mut s, _)) = l.accept() {
+            let got = l.accept().ok().map(|(mut s, _)| {
                 let mut got = Vec::new();
                 let _ = s.read_to_end(&mut got);
-                panic!("the {what} was reached: {}", String::from_utf8_lossy(&got));
-            }
+                got
+            });
+            assert!(got.is_none(), "the {what} was reached: {got:?}");
         }
     }
 }

@@ -206,25 +206,21 @@ fn main() -> ExitCode {
         "fd-exhaust" => fd_exhaust(),
         "disk-fill" => disk_fill(),
         _ => {
-            match appended_probes() {
-                Some(list) => {
-                    // The probes' lines are shown only when one escaped:
-                    // stdout is the game's.
-                    let mut said = Vec::new();
-                    if check(&list, &mut said) {
-                        reference(&args)
-                    } else {
-                        let _ = std::io::stdout().write_all(&said);
-                        ExitCode::from(99)
-                    }
-                }
-                _ => {
-                    eprintln!(
-                        "usage: boxes-fixture-hostile read|list|tcp|udp|abstract|unix ARG | \
-                         check FILE | fork-bomb | memory-hog | fd-exhaust | disk-fill"
-                    );
-                    ExitCode::from(2)
-                }
+            let Some(list) = appended_probes() else {
+                eprintln!(
+                    "usage: boxes-fixture-hostile read|list|tcp|udp|abstract|unix ARG | \
+                     check FILE | fork-bomb | memory-hog | fd-exhaust | disk-fill"
+                );
+                return ExitCode::from(2);
+            };
+            // The probes' lines are shown only when one escaped: stdout is
+            // the game's.
+            let mut said = Vec::new();
+            if check(&list, &mut said) {
+                reference(&args)
+            } else {
+                let _ = std::io::stdout().write_all(&said);
+                ExitCode::from(99)
             }
         }
     }

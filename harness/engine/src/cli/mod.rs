@@ -178,6 +178,9 @@ fn mark_main(app: &App<'_>, command: &crate::mark::MarkCommand, weaker: bool) ->
             ),
         );
     }
+    if let Some(widened) = crate::sandbox::policy::get().describe() {
+        let _ = writeln!(std::io::stderr(), "{} mark: {widened}", app.program);
+    }
     match app.pack(command.mark.spec.as_deref()) {
         Ok(pack) => crate::mark::mark(pack, app.program, &command.mark),
         Err(e) => usage_error(app.program, &e),
