@@ -153,6 +153,9 @@ pub fn own_of(named: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
     out
 }
 
+/// Rulesets a process keeps at most.
+const MAX_KEPT: usize = 16;
+
 /// Built rulesets by their list of the run's own paths.
 static BUILT: Mutex<Option<HashMap<Vec<PathBuf>, RulesetCreated>>> = Mutex::new(None);
 
@@ -178,6 +181,10 @@ pub fn ruleset(own: &[PathBuf]) -> Result<RulesetCreated, ReadsError> {
     let map = built.get_or_insert_with(HashMap::new);
     if let Some(r) = map.get(own) {
         return Ok(r.try_clone()?);
+    }
+    // A keeper that ran many different programs keeps a few lists only.
+    if map.len() >= MAX_KEPT {
+        map.clear();
     }
     let mut rules = Ruleset::default()
         .set_compatibility(CompatLevel::HardRequirement)
