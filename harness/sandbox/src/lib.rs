@@ -13,8 +13,14 @@
 //! - with `full` (opt-in: it costs more than the rest of a run), a mount
 //!   namespace in which the file system is read-only except the case
 //!   folder and a private `/tmp`, and IPC and network namespaces with no
-//!   interface up: no network. The `hakoniwa` crate builds these (our
-//!   crates deny `unsafe`, and mount set-up needs much of it).
+//!   interface up. The `hakoniwa` crate builds these (our crates deny
+//!   `unsafe`, and mount set-up needs much of it);
+//! - at every namespace level: a program under test reads only an
+//!   allow-list ([`reads`]: Landlock rules it puts on itself before
+//!   `exec`, so the keeper can still start the built-in reference), no
+//!   socket can be made (`network`: a seccomp filter, unless
+//!   [`policy`] allows the network), and the keeper's `watchdog` holds
+//!   the run to its process and folder limits ([`Limits`]).
 //!
 //! Inside, the first process (PID 1) is not the program but this very
 //! executable in *keeper* mode ([`keeper_mode`]), which starts the program
@@ -67,9 +73,9 @@ pub fn seal_inherited_fds() {
 pub const KEEPER_ENV: &str = "CONFORMANCE_KEEPER";
 
 /// The environment variable that chooses the containment: `pid` (the
-/// default: user and PID namespaces, writes confined by Landlock, the
-/// host's network), `full` (PID, mount, IPC and network namespaces), or
-/// `group` (a process group only).
+/// default: user and PID namespaces, reads and writes confined by
+/// Landlock, no network), `full` (PID, mount, IPC and network namespaces
+/// too), or `group` (a process group only).
 pub const CONTAINMENT_ENV: &str = "CONFORMANCE_CONTAINMENT";
 
 /// Where the keeper finds its status folder inside the sandbox; it

@@ -73,7 +73,7 @@ impl Limits {
     }
 
     /// Sets the `setrlimit` limits on `pid` (`None`: this process), all but
-    /// the process count ([`Limits::apply_processes`]). A process that is
+    /// the process count (`apply_processes`, inside the sandbox). A process that is
     /// already gone (ESRCH) has nothing to limit.
     pub fn apply(self, pid: Option<Pid>) -> std::io::Result<()> {
         set(

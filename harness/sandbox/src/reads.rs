@@ -71,7 +71,7 @@ pub fn system() -> &'static [PathBuf] {
 
 /// The world-readable part of `dir`: a folder whose whole tree anyone
 /// may read is one entry; one holding something private is searched
-/// further (down to [`ETC_DEPTH`]); a private file or folder is left out.
+/// further (a few levels down); a private file or folder is left out.
 /// The rule is the file system's own: what an unprivileged user could
 /// read, a program under test may read, whoever runs the harness.
 pub fn etc_entries(dir: &Path) -> Vec<PathBuf> {
