@@ -72,6 +72,11 @@ impl Bait {
             classmates.path().join("bob/ass1.c"),
             host_tmp.path().join("answers.txt"),
             PathBuf::from("/etc/shadow"),
+            // `/proc` is readable, but not another process's environment
+            // or executable (the kernel's ptrace check, which Landlock
+            // makes refuse anything outside the sandbox).
+            PathBuf::from(format!("/proc/{}/environ", std::process::id())),
+            PathBuf::from(format!("/proc/{}/exe", std::process::id())),
         ];
         Self {
             home: home.path().to_owned(),

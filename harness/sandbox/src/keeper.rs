@@ -126,6 +126,18 @@ fn keep_mounted(spec: &Spec) -> io::Result<()> {
     keep(spec, files)
 }
 
+/// A resident keeper for programs under test takes their read rules on
+/// itself, once: each program then starts the cheap way (`posix_spawn`),
+/// with no hook between `fork` and `exec`.
+fn narrow_resident(spec: &Spec) -> Result<(), String> {
+    match own_reads(spec).filter(|_| spec.resident) {
+        Some(own) => crate::reads::ruleset(&own)
+            .and_then(crate::reads::enforce)
+            .map_err(|e| e.to_string()),
+        None => Ok(()),
+    }
+}
+
 /// Unless the spec allows the host's network, refuses every socket to
 /// this process and all it starts ([`crate::network`]).
 fn refuse_network(spec: &Spec) -> Result<(), String> {
@@ -175,7 +187,8 @@ fn enter(spec: &Spec, confine: &Confine) -> io::Result<ExitCode> {
     let dirs: Vec<&Path> = writable.iter().map(PathBuf::as_path).collect();
     let confined = confine::restrict(&dirs)
         .map_err(|e| e.to_string())
-        .and_then(|()| refuse_network(spec));
+        .and_then(|()| refuse_network(spec))
+        .and_then(|()| narrow_resident(spec));
     if let Err(e) = confined {
         files.report(&Report {
             ending: Reported::ConfineFailed(e),
@@ -195,7 +208,7 @@ fn enter(spec: &Spec, confine: &Confine) -> io::Result<ExitCode> {
             }
             drop(alive_read);
             if spec.resident {
-                return crate::resident::reside(&files).map(|()| ExitCode::SUCCESS);
+                return crate::resident::reside(&files, spec).map(|()| ExitCode::SUCCESS);
             }
             keep(spec, files).map(|()| ExitCode::SUCCESS)
         }
@@ -268,7 +281,7 @@ fn keep(spec: &Spec, mut files: Files) -> io::Result<()> {
         });
     }
     crate::seal_inherited_fds();
-    let mut cmd = command(spec)?;
+    let mut cmd = command(spec, true)?;
     // The output's pipes, named while this process still holds them: what
     // lingers holding them is found by these names.
     let ours = [own_link(1), own_link(2)];
@@ -304,9 +317,10 @@ pub(crate) fn watched_folders(spec: &Spec) -> Vec<PathBuf> {
 }
 
 /// The program's command: its arguments, cleared environment and folder
-/// and, for a program under test, its read rules ([`crate::reads`]), put
-/// on it alone between `fork` and `exec`.
-pub(crate) fn command(spec: &Spec) -> io::Result<std::process::Command> {
+/// and, for a program under test with `narrow`, its read rules
+/// ([`crate::reads`]), put on it alone between `fork` and `exec` (a
+/// resident keeper that holds the same rules itself starts it without).
+pub(crate) fn command(spec: &Spec, narrow: bool) -> io::Result<std::process::Command> {
     let mut cmd = std::process::Command::new(OsString::from_vec(spec.program.clone()));
     cmd.args(spec.args.iter().map(|a| OsString::from_vec(a.clone())))
         .env_clear()
@@ -316,20 +330,29 @@ pub(crate) fn command(spec: &Spec) -> io::Result<std::process::Command> {
                 .map(|(k, v)| (OsString::from_vec(k.clone()), OsString::from_vec(v.clone()))),
         )
         .current_dir(OsString::from_vec(spec.cwd.clone()));
-    if let Some(named) = &spec.reads {
-        // The run's own folders: where it may write (Landlock level), or
-        // its working folder (a mount namespace, whose case folder it is).
-        let own: Vec<PathBuf> = match &spec.confine {
-            Some(confine) => confine.writable.iter().map(|w| bytes_path(w)).collect(),
-            None => vec![bytes_path(&spec.cwd)],
-        }
-        .into_iter()
-        .chain(named.iter().map(|p| bytes_path(p)))
-        .collect();
+    if let Some(own) = own_reads(spec).filter(|_| narrow) {
         let rules = crate::reads::ruleset(&own).map_err(io::Error::other)?;
         narrow_before_exec(&mut cmd, rules);
     }
     Ok(cmd)
+}
+
+/// What a program under test may read besides the system: the run's own
+/// folders (where it may write at the Landlock level; its working folder
+/// in a mount namespace, whose case folder it is) and what the caller
+/// named. `None`: a program of ours, not narrowed.
+fn own_reads(spec: &Spec) -> Option<Vec<PathBuf>> {
+    let named = spec.reads.as_ref()?;
+    let folders: Vec<PathBuf> = match &spec.confine {
+        Some(confine) => confine.writable.iter().map(|w| bytes_path(w)).collect(),
+        None => vec![bytes_path(&spec.cwd)],
+    };
+    Some(
+        folders
+            .into_iter()
+            .chain(named.iter().map(|p| bytes_path(p)))
+            .collect(),
+    )
 }
 
 /// Has the program put `rules` on itself before it `exec`s: stacked on

@@ -405,7 +405,7 @@ pub struct Spec {
     /// run's folders ([`reads`]); `None`: a program of ours (the built-in
     /// reference), whose reads are not narrowed.
     #[serde(default)]
-    reads: Option<Vec<Vec<u8>>>,
+    reads: Option<Reads>,
     /// The keeper leaves the host's network reachable (`--allow-network`);
     /// otherwise it refuses every socket ([`network`]).
     #[serde(default)]
@@ -424,6 +424,24 @@ pub struct Spec {
     /// caller that reads the output as a conversation sees the end there.
     #[serde(default)]
     release_streams: bool,
+}
+
+/// What a program under test may read besides the system and its run's
+/// folders, as a [`Spec`] carries it (paths as bytes).
+pub type Reads = Vec<Vec<u8>>;
+
+/// The reads of a program under test whose own files are `own`: those
+/// and what the caller allowed ([`policy`]). `None` where the kernel
+/// cannot narrow reads (no Landlock).
+pub fn reads_for(own: &[&Path]) -> Option<Reads> {
+    reads::available().then(|| {
+        let allowed = policy::get().allow_read;
+        own.iter()
+            .copied()
+            .chain(allowed.iter().map(PathBuf::as_path))
+            .map(|p| p.as_os_str().as_bytes().to_vec())
+            .collect()
+    })
 }
 
 /// The Landlock level's part of a [`Spec`].
@@ -479,16 +497,14 @@ impl Spec {
     /// Where the kernel cannot narrow reads (no Landlock), unchanged.
     #[must_use]
     pub fn reading(mut self, own: &[&Path]) -> Self {
-        if reads::available() {
-            let allowed = policy::get().allow_read;
-            self.reads = Some(
-                own.iter()
-                    .copied()
-                    .chain(allowed.iter().map(PathBuf::as_path))
-                    .map(|p| p.as_os_str().as_bytes().to_vec())
-                    .collect(),
-            );
-        }
+        self.reads = reads_for(own);
+        self
+    }
+
+    /// The same, reading what [`reads_for`] gave (`None`: not narrowed).
+    #[must_use]
+    pub fn with_reads(mut self, reads: Option<Reads>) -> Self {
+        self.reads = reads;
         self
     }
 

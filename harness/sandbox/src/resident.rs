@@ -53,14 +53,20 @@ pub struct Resident {
     outer: std::process::Child,
     pid: Pid,
     broken: bool,
+    /// What its programs may read ([`crate::reads_for`]; `None`: not
+    /// narrowed): the keeper itself holds these rules, so its programs
+    /// start without a hook of their own between `fork` and `exec`.
+    reads: Option<crate::Reads>,
 }
 
 impl Resident {
     /// Starts a resident keeper for the folders of `layout` (made by
-    /// [`Layout::confined`]: the Landlock level).
-    pub fn start(layout: &Layout) -> Result<Self, String> {
+    /// [`Layout::confined`]: the Landlock level), for programs that read
+    /// `reads` (the built-in reference: `None`).
+    pub fn start(layout: &Layout, reads: Option<crate::Reads>) -> Result<Self, String> {
         let mut spec = Spec::new(layout, Path::new(""), &[], &[], Duration::ZERO);
         spec.resident = true;
+        spec.reads.clone_from(&reads);
         spec.confine = Some(confine_of(layout));
         let json = serde_json::to_string(&spec).map_err(|e| e.to_string())?;
         let exe = std::env::current_exe().map_err(|e| format!("no own executable: {e}"))?;
@@ -87,7 +93,13 @@ impl Resident {
             outer,
             pid,
             broken: false,
+            reads,
         })
+    }
+
+    /// What its programs may read.
+    pub fn reads(&self) -> Option<&crate::Reads> {
+        self.reads.as_ref()
     }
 
     /// Whether it failed and must not be asked again.
@@ -100,6 +112,11 @@ impl Resident {
     pub(crate) fn run(&mut self, spec: &Spec, theirs: &[OwnedFd; 3]) -> Result<Pid, String> {
         if self.broken {
             return Err("the resident keeper is broken".to_owned());
+        }
+        // Its rules bind every program it starts: a run that may read
+        // otherwise needs another keeper (this one stays good).
+        if spec.reads != self.reads {
+            return Err("the resident keeper reads otherwise".to_owned());
         }
         let fds = [theirs[0].as_fd(), theirs[1].as_fd(), theirs[2].as_fd()];
         crate::wire::send(&self.socket, spec, fds).map_err(|e| {
@@ -128,7 +145,7 @@ impl Drop for Resident {
 }
 
 /// PID 1's side: serves runs until the socket (its stdin) closes.
-pub(crate) fn reside(files: &Files) -> io::Result<()> {
+pub(crate) fn reside(files: &Files, own: &Spec) -> io::Result<()> {
     let socket = UnixStream::from(rustix::io::dup(rustix::stdio::stdin())?);
     loop {
         let Some((spec, [stdin, stdout, stderr])) = crate::wire::receive(&socket) else {
@@ -137,7 +154,8 @@ pub(crate) fn reside(files: &Files) -> io::Result<()> {
         // Held until the report is written: their closing tells the caller
         // the run is over.
         let ours = [own_link_of(&stdout), own_link_of(&stderr)];
-        let ending = match program(&spec, stdin, &stdout, &stderr) {
+        let narrow = spec.reads != own.reads;
+        let ending = match program(&spec, narrow, stdin, &stdout, &stderr) {
             Err(e) => Reported::SpawnFailed(e.raw_os_error().unwrap_or(0), e.to_string()),
             Ok(child) => {
                 let pid = Some(Pid::from_child(&child));
@@ -164,6 +182,7 @@ pub(crate) fn reside(files: &Files) -> io::Result<()> {
 
 fn program(
     spec: &Spec,
+    narrow: bool,
     stdin: OwnedFd,
     stdout: &OwnedFd,
     stderr: &OwnedFd,
@@ -171,7 +190,7 @@ fn program(
     // The socket is a `dup` without close-on-exec: the program must not
     // hold it.
     crate::seal_inherited_fds();
-    crate::keeper::command(spec)?
+    crate::keeper::command(spec, narrow)?
         .stdin(stdin)
         .stdout(stdout.try_clone()?)
         .stderr(stderr.try_clone()?)

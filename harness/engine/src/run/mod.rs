@@ -264,7 +264,15 @@ pub enum RunError {
 /// Runs `inv` in a fresh sandbox and reports what happened.
 pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
     let containment = sandbox::containment();
-    let mut folder = match crate::spare::take(containment) {
+    // A program under test reads the system, its case folder and its own
+    // files; the reference (ours) is not narrowed.
+    let reads = (!inv.target.is_reference())
+        .then(|| {
+            let own = inv.target.own_paths();
+            sandbox::reads_for(&own.iter().map(PathBuf::as_path).collect::<Vec<_>>())
+        })
+        .flatten();
+    let mut folder = match crate::spare::take(containment, reads.as_ref()) {
         Err(Interrupted) => return Err(RunError::Interrupted),
         Ok(Err(e)) => return Err(RunError::Sandbox(e)),
         Ok(Ok(folder)) => folder,
@@ -285,9 +293,15 @@ pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
     // system must be the same on both sides of a comparison.
     let started = match containment {
         Containment::Namespaces { network, landlock } => {
-            // A folder that is kept gets a keeper that stays with it.
-            if *landlock && resident.is_none() && crate::spare::active() {
-                *resident = sandbox::resident::Resident::start(layout).ok();
+            // A folder that is kept gets a keeper that stays with it, one
+            // that reads as this run's program does.
+            if *landlock
+                && crate::spare::active()
+                && resident
+                    .as_ref()
+                    .is_none_or(|r| r.reads() != reads.as_ref())
+            {
+                *resident = sandbox::resident::Resident::start(layout, reads.clone()).ok();
             }
             let resident = resident.as_mut();
             spawn_contained(
@@ -298,6 +312,7 @@ pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
                 (*network, *landlock),
                 ticket,
                 resident,
+                reads,
             )?
         }
         Containment::ProcessGroup(_) => spawn_grouped(inv, layout, &env, plan, ticket)?,

@@ -5,7 +5,6 @@ use std::ffi::OsString;
 use std::fs;
 use std::os::fd::OwnedFd;
 use std::os::unix::process::CommandExt;
-use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 
@@ -199,6 +198,7 @@ pub(super) fn spawn_contained(
     (network, landlock): (bool, bool),
     ticket: &Ticket,
     resident: Option<&mut sandbox::resident::Resident>,
+    reads: Option<sandbox::Reads>,
 ) -> Result<Started, RunError> {
     // A command line's own words come before the case's arguments.
     let args: Vec<OsString> = inv
@@ -208,14 +208,9 @@ pub(super) fn spawn_contained(
         .chain(&inv.args)
         .cloned()
         .collect();
-    let mut spec =
-        sandbox::Spec::new(layout, inv.target.path(), &args, env, LINGER_GRACE).limited(inv.limits);
-    // A program under test reads the system, its case folder and its own
-    // files; the reference (ours) is not narrowed.
-    if !inv.target.is_reference() {
-        let own = inv.target.own_paths();
-        spec = spec.reading(&own.iter().map(PathBuf::as_path).collect::<Vec<_>>());
-    }
+    let spec = sandbox::Spec::new(layout, inv.target.path(), &args, env, LINGER_GRACE)
+        .limited(inv.limits)
+        .with_reads(reads);
     let program_dir = if inv.target.is_reference() {
         None
     } else {
