@@ -304,16 +304,12 @@ pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
                 *resident = sandbox::resident::Resident::start(layout, reads.clone()).ok();
             }
             let resident = resident.as_mut();
-            spawn_contained(
-                inv,
-                layout,
-                &env,
-                plan,
-                (*network, *landlock),
-                ticket,
+            let keeping = spawn::Keeping {
+                level: (*network, *landlock),
                 resident,
                 reads,
-            )?
+            };
+            spawn_contained(inv, layout, &env, plan, keeping, ticket)?
         }
         Containment::ProcessGroup(_) => spawn_grouped(inv, layout, &env, plan, ticket)?,
     };
