@@ -25,7 +25,7 @@ use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
-use rustix::process::{Pid, PidfdFlags, Signal, WaitOptions};
+use rustix::process::{Pid, PidfdFlags, Signal};
 
 use crate::keeper::{Files, linger_holding, own_link_of, reap};
 use crate::report::{Report, Reported};
@@ -200,12 +200,6 @@ fn program(
 /// Kills every process of the namespace but this one (PID 1) and reaps
 /// them all.
 fn kill_the_rest() {
-    let _ = nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(-1),
-        nix::sys::signal::Signal::SIGKILL,
-    );
-    while let Ok(Some(_)) | Err(rustix::io::Errno::INTR) =
-        rustix::process::wait(WaitOptions::empty())
-    {}
+    crate::watchdog::kill_all();
     reap();
 }

@@ -45,8 +45,11 @@ pub(crate) fn lower_program(pid: Pid) {
     }
 }
 
+/// How long killing a sandbox's processes may take.
+const KILL_LIMIT: Duration = Duration::from_secs(5);
+
 /// How often the counts are taken while a program runs.
-const TICK: Duration = Duration::from_millis(20);
+const TICK: Duration = Duration::from_millis(10);
 
 /// Entries of the folders counted at most per tick: more is a limit hit
 /// too (a program making files by the million).
@@ -115,8 +118,8 @@ pub(crate) fn wait(mut child: std::process::Child, watch: &Watch<'_>) -> io::Res
 /// Which limit the sandbox passed, in words.
 fn over_limit(watch: &Watch<'_>) -> Option<String> {
     if let Some(max) = watch.limits.processes {
-        let n = crate::tree::descendants().len() as u64;
-        if n > max {
+        let limit = usize::try_from(max).unwrap_or(usize::MAX);
+        if crate::tree::count_below(limit) > limit {
             return Some(format!(
                 "it had more than {max} processes running at once (the process limit)"
             ));
@@ -160,17 +163,23 @@ fn bytes_under(dir: &Path, entries: &mut usize) -> u64 {
     total
 }
 
-/// Kills every process of the namespace but this one (PID 1), until none
-/// is left to kill (a fork bomb forks while it is being killed).
+/// Kills every process of the namespace but this one (PID 1) and reaps
+/// them, until none is left alive: a fork bomb forks while it is being
+/// killed, so one `kill(-1)` may miss a child born meanwhile, and a
+/// blocking wait for it would wait for ever. Gives up after
+/// [`KILL_LIMIT`] (the keeper's own end then kills the rest).
 pub(crate) fn kill_all() {
-    for _ in 0..100 {
+    let deadline = std::time::Instant::now() + KILL_LIMIT;
+    loop {
         let _ = nix::sys::signal::kill(
             nix::unistd::Pid::from_raw(-1),
             nix::sys::signal::Signal::SIGKILL,
         );
         crate::keeper::reap();
-        if crate::tree::descendants().is_empty() {
+        if crate::tree::count_below(0) == 0 || std::time::Instant::now() >= deadline {
+            crate::keeper::reap();
             return;
         }
+        std::thread::sleep(Duration::from_millis(1));
     }
 }
