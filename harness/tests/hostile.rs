@@ -540,3 +540,34 @@ fn every_probe_is_refused_to_a_codingame_bot() {
     assert_eq!(code, 0, "{text}");
     bait.assert_untouched();
 }
+
+#[test]
+fn mark_refuses_a_weaker_containment_unless_told() {
+    let _alone = beside_hogs();
+    let root = tempfile::tempdir().unwrap();
+    let subs = root.path().join("subs");
+    std::fs::create_dir_all(subs.join("bob")).unwrap();
+    std::fs::write(subs.join("bob/ass1.c"), b"int main(void) { return 0; }\n").unwrap();
+    let mark = |extra: &[&str]| {
+        output_of(
+            harness(root.path(), root.path())
+                .env("CONFORMANCE_CONTAINMENT", "group")
+                .arg("mark")
+                .arg(&subs)
+                .arg("--out")
+                .arg(root.path().join("marks"))
+                .args(extra),
+        )
+    };
+    let (code, text) = mark(&[]);
+    assert_eq!(code, 2, "{text}");
+    assert!(
+        text.contains("mark needs the default containment, and here programs would run in a process group only"),
+        "{text}"
+    );
+    assert!(text.contains("--allow-weaker-containment"), "{text}");
+    assert!(!root.path().join("marks").exists());
+    let (code, text) = mark(&["--allow-weaker-containment"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(root.path().join("marks/marks.csv").exists(), "{text}");
+}
