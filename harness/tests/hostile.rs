@@ -203,20 +203,27 @@ fn every_access_probe_is_refused_under_run() {
         )
         .unwrap();
     }
-    let tmp = tempfile::tempdir().unwrap();
-    let (code, text) = output_of(
-        harness(&bait.home, tmp.path())
-            .current_dir(suite_file.path())
-            .args(["--bin"])
-            .arg(&exe)
-            .arg("--cases")
-            .arg(suite.path()),
-    );
-    assert!(!text.contains("ESCAPED"), "{text}");
-    assert_eq!(code, 0, "{text}");
-    assert!(text.contains(&format!("{} passed", probes.len())), "{text}");
-    bait.assert_untouched();
-    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+    // The default level, and `full` (a mount namespace too), alike.
+    for level in ["pid", "full"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let (code, text) = output_of(
+            harness(&bait.home, tmp.path())
+                .env("CONFORMANCE_CONTAINMENT", level)
+                .current_dir(suite_file.path())
+                .args(["--bin"])
+                .arg(&exe)
+                .arg("--cases")
+                .arg(suite.path()),
+        );
+        assert!(!text.contains("ESCAPED"), "{level}: {text}");
+        assert_eq!(code, 0, "{level}: {text}");
+        assert!(
+            text.contains(&format!("{} passed", probes.len())),
+            "{level}: {text}"
+        );
+        bait.assert_untouched();
+        assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+    }
 }
 
 #[test]

@@ -130,3 +130,35 @@ impl Policy {
         env
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_policy_says_what_it_widens_and_passes_its_bounds_on() {
+        let policy = Policy {
+            allow_read: vec![PathBuf::from("/opt/py"), PathBuf::from("/srv/data")],
+            allow_network: true,
+            bounds: crate::limits::Bounds {
+                memory: 1 << 30,
+                open_files: 64,
+                processes: 32,
+                folder_bytes: 8 << 20,
+            },
+        };
+        assert_eq!(
+            policy.describe().as_deref(),
+            Some(
+                "programs under test may use the host's network (--allow-network); programs \
+                 under test may also read /opt/py, /srv/data (--allow-read)"
+            )
+        );
+        assert_eq!(Policy::default().describe(), None);
+        let env = policy.child_env();
+        let get = |name: &str| env.iter().find(|(k, _)| *k == name).map(|(_, v)| v.clone());
+        assert_eq!(get(ALLOW_READ_ENV), Some("/opt/py:/srv/data".into()));
+        assert_eq!(get(ALLOW_NETWORK_ENV), Some("1".into()));
+        assert_eq!(get(BOUNDS_ENV), Some("1073741824,64,32,8388608".into()));
+    }
+}

@@ -255,6 +255,23 @@ mod tests {
     }
 
     #[test]
+    fn a_programs_own_files_are_its_folder_unless_that_holds_the_callers() {
+        let dir = tempfile::tempdir().unwrap();
+        let program = dir.path().join("ass1");
+        fs::write(&program, b"x").unwrap();
+        let here = std::env::current_dir().unwrap().join("Cargo.toml");
+        // Named twice: listed once.
+        let got = own_of([program.clone(), here.clone(), program]);
+        assert_eq!(
+            got,
+            [
+                fs::canonicalize(dir.path()).unwrap(),
+                fs::canonicalize(&here).unwrap()
+            ]
+        );
+    }
+
+    #[test]
     fn a_program_reads_the_system_and_its_own_folder_only() {
         let own = tempfile::tempdir().unwrap();
         let other = tempfile::tempdir().unwrap();
