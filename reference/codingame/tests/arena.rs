@@ -200,7 +200,11 @@ fn a_probing_bot_is_refused_everything_and_plays_on() {
         std::fs::set_permissions(&bot, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
     let results = dir.path().join("results.json");
+    // Its records go to the folder it runs in: not the bot's, whose
+    // files the bot could then read only by name.
+    let work = tempfile::tempdir().unwrap();
     let out = Command::new(REFEREE)
+        .current_dir(work.path())
         .env("HOME", home.path())
         .env_remove("CONFORMANCE_CONTAINMENT")
         .env_remove("CONFORMANCE_ALLOW_NETWORK")
