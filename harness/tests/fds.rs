@@ -85,14 +85,17 @@ fn a_bot_sees_only_fds_0_to_2_at_every_level() {
         return;
     }
     let greedy = referee.with_file_name("cg-fixture-greedy");
-    // The bot plays (as the greedy fixture) only if it holds no extra
+    // The bot plays (as the greedy fixture, copied beside it: a bot reads
+    // its own folder, not `target/`) only if it holds no extra
     // descriptor; otherwise it quits, a forfeit.
     let bot = dir.path().join("bot.sh");
+    let own_greedy = dir.path().join("greedy");
+    std::fs::copy(&greedy, &own_greedy).unwrap();
     std::fs::write(
         &bot,
         format!(
             "#!/bin/bash\nif [ \"$({LIST_FDS})\" != \"0 1 2 3 \" ]; then exit 3; fi\nexec {}\n",
-            greedy.display()
+            own_greedy.display()
         ),
     )
     .unwrap();

@@ -162,10 +162,22 @@ fn cohort(root: &Path) -> Cohort {
     }
 }
 
+/// The cohort's wrappers `exec` the harness and the fixtures in
+/// `target/`, which a program under test may not read by default: the
+/// tests allow that folder, as a course allows a runtime under `/opt`.
+const ALLOW_READ: &str = "CONFORMANCE_ALLOW_READ";
+
+fn executables_folder() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_boxes-harness"))
+        .parent()
+        .expect("target folder")
+}
+
 fn mark<A: AsRef<OsStr>>(root: &Path, args: impl IntoIterator<Item = A>) -> Output {
     Command::cargo_bin("boxes-harness")
         .expect("the harness binary")
         .env("NO_COLOR", "1")
+        .env(ALLOW_READ, executables_folder())
         .env("TMPDIR", root)
         .env_remove("CONFORMANCE_REFERENCE")
         // The default containment, whose sandbox the hostile builds meet.
@@ -208,6 +220,7 @@ fn own_score(root: &Path, bin: &Path) -> Vec<String> {
     let out = Command::cargo_bin("boxes-harness")
         .expect("the harness binary")
         .env_remove("CONFORMANCE_REFERENCE")
+        .env(ALLOW_READ, executables_folder())
         .arg("--bin")
         .arg(bin)
         .arg("--score")
@@ -386,6 +399,7 @@ fn a_cohort_is_marked_sliced_merged_interrupted_and_resumed() {
     a[4] = "1".into();
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_boxes-harness"))
         .env("TMPDIR", root)
+        .env(ALLOW_READ, executables_folder())
         .env_remove("CONFORMANCE_REFERENCE")
         .env_remove("CONFORMANCE_CONTAINMENT")
         .arg("mark")

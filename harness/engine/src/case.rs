@@ -290,6 +290,7 @@ pub fn invocation(
             .collect(),
         stdin,
         files,
+        executable: Vec::new(),
         mode: case.mode,
         timeout,
         output_cap: case.output_cap.unwrap_or(DEFAULT_OUTPUT_CAP),

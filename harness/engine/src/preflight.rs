@@ -66,6 +66,11 @@ fn host_machine() -> Option<u16> {
     }
 }
 
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
+}
+
 /// Why executing `path` failed with `error`, in words.
 pub fn diagnose(path: &Path, error: &std::io::Error) -> String {
     let bytes = head(path);
@@ -109,6 +114,11 @@ pub fn diagnose(path: &Path, error: &std::io::Error) -> String {
         8 => "it is neither a program (ELF) nor a script with a `#!` line (exec format \
               error): build it, or give the script a `#!` first line"
             .to_owned(),
+        13 if is_executable(path) => "permission denied: the file is executable, so the \
+               sandbox refused to read it or what it runs (its interpreter, its libraries): \
+               a program under test may read the system's folders and its own, nothing \
+               else; give the folder it needs to `--allow-read` (docs/containment.md)"
+            .to_owned(),
         13 => "permission denied: it needs execute permission (`chmod +x`) on a file \
                system that allows executing"
             .to_owned(),
@@ -142,6 +152,9 @@ mod tests {
         let text = script(b"hello\n");
         assert!(diagnose(&text, &enoexec).contains("neither a program"));
         let eacces = std::io::Error::from_raw_os_error(13);
-        assert!(diagnose(&text, &eacces).contains("permission denied"));
+        assert!(diagnose(&text, &eacces).contains("`chmod +x`"));
+        std::fs::set_permissions(&text, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(diagnose(&text, &eacces).contains("`--allow-read`"));
     }
 }

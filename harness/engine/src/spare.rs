@@ -72,10 +72,24 @@ pub(crate) fn active() -> bool {
     SCOPES.load(Ordering::SeqCst) > 0
 }
 
-/// A folder for a run contained as `containment` says: a kept one, or a
-/// new one made under the interrupt registry's lock.
-pub(crate) fn take(containment: &Containment) -> Result<std::io::Result<Folder>, Interrupted> {
-    let kept = KEPT.lock().unwrap_or_else(PoisonError::into_inner).pop();
+/// A folder for a run contained as `containment` says, whose program reads
+/// `reads`: a kept one (one whose resident keeper reads the same, if there
+/// is one: a keeper's read rules bind all its programs), or a new one made
+/// under the interrupt registry's lock.
+pub(crate) fn take(
+    containment: &Containment,
+    reads: Option<&crate::sandbox::Reads>,
+) -> Result<std::io::Result<Folder>, Interrupted> {
+    let kept = {
+        let mut kept = KEPT.lock().unwrap_or_else(PoisonError::into_inner);
+        let same = kept
+            .iter()
+            .rposition(|f| f.resident.as_ref().is_some_and(|r| r.reads() == reads));
+        match same {
+            Some(i) => Some(kept.swap_remove(i)),
+            None => kept.pop(),
+        }
+    };
     if let Some(folder) = kept {
         if crate::interrupt::interrupted() {
             return Err(Interrupted);

@@ -117,7 +117,34 @@ impl Files {
 fn keep_mounted(spec: &Spec) -> io::Result<()> {
     let files = Files::create(Path::new(CONTROL_MOUNT))?;
     let _ = rustix::mount::unmount(CONTROL_MOUNT, rustix::mount::UnmountFlags::DETACH);
+    if let Err(e) = refuse_network(spec) {
+        return files.report(&Report {
+            ending: Reported::ConfineFailed(e),
+            left: Vec::new(),
+        });
+    }
     keep(spec, files)
+}
+
+/// A resident keeper for programs under test takes their read rules on
+/// itself, once: each program then starts the cheap way (`posix_spawn`),
+/// with no hook between `fork` and `exec`.
+fn narrow_resident(spec: &Spec) -> Result<(), String> {
+    match own_reads(spec).filter(|_| spec.resident) {
+        Some(own) => crate::reads::ruleset(&own)
+            .and_then(crate::reads::enforce)
+            .map_err(|e| e.to_string()),
+        None => Ok(()),
+    }
+}
+
+/// Unless the spec allows the host's network, refuses every socket to
+/// this process and all it starts ([`crate::network`]).
+fn refuse_network(spec: &Spec) -> Result<(), String> {
+    if spec.network {
+        return Ok(());
+    }
+    crate::network::refuse_sockets().map_err(|e| format!("seccomp (no network): {e}"))
 }
 
 /// At the Landlock level: makes user and PID namespaces, confines this
@@ -137,6 +164,7 @@ fn enter(spec: &Spec, confine: &Confine) -> io::Result<ExitCode> {
             return Ok(ExitCode::from(KEEPER_FAILED));
         }
     }
+    crate::watchdog::raise_keeper();
     let (uid, gid) = (
         rustix::process::getuid().as_raw(),
         rustix::process::getgid().as_raw(),
@@ -150,12 +178,20 @@ fn enter(spec: &Spec, confine: &Confine) -> io::Result<ExitCode> {
     fs::write("/proc/self/setgroups", "deny")?;
     fs::write("/proc/self/uid_map", format!("{uid} {uid} 1\n"))?;
     fs::write("/proc/self/gid_map", format!("{gid} {gid} 1\n"))?;
+    // Counted in this user namespace alone from here on.
+    if !spec.resident {
+        spec.limits.apply_processes(None)?;
+    }
     let files = Files::create(&bytes_path(&confine.control))?;
     let writable: Vec<PathBuf> = confine.writable.iter().map(|w| bytes_path(w)).collect();
     let dirs: Vec<&Path> = writable.iter().map(PathBuf::as_path).collect();
-    if let Err(e) = confine::restrict(&dirs) {
+    let confined = confine::restrict(&dirs)
+        .map_err(|e| e.to_string())
+        .and_then(|()| refuse_network(spec))
+        .and_then(|()| narrow_resident(spec));
+    if let Err(e) = confined {
         files.report(&Report {
-            ending: Reported::ConfineFailed(e.to_string()),
+            ending: Reported::ConfineFailed(e),
             left: Vec::new(),
         })?;
         return Ok(ExitCode::SUCCESS);
@@ -172,7 +208,7 @@ fn enter(spec: &Spec, confine: &Confine) -> io::Result<ExitCode> {
             }
             drop(alive_read);
             if spec.resident {
-                return crate::resident::reside(&files).map(|()| ExitCode::SUCCESS);
+                return crate::resident::reside(&files, spec).map(|()| ExitCode::SUCCESS);
             }
             keep(spec, files).map(|()| ExitCode::SUCCESS)
         }
@@ -238,7 +274,6 @@ fn bytes_path(bytes: &[u8]) -> PathBuf {
 /// The keeper's work, as PID 1 of the sandbox: starts the program, waits
 /// for it and what it left behind, and reports.
 fn keep(spec: &Spec, mut files: Files) -> io::Result<()> {
-    use std::os::unix::process::ExitStatusExt as _;
     if spec.program.is_empty() {
         return files.report(&Report {
             ending: Reported::Probe,
@@ -246,6 +281,46 @@ fn keep(spec: &Spec, mut files: Files) -> io::Result<()> {
         });
     }
     crate::seal_inherited_fds();
+    let mut cmd = command(spec, true)?;
+    // The output's pipes, named while this process still holds them: what
+    // lingers holding them is found by these names.
+    let ours = [own_link(1), own_link(2)];
+    let ending = match cmd.spawn() {
+        Err(e) => Reported::SpawnFailed(e.raw_os_error().unwrap_or(0), e.to_string()),
+        Ok(child) => {
+            // `spawn` returns once the program's `exec` succeeded.
+            let _ = files.started.write_all(b"started\n");
+            let stderr = (!spec.release_streams).then(rustix::stdio::stderr);
+            let watch = crate::watchdog::Watch {
+                limits: spec.limits,
+                folders: watched_folders(spec),
+                stderr,
+                socket: None,
+            };
+            if spec.release_streams {
+                release_streams();
+            }
+            crate::watchdog::wait(child, &watch)?
+        }
+    };
+    let left = linger_holding(Duration::from_millis(spec.grace_ms), &ours);
+    files.report(&Report { ending, left })
+}
+
+/// The folders whose bytes count against the run's folder limit: where it
+/// may write.
+pub(crate) fn watched_folders(spec: &Spec) -> Vec<PathBuf> {
+    match &spec.confine {
+        Some(confine) => confine.writable.iter().map(|w| bytes_path(w)).collect(),
+        None => vec![bytes_path(&spec.cwd), PathBuf::from("/tmp")],
+    }
+}
+
+/// The program's command: its arguments, cleared environment and folder
+/// and, for a program under test with `narrow`, its read rules
+/// ([`crate::reads`]), put on it alone between `fork` and `exec` (a
+/// resident keeper that holds the same rules itself starts it without).
+pub(crate) fn command(spec: &Spec, narrow: bool) -> io::Result<std::process::Command> {
     let mut cmd = std::process::Command::new(OsString::from_vec(spec.program.clone()));
     cmd.args(spec.args.iter().map(|a| OsString::from_vec(a.clone())))
         .env_clear()
@@ -255,27 +330,58 @@ fn keep(spec: &Spec, mut files: Files) -> io::Result<()> {
                 .map(|(k, v)| (OsString::from_vec(k.clone()), OsString::from_vec(v.clone()))),
         )
         .current_dir(OsString::from_vec(spec.cwd.clone()));
-    // The output's pipes, named while this process still holds them: what
-    // lingers holding them is found by these names.
-    let ours = [own_link(1), own_link(2)];
-    let ending = match cmd.spawn() {
-        Err(e) => Reported::SpawnFailed(e.raw_os_error().unwrap_or(0), e.to_string()),
-        Ok(mut child) => {
-            // `spawn` returns once the program's `exec` succeeded.
-            let _ = files.started.write_all(b"started\n");
-            if spec.release_streams {
-                release_streams();
-            }
-            let s = child.wait()?;
-            match (s.code(), s.signal()) {
-                (Some(c), _) => Reported::Exited(c),
-                (None, Some(sig)) => Reported::Signaled(sig),
-                (None, None) => Reported::Exited(-1),
-            }
-        }
+    if let Some(own) = own_reads(spec).filter(|_| narrow) {
+        let rules = crate::reads::ruleset(&own).map_err(io::Error::other)?;
+        narrow_before_exec(&mut cmd, rules);
+    }
+    Ok(cmd)
+}
+
+/// What a program under test may read besides the system: the run's own
+/// folders (where it may write at the Landlock level; its working folder
+/// in a mount namespace, whose case folder it is) and what the caller
+/// named. `None`: a program of ours, not narrowed.
+fn own_reads(spec: &Spec) -> Option<Vec<PathBuf>> {
+    let named = spec.reads.as_ref()?;
+    let folders: Vec<PathBuf> = match &spec.confine {
+        Some(confine) => confine.writable.iter().map(|w| bytes_path(w)).collect(),
+        None => vec![bytes_path(&spec.cwd)],
     };
-    let left = linger_holding(Duration::from_millis(spec.grace_ms), &ours);
-    files.report(&Report { ending, left })
+    Some(
+        folders
+            .into_iter()
+            .chain(named.iter().map(|p| bytes_path(p)))
+            .collect(),
+    )
+}
+
+/// Has the program put `rules` on itself before it `exec`s: stacked on
+/// the keeper's own, they bind it alone, not the keeper, which goes on
+/// starting programs of ours too (the reference).
+#[expect(
+    unsafe_code,
+    reason = "a pre-exec hook; keepers are single-threaded, so the child may allocate"
+)]
+fn narrow_before_exec(cmd: &mut std::process::Command, rules: landlock::RulesetCreated) {
+    use std::os::unix::process::CommandExt as _;
+    let slot = std::sync::Mutex::new(Some(rules));
+    // SAFETY: runs in the child between `fork` and `exec`. A keeper has one
+    // thread (`fork` above checks it for its own forks, and it starts
+    // none), so no lock (the allocator's, `slot`'s) is held by a thread
+    // missing from the child; the hook makes two system calls (`prctl`,
+    // `landlock_restrict_self`).
+    unsafe {
+        cmd.pre_exec(move || {
+            let rules = slot
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .take();
+            match rules {
+                Some(r) => crate::reads::enforce(r).map_err(io::Error::other),
+                None => Ok(()),
+            }
+        });
+    }
 }
 
 /// Points this process's fds 0-2 at `/dev/null` (read-only: what the

@@ -13,8 +13,14 @@
 //! - with `full` (opt-in: it costs more than the rest of a run), a mount
 //!   namespace in which the file system is read-only except the case
 //!   folder and a private `/tmp`, and IPC and network namespaces with no
-//!   interface up: no network. The `hakoniwa` crate builds these (our
-//!   crates deny `unsafe`, and mount set-up needs much of it).
+//!   interface up. The `hakoniwa` crate builds these (our crates deny
+//!   `unsafe`, and mount set-up needs much of it);
+//! - at every namespace level: a program under test reads only an
+//!   allow-list ([`reads`]: Landlock rules it puts on itself before
+//!   `exec`, so the keeper can still start the built-in reference), no
+//!   socket can be made (`network`: a seccomp filter, unless
+//!   [`policy`] allows the network), and the keeper's `watchdog` holds
+//!   the run to its process and folder limits ([`Limits`]).
 //!
 //! Inside, the first process (PID 1) is not the program but this very
 //! executable in *keeper* mode ([`keeper_mode`]), which starts the program
@@ -36,15 +42,19 @@ use std::time::Duration;
 pub mod confine;
 mod keeper;
 mod limits;
+mod network;
+pub mod policy;
+pub mod reads;
 mod report;
 pub mod resident;
 mod start;
 mod tree;
+mod watchdog;
 mod wire;
 pub mod zygote;
 
 pub use keeper::keeper_mode;
-pub use limits::Limits;
+pub use limits::{Bounds, Limits};
 pub use report::{LeftBehind, Report, Reported, read_report, started};
 pub use start::{Io, Kept, Streams, start, start_with};
 
@@ -63,9 +73,9 @@ pub fn seal_inherited_fds() {
 pub const KEEPER_ENV: &str = "CONFORMANCE_KEEPER";
 
 /// The environment variable that chooses the containment: `pid` (the
-/// default: user and PID namespaces, writes confined by Landlock, the
-/// host's network), `full` (PID, mount, IPC and network namespaces), or
-/// `group` (a process group only).
+/// default: user and PID namespaces, reads and writes confined by
+/// Landlock, no network), `full` (PID, mount, IPC and network namespaces
+/// too), or `group` (a process group only).
 pub const CONTAINMENT_ENV: &str = "CONFORMANCE_CONTAINMENT";
 
 /// Where the keeper finds its status folder inside the sandbox; it
@@ -91,24 +101,32 @@ pub enum Containment {
 impl Containment {
     /// One line for people: what protects the harness from the program.
     pub fn describe(&self) -> String {
+        let reads = if reads::available() {
+            "reads: the system, the case folder and the program's own files"
+        } else {
+            "reads: the whole file system (no Landlock)"
+        };
+        let network = if policy::get().allow_network {
+            "the host's network (--allow-network)"
+        } else {
+            "no network"
+        };
         match self {
             Containment::Namespaces {
                 network: true,
                 landlock: true,
-            } => "containment: PID namespace and Landlock (read-only file system except the \
-                  case folder and a private temporary folder named by TMPDIR; /tmp is \
-                  read-only; the host's network)"
-                .to_owned(),
-            Containment::Namespaces { network: false, .. } => {
-                "containment: PID, mount, IPC and network namespaces (read-only file system \
-                 except the case folder and a private /tmp; no network)"
-                    .to_owned()
-            }
-            Containment::Namespaces { network: true, .. } => {
-                "containment: PID and mount namespaces (read-only file system except the \
-                 case folder and a private /tmp; the host's network)"
-                    .to_owned()
-            }
+            } => format!(
+                "containment: PID namespace and Landlock ({reads}; writes: the case folder \
+                 and a private TMPDIR; {network})"
+            ),
+            Containment::Namespaces { network: false, .. } => format!(
+                "containment: PID, mount, IPC and network namespaces ({reads}; writes: the \
+                 case folder and a private /tmp; no network)"
+            ),
+            Containment::Namespaces { network: true, .. } => format!(
+                "containment: PID and mount namespaces ({reads}; writes: the case folder and \
+                 a private /tmp; {network})"
+            ),
             Containment::ProcessGroup(why) => {
                 format!("containment: process group only, because {why}")
             }
@@ -152,13 +170,36 @@ pub fn containment() -> &'static Containment {
                 "{CONTAINMENT_ENV}={other} is not one of full, pid, group"
             )),
         };
-        if let Containment::ProcessGroup(_) = &chosen
-            && wanted != "group"
-        {
-            eprintln!("{}: {}", own_name(), chosen.describe());
+        match &chosen {
+            Containment::ProcessGroup(_) if wanted != "group" => {
+                eprintln!("{}: {}", own_name(), chosen.describe());
+            }
+            Containment::Namespaces { .. } if !reads::available() => eprintln!(
+                "{}: containment: reads are not narrowed (this kernel lacks Landlock): \
+                 programs may read the whole file system",
+                own_name()
+            ),
+            _ => {}
         }
         chosen
     })
+}
+
+/// What the default containment promises and this process's runs do not
+/// get, in words (`None`: they get all of it): a process group instead of
+/// namespaces, or reads not narrowed (no Landlock). `mark` refuses to run
+/// without `--allow-weaker-containment` when there is any.
+pub fn shortfall() -> Option<String> {
+    match containment() {
+        Containment::ProcessGroup(why) => Some(format!(
+            "programs would run in a process group only ({why}): they could read and write \
+             what the harness can and signal it"
+        )),
+        Containment::Namespaces { .. } if !reads::available() => {
+            Some("this kernel lacks Landlock: programs could read the whole file system".to_owned())
+        }
+        Containment::Namespaces { .. } => None,
+    }
 }
 
 /// Whether `fd` is readable (or hung up), waiting up to `timeout` (`None`:
@@ -360,6 +401,15 @@ pub struct Spec {
     /// Set by the keeper on itself, and so inherited by the program.
     #[serde(default)]
     limits: Limits,
+    /// A program under test: what it may read besides the system and the
+    /// run's folders ([`reads`]); `None`: a program of ours (the built-in
+    /// reference), whose reads are not narrowed.
+    #[serde(default)]
+    reads: Option<Reads>,
+    /// The keeper leaves the host's network reachable (`--allow-network`);
+    /// otherwise it refuses every socket ([`network`]).
+    #[serde(default)]
+    network: bool,
     /// The process that started the keeper (Landlock level): the keeper
     /// checks it is still its parent once it asked to die with it.
     #[serde(default)]
@@ -374,6 +424,24 @@ pub struct Spec {
     /// caller that reads the output as a conversation sees the end there.
     #[serde(default)]
     release_streams: bool,
+}
+
+/// What a program under test may read besides the system and its run's
+/// folders, as a [`Spec`] carries it (paths as bytes).
+pub type Reads = Vec<Vec<u8>>;
+
+/// The reads of a program under test whose own files are `own`: those
+/// and what the caller allowed ([`policy`]). `None` where the kernel
+/// cannot narrow reads (no Landlock).
+pub fn reads_for(own: &[&Path]) -> Option<Reads> {
+    reads::available().then(|| {
+        let allowed = policy::get().allow_read;
+        own.iter()
+            .copied()
+            .chain(allowed.iter().map(PathBuf::as_path))
+            .map(|p| p.as_os_str().as_bytes().to_vec())
+            .collect()
+    })
 }
 
 /// The Landlock level's part of a [`Spec`].
@@ -406,6 +474,8 @@ impl Spec {
             grace_ms: u64::try_from(grace.as_millis()).unwrap_or(u64::MAX),
             confine: None,
             limits: Limits::default(),
+            reads: None,
+            network: policy::get().allow_network,
             caller: 0,
             resident: false,
             release_streams: false,
@@ -418,6 +488,23 @@ impl Spec {
     #[must_use]
     pub fn releasing_streams(mut self) -> Self {
         self.release_streams = true;
+        self
+    }
+
+    /// The same, for a program under test: it may read the system, the
+    /// run's folders, `own` (its folder, the files its command line
+    /// names) and what the caller allowed ([`policy`]), nothing else.
+    /// Where the kernel cannot narrow reads (no Landlock), unchanged.
+    #[must_use]
+    pub fn reading(mut self, own: &[&Path]) -> Self {
+        self.reads = reads_for(own);
+        self
+    }
+
+    /// The same, reading what [`reads_for`] gave (`None`: not narrowed).
+    #[must_use]
+    pub fn with_reads(mut self, reads: Option<Reads>) -> Self {
+        self.reads = reads;
         self
     }
 

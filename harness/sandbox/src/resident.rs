@@ -25,7 +25,7 @@ use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
-use rustix::process::{Pid, PidfdFlags, Signal, WaitOptions};
+use rustix::process::{Pid, PidfdFlags, Signal};
 
 use crate::keeper::{Files, linger_holding, own_link_of, reap};
 use crate::report::{Report, Reported};
@@ -53,14 +53,20 @@ pub struct Resident {
     outer: std::process::Child,
     pid: Pid,
     broken: bool,
+    /// What its programs may read ([`crate::reads_for`]; `None`: not
+    /// narrowed): the keeper itself holds these rules, so its programs
+    /// start without a hook of their own between `fork` and `exec`.
+    reads: Option<crate::Reads>,
 }
 
 impl Resident {
     /// Starts a resident keeper for the folders of `layout` (made by
-    /// [`Layout::confined`]: the Landlock level).
-    pub fn start(layout: &Layout) -> Result<Self, String> {
+    /// [`Layout::confined`]: the Landlock level), for programs that read
+    /// `reads` (the built-in reference: `None`).
+    pub fn start(layout: &Layout, reads: Option<crate::Reads>) -> Result<Self, String> {
         let mut spec = Spec::new(layout, Path::new(""), &[], &[], Duration::ZERO);
         spec.resident = true;
+        spec.reads.clone_from(&reads);
         spec.confine = Some(confine_of(layout));
         let json = serde_json::to_string(&spec).map_err(|e| e.to_string())?;
         let exe = std::env::current_exe().map_err(|e| format!("no own executable: {e}"))?;
@@ -87,7 +93,13 @@ impl Resident {
             outer,
             pid,
             broken: false,
+            reads,
         })
+    }
+
+    /// What its programs may read.
+    pub fn reads(&self) -> Option<&crate::Reads> {
+        self.reads.as_ref()
     }
 
     /// Whether it failed and must not be asked again.
@@ -100,6 +112,11 @@ impl Resident {
     pub(crate) fn run(&mut self, spec: &Spec, theirs: &[OwnedFd; 3]) -> Result<Pid, String> {
         if self.broken {
             return Err("the resident keeper is broken".to_owned());
+        }
+        // Its rules bind every program it starts: a run that may read
+        // otherwise needs another keeper (this one stays good).
+        if spec.reads != self.reads {
+            return Err("the resident keeper reads otherwise".to_owned());
         }
         let fds = [theirs[0].as_fd(), theirs[1].as_fd(), theirs[2].as_fd()];
         crate::wire::send(&self.socket, spec, fds).map_err(|e| {
@@ -128,7 +145,7 @@ impl Drop for Resident {
 }
 
 /// PID 1's side: serves runs until the socket (its stdin) closes.
-pub(crate) fn reside(files: &Files) -> io::Result<()> {
+pub(crate) fn reside(files: &Files, own: &Spec) -> io::Result<()> {
     let socket = UnixStream::from(rustix::io::dup(rustix::stdio::stdin())?);
     loop {
         let Some((spec, [stdin, stdout, stderr])) = crate::wire::receive(&socket) else {
@@ -137,12 +154,21 @@ pub(crate) fn reside(files: &Files) -> io::Result<()> {
         // Held until the report is written: their closing tells the caller
         // the run is over.
         let ours = [own_link_of(&stdout), own_link_of(&stderr)];
-        let ending = match program(&spec, stdin, &stdout, &stderr) {
+        let narrow = spec.reads != own.reads;
+        let ending = match program(&spec, narrow, stdin, &stdout, &stderr) {
             Err(e) => Reported::SpawnFailed(e.raw_os_error().unwrap_or(0), e.to_string()),
             Ok(child) => {
-                spec.limits.apply(Some(Pid::from_child(&child)))?;
+                let pid = Some(Pid::from_child(&child));
+                spec.limits.apply(pid)?;
+                spec.limits.apply_processes(pid)?;
                 files.started.write_all_at(b"started\n", 0)?;
-                wait_watching(child, &socket)?
+                let watch = crate::watchdog::Watch {
+                    limits: spec.limits,
+                    folders: crate::keeper::watched_folders(&spec),
+                    stderr: Some(stderr.as_fd()),
+                    socket: Some(socket.as_fd()),
+                };
+                crate::watchdog::wait(child, &watch)?
             }
         };
         let left = linger_holding(Duration::from_millis(spec.grace_ms), &ours);
@@ -156,67 +182,24 @@ pub(crate) fn reside(files: &Files) -> io::Result<()> {
 
 fn program(
     spec: &Spec,
+    narrow: bool,
     stdin: OwnedFd,
     stdout: &OwnedFd,
     stderr: &OwnedFd,
 ) -> io::Result<std::process::Child> {
-    use std::ffi::OsString;
-    use std::os::unix::ffi::OsStringExt as _;
     // The socket is a `dup` without close-on-exec: the program must not
     // hold it.
     crate::seal_inherited_fds();
-    std::process::Command::new(OsString::from_vec(spec.program.clone()))
-        .args(spec.args.iter().map(|a| OsString::from_vec(a.clone())))
-        .env_clear()
-        .envs(
-            spec.env
-                .iter()
-                .map(|(k, v)| (OsString::from_vec(k.clone()), OsString::from_vec(v.clone()))),
-        )
-        .current_dir(OsString::from_vec(spec.cwd.clone()))
+    crate::keeper::command(spec, narrow)?
         .stdin(stdin)
         .stdout(stdout.try_clone()?)
         .stderr(stderr.try_clone()?)
         .spawn()
 }
 
-/// Waits for the program, watching the socket: a caller that died (or
-/// broke the protocol) ends the sandbox at once.
-fn wait_watching(mut child: std::process::Child, socket: &UnixStream) -> io::Result<Reported> {
-    use std::os::unix::process::ExitStatusExt as _;
-    let pidfd = rustix::process::pidfd_open(Pid::from_child(&child), PidfdFlags::empty())?;
-    loop {
-        let mut fds = [
-            rustix::event::PollFd::new(&pidfd, rustix::event::PollFlags::IN),
-            rustix::event::PollFd::new(socket, rustix::event::PollFlags::IN),
-        ];
-        match rustix::event::poll(&mut fds, None) {
-            Ok(_) | Err(rustix::io::Errno::INTR) => {}
-            Err(e) => return Err(e.into()),
-        }
-        if !fds[1].revents().is_empty() {
-            return Err(io::Error::other("the caller is gone"));
-        }
-        if !fds[0].revents().is_empty() {
-            let s = child.wait()?;
-            return Ok(match (s.code(), s.signal()) {
-                (Some(c), _) => Reported::Exited(c),
-                (None, Some(sig)) => Reported::Signaled(sig),
-                (None, None) => Reported::Exited(-1),
-            });
-        }
-    }
-}
-
 /// Kills every process of the namespace but this one (PID 1) and reaps
 /// them all.
 fn kill_the_rest() {
-    let _ = nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(-1),
-        nix::sys::signal::Signal::SIGKILL,
-    );
-    while let Ok(Some(_)) | Err(rustix::io::Errno::INTR) =
-        rustix::process::wait(WaitOptions::empty())
-    {}
+    crate::watchdog::kill_all();
     reap();
 }

@@ -43,6 +43,33 @@ pub fn descendants() -> Vec<Descendant> {
         .collect()
 }
 
+/// How many processes live below this one (zombies included), counting
+/// no further than `limit + 1`: the keeper's watch asks it every few
+/// milliseconds, and a fork bomb's whole tree would take longer to walk
+/// than it takes to grow.
+pub fn count_below(limit: usize) -> usize {
+    let Some(me) = fs::read_link("/proc/self")
+        .ok()
+        .and_then(|p| p.to_str().and_then(|s| s.parse::<u32>().ok()))
+    else {
+        return 0;
+    };
+    let mut count = 0;
+    let mut pending = vec![me];
+    while let Some(pid) = pending.pop() {
+        for child in children(pid) {
+            if child != me {
+                count += 1;
+                if count > limit {
+                    return count;
+                }
+                pending.push(child);
+            }
+        }
+    }
+    count
+}
+
 /// The children of `pid`, from each of its threads' `children` file; where
 /// the kernel has none (built without `CONFIG_PROC_CHILDREN`), from the
 /// parent field of every process.
@@ -96,6 +123,29 @@ fn namespace_pid(pid: u32) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counting_stops_past_the_limit() {
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", "exec 3<&0; cat <&3 & cat <&3 & wait"])
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut seen = (0, 0);
+        for _ in 0..500 {
+            seen = (count_below(1), count_below(100));
+            if seen.1 >= 3 {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        drop(child.stdin.take());
+        let _ = child.wait();
+        // Past the limit of 1 it stops at 2; unbounded it finds the shell
+        // and both `cat`s (and whatever other tests run at the moment).
+        assert_eq!(seen.0, 2);
+        assert!(seen.1 >= 3, "{seen:?}");
+    }
 
     #[test]
     fn a_child_and_its_child_are_found() {

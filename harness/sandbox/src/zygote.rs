@@ -177,6 +177,8 @@ pub(crate) fn serve() -> ExitCode {
         Err(_) => return ExitCode::FAILURE,
     };
     let own = rustix::process::getpid();
+    // Found once here, not in every keeper forked from here.
+    let _ = crate::reads::system();
     loop {
         while let Ok(Some(_)) = rustix::process::wait(WaitOptions::NOHANG) {}
         // Finished keepers are reaped at least this often.

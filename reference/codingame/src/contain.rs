@@ -11,14 +11,15 @@
 //! read-only; with a mount namespace, a private `/tmp`).
 //!
 //! Whatever the level, a bot gets the same view:
-//! - its working directory is the caller's (shown read-only), so that a
-//!   command's relative paths (`python3 bot.py`, `./bot`) mean what they
-//!   mean in the caller's shell; a program named without a `/` is found on
-//!   the caller's `PATH`, and its folder is shown read-only, as is the
-//!   folder of every other word that names an existing file by a path
-//!   (`env CG_BOT_SEED=1 /opt/bots/mine`, `python3 ../bots/x.py`) and every
-//!   word that names a folder; a path only a shell script mentions
-//!   (`sh -c '... /opt/x'`) is not seen, and stays invisible;
+//! - its working directory is the caller's, so that a command's relative
+//!   paths (`python3 bot.py`, `./bot`) mean what they mean in the caller's
+//!   shell; a program named without a `/` is found on the caller's `PATH`;
+//!   at the default level the bot may read (besides the system) its
+//!   program's folder and the folder of every other word that names an
+//!   existing file (`env CG_BOT_SEED=1 /opt/bots/mine`, `python3
+//!   ../bots/x.py`), or the file alone where that folder is the caller's
+//!   working folder or home (docs/containment.md); a path only a shell
+//!   script mentions (`sh -c '... /opt/x'`) is not readable;
 //! - its environment is cleared, then holds [`environment`]'s variables:
 //!   `PATH=/usr/local/bin:/usr/bin:/bin` (interpreters such as `python3` or
 //!   `node` installed under `/usr/local` are found), `HOME` (its private
@@ -218,9 +219,21 @@ fn start_contained(
     let args: Vec<OsString> = args.iter().map(OsString::from).collect();
     // A bot's output ends when the bot closes it (END-3's `eof`), not
     // when its keeper exits.
+    // A bot is a program under test: it reads the system, its folders,
+    // and its own files (its program's folder, the files its command
+    // names), not the rest of the caller's working folder.
+    let own = sandbox::reads::own_of(
+        std::iter::once(program.to_owned()).chain(
+            args.iter()
+                .filter(|w| w.as_bytes().contains(&b'/') || cwd.join(w).is_file())
+                .map(|w| cwd.join(w))
+                .filter(|p| p.exists()),
+        ),
+    );
     let spec = sandbox::Spec::new(&layout, program, &args, env, Duration::ZERO)
         .in_dir(cwd)
-        .releasing_streams();
+        .releasing_streams()
+        .reading(&own.iter().map(PathBuf::as_path).collect::<Vec<_>>());
     let named = named_folders(&args, cwd);
     let shown: Vec<&Path> = program
         .parent()

@@ -363,12 +363,14 @@ fn a_bots_environment_is_its_own() {
 #[test]
 fn relative_commands_resolve_against_the_callers_folder() {
     // `./name` and a script argument relative to the caller's folder.
+    // The script's program is named on the command line too: a bot reads
+    // the files its command names, not the rest of the caller's folder.
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(FAULTY, dir.path().join("bot")).unwrap();
-    std::fs::write(dir.path().join("bot.sh"), "exec ./bot\n").unwrap();
+    std::fs::write(dir.path().join("bot.sh"), "exec \"$1\"\n").unwrap();
     let out = Command::new(REFEREE)
         .current_dir(dir.path())
-        .args(["--p1", "./bot", "--p2", "sh bot.sh", "--size", "2"])
+        .args(["--p1", "./bot", "--p2", "sh bot.sh ./bot", "--size", "2"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));

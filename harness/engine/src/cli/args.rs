@@ -21,6 +21,60 @@ pub(super) struct Top {
     pub(super) command: Option<Sub>,
     #[command(flatten)]
     pub(super) run: Cli,
+    #[command(flatten)]
+    pub(super) contain: ContainArgs,
+}
+
+/// What programs under test may do beyond the default containment, for
+/// every subcommand that runs them (docs/containment.md).
+#[derive(Debug, Default, clap::Args)]
+pub(super) struct ContainArgs {
+    /// Programs under test may also read PATH (a file or a folder;
+    /// repeatable; CONFORMANCE_ALLOW_READ adds a `:`-separated list).
+    #[arg(long = "allow-read", value_name = "PATH", global = true)]
+    pub(super) allow_read: Vec<PathBuf>,
+    /// Programs under test may use the host's network (the header says
+    /// so; CONFORMANCE_ALLOW_NETWORK=1 too).
+    #[arg(long, global = true)]
+    pub(super) allow_network: bool,
+    /// `mark` runs even where the kernel cannot give the default
+    /// containment (it refuses otherwise).
+    #[arg(long, global = true)]
+    pub(super) allow_weaker_containment: bool,
+    /// Address space of a program, MiB (default 4096).
+    #[arg(long, value_name = "MIB", global = true)]
+    pub(super) max_memory: Option<u64>,
+    /// Processes and threads of a run at once (default 256).
+    #[arg(long, value_name = "N", global = true)]
+    pub(super) max_processes: Option<u64>,
+    /// Open descriptors of a program (default 1024).
+    #[arg(long, value_name = "N", global = true)]
+    pub(super) max_open_files: Option<u64>,
+    /// Bytes a run may keep in its case and temporary folders, MiB
+    /// (default 1024).
+    #[arg(long, value_name = "MIB", global = true)]
+    pub(super) max_folder: Option<u64>,
+}
+
+impl ContainArgs {
+    /// The resource bounds: the options over the inherited ones.
+    pub(super) fn bounds(&self) -> crate::sandbox::Bounds {
+        let mut b = crate::sandbox::policy::inherited_bounds();
+        let mib = |n: u64| n.saturating_mul(1 << 20);
+        if let Some(m) = self.max_memory {
+            b.memory = mib(m);
+        }
+        if let Some(n) = self.max_processes {
+            b.processes = n;
+        }
+        if let Some(n) = self.max_open_files {
+            b.open_files = n;
+        }
+        if let Some(m) = self.max_folder {
+            b.folder_bytes = mib(m);
+        }
+        b
+    }
 }
 
 /// The subcommands.

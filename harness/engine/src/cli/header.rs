@@ -87,5 +87,8 @@ pub(super) fn print_header(program: &str, cli: &Cli, ctx: &Context, plan: &Plan)
         plan.trials.len(),
         from.join(", ")
     );
+    if let Some(widened) = crate::sandbox::policy::get().describe() {
+        println!("{program}: {widened}");
+    }
     let _ = std::io::stdout().flush();
 }

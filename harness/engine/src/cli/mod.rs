@@ -117,6 +117,12 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
             crate::run::signal_name(sig)
         );
     });
+    // Before the first sandbox starts: its keeper takes the policy.
+    crate::sandbox::policy::set(
+        top.contain.allow_read.clone(),
+        top.contain.allow_network,
+        top.contain.bounds(),
+    );
     // Finished runs' folders are reused until the command ends.
     let _kept = crate::spare::Scope::enter();
     match top.command {
@@ -126,7 +132,7 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
         Some(Sub::List(cli)) => run_cases(app, cli.into(), defaults),
         Some(Sub::Coverage(cli)) => run_cases(app, cli.into(), defaults),
         Some(Sub::Diff(command)) => diff_main(app, command),
-        Some(Sub::Mark(command)) => mark_main(app, &command),
+        Some(Sub::Mark(command)) => mark_main(app, &command, top.contain.allow_weaker_containment),
         Some(Sub::GradescopeAutograder(cli)) => match app.pack(cli.spec.as_deref()) {
             Err(e) => usage_error(app.program, &e),
             Ok(pack) if pack.build().is_none() => usage_error(
@@ -181,9 +187,24 @@ fn version(app: &App<'_>) -> String {
 }
 
 /// `mark` and `mark merge`.
-fn mark_main(app: &App<'_>, command: &crate::mark::MarkCommand) -> ExitCode {
+fn mark_main(app: &App<'_>, command: &crate::mark::MarkCommand, weaker: bool) -> ExitCode {
     if let Some(crate::mark::MarkSub::Merge(cli)) = &command.sub {
         return crate::mark::merge::merge(app.program, cli);
+    }
+    // Marks are never made in a weaker sandbox without the marker knowing.
+    if let Some(lacking) = crate::sandbox::shortfall()
+        && !weaker
+    {
+        return usage_error(
+            app.program,
+            &format!(
+                "mark needs the default containment, and here {lacking}; give \
+                 --allow-weaker-containment to mark anyway (docs/containment.md)"
+            ),
+        );
+    }
+    if let Some(widened) = crate::sandbox::policy::get().describe() {
+        let _ = writeln!(std::io::stderr(), "{} mark: {widened}", app.program);
     }
     match app.pack(command.mark.spec.as_deref()) {
         Ok(pack) => crate::mark::mark(pack, app.packs, app.program, &command.mark),

@@ -96,6 +96,7 @@ pub fn build(files: &Files, line: &str, program: &str, limit: Duration) -> Resul
         .iter()
         .map(|(p, b)| (p.clone(), b.clone()))
         .collect();
+    inv.executable = files.1.iter().cloned().collect();
     inv.timeout = limit;
     inv.limits = Limits::for_timeout(limit);
     inv.output_cap = OUTPUT_CAP;

@@ -3,9 +3,12 @@
 //! read with maintained readers. Every path is checked before it is
 //! used: one that climbs out (`../`, absolute) or a link that points out
 //! refuses the submission, with why. Sizes and counts are bounded, and a
-//! single folder wrapping everything is unwrapped.
+//! single folder wrapping everything is unwrapped. Which files are
+//! executable is kept (a folder's modes, a zip's and a tar's entries
+//! carry them), so that a build line running `./configure` or a
+//! submitted script works.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
 use std::path::{Component, Path};
 
@@ -18,9 +21,10 @@ pub const MAX_BYTES: u64 = 64 << 20;
 /// Files a submission may hold.
 pub const MAX_FILES: usize = 10_000;
 
-/// A submission's files: relative `/`-separated path → bytes.
+/// A submission's files: relative `/`-separated path → bytes, and the
+/// paths of those that are executable.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Files(pub BTreeMap<String, Vec<u8>>);
+pub struct Files(pub BTreeMap<String, Vec<u8>>, pub BTreeSet<String>);
 
 impl Files {
     /// The SHA-256 of every path and its bytes, in path order.
@@ -31,6 +35,12 @@ impl Files {
             h.update(path.as_bytes());
             h.update((bytes.len() as u64).to_le_bytes());
             h.update(bytes);
+        }
+        // Only where there are any, so that a submission without
+        // executable files hashes as it always did.
+        for path in &self.1 {
+            h.update(b"\0x");
+            h.update(path.as_bytes());
         }
         crate::suite::hex(&h.finalize())
     }
@@ -43,7 +53,13 @@ impl Files {
             .map(String::as_str)
     }
 
-    fn add(&mut self, path: &str, bytes: Vec<u8>, total: &mut u64) -> Result<(), String> {
+    fn add(
+        &mut self,
+        path: &str,
+        bytes: Vec<u8>,
+        mode: Option<u32>,
+        total: &mut u64,
+    ) -> Result<(), String> {
         *total += bytes.len() as u64;
         if *total > MAX_BYTES {
             return Err(format!("more than {} MiB of files", MAX_BYTES >> 20));
@@ -52,6 +68,9 @@ impl Files {
             return Err(format!("more than {MAX_FILES} files"));
         }
         self.0.insert(path.to_owned(), bytes);
+        if mode.is_some_and(|m| m & 0o111 != 0) {
+            self.1.insert(path.to_owned());
+        }
         Ok(())
     }
 
@@ -71,11 +90,10 @@ impl Files {
                 return self;
             }
             let cut = first.len() + 1;
+            let strip = |p: &str| p.get(cut..).unwrap_or_default().to_owned();
             self = Files(
-                self.0
-                    .into_iter()
-                    .map(|(p, b)| (p.get(cut..).unwrap_or_default().to_owned(), b))
-                    .collect(),
+                self.0.into_iter().map(|(p, b)| (strip(&p), b)).collect(),
+                self.1.iter().map(|p| strip(p)).collect(),
             );
         }
     }
@@ -184,8 +202,10 @@ fn read_folder(dir: &Path) -> Result<Files, String> {
             let target = std::fs::read_link(entry.path()).unwrap_or_default();
             refuse_link(&rel, &target)?;
         } else if kind.is_file() {
+            use std::os::unix::fs::PermissionsExt as _;
+            let mode = entry.metadata().ok().map(|m| m.permissions().mode());
             let bytes = read_bounded(open(entry.path())?, total)?;
-            files.add(&rel, bytes, &mut total)?;
+            files.add(&rel, bytes, mode, &mut total)?;
         }
     }
     Ok(files)
@@ -212,8 +232,9 @@ fn read_zip(path: &Path) -> Result<Files, String> {
                 Path::new(&String::from_utf8_lossy(&target).into_owned()),
             )?;
         } else if entry.is_file() {
+            let mode = entry.unix_mode();
             let bytes = read_bounded(&mut entry, total)?;
-            files.add(&rel, bytes, &mut total)?;
+            files.add(&rel, bytes, mode, &mut total)?;
         }
     }
     Ok(files)
@@ -248,8 +269,9 @@ fn read_tar(reader: impl Read) -> Result<Files, String> {
                 refuse_link(&rel, &target)?;
             }
         } else if kind.is_file() {
+            let mode = entry.header().mode().ok();
             let bytes = read_bounded(&mut entry, total)?;
-            files.add(&rel, bytes, &mut total)?;
+            files.add(&rel, bytes, mode, &mut total)?;
         }
     }
     Ok(files)
@@ -367,6 +389,50 @@ mod tests {
         w.start_file("../../x.c", opts).unwrap();
         w.finish().unwrap();
         assert!(read(&Source::Zip(path)).unwrap_err().contains("climbs out"));
+    }
+
+    #[test]
+    fn executable_files_keep_their_mode_in_every_form() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let want = |files: &Files| {
+            assert_eq!(files.1.iter().collect::<Vec<_>>(), ["configure"]);
+            assert_eq!(files.0.len(), 2);
+        };
+        // A folder.
+        let folder = dir.path().join("alice");
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(folder.join("configure"), b"#!/bin/sh\n").unwrap();
+        std::fs::write(folder.join("main.c"), b"int main;").unwrap();
+        std::fs::set_permissions(
+            folder.join("configure"),
+            std::fs::Permissions::from_mode(0o755),
+        )
+        .unwrap();
+        want(&read(&Source::Folder(folder)).unwrap());
+        // A zip.
+        let path = dir.path().join("a.zip");
+        let mut w = zip::ZipWriter::new(std::fs::File::create(&path).unwrap());
+        let opts = zip::write::SimpleFileOptions::default();
+        w.start_file("configure", opts.unix_permissions(0o755))
+            .unwrap();
+        w.write_all(b"#!/bin/sh\n").unwrap();
+        w.start_file("main.c", opts.unix_permissions(0o644))
+            .unwrap();
+        w.finish().unwrap();
+        want(&read(&Source::Zip(path)).unwrap());
+        // A tar.
+        let mut b = tar::Builder::new(Vec::new());
+        for (name, mode) in [("configure", 0o755), ("main.c", 0o644)] {
+            let mut h = tar::Header::new_gnu();
+            h.set_size(1);
+            h.set_mode(mode);
+            h.set_cksum();
+            b.append_data(&mut h, name, &b"x"[..]).unwrap();
+        }
+        let path = dir.path().join("a.tar");
+        std::fs::write(&path, b.into_inner().unwrap()).unwrap();
+        want(&read(&Source::Tar(path)).unwrap());
     }
 
     #[test]

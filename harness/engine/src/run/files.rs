@@ -24,13 +24,22 @@ fn checked_relative(path: &str) -> Result<PathBuf, RunError> {
     }
 }
 
-pub(super) fn place_files(root: &Path, files: &[(String, Vec<u8>)]) -> Result<(), RunError> {
+pub(super) fn place_files(
+    root: &Path,
+    files: &[(String, Vec<u8>)],
+    executable: &[String],
+) -> Result<(), RunError> {
+    use std::os::unix::fs::PermissionsExt as _;
     for (path, bytes) in files {
         let full = root.join(checked_relative(path)?);
         if let Some(parent) = full.parent() {
             fs::create_dir_all(parent).map_err(RunError::Sandbox)?;
         }
         fs::write(&full, bytes).map_err(RunError::Sandbox)?;
+        if executable.contains(path) {
+            fs::set_permissions(&full, fs::Permissions::from_mode(0o755))
+                .map_err(RunError::Sandbox)?;
+        }
     }
     Ok(())
 }

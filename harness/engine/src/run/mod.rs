@@ -109,6 +109,8 @@ pub struct Invocation {
     pub stdin: Vec<u8>,
     /// Files placed in the sandbox first (relative path, bytes).
     pub files: Vec<(String, Vec<u8>)>,
+    /// Those of `files` placed executable (mode 0755; the rest 0644).
+    pub executable: Vec<String>,
     /// How stdout is connected.
     pub mode: Mode,
     /// Time before the group is killed.
@@ -178,6 +180,7 @@ impl Invocation {
             env: Vec::new(),
             stdin,
             files: Vec::new(),
+            executable: Vec::new(),
             mode: Mode::Pipe,
             timeout: DEFAULT_TIMEOUT,
             output_cap: DEFAULT_OUTPUT_CAP,
@@ -282,7 +285,15 @@ pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
 /// wrote.
 pub fn run_with_activity(inv: &Invocation) -> Result<(Outcome, Activity), RunError> {
     let containment = sandbox::containment();
-    let mut folder = match crate::spare::take(containment) {
+    // A program under test reads the system, its case folder and its own
+    // files; the reference (ours) is not narrowed.
+    let reads = (!inv.target.is_reference())
+        .then(|| {
+            let own = inv.target.own_paths();
+            sandbox::reads_for(&own.iter().map(PathBuf::as_path).collect::<Vec<_>>())
+        })
+        .flatten();
+    let mut folder = match crate::spare::take(containment, reads.as_ref()) {
         Err(Interrupted) => return Err(RunError::Interrupted),
         Ok(Err(e)) => return Err(RunError::Sandbox(e)),
         Ok(Ok(folder)) => folder,
@@ -294,7 +305,7 @@ pub fn run_with_activity(inv: &Invocation) -> Result<(Outcome, Activity), RunErr
         ..
     } = &mut folder;
     let (layout, ticket) = (&*layout, &*ticket);
-    place_files(&layout.work, &inv.files)?;
+    place_files(&layout.work, &inv.files, &inv.executable)?;
     let env = environment(inv, layout);
     let plan = plan_stdout(inv.mode)?;
 
@@ -303,20 +314,23 @@ pub fn run_with_activity(inv: &Invocation) -> Result<(Outcome, Activity), RunErr
     // system must be the same on both sides of a comparison.
     let started = match containment {
         Containment::Namespaces { network, landlock } => {
-            // A folder that is kept gets a keeper that stays with it.
-            if *landlock && resident.is_none() && crate::spare::active() {
-                *resident = sandbox::resident::Resident::start(layout).ok();
+            // A folder that is kept gets a keeper that stays with it, one
+            // that reads as this run's program does.
+            if *landlock
+                && crate::spare::active()
+                && resident
+                    .as_ref()
+                    .is_none_or(|r| r.reads() != reads.as_ref())
+            {
+                *resident = sandbox::resident::Resident::start(layout, reads.clone()).ok();
             }
             let resident = resident.as_mut();
-            spawn_contained(
-                inv,
-                layout,
-                &env,
-                plan,
-                (*network, *landlock),
-                ticket,
+            let keeping = spawn::Keeping {
+                level: (*network, *landlock),
                 resident,
-            )?
+                reads,
+            };
+            spawn_contained(inv, layout, &env, plan, keeping, ticket)?
         }
         Containment::ProcessGroup(_) => spawn_grouped(inv, layout, &env, plan, ticket)?,
     };

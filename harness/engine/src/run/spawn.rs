@@ -189,16 +189,31 @@ pub(super) fn streams(
     (stdin.map(Into::into), stdout, stderr.map(Into::into))
 }
 
+/// How a contained run is kept: the level's namespaces, the folder's
+/// resident keeper (if any), what the program may read.
+pub(super) struct Keeping<'a> {
+    /// `(network, landlock)` of [`sandbox::Containment::Namespaces`].
+    pub(super) level: (bool, bool),
+    /// The folder's resident keeper.
+    pub(super) resident: Option<&'a mut sandbox::resident::Resident>,
+    /// What a program under test may read (`None`: not narrowed).
+    pub(super) reads: Option<sandbox::Reads>,
+}
+
 /// Starts the program in namespaces of its own, under a keeper.
 pub(super) fn spawn_contained(
     inv: &Invocation,
     layout: &Layout,
     env: &[(OsString, OsString)],
     plan: StdoutPlan,
-    (network, landlock): (bool, bool),
+    keeping: Keeping<'_>,
     ticket: &Ticket,
-    resident: Option<&mut sandbox::resident::Resident>,
 ) -> Result<Started, RunError> {
+    let Keeping {
+        level: (network, landlock),
+        resident,
+        reads,
+    } = keeping;
     // A command line's own words come before the case's arguments.
     let args: Vec<OsString> = inv
         .target
@@ -207,8 +222,9 @@ pub(super) fn spawn_contained(
         .chain(&inv.args)
         .cloned()
         .collect();
-    let spec =
-        sandbox::Spec::new(layout, inv.target.path(), &args, env, LINGER_GRACE).limited(inv.limits);
+    let spec = sandbox::Spec::new(layout, inv.target.path(), &args, env, LINGER_GRACE)
+        .limited(inv.limits)
+        .with_reads(reads);
     let program_dir = if inv.target.is_reference() {
         None
     } else {

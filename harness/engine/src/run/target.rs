@@ -108,6 +108,26 @@ impl Target {
         self.reference.map(|pack| (REFERENCE_ENV, pack))
     }
 
+    /// What a program under test may read of its own: for the program and
+    /// each word of its command line naming an existing file, the folder
+    /// holding it, or the file alone where that folder is the caller's
+    /// home or holds the caller's working folder (whose suite and other
+    /// files are not the program's). Empty for the reference, which is
+    /// not narrowed.
+    pub fn own_paths(&self) -> Vec<PathBuf> {
+        if self.is_reference() {
+            return Vec::new();
+        }
+        crate::sandbox::reads::own_of(
+            std::iter::once(self.path.clone()).chain(
+                self.words
+                    .iter()
+                    .map(PathBuf::from)
+                    .filter(|w| w.is_absolute() && w.exists()),
+            ),
+        )
+    }
+
     /// The executable's path.
     pub fn path(&self) -> &Path {
         &self.path

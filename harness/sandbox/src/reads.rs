@@ -1,0 +1,311 @@
+//! What a program under test may read: an allow-list, put on the program
+//! alone (between `fork` and `exec`, by Landlock, stacked on the keeper's
+//! own write rules), so that one keeper can start both the built-in
+//! reference (ours: it reads the harness's executable, which embeds every
+//! expected output) and a candidate (which must not).
+//!
+//! The list: the system's folders (`/usr`, `/lib*`, `/bin`, `/sbin`), the
+//! world-readable part of `/etc` ([`etc_entries`]: `/etc/shadow`,
+//! `gshadow`, `sudoers` stay out even when the harness runs as root), the
+//! harmless devices, `/proc` (what another process's entry would reveal
+//! is guarded by the kernel's ptrace check, which Landlock makes refuse
+//! anything outside the sandbox), the CPU list of `/sys`, the run's own
+//! folders, and what the caller names: the program's folder, the files a
+//! command line names, `--allow-read`. Everything else (the harness, the
+//! suite, home folders, the caller's folder, `/tmp`, other runs'
+//! folders) fails to open with `EACCES`.
+//!
+//! A ruleset is built once per distinct list and kept: a resident keeper
+//! runs many programs with the same list, and building one opens every
+//! allowed path.
+
+use std::collections::HashMap;
+use std::fs;
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock, PoisonError};
+
+use landlock::{
+    ABI, AccessFs, BitFlags, CompatLevel, Compatible, PathBeneath, PathFd, Ruleset, RulesetAttr,
+    RulesetCreated, RulesetCreatedAttr, RulesetStatus,
+};
+
+/// The system's folders a program may read and execute from.
+const SYSTEM: [&str; 7] = [
+    "/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin",
+];
+
+/// Other readable places: devices a program may open (the ones it may
+/// write, and the random sources), the process file system, the CPU list
+/// (`sysconf(_SC_NPROCESSORS_ONLN)` reads it).
+const OTHER: [&str; 9] = [
+    "/dev/null",
+    "/dev/zero",
+    "/dev/full",
+    "/dev/tty",
+    "/dev/random",
+    "/dev/urandom",
+    "/proc",
+    "/sys/devices/system/cpu",
+    "/dev/pts",
+];
+
+/// How deep `/etc` is searched for entries that are not world-readable.
+const ETC_DEPTH: usize = 4;
+
+/// The rights the read layer handles.
+fn handled() -> BitFlags<AccessFs> {
+    AccessFs::ReadFile | AccessFs::ReadDir | AccessFs::Execute
+}
+
+/// Every path the read layer allows besides the run's own: the system
+/// part, computed once per process.
+pub fn system() -> &'static [PathBuf] {
+    static SYSTEM_READS: OnceLock<Vec<PathBuf>> = OnceLock::new();
+    SYSTEM_READS.get_or_init(|| {
+        let mut paths: Vec<PathBuf> = SYSTEM.iter().chain(&OTHER).map(PathBuf::from).collect();
+        paths.extend(etc_entries(Path::new("/etc")));
+        paths
+    })
+}
+
+/// The world-readable part of `dir`: a folder whose whole tree anyone
+/// may read is one entry; one holding something private is searched
+/// further (a few levels down); a private file or folder is left out.
+/// The rule is the file system's own: what an unprivileged user could
+/// read, a program under test may read, whoever runs the harness.
+pub fn etc_entries(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    collect_public(dir, ETC_DEPTH, &mut out);
+    out
+}
+
+fn collect_public(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if !world_readable(&path) {
+            continue;
+        }
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        if !is_dir || all_public(&path, depth) {
+            out.push(path);
+        } else if depth > 0 {
+            collect_public(&path, depth - 1, out);
+        }
+    }
+}
+
+/// Whether anyone may read `path` (a folder: list and enter it). A
+/// symbolic link is judged by what it points to.
+fn world_readable(path: &Path) -> bool {
+    fs::metadata(path).is_ok_and(|m| {
+        let mode = m.permissions().mode();
+        if m.is_dir() {
+            mode & 0o005 == 0o005
+        } else {
+            mode & 0o004 != 0
+        }
+    })
+}
+
+/// Whether everything below the folder `dir` is world-readable (too deep
+/// a tree counts as not).
+fn all_public(dir: &Path, depth: usize) -> bool {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return false;
+    };
+    entries.flatten().all(|entry| {
+        let path = entry.path();
+        world_readable(&path)
+            && (!entry.file_type().is_ok_and(|t| t.is_dir())
+                || (depth > 0 && all_public(&path, depth - 1)))
+    })
+}
+
+/// What a program may read of its own, given the files that make it (the
+/// program, the files its command line names): for each, the folder
+/// holding it, or the file alone where that folder is the caller's home,
+/// holds the caller's working folder (whose suite and other files are not
+/// the program's), or is the root.
+pub fn own_of(named: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
+    let cwd = std::env::current_dir().ok();
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let mut out: Vec<PathBuf> = Vec::new();
+    for path in named {
+        let path = fs::canonicalize(&path).unwrap_or(path);
+        let own = match path.parent() {
+            Some(dir)
+                if dir.parent().is_some()
+                    && !cwd.as_ref().is_some_and(|c| c.starts_with(dir))
+                    && home.as_deref() != Some(dir) =>
+            {
+                dir.to_owned()
+            }
+            _ => path.clone(),
+        };
+        if !out.contains(&own) {
+            out.push(own);
+        }
+    }
+    out
+}
+
+/// Rulesets a process keeps at most.
+const MAX_KEPT: usize = 16;
+
+/// Built rulesets by their list of the run's own paths.
+static BUILT: Mutex<Option<HashMap<Vec<PathBuf>, RulesetCreated>>> = Mutex::new(None);
+
+/// Why the read rules could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadsError {
+    /// The kernel refused the rules.
+    #[error("Landlock (reads): {0}")]
+    Ruleset(#[from] landlock::RulesetError),
+    /// The kernel accepted them but enforces none.
+    #[error("Landlock (reads) is not enforced by this kernel")]
+    NotEnforced,
+    /// A ruleset could not be duplicated.
+    #[error("Landlock (reads): {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// A ruleset allowing the system part and `own` (the run's folders and
+/// what the caller named), ready to be put on a process: built on first
+/// use, then duplicated.
+pub fn ruleset(own: &[PathBuf]) -> Result<RulesetCreated, ReadsError> {
+    let mut built = BUILT.lock().unwrap_or_else(PoisonError::into_inner);
+    let map = built.get_or_insert_with(HashMap::new);
+    if let Some(r) = map.get(own) {
+        return Ok(r.try_clone()?);
+    }
+    // A keeper that ran many different programs keeps a few lists only.
+    if map.len() >= MAX_KEPT {
+        map.clear();
+    }
+    let mut rules = Ruleset::default()
+        .set_compatibility(CompatLevel::HardRequirement)
+        .handle_access(handled())?
+        .create()?;
+    for path in system().iter().chain(own) {
+        // A path that does not exist (no `/lib32` here, a `--allow-read`
+        // that is gone) allows nothing.
+        let Ok(fd) = PathFd::new(path) else { continue };
+        let rights = if fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+            handled()
+        } else {
+            AccessFs::from_file(ABI::V1) & handled()
+        };
+        rules = rules.add_rule(PathBeneath::new(fd, rights))?;
+    }
+    let copy = rules.try_clone()?;
+    map.insert(own.to_vec(), rules);
+    Ok(copy)
+}
+
+/// Whether this kernel can narrow reads (Landlock of any ABI), asked
+/// once: making a ruleset restricts nothing.
+pub fn available() -> bool {
+    static AVAILABLE: OnceLock<bool> = OnceLock::new();
+    *AVAILABLE.get_or_init(|| {
+        Ruleset::default()
+            .set_compatibility(CompatLevel::HardRequirement)
+            .handle_access(handled())
+            .and_then(Ruleset::create)
+            .is_ok()
+    })
+}
+
+/// Puts `ruleset` on the calling process (between `fork` and `exec`: the
+/// program alone gets it).
+pub fn enforce(ruleset: RulesetCreated) -> Result<(), ReadsError> {
+    match ruleset.restrict_self()?.ruleset {
+        RulesetStatus::NotEnforced => Err(ReadsError::NotEnforced),
+        RulesetStatus::FullyEnforced | RulesetStatus::PartiallyEnforced => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn private_entries_of_etc_are_left_out() {
+        let etc = tempfile::tempdir().unwrap();
+        let p = etc.path();
+        fs::write(p.join("passwd"), b"x").unwrap();
+        fs::write(p.join("shadow"), b"x").unwrap();
+        fs::set_permissions(p.join("shadow"), fs::Permissions::from_mode(0o640)).unwrap();
+        fs::create_dir_all(p.join("ssl/certs")).unwrap();
+        fs::write(p.join("ssl/certs/ca.pem"), b"x").unwrap();
+        fs::create_dir(p.join("ssl/private")).unwrap();
+        fs::set_permissions(p.join("ssl/private"), fs::Permissions::from_mode(0o700)).unwrap();
+        fs::create_dir(p.join("open")).unwrap();
+        fs::write(p.join("open/a"), b"x").unwrap();
+        let mut got = etc_entries(p);
+        got.sort();
+        let want: Vec<PathBuf> = ["open", "passwd", "ssl/certs"]
+            .iter()
+            .map(|n| p.join(n))
+            .collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn a_programs_own_files_are_its_folder_unless_that_holds_the_callers() {
+        let dir = tempfile::tempdir().unwrap();
+        let program = dir.path().join("ass1");
+        fs::write(&program, b"x").unwrap();
+        let here = std::env::current_dir().unwrap().join("Cargo.toml");
+        // Named twice: listed once.
+        let got = own_of([program.clone(), here.clone(), program]);
+        assert_eq!(
+            got,
+            [
+                fs::canonicalize(dir.path()).unwrap(),
+                fs::canonicalize(&here).unwrap()
+            ]
+        );
+    }
+
+    #[test]
+    fn a_program_reads_the_system_and_its_own_folder_only() {
+        let own = tempfile::tempdir().unwrap();
+        let other = tempfile::tempdir().unwrap();
+        fs::write(own.path().join("mine"), b"m").unwrap();
+        fs::write(other.path().join("theirs"), b"t").unwrap();
+        let (own_path, other_path) = (own.path().to_owned(), other.path().to_owned());
+        let results = std::thread::spawn(move || {
+            ruleset(std::slice::from_ref(&own_path))
+                .and_then(enforce)
+                .map(|()| {
+                    (
+                        fs::read(own_path.join("mine")).is_ok(),
+                        fs::read(other_path.join("theirs"))
+                            .map_err(|e| e.kind())
+                            .err(),
+                        fs::read("/etc/passwd").is_ok(),
+                        fs::read("/etc/shadow").is_ok(),
+                    )
+                })
+        })
+        .join()
+        .unwrap();
+        match results {
+            Ok(r) => assert_eq!(
+                r,
+                (
+                    true,
+                    Some(std::io::ErrorKind::PermissionDenied),
+                    true,
+                    false
+                )
+            ),
+            Err(ReadsError::Ruleset(e)) => eprintln!("no Landlock here: {e}"),
+            Err(e) => panic!("{e}"),
+        }
+    }
+}

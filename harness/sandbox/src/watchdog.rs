@@ -1,0 +1,185 @@
+//! The keeper's watch over a running program: it waits for the program
+//! to end (and, for a resident keeper, for its caller to go), and every
+//! [`TICK`] counts the sandbox's processes and its folders' bytes. At the
+//! limit ([`crate::Limits`]: a fork bomb, a program filling its case
+//! folder) it kills every process of the sandbox but itself and says why
+//! on the program's stderr; the run then ends as killed by `SIGKILL`.
+
+use std::fs;
+use std::io::{self, Write as _};
+use std::os::fd::BorrowedFd;
+use std::os::unix::fs::MetadataExt as _;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rustix::process::{Pid, PidfdFlags};
+
+use crate::Limits;
+use crate::report::Reported;
+
+/// How far the keeper raises its own priority above its programs', where
+/// it may (root, or a user with room under `RLIMIT_NICE`): a fork bomb's
+/// processes then cannot starve the keeper that counts them. As root the
+/// kernel's own process limit (`RLIMIT_NPROC`) does not bind, and the
+/// watch is what stops the bomb.
+const KEEPER_BOOST: i32 = 10;
+
+/// The priority the keeper had before it raised its own: its programs
+/// get it back.
+static PROGRAM_NICE: std::sync::OnceLock<i32> = std::sync::OnceLock::new();
+
+/// Raises this keeper's priority, where it may, before it makes its
+/// namespaces (inside them it no longer may).
+pub(crate) fn raise_keeper() {
+    if let Ok(nice) = rustix::process::getpriority_process(None)
+        && rustix::process::setpriority_process(None, nice - KEEPER_BOOST).is_ok()
+    {
+        let _ = PROGRAM_NICE.set(nice);
+    }
+}
+
+/// Gives a program the priority its keeper had before it raised its own.
+pub(crate) fn lower_program(pid: Pid) {
+    if let Some(&nice) = PROGRAM_NICE.get() {
+        let _ = rustix::process::setpriority_process(Some(pid), nice);
+    }
+}
+
+/// How long killing a sandbox's processes may take.
+const KILL_LIMIT: Duration = Duration::from_secs(5);
+
+/// How often the counts are taken while a program runs.
+const TICK: Duration = Duration::from_millis(10);
+
+/// Entries of the folders counted at most per tick: more is a limit hit
+/// too (a program making files by the million).
+const MAX_ENTRIES: usize = 100_000;
+
+/// What the watch needs besides the program.
+pub(crate) struct Watch<'a> {
+    /// The limits to hold the sandbox to.
+    pub limits: Limits,
+    /// The folders whose bytes count.
+    pub folders: Vec<PathBuf>,
+    /// Where the reason of a kill is written (the program's stderr).
+    pub stderr: Option<BorrowedFd<'a>>,
+    /// A resident keeper's socket: its hanging up ends the watch with an
+    /// error (the caller is gone).
+    pub socket: Option<BorrowedFd<'a>>,
+}
+
+/// Waits for `child` under `watch`.
+pub(crate) fn wait(mut child: std::process::Child, watch: &Watch<'_>) -> io::Result<Reported> {
+    use std::os::unix::process::ExitStatusExt as _;
+    lower_program(Pid::from_child(&child));
+    let pidfd = rustix::process::pidfd_open(Pid::from_child(&child), PidfdFlags::empty())?;
+    loop {
+        let mut fds = vec![rustix::event::PollFd::new(
+            &pidfd,
+            rustix::event::PollFlags::IN,
+        )];
+        if let Some(socket) = &watch.socket {
+            fds.push(rustix::event::PollFd::new(
+                socket,
+                rustix::event::PollFlags::IN,
+            ));
+        }
+        let tick = rustix::event::Timespec {
+            tv_sec: 0,
+            tv_nsec: i64::from(TICK.subsec_nanos()),
+        };
+        match rustix::event::poll(&mut fds, Some(&tick)) {
+            Ok(_) | Err(rustix::io::Errno::INTR) => {}
+            Err(e) => return Err(e.into()),
+        }
+        if fds.get(1).is_some_and(|s| !s.revents().is_empty()) {
+            return Err(io::Error::other("the caller is gone"));
+        }
+        if !fds[0].revents().is_empty() {
+            let s = child.wait()?;
+            return Ok(match (s.code(), s.signal()) {
+                (Some(c), _) => Reported::Exited(c),
+                (None, Some(sig)) => Reported::Signaled(sig),
+                (None, None) => Reported::Exited(-1),
+            });
+        }
+        if let Some(why) = over_limit(watch) {
+            if let Some(stderr) = watch.stderr {
+                let mut err = fs::File::from(stderr.try_clone_to_owned()?);
+                let _ = writeln!(err, "\nconformance: killed: {why}");
+            }
+            kill_all();
+            let _ = child.wait();
+            return Ok(Reported::Signaled(9));
+        }
+    }
+}
+
+/// Which limit the sandbox passed, in words.
+fn over_limit(watch: &Watch<'_>) -> Option<String> {
+    if let Some(max) = watch.limits.processes {
+        let limit = usize::try_from(max).unwrap_or(usize::MAX);
+        if crate::tree::count_below(limit) > limit {
+            return Some(format!(
+                "it had more than {max} processes running at once (the process limit)"
+            ));
+        }
+    }
+    if let Some(max) = watch.limits.folder_bytes {
+        let mut entries = 0usize;
+        let used: u64 = watch
+            .folders
+            .iter()
+            .map(|f| bytes_under(f, &mut entries))
+            .sum();
+        if used > max || entries > MAX_ENTRIES {
+            return Some(format!(
+                "its folders held more than {} MiB or {MAX_ENTRIES} files (the folder limit)",
+                max >> 20
+            ));
+        }
+    }
+    None
+}
+
+/// Bytes on disk below `dir`, counting entries into `entries` (and
+/// stopping past [`MAX_ENTRIES`]).
+fn bytes_under(dir: &Path, entries: &mut usize) -> u64 {
+    let Ok(list) = fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut total = 0;
+    for entry in list.flatten() {
+        *entries += 1;
+        if *entries > MAX_ENTRIES {
+            return total;
+        }
+        let Ok(meta) = entry.metadata() else { continue };
+        total += meta.blocks() * 512;
+        if meta.is_dir() {
+            total += bytes_under(&entry.path(), entries);
+        }
+    }
+    total
+}
+
+/// Kills every process of the namespace but this one (PID 1) and reaps
+/// them, until none is left alive: a fork bomb forks while it is being
+/// killed, so one `kill(-1)` may miss a child born meanwhile, and a
+/// blocking wait for it would wait for ever. Gives up after
+/// [`KILL_LIMIT`] (the keeper's own end then kills the rest).
+pub(crate) fn kill_all() {
+    let deadline = std::time::Instant::now() + KILL_LIMIT;
+    loop {
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(-1),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+        crate::keeper::reap();
+        if crate::tree::count_below(0) == 0 || std::time::Instant::now() >= deadline {
+            crate::keeper::reap();
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}

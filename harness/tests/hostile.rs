@@ -1,0 +1,580 @@
+//! The hostile probe battery (`boxes-fixture-hostile`) at the default
+//! containment, under `run`: a program under test cannot read the
+//! harness, the suite, a classmate's submission, the caller's home, the
+//! host's `/tmp` or `/etc/shadow` (the tests may run as root, as CI
+//! does), cannot reach loopback listeners over TCP, UDP, an abstract
+//! socket or a socket file, and a fork bomb, a memory hog, a program
+//! exhausting its descriptors and one filling its folder each end with
+//! the verdict the docs give, the other cases unharmed and nothing left
+//! behind. `tests/mark.rs` and `tests/codingame.rs` run the same probes
+//! under `mark` and the arena.
+
+#![expect(clippy::unwrap_used, reason = "test helpers fail loudly")]
+
+use std::io::Read as _;
+use std::os::linux::net::SocketAddrExt as _;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use assert_cmd::Command;
+
+/// Numbers the abstract socket names of the tests running at once.
+static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// The listeners a probe must not reach, and the files it must not read.
+struct Bait {
+    _dirs: Vec<tempfile::TempDir>,
+    tcp: std::net::TcpListener,
+    udp: std::net::UdpSocket,
+    abstract_name: String,
+    abstract_listener: std::os::unix::net::UnixListener,
+    socket_file: PathBuf,
+    socket_listener: std::os::unix::net::UnixListener,
+    /// Files whose reading must be refused.
+    secrets: Vec<PathBuf>,
+    /// The caller's home.
+    home: PathBuf,
+}
+
+impl Bait {
+    fn new() -> Self {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::write(home.path().join(".bashrc"), b"export TOKEN=secret\n").unwrap();
+        let classmates = tempfile::tempdir().unwrap();
+        std::fs::create_dir(classmates.path().join("bob")).unwrap();
+        std::fs::write(classmates.path().join("bob/ass1.c"), b"int main(){}\n").unwrap();
+        // In the host's /tmp, whatever TMPDIR the harness is given.
+        let host_tmp = tempfile::Builder::new()
+            .prefix("hostile-bait-")
+            .tempdir_in("/tmp")
+            .unwrap();
+        std::fs::write(host_tmp.path().join("answers.txt"), b"42\n").unwrap();
+        let sockets = tempfile::tempdir().unwrap();
+        let socket_file = sockets.path().join("daemon.sock");
+        let socket_listener = std::os::unix::net::UnixListener::bind(&socket_file).unwrap();
+        let abstract_name = format!(
+            "hostile-bait-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        );
+        let addr = std::os::unix::net::SocketAddr::from_abstract_name(&abstract_name).unwrap();
+        let abstract_listener = std::os::unix::net::UnixListener::bind_addr(&addr).unwrap();
+        for l in [&socket_listener, &abstract_listener] {
+            l.set_nonblocking(true).unwrap();
+        }
+        let tcp = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        tcp.set_nonblocking(true).unwrap();
+        let udp = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+        udp.set_nonblocking(true).unwrap();
+        let secrets = vec![
+            assert_cmd::cargo::cargo_bin("boxes-harness"),
+            home.path().join(".bashrc"),
+            classmates.path().join("bob/ass1.c"),
+            host_tmp.path().join("answers.txt"),
+            PathBuf::from("/etc/shadow"),
+            // `/proc` is readable, but not another process's environment
+            // or executable (the kernel's ptrace check, which Landlock
+            // makes refuse anything outside the sandbox).
+            PathBuf::from(format!("/proc/{}/environ", std::process::id())),
+            PathBuf::from(format!("/proc/{}/exe", std::process::id())),
+        ];
+        Self {
+            home: home.path().to_owned(),
+            _dirs: vec![home, classmates, host_tmp, sockets],
+            tcp,
+            udp,
+            abstract_name,
+            abstract_listener,
+            socket_file,
+            socket_listener,
+            secrets,
+        }
+    }
+
+    /// Every access probe, as `MODE ARG` lines; `suite_file` is a file of
+    /// the suite being run.
+    fn probes(&self, suite_file: &Path) -> Vec<String> {
+        let mut lines: Vec<String> = self
+            .secrets
+            .iter()
+            .chain([&suite_file.to_owned()])
+            .map(|p| format!("read {}", p.display()))
+            .collect();
+        lines.push(format!("list {}", self.home.display()));
+        lines.push(format!("tcp {}", self.tcp.local_addr().unwrap()));
+        lines.push(format!("udp {}", self.udp.local_addr().unwrap()));
+        lines.push(format!("abstract {}", self.abstract_name));
+        lines.push(format!("unix {}", self.socket_file.display()));
+        lines
+    }
+
+    /// No listener received anything.
+    fn assert_untouched(&self) {
+        assert!(self.tcp.accept().is_err(), "the TCP listener was reached");
+        let mut buf = [0u8; 64];
+        assert!(
+            self.udp.recv_from(&mut buf).is_err(),
+            "the UDP socket received a datagram"
+        );
+        for (what, l) in [
+            ("abstract socket", &self.abstract_listener),
+            ("socket file", &self.socket_listener),
+        ] {
+            let got = l.accept().ok().map(|(mut s, _)| {
+                let mut got = Vec::new();
+                let _ = s.read_to_end(&mut got);
+                got
+            });
+            assert!(got.is_none(), "the {what} was reached: {got:?}");
+        }
+    }
+}
+
+/// The fixture copied into a folder of its own, as a student's program
+/// would live (beside it in `target/` lies the harness itself).
+fn program_folder() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("hostile");
+    std::fs::copy(env!("CARGO_BIN_EXE_boxes-fixture-hostile"), &exe).unwrap();
+    (dir, exe)
+}
+
+/// The resource hogs run alone: a fork bomb on a small machine would
+/// slow the other tests' programs past their time limits.
+static HOGS: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
+fn beside_hogs() -> std::sync::RwLockReadGuard<'static, ()> {
+    HOGS.read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn case_yaml(mode: &str, arg: &str, stdout: &str) -> String {
+    format!(
+        "summary: probe {mode}\ncategory: process\nrules: [T-1]\nargs: [{mode}, {arg:?}]\n\
+         timeout: 10\nstatus: 0\nstdout: {stdout:?}\n"
+    )
+}
+
+fn suite_of(cases: &[(String, String)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/misbehave");
+    std::fs::copy(fixtures.join("suite.yaml"), dir.path().join("suite.yaml")).unwrap();
+    std::fs::create_dir(dir.path().join("process")).unwrap();
+    for (name, yaml) in cases {
+        std::fs::write(dir.path().join(format!("process/{name}.yaml")), yaml).unwrap();
+    }
+    dir
+}
+
+fn harness(home: &Path, tmp: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("boxes-harness").unwrap();
+    cmd.env("NO_COLOR", "1")
+        .env("HOME", home)
+        .env("TMPDIR", tmp)
+        .env_remove("CONFORMANCE_CONTAINMENT")
+        .env_remove("CONFORMANCE_ALLOW_READ")
+        .env_remove("CONFORMANCE_ALLOW_NETWORK")
+        .timeout(Duration::from_secs(120));
+    cmd
+}
+
+fn output_of(cmd: &mut Command) -> (i32, String) {
+    let out = cmd.output().unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code().unwrap_or(-1), text)
+}
+
+#[test]
+fn every_access_probe_is_refused_under_run() {
+    let _alone = beside_hogs();
+    let bait = Bait::new();
+    let (_prog_dir, exe) = program_folder();
+    let suite_file = tempfile::tempdir().unwrap();
+    // The suite's own case file is bait too: it is written before the
+    // probes are known, so a placeholder names it.
+    let suite = suite_of(&[]);
+    let probes = bait.probes(&suite.path().join("process/read-0.yaml"));
+    for (i, line) in probes.iter().enumerate() {
+        let (mode, arg) = line.split_once(' ').unwrap();
+        std::fs::write(
+            suite.path().join(format!("process/{mode}-{i}.yaml")),
+            case_yaml(mode, arg, "refused\n"),
+        )
+        .unwrap();
+    }
+    // The default level, and `full` (a mount namespace too), alike.
+    for level in ["pid", "full"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let (code, text) = output_of(
+            harness(&bait.home, tmp.path())
+                .env("CONFORMANCE_CONTAINMENT", level)
+                .current_dir(suite_file.path())
+                .args(["--bin"])
+                .arg(&exe)
+                .arg("--cases")
+                .arg(suite.path()),
+        );
+        assert!(!text.contains("ESCAPED"), "{level}: {text}");
+        assert_eq!(code, 0, "{level}: {text}");
+        assert!(
+            text.contains(&format!("{} passed", probes.len())),
+            "{level}: {text}"
+        );
+        bait.assert_untouched();
+        assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+    }
+}
+
+#[test]
+fn allow_read_and_allow_network_widen_and_say_so() {
+    let _alone = beside_hogs();
+    let bait = Bait::new();
+    let (_prog_dir, exe) = program_folder();
+    let bashrc = bait.home.join(".bashrc");
+    let addr = bait.tcp.local_addr().unwrap().to_string();
+    let suite = suite_of(&[
+        (
+            "read".to_owned(),
+            case_yaml(
+                "read",
+                &bashrc.display().to_string(),
+                &format!("ESCAPED: read 20 bytes of {}\n", bashrc.display()),
+            ),
+        ),
+        (
+            "tcp".to_owned(),
+            case_yaml("tcp", &addr, &format!("ESCAPED: connected to {addr}\n")),
+        ),
+    ]);
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, text) = output_of(
+        harness(&bait.home, tmp.path())
+            .env("CONFORMANCE_ALLOW_READ", &bait.home)
+            .args(["--allow-network", "--bin"])
+            .arg(&exe)
+            .arg("--cases")
+            .arg(suite.path()),
+    );
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("programs under test may use the host's network (--allow-network)"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "programs under test may also read {}",
+            bait.home.display()
+        )),
+        "{text}"
+    );
+    assert!(
+        bait.tcp.accept().is_ok(),
+        "the widened probe never connected"
+    );
+}
+
+#[test]
+fn resource_hogs_end_with_their_verdicts_and_leave_nothing() {
+    let _alone = HOGS
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let (_prog_dir, exe) = program_folder();
+    let home = tempfile::tempdir().unwrap();
+    let suite = suite_of(&[
+        ("fork-bomb".to_owned(), case_yaml("fork-bomb", "", "")),
+        ("memory-hog".to_owned(), case_yaml("memory-hog", "", "")),
+        (
+            "fd-exhaust".to_owned(),
+            case_yaml(
+                "fd-exhaust",
+                "",
+                "limit: Too many open files (os error 24)\n",
+            ),
+        ),
+        ("disk-fill".to_owned(), case_yaml("disk-fill", "", "")),
+        // An honest case beside them, unharmed.
+        (
+            "honest".to_owned(),
+            case_yaml("read", "/etc/shadow", "refused\n"),
+        ),
+    ]);
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, text) = output_of(
+        harness(home.path(), tmp.path())
+            .args([
+                "--max-processes",
+                "64",
+                "--max-memory",
+                "256",
+                "--max-open-files",
+                "64",
+                "--max-folder",
+                "32",
+                "--bin",
+            ])
+            .arg(&exe)
+            .arg("--cases")
+            .arg(suite.path())
+            .args(["--format", "libtest"]),
+    );
+    assert_eq!(code, 1, "{text}");
+    let verdict = |case: &str| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("test process/{case} ")))
+            .and_then(|l| l.rsplit(' ').next())
+            .unwrap_or("")
+            .to_owned()
+    };
+    for (case, want) in [
+        ("fd-exhaust", "ok"),
+        ("honest", "ok"),
+        ("fork-bomb", "FAILED"),
+        ("memory-hog", "FAILED"),
+        ("disk-fill", "FAILED"),
+    ] {
+        assert_eq!(verdict(case), want, "{case}: {text}");
+    }
+    assert!(
+        text.contains(
+            "conformance: killed: it had more than 64 processes running at once (the process \
+             limit)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("conformance: killed: its folders held more than 32 MiB"),
+        "{text}"
+    );
+    assert!(text.contains("memory allocation of"), "{text}");
+    assert!(text.contains("SIGABRT"), "{text}");
+    std::thread::sleep(Duration::from_millis(200));
+    let exe_name = exe.display().to_string();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            assert!(!cmdline.contains(&exe_name), "left running: {cmdline}");
+        }
+    }
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn honest_programs_still_pass() {
+    let _alone = beside_hogs();
+    // A `#!/usr/bin/env python3` script and a `#!/bin/sh` wrapper, each in
+    // a folder of its own, read what they need.
+    let dir = tempfile::tempdir().unwrap();
+    let py = dir.path().join("bot.py");
+    std::fs::write(
+        &py,
+        "#!/usr/bin/env python3\nimport json, sys, os, tempfile\n\
+         with tempfile.TemporaryFile() as f: f.write(b'x')\n\
+         print(json.dumps({'ok': os.cpu_count() > 0}))\n",
+    )
+    .unwrap();
+    let sh = dir.path().join("wrap.sh");
+    std::fs::write(&sh, format!("#!/bin/sh\nexec {} \"$@\"\n", py.display())).unwrap();
+    for f in [&py, &sh] {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(f, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let suite = suite_of(&[(
+        "python".to_owned(),
+        "summary: python\ncategory: process\nrules: [T-1]\ntimeout: 10\nstatus: 0\n\
+         stdout: \"{\\\"ok\\\": true}\\n\"\n"
+            .to_owned(),
+    )]);
+    let home = tempfile::tempdir().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    for program in [&py, &sh] {
+        let (code, text) = output_of(
+            harness(home.path(), tmp.path())
+                .arg("--bin")
+                .arg(program)
+                .arg("--cases")
+                .arg(suite.path()),
+        );
+        assert_eq!(code, 0, "{}: {text}", program.display());
+    }
+}
+
+/// The marker the hostile fixture looks for at the end of its own
+/// executable: probes appended to a built program (`mark` keeps only the
+/// program's bytes).
+const PROBES_START: &str = "\nHOSTILE-PROBES\n";
+const PROBES_END: &str = "\nEND-PROBES\n";
+
+#[test]
+fn every_probe_is_refused_in_marks_build_and_run() {
+    let _alone = beside_hogs();
+    let bait = Bait::new();
+    let root = tempfile::tempdir().unwrap();
+    let subs = root.path().join("subs");
+    let out = root.path().join("marks");
+    // A classmate, marked beside the hostile one.
+    let bob = subs.join("bob");
+    std::fs::create_dir_all(&bob).unwrap();
+    std::fs::write(bob.join("ass1.c"), b"int main(void) { return 0; }\n").unwrap();
+    let eve = subs.join("eve");
+    std::fs::create_dir_all(&eve).unwrap();
+    let mut probes = bait.probes(&bob.join("ass1.c"));
+    probes.push(format!("list {}", out.join("submissions").display()));
+    std::fs::write(eve.join("probes.txt"), probes.join("\n") + "\n").unwrap();
+    std::fs::write(
+        eve.join("trailer.txt"),
+        format!("{PROBES_START}{}{PROBES_END}", probes.join("\n")),
+    )
+    .unwrap();
+    std::fs::copy(
+        env!("CARGO_BIN_EXE_boxes-fixture-hostile"),
+        eve.join("hostile"),
+    )
+    .unwrap();
+    // The build: a submitted `./configure` (executable in the folder, so
+    // it must stay so), g++ and make at work, the probes, then the
+    // program: the fixture with the probes appended.
+    std::fs::write(
+        eve.join("configure"),
+        "#!/bin/sh\necho '#define READY 1' > config.h\n",
+    )
+    .unwrap();
+    std::fs::write(
+        eve.join("helper.cpp"),
+        "#include \"config.h\"\n#include <vector>\nint main() { std::vector<int> v{READY}; \
+         return v[0] - 1; }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        eve.join("Makefile"),
+        "boxes: hostile\n\t./configure\n\tg++ -o helper helper.cpp && ./helper\n\t\
+         ./hostile check probes.txt\n\tcat hostile trailer.txt > boxes\n\tchmod +x boxes\n",
+    )
+    .unwrap();
+    for f in ["configure", "hostile"] {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(eve.join(f), std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, text) = output_of(
+        harness(&bait.home, tmp.path())
+            .env_remove("CONFORMANCE_REFERENCE")
+            .arg("mark")
+            .arg(&subs)
+            .arg("--out")
+            .arg(&out),
+    );
+    assert_eq!(code, 0, "{text}");
+    let csv = std::fs::read_to_string(out.join("marks.csv")).unwrap();
+    let eve_row = csv.lines().find(|l| l.starts_with("eve,")).unwrap_or("");
+    let log = std::fs::read_to_string(out.join("submissions/eve/build.log")).unwrap_or_default();
+    assert!(!log.contains("ESCAPED"), "{log}");
+    assert_eq!(log.matches("refused\n").count(), probes.len(), "{log}");
+    assert!(eve_row.contains(",ok,"), "{csv}\n{log}");
+    let report =
+        std::fs::read_to_string(out.join("submissions/eve/report.txt")).unwrap_or_default();
+    assert!(!report.contains("ESCAPED"), "{report}");
+    // Full marks: the program played the reference, which it does only
+    // when every probe was refused.
+    let said = text
+        .lines()
+        .find_map(|l| l.split_once("eve: build ok, "))
+        .and_then(|(_, score)| score.split_once(" of "))
+        .map(|(got, of)| {
+            (
+                got.to_owned(),
+                of.split_whitespace().next().unwrap_or("").to_owned(),
+            )
+        });
+    let (got, of) = said.unwrap_or_default();
+    assert!(!got.is_empty() && got == of, "{text}\n{report}");
+    bait.assert_untouched();
+}
+
+#[test]
+fn every_probe_is_refused_to_a_codingame_bot() {
+    let _alone = beside_hogs();
+    let bait = Bait::new();
+    let suite_file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/boxes");
+    let bot_dir = tempfile::tempdir().unwrap();
+    let d = bot_dir.path();
+    std::fs::copy(
+        env!("CARGO_BIN_EXE_boxes-fixture-hostile"),
+        d.join("hostile"),
+    )
+    .unwrap();
+    std::fs::copy(
+        env!("CARGO_BIN_EXE_codingame-fixture-faulty"),
+        d.join("bot"),
+    )
+    .unwrap();
+    let probes = bait.probes(&suite_file);
+    std::fs::write(d.join("probes.txt"), probes.join("\n") + "\n").unwrap();
+    // The probes go to stderr (stdout is the protocol); a bot that got
+    // through one exits 99, and every case fails.
+    let script = d.join("bot.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nd=$(dirname \"$0\")\n\"$d/hostile\" check \"$d/probes.txt\" >&2 || exit 99\n\
+         exec \"$d/bot\"\n",
+    )
+    .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let results = tmp.path().join("r.json");
+    let work = tempfile::tempdir().unwrap();
+    let (code, text) = output_of(
+        harness(&bait.home, work.path())
+            .env("CG_FAULT", "none")
+            .env_remove("CODINGAME_BIN")
+            .env_remove("CODINGAME_TIME_FACTOR")
+            .args([
+                "--spec",
+                "codingame",
+                "--include-ignored",
+                "--time-factor",
+                "10",
+            ])
+            .arg("--results")
+            .arg(&results)
+            .arg("--bin")
+            .arg(&script),
+    );
+    assert!(!text.contains("ESCAPED"), "{text}");
+    assert_eq!(code, 0, "{text}");
+    bait.assert_untouched();
+}
+
+#[test]
+fn mark_refuses_a_weaker_containment_unless_told() {
+    let _alone = beside_hogs();
+    let root = tempfile::tempdir().unwrap();
+    let subs = root.path().join("subs");
+    std::fs::create_dir_all(subs.join("bob")).unwrap();
+    std::fs::write(subs.join("bob/ass1.c"), b"int main(void) { return 0; }\n").unwrap();
+    let mark = |extra: &[&str]| {
+        output_of(
+            harness(root.path(), root.path())
+                .env("CONFORMANCE_CONTAINMENT", "group")
+                .arg("mark")
+                .arg(&subs)
+                .arg("--out")
+                .arg(root.path().join("marks"))
+                .args(extra),
+        )
+    };
+    let (code, text) = mark(&[]);
+    assert_eq!(code, 2, "{text}");
+    assert!(
+        text.contains("mark needs the default containment, and here programs would run in a process group only"),
+        "{text}"
+    );
+    assert!(text.contains("--allow-weaker-containment"), "{text}");
+    assert!(!root.path().join("marks").exists());
+    let (code, text) = mark(&["--allow-weaker-containment"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(root.path().join("marks/marks.csv").exists(), "{text}");
+}
