@@ -347,4 +347,23 @@ fn a_difference_confined_to_one_line_does_not_hide_the_rest() {
     );
     // The score counts cases, not causes: 66 failed, as the prompt alone.
     assert!(text.contains("66 failed case(s), 3 cause(s)"), "{text}");
+    // A later cause's worked example shows its own departure, compared
+    // past the prompt's, never the prompt's line again.
+    for k in 2..=3 {
+        let head = format!("cause {k} of 3:");
+        let block = text
+            .split_once(head.as_str())
+            .map(|(_, rest)| rest.split("\ncause ").next().unwrap_or(rest))
+            .unwrap_or_else(|| panic!("no {head}: {text}"));
+        assert!(
+            block.contains("later: the output compared past its earlier difference(s):"),
+            "{block}"
+        );
+        assert!(
+            !block
+                .lines()
+                .any(|l| l.starts_with('+') && l.contains("(2..9)")),
+            "{block}"
+        );
+    }
 }

@@ -198,6 +198,7 @@ impl EarlyStop {
             weight: 0,
             label: None,
             later: Vec::new(),
+            later_differences: Vec::new(),
         }
     }
 

@@ -471,6 +471,9 @@ pub struct Later {
     pub quoted: Cause,
     /// Its sentence, for a missed check.
     pub label: Option<String>,
+    /// Stdout as compared past the departures before it: what its worked
+    /// example shows (taken, and dropped, when the failure is made).
+    pub stdout: Option<Mismatch>,
 }
 
 /// The departures of stdout after a first one confined to one line (one
@@ -509,10 +512,13 @@ pub fn later(mismatches: &[Mismatch], record: Option<&Record>, first: &Cause) ->
         }];
         let (cause, label) = Cause::labelled(&stdout, Some(record), None);
         if cause != *first && found.iter().all(|l| l.cause != cause) {
+            let quoted = Cause::quote(&stdout);
+            let [stdout] = stdout;
             found.push(Later {
-                quoted: Cause::quote(&stdout),
+                quoted,
                 cause,
                 label,
+                stdout: Some(stdout),
             });
         }
         actual = patched;

@@ -205,6 +205,9 @@ pub struct CaseFailure {
     /// Departures after a first one confined to one line, each a cause
     /// of its own ([`crate::cause::later`]).
     pub later: Vec<crate::cause::Later>,
+    /// The difference each of [`Self::later`] shows as a worked example:
+    /// the stdout compared past the departures before it.
+    pub later_differences: Vec<Difference>,
 }
 
 /// The texts of a failure besides its differences.
@@ -269,13 +272,20 @@ impl CaseFailure {
         });
         let (cause, label) = Cause::labelled(mismatches, notes.provenance.as_ref(), answered);
         // Only a departure before any input is read can be text alone.
-        let later = if input.as_ref().is_none_or(|note| note.line == 0) {
+        let mut later = if input.as_ref().is_none_or(|note| note.line == 0) {
             crate::cause::later(mismatches, notes.provenance.as_ref(), &cause)
         } else {
             Vec::new()
         };
+        // Each later cause's example shows its own departure, not the
+        // first line again; the compared bytes are not kept past this.
+        let later_differences = later
+            .iter_mut()
+            .filter_map(|l| l.stdout.take().map(|m| Difference::of(&m)))
+            .collect();
         Self {
             later,
+            later_differences,
             differences,
             cause,
             label,
@@ -306,6 +316,13 @@ impl CaseFailure {
     /// [`Self::render`] with `hint` in place of the case's own: a worked
     /// example shows the hint of its whole cause.
     pub fn render_hinted(&self, style: Style, hint: Option<&str>) -> String {
+        self.render_example(style, hint, 0)
+    }
+
+    /// [`Self::render_hinted`] as the worked example of the case's cause
+    /// `slot`: 0 its first departure, `k` the `k`th of [`Self::later`],
+    /// whose difference is shown in place of the first one's.
+    pub fn render_example(&self, style: Style, hint: Option<&str>, slot: usize) -> String {
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -314,11 +331,27 @@ impl CaseFailure {
             self.summary,
             self.rules.join(", ")
         );
-        if let Some(note) = &self.input {
+        let later = slot
+            .checked_sub(1)
+            .and_then(|i| self.later_differences.get(i));
+        // The input note places the first departure, not a later one.
+        if let Some(note) = self.input.as_ref().filter(|_| later.is_none()) {
             let _ = writeln!(out, "{} {note}", style.paint("1", "input:"));
         }
-        for d in &self.differences {
-            d.render(&mut out, style);
+        match later {
+            Some(d) => {
+                let _ = writeln!(
+                    out,
+                    "{} the output compared past its earlier difference(s):",
+                    style.paint("1", "later:")
+                );
+                d.render(&mut out, style);
+            }
+            None => {
+                for d in &self.differences {
+                    d.render(&mut out, style);
+                }
+            }
         }
         if let Some(hint) = hint {
             let _ = writeln!(out, "{} {hint}", style.paint("33;1", "hint:"));

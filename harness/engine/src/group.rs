@@ -159,7 +159,7 @@ fn render_with(results: &[CaseResult], style: Style, examples: bool) -> String {
             "  {} {name}:",
             if n > 1 { "worked example," } else { "case" }
         );
-        out.push_str(&example.render_hinted(style, g.hint().as_deref()));
+        out.push_str(&example.render_example(style, g.hint().as_deref(), g.slot));
     }
     out
 }
