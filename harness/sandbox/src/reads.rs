@@ -1,8 +1,11 @@
-//! What a program under test may read: an allow-list, put on the program
-//! alone (between `fork` and `exec`, by Landlock, stacked on the keeper's
-//! own write rules), so that one keeper can start both the built-in
-//! reference (ours: it reads the harness's executable, which embeds every
-//! expected output) and a candidate (which must not).
+//! What a program under test may read: an allow-list, a Landlock ruleset
+//! stacked on the keeper's own write rules. A resident keeper takes it on
+//! itself, once, so that each of its programs starts by `posix_spawn`;
+//! its rules then bind every program it starts, so it refuses a run whose
+//! reads differ (the built-in reference, ours and not narrowed: it reads
+//! the harness's executable, which embeds every expected output), and
+//! that run goes to a keeper that reads as it does. A keeper of a single
+//! run puts the rules on the program alone, between `fork` and `exec`.
 //!
 //! The list: the system's folders (`/usr`, `/lib*`, `/bin`, `/sbin`), the
 //! world-readable part of `/etc` ([`etc_entries`]: `/etc/shadow`,
@@ -255,8 +258,9 @@ pub fn available() -> bool {
     })
 }
 
-/// Puts `ruleset` on the calling process (between `fork` and `exec`: the
-/// program alone gets it).
+/// Puts `ruleset` on the calling process and all it starts from then on
+/// (a resident keeper, once; or a program alone, between `fork` and
+/// `exec`).
 pub fn enforce(ruleset: RulesetCreated) -> Result<(), ReadsError> {
     match ruleset.restrict_self()?.ruleset {
         RulesetStatus::NotEnforced => Err(ReadsError::NotEnforced),
