@@ -24,9 +24,7 @@ use std::time::{Duration, Instant};
 use rustix::process::{Pid, Signal, WaitOptions};
 
 use crate::report::{LeftBehind, Report, Reported, STARTED_FILE, STATUS_FILE};
-use crate::{
-    CONTROL_MOUNT, Confine, KEEPER_CAPABLE, KEEPER_ENV, PRIVATE_TMP, Spec, confine, tree,
-};
+use crate::{CONTROL_MOUNT, Confine, KEEPER_CAPABLE, KEEPER_ENV, PRIVATE_TMP, Spec, confine, tree};
 
 /// The status a keeper exits with when it cannot do its work (its message
 /// is on the program's stderr).

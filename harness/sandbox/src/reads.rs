@@ -323,7 +323,11 @@ mod tests {
 
     #[test]
     fn a_program_in_a_temporary_folder_itself_reads_its_file_alone() {
-        let s = shared(Path::new("/w/suite"), Path::new("/home/u"), Path::new("/o/h"));
+        let s = shared(
+            Path::new("/w/suite"),
+            Path::new("/home/u"),
+            Path::new("/o/h"),
+        );
         let named = [PathBuf::from("/tmp/prog"), PathBuf::from("/var/tmp/other")];
         assert_eq!(s.own_of(named.clone()), named);
         // A folder of its own below /tmp is its own.
@@ -352,7 +356,11 @@ mod tests {
 
     #[test]
     fn a_program_in_the_home_or_above_the_callers_folder_reads_its_file_alone() {
-        let s = shared(Path::new("/home/u/course"), Path::new("/home/u"), Path::new("/o/h"));
+        let s = shared(
+            Path::new("/home/u/course"),
+            Path::new("/home/u"),
+            Path::new("/o/h"),
+        );
         for named in ["/home/u/prog", "/home/u/course/prog", "/prog"] {
             assert_eq!(s.own_of([PathBuf::from(named)]), [PathBuf::from(named)]);
         }
