@@ -232,25 +232,22 @@ fn with_full_containment_tmp_is_private_and_vanishes() {
     );
 }
 
-#[test]
-fn the_private_temporary_folder_is_writable_and_removed() {
-    // At the default level /tmp is read-only: TMPDIR names a folder of the
-    // run's own, which goes with the run.
+/// Runs the shell script `body` as `--bin` on a one-case suite expecting
+/// `stdout` (its run folders in a folder of their own): the exit code,
+/// the text, and what was left in the run folders.
+fn run_script(body: &str, stdout: &str, env: &[(&str, &str)]) -> (Option<i32>, String, usize) {
     let bin_dir = tempfile::tempdir().unwrap();
-    let script = bin_dir.path().join("uses-tmpdir");
-    std::fs::write(
-        &script,
-        "#!/bin/sh\nprintf kept > \"${TMPDIR:-/tmp}/scratch\" && cat \"${TMPDIR:-/tmp}/scratch\"\n",
-    )
-    .unwrap();
+    let script = bin_dir.path().join("uses-tmp");
+    std::fs::write(&script, format!("#!/bin/sh\n{body}\n")).unwrap();
     std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let dir = suite_with(
+    let dir = suite_with(&format!(
         "summary: a temporary file\ncategory: process\nrules: [T-2]\ntimeout: 5\n\
-         status: 0\nstdout: kept\n",
-    );
+         status: 0\nstdout: {stdout}\n"
+    ));
     let runs = tempfile::tempdir().unwrap();
     let out = harness()
         .env("TMPDIR", runs.path())
+        .envs(env.iter().copied())
         .args(["--bin"])
         .arg(&script)
         .arg("--cases")
@@ -259,10 +256,39 @@ fn the_private_temporary_folder_is_writable_and_removed() {
         .unwrap();
     let text =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    let left = std::fs::read_dir(runs.path()).unwrap().count();
+    (out.status.code(), text, left)
+}
+
+#[test]
+fn the_private_temporary_folder_is_writable_and_removed() {
+    // At the default level /tmp is read-only: TMPDIR names a folder of the
+    // run's own, which goes with the run.
+    let (code, text, left) = run_script(
+        "printf kept > \"${TMPDIR:-/tmp}/scratch\" && cat \"${TMPDIR:-/tmp}/scratch\"",
+        "kept",
+        &[],
+    );
     assert!(namespaced(&text), "{text}");
-    assert_eq!(out.status.code(), Some(0), "{text}");
-    let left: Vec<_> = std::fs::read_dir(runs.path()).unwrap().flatten().collect();
-    assert!(left.is_empty(), "left behind: {left:?}");
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(left, 0, "{text}");
+}
+
+#[test]
+fn with_full_containment_a_program_reads_back_its_private_tmp() {
+    // A mount namespace gives the program a /tmp of its own and no
+    // TMPDIR: `mktemp` (O_RDWR, as `tmpfile()` and `mkstemp()` open) and a
+    // file written by name there must read back.
+    let (code, text, left) = run_script(
+        "f=$(mktemp) && printf kept > \"$f\" && cat \"$f\" && \
+         printf kept > /tmp/boxes-private-scratch && cat /tmp/boxes-private-scratch",
+        "keptkept",
+        &[("CONFORMANCE_CONTAINMENT", "full")],
+    );
+    assert!(namespaced(&text), "{text}");
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(left, 0, "{text}");
+    assert!(!Path::new("/tmp/boxes-private-scratch").exists(), "{text}");
 }
 
 #[test]

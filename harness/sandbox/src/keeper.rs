@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use rustix::process::{Pid, Signal, WaitOptions};
 
 use crate::report::{LeftBehind, Report, Reported, STARTED_FILE, STATUS_FILE};
-use crate::{CONTROL_MOUNT, Confine, KEEPER_CAPABLE, KEEPER_ENV, Spec, confine, tree};
+use crate::{CONTROL_MOUNT, Confine, KEEPER_CAPABLE, KEEPER_ENV, PRIVATE_TMP, Spec, confine, tree};
 
 /// The status a keeper exits with when it cannot do its work (its message
 /// is on the program's stderr).
@@ -338,14 +338,15 @@ pub(crate) fn command(spec: &Spec, narrow: bool) -> io::Result<std::process::Com
 }
 
 /// What a program under test may read besides the system: the run's own
-/// folders (where it may write at the Landlock level; its working folder
-/// in a mount namespace, whose case folder it is) and what the caller
-/// named. `None`: a program of ours, not narrowed.
+/// folders (where it may write at the Landlock level; in a mount
+/// namespace, its working folder, whose case folder it is, and `/tmp`,
+/// a private one there, which it must read back what it writes to) and
+/// what the caller named. `None`: a program of ours, not narrowed.
 fn own_reads(spec: &Spec) -> Option<Vec<PathBuf>> {
     let named = spec.reads.as_ref()?;
     let folders: Vec<PathBuf> = match &spec.confine {
         Some(confine) => confine.writable.iter().map(|w| bytes_path(w)).collect(),
-        None => vec![bytes_path(&spec.cwd)],
+        None => vec![bytes_path(&spec.cwd), PathBuf::from(PRIVATE_TMP)],
     };
     Some(
         folders

@@ -82,6 +82,10 @@ pub const CONTAINMENT_ENV: &str = "CONFORMANCE_CONTAINMENT";
 /// detaches the mount once the file is open, so the program never sees it.
 const CONTROL_MOUNT: &str = "/run/conformance-control";
 
+/// In a mount namespace, the program's private temporary folder (a tmpfs
+/// that vanishes with the run): it may write there and read it back.
+const PRIVATE_TMP: &str = "/tmp";
+
 /// How runs are contained.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Containment {

@@ -1,8 +1,11 @@
-//! What a program under test may read: an allow-list, put on the program
-//! alone (between `fork` and `exec`, by Landlock, stacked on the keeper's
-//! own write rules), so that one keeper can start both the built-in
-//! reference (ours: it reads the harness's executable, which embeds every
-//! expected output) and a candidate (which must not).
+//! What a program under test may read: an allow-list, a Landlock ruleset
+//! stacked on the keeper's own write rules. A resident keeper takes it on
+//! itself, once, so that each of its programs starts by `posix_spawn`;
+//! its rules then bind every program it starts, so it refuses a run whose
+//! reads differ (the built-in reference, ours and not narrowed: it reads
+//! the harness's executable, which embeds every expected output), and
+//! that run goes to a keeper that reads as it does. A keeper of a single
+//! run puts the rules on the program alone, between `fork` and `exec`.
 //!
 //! The list: the system's folders (`/usr`, `/lib*`, `/bin`, `/sbin`), the
 //! world-readable part of `/etc` ([`etc_entries`]: `/etc/shadow`,
@@ -127,30 +130,66 @@ fn all_public(dir: &Path, depth: usize) -> bool {
 
 /// What a program may read of its own, given the files that make it (the
 /// program, the files its command line names): for each, the folder
-/// holding it, or the file alone where that folder is the caller's home,
-/// holds the caller's working folder (whose suite and other files are not
-/// the program's), or is the root.
+/// holding it, or the file alone where that folder is shared
+/// ([`Shared`]).
 pub fn own_of(named: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
-    let cwd = std::env::current_dir().ok();
-    let home = std::env::var_os("HOME").map(PathBuf::from);
-    let mut out: Vec<PathBuf> = Vec::new();
-    for path in named {
-        let path = fs::canonicalize(&path).unwrap_or(path);
-        let own = match path.parent() {
-            Some(dir)
-                if dir.parent().is_some()
-                    && !cwd.as_ref().is_some_and(|c| c.starts_with(dir))
-                    && home.as_deref() != Some(dir) =>
-            {
-                dir.to_owned()
-            }
-            _ => path.clone(),
-        };
-        if !out.contains(&own) {
-            out.push(own);
+    Shared::of_this_process().own_of(named)
+}
+
+/// Folders that are not a program's own even when it lives in one: a
+/// program there reads its file alone.
+struct Shared {
+    /// The caller's working folder: a folder holding it holds the suite
+    /// and the caller's other files.
+    cwd: Option<PathBuf>,
+    /// The caller's home.
+    home: Option<PathBuf>,
+    /// The harness's own executable (every expected output is embedded in
+    /// it): a folder holding it (`target/debug`, `~/.cargo/bin`) is ours.
+    exe: Option<PathBuf>,
+    /// `/tmp` and the system's temporary folder: every other user's and
+    /// run's files.
+    temp: Vec<PathBuf>,
+}
+
+impl Shared {
+    fn of_this_process() -> Self {
+        let real = |p: PathBuf| fs::canonicalize(&p).unwrap_or(p);
+        let mut temp = vec![PathBuf::from("/tmp"), real(std::env::temp_dir())];
+        temp.dedup();
+        Self {
+            cwd: std::env::current_dir().ok().map(real),
+            home: std::env::var_os("HOME").map(|h| real(PathBuf::from(h))),
+            exe: std::env::current_exe().ok().map(real),
+            temp,
         }
     }
-    out
+
+    /// Whether `dir` is not the program's own: the root, a temporary
+    /// folder itself, the caller's home, or a folder holding the caller's
+    /// working folder or the harness.
+    fn holds(&self, dir: &Path) -> bool {
+        dir.parent().is_none()
+            || self.temp.iter().any(|t| t == dir)
+            || self.home.as_deref() == Some(dir)
+            || self.cwd.as_ref().is_some_and(|c| c.starts_with(dir))
+            || self.exe.as_ref().is_some_and(|e| e.starts_with(dir))
+    }
+
+    fn own_of(&self, named: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> = Vec::new();
+        for path in named {
+            let path = fs::canonicalize(&path).unwrap_or(path);
+            let own = match path.parent() {
+                Some(dir) if !self.holds(dir) => dir.to_owned(),
+                _ => path.clone(),
+            };
+            if !out.contains(&own) {
+                out.push(own);
+            }
+        }
+        out
+    }
 }
 
 /// Rulesets a process keeps at most.
@@ -219,8 +258,9 @@ pub fn available() -> bool {
     })
 }
 
-/// Puts `ruleset` on the calling process (between `fork` and `exec`: the
-/// program alone gets it).
+/// Puts `ruleset` on the calling process and all it starts from then on
+/// (a resident keeper, once; or a program alone, between `fork` and
+/// `exec`).
 pub fn enforce(ruleset: RulesetCreated) -> Result<(), ReadsError> {
     match ruleset.restrict_self()?.ruleset {
         RulesetStatus::NotEnforced => Err(ReadsError::NotEnforced),
@@ -268,6 +308,65 @@ mod tests {
                 fs::canonicalize(dir.path()).unwrap(),
                 fs::canonicalize(&here).unwrap()
             ]
+        );
+    }
+
+    /// A [`Shared`] with the given folders, none of this process's.
+    fn shared(cwd: &Path, home: &Path, exe: &Path) -> Shared {
+        Shared {
+            cwd: Some(cwd.to_owned()),
+            home: Some(home.to_owned()),
+            exe: Some(exe.to_owned()),
+            temp: vec![PathBuf::from("/tmp"), PathBuf::from("/var/tmp")],
+        }
+    }
+
+    #[test]
+    fn a_program_in_a_temporary_folder_itself_reads_its_file_alone() {
+        let s = shared(
+            Path::new("/w/suite"),
+            Path::new("/home/u"),
+            Path::new("/o/h"),
+        );
+        let named = [PathBuf::from("/tmp/prog"), PathBuf::from("/var/tmp/other")];
+        assert_eq!(s.own_of(named.clone()), named);
+        // A folder of its own below /tmp is its own.
+        assert_eq!(
+            s.own_of([PathBuf::from("/tmp/run1/prog")]),
+            [PathBuf::from("/tmp/run1")]
+        );
+    }
+
+    #[test]
+    fn a_program_beside_the_harness_reads_its_file_alone() {
+        let s = shared(
+            Path::new("/w/suite"),
+            Path::new("/home/u"),
+            Path::new("/src/target/debug/boxes-harness"),
+        );
+        for named in ["/src/target/debug/prog", "/src/target/prog", "/src/prog"] {
+            assert_eq!(s.own_of([PathBuf::from(named)]), [PathBuf::from(named)]);
+        }
+        // A sibling folder of the harness's is not ours.
+        assert_eq!(
+            s.own_of([PathBuf::from("/src/target/release/prog")]),
+            [PathBuf::from("/src/target/release")]
+        );
+    }
+
+    #[test]
+    fn a_program_in_the_home_or_above_the_callers_folder_reads_its_file_alone() {
+        let s = shared(
+            Path::new("/home/u/course"),
+            Path::new("/home/u"),
+            Path::new("/o/h"),
+        );
+        for named in ["/home/u/prog", "/home/u/course/prog", "/prog"] {
+            assert_eq!(s.own_of([PathBuf::from(named)]), [PathBuf::from(named)]);
+        }
+        assert_eq!(
+            s.own_of([PathBuf::from("/home/u/course/bin/prog")]),
+            [PathBuf::from("/home/u/course/bin")]
         );
     }
 

@@ -309,7 +309,7 @@ fn start_mounted(
         let d = text(dir)?;
         c.bindmount_ro(&d, &d);
     }
-    c.tmpfsmount("/tmp");
+    c.tmpfsmount(crate::PRIVATE_TMP);
     c.devfsmount("/dev");
     let work = text(&layout.work)?;
     c.bindmount_rw(&work, &work);

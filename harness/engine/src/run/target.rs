@@ -110,10 +110,10 @@ impl Target {
 
     /// What a program under test may read of its own: for the program and
     /// each word of its command line naming an existing file, the folder
-    /// holding it, or the file alone where that folder is the caller's
-    /// home or holds the caller's working folder (whose suite and other
-    /// files are not the program's). Empty for the reference, which is
-    /// not narrowed.
+    /// holding it, or the file alone where that folder is shared (the
+    /// caller's home, `/tmp`, one holding the caller's working folder or
+    /// the harness: [`crate::sandbox::reads::own_of`]). Empty for the
+    /// reference, which is not narrowed.
     pub fn own_paths(&self) -> Vec<PathBuf> {
         if self.is_reference() {
             return Vec::new();
