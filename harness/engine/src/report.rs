@@ -771,13 +771,13 @@ mod student_tests {
 
     #[test]
     fn a_students_line_names_their_program_and_no_path_of_the_marker() {
-        let line = student_reproduce(&inv(b"0 1 v\n"), "./boxes", None, None);
-        assert!(line.starts_with("(p=\"$(pwd)/\"boxes && d="), "{line}");
+        let line = student_reproduce(&inv(b"0 1 v\n"), "./prog", None, None);
+        assert!(line.starts_with("(p=\"$(pwd)/\"prog && d="), "{line}");
         assert!(line.contains("printf '0 1 v\\n' | "), "{line}");
         assert!(line.contains(" \"$p\" -c cat"), "{line}");
         assert!(!line.contains("/bin/sh"), "{line}");
         let out = std::process::Command::new("bash")
-            .args(["-c", &line.replace("\"$(pwd)/\"boxes", "/bin/sh")])
+            .args(["-c", &line.replace("\"$(pwd)/\"prog", "/bin/sh")])
             .output()
             .unwrap();
         assert_eq!(out.stdout, b"0 1 v\nexit status 0\n");
@@ -786,9 +786,9 @@ mod student_tests {
     #[test]
     fn past_the_inline_bytes_a_students_line_names_the_shipped_kit() {
         let big = vec![b'x'; MAX_INLINE + 1];
-        let line = student_reproduce(&inv(&big), "./boxes", Some("reproduce/c/case"), None);
+        let line = student_reproduce(&inv(&big), "./prog", Some("reproduce/c/case"), None);
         assert!(
-            line.ends_with("bash reproduce/c/case/run.sh ./boxes"),
+            line.ends_with("bash reproduce/c/case/run.sh ./prog"),
             "{line}"
         );
         assert!(!line.contains("/bin/sh"), "{line}");
