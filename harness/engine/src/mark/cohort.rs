@@ -533,6 +533,12 @@ mod tests {
                 < at("<details><summary>all — 2 case(s), 1 failed by someone, 1 flagged")
         );
         assert!(page.contains("(content <code>abc</code>); built with <code>cc *.c</code>"));
+        // Here a cause is shared and no check is missed: an empty table
+        // says so rather than showing a bare header.
+        assert!(!page.contains("no cause is shared"));
+        assert!(page.contains("none: no submission lets through what a rule rejects"));
+        let alone = crate::mark::html::index(&build(&suite(), &marks[..2]));
+        assert!(alone.contains("none: no cause is shared by two submissions"));
     }
 
     #[test]

@@ -142,6 +142,9 @@ pub fn index(c: &Cohort) -> String {
             esc(&s.submissions.join(", "))
         );
     }
+    if c.shared_causes.is_empty() {
+        b.push_str("<tr><td colspan=\"4\" class=\"muted\">none: no cause is shared by two submissions</td></tr>\n");
+    }
     missing_checks(c, &mut b);
     let _ = write!(
         b,
@@ -178,6 +181,9 @@ fn missing_checks(c: &Cohort, b: &mut String) {
             m.cases,
             esc(&m.submissions.join(", "))
         );
+    }
+    if c.missing_checks.is_empty() {
+        b.push_str("<tr><td colspan=\"5\" class=\"muted\">none: no submission lets through what a rule rejects</td></tr>\n");
     }
     b.push_str("</table>\n");
 }
