@@ -45,6 +45,10 @@ pub(super) fn watch(
         stdout: started.stdout.take(),
         stderr: started.stderr.take(),
     };
+    // A resident keeper has run earlier programs: the CPU time they took
+    // (reaped into its own) is counted now and taken off at the end, so a
+    // run is charged only what it used itself.
+    let before = super::cpu::tree_time(started.proc.pid()).cpu;
     let watched = (started.proc.pid(), started.proc.pidfd());
     let mut supervisor = match Supervisor::new(ends, (&inv.stdin, &inv.prompt), watched, rules) {
         Ok(supervisor) => supervisor,
@@ -65,7 +69,9 @@ pub(super) fn watch(
     // Read before anything is killed or reaped.
     let tree = super::cpu::tree_time(started.proc.pid());
     let activity = Activity {
-        cpu: tree.cpu,
+        cpu: tree
+            .cpu
+            .map(|cpu| cpu.saturating_sub(before.unwrap_or_default())),
         runnable: tree.runnable,
         last_output: supervisor.last_output().map(|at| at - start),
     };
