@@ -449,8 +449,7 @@ mod tests {
         // Kept folders get a resident keeper that runs case after case:
         // the CPU of a busy earlier run must not be charged to the next.
         // (This test binary cannot be the sandbox's keeper, so here it
-        // checks the process-group path; the keeper path was checked by
-        // hand with the harness binary.)
+        // checks the process-group path only, not a resident keeper.)
         let _kept = crate::spare::Scope::enter();
         let target = Target::binary(Path::new("/bin/sh")).unwrap();
         let timed = |script: &str| {
