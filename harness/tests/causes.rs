@@ -305,6 +305,19 @@ fn a_program_of_another_registered_pack_is_named_before_the_causes() {
     let causes = wrong.find("failures by cause");
     assert!(note.is_some() && note < causes, "{wrong}");
     assert!(!run("nogo").contains("this looks like"));
+    // Under mark (`--reproduce-as`) a student cannot act on `--spec`, and
+    // mark checks the class as a whole: no probe, no note.
+    let marked = Command::cargo_bin("boxes-harness")
+        .expect("the harness binary")
+        .env("NO_COLOR", "1")
+        .env_remove("CONFORMANCE_REFERENCE")
+        .args(["--spec", "boxes", "-q", "--reproduce-as", "plain", "--bin"])
+        .arg(&link)
+        .output()
+        .expect("the harness runs");
+    let marked = String::from_utf8_lossy(&marked.stdout);
+    assert!(marked.contains("failures by cause"), "{marked}");
+    assert!(!marked.contains("this looks like"), "{marked}");
 }
 
 #[test]

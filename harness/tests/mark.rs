@@ -480,19 +480,53 @@ fn set_up_errors_are_exit_2_naming_what_exists() {
     );
     assert_eq!(r.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&r.stderr).contains("no build line"));
-    std::fs::create_dir(empty.join("one")).expect("mkdir");
+    let r = mark(dir.path(), [OsStr::new("merge"), empty.as_os_str()]);
+    assert_eq!(r.status.code(), Some(2));
+}
+
+/// More slices than submissions: an empty slice writes its empty outputs
+/// with its K/N and exits 0, so that the set still merges.
+#[test]
+fn an_empty_slice_is_written_and_merges() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let subs = dir.path().join("subs");
+    std::fs::create_dir_all(subs.join("one")).expect("mkdir");
+    let slices: Vec<_> = ["1/2", "2/2"]
+        .iter()
+        .map(|k| {
+            let out = dir.path().join(format!("slice{}", &k[..1]));
+            let r = mark(
+                dir.path(),
+                [
+                    subs.as_os_str(),
+                    OsStr::new("--partition"),
+                    OsStr::new(k),
+                    OsStr::new("--out"),
+                    out.as_os_str(),
+                ],
+            );
+            (r, out)
+        })
+        .collect();
+    let (empty, empty_out) = &slices[1];
+    let said = String::from_utf8_lossy(&empty.stderr);
+    assert_eq!(empty.status.code(), Some(0), "{said}");
+    assert!(said.contains("slice 2/2 holds no submission"), "{said}");
+    assert!(empty_out.join("cohort.json").is_file());
+    let merged = dir.path().join("merged");
     let r = mark(
         dir.path(),
         [
-            empty.as_os_str(),
-            OsStr::new("--partition"),
-            OsStr::new("2/2"),
+            OsStr::new("merge"),
+            slices[0].1.as_os_str(),
+            empty_out.as_os_str(),
+            OsStr::new("--out"),
+            merged.as_os_str(),
         ],
     );
-    assert_eq!(r.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&r.stderr).contains("holds no submission"));
-    let r = mark(dir.path(), [OsStr::new("merge"), empty.as_os_str()]);
-    assert_eq!(r.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(0), "{said}");
+    assert!(said.contains("2 slice(s), 1 submission(s)"), "{said}");
 }
 
 /// Gradescope's export: the rows carry the students' names and e-mails.

@@ -152,6 +152,11 @@ impl EarlyStop {
         !s.stopped
     }
 
+    /// Whether the early verdict was reached (the program hangs).
+    pub fn fired(&self) -> bool {
+        self.lock().stopped
+    }
+
     /// The cases not run because of the early verdict.
     pub fn not_run(&self) -> usize {
         self.lock().not_run

@@ -258,6 +258,47 @@ pub fn reproduce_command(inv: &Invocation, from: Sources<'_>) -> String {
     cmd
 }
 
+/// How a reproduce line says a case's inputs are not inline.
+const TOO_LONG: &str = "are too long to paste";
+
+/// What follows a kit's folder in a reproduce line: the student has it
+/// beside `report.txt`.
+const SHIPPED: &str = ", shipped with this report; copy that folder beside ";
+
+/// `text` (causes as `report.txt` renders them) for a Gradescope student,
+/// who has neither `report.txt` nor its kit folders: a reproduce line
+/// pointing at a kit says that the inputs are too long to paste here and
+/// that the instructor has them, without the command that needs the kit.
+pub fn for_gradescope(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut lines = text.split_inclusive('\n').peekable();
+    while let Some(line) = lines.next() {
+        let Some(at) = line.find(SHIPPED) else {
+            out.push_str(line);
+            continue;
+        };
+        let Some(said) = line[..at].rfind(TOO_LONG) else {
+            out.push_str(line);
+            continue;
+        };
+        // `…are too long to paste: they are in KIT/`: the kit's name stays,
+        // for the instructor who has it.
+        let kit = line[said + TOO_LONG.len()..at].trim_start_matches(": they are in ");
+        let _ = writeln!(
+            out,
+            "{} here (the instructor has them, in {kit})",
+            &line[..said + TOO_LONG.len()]
+        );
+        if lines
+            .peek()
+            .is_some_and(|next| next.trim_start().starts_with("bash "))
+        {
+            lines.next();
+        }
+    }
+    out
+}
+
 /// A reproduce line for the student whose program failed: their program
 /// as they build it (`program`, e.g. `./PROGRAM`, run from the folder that
 /// holds it), the case's inputs inline; past [`MAX_INLINE`] bytes, the
@@ -278,8 +319,8 @@ pub fn student_reproduce(
     if files + stdin_inline > MAX_INLINE {
         return match kit {
             Some(k) => format!(
-                "its inputs ({} bytes) are too long to paste: they are in {k}/, shipped with \
-                 this report; copy that folder beside {program} and run\n  bash {} {}",
+                "its inputs ({} bytes) {TOO_LONG}: they are in {k}/{SHIPPED}{program} and \
+                 run\n  bash {} {}",
                 files + stdin_inline,
                 // Quoted whole, so the kit's path reads as it is on disk.
                 shell_quote(&format!("{k}/run.sh")),
@@ -792,5 +833,24 @@ mod student_tests {
             "{line}"
         );
         assert!(!line.contains("/bin/sh"), "{line}");
+    }
+
+    #[test]
+    fn a_gradescope_student_is_not_sent_to_a_kit_they_do_not_have() {
+        let big = vec![b'x'; MAX_INLINE + 1];
+        let line = student_reproduce(&inv(&big), "./boxes", Some("reproduce/c/case"), None);
+        let text = format!("cause 1 of 1: x\n  reproduce: {line}\nnext line\n");
+        let shown = for_gradescope(&text);
+        assert_eq!(
+            shown,
+            format!(
+                "cause 1 of 1: x\n  reproduce: its inputs ({} bytes) are too long to paste \
+                 here (the instructor has them, in reproduce/c/case/)\nnext line\n",
+                MAX_INLINE + 1
+            )
+        );
+        // Text with no kit is left alone.
+        let small = student_reproduce(&inv(b"0 1 v\n"), "./boxes", None, None);
+        assert_eq!(for_gradescope(&small), small);
     }
 }

@@ -335,7 +335,7 @@ pub fn bounded(text: &str, max: usize) -> String {
         cut = nl + 1;
     }
     format!(
-        "{}[{} more bytes not shown: the whole report is report.txt]\n",
+        "{}[{} more bytes not shown here; the instructor has the whole report]\n",
         &text[..cut],
         text.len() - cut
     )

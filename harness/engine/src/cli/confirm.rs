@@ -1,9 +1,11 @@
 //! A timeout is confirmed before it is charged. A run killed at its time
 //! limit may only have been slowed by a busy machine (other jobs, other
-//! submissions marked beside it), so the case runs again, one
-//! confirmation at a time in this harness, with [`HEADROOM`] times the
-//! limit, and the limit is then applied to the CPU time the program used,
-//! which does not depend on the machine's load:
+//! submissions marked beside it), so the case runs again with
+//! [`HEADROOM`] times the limit, and the limit is then applied to the CPU
+//! time the program used, which does not depend on the machine's load.
+//! Confirmations take turns within one harness process; other processes
+//! (under `mark`, each submission is a harness process of its own) still
+//! run beside them, which is why the CPU time, not the wall time, decides:
 //!
 //! - it finishes within the limit's CPU time: the first kill was the
 //!   machine's doing, and the case is judged on this run;
@@ -33,8 +35,9 @@ use crate::run::{self, Activity, Ending, Invocation, Limits, Outcome};
 /// How many times the limit a confirming run is given.
 pub(super) const HEADROOM: u32 = 4;
 
-/// One confirmation at a time: it runs as alone as this harness can make
-/// it.
+/// One confirmation at a time within this process: a confirmation does
+/// not compete with the others of this run (other processes may still
+/// run beside it; the CPU time decides, not the wall time).
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 /// What a confirmation found, for the report.
@@ -125,7 +128,7 @@ pub(super) fn note(
         )),
         Confirmed::Slow { took } => Some(format!(
             "slow: finishes in {} s, past its limit of {} s{reference} (timed out, then run again \
-             alone with {HEADROOM}× the limit)",
+             with {HEADROOM}× the limit; its CPU time decides)",
             secs(*took),
             secs(limit)
         )),

@@ -18,7 +18,8 @@ use crate::suite::{CaseFile, Root};
 const PROBE: usize = 10;
 
 /// The time each of them gets: a program that waits for other input
-/// than it is given must not cost a case's full limit.
+/// than it is given must not cost a case's full limit (and its first
+/// timeout ends the probe of that pack).
 const PROBE_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// Passes a better pack needs over the pack asked for, of [`PROBE`].
@@ -58,6 +59,11 @@ fn fit(pack: &dyn Pack, target: &Target) -> (usize, usize) {
             continue;
         };
         ran += 1;
+        // A program that waits for other input than this pack gives would
+        // wait out every case: one timeout ends the probe of this pack.
+        if matches!(outcome.ending, crate::run::Ending::TimedOut { .. }) {
+            break;
+        }
         if crate::compare::compare_owned(&expected, outcome).is_empty() {
             passed += 1;
         }

@@ -55,7 +55,8 @@ pub(super) fn write_machine_outputs(
 }
 
 /// Each category's failures grouped by cause, as the report renders them
-/// (without colour): a Gradescope test's output.
+/// (without colour, and no kit named as the student's): a Gradescope
+/// test's output.
 fn category_causes(results: &[CaseResult]) -> Vec<(String, String)> {
     let mut categories: Vec<&str> = results
         .iter()
@@ -72,6 +73,8 @@ fn category_causes(results: &[CaseResult]) -> Vec<(String, String)> {
                 .cloned()
                 .collect();
             let text = crate::group::render(&mine, report::Style { colour: false });
+            // The student on Gradescope has neither report.txt nor its kits.
+            let text = report::for_gradescope(&text);
             (name.to_owned(), text.trim_start_matches('\n').to_owned())
         })
         .collect()

@@ -134,7 +134,12 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     results.sort_by(|a, b| a.name.cmp(&b.name));
     if chatty {
         let shown = (narrate, libtest);
-        print_causes(app, pack, &ctx.target, &results, ctx.style, shown);
+        // No probe of other packs for a program that hangs (its failures
+        // are cases not run, and each probe would wait out its limit), nor
+        // under `mark` (`--reproduce-as`): a student cannot act on
+        // `--spec`, and mark checks the class as a whole.
+        let probe = !ctx.budget.fired() && ctx.reproduce_as.is_none();
+        print_causes(app, pack, &ctx.target, &results, ctx.style, shown, probe);
     }
     print_early_verdict(&ctx, chatty);
     let first_suite = first_suite(&plan);
@@ -227,7 +232,7 @@ fn driver_preflight(ctx: &Context, cli: &Cli) -> Result<(), String> {
 /// them among its failures; the report lists them apart, since they are
 /// never the program's fault.
 /// The causes, after the note naming the pack the program looks like when
-/// that is another one: each with its worked example, or for `-q` (neither
+/// that is another one (when `probe`): each with its worked example, or for `-q` (neither
 /// narrating nor libtest's lines) each cause's one line; then, unless
 /// libtest printed them, the cases the harness could not run.
 fn print_causes(
@@ -237,12 +242,15 @@ fn print_causes(
     results: &[CaseResult],
     style: Style,
     (narrate, libtest): (bool, bool),
+    probe: bool,
 ) {
     let failures = results
         .iter()
         .filter(|r| matches!(r.verdict, Verdict::Failed(_)))
         .count();
-    if let Some(note) = super::likeness::note(app.packs, pack, target, failures, results.len()) {
+    if probe
+        && let Some(note) = super::likeness::note(app.packs, pack, target, failures, results.len())
+    {
         println!("\n{note}");
     }
     if narrate || libtest {

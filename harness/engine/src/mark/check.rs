@@ -122,15 +122,22 @@ pub fn check(
     serde_json::from_str(&text).map_err(|e| format!("results.json does not parse: {e}"))
 }
 
-/// Removes every kit under `dir/reproduce/` that `report.txt` does not
-/// name (a case whose inputs fit in its reproduce line needs none), and
-/// the folder itself when nothing is left.
+/// Removes every kit under `dir/reproduce/` that neither `report.txt`
+/// nor `gradescope.json` names (a case whose inputs fit in its reproduce
+/// line needs none), and the folder itself when nothing is left.
 fn prune_kits(dir: &Path) {
     let root = dir.join(REPRODUCE_DIR);
-    let report = std::fs::read(dir.join("report.txt")).unwrap_or_default();
+    let texts: Vec<Vec<u8>> = ["report.txt", "gradescope.json"]
+        .iter()
+        .map(|name| std::fs::read(dir.join(name)).unwrap_or_default())
+        .collect();
     let named = |rel: &str| {
-        let needle = format!("{REPRODUCE_DIR}/{rel}/run.sh");
-        report.windows(needle.len()).any(|w| w == needle.as_bytes())
+        // `report.txt` names `reproduce/REL/run.sh`, `gradescope.json` the
+        // folder (`reproduce/REL/`, the instructor has it).
+        let needle = format!("{REPRODUCE_DIR}/{rel}/");
+        texts
+            .iter()
+            .any(|text| text.windows(needle.len()).any(|w| w == needle.as_bytes()))
     };
     let kits: Vec<std::path::PathBuf> = walkdir::WalkDir::new(&root)
         .follow_links(false)
@@ -164,3 +171,33 @@ fn prune_kits(dir: &Path) {
 
 /// The error of a check the interrupt stopped.
 pub const INTERRUPTED: &str = "interrupted";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kit_either_output_names_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        for kit in ["c/in-report", "c/in-gradescope", "c/unnamed"] {
+            let at = dir.path().join(REPRODUCE_DIR).join(kit);
+            std::fs::create_dir_all(&at).unwrap();
+            std::fs::write(at.join("run.sh"), "#!/bin/sh\n").unwrap();
+        }
+        std::fs::write(
+            dir.path().join("report.txt"),
+            "reproduce: sh reproduce/c/in-report/run.sh\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("gradescope.json"),
+            r#"{"tests":[{"output":"(the instructor has them, in reproduce/c/in-gradescope/)"}]}"#,
+        )
+        .unwrap();
+        prune_kits(dir.path());
+        let kept = |kit: &str| dir.path().join(REPRODUCE_DIR).join(kit).is_dir();
+        assert!(kept("c/in-report"));
+        assert!(kept("c/in-gradescope"));
+        assert!(!kept("c/unnamed"));
+    }
+}

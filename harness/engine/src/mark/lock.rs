@@ -2,7 +2,9 @@
 //! `flock` on `DIR/.mark.lock` for as long as they write into `DIR`. A
 //! second run into the same folder stops at once (exit 2), naming the run
 //! that holds it (its pid and when it started), rather than writing
-//! reports and rows over the first one's.
+//! reports and rows over the first one's. `mark merge` also takes a
+//! shared lock on each slice it reads: a slice whose run still writes is
+//! refused, naming that run.
 //!
 //! `flock` (rustix, already the engine's system interface) and not a lock
 //! file's mere existence: the kernel drops the lock when the holder ends,
@@ -36,17 +38,10 @@ pub fn take(out: &Path) -> Result<OutLock, String> {
         .open(&path)
         .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     if flock(&file, FlockOperation::NonBlockingLockExclusive).is_err() {
-        let mut holder = String::new();
-        let _ = file.take(512).read_to_string(&mut holder);
-        let holder = holder.trim();
         return Err(format!(
             "another run is writing into {} ({}); wait for it to end, or give another --out",
             out.display(),
-            if holder.is_empty() {
-                "its pid is not recorded yet"
-            } else {
-                holder
-            }
+            holder(&mut file)
         ));
     }
     // Who holds it, for the run that finds it taken.
@@ -56,6 +51,45 @@ pub fn take(out: &Path) -> Result<OutLock, String> {
         .and_then(|()| file.rewind())
         .and_then(|()| file.write_all(me.as_bytes()));
     Ok(OutLock { _file: file })
+}
+
+/// Who holds the lock `file`, as its holder wrote it.
+fn holder(file: &mut File) -> String {
+    let mut holder = String::new();
+    let _ = file.take(512).read_to_string(&mut holder);
+    let holder = holder.trim();
+    if holder.is_empty() {
+        "its pid is not recorded yet".to_owned()
+    } else {
+        holder.to_owned()
+    }
+}
+
+/// A slice folder read by `mark merge`, held with a shared lock: a `mark`
+/// run writing into it holds the exclusive one, and one that starts while
+/// it is held stops at once.
+#[derive(Debug)]
+pub struct SliceLock {
+    _file: Option<File>,
+}
+
+/// Takes a shared lock on the slice folder `dir` (read only: nothing is
+/// written into it), or says which run is still writing into it.
+pub fn read_slice(dir: &Path) -> Result<SliceLock, String> {
+    let path = dir.join(LOCK_FILE);
+    // A slice without a lock file was never written by a `mark` run that
+    // holds one: nothing to wait for.
+    let Ok(mut file) = File::open(&path) else {
+        return Ok(SliceLock { _file: None });
+    };
+    if flock(&file, FlockOperation::NonBlockingLockShared).is_err() {
+        return Err(format!(
+            "slice {} is still being marked ({}); merge it once that run ends",
+            dir.display(),
+            holder(&mut file)
+        ));
+    }
+    Ok(SliceLock { _file: Some(file) })
 }
 
 /// The time now, `YYYY-MM-DD HH:MM:SS UTC`.
@@ -109,6 +143,28 @@ mod tests {
             "{err}"
         );
         drop(first);
+        assert!(take(dir.path()).is_ok());
+    }
+
+    #[test]
+    fn a_slice_still_being_marked_is_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(
+            read_slice(dir.path()).is_ok(),
+            "no lock file: nothing holds it"
+        );
+        let marking = take(dir.path()).unwrap();
+        let err = read_slice(dir.path()).unwrap_err();
+        assert!(err.contains("still being marked"), "{err}");
+        assert!(
+            err.contains(&format!("pid {}", std::process::id())),
+            "{err}"
+        );
+        drop(marking);
+        let reading = read_slice(dir.path()).unwrap();
+        // A mark run starting on the slice while it is read stops.
+        assert!(take(dir.path()).is_err());
+        drop(reading);
         assert!(take(dir.path()).is_ok());
     }
 }

@@ -140,7 +140,10 @@ fn merged(cli: &MergeCli) -> Result<Cohort, String> {
     let mut suite: Option<SuiteInfo> = None;
     let mut all: Vec<(SubmissionMark, PathBuf)> = Vec::new();
     let mut parts = Vec::new();
+    // Held until the merge is written: no slice's run may still write.
+    let mut held = Vec::new();
     for dir in &cli.dirs {
+        held.push(super::lock::read_slice(dir)?);
         let Slice {
             suite: s,
             part,

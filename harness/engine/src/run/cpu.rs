@@ -2,7 +2,9 @@
 //! settled: the process watched (the program, or the sandbox's keeper)
 //! and every descendant still listed, each with the time of the children
 //! it already reaped. A time limit checked against this does not depend on
-//! what else the machine was doing, unlike wall time.
+//! what else the machine was doing, unlike wall time. A resident keeper
+//! carries the time of every earlier program it ran: the watcher reads
+//! the tree when the run starts too and charges only the difference.
 
 use std::path::Path;
 use std::time::Duration;

@@ -445,6 +445,27 @@ mod tests {
     }
 
     #[test]
+    fn a_kept_folder_charges_a_run_only_its_own_cpu() {
+        // Kept folders get a resident keeper that runs case after case:
+        // the CPU of a busy earlier run must not be charged to the next.
+        // (This test binary cannot be the sandbox's keeper, so here it
+        // checks the process-group path only, not a resident keeper.)
+        let _kept = crate::spare::Scope::enter();
+        let target = Target::binary(Path::new("/bin/sh")).unwrap();
+        let timed = |script: &str| {
+            let mut inv = Invocation::new(target.clone(), vec!["-c".into(), script.into()], vec![]);
+            inv.timeout = Duration::from_secs(20);
+            run_with_activity(&inv).unwrap().1.cpu.unwrap()
+        };
+        let busy = timed("i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done");
+        assert!(busy >= Duration::from_millis(300), "busy run: {busy:?}");
+        for _ in 0..2 {
+            let light = timed("exit 0");
+            assert!(light < Duration::from_millis(100), "light run: {light:?}");
+        }
+    }
+
+    #[test]
     fn environment_is_cleared() {
         let out = sh("env | sort", b"");
         let text = String::from_utf8(out.stdout).unwrap();

@@ -45,6 +45,10 @@ pub(super) fn watch(
         stdout: started.stdout.take(),
         stderr: started.stderr.take(),
     };
+    // A resident keeper has run earlier programs: the CPU time they took
+    // (reaped into its own) is counted now and taken off at the end, so a
+    // run is charged only what it used itself.
+    let before = super::cpu::tree_time(started.proc.pid()).cpu;
     let watched = (started.proc.pid(), started.proc.pidfd());
     let mut supervisor = match Supervisor::new(ends, (&inv.stdin, &inv.prompt), watched, rules) {
         Ok(supervisor) => supervisor,
@@ -63,12 +67,11 @@ pub(super) fn watch(
     let mut left_process = stop == Stop::Lingered && !keeper;
     let forced = forced_ending(stop, inv);
     // Read before anything is killed or reaped.
-    let tree = super::cpu::tree_time(started.proc.pid());
-    let activity = Activity {
-        cpu: tree.cpu,
-        runnable: tree.runnable,
-        last_output: supervisor.last_output().map(|at| at - start),
-    };
+    let activity = activity_since(
+        started.proc.pid(),
+        before,
+        supervisor.last_output().map(|at| at - start),
+    );
     let status = settle(&mut started.proc, forced.is_some(), supervisor.exited());
     // What the streams still hold was written before the kill. A process
     // left behind is killed only now: a moment for the pipes to close.
@@ -132,6 +135,24 @@ pub(super) fn watch(
         },
         activity,
     ))
+}
+
+/// How busy the run was: the CPU time of the tree under `pid` less
+/// `before` (what it held when the run started), and whether any of it
+/// was runnable.
+fn activity_since(
+    pid: rustix::process::Pid,
+    before: Option<Duration>,
+    last_output: Option<Duration>,
+) -> Activity {
+    let tree = super::cpu::tree_time(pid);
+    Activity {
+        cpu: tree
+            .cpu
+            .map(|cpu| cpu.saturating_sub(before.unwrap_or_default())),
+        runnable: tree.runnable,
+        last_output,
+    }
 }
 
 /// The ending the harness imposed on the run, if it cut it short.
