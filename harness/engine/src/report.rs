@@ -838,7 +838,7 @@ mod student_tests {
     #[test]
     fn a_gradescope_student_is_not_sent_to_a_kit_they_do_not_have() {
         let big = vec![b'x'; MAX_INLINE + 1];
-        let line = student_reproduce(&inv(&big), "./boxes", Some("reproduce/c/case"), None);
+        let line = student_reproduce(&inv(&big), "./prog", Some("reproduce/c/case"), None);
         let text = format!("cause 1 of 1: x\n  reproduce: {line}\nnext line\n");
         let shown = for_gradescope(&text);
         assert_eq!(
@@ -850,7 +850,7 @@ mod student_tests {
             )
         );
         // Text with no kit is left alone.
-        let small = student_reproduce(&inv(b"0 1 v\n"), "./boxes", None, None);
+        let small = student_reproduce(&inv(b"0 1 v\n"), "./prog", None, None);
         assert_eq!(for_gradescope(&small), small);
     }
 }
