@@ -364,10 +364,10 @@ fn a_difference_confined_to_one_line_does_not_hide_the_rest() {
     // past the prompt's, never the prompt's line again.
     for k in 2..=3 {
         let head = format!("cause {k} of 3:");
-        let block = text
-            .split_once(head.as_str())
-            .map(|(_, rest)| rest.split("\ncause ").next().unwrap_or(rest))
-            .unwrap_or_else(|| panic!("no {head}: {text}"));
+        let block = text.split_once(head.as_str()).map_or_else(
+            || panic!("no {head}: {text}"),
+            |(_, rest)| rest.split("\ncause ").next().unwrap_or(rest),
+        );
         assert!(
             block.contains("later: the output compared past its earlier difference(s):"),
             "{block}"
