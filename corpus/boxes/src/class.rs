@@ -3,6 +3,8 @@
 //! its kebab-case name, a one-line description, the rulings it rests on and
 //! whether one of them is marked (ambiguous). Every property is an
 //! exhaustive `match`, so a new variant cannot be left without one.
+//!
+//! Past 600 lines: the closed set of error classes with their descriptions and rules, one table.
 
 use std::fmt;
 

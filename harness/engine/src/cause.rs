@@ -15,6 +15,8 @@
 //! failures have the same cause when the same parts differ by the same
 //! kind of edit with the same lines once normalised: escaped, runs of
 //! digits written `#`, cut short.
+//!
+//! Past 600 lines: one concept (what makes failures the same: shapes, missed checks, later departures) whose parts share private helpers; its split into a `cause/` folder is planned with issue 30's layers.
 
 use std::fmt::{self, Write as _};
 use std::time::{Duration, Instant};

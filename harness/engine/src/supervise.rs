@@ -11,6 +11,8 @@
 //! `group` level.
 //! Killing and reaping stay with [`crate::run`], which knows what the
 //! process is; this module only needs its pid.
+//!
+//! Past 600 lines: one poll loop and the state it drives; split with issue 30's layers.
 
 use std::borrow::Cow;
 use std::fs::File;

@@ -11,6 +11,8 @@
 //! loading, the turn rule (`State::apply`), rendering, move parsing and
 //! saving. A variant overrides one of the reference's [`Hooks`], changing
 //! its output or its input at that one point.
+//!
+//! Past 600 lines: a table of deliberately wrong programs, one arm each; splitting the table would scatter it.
 
 use boxes_reference::ExitTable;
 use std::borrow::Cow;

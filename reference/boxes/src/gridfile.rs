@@ -4,6 +4,8 @@
 //! Loading is a streaming state machine over the file's bytes, so memory
 //! stays O(grid) whatever the file holds (a multi-gigabyte line of garbage is
 //! rejected at its first wrong byte) and every error names its line.
+//!
+//! Past 600 lines: the grid file's reader and writer with their tests, one format.
 
 use std::fmt;
 use std::fs::File;

@@ -8,6 +8,8 @@
 //! any order give the same table). Every record, and each bot's stderr, is
 //! kept in a folder so that `cg-referee replay` can re-judge it; a match
 //! that could not be played is listed with why.
+//!
+//! Past 600 lines: the arena and its tests, one command.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

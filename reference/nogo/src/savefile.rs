@@ -6,6 +6,8 @@
 //! constant space), reading stops at the H-th grid line's `\n` (FILE-5:
 //! the rest is ignored, never read), and every error says which rule it
 //! breaks.
+//!
+//! Past 600 lines: the save file's reader and writer with their tests, one format.
 
 use std::fmt;
 use std::fs::File;
