@@ -5,87 +5,28 @@
 //! the trailing `\n` is added by the writer, never stored here, so no
 //! message can lose it.
 
-use std::fmt;
-
 pub use reference_kit::exit::ExitTable;
 
-/// Why the program stopped: each variant is one row of the assignment's
-/// error table, plus the normal end of a game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Exit {
-    /// The game ended normally (END-1, END-2).
-    Normal,
-    /// Wrong argument count (ARGS-1).
-    Usage,
-    /// Height or width is not a number in 2..=999 (ARGS-3).
-    Dimensions,
-    /// Player count is not a number in 2..=100 (ARGS-4).
-    PlayerCount,
-    /// The grid file cannot be opened for reading (ARGS-6).
-    GridFileOpen,
-    /// The grid file opened but its contents are wrong (FILE-6).
-    GridFileContents,
-    /// Input ended where a line was expected (EOF-1).
-    EndOfInput,
-    /// A system call failed that the program cannot predict (SYS-1).
-    SystemCall,
-}
-
-impl ExitTable for Exit {
-    const ALL: &'static [Self] = &[
-        Self::Normal,
-        Self::Usage,
-        Self::Dimensions,
-        Self::PlayerCount,
-        Self::GridFileOpen,
-        Self::GridFileContents,
-        Self::EndOfInput,
-        Self::SystemCall,
-    ];
-
-    fn code(self) -> u8 {
-        match self {
-            Self::Normal => 0,
-            Self::Usage => 1,
-            Self::Dimensions => 2,
-            Self::PlayerCount => 3,
-            Self::GridFileOpen => 4,
-            Self::GridFileContents => 5,
-            Self::EndOfInput => 6,
-            Self::SystemCall => 9,
-        }
-    }
-
-    fn message(self) -> Option<&'static str> {
-        match self {
-            Self::Normal => None,
-            Self::Usage => Some(USAGE),
-            Self::Dimensions => Some("Invalid grid dimensions"),
-            Self::PlayerCount => Some("Invalid player count"),
-            Self::GridFileOpen => Some("Invalid grid file"),
-            Self::GridFileContents => Some("Error reading grid contents"),
-            Self::EndOfInput => Some("End of user input"),
-            Self::SystemCall => Some("System call failure"),
-        }
-    }
-
-    fn rule(self) -> &'static str {
-        match self {
-            Self::Normal => "END-1",
-            Self::Usage => "ARGS-1",
-            Self::Dimensions => "ARGS-3",
-            Self::PlayerCount => "ARGS-4",
-            Self::GridFileOpen => "ARGS-6",
-            Self::GridFileContents => "FILE-6",
-            Self::EndOfInput => "EOF-1",
-            Self::SystemCall => "SYS-1",
-        }
-    }
-}
-
-impl fmt::Display for Exit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        reference_kit::exit::describe(*self, f)
+reference_kit::exit_table! {
+    /// Why the program stopped: each variant is one row of the assignment's
+    /// error table, plus the normal end of a game.
+    pub enum Exit {
+        /// The game ended normally (END-1, END-2).
+        Normal = 0, None, "END-1";
+        /// Wrong argument count (ARGS-1).
+        Usage = 1, Some(USAGE), "ARGS-1";
+        /// Height or width is not a number in 2..=999 (ARGS-3).
+        Dimensions = 2, Some("Invalid grid dimensions"), "ARGS-3";
+        /// Player count is not a number in 2..=100 (ARGS-4).
+        PlayerCount = 3, Some("Invalid player count"), "ARGS-4";
+        /// The grid file cannot be opened for reading (ARGS-6).
+        GridFileOpen = 4, Some("Invalid grid file"), "ARGS-6";
+        /// The grid file opened but its contents are wrong (FILE-6).
+        GridFileContents = 5, Some("Error reading grid contents"), "FILE-6";
+        /// Input ended where a line was expected (EOF-1).
+        EndOfInput = 6, Some("End of user input"), "EOF-1";
+        /// A system call failed that the program cannot predict (SYS-1).
+        SystemCall = 9, Some("System call failure"), "SYS-1";
     }
 }
 

@@ -20,35 +20,14 @@ const SIZE_PROMPT: &[u8] = b"What size grid would you like? (2..8) ";
 const MOVE_PROMPT: &[u8] = b"What two dots would you like to connect? (Q to quit) ";
 const SORRY: &[u8] = b"Sorry, try again.\n";
 
-/// How the program ends: its exit status.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Exit {
-    /// Every ending of the game (PROG-2).
-    Done,
-    /// Stdout could not be written (SYS-1).
-    WriteFailed,
-}
-
-impl ExitTable for Exit {
-    const ALL: &'static [Self] = &[Exit::Done, Exit::WriteFailed];
-
-    fn code(self) -> u8 {
-        match self {
-            Exit::Done => 0,
-            Exit::WriteFailed => 1,
-        }
-    }
-
-    /// Nothing is ever printed on stderr (PROG-2, SYS-1).
-    fn message(self) -> Option<&'static str> {
-        None
-    }
-
-    fn rule(self) -> &'static str {
-        match self {
-            Exit::Done => "PROG-2",
-            Exit::WriteFailed => "SYS-1",
-        }
+reference_kit::exit_table! {
+    /// How the program ends: its exit status. Nothing is ever printed on
+    /// stderr (PROG-2, SYS-1).
+    pub enum Exit {
+        /// Every ending of the game (PROG-2).
+        Done = 0, None, "PROG-2";
+        /// Stdout could not be written (SYS-1).
+        WriteFailed = 1, None, "SYS-1";
     }
 }
 

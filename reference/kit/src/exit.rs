@@ -26,6 +26,73 @@ pub trait ExitTable: Copy + Eq + fmt::Debug + 'static {
     }
 }
 
+/// Declares a program's table of outcomes as one table: each row a variant,
+/// its exit status, its stderr message (`None` or `Some(..)`) and its rule.
+/// It writes the enum, its [`ExitTable`] and its `Display` (via
+/// [`describe`]), so a pack states each row once and never repeats the
+/// three lookups.
+///
+/// ```
+/// reference_kit::exit_table! {
+///     /// Why the program stopped.
+///     pub enum Exit {
+///         /// The game ended.
+///         Normal = 0, None, "END-1";
+///         /// Wrong argument count.
+///         Usage = 1, Some("Usage: talk"), "ARGS-1";
+///     }
+/// }
+/// use reference_kit::exit::ExitTable;
+/// assert_eq!(Exit::from_code(1), Some(Exit::Usage));
+/// assert_eq!(Exit::Usage.to_string(), "Usage: talk (exit 1)");
+/// ```
+#[macro_export]
+macro_rules! exit_table {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            $(
+                $(#[$row:meta])*
+                $variant:ident = $code:literal, $message:expr, $rule:literal;
+            )+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        $vis enum $name {
+            $( $(#[$row])* $variant, )+
+        }
+
+        impl $crate::exit::ExitTable for $name {
+            const ALL: &'static [Self] = &[$(Self::$variant),+];
+
+            fn code(self) -> u8 {
+                match self {
+                    $(Self::$variant => $code,)+
+                }
+            }
+
+            fn message(self) -> Option<&'static str> {
+                match self {
+                    $(Self::$variant => $message,)+
+                }
+            }
+
+            fn rule(self) -> &'static str {
+                match self {
+                    $(Self::$variant => $rule,)+
+                }
+            }
+        }
+
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                $crate::exit::describe(*self, f)
+            }
+        }
+    };
+}
+
 /// `message (exit N)`, or `normal end (exit 0)`: how a report names an
 /// outcome (each table's `Display`).
 pub fn describe<E: ExitTable>(exit: E, f: &mut fmt::Formatter<'_>) -> fmt::Result {

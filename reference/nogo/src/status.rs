@@ -4,81 +4,26 @@
 //! The texts are compared byte for byte; the trailing `\n` of a message is
 //! added by the writer, never stored here, so no message can lose it.
 
-use std::fmt;
-
 pub use reference_kit::exit::ExitTable;
 
-/// Why the program stopped: each variant is one row of the assignment's
-/// error table, plus the normal end of a game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Exit {
-    /// A player won (END-1).
-    Normal,
-    /// Wrong argument count (ARGS-1).
-    Usage,
-    /// A player type is not `c` or `h` (ARGS-2).
-    PlayerType,
-    /// Height or width is not a number in 4..=1000 (ARGS-3).
-    Dimension,
-    /// The save file cannot be opened for reading (ARGS-4).
-    FileOpen,
-    /// The save file opened but its contents are wrong (FILE-6).
-    FileContents,
-    /// Input ended where a human's line was expected (EOF-1).
-    EndOfInput,
-}
-
-impl ExitTable for Exit {
-    const ALL: &'static [Self] = &[
-        Self::Normal,
-        Self::Usage,
-        Self::PlayerType,
-        Self::Dimension,
-        Self::FileOpen,
-        Self::FileContents,
-        Self::EndOfInput,
-    ];
-
-    fn code(self) -> u8 {
-        match self {
-            Self::Normal => 0,
-            Self::Usage => 1,
-            Self::PlayerType => 2,
-            Self::Dimension => 3,
-            Self::FileOpen => 4,
-            Self::FileContents => 5,
-            Self::EndOfInput => 6,
-        }
-    }
-
-    fn message(self) -> Option<&'static str> {
-        match self {
-            Self::Normal => None,
-            Self::Usage => Some(USAGE),
-            Self::PlayerType => Some("Invalid player type"),
-            Self::Dimension => Some("Invalid board dimension"),
-            Self::FileOpen => Some("Unable to open file"),
-            Self::FileContents => Some("Incorrect file contents"),
-            Self::EndOfInput => Some("End of input from user"),
-        }
-    }
-
-    fn rule(self) -> &'static str {
-        match self {
-            Self::Normal => "END-1",
-            Self::Usage => "ARGS-1",
-            Self::PlayerType => "ARGS-2",
-            Self::Dimension => "ARGS-3",
-            Self::FileOpen => "ARGS-4",
-            Self::FileContents => "FILE-6",
-            Self::EndOfInput => "EOF-1",
-        }
-    }
-}
-
-impl fmt::Display for Exit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        reference_kit::exit::describe(*self, f)
+reference_kit::exit_table! {
+    /// Why the program stopped: each variant is one row of the assignment's
+    /// error table, plus the normal end of a game.
+    pub enum Exit {
+        /// A player won (END-1).
+        Normal = 0, None, "END-1";
+        /// Wrong argument count (ARGS-1).
+        Usage = 1, Some(USAGE), "ARGS-1";
+        /// A player type is not `c` or `h` (ARGS-2).
+        PlayerType = 2, Some("Invalid player type"), "ARGS-2";
+        /// Height or width is not a number in 4..=1000 (ARGS-3).
+        Dimension = 3, Some("Invalid board dimension"), "ARGS-3";
+        /// The save file cannot be opened for reading (ARGS-4).
+        FileOpen = 4, Some("Unable to open file"), "ARGS-4";
+        /// The save file opened but its contents are wrong (FILE-6).
+        FileContents = 5, Some("Incorrect file contents"), "FILE-6";
+        /// Input ended where a human's line was expected (EOF-1).
+        EndOfInput = 6, Some("End of input from user"), "EOF-1";
     }
 }
 
