@@ -15,6 +15,7 @@
 
 pub mod class;
 pub mod classify;
+pub mod command;
 pub mod exhaustive;
 pub mod filelines;
 pub mod generate;

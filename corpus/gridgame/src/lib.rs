@@ -5,6 +5,7 @@
 //! [`gridgame_reference::rules::ALL`], and its explorer for `diff` plays
 //! random sessions ([`session`]), shrinks and classifies them.
 
+pub mod command;
 pub mod generate;
 pub mod session;
 

@@ -12,6 +12,7 @@
 
 pub mod class;
 pub mod classify;
+pub mod command;
 pub mod generate;
 pub mod lines;
 pub mod pack;

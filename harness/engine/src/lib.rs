@@ -37,6 +37,7 @@ pub mod case;
 pub mod cause;
 pub mod cli;
 pub mod compare;
+pub mod corpus_cli;
 pub mod diff;
 pub mod driver;
 pub mod exit;
