@@ -5,11 +5,9 @@
 //! ([`crate::shrink`]) and the classifier ([`crate::classify`]). A corpus
 //! folder ([`crate::generate`]) is a folder of ordinary cases.
 
-use std::ffi::OsString;
-use std::process::ExitCode;
-
-use conformance_engine::diff::explore::{Classification, DynExplorer, Explorer, Label, Probe};
-use conformance_engine::pack::{BuildRecipe, EmbeddedSuite, Pack};
+use conformance_engine::builtin::Builtin;
+use conformance_engine::diff::explore::{Classification, Explorer, Label, Probe};
+use conformance_engine::pack::BuildRecipe;
 
 use crate::session::{Options, Session};
 
@@ -18,49 +16,23 @@ conformance_engine::embedded_suite! {
     pub static SUITE = "boxes";
 }
 
-/// The boxes pack.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Boxes;
-
 /// The boxes pack, for registration.
-pub static PACK: Boxes = Boxes;
+pub static PACK: Builtin = Builtin::new("boxes", &SUITE, rule_ids, boxes_reference::main_with_args)
+    // The course's line: `make` with a Makefile, else the flags every
+    // submission must compile warning-free with (issue 23).
+    .with_build(BuildRecipe {
+        program: "boxes",
+        with_makefile: Some("make"),
+        otherwise: "gcc -Wall -pedantic -std=gnu99 -o boxes *.c",
+    })
+    .with_explorer(&BoxesExplorer);
 
 /// The boxes explorer for `diff`.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct BoxesExplorer;
 
-static EXPLORER: BoxesExplorer = BoxesExplorer;
-
-impl Pack for Boxes {
-    fn name(&self) -> &'static str {
-        "boxes"
-    }
-
-    fn suite(&self) -> &'static EmbeddedSuite {
-        &SUITE
-    }
-
-    fn rule_ids(&self) -> Vec<&'static str> {
-        boxes_reference::rules::ALL.iter().map(|r| r.id()).collect()
-    }
-
-    fn reference_main(&self, args: Vec<OsString>) -> ExitCode {
-        boxes_reference::main_with_args(args)
-    }
-
-    /// The course's line: `make` with a Makefile, else the flags every
-    /// submission must compile warning-free with (issue 23).
-    fn build(&self) -> Option<BuildRecipe> {
-        Some(BuildRecipe {
-            program: "boxes",
-            with_makefile: Some("make"),
-            otherwise: "gcc -Wall -pedantic -std=gnu99 -o boxes *.c",
-        })
-    }
-
-    fn explorer(&self) -> Option<&dyn DynExplorer> {
-        Some(&EXPLORER)
-    }
+fn rule_ids() -> Vec<&'static str> {
+    boxes_reference::rules::ALL.iter().map(|r| r.id()).collect()
 }
 
 impl Explorer for BoxesExplorer {

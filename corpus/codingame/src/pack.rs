@@ -8,8 +8,8 @@ use std::ffi::OsString;
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use conformance_engine::builtin::Builtin;
 use conformance_engine::driver::CaseDriver;
-use conformance_engine::pack::{EmbeddedSuite, Pack};
 
 use crate::converse::Driver;
 
@@ -36,35 +36,20 @@ pub const BOT_RULES: [&str; 18] = [
     "TIME-2", "END-3",
 ];
 
-/// The codingame pack.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Codingame;
+/// The codingame pack, for registration: the reference is cg-bot, `--bin`
+/// a command line, and cases holding a `script` run as conversations.
+pub static PACK: Builtin = Builtin::new("codingame", &SUITE, rule_ids, reference_main)
+    .with_driver(driver)
+    .with_bin_as_command();
 
-/// The codingame pack, for registration.
-pub static PACK: Codingame = Codingame;
+fn rule_ids() -> Vec<&'static str> {
+    RULES.to_vec()
+}
 
-impl Pack for Codingame {
-    fn name(&self) -> &'static str {
-        "codingame"
-    }
+fn reference_main(_args: Vec<OsString>) -> ExitCode {
+    codingame_reference::reference_bot::main()
+}
 
-    fn suite(&self) -> &'static EmbeddedSuite {
-        &SUITE
-    }
-
-    fn rule_ids(&self) -> Vec<&'static str> {
-        RULES.to_vec()
-    }
-
-    fn reference_main(&self, _args: Vec<OsString>) -> ExitCode {
-        codingame_reference::reference_bot::main()
-    }
-
-    fn driver(&self) -> Option<Arc<dyn CaseDriver>> {
-        Some(Arc::new(Driver))
-    }
-
-    fn bin_is_command(&self) -> bool {
-        true
-    }
+fn driver() -> Arc<dyn CaseDriver> {
+    Arc::new(Driver)
 }

@@ -14,8 +14,9 @@ use std::process::ExitCode;
 
 use std::collections::BTreeSet;
 
-use conformance_engine::diff::explore::{Classification, DynExplorer, Explorer, Label, Probe};
-use conformance_engine::pack::{BuildRecipe, EmbeddedSuite, Pack};
+use conformance_engine::builtin::Builtin;
+use conformance_engine::diff::explore::{Classification, Explorer, Label, Probe};
+use conformance_engine::pack::BuildRecipe;
 use gridgame_reference::ExitTable;
 use gridgame_reference::chooser::{FirstLevel, TieLevel};
 
@@ -26,56 +27,35 @@ conformance_engine::embedded_suite! {
     pub static SUITE = "gridgame";
 }
 
-/// The gridgame pack.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Gridgame;
-
 /// The gridgame pack, for registration.
-pub static PACK: Gridgame = Gridgame;
+pub static PACK: Builtin = Builtin::new("gridgame", &SUITE, rule_ids, reference_main)
+    // The project's own line (the source text: `g++ -o dotsAndBoxes -g
+    // *.cpp`); a Makefile is not part of the hand-in.
+    .with_build(BuildRecipe {
+        program: "dotsAndBoxes",
+        with_makefile: None,
+        otherwise: "g++ -o dotsAndBoxes -g *.cpp",
+    })
+    .with_explorer(&GridgameExplorer);
 
-impl Pack for Gridgame {
-    fn name(&self) -> &'static str {
-        "gridgame"
-    }
+fn rule_ids() -> Vec<&'static str> {
+    gridgame_reference::rules::ALL
+        .iter()
+        .map(|r| r.id())
+        .collect()
+}
 
-    fn suite(&self) -> &'static EmbeddedSuite {
-        &SUITE
-    }
-
-    fn rule_ids(&self) -> Vec<&'static str> {
-        gridgame_reference::rules::ALL
-            .iter()
-            .map(|r| r.id())
-            .collect()
-    }
-
-    /// The program takes no arguments and ignores any (PROG-1).
-    fn reference_main(&self, _args: Vec<OsString>) -> ExitCode {
-        let stdin = std::io::stdin().lock();
-        let stdout = reference_kit::stdout::process_stdout();
-        ExitCode::from(gridgame_reference::run(stdin, stdout).code())
-    }
-
-    /// The project's own line (the source text: `g++ -o dotsAndBoxes -g
-    /// *.cpp`); a Makefile is not part of the hand-in.
-    fn build(&self) -> Option<BuildRecipe> {
-        Some(BuildRecipe {
-            program: "dotsAndBoxes",
-            with_makefile: None,
-            otherwise: "g++ -o dotsAndBoxes -g *.cpp",
-        })
-    }
-
-    fn explorer(&self) -> Option<&dyn DynExplorer> {
-        Some(&EXPLORER)
-    }
+/// The reference on the process's streams; it takes no arguments and
+/// ignores any (PROG-1).
+fn reference_main(_args: Vec<OsString>) -> ExitCode {
+    let stdin = std::io::stdin().lock();
+    let stdout = reference_kit::stdout::process_stdout();
+    ExitCode::from(gridgame_reference::run(stdin, stdout).code())
 }
 
 /// The gridgame explorer for `diff`.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct GridgameExplorer;
-
-static EXPLORER: GridgameExplorer = GridgameExplorer;
 
 fn rules(ids: &[&str]) -> BTreeSet<String> {
     ids.iter().map(|&r| r.to_owned()).collect()

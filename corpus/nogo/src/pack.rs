@@ -6,11 +6,9 @@
 //! ([`crate::shrink`]) and the classifier ([`crate::classify`]). A corpus
 //! folder needs nothing of the pack: it is written as ordinary cases.
 
-use std::ffi::OsString;
-use std::process::ExitCode;
-
-use conformance_engine::diff::explore::{Classification, DynExplorer, Explorer, Label, Probe};
-use conformance_engine::pack::{BuildRecipe, EmbeddedSuite, Pack};
+use conformance_engine::builtin::Builtin;
+use conformance_engine::diff::explore::{Classification, Explorer, Label, Probe};
+use conformance_engine::pack::BuildRecipe;
 
 use crate::session::{Options, Session};
 
@@ -19,49 +17,23 @@ conformance_engine::embedded_suite! {
     pub static SUITE = "nogo";
 }
 
-/// The nogo pack.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Nogo;
-
 /// The nogo pack, for registration.
-pub static PACK: Nogo = Nogo;
+pub static PACK: Builtin = Builtin::new("nogo", &SUITE, rule_ids, nogo_reference::main_with_args)
+    // The course's line: `make` with a Makefile, else the flags every
+    // submission must compile warning-free with (issue 23).
+    .with_build(BuildRecipe {
+        program: "nogo",
+        with_makefile: Some("make"),
+        otherwise: "gcc -Wall -pedantic -std=gnu99 -o nogo *.c",
+    })
+    .with_explorer(&NogoExplorer);
 
 /// The nogo explorer for `diff`.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct NogoExplorer;
 
-static EXPLORER: NogoExplorer = NogoExplorer;
-
-impl Pack for Nogo {
-    fn name(&self) -> &'static str {
-        "nogo"
-    }
-
-    fn suite(&self) -> &'static EmbeddedSuite {
-        &SUITE
-    }
-
-    fn rule_ids(&self) -> Vec<&'static str> {
-        nogo_reference::rules::ALL.iter().map(|r| r.id()).collect()
-    }
-
-    fn reference_main(&self, args: Vec<OsString>) -> ExitCode {
-        nogo_reference::main_with_args(args)
-    }
-
-    /// The course's line: `make` with a Makefile, else the flags every
-    /// submission must compile warning-free with (issue 23).
-    fn build(&self) -> Option<BuildRecipe> {
-        Some(BuildRecipe {
-            program: "nogo",
-            with_makefile: Some("make"),
-            otherwise: "gcc -Wall -pedantic -std=gnu99 -o nogo *.c",
-        })
-    }
-
-    fn explorer(&self) -> Option<&dyn DynExplorer> {
-        Some(&EXPLORER)
-    }
+fn rule_ids() -> Vec<&'static str> {
+    nogo_reference::rules::ALL.iter().map(|r| r.id()).collect()
 }
 
 impl Explorer for NogoExplorer {

@@ -33,6 +33,7 @@
 
 pub mod bless;
 pub mod budget;
+pub mod builtin;
 pub mod case;
 pub mod cause;
 pub mod cli;
