@@ -17,6 +17,8 @@ pub mod compare;
 pub mod dedup;
 pub mod exec;
 pub mod explore;
+pub mod grammar;
+pub mod plain;
 pub mod progress;
 pub mod shrink;
 
