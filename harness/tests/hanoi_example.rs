@@ -1,0 +1,198 @@
+//! The hanoi example (`examples/hanoi/`): an assignment none of the
+//! built-in packs covers, replayed today as a plain case folder
+//! (`--cases examples/hanoi`). The model and five submissions are built
+//! with the build lines of its `pack.yaml`; the model passes every case,
+//! the suite cites every rule of `rules.yaml`, and each submission fails,
+//! among others, the cases that prove the rule its bug breaks.
+//!
+//! A new submission is one more row of [`SUBMISSIONS`].
+
+#![expect(
+    clippy::expect_used,
+    reason = "a failing set-up step in a test helper is that test's failure"
+)]
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// A submission: its folder, the rule its bug breaks, and cases that must
+/// fail on it (each citing that rule), which are all that fail when
+/// `only`.
+struct Submission {
+    student: &'static str,
+    rule: &'static str,
+    fails: &'static [&'static str],
+    only: bool,
+}
+
+const SUBMISSIONS: [Submission; 5] = [
+    Submission {
+        student: "alice",
+        rule: "ARGS-2",
+        fails: &["display/nine-discs"],
+        only: true,
+    },
+    Submission {
+        student: "bob",
+        rule: "EOF-1",
+        fails: &["display/three-discs", "end/eof-after-moves"],
+        only: false,
+    },
+    Submission {
+        student: "carol",
+        rule: "FILE-4",
+        fails: &[
+            "file-errors/larger-on-smaller",
+            "file-errors/larger-on-smaller-peg-3",
+        ],
+        only: true,
+    },
+    Submission {
+        student: "dave",
+        rule: "DISP-1",
+        fails: &["display/one-disc", "display/three-discs", "display/nine-discs"],
+        only: false,
+    },
+    Submission {
+        student: "erin",
+        rule: "MOVE-3",
+        fails: &["moves/onto-smaller"],
+        only: true,
+    },
+];
+
+fn pack() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/hanoi")
+}
+
+/// A key of `pack.yaml` (`model.build`).
+fn pack_key(section: &str, key: &str) -> String {
+    let text = std::fs::read_to_string(pack().join("pack.yaml")).expect("pack.yaml");
+    let yaml: yaml_serde::Value = yaml_serde::from_str(&text).expect("pack.yaml parses");
+    yaml[section][key]
+        .as_str()
+        .unwrap_or_else(|| panic!("pack.yaml has no {section}.{key}"))
+        .to_owned()
+}
+
+/// Copies the files of `from` into a new folder `into/name` and runs the
+/// build line there: the program it leaves.
+fn build(from: &Path, into: &Path, name: &str, line: &str, program: &str) -> PathBuf {
+    let dir = into.join(name);
+    std::fs::create_dir(&dir).expect("a build folder");
+    for entry in std::fs::read_dir(from).expect("the sources") {
+        let path = entry.expect("an entry").path();
+        if path.is_file() {
+            std::fs::copy(&path, dir.join(path.file_name().expect("a name"))).expect("a copy");
+        }
+    }
+    let status = std::process::Command::new("sh")
+        .args(["-c", line])
+        .current_dir(&dir)
+        .status()
+        .expect("sh runs");
+    assert!(status.success(), "`{line}` failed for {name}");
+    dir.join(program)
+}
+
+/// Runs the case folder on `bin`: the harness's exit status and results.
+fn replay(bin: &Path, results: &Path) -> (Option<i32>, Value) {
+    let out = Command::cargo_bin("boxes-harness")
+        .expect("the harness binary")
+        .env("NO_COLOR", "1")
+        // Verdicts, not containment (tests/contain.rs): the cheapest level.
+        .env("CONFORMANCE_CONTAINMENT", "group")
+        .arg("--cases")
+        .arg(pack())
+        .arg("--bin")
+        .arg(bin)
+        .arg("--results")
+        .arg(results)
+        .output()
+        .expect("the harness runs");
+    let text = std::fs::read_to_string(results).expect("the results file");
+    (
+        out.status.code(),
+        serde_json::from_str(&text).expect("results JSON"),
+    )
+}
+
+/// The cases of a results document with their verdict and rules.
+fn cases(results: &Value) -> Vec<(String, String, Vec<String>)> {
+    let as_str = |v: &Value| v.as_str().unwrap_or_default().to_owned();
+    results["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .map(|c| {
+            let rules = c["rules"].as_array().expect("rules");
+            (
+                as_str(&c["name"]),
+                as_str(&c["verdict"]),
+                rules.iter().map(as_str).collect(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_model_passes_and_each_submission_fails_on_its_rule() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let model = build(
+        &pack().join("model"),
+        dir.path(),
+        "model",
+        &pack_key("model", "build"),
+        pack_key("model", "command").trim_start_matches("./"),
+    );
+    let (code, results) = replay(&model, &dir.path().join("model.json"));
+    let all = cases(&results);
+    assert_eq!(code, Some(0), "the model passes: {results}");
+    assert!(all.len() >= 30, "about 30 cases or more: {}", all.len());
+    assert!(all.iter().all(|(_, verdict, _)| verdict == "passed"));
+
+    let rules_text = std::fs::read_to_string(pack().join("rules.yaml")).expect("rules.yaml");
+    let rules: yaml_serde::Value = yaml_serde::from_str(&rules_text).expect("rules.yaml parses");
+    let known: BTreeSet<String> = rules["rules"]
+        .as_sequence()
+        .expect("a rule list")
+        .iter()
+        .filter_map(|r| r["id"].as_str().map(str::to_owned))
+        .collect();
+    let cited: BTreeSet<String> = all.iter().flat_map(|(_, _, r)| r.clone()).collect();
+    assert_eq!(cited, known, "the cases cite exactly the rules of rules.yaml");
+
+    let (line, program) = (
+        pack_key("submissions", "build"),
+        pack_key("submissions", "program"),
+    );
+    for s in &SUBMISSIONS {
+        let from = pack().join("submissions").join(s.student);
+        let bin = build(&from, dir.path(), s.student, &line, &program);
+        let (code, results) = replay(&bin, &dir.path().join(format!("{}.json", s.student)));
+        assert_eq!(code, Some(1), "{} fails: {results}", s.student);
+        let failed: Vec<_> = cases(&results)
+            .into_iter()
+            .filter(|(_, verdict, _)| verdict == "failed")
+            .collect();
+        for name in s.fails {
+            let case = failed.iter().find(|(n, _, _)| n == name);
+            let Some((_, _, rules)) = case else {
+                panic!("{}: {name} should fail: {failed:?}", s.student)
+            };
+            assert!(
+                rules.iter().any(|r| r == s.rule),
+                "{}: {name} cites {}",
+                s.student,
+                s.rule
+            );
+        }
+        if s.only {
+            let names: Vec<&str> = failed.iter().map(|(n, _, _)| n.as_str()).collect();
+            assert_eq!(names, s.fails, "{}: only these fail", s.student);
+        }
+    }
+}
