@@ -196,3 +196,22 @@ fn the_model_passes_and_each_submission_fails_on_its_rule() {
         }
     }
 }
+
+#[test]
+fn explore_yaml_parses_with_only_its_documented_keys() {
+    let text = std::fs::read_to_string(pack().join("explore.yaml")).expect("explore.yaml");
+    let yaml: yaml_serde::Value = yaml_serde::from_str(&text).expect("explore.yaml parses");
+    let keys: Vec<&str> = yaml
+        .as_mapping()
+        .expect("a mapping")
+        .keys()
+        .filter_map(|k| k.as_str())
+        .collect();
+    assert_eq!(keys, ["vars", "args", "files", "lines", "session", "damage"]);
+    for key in keys {
+        assert!(
+            text.contains(&format!("#   {key}:")),
+            "the header comment documents `{key}`"
+        );
+    }
+}
