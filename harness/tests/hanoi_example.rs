@@ -53,7 +53,11 @@ const SUBMISSIONS: [Submission; 5] = [
     Submission {
         student: "dave",
         rule: "DISP-1",
-        fails: &["display/one-disc", "display/three-discs", "display/nine-discs"],
+        fails: &[
+            "display/one-disc",
+            "display/three-discs",
+            "display/nine-discs",
+        ],
         only: false,
     },
     Submission {
@@ -74,7 +78,7 @@ fn pack_key(section: &str, key: &str) -> String {
     let yaml: yaml_serde::Value = yaml_serde::from_str(&text).expect("pack.yaml parses");
     yaml[section][key]
         .as_str()
-        .unwrap_or_else(|| panic!("pack.yaml has no {section}.{key}"))
+        .expect("pack.yaml has the key (model.build, submissions.program, ...)")
         .to_owned()
 }
 
@@ -163,7 +167,10 @@ fn the_model_passes_and_each_submission_fails_on_its_rule() {
         .filter_map(|r| r["id"].as_str().map(str::to_owned))
         .collect();
     let cited: BTreeSet<String> = all.iter().flat_map(|(_, _, r)| r.clone()).collect();
-    assert_eq!(cited, known, "the cases cite exactly the rules of rules.yaml");
+    assert_eq!(
+        cited, known,
+        "the cases cite exactly the rules of rules.yaml"
+    );
 
     let (line, program) = (
         pack_key("submissions", "build"),
@@ -207,11 +214,122 @@ fn explore_yaml_parses_with_only_its_documented_keys() {
         .keys()
         .filter_map(|k| k.as_str())
         .collect();
-    assert_eq!(keys, ["vars", "args", "files", "lines", "session", "damage"]);
+    assert_eq!(
+        keys,
+        ["vars", "args", "files", "lines", "session", "damage"]
+    );
     for key in keys {
         assert!(
             text.contains(&format!("#   {key}:")),
             "the header comment documents `{key}`"
         );
+    }
+}
+
+/// A session of the model: arguments, stdin, files.
+struct Session {
+    args: &'static [&'static str],
+    stdin: &'static str,
+    files: &'static [(&'static str, &'static str)],
+}
+
+/// What the model's record says of a session: (rule, kind) of each ruling.
+const MARKED: [(Session, &[(&str, &str)]); 5] = [
+    (
+        Session {
+            args: &["2"],
+            stdin: "1 2\n1 3\n2 3\n",
+            files: &[],
+        },
+        &[],
+    ),
+    (
+        Session {
+            args: &["3"],
+            stdin: "4 1\n1 3x\n2 3\n1 3\n1 3\nsave \n",
+            files: &[],
+        },
+        &[
+            ("MOVE-2", "range"),
+            ("MOVE-2", "form"),
+            ("MOVE-3", "empty-peg"),
+            ("MOVE-3", "larger-on-smaller"),
+            ("SAVE-4", "save-open"),
+            ("EOF-1", "end-of-input"),
+        ],
+    ),
+    (
+        Session {
+            args: &["3", "game"],
+            stdin: "",
+            files: &[("game", "0\n3 1 2\n\n\n")],
+        },
+        &[("FILE-4", "larger-on-smaller")],
+    ),
+    (
+        Session {
+            args: &["10"],
+            stdin: "",
+            files: &[],
+        },
+        &[("ARGS-2", "disc-count")],
+    ),
+    (
+        Session {
+            args: &["2", "game"],
+            stdin: "",
+            files: &[("game", "4\n\n\n2 1\n")],
+        },
+        &[],
+    ),
+];
+
+#[test]
+fn the_model_marks_every_byte_of_its_stdout_and_every_refusal() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let model = build(
+        &pack().join("model"),
+        dir.path(),
+        "model",
+        &pack_key("model", "build"),
+        pack_key("model", "command").trim_start_matches("./"),
+    );
+    for (i, (session, rulings)) in MARKED.iter().enumerate() {
+        let run = dir.path().join(format!("run-{i}"));
+        std::fs::create_dir(&run).expect("a run folder");
+        for (path, text) in session.files {
+            std::fs::write(run.join(path), text).expect("an input file");
+        }
+        let mut child = std::process::Command::new(&model)
+            .args(session.args)
+            .current_dir(&run)
+            .env(reference_kit::trace::ENV, "record")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("the model runs");
+        std::io::Write::write_all(
+            &mut child.stdin.take().expect("stdin"),
+            session.stdin.as_bytes(),
+        )
+        .expect("stdin written");
+        let out = child.wait_with_output().expect("the model ends");
+        let text = std::fs::read_to_string(run.join("record")).expect("a record");
+        let record = reference_kit::trace::parse_record(&text);
+        // The spans tile stdout from its first byte to its last.
+        let mut at = 0;
+        for span in &record.spans {
+            assert_eq!(span.start, at, "session {i}: a gap before {span:?}");
+            assert!(!span.rules.is_empty(), "session {i}: {span:?} names rules");
+            at = span.end;
+        }
+        assert_eq!(at, out.stdout.len() as u64, "session {i}: every byte");
+        let got: Vec<(&str, &str)> = record
+            .rulings
+            .iter()
+            .map(|r| (r.rule.as_str(), r.kind.as_str()))
+            .collect();
+        assert_eq!(got, *rulings, "session {i}:\n{text}");
     }
 }

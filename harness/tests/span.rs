@@ -28,7 +28,10 @@ fn root() -> PathBuf {
 /// A temporary folder holding the fixtures and the protocol's files.
 fn workdir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("a temp dir");
-    for from in [root().join("span"), root().join("harness/tests/fixtures/span")] {
+    for from in [
+        root().join("span"),
+        root().join("harness/tests/fixtures/span"),
+    ] {
         for entry in std::fs::read_dir(&from).expect("the fixture folder") {
             let path = entry.expect("an entry").path();
             let name = path.file_name().expect("a file name");
@@ -42,7 +45,15 @@ fn workdir() -> tempfile::TempDir {
 fn cc(dir: &Path, out: &str, sources: &[&str]) -> PathBuf {
     let status = Command::new("cc")
         .current_dir(dir)
-        .args(["-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", "-o", out])
+        .args([
+            "-std=c99",
+            "-Wall",
+            "-Wextra",
+            "-pedantic",
+            "-Werror",
+            "-o",
+            out,
+        ])
         .args(sources)
         .status()
         .expect("cc runs");
@@ -128,7 +139,11 @@ fn check_demo(dir: &Path, program: &[&str]) {
         assert_eq!(traced.stdout, DEMO_STDOUT, "{program:?} {how}");
         assert_eq!(traced.stderr, b"not counted\n");
         let text = std::fs::read_to_string(dir.join(&name)).expect("the record was written");
-        assert_eq!(parse_record(&text), demo_record(), "{program:?} {how}:\n{text}");
+        assert_eq!(
+            parse_record(&text),
+            demo_record(),
+            "{program:?} {how}:\n{text}"
+        );
         assert_eq!(text, render(&demo_record()), "the Rust writer's very bytes");
 
         let before: Vec<_> = std::fs::read_dir(dir).expect("the dir").collect();
@@ -176,7 +191,11 @@ fn an_empty_variable_is_no_trace() {
 fn several_translation_units_share_one_record() {
     let dir = workdir();
     let two = cc(dir.path(), "two", &["span_two_main.c", "span_two_board.c"]);
-    let out = run(dir.path(), &[two.to_str().expect("a UTF-8 path")], Some("rec"));
+    let out = run(
+        dir.path(),
+        &[two.to_str().expect("a UTF-8 path")],
+        Some("rec"),
+    );
     assert_eq!(out.stdout, b"> |..|\n");
     let text = std::fs::read_to_string(dir.path().join("rec")).expect("the record");
     assert_eq!(
@@ -208,7 +227,9 @@ fn copies() -> Vec<(PathBuf, PathBuf)> {
 fn pack_folders_carry_exact_copies_of_the_protocol_files() {
     let copies = copies();
     assert!(
-        copies.iter().any(|(c, _)| c.ends_with("hanoi/model/conformance_span.h")),
+        copies
+            .iter()
+            .any(|(c, _)| c.ends_with("hanoi/model/conformance_span.h")),
         "the hanoi example carries the header: {copies:?}"
     );
     for (copy, original) in copies {
