@@ -102,6 +102,17 @@ fn build(from: &Path, into: &Path, name: &str, line: &str, program: &str) -> Pat
     dir.join(program)
 }
 
+/// The model, built in `into` by `pack.yaml`'s line.
+fn model(into: &Path) -> PathBuf {
+    build(
+        &pack().join("model"),
+        into,
+        "model",
+        &pack_key("model", "build"),
+        pack_key("model", "command").trim_start_matches("./"),
+    )
+}
+
 /// Runs the case folder on `bin`: the harness's exit status and results.
 fn replay(bin: &Path, results: &Path) -> (Option<i32>, Value) {
     let out = Command::cargo_bin("boxes-harness")
@@ -145,13 +156,7 @@ fn cases(results: &Value) -> Vec<(String, String, Vec<String>)> {
 #[test]
 fn the_model_passes_and_each_submission_fails_on_its_rule() {
     let dir = tempfile::tempdir().expect("a temp dir");
-    let model = build(
-        &pack().join("model"),
-        dir.path(),
-        "model",
-        &pack_key("model", "build"),
-        pack_key("model", "command").trim_start_matches("./"),
-    );
+    let model = model(dir.path());
     let (code, results) = replay(&model, &dir.path().join("model.json"));
     let all = cases(&results);
     assert_eq!(code, Some(0), "the model passes: {results}");
@@ -287,13 +292,7 @@ const MARKED: [(Session, &[(&str, &str)]); 5] = [
 #[test]
 fn the_model_marks_every_byte_of_its_stdout_and_every_refusal() {
     let dir = tempfile::tempdir().expect("a temp dir");
-    let model = build(
-        &pack().join("model"),
-        dir.path(),
-        "model",
-        &pack_key("model", "build"),
-        pack_key("model", "command").trim_start_matches("./"),
-    );
+    let model = model(dir.path());
     for (i, (session, rulings)) in MARKED.iter().enumerate() {
         let run = dir.path().join(format!("run-{i}"));
         std::fs::create_dir(&run).expect("a run folder");

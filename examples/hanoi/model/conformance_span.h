@@ -222,10 +222,25 @@ SPAN_API void span_enter(const char *rules, const char *what) {
     span_state.what = w;
 }
 
+/* The array ITEMS (capacity *CAP, N used, SIZE bytes an item) with room
+ * for one more, grown if needed; NULL (ITEMS kept) when memory runs out. */
+static void *span_room(void *items, size_t *cap, size_t n, size_t size) {
+    size_t more = *cap ? *cap * 2 : 16;
+    void *grown;
+    if (n < *cap) {
+        return items;
+    }
+    grown = realloc(items, more * size);
+    if (grown) {
+        *cap = more;
+    }
+    return grown;
+}
+
 /* N bytes of stdout were written in the current context. */
 static void span_wrote(size_t n) {
     unsigned long long start;
-    struct span_entry *last;
+    struct span_entry *last, *spans;
     if (!span_on() || n == 0) {
         return;
     }
@@ -240,16 +255,12 @@ static void span_wrote(size_t n) {
         last->end = span_state.at;
         return;
     }
-    if (span_state.nspans == span_state.capspans) {
-        size_t cap = span_state.capspans ? span_state.capspans * 2 : 16;
-        struct span_entry *more =
-            (struct span_entry *)realloc(span_state.spans, cap * sizeof *more);
-        if (!more) {
-            return;
-        }
-        span_state.spans = more;
-        span_state.capspans = cap;
+    spans = (struct span_entry *)span_room(span_state.spans, &span_state.capspans,
+                                           span_state.nspans, sizeof *spans);
+    if (!spans) {
+        return;
     }
+    span_state.spans = spans;
     last = &span_state.spans[span_state.nspans];
     last->start = start;
     last->end = span_state.at;
@@ -265,19 +276,15 @@ static void span_wrote(size_t n) {
 
 static void span_note(int stopped, const char *rule, const char *kind, const char *says,
                       const char *line, size_t len, const char *exit_rule, char *detail) {
-    struct span_ruling *r;
+    struct span_ruling *r, *rulings;
     size_t i;
-    if (span_state.nrulings == span_state.caprulings) {
-        size_t cap = span_state.caprulings ? span_state.caprulings * 2 : 8;
-        struct span_ruling *more =
-            (struct span_ruling *)realloc(span_state.rulings, cap * sizeof *more);
-        if (!more) {
-            free(detail);
-            return;
-        }
-        span_state.rulings = more;
-        span_state.caprulings = cap;
+    rulings = (struct span_ruling *)span_room(span_state.rulings, &span_state.caprulings,
+                                              span_state.nrulings, sizeof *rulings);
+    if (!rulings) {
+        free(detail);
+        return;
     }
+    span_state.rulings = rulings;
     r = &span_state.rulings[span_state.nrulings];
     r->stopped = stopped;
     r->at = span_state.at;
