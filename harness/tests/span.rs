@@ -4,7 +4,8 @@
 //! `CONFORMANCE_PROVENANCE`, the very record `reference_kit::trace` renders
 //! for the same spans and rulings, whether they leave by `exit` or by the
 //! end of `main`; untraced they write no record and the same stdout bytes.
-//! Every pack folder's copy of the header and module equals `span/`'s.
+//! A model's own exit handlers still count. Every pack folder's copy of the
+//! header and module equals `span/`'s.
 
 #![expect(
     clippy::expect_used,
@@ -240,4 +241,24 @@ fn pack_folders_carry_exact_copies_of_the_protocol_files() {
             original.display()
         );
     }
+}
+
+#[test]
+fn output_of_the_models_own_exit_handlers_is_recorded() {
+    let dir = workdir();
+    let late = cc(dir.path(), "late", &["span_late.c"]);
+    let out = run(
+        dir.path(),
+        &[late.to_str().expect("a UTF-8 path")],
+        Some("rec"),
+    );
+    assert_eq!(out.stdout, b"hi\nbye\n");
+    let text = std::fs::read_to_string(dir.path().join("rec")).expect("the record");
+    assert_eq!(
+        parse_record(&text).spans,
+        vec![
+            span(0, 3, &["A-1"], "main"),
+            span(3, 7, &["END-9"], "at exit")
+        ]
+    );
 }
