@@ -229,6 +229,38 @@ fn explore_yaml_parses_with_only_its_documented_keys() {
             "the header comment documents `{key}`"
         );
     }
+    let vars: BTreeSet<&str> = yaml["vars"]
+        .as_mapping()
+        .expect("vars")
+        .keys()
+        .filter_map(|k| k.as_str())
+        .collect();
+    consistent(&yaml, &vars);
+}
+
+/// Every choice has one weight per item (when weighted) and every
+/// template names only defined vars.
+fn consistent(value: &yaml_serde::Value, vars: &BTreeSet<&str>) {
+    use yaml_serde::Value as Y;
+    match value {
+        Y::String(s) => {
+            for name in s.split('{').skip(1).filter_map(|p| p.split_once('}')) {
+                assert!(vars.contains(name.0), "`{s}` names an unknown var");
+            }
+        }
+        Y::Sequence(items) => items.iter().for_each(|v| consistent(v, vars)),
+        Y::Mapping(map) => {
+            if let Some(weights) = map.get("weights") {
+                assert_eq!(
+                    weights.as_sequence().map(Vec::len),
+                    map.get("choice").and_then(Y::as_sequence).map(Vec::len),
+                    "one weight per choice"
+                );
+            }
+            map.values().for_each(|v| consistent(v, vars));
+        }
+        _ => {}
+    }
 }
 
 /// A session of the model: arguments, stdin, files.
