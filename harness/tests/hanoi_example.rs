@@ -5,7 +5,12 @@
 //! the suite cites every rule of `rules.yaml`, and each submission fails,
 //! among others, the cases that prove the rule its bug breaks.
 //!
-//! A new submission is one more row of [`SUBMISSIONS`].
+//! The model marks its output with the span protocol, so the engine's
+//! causes, fed the model's record, name each submission's bug by rule
+//! (`accepts `1 3`: MOVE-3 rejects it`) as they will once folder packs run
+//! the model traced.
+//!
+//! A new submission is one more row of [`SUBMISSIONS`] and of [`CAUSES`].
 
 #![expect(
     clippy::expect_used,
@@ -16,6 +21,10 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
+use boxes_harness::engine::cause::Cause;
+use boxes_harness::engine::compare::Mismatch;
+use boxes_harness::engine::failure::input_note;
+use boxes_harness::engine::run::{Ending, Stream};
 use serde_json::Value;
 
 /// A submission: its folder, the rule its bug breaks, and cases that must
@@ -270,6 +279,34 @@ struct Session {
     files: &'static [(&'static str, &'static str)],
 }
 
+impl Session {
+    /// Runs `program` on the session in a new folder `run` (traced into
+    /// `run/record` when `traced`).
+    fn run(&self, program: &Path, run: &Path, traced: bool) -> std::process::Output {
+        std::fs::create_dir(run).expect("a run folder");
+        for (path, text) in self.files {
+            std::fs::write(run.join(path), text).expect("an input file");
+        }
+        let mut cmd = std::process::Command::new(program);
+        cmd.args(self.args)
+            .current_dir(run)
+            .env_remove(reference_kit::trace::ENV)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        if traced {
+            cmd.env(reference_kit::trace::ENV, "record");
+        }
+        let mut child = cmd.spawn().expect("the program runs");
+        std::io::Write::write_all(
+            &mut child.stdin.take().expect("stdin"),
+            self.stdin.as_bytes(),
+        )
+        .expect("stdin written");
+        child.wait_with_output().expect("the program ends")
+    }
+}
+
 /// What the model's record says of a session: (rule, kind) of each ruling.
 const MARKED: [(Session, &[(&str, &str)]); 5] = [
     (
@@ -327,25 +364,7 @@ fn the_model_marks_every_byte_of_its_stdout_and_every_refusal() {
     let model = model(dir.path());
     for (i, (session, rulings)) in MARKED.iter().enumerate() {
         let run = dir.path().join(format!("run-{i}"));
-        std::fs::create_dir(&run).expect("a run folder");
-        for (path, text) in session.files {
-            std::fs::write(run.join(path), text).expect("an input file");
-        }
-        let mut child = std::process::Command::new(&model)
-            .args(session.args)
-            .current_dir(&run)
-            .env(reference_kit::trace::ENV, "record")
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("the model runs");
-        std::io::Write::write_all(
-            &mut child.stdin.take().expect("stdin"),
-            session.stdin.as_bytes(),
-        )
-        .expect("stdin written");
-        let out = child.wait_with_output().expect("the model ends");
+        let out = session.run(&model, &run, true);
         let text = std::fs::read_to_string(run.join("record")).expect("a record");
         let record = reference_kit::trace::parse_record(&text);
         // The spans tile stdout from its first byte to its last.
@@ -362,5 +381,113 @@ fn the_model_marks_every_byte_of_its_stdout_and_every_refusal() {
             .map(|r| (r.rule.as_str(), r.kind.as_str()))
             .collect();
         assert_eq!(got, *rulings, "session {i}:\n{text}");
+    }
+}
+
+/// A session on which a submission fails, and what the cause the engine
+/// names from the model's record must say.
+const CAUSES: [(&str, Session, &str); 5] = [
+    (
+        "alice",
+        Session {
+            args: &["9"],
+            stdin: "",
+            files: &[],
+        },
+        "stdout, in the board at the start (DISP-1, DISP-2): the output stops here",
+    ),
+    (
+        "bob",
+        Session {
+            args: &["3"],
+            stdin: "",
+            files: &[],
+        },
+        "status: stops otherwise where the reference stops (EOF-1)",
+    ),
+    (
+        "carol",
+        Session {
+            args: &["3", "game"],
+            stdin: "",
+            files: &[("game", "1\n3 1 2\n\n\n")],
+        },
+        "stdout: goes on where the reference stops: FILE-4, a larger disc on a smaller one",
+    ),
+    (
+        "dave",
+        Session {
+            args: &["3"],
+            stdin: "",
+            files: &[],
+        },
+        "stdout, in the board at the start (DISP-1, DISP-2): a line differs only in spaces",
+    ),
+    (
+        "erin",
+        Session {
+            args: &["3"],
+            stdin: "1 3\n1 3\n1 2\n",
+            files: &[],
+        },
+        "stdout: accepts what the reference rejects: MOVE-3, a larger disc onto a smaller one",
+    ),
+];
+
+/// The engine's mismatches of two runs, in its order: ending, stdout,
+/// stderr.
+fn mismatches(expected: &std::process::Output, actual: &std::process::Output) -> Vec<Mismatch> {
+    let mut out = Vec::new();
+    if expected.status.code() != actual.status.code() {
+        let ending = |o: &std::process::Output| Ending::Exited(o.status.code().unwrap_or(-1));
+        out.push(Mismatch::Ending {
+            expected: ending(expected),
+            actual: ending(actual),
+        });
+    }
+    for (stream, e, a) in [
+        (Stream::Stdout, &expected.stdout, &actual.stdout),
+        (Stream::Stderr, &expected.stderr, &actual.stderr),
+    ] {
+        if e != a {
+            out.push(Mismatch::Stream {
+                stream,
+                expected: e.clone(),
+                actual: a.clone(),
+                dropped: 0,
+            });
+        }
+    }
+    out
+}
+
+#[test]
+fn the_models_record_names_each_submissions_bug_by_rule() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let model = model(dir.path());
+    let line = pack_key("submissions", "build");
+    let program = pack_key("submissions", "program");
+    for (student, session, says) in &CAUSES {
+        let from = pack().join("submissions").join(student);
+        let bin = build(&from, dir.path(), student, &line, &program);
+        let expected = session.run(&model, &dir.path().join(format!("{student}-model")), true);
+        let actual = session.run(&bin, &dir.path().join(format!("{student}-run")), false);
+        let text = std::fs::read_to_string(dir.path().join(format!("{student}-model/record")))
+            .expect("the model's record");
+        let record = reference_kit::trace::parse_record(&text);
+        let note = input_note(
+            session.stdin.as_bytes(),
+            &expected.stdout,
+            &actual.stdout,
+            b"> ",
+        );
+        let answered = note
+            .line
+            .checked_sub(1)
+            .and_then(|i| session.stdin.as_bytes().split(|&b| b == b'\n').nth(i));
+        let mismatches = mismatches(&expected, &actual);
+        let (cause, label) = Cause::labelled(&mismatches, Some(&record), answered);
+        let told = format!("{cause} | {}", label.unwrap_or_default());
+        assert!(told.contains(says), "{student}: {told}");
     }
 }
