@@ -7,7 +7,7 @@
 //!
 //! The model marks its output with the span protocol, so the engine's
 //! causes, fed the model's record, name each submission's bug by rule
-//! (`accepts `1 3`: MOVE-3 rejects it`) as they will once folder packs run
+//! ("accepts `1 3`: MOVE-3 rejects it") as they will once folder packs run
 //! the model traced.
 //!
 //! A new submission is one more row of [`SUBMISSIONS`] and of [`CAUSES`].
