@@ -25,7 +25,9 @@ uncaught exception; not os._exit), or at flush().
 install() replaces sys.stdout, while traced, by a writer that encodes each
 write at once (with stdout's encoding and error handler), counts its bytes
 and hands them to stdout's byte buffer, so every offset is the byte offset
-of stdout whatever buffering follows. Untraced, sys.stdout is left alone.
+of stdout whatever buffering follows (its fileno() is then unsupported, so
+that input(prompt) writes its prompt through it, counted, at a terminal
+too). Untraced, sys.stdout is left alone.
 write(data) writes str or bytes to stdout, counted, with or without
 install(). stderr is never counted.
 
@@ -41,6 +43,7 @@ returns replaced by spaces; LINE-HEX is the line's first 120 bytes in hex,
 """
 
 import atexit
+import io
 import os
 import sys
 
@@ -153,7 +156,10 @@ class _Counted:
         return self._inner.isatty()
 
     def fileno(self):
-        return self._inner.fileno()
+        # input(prompt) writes its prompt past sys.stdout, uncounted, when
+        # sys.stdout has the terminal's descriptor: without one it writes
+        # through sys.stdout.
+        raise io.UnsupportedOperation("fileno: stdout is counted")
 
     def writable(self):
         return True

@@ -262,3 +262,18 @@ fn output_of_the_models_own_exit_handlers_is_recorded() {
         ]
     );
 }
+
+#[test]
+fn the_prompt_of_pythons_input_is_counted_at_a_terminal() {
+    let dir = workdir();
+    let out = run(dir.path(), &["python3", "span_input.py"], Some("rec"));
+    assert!(out.status.success(), "{out:?}");
+    let text = std::fs::read_to_string(dir.path().join("rec")).expect("the record");
+    assert_eq!(
+        parse_record(&text).spans,
+        vec![
+            span(0, 8, &["MOVE-1"], "the prompt"),
+            span(8, 16, &["DISP-1"], "the answer")
+        ]
+    );
+}
