@@ -188,24 +188,22 @@ fn an_empty_variable_is_no_trace() {
     assert_eq!(out.stdout, DEMO_STDOUT);
 }
 
+/// Runs `program` traced in `dir`: its stdout and the spans it recorded.
+fn traced_spans(dir: &Path, program: &[&str]) -> (Vec<u8>, Vec<Span>) {
+    let out = run(dir, program, Some("rec"));
+    assert!(out.status.success(), "{program:?}: {out:?}");
+    let text = std::fs::read_to_string(dir.join("rec")).expect("the record");
+    (out.stdout, parse_record(&text).spans)
+}
+
 #[test]
 fn several_translation_units_share_one_record() {
     let dir = workdir();
     let two = cc(dir.path(), "two", &["span_two_main.c", "span_two_board.c"]);
-    let out = run(
-        dir.path(),
-        &[two.to_str().expect("a UTF-8 path")],
-        Some("rec"),
-    );
-    assert_eq!(out.stdout, b"> |..|\n");
-    let text = std::fs::read_to_string(dir.path().join("rec")).expect("the record");
-    assert_eq!(
-        parse_record(&text).spans,
-        vec![
-            span(0, 2, &["MOVE-1"], "the prompt"),
-            span(2, 7, &["DISP-1"], "the board")
-        ]
-    );
+    let (stdout, spans) = traced_spans(dir.path(), &[two.to_str().expect("a UTF-8 path")]);
+    assert_eq!(stdout, b"> |..|\n");
+    let board = span(2, 7, &["DISP-1"], "the board");
+    assert_eq!(spans, vec![span(0, 2, &["MOVE-1"], "the prompt"), board]);
 }
 
 /// Every copy of a protocol file in a pack folder (`examples/*/model/`).
@@ -247,33 +245,16 @@ fn pack_folders_carry_exact_copies_of_the_protocol_files() {
 fn output_of_the_models_own_exit_handlers_is_recorded() {
     let dir = workdir();
     let late = cc(dir.path(), "late", &["span_late.c"]);
-    let out = run(
-        dir.path(),
-        &[late.to_str().expect("a UTF-8 path")],
-        Some("rec"),
-    );
-    assert_eq!(out.stdout, b"hi\nbye\n");
-    let text = std::fs::read_to_string(dir.path().join("rec")).expect("the record");
-    assert_eq!(
-        parse_record(&text).spans,
-        vec![
-            span(0, 3, &["A-1"], "main"),
-            span(3, 7, &["END-9"], "at exit")
-        ]
-    );
+    let (stdout, spans) = traced_spans(dir.path(), &[late.to_str().expect("a UTF-8 path")]);
+    assert_eq!(stdout, b"hi\nbye\n");
+    let bye = span(3, 7, &["END-9"], "at exit");
+    assert_eq!(spans, vec![span(0, 3, &["A-1"], "main"), bye]);
 }
 
 #[test]
 fn the_prompt_of_pythons_input_is_counted_at_a_terminal() {
     let dir = workdir();
-    let out = run(dir.path(), &["python3", "span_input.py"], Some("rec"));
-    assert!(out.status.success(), "{out:?}");
-    let text = std::fs::read_to_string(dir.path().join("rec")).expect("the record");
-    assert_eq!(
-        parse_record(&text).spans,
-        vec![
-            span(0, 8, &["MOVE-1"], "the prompt"),
-            span(8, 16, &["DISP-1"], "the answer")
-        ]
-    );
+    let (_, spans) = traced_spans(dir.path(), &["python3", "span_input.py"]);
+    let answer = span(8, 16, &["DISP-1"], "the answer");
+    assert_eq!(spans, vec![span(0, 8, &["MOVE-1"], "the prompt"), answer]);
 }
