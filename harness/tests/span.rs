@@ -1,0 +1,260 @@
+//! The span protocol from other languages (`span/conformance_span.h`,
+//! `span/conformance_span.py`, docs/span-protocol.md): a small C model and
+//! its Python twin (`tests/fixtures/span/`) write, under
+//! `CONFORMANCE_PROVENANCE`, the very record `reference_kit::trace` renders
+//! for the same spans and rulings, whether they leave by `exit` or by the
+//! end of `main`; untraced they write no record and the same stdout bytes.
+//! A model's own exit handlers still count. Every pack folder's copy of the
+//! header and module equals `span/`'s.
+
+#![expect(
+    clippy::expect_used,
+    reason = "a failing set-up step in a test helper is that test's failure"
+)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use reference_kit::trace::{Record, Ruling, Span, Verdict, parse_record, render};
+
+const ENV: &str = reference_kit::trace::ENV;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the workspace root")
+        .to_path_buf()
+}
+
+/// A temporary folder holding the fixtures and the protocol's files.
+fn workdir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    for from in [
+        root().join("span"),
+        root().join("harness/tests/fixtures/span"),
+    ] {
+        for entry in std::fs::read_dir(&from).expect("the fixture folder") {
+            let path = entry.expect("an entry").path();
+            let name = path.file_name().expect("a file name");
+            std::fs::copy(&path, dir.path().join(name)).expect("a copy");
+        }
+    }
+    dir
+}
+
+/// Compiles `sources` in `dir` to `dir/out` as strictly as a course would.
+fn cc(dir: &Path, out: &str, sources: &[&str]) -> PathBuf {
+    let status = Command::new("cc")
+        .current_dir(dir)
+        .args([
+            "-std=c99",
+            "-Wall",
+            "-Wextra",
+            "-pedantic",
+            "-Werror",
+            "-o",
+            out,
+        ])
+        .args(sources)
+        .status()
+        .expect("cc runs");
+    assert!(status.success(), "cc failed on {sources:?}");
+    dir.join(out)
+}
+
+/// Runs `program args` in `dir`, traced into `record` when given.
+fn run(dir: &Path, program: &[&str], record: Option<&str>) -> Output {
+    let mut cmd = Command::new(program[0]);
+    cmd.current_dir(dir).args(&program[1..]).env_remove(ENV);
+    if let Some(record) = record {
+        cmd.env(ENV, record);
+    }
+    cmd.output().expect("the program runs")
+}
+
+fn rejected(at: u64, kind: &str, says: &str, line: &[u8], detail: &str) -> Ruling {
+    Ruling {
+        verdict: Verdict::Rejected,
+        at,
+        rule: "MOVE-2".to_owned(),
+        kind: kind.to_owned(),
+        says: says.to_owned(),
+        detail: detail.to_owned(),
+        line: line.to_vec(),
+        exit_rule: String::new(),
+    }
+}
+
+fn span(start: u64, end: u64, rules: &[&str], what: &str) -> Span {
+    Span {
+        start,
+        end,
+        rules: rules.iter().map(|r| (*r).to_owned()).collect(),
+        what: what.to_owned(),
+    }
+}
+
+/// What both demos record: the first 6 bytes before any span, merged
+/// prompts, a 200-byte line kept to 120, tabs and newlines made spaces.
+fn demo_record() -> Record {
+    let board = ["DISP-1", "DISP-2"];
+    Record {
+        spans: vec![
+            span(6, 21, &board, "the board"),
+            span(21, 37, &["MOVE-1"], "the prompt"),
+            span(37, 39, &board, "the board"),
+        ],
+        rulings: vec![
+            rejected(
+                29,
+                "range",
+                "a peg outside 1..3",
+                b"4 1\tx",
+                "MOVE-2 rejects it (peg 4)",
+            ),
+            rejected(29, "form", "not two pegs", &[b'z'; 120], "too long"),
+            Ruling {
+                verdict: Verdict::Stopped,
+                at: 39,
+                rule: "FILE-2".to_owned(),
+                kind: "disc".to_owned(),
+                says: "a disc not in 1..N".to_owned(),
+                detail: "line 2 of the file".to_owned(),
+                line: Vec::new(),
+                exit_rule: "FILE-4".to_owned(),
+            },
+        ],
+    }
+}
+
+const DEMO_STDOUT: &[u8] = b"hello\n+--+\n|..|\nx\nab\nMove 1> Move 1> B\n";
+
+/// Runs a demo both ways it can end and checks its record, status and
+/// stdout; then untraced: the same stdout and no record.
+fn check_demo(dir: &Path, program: &[&str]) {
+    for (how, status) in [("exit", 4), ("return", 0)] {
+        let args: Vec<&str> = program.iter().copied().chain([how]).collect();
+        let name = format!("record-{how}");
+        let traced = run(dir, &args, Some(&name));
+        assert_eq!(traced.status.code(), Some(status), "{program:?} {how}");
+        assert_eq!(traced.stdout, DEMO_STDOUT, "{program:?} {how}");
+        assert_eq!(traced.stderr, b"not counted\n");
+        let text = std::fs::read_to_string(dir.join(&name)).expect("the record was written");
+        assert_eq!(
+            parse_record(&text),
+            demo_record(),
+            "{program:?} {how}:\n{text}"
+        );
+        assert_eq!(text, render(&demo_record()), "the Rust writer's very bytes");
+
+        let before: Vec<_> = std::fs::read_dir(dir).expect("the dir").collect();
+        let plain = run(dir, &args, None);
+        assert_eq!(plain.stdout, traced.stdout, "untraced stdout is the same");
+        assert_eq!(plain.status.code(), Some(status));
+        let after: Vec<_> = std::fs::read_dir(dir).expect("the dir").collect();
+        assert_eq!(before.len(), after.len(), "untraced, no file is written");
+    }
+}
+
+#[test]
+fn the_c_header_writes_the_kits_record_at_exit_and_at_return() {
+    let dir = workdir();
+    let demo = cc(dir.path(), "demo", &["span_demo.c"]);
+    check_demo(dir.path(), &[demo.to_str().expect("a UTF-8 path")]);
+}
+
+#[test]
+fn the_python_module_writes_the_kits_record_at_exit_and_at_the_end() {
+    let dir = workdir();
+    check_demo(dir.path(), &["python3", "span_demo.py"]);
+}
+
+#[test]
+fn an_empty_variable_is_no_trace() {
+    let dir = workdir();
+    let demo = cc(dir.path(), "demo", &["span_demo.c"]);
+    let out = Command::new(&demo)
+        .current_dir(dir.path())
+        .env(ENV, "")
+        .output()
+        .expect("the demo runs");
+    assert_eq!(out.stdout, DEMO_STDOUT);
+    let out = Command::new("python3")
+        .current_dir(dir.path())
+        .arg("span_demo.py")
+        .env(ENV, "")
+        .output()
+        .expect("the demo runs");
+    assert_eq!(out.stdout, DEMO_STDOUT);
+}
+
+/// Runs `program` traced in `dir`: its stdout and the spans it recorded.
+fn traced_spans(dir: &Path, program: &[&str]) -> (Vec<u8>, Vec<Span>) {
+    let out = run(dir, program, Some("rec"));
+    assert!(out.status.success(), "{program:?}: {out:?}");
+    let text = std::fs::read_to_string(dir.join("rec")).expect("the record");
+    (out.stdout, parse_record(&text).spans)
+}
+
+#[test]
+fn several_translation_units_share_one_record() {
+    let dir = workdir();
+    let two = cc(dir.path(), "two", &["span_two_main.c", "span_two_board.c"]);
+    let (stdout, spans) = traced_spans(dir.path(), &[two.to_str().expect("a UTF-8 path")]);
+    assert_eq!(stdout, b"> |..|\n");
+    let board = span(2, 7, &["DISP-1"], "the board");
+    assert_eq!(spans, vec![span(0, 2, &["MOVE-1"], "the prompt"), board]);
+}
+
+/// Every copy of a protocol file in a pack folder (`examples/*/model/`).
+fn copies() -> Vec<(PathBuf, PathBuf)> {
+    let mut found = Vec::new();
+    let examples = root().join("examples");
+    for pack in std::fs::read_dir(&examples).expect("examples/") {
+        let model = pack.expect("an entry").path().join("model");
+        for name in ["conformance_span.h", "conformance_span.py"] {
+            let copy = model.join(name);
+            if copy.exists() {
+                found.push((copy, root().join("span").join(name)));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn pack_folders_carry_exact_copies_of_the_protocol_files() {
+    let copies = copies();
+    assert!(
+        copies
+            .iter()
+            .any(|(c, _)| c.ends_with("hanoi/model/conformance_span.h")),
+        "the hanoi example carries the header: {copies:?}"
+    );
+    for (copy, original) in copies {
+        assert!(
+            std::fs::read(&copy).expect("the copy") == std::fs::read(&original).expect("span/"),
+            "{} differs from {}: copy it again",
+            copy.display(),
+            original.display()
+        );
+    }
+}
+
+#[test]
+fn output_of_the_models_own_exit_handlers_is_recorded() {
+    let dir = workdir();
+    let late = cc(dir.path(), "late", &["span_late.c"]);
+    let (stdout, spans) = traced_spans(dir.path(), &[late.to_str().expect("a UTF-8 path")]);
+    assert_eq!(stdout, b"hi\nbye\n");
+    let bye = span(3, 7, &["END-9"], "at exit");
+    assert_eq!(spans, vec![span(0, 3, &["A-1"], "main"), bye]);
+}
+
+#[test]
+fn the_prompt_of_pythons_input_is_counted_at_a_terminal() {
+    let dir = workdir();
+    let (_, spans) = traced_spans(dir.path(), &["python3", "span_input.py"]);
+    let answer = span(8, 16, &["DISP-1"], "the answer");
+    assert_eq!(spans, vec![span(0, 8, &["MOVE-1"], "the prompt"), answer]);
+}
