@@ -172,14 +172,7 @@ fn the_model_passes_and_each_submission_fails_on_its_rule() {
     assert!(all.len() >= 30, "about 30 cases or more: {}", all.len());
     assert!(all.iter().all(|(_, verdict, _)| verdict == "passed"));
 
-    let rules_text = std::fs::read_to_string(pack().join("rules.yaml")).expect("rules.yaml");
-    let rules: yaml_serde::Value = yaml_serde::from_str(&rules_text).expect("rules.yaml parses");
-    let known: BTreeSet<String> = rules["rules"]
-        .as_sequence()
-        .expect("a rule list")
-        .iter()
-        .filter_map(|r| r["id"].as_str().map(str::to_owned))
-        .collect();
+    let known = rule_ids();
     let cited: BTreeSet<String> = all.iter().flat_map(|(_, _, r)| r.clone()).collect();
     assert_eq!(
         cited, known,
@@ -219,57 +212,40 @@ fn the_model_passes_and_each_submission_fails_on_its_rule() {
 }
 
 #[test]
-fn explore_yaml_parses_with_only_its_documented_keys() {
-    let text = std::fs::read_to_string(pack().join("explore.yaml")).expect("explore.yaml");
-    let yaml: yaml_serde::Value = yaml_serde::from_str(&text).expect("explore.yaml parses");
-    let keys: Vec<&str> = yaml
-        .as_mapping()
-        .expect("a mapping")
-        .keys()
-        .filter_map(|k| k.as_str())
-        .collect();
-    assert_eq!(
-        keys,
-        ["vars", "args", "files", "lines", "session", "damage"]
-    );
-    for key in keys {
-        assert!(
-            text.contains(&format!("#   {key}:")),
-            "the header comment documents `{key}`"
-        );
+fn explore_yaml_is_a_grammar_citing_only_known_rules() {
+    use boxes_harness::engine::diff::explore::Explorer;
+    use boxes_harness::engine::diff::grammar::{Grammar, GrammarExplorer};
+
+    let text = std::fs::read(pack().join("explore.yaml")).expect("explore.yaml");
+    let grammar = Grammar::parse("examples/hanoi/explore.yaml", &text).expect("parses");
+    let known = rule_ids();
+    let explorer = GrammarExplorer::new(grammar, "args");
+    let mut drawn = BTreeSet::new();
+    for index in 0..300 {
+        let session = explorer.generate(1, index, true);
+        let class = explorer.classify(&session, 0);
+        assert_eq!(class.category, "moves");
+        for rule in &class.rules {
+            assert!(known.contains(rule), "{rule} is not in rules.yaml");
+        }
+        drawn.extend(class.rules);
     }
-    let vars: BTreeSet<&str> = yaml["vars"]
-        .as_mapping()
-        .expect("vars")
-        .keys()
-        .filter_map(|k| k.as_str())
-        .collect();
-    consistent(&yaml, &vars);
+    assert!(
+        drawn.len() >= 15,
+        "the sessions reach most rules: {drawn:?}"
+    );
 }
 
-/// Every choice has one weight per item (when weighted) and every
-/// template names only defined vars.
-fn consistent(value: &yaml_serde::Value, vars: &BTreeSet<&str>) {
-    use yaml_serde::Value as Y;
-    match value {
-        Y::String(s) => {
-            for name in s.split('{').skip(1).filter_map(|p| p.split_once('}')) {
-                assert!(vars.contains(name.0), "`{s}` names an unknown var");
-            }
-        }
-        Y::Sequence(items) => items.iter().for_each(|v| consistent(v, vars)),
-        Y::Mapping(map) => {
-            if let Some(weights) = map.get("weights") {
-                assert_eq!(
-                    weights.as_sequence().map(Vec::len),
-                    map.get("choice").and_then(Y::as_sequence).map(Vec::len),
-                    "one weight per choice"
-                );
-            }
-            map.values().for_each(|v| consistent(v, vars));
-        }
-        _ => {}
-    }
+/// The rule IDs of the example's `rules.yaml`.
+fn rule_ids() -> BTreeSet<String> {
+    let rules_text = std::fs::read_to_string(pack().join("rules.yaml")).expect("rules.yaml");
+    let rules: yaml_serde::Value = yaml_serde::from_str(&rules_text).expect("rules.yaml parses");
+    rules["rules"]
+        .as_sequence()
+        .expect("a rule list")
+        .iter()
+        .filter_map(|r| r["id"].as_str().map(str::to_owned))
+        .collect()
 }
 
 /// A session of the model: arguments, stdin, files.

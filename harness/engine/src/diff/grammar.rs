@@ -13,8 +13,9 @@
 //! values:
 //!   discs: {int: [1, 8]}    # in range mostly; sometimes 0, -1, an end ±1, huge
 //!   peg: {choice: [A, B, C]}
+//!   two: {choice: ["{peg} {peg}", "{peg}"]}   # a word may be a template
 //! argv:                     # one alternative per session
-//!   - {words: ["{discs}"], rules: [ARGS-2]}
+//!   - {words: ["{discs}"], rules: [ARGS-2], weight: 4}   # 4 times as often
 //!   - {words: [], rules: [ARGS-1]}
 //! files:
 //!   - {path: game.sav, chance: 0.5, text: "{discs}\n", rules: [FILE-1]}
@@ -109,6 +110,9 @@ pub struct Tags {
 pub struct Argv {
     /// The words, each a template.
     pub words: Vec<String>,
+    /// How often it is drawn against the others (default 1).
+    #[serde(default = "one")]
+    pub weight: u32,
     /// Its rules and ambiguity.
     #[serde(flatten)]
     pub tags: Tags,
@@ -165,9 +169,16 @@ impl Default for Stdin {
 pub struct LineTemplate {
     /// The line without its newline, a template.
     pub text: String,
+    /// How often it is drawn against the others (default 1).
+    #[serde(default = "one")]
+    pub weight: u32,
     /// Its rules and ambiguity.
     #[serde(flatten)]
     pub tags: Tags,
+}
+
+fn one() -> u32 {
+    1
 }
 
 fn always() -> f64 {
@@ -218,10 +229,24 @@ impl Grammar {
                 _ => {}
             }
         }
+        let mut paths = BTreeSet::new();
+        for file in &self.files {
+            if !paths.insert(&file.path) {
+                return Err((
+                    format!("path: {}", file.path),
+                    format!("file `{}` is listed twice", file.path),
+                ));
+            }
+        }
+        let words = self.values.values().flat_map(|v| match v {
+            Value::Choice(words) => words.as_slice(),
+            Value::Int(_) => &[],
+        });
         let templates = self
             .argv
             .iter()
             .flat_map(|a| a.words.iter())
+            .chain(words)
             .chain(self.files.iter().map(|f| &f.text))
             .chain(self.stdin.lines.iter().map(|l| &l.text));
         for template in templates {
@@ -299,8 +324,21 @@ fn placeholders(template: &str) -> Vec<String> {
     names
 }
 
+/// How deep a choice's word may hold templates of its own (a value that
+/// names itself stops there, its last braces left as they are).
+const DEPTH: usize = 4;
+
 /// A template with its values drawn.
 fn fill(template: &str, values: &BTreeMap<String, Value>, rng: &mut SplitMix64) -> String {
+    fill_at(template, values, rng, 0)
+}
+
+fn fill_at(
+    template: &str,
+    values: &BTreeMap<String, Value>,
+    rng: &mut SplitMix64,
+    depth: usize,
+) -> String {
     let mut out = String::new();
     let mut rest = template;
     loop {
@@ -316,8 +354,13 @@ fn fill(template: &str, values: &BTreeMap<String, Value>, rng: &mut SplitMix64) 
             continue;
         }
         if let Some(close) = tail.find('}').filter(|_| tail.starts_with('{')) {
-            if let Some(v) = values.get(&tail[1..close]) {
-                out.push_str(&draw(v, rng));
+            match values.get(&tail[1..close]) {
+                Some(Value::Choice(words)) if depth < DEPTH => {
+                    let word = &words[rng.below(words.len())];
+                    out.push_str(&fill_at(word, values, rng, depth + 1));
+                }
+                Some(v) => out.push_str(&draw(v, rng)),
+                None => {}
             }
             rest = &tail[close + 1..];
         } else {
@@ -405,6 +448,23 @@ fn allowed<T>(items: &[T], tags: impl Fn(&T) -> &Tags, ambiguous: bool) -> Vec<u
         .collect()
 }
 
+/// One of `indices` drawn by `weight`; `None` when all weigh nothing.
+fn pick(indices: &[usize], weight: impl Fn(usize) -> u32, rng: &mut SplitMix64) -> Option<usize> {
+    let total: u64 = indices.iter().map(|&i| u64::from(weight(i))).sum();
+    if total == 0 {
+        return None;
+    }
+    let mut at = rng.next_u64() % total;
+    for &i in indices {
+        let w = u64::from(weight(i));
+        if at < w {
+            return Some(i);
+        }
+        at -= w;
+    }
+    None
+}
+
 impl Explorer for GrammarExplorer {
     type Session = PlainSession;
 
@@ -413,8 +473,7 @@ impl Explorer for GrammarExplorer {
         let mut rng = SplitMix64::new(seed).fork(index);
         let mut session = PlainSession::default();
         let argv = allowed(&g.argv, |a| &a.tags, ambiguous);
-        if !argv.is_empty() {
-            let i = argv[rng.below(argv.len())];
+        if let Some(i) = pick(&argv, |i| g.argv[i].weight, &mut rng) {
             session.args = g.argv[i]
                 .words
                 .iter()
@@ -437,7 +496,9 @@ impl Explorer for GrammarExplorer {
         if !lines.is_empty() {
             let [lo, hi] = g.stdin.length;
             for _ in 0..rng.between(lo, hi) {
-                let i = lines[rng.below(lines.len())];
+                let Some(i) = pick(&lines, |i| g.stdin.lines[i].weight, &mut rng) else {
+                    break;
+                };
                 let mut bytes = fill(&g.stdin.lines[i].text, &g.values, &mut rng).into_bytes();
                 if chance(g.stdin.damage, &mut rng) {
                     plain::damage(&mut bytes, &mut rng);
@@ -561,6 +622,8 @@ stdin:
         values.insert("x".to_owned(), Value::Choice(vec!["7".to_owned()]));
         let mut rng = SplitMix64::new(0);
         assert_eq!(fill("a{x}b{{x}}c}", &values, &mut rng), "a7b{x}c}");
+        values.insert("y".to_owned(), Value::Choice(vec!["<{x}{y}>".to_owned()]));
+        assert_eq!(fill("{y}", &values, &mut rng), "<7<7<7<7<{x}{y}>>>>>");
         assert_eq!(placeholders("{{a}} {b} {c"), ["b"]);
     }
 
