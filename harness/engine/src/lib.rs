@@ -56,6 +56,7 @@ pub mod report;
 pub mod results;
 pub mod rng;
 pub mod run;
+pub mod scaffold;
 pub mod schema;
 pub mod spare;
 pub mod suite;
