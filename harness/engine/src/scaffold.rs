@@ -79,27 +79,49 @@ fn write_all(dir: &Path, files: &[(String, String)]) -> Result<(), ScaffoldError
     Ok(())
 }
 
-/// A YAML double-quoted string.
-fn quoted(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => out.push_str(&format!("\\u{:04x}", u32::from(c))),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
+/// The command-line case.
+const NO_ARGUMENTS: &str = "# A command-line case. `bless` writes its expected status, stdout and
+# stderr from the model; read them before you trust them.
+summary: \"no arguments: the usage line\"
+category: basics
+rules: [ARGS-1]
+hint: \"Read ARGS-1: what the program prints when it is run without arguments.\"
+args: []
+";
+
+/// The stdin case.
+const FIRST_SESSION: &str = "# A stdin session: the lines typed, then end of input. `bless` writes
+# the expectations from the model.
+summary: \"a first session typed on stdin\"
+category: basics
+rules: [ARGS-1]
+hint: \"Read the rulings: what the program answers to each line.\"
+args: []
+stdin: \"first line\\nsecond line\\n\"
+";
+
+/// The grammar to start `diff` from.
+const EXPLORE: &str = "# How `diff` makes sessions (docs/folder-packs.md): one argument list
+# drawn per session, files placed, stdin lines drawn from templates;
+# `{name}` is a draw of a value.
+category: basics
+values:
+  n: {int: [1, 9]}
+  word: {choice: [yes, no, quit]}
+argv:
+  - {words: [], rules: [ARGS-1]}
+  - {words: [\"{n}\"], rules: [ARGS-1]}
+stdin:
+  length: [0, 6]
+  lines:
+    - {text: \"{word} {n}\", rules: [ARGS-1]}
+  damage: 0.05
+";
 
 /// Every file of the new pack: path relative to its folder, and text.
 fn files(name: &str, model: &str) -> Vec<(String, String)> {
     let upper = name.to_ascii_uppercase();
-    let model_q = quoted(model);
+    let model_q = crate::writer::quote(model);
     vec![
         (
             "pack.yaml".to_owned(),
@@ -170,49 +192,13 @@ categories:
         ),
         (
             "basics/no-arguments.yaml".to_owned(),
-            "# A command-line case. `bless` writes its expected status, stdout and
-# stderr from the model; read them before you trust them.
-summary: \"no arguments: the usage line\"
-category: basics
-rules: [ARGS-1]
-hint: \"Read ARGS-1: what the program prints when it is run without arguments.\"
-args: []
-"
-            .to_owned(),
+            NO_ARGUMENTS.to_owned(),
         ),
         (
             "basics/first-session.yaml".to_owned(),
-            "# A stdin session: the lines typed, then end of input. `bless` writes
-# the expectations from the model.
-summary: \"a first session typed on stdin\"
-category: basics
-rules: [ARGS-1]
-hint: \"Read the rulings: what the program answers to each line.\"
-args: []
-stdin: \"first line\\nsecond line\\n\"
-"
-            .to_owned(),
+            FIRST_SESSION.to_owned(),
         ),
-        (
-            "explore.yaml".to_owned(),
-            "# How `diff` makes sessions (docs/folder-packs.md): one argument list
-# drawn per session, files placed, stdin lines drawn from templates;
-# `{name}` is a draw of a value.
-category: basics
-values:
-  n: {int: [1, 9]}
-  word: {choice: [yes, no, quit]}
-argv:
-  - {words: [], rules: [ARGS-1]}
-  - {words: [\"{n}\"], rules: [ARGS-1]}
-stdin:
-  length: [0, 6]
-  lines:
-    - {text: \"{word} {n}\", rules: [ARGS-1]}
-  damage: 0.05
-"
-            .to_owned(),
-        ),
+        ("explore.yaml".to_owned(), EXPLORE.to_owned()),
         (
             "model/conformance_span.h".to_owned(),
             SPAN_HEADER.to_owned(),
