@@ -8,7 +8,14 @@
 //! its documented exit status (default 0). A block that needs a program of
 //! the reader's or another tool is marked ```` ```sh no-run ````. A program
 //! named with `--bin` or `--against` is replaced by the pack's reference
-//! fixture, and `diff` runs a few sessions instead of thousands.
+//! fixture (unless the page wrote it), and `diff` runs a few sessions
+//! instead of thousands.
+//!
+//! A tutorial page (one holding the line `<!-- docs-test: one folder -->`)
+//! runs all its blocks in one folder, in order; there a block whose info
+//! string names a file (```` ```python file=quiz/model/quiz.py ````) is
+//! written to that path when the reader would write it, executable when it
+//! starts with `#!`.
 
 #![expect(clippy::unwrap_used, reason = "test helpers fail loudly")]
 
@@ -41,12 +48,35 @@ fn pages() -> Vec<PathBuf> {
     pages
 }
 
+/// A block of a page the test acts on.
+#[derive(Debug, PartialEq)]
+enum Block {
+    /// A ```` ```sh ```` block: (line number, command line), continuations
+    /// joined.
+    Sh(Vec<(usize, String)>),
+    /// A block naming the file it is (`file=PATH`): its line, path, text.
+    File(usize, String, String),
+}
+
 /// The `sh` blocks of `text`: each a list of (line number, command line)
 /// with continuations joined.
+#[cfg(test)]
 fn sh_blocks(text: &str) -> Vec<Vec<(usize, String)>> {
+    blocks(text)
+        .into_iter()
+        .filter_map(|b| match b {
+            Block::Sh(commands) => Some(commands),
+            Block::File(..) => None,
+        })
+        .collect()
+}
+
+/// The `sh` blocks and the file blocks of `text`, in order.
+fn blocks(text: &str) -> Vec<Block> {
     enum State {
         Outside,
         Sh(Vec<(usize, String)>),
+        File(usize, String, String),
         Other,
     }
     let mut blocks = Vec::new();
@@ -55,16 +85,31 @@ fn sh_blocks(text: &str) -> Vec<Vec<(usize, String)>> {
     for (i, line) in text.lines().enumerate() {
         let trimmed = line.trim();
         if let Some(info) = trimmed.strip_prefix("```") {
+            let file = info
+                .split_whitespace()
+                .find_map(|w| w.strip_prefix("file="));
             state = match state {
                 State::Outside if info.trim() == "sh" => State::Sh(Vec::new()),
-                State::Outside => State::Other,
+                State::Outside => match file {
+                    Some(path) => State::File(i + 1, path.to_owned(), String::new()),
+                    None => State::Other,
+                },
                 State::Sh(block) => {
-                    blocks.push(block);
+                    blocks.push(Block::Sh(block));
+                    State::Outside
+                }
+                State::File(at, path, text) => {
+                    blocks.push(Block::File(at, path, text));
                     State::Outside
                 }
                 State::Other => State::Outside,
             };
             pending = None;
+            continue;
+        }
+        if let State::File(_, _, text) = &mut state {
+            text.push_str(line);
+            text.push('\n');
             continue;
         }
         let State::Sh(block) = &mut state else {
@@ -82,15 +127,37 @@ fn sh_blocks(text: &str) -> Vec<Vec<(usize, String)>> {
     blocks
 }
 
+/// The line that makes a page a tutorial, run in one folder.
+const ONE_FOLDER: &str = "<!-- docs-test: one folder -->";
+
+/// One thing the test does for a page, in order.
+#[derive(Debug)]
+enum Step {
+    /// Runs a documented command.
+    Run(Documented),
+    /// Writes a file the reader writes: where, path, text.
+    Write(String, String, String),
+}
+
 /// Reads the documented commands of every page; `Err` lists the commands
 /// in `sh` blocks that are not harness commands.
-fn documented() -> (Vec<Vec<Documented>>, Vec<String>) {
+fn documented() -> (Vec<Vec<Step>>, Vec<String>) {
     let mut all = Vec::new();
     let mut foreign = Vec::new();
     for page in pages() {
         let text = std::fs::read_to_string(&page).unwrap();
         let name = page.file_name().unwrap().to_string_lossy().into_owned();
-        for block in sh_blocks(&text) {
+        let one_folder = text.lines().any(|l| l.trim() == ONE_FOLDER);
+        let mut tutorial = Vec::new();
+        for block in blocks(&text) {
+            let block = match block {
+                Block::Sh(block) => block,
+                Block::File(line, path, text) if one_folder => {
+                    tutorial.push(Step::Write(format!("{name}:{line}"), path, text));
+                    continue;
+                }
+                Block::File(..) => continue,
+            };
             let mut commands = Vec::new();
             for (line, command) in block {
                 let at = format!("{name}:{line}");
@@ -121,11 +188,16 @@ fn documented() -> (Vec<Vec<Documented>>, Vec<String>) {
                         continue;
                     }
                 };
-                commands.push(Documented { at, args, exit });
+                commands.push(Step::Run(Documented { at, args, exit }));
             }
-            if !commands.is_empty() {
+            if one_folder {
+                tutorial.extend(commands);
+            } else if !commands.is_empty() {
                 all.push(commands);
             }
+        }
+        if !tutorial.is_empty() {
+            all.push(tutorial);
         }
     }
     (all, foreign)
@@ -197,7 +269,12 @@ fn as_run(args: &[String], dir: &Path) -> (Vec<String>, Vec<(&'static str, &'sta
         out.push(word.clone());
         match word.as_str() {
             "--bin" | "--against" => {
-                words.next();
+                let named = words.next();
+                // A program the page itself wrote is the reader's own.
+                if let Some(own) = named.filter(|n| dir.join(n).is_file()) {
+                    out.push(own.clone());
+                    continue;
+                }
                 let (bin, var) = stand_in(dir, spec);
                 env.extend(var);
                 out.push(bin);
@@ -226,7 +303,16 @@ fn every_documented_harness_command_runs_as_documented() {
     let mut problems = Vec::new();
     for block in blocks {
         let dir = tempfile::tempdir().unwrap();
-        for command in block {
+        for step in block {
+            let command = match step {
+                Step::Run(command) => command,
+                Step::Write(at, path, text) => {
+                    if let Err(e) = write_file(&dir.path().join(&path), &text) {
+                        problems.push(format!("{at}: writing {path}: {e}"));
+                    }
+                    continue;
+                }
+            };
             let (args, env) = as_run(&command.args, dir.path());
             let mut cmd = Command::cargo_bin("boxes-harness").unwrap();
             cmd.current_dir(dir.path())
@@ -257,6 +343,35 @@ fn every_documented_harness_command_runs_as_documented() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+}
+
+/// Writes a file a tutorial's reader writes; a script is made executable.
+fn write_file(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::write(path, text)?;
+    if text.starts_with("#!") {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))?;
+    }
+    Ok(())
+}
+
+#[test]
+fn file_blocks_are_read_with_their_path_and_text() {
+    let text = "```python file=q/m.py\n#!/usr/bin/env python3\nprint(1)\n```\n```sh\nboxes-harness list\n```\n";
+    assert_eq!(
+        blocks(text),
+        [
+            Block::File(
+                1,
+                "q/m.py".to_owned(),
+                "#!/usr/bin/env python3\nprint(1)\n".to_owned()
+            ),
+            Block::Sh(vec![(6, "boxes-harness list".to_owned())]),
+        ]
+    );
 }
 
 #[test]
