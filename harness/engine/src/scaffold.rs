@@ -21,8 +21,8 @@ pub const SPAN_PYTHON: &str = include_str!("../../../span/conformance_span.py");
 pub enum ScaffoldError {
     /// The name is not one lowercase word.
     #[error(
-        "`{0}` is not a pack name: one lowercase word of letters and digits, \
-         starting with a letter (it becomes {upper}_BIN)",
+        "`{0}` is not a pack name: one lowercase word (a-z, then a-z, 0-9, _); \
+         it becomes {upper}_BIN",
         upper = .0.to_ascii_uppercase()
     )]
     Name(String),
@@ -46,7 +46,7 @@ pub enum ScaffoldError {
 pub fn new_pack(name: &str, model: &str, dir: &Path) -> Result<Vec<String>, ScaffoldError> {
     let mut chars = name.chars();
     let word = chars.next().is_some_and(|c| c.is_ascii_lowercase())
-        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
     if !word {
         return Err(ScaffoldError::Name(name.to_owned()));
     }
