@@ -1,0 +1,15 @@
+//! Output: telling people and machines what a run found. It owns the
+//! reproduce lines, verdicts, score, coverage and JUnit ([`report`]), the
+//! machine-readable results ([`results`]), how a case file spells a value
+//! ([`writer`]) and its rewriting by `--bless` ([`bless`]), the
+//! `--keep-failed` folders ([`kit`]) and the exit statuses ([`exit`]).
+//!
+//! May use: [`crate::model`], [`crate::exec`], [`crate::judge`]. Used by
+//! the commands.
+
+pub mod bless;
+pub mod exit;
+pub mod kit;
+pub mod report;
+pub mod results;
+pub mod writer;

@@ -1,0 +1,858 @@
+//! Everything the harness tells people besides a failure's own report
+//! ([`crate::judge::failure`]): bytes made visible or escaped, the (bounded)
+//! block that reproduces a case by hand, the verdicts, the `--score`
+//! table, the `--coverage` table and the `--junit` file.
+//!
+//! Past 600 lines: reproduce lines (terminal, student, Gradescope) share their quoting; the split is planned with issue 30's layers.
+
+use std::fmt::{self, Write as _};
+use std::time::Duration;
+
+use crate::exec::run::{Ending, Invocation, Mode, REFERENCE_ENV};
+pub use crate::judge::failure::CaseFailure;
+use crate::model::schema::{Rules, Suite};
+
+/// The legend of the visible-whitespace marks.
+pub const LEGEND: &str = "`·` trailing space, `→` tab, `␍` carriage return, `␀` NUL, \
+                          `\\xNN` other byte, `⊘` no newline at end";
+
+/// Terminal colours, or none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Style {
+    /// Whether to emit ANSI colours.
+    pub colour: bool,
+}
+
+impl Style {
+    /// `text` in the ANSI style `code`, when colour is on.
+    pub fn paint(self, code: &str, text: &str) -> String {
+        if self.colour {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_owned()
+        }
+    }
+}
+
+/// Whether colour is wanted on stdout: a terminal, and no `NO_COLOR`.
+pub fn colour_wanted() -> bool {
+    use std::io::IsTerminal;
+    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal()
+}
+
+/// One line of output made readable: the bytes that are easy to miss or
+/// cannot be shown get a visible mark (see [`LEGEND`]).
+pub fn visible_line(line: &[u8]) -> String {
+    let (body, newline) = match line.strip_suffix(b"\n") {
+        Some(body) => (body, true),
+        None => (line, false),
+    };
+    let trailing = body.iter().rev().take_while(|&&b| b == b' ').count();
+    let (main, spaces) = body.split_at(body.len() - trailing);
+    let mut out = String::new();
+    for chunk in main.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '\t' => out.push('→'),
+                '\r' => out.push('␍'),
+                '\0' => out.push('␀'),
+                c if c.is_control() => {
+                    let _ = write!(out, "\\x{:02x}", u32::from(c));
+                }
+                c => out.push(c),
+            }
+        }
+        for b in chunk.invalid() {
+            let _ = write!(out, "\\x{b:02x}");
+        }
+    }
+    out.extend(std::iter::repeat_n('·', spaces.len()));
+    if !newline {
+        out.push('⊘');
+    }
+    out
+}
+
+/// Where two byte strings first differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Location {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column (bytes).
+    pub column: usize,
+    /// 0-based offset.
+    pub byte: usize,
+}
+
+/// Locates the first byte where `a` and `b` differ (the end of the shorter
+/// when one is a prefix of the other); lines end at `\n` only.
+pub fn locate(a: &[u8], b: &[u8]) -> Location {
+    let at = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let before = &a[..at];
+    let line = before.split(|&c| c == b'\n').count();
+    let column = at
+        - before
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |p| p + 1)
+        + 1;
+    Location {
+        line,
+        column,
+        byte: at,
+    }
+}
+
+/// The bytes from `offset` to the end of their line (its `\n` included).
+pub fn rest_of_line(bytes: &[u8], offset: usize) -> &[u8] {
+    let rest = bytes.get(offset..).unwrap_or_default();
+    let end = rest
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(rest.len(), |i| i + 1);
+    &rest[..end]
+}
+
+/// Bytes as one line of JSON-friendly text: printable ASCII as is, `\n`,
+/// `\r`, `\t`, `\\` and `\xNN` escaped; the one escaping scheme of
+/// machine output.
+pub fn escape(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for &b in bytes {
+        match b {
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            b'\\' => out.push_str("\\\\"),
+            0x20..0x7f => out.push(char::from(b)),
+            _ => {
+                let _ = write!(out, "\\x{b:02x}");
+            }
+        }
+    }
+    out
+}
+
+/// A word safe to paste into a POSIX shell.
+pub fn shell_quote(text: &str) -> String {
+    let safe = !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_./:=,+-@%".contains(&b));
+    if safe {
+        text.to_owned()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
+/// A `printf` format string that prints exactly `bytes`.
+pub fn printf_format(bytes: &[u8]) -> String {
+    let mut out = String::from("'");
+    for &b in bytes {
+        match b {
+            b'\'' => out.push_str(r"'\''"),
+            b'\\' => out.push_str(r"\\"),
+            b'%' => out.push_str("%%"),
+            b'\n' => out.push_str(r"\n"),
+            0x20..=0x7e => out.push(char::from(b)),
+            _ => {
+                let _ = write!(out, "\\{b:03o}");
+            }
+        }
+    }
+    out.push('\'');
+    out
+}
+
+/// A word safe to paste into bash, from bytes: `'…'` for UTF-8, `$'…'`
+/// with `\xNN` escapes otherwise.
+pub fn shell_quote_bytes(bytes: &[u8]) -> String {
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return shell_quote(text);
+    }
+    let mut out = String::from("$'");
+    for &b in bytes {
+        match b {
+            b'\'' => out.push_str("\\'"),
+            b'\\' => out.push_str("\\\\"),
+            0x20..=0x7e => out.push(char::from(b)),
+            _ => {
+                let _ = write!(out, "\\x{b:02x}");
+            }
+        }
+    }
+    out.push('\'');
+    out
+}
+
+/// [`shell_quote_bytes`] of an OS string (a path, an argument).
+pub fn shell_quote_os(text: &std::ffi::OsStr) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    shell_quote_bytes(text.as_bytes())
+}
+
+/// Bytes of files and stdin a reproduce command inlines at most; past
+/// them it points at the case file or at a `--keep-failed` kit.
+pub const MAX_INLINE: usize = 4096;
+
+/// Stdin lines listed to type by hand at most.
+const MAX_TYPED_LINES: usize = 40;
+
+/// Where a failure's inputs can be found besides the reproduce line.
+#[derive(Debug, Clone, Copy)]
+pub struct Sources<'a> {
+    /// The case file, as people name it.
+    pub case_file: &'a str,
+    /// A long stdin kept in a file of its own, if the case has one.
+    pub stdin_path: Option<&'a str>,
+    /// The `--keep-failed` kit of the case, if one was written.
+    pub kit: Option<&'a std::path::Path>,
+    /// The time limit the program was killed at, if it was: the command
+    /// then carries it (`timeout 10s …`), so that replaying a hang ends.
+    pub killed_after: Option<std::time::Duration>,
+}
+
+/// How to reproduce an invocation by hand: a shell command line in a fresh
+/// temporary directory with the same environment, then, for an interactive
+/// case, the stdin lines to type; never more than a few KiB: past
+/// [`MAX_INLINE`] bytes of input it points at the kit or the case file.
+pub fn reproduce_command(inv: &Invocation, from: Sources<'_>) -> String {
+    let files: usize = inv.files.iter().map(|(_, b)| b.len()).sum();
+    let stdin_inline = match (inv.mode, from.stdin_path) {
+        (Mode::Interactive, _) | (_, Some(_)) => 0,
+        _ => inv.stdin.len(),
+    };
+    let kit_line = |out: &mut String| {
+        if let Some(kit) = from.kit {
+            let _ = write!(
+                out,
+                "\n  or replay the kit: {}",
+                shell_quote_os(kit.join("run.sh").as_os_str())
+            );
+        }
+    };
+    if files + stdin_inline > MAX_INLINE {
+        let mut out = format!(
+            "its files and stdin ({} bytes) are too long to paste; the case file is {}",
+            files + stdin_inline,
+            shell_quote(from.case_file)
+        );
+        if from.kit.is_some() {
+            kit_line(&mut out);
+        } else {
+            out.push_str(
+                "\n  run again with --keep-failed DIR: each failed case gets a folder with its \
+                 files, stdin, expected outputs and a run.sh that replays it",
+            );
+        }
+        return out;
+    }
+    let mut cmd = command_line(inv, from.stdin_path, from.killed_after);
+    if inv.mode == Mode::Interactive {
+        typed_lines(&mut cmd, &inv.stdin, from.kit);
+    } else if from.killed_after.is_some()
+        && let Some(line) = unbuffered_line(inv, &cmd)
+    {
+        cmd.push_str(&line);
+    }
+    kit_line(&mut cmd);
+    cmd
+}
+
+/// How a reproduce line says a case's inputs are not inline.
+const TOO_LONG: &str = "are too long to paste";
+
+/// What follows a kit's folder in a reproduce line: the student has it
+/// beside `report.txt`.
+const SHIPPED: &str = ", shipped with this report; copy that folder beside ";
+
+/// `text` (causes as `report.txt` renders them) for a Gradescope student,
+/// who has neither `report.txt` nor its kit folders: a reproduce line
+/// pointing at a kit says that the inputs are too long to paste here and
+/// that the instructor has them, without the command that needs the kit.
+pub fn for_gradescope(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut lines = text.split_inclusive('\n').peekable();
+    while let Some(line) = lines.next() {
+        let Some(at) = line.find(SHIPPED) else {
+            out.push_str(line);
+            continue;
+        };
+        let Some(said) = line[..at].rfind(TOO_LONG) else {
+            out.push_str(line);
+            continue;
+        };
+        // `…are too long to paste: they are in KIT/`: the kit's name stays,
+        // for the instructor who has it.
+        let kit = line[said + TOO_LONG.len()..at].trim_start_matches(": they are in ");
+        let _ = writeln!(
+            out,
+            "{} here (the instructor has them, in {kit})",
+            &line[..said + TOO_LONG.len()]
+        );
+        if lines
+            .peek()
+            .is_some_and(|next| next.trim_start().starts_with("bash "))
+        {
+            lines.next();
+        }
+    }
+    out
+}
+
+/// A reproduce line for the student whose program failed: their program
+/// as they build it (`program`, e.g. `./PROGRAM`, run from the folder that
+/// holds it), the case's inputs inline; past [`MAX_INLINE`] bytes, the
+/// kit folder `kit` shipped with the report (a relative path, e.g.
+/// `reproduce/CASE`). Nothing names a path of the marker's machine.
+pub fn student_reproduce(
+    inv: &Invocation,
+    program: &str,
+    kit: Option<&str>,
+    killed_after: Option<std::time::Duration>,
+) -> String {
+    let files: usize = inv.files.iter().map(|(_, b)| b.len()).sum();
+    let stdin_inline = if inv.mode == Mode::Interactive {
+        0
+    } else {
+        inv.stdin.len()
+    };
+    if files + stdin_inline > MAX_INLINE {
+        return match kit {
+            Some(k) => format!(
+                "its inputs ({} bytes) {TOO_LONG}: they are in {k}/{SHIPPED}{program} and \
+                 run\n  bash {} {}",
+                files + stdin_inline,
+                // Quoted whole, so the kit's path reads as it is on disk.
+                shell_quote(&format!("{k}/run.sh")),
+                shell_quote(program)
+            ),
+            None => format!(
+                "its inputs ({} bytes) are too long to paste",
+                files + stdin_inline
+            ),
+        };
+    }
+    // The program is found before the command moves to a fresh folder.
+    let real = format!(" {}", shell_quote_os(inv.target.path().as_os_str()));
+    let mut line = command_line(inv, None, killed_after);
+    if inv.mode != Mode::Interactive
+        && killed_after.is_some()
+        && let Some(unbuffered) = unbuffered_line(inv, &line)
+    {
+        line.push_str(&unbuffered);
+    }
+    // Every command of the line (the unbuffered one too) runs their program.
+    let mut cmd = line.replace(&real, " \"$p\"").replace(
+        "(d=",
+        &format!(
+            "(p=\"$(pwd)/\"{} && d=",
+            shell_quote(program.trim_start_matches("./"))
+        ),
+    );
+    if inv.mode == Mode::Interactive {
+        typed_lines(&mut cmd, &inv.stdin, kit.map(std::path::Path::new));
+    }
+    cmd
+}
+
+/// For a program killed at its time limit: why its output may show
+/// nothing (what it had not flushed died in its stdio buffer) and the same
+/// command with its stdout unbuffered (`stdbuf -o0`, after `env -i`, which
+/// would clear the `LD_PRELOAD` stdbuf sets), so what it printed up to the
+/// hang shows.
+fn unbuffered_line(inv: &Invocation, cmd: &str) -> Option<String> {
+    let env = env_and_command(inv);
+    let program = format!(" {}", shell_quote_os(inv.target.path().as_os_str()));
+    let at = env.find(&program)?;
+    let unbuffered = format!("{} stdbuf -o0{}", &env[..at], &env[at..]);
+    Some(format!(
+        "\n  (killed at its time limit: output it had not flushed died in its stdio buffer, \
+         so the output above may be empty; with stdout unbuffered, what it printed up to the \
+         hang shows:)\n  {}",
+        cmd.replacen(&env, &unbuffered, 1)
+    ))
+}
+
+/// For an interactive case: the stdin lines to type, one at each prompt.
+fn typed_lines(out: &mut String, stdin: &[u8], kit: Option<&std::path::Path>) {
+    let lines: Vec<&[u8]> = stdin.split_inclusive(|&b| b == b'\n').collect();
+    if lines.is_empty() {
+        out.push_str(
+            "\n  (interactive: the harness ran it with stdin and stdout on one terminal; run it \
+             in a terminal, wait for the prompt and type nothing: end input with Ctrl-D)",
+        );
+        return;
+    }
+    if stdin.len() > MAX_INLINE || lines.len() > MAX_TYPED_LINES {
+        let _ = write!(
+            out,
+            "\n  (interactive: stdin and stdout on one terminal, {} stdin lines, too many to \
+             list; {})",
+            lines.len(),
+            match kit {
+                Some(k) => format!(
+                    "they are in {}",
+                    shell_quote_os(k.join("stdin").as_os_str())
+                ),
+                None => "--keep-failed DIR writes them to a file".to_owned(),
+            }
+        );
+        return;
+    }
+    out.push_str(
+        "\n  (interactive: the harness ran it with stdin and stdout on one terminal; run it in \
+         a terminal and type these lines, one at each prompt, then Ctrl-D at the next one)",
+    );
+    for (i, line) in lines.iter().enumerate() {
+        let _ = write!(out, "\n  {:>4}  {}", i + 1, visible_line(line));
+    }
+}
+
+/// The shell command line itself.
+/// It runs in a fresh folder that it removes when it ends.
+fn command_line(
+    inv: &Invocation,
+    stdin_path: Option<&str>,
+    killed_after: Option<std::time::Duration>,
+) -> String {
+    let mut cmd = String::from("(d=\"$(mktemp -d)\" && trap 'rm -rf \"$d\"' EXIT && cd \"$d\"");
+    for (path, bytes) in &inv.files {
+        if let Some(dir) = std::path::Path::new(path).parent()
+            && !dir.as_os_str().is_empty()
+        {
+            let _ = write!(cmd, " && mkdir -p {}", shell_quote_os(dir.as_os_str()));
+        }
+        let _ = write!(
+            cmd,
+            " && printf {} > {}",
+            printf_format(bytes),
+            shell_quote(path)
+        );
+    }
+    cmd.push_str(" && ");
+    let feed = match (inv.mode, stdin_path) {
+        (Mode::Interactive, _) => None,
+        (_, Some(p)) => Some(format!("< {}", shell_quote(p))),
+        _ if inv.stdin.is_empty() => Some("< /dev/null".to_owned()),
+        _ => {
+            let _ = write!(cmd, "printf {} | ", printf_format(&inv.stdin));
+            None
+        }
+    };
+    if let Some(limit) = killed_after.filter(|_| inv.mode != Mode::Interactive) {
+        let _ = write!(cmd, "timeout {} ", timeout_word(limit));
+    }
+    cmd.push_str(&env_and_command(inv));
+    if let Some(feed) = feed {
+        let _ = write!(cmd, " {feed}");
+    }
+    if inv.mode == Mode::StdoutFull {
+        cmd.push_str(" > /dev/full");
+    }
+    cmd.push_str("; echo \"exit status $?\")");
+    cmd
+}
+
+/// A duration as `timeout(1)` takes it: `10s`, `1.5s`.
+pub fn timeout_word(limit: std::time::Duration) -> String {
+    let secs = limit.as_secs_f64();
+    let text = format!("{secs:.3}");
+    format!("{}s", text.trim_end_matches('0').trim_end_matches('.'))
+}
+
+/// `env -i …` with the case's environment, the program and its arguments,
+/// every word quoted for bash.
+pub fn env_and_command(inv: &Invocation) -> String {
+    let mut cmd = String::from("env -i PATH=/usr/bin:/bin LC_ALL=C HOME=\"$PWD\"");
+    // The harness's own binary runs as the reference when this names its
+    // pack.
+    if let Some(pack) = inv.target.reference_pack() {
+        let _ = write!(cmd, " {REFERENCE_ENV}={}", shell_quote(pack));
+    }
+    for (k, v) in &inv.env {
+        let mut word = k.clone();
+        word.push("=");
+        word.push(v);
+        let _ = write!(cmd, " {}", shell_quote_os(&word));
+    }
+    let _ = write!(cmd, " {}", shell_quote_os(inv.target.path().as_os_str()));
+    for w in inv.target.words() {
+        let _ = write!(cmd, " {}", shell_quote_os(w));
+    }
+    for a in &inv.args {
+        let _ = write!(cmd, " {}", shell_quote_os(a));
+    }
+    cmd
+}
+
+/// The verdict of one case: what every reporter renders from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// The program did what the case expects.
+    Passed,
+    /// The program departed from the case.
+    Failed(Box<CaseFailure>),
+    /// The harness or the suite could not run the case (an invalid case
+    /// file or suite, an unreadable sidecar, a sandbox that cannot start):
+    /// never counted against the program.
+    Error(String),
+}
+
+impl fmt::Display for Verdict {
+    /// One line: `passed`, the first difference, or the error.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Passed => write!(f, "passed"),
+            Self::Failed(failure) => write!(f, "{}", failure.headline()),
+            Self::Error(e) => write!(f, "error: {}", e.lines().next().unwrap_or("")),
+        }
+    }
+}
+
+/// One case's result.
+#[derive(Debug, Clone)]
+pub struct CaseResult {
+    /// The case's name.
+    pub name: String,
+    /// Its category, when its file parsed.
+    pub category: Option<String>,
+    /// The rule IDs it cites.
+    pub rules: Vec<String>,
+    /// Its tags.
+    pub tags: Vec<String>,
+    /// Whether it is tagged ambiguous.
+    pub ambiguous: bool,
+    /// The exit status it expects, when known.
+    pub expected_status: Option<i32>,
+    /// How the program ended, when it ran.
+    pub actual: Option<Ending>,
+    /// Its verdict.
+    pub verdict: Verdict,
+    /// Wall time.
+    pub time: Duration,
+}
+
+/// One row of the score (also a row of the `--results` document).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScoreRow {
+    /// Category name, or `ambiguous`.
+    pub name: String,
+    /// Cases passed.
+    pub passed: usize,
+    /// Cases judged (errors excluded).
+    pub total: usize,
+    /// Cases that could not be judged.
+    pub errors: usize,
+    /// Marks the category is worth (`None` for the ambiguous row).
+    pub marks: Option<f64>,
+    /// Marks earned, pro rata.
+    pub earned: Option<f64>,
+}
+
+/// Scores results by the suite's categories. Ambiguous cases get their own
+/// row and no marks, unless `strict`, where they count in their category.
+pub fn score(suite: &Suite, results: &[CaseResult], strict: bool) -> Vec<ScoreRow> {
+    let mut rows: Vec<ScoreRow> = suite
+        .categories
+        .iter()
+        .map(|c| ScoreRow {
+            name: c.name.clone(),
+            passed: 0,
+            total: 0,
+            errors: 0,
+            marks: Some(c.marks),
+            earned: None,
+        })
+        .collect();
+    let mut ambiguous = ScoreRow {
+        name: "ambiguous".to_owned(),
+        passed: 0,
+        total: 0,
+        errors: 0,
+        marks: None,
+        earned: None,
+    };
+    for r in results {
+        let passed = usize::from(r.verdict == Verdict::Passed);
+        let row = if r.ambiguous && !strict {
+            Some(&mut ambiguous)
+        } else {
+            r.category
+                .as_ref()
+                .and_then(|c| rows.iter_mut().find(|row| &row.name == c))
+        };
+        if let Some(row) = row {
+            if matches!(r.verdict, Verdict::Error(_)) {
+                row.errors += 1;
+            } else {
+                row.passed += passed;
+                row.total += 1;
+            }
+        }
+    }
+    for row in &mut rows {
+        if row.total > 0 {
+            let ratio = as_f64(row.passed) / as_f64(row.total);
+            row.earned = row.marks.map(|m| m * ratio);
+        }
+    }
+    rows.push(ambiguous);
+    rows
+}
+
+/// A count as a float (counts here never pass `u32::MAX`).
+pub(crate) fn as_f64(n: usize) -> f64 {
+    f64::from(u32::try_from(n).unwrap_or(u32::MAX))
+}
+
+/// The `--score` table.
+pub fn score_table(suite: &Suite, rows: &[ScoreRow], strict: bool) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "\nscore ({}):", suite.name);
+    // As wide as the longest category name (gridgame's are 20 bytes).
+    let width = rows
+        .iter()
+        .map(|r| r.name.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(18);
+    let _ = writeln!(
+        out,
+        "  {:<width$} {:>7} {:>14}",
+        "category", "passed", "marks"
+    );
+    let mut earned = 0.0;
+    let mut possible = 0.0;
+    let mut partial = false;
+    for row in rows {
+        let ratio = format!("{}/{}", row.passed, row.total);
+        let marks = match (row.marks, row.earned) {
+            (Some(m), Some(e)) => {
+                earned += e;
+                possible += m;
+                format!("{e:.2} / {m}")
+            }
+            (Some(m), None) => {
+                partial = true;
+                format!("not run / {m}")
+            }
+            (None, _) if strict => "counted above".to_owned(),
+            (None, _) => "not counted".to_owned(),
+        };
+        let errors = if row.errors > 0 {
+            format!("  ({} could not be run)", row.errors)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            out,
+            "  {:<width$} {:>7} {:>14}{errors}",
+            row.name, ratio, marks
+        );
+    }
+    let total: f64 = suite.categories.iter().map(|c| c.marks).sum();
+    let _ = writeln!(
+        out,
+        "  estimated mark: {earned:.2} / {total}{}",
+        if partial {
+            format!(" (only {possible} marks' worth of categories ran)")
+        } else {
+            String::new()
+        }
+    );
+    if !strict {
+        let _ = writeln!(
+            out,
+            "  ambiguous cases never cost marks; --strict runs them and counts them in \
+             their categories"
+        );
+    }
+    out
+}
+
+/// The `--coverage` table: each rule with the number of cases citing it.
+pub fn coverage_table(rules: &Rules, counts: &std::collections::BTreeMap<String, usize>) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:<8} {:>5}  {:<9} summary",
+        "rule", "cases", "ambiguous"
+    );
+    let mut uncovered = 0;
+    for rule in &rules.rules {
+        let n = counts.get(&rule.id).copied().unwrap_or(0);
+        uncovered += usize::from(n == 0);
+        let _ = writeln!(
+            out,
+            "{:<8} {:>5}  {:<9} {}",
+            rule.id, n, rule.ambiguous, rule.summary
+        );
+    }
+    let unknown: Vec<&String> = counts
+        .keys()
+        .filter(|id| !rules.rules.iter().any(|r| &r.id == *id))
+        .collect();
+    let _ = writeln!(
+        out,
+        "{} rules, {uncovered} without a case",
+        rules.rules.len()
+    );
+    if !unknown.is_empty() {
+        let _ = writeln!(
+            out,
+            "cited by cases but not in rules.yaml: {}",
+            unknown
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    out
+}
+
+/// The JUnit XML of a run: one test suite per category.
+pub fn junit(program: &str, results: &[CaseResult]) -> String {
+    use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+    let mut report = Report::new(program);
+    let mut suites: std::collections::BTreeMap<String, TestSuite> =
+        std::collections::BTreeMap::new();
+    for r in results {
+        let category = r.category.clone().unwrap_or_else(|| "invalid".to_owned());
+        let status = match &r.verdict {
+            Verdict::Passed => TestCaseStatus::success(),
+            Verdict::Failed(failure) => {
+                let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
+                s.set_message(r.verdict.to_string());
+                s.set_description(failure.render(Style { colour: false }));
+                s
+            }
+            Verdict::Error(text) => {
+                let mut s = TestCaseStatus::non_success(NonSuccessKind::Error);
+                s.set_message(r.verdict.to_string());
+                s.set_description(text.as_str());
+                s
+            }
+        };
+        let mut case = TestCase::new(r.name.as_str(), status);
+        case.set_classname(category.as_str());
+        case.set_time(r.time);
+        suites
+            .entry(category.clone())
+            .or_insert_with(|| TestSuite::new(category.as_str()))
+            .add_test_case(case);
+    }
+    report.add_test_suites(suites.into_values());
+    report.to_string().unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whitespace_is_visible() {
+        assert_eq!(visible_line(b"+-+ \n"), "+-+·");
+        assert_eq!(visible_line(b"a\tb\r\n"), "a→b␍");
+        assert_eq!(visible_line(b"A> "), "A>·⊘");
+        assert_eq!(visible_line(b"\xff\x01x\n"), "\\xff\\x01x");
+    }
+
+    #[test]
+    fn first_difference_is_located() {
+        let at = locate(b"ab\ncd", b"ab\ncx");
+        assert_eq!((at.line, at.column, at.byte), (2, 2, 4));
+    }
+
+    #[test]
+    fn a_timeout_gives_the_command_again_with_stdout_unbuffered() {
+        let Ok(target) = crate::exec::run::Target::binary(std::path::Path::new("/bin/true")) else {
+            panic!("/bin/true is a program");
+        };
+        let inv = Invocation::new(target, vec!["2".into()], b"0 0 h\n".to_vec());
+        let from = |killed_after| Sources {
+            case_file: "c.yaml",
+            stdin_path: None,
+            kit: None,
+            killed_after,
+        };
+        let plain = reproduce_command(&inv, from(None));
+        assert!(!plain.contains("stdbuf"), "{plain}");
+        let killed = reproduce_command(&inv, from(Some(std::time::Duration::from_secs(2))));
+        let lines: Vec<&str> = killed.lines().collect();
+        assert_eq!(lines.len(), 3, "{killed}");
+        assert!(lines[1].contains("stdio buffer"), "{killed}");
+        assert!(
+            lines[2].contains("HOME=\"$PWD\" stdbuf -o0 /bin/true 2"),
+            "{killed}"
+        );
+        assert!(lines[2].contains("timeout 2s env -i"), "{killed}");
+    }
+
+    #[test]
+    fn printf_escapes() {
+        assert_eq!(printf_format(b"a'%\\\n\0"), r"'a'\''%%\\\n\000'");
+        assert_eq!(shell_quote("2"), "2");
+        assert_eq!(shell_quote("a b"), "'a b'");
+        assert_eq!(shell_quote(""), "''");
+        assert_eq!(shell_quote_bytes(b"a\xffb'"), "$'a\\xffb\\''");
+    }
+}
+
+#[cfg(test)]
+mod student_tests {
+    use super::*;
+    use crate::exec::run::Target;
+
+    fn inv(stdin: &[u8]) -> Invocation {
+        let target = Target::binary(std::path::Path::new("/bin/sh")).unwrap();
+        Invocation::new(target, vec!["-c".into(), "cat".into()], stdin.to_vec())
+    }
+
+    #[test]
+    fn a_students_line_names_their_program_and_no_path_of_the_marker() {
+        let line = student_reproduce(&inv(b"0 1 v\n"), "./prog", None, None);
+        assert!(line.starts_with("(p=\"$(pwd)/\"prog && d="), "{line}");
+        assert!(line.contains("printf '0 1 v\\n' | "), "{line}");
+        assert!(line.contains(" \"$p\" -c cat"), "{line}");
+        assert!(!line.contains("/bin/sh"), "{line}");
+        let out = std::process::Command::new("bash")
+            .args(["-c", &line.replace("\"$(pwd)/\"prog", "/bin/sh")])
+            .output()
+            .unwrap();
+        assert_eq!(out.stdout, b"0 1 v\nexit status 0\n");
+    }
+
+    #[test]
+    fn past_the_inline_bytes_a_students_line_names_the_shipped_kit() {
+        let big = vec![b'x'; MAX_INLINE + 1];
+        let line = student_reproduce(&inv(&big), "./prog", Some("reproduce/c/case"), None);
+        assert!(
+            line.ends_with("bash reproduce/c/case/run.sh ./prog"),
+            "{line}"
+        );
+        assert!(!line.contains("/bin/sh"), "{line}");
+    }
+
+    #[test]
+    fn a_gradescope_student_is_not_sent_to_a_kit_they_do_not_have() {
+        let big = vec![b'x'; MAX_INLINE + 1];
+        let line = student_reproduce(&inv(&big), "./prog", Some("reproduce/c/case"), None);
+        let text = format!("cause 1 of 1: x\n  reproduce: {line}\nnext line\n");
+        let shown = for_gradescope(&text);
+        assert_eq!(
+            shown,
+            format!(
+                "cause 1 of 1: x\n  reproduce: its inputs ({} bytes) are too long to paste \
+                 here (the instructor has them, in reproduce/c/case/)\nnext line\n",
+                MAX_INLINE + 1
+            )
+        );
+        // Text with no kit is left alone.
+        let small = student_reproduce(&inv(b"0 1 v\n"), "./prog", None, None);
+        assert_eq!(for_gradescope(&small), small);
+    }
+}
