@@ -26,8 +26,8 @@ use std::path::PathBuf;
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
-use boxes_harness::engine::model::case::{self, Overrides};
-use boxes_harness::engine::judge::compare::{self, Expectation};
+use boxes_harness::engine::judge::compare;
+use boxes_harness::engine::model::case::{self, Expectation, Overrides};
 use boxes_harness::engine::run::{self, Invocation, REFERENCE_ENV, Target};
 use boxes_harness::engine::sandbox::{self, CONTAINMENT_ENV};
 use boxes_harness::engine::suite::{CaseFile, Root};

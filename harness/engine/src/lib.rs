@@ -3,19 +3,22 @@
 //! specification. What the program is comes from a spec pack ([`pack`]);
 //! the engine names none.
 //!
-//! The engine is five layers, each a folder that may use only the folders
+//! The engine is six layers, each a folder that may use only the folders
 //! below it (`docs/architecture.md` draws them; `tests/layers.rs` keeps
 //! them so):
 //!
-//! - [`commands`]: the command line, `diff`, `mark`;
+//! - [`commands`]: the command line, `diff`, `mark`, the spec pack
+//!   interface;
 //! - [`output`]: reports, results, `--bless`'s rewriting, exit statuses;
-//! - [`judge`]: comparison, failures, their causes and groups;
+//! - [`judge`]: comparison, failures, their causes, groups and verdicts;
+//! - [`model`]: the case format, cases, suites;
 //! - [`exec`]: a program run contained and supervised;
-//! - [`model`]: the case format, cases, suites, spec packs.
+//! - [`bytes`]: bytes made visible and quoted for people.
 //!
 //! The other crates of the workspace (packs, references, the harness) use
 //! the short paths below; inside the engine every path names its layer.
 
+pub mod bytes;
 pub mod commands;
 pub mod exec;
 pub mod judge;
@@ -25,12 +28,13 @@ pub mod output;
 pub use commands::cli::{App, Defaults, main_with_args};
 /// The paths the packs, references and harness use, named once here.
 pub use commands::diff;
+pub use commands::pack;
+pub use commands::pack::{EmbeddedSuite, Pack, reference_mode};
 /// Listing a case tree, shared with the packs' build scripts.
 pub use conformance_embed::walk;
 /// Containment of a run, from its own crate (reference programs use it
 /// without the engine).
 pub use conformance_sandbox as sandbox;
 pub use exec::{driver, interrupt, run};
-pub use model::pack::{EmbeddedSuite, Pack, reference_mode};
-pub use model::{pack, rng, schema, suite};
-pub use output::{exit, report, writer};
+pub use model::{rng, schema, suite};
+pub use output::{exit, writer};

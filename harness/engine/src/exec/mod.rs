@@ -4,13 +4,12 @@
 //! run folders kept for reuse ([`spare`]) and the keepers reaped after
 //! ([`reaper`]), Ctrl-C and SIGTERM clean-up ([`interrupt`]), a quiet end
 //! on a closed pipe ([`quiet`]), the first start of `--bin`
-//! ([`preflight`]), the early verdict on a program that hangs
-//! ([`budget`]) and cases run as a conversation by a pack's driver
-//! ([`driver`]).
+//! ([`preflight`]) and cases run as a conversation by a pack's driver
+//! ([`driver`]). It knows nothing of case files: a run is an
+//! [`run::Invocation`] in and an [`run::Outcome`] out.
 //!
-//! May use: [`crate::model`]. Used by judging, output and the commands.
+//! May use: [`crate::bytes`]. Used by every layer above.
 
-pub mod budget;
 pub mod driver;
 pub mod interrupt;
 pub mod preflight;

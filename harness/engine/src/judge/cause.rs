@@ -210,10 +210,10 @@ pub enum Missed {
     StopsOtherwise,
 }
 
-/// A line as a signature keeps it: escaped like [`crate::output::report::escape`],
+/// A line as a signature keeps it: escaped like [`crate::bytes::visible::escape`],
 /// digit runs replaced by `#`, cut to a few dozen characters.
 pub fn normalise(line: &[u8]) -> String {
-    let escaped = crate::output::report::escape(line);
+    let escaped = crate::bytes::visible::escape(line);
     let mut out = String::new();
     let mut in_digits = false;
     for c in escaped.chars() {
@@ -251,7 +251,7 @@ pub fn bytes_edit(expected: &[u8], actual: &[u8]) -> Edit {
 
 /// A line as a quote shows it: escaped, cut, its numbers kept.
 fn exact(line: &[u8]) -> String {
-    cut(crate::output::report::escape(line))
+    cut(crate::bytes::visible::escape(line))
 }
 
 /// The first edit between two byte strings, where it starts in `expected`
@@ -335,8 +335,8 @@ fn first_edit(expected: &[u8], actual: &[u8], mask: bool) -> FirstEdit {
     }
     // Only possible when the window hid the difference; name the bytes.
     let (e, a) = (
-        whole(crate::output::report::rest_of_line(expected, at)),
-        whole(crate::output::report::rest_of_line(actual, at)),
+        whole(crate::bytes::visible::rest_of_line(expected, at)),
+        whole(crate::bytes::visible::rest_of_line(actual, at)),
     );
     FirstEdit {
         edit: changed(&e, &a, mask),
@@ -414,7 +414,7 @@ fn stream_cause(
         .find(|&&b| b != b' ' && b != b'\t' && b != b'\r')
         == Some(&b'\n');
     // ... while the reference writes more than spacing on that line.
-    let goes_on = crate::output::report::rest_of_line(expected, at)
+    let goes_on = crate::bytes::visible::rest_of_line(expected, at)
         .iter()
         .any(|&b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n'));
     if mid_line
@@ -647,7 +647,7 @@ fn missed_check(
     let rejected = accepted(record, expected, actual, first.at)?;
     let label = format!(
         "accepts `{}`: {}",
-        crate::output::report::escape(&rejected.line),
+        crate::bytes::visible::escape(&rejected.line),
         rejected.detail
     );
     Some((missed(Missed::Accepts, rejected), label))
@@ -723,7 +723,7 @@ fn changed(expected: &[u8], actual: &[u8], mask: bool) -> Edit {
     }
     let (e, a) = (normalise(expected), normalise(actual));
     if e == a {
-        let keep = |b: &[u8]| cut(crate::output::report::escape(b));
+        let keep = |b: &[u8]| cut(crate::bytes::visible::escape(b));
         return Edit::Changed {
             expected: keep(expected),
             actual: keep(actual),

@@ -1,30 +1,11 @@
 //! Byte-exact comparison of what a run did against what was expected: exit
 //! status, stdout, stderr, output files and absent files. Every difference is
-//! a [`Mismatch`]; rendering them for people is [`crate::output::report`]'s job.
+//! a [`Mismatch`]; rendering them for people is [`crate::judge::failure`]'s job.
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::exec::run::{Ending, Outcome, Stream};
-
-/// What a run must do.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Expectation {
-    /// How it must end (a case always expects an exit status).
-    pub ending: Ending,
-    /// Exact stdout.
-    pub stdout: Vec<u8>,
-    /// Exact stderr.
-    pub stderr: Vec<u8>,
-    /// Files that must exist afterwards with exactly these bytes.
-    pub output_files: BTreeMap<String, Vec<u8>>,
-    /// Files that must not exist afterwards.
-    pub absent_files: Vec<String>,
-    /// Any exit status will do ([`crate::model::schema::Suite::status_ambiguous`]):
-    /// only how the program ended otherwise (a signal, a timeout, the cap)
-    /// can differ.
-    pub any_status: bool,
-}
+use crate::model::case::Expectation;
 
 /// One way the run differs from the expectation.
 #[derive(Debug, Clone, PartialEq)]
@@ -82,7 +63,7 @@ impl fmt::Display for Mismatch {
     /// One line naming the difference and, for bytes, where it starts.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let at = |e: &[u8], a: &[u8]| {
-            let l = crate::output::report::locate(e, a);
+            let l = crate::bytes::visible::locate(e, a);
             format!(
                 "first difference at line {}, column {} (byte {})",
                 l.line, l.column, l.byte
@@ -244,6 +225,8 @@ fn streams(
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use super::*;
     use std::collections::BTreeSet;
     use std::time::Duration;

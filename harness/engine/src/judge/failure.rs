@@ -13,10 +13,10 @@ use std::time::{Duration, Instant};
 
 use similar::{Algorithm, DiffTag};
 
+use crate::bytes::visible::{self, LEGEND, Location, Style};
 use crate::exec::run::{PROMPT, Stream};
 use crate::judge::cause::Cause;
 use crate::judge::compare::Mismatch;
-use crate::output::report::{self, LEGEND, Location, Style};
 
 /// The most one failure's report takes, bytes.
 pub const MAX_REPORT: usize = 64 * 1024;
@@ -62,7 +62,7 @@ impl fmt::Display for BytesPart {
             Self::File(path) => write!(
                 f,
                 "file `{}`",
-                crate::output::report::escape(path.as_bytes())
+                crate::bytes::visible::escape(path.as_bytes())
             ),
         }
     }
@@ -111,7 +111,7 @@ pub enum Difference {
     },
     /// In a conversation, an answer broke a rule.
     Exchange(Box<ExchangeDifference>),
-    /// The case was not run: the run's budget ([`crate::exec::budget`]) gave its
+    /// The case was not run: the run's budget ([`crate::judge::budget`]) gave its
     /// verdict before it started.
     NotRun {
         /// Why, and how to run it anyway.
@@ -128,7 +128,7 @@ pub struct ExchangeDifference {
     pub message: String,
     /// The 1-based number of the request.
     pub number: u32,
-    /// The request as sent, escaped ([`report::escape`]) and cut.
+    /// The request as sent, escaped ([`visible::escape`]) and cut.
     pub request: String,
     /// The answer as received, escaped and cut (empty: nothing came).
     pub answer: String,
@@ -146,7 +146,7 @@ pub struct BytesDifference {
     /// The first differing byte.
     pub at: Location,
     /// The expected bytes from there to the end of their line, escaped
-    /// ([`report::escape`]) and cut.
+    /// ([`visible::escape`]) and cut.
     pub expected_rest: String,
     /// The actual bytes likewise.
     pub actual_rest: String,
@@ -413,7 +413,7 @@ impl fmt::Display for InputNote {
 /// read as prompts (`prompt`, [`PROMPT`] for most packs) the expected side
 /// printed before it.
 pub fn input_note(stdin: &[u8], expected: &[u8], actual: &[u8], prompt: &[u8]) -> InputNote {
-    let at = report::locate(expected, actual).byte;
+    let at = visible::locate(expected, actual).byte;
     let line = if prompt.is_empty() {
         0
     } else {
@@ -429,7 +429,7 @@ pub fn input_note(stdin: &[u8], expected: &[u8], actual: &[u8], prompt: &[u8]) -
         ),
         None => String::new(),
     };
-    let expected_rest = report::rest_of_line(expected, at);
+    let expected_rest = visible::rest_of_line(expected, at);
     InputNote {
         line,
         text,
@@ -443,7 +443,7 @@ pub fn input_note(stdin: &[u8], expected: &[u8], actual: &[u8], prompt: &[u8]) -
 
 /// The rest of the line from `at`, escaped and cut; `(nothing)` at the end.
 fn answer(bytes: &[u8], at: usize) -> String {
-    let rest = report::rest_of_line(bytes, at);
+    let rest = visible::rest_of_line(bytes, at);
     if rest.is_empty() {
         "(nothing: the output ends here)".to_owned()
     } else {
@@ -454,11 +454,11 @@ fn answer(bytes: &[u8], at: usize) -> String {
 /// Bytes escaped for one line, cut to [`MAX_LINE`] with the count left out.
 fn cut_escaped(bytes: &[u8]) -> String {
     if bytes.len() <= MAX_LINE {
-        return report::escape(bytes);
+        return visible::escape(bytes);
     }
     format!(
         "{}…[{} more bytes]",
-        report::escape(&bytes[..MAX_LINE]),
+        visible::escape(&bytes[..MAX_LINE]),
         bytes.len() - MAX_LINE
     )
 }
@@ -473,7 +473,7 @@ fn cut_rest(rest: &[u8], dropped: usize) -> String {
     let shown = &rest[..rest.len().min(MAX_LINE)];
     format!(
         "{}{}",
-        report::escape(shown),
+        visible::escape(shown),
         not_kept((rest.len() - shown.len()).saturating_add(dropped))
     )
 }
@@ -483,7 +483,7 @@ fn cut_rest(rest: &[u8], dropped: usize) -> String {
 /// counted.
 fn visible_cut(line: &[u8], focus: Option<usize>) -> String {
     if line.len() <= MAX_LINE {
-        return report::visible_line(line);
+        return visible::visible_line(line);
     }
     let start = focus.map_or(0, |f| f.saturating_sub(MAX_LINE / 3));
     let start = start.min(line.len());
@@ -493,7 +493,7 @@ fn visible_cut(line: &[u8], focus: Option<usize>) -> String {
         let _ = write!(out, "…[{start} bytes]");
     }
     let body = &line[start..end];
-    let shown = report::visible_line(body);
+    let shown = visible::visible_line(body);
     out.push_str(shown.strip_suffix('⊘').unwrap_or(&shown));
     if end < line.len() {
         let _ = write!(out, "…[{} bytes]", line.len() - end);
@@ -516,7 +516,7 @@ fn visible_kept(line: &[u8], focus: Option<usize>, dropped: usize) -> String {
     if start > 0 {
         let _ = write!(out, "…[{start} bytes]");
     }
-    let shown = report::visible_line(&line[start..end]);
+    let shown = visible::visible_line(&line[start..end]);
     out.push_str(shown.strip_suffix('⊘').unwrap_or(&shown));
     let _ = write!(
         out,
@@ -607,7 +607,7 @@ impl Difference {
                     out,
                     "{} `{}` should exist after the run but does not",
                     style.paint("1", "file:"),
-                    crate::output::report::escape(path.as_bytes())
+                    crate::bytes::visible::escape(path.as_bytes())
                 );
             }
             Self::FileUnexpected { path } => {
@@ -615,7 +615,7 @@ impl Difference {
                     out,
                     "{} `{}` should not exist after the run but does",
                     style.paint("1", "file:"),
-                    crate::output::report::escape(path.as_bytes())
+                    crate::bytes::visible::escape(path.as_bytes())
                 );
             }
             Self::Bytes(b) => b.render(out, style),
@@ -647,7 +647,7 @@ impl Difference {
 /// of bytes left out.
 fn cut_exchange(bytes: &[u8]) -> String {
     let shown = &bytes[..bytes.len().min(MAX_EXCHANGE)];
-    let mut text = report::escape(shown);
+    let mut text = visible::escape(shown);
     if bytes.len() > shown.len() {
         let _ = write!(text, "…[{} bytes]", bytes.len() - shown.len());
     }
@@ -662,7 +662,7 @@ impl BytesDifference {
             BytesPart::File(path) => format!(
                 "{} `{}`",
                 style.paint("1", "file:"),
-                crate::output::report::escape(path.as_bytes())
+                crate::bytes::visible::escape(path.as_bytes())
             ),
         };
         let _ = writeln!(
@@ -719,12 +719,12 @@ impl fmt::Display for Difference {
             Self::FileMissing { path } => write!(
                 f,
                 "file `{}` is missing",
-                crate::output::report::escape(path.as_bytes())
+                crate::bytes::visible::escape(path.as_bytes())
             ),
             Self::FileUnexpected { path } => write!(
                 f,
                 "file `{}` must not exist",
-                crate::output::report::escape(path.as_bytes())
+                crate::bytes::visible::escape(path.as_bytes())
             ),
             Self::Exchange(x) => write!(f, "request {}: {}: {}", x.number, x.rule, x.message),
             Self::NotRun { reason } => f.write_str(reason),
@@ -753,7 +753,7 @@ fn bytes_difference(
     dropped: u64,
 ) -> BytesDifference {
     let dropped = usize::try_from(dropped).unwrap_or(usize::MAX);
-    let at = report::locate(expected, actual);
+    let at = visible::locate(expected, actual);
     // Both sides agree up to the first difference, so they share its
     // line index; the diff starts a few lines before it.
     let first = (at.line - 1).saturating_sub(CONTEXT);
@@ -823,8 +823,8 @@ fn bytes_difference(
         expected_len: expected.len(),
         actual_len: actual.len().saturating_add(dropped),
         at,
-        expected_rest: cut_escaped(report::rest_of_line(expected, at.byte)),
-        actual_rest: cut_rest(report::rest_of_line(actual, at.byte), dropped),
+        expected_rest: cut_escaped(visible::rest_of_line(expected, at.byte)),
+        actual_rest: cut_rest(visible::rest_of_line(actual, at.byte), dropped),
         diff,
         hidden: hidden + cut,
         killed: false,

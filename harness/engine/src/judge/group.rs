@@ -6,9 +6,10 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use crate::bytes::visible::Style;
 use crate::judge::cause::{Cause, Edit, Missed};
 use crate::judge::failure::CaseFailure;
-use crate::output::report::{CaseResult, Style, Verdict};
+use crate::judge::verdict::{CaseResult, Verdict};
 
 /// Case names listed per cause before the rest is counted.
 const NAMES_SHOWN: usize = 12;
@@ -148,12 +149,12 @@ fn render_with(results: &[CaseResult], style: Style, examples: bool) -> String {
             // A case's name is a file name: any byte may be in it.
             let shown: Vec<String> = names
                 .iter()
-                .map(|n| crate::output::report::escape(n.as_bytes()))
+                .map(|n| crate::bytes::visible::escape(n.as_bytes()))
                 .collect();
             let _ = writeln!(out, "  cases: {}{more}", shown.join(", "));
         }
         let (name, example) = g.example;
-        let name = crate::output::report::escape(name.as_bytes());
+        let name = crate::bytes::visible::escape(name.as_bytes());
         let _ = writeln!(
             out,
             "  {} {name}:",

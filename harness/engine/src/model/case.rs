@@ -2,6 +2,7 @@
 //! inline / sidecar / base64 value, checking it against its suite, and
 //! building the [`Invocation`] and [`Expectation`] it describes.
 
+use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::time::Duration;
 
@@ -11,9 +12,27 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use crate::exec::run::{
     DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Ending, Invocation, Keep, Limits, Target,
 };
-use crate::judge::compare::Expectation;
 use crate::model::schema::{self, Case, FileSpec, ParseError, Suite};
 use crate::model::suite::CaseFile;
+
+/// What a run must do.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expectation {
+    /// How it must end (a case always expects an exit status).
+    pub ending: Ending,
+    /// Exact stdout.
+    pub stdout: Vec<u8>,
+    /// Exact stderr.
+    pub stderr: Vec<u8>,
+    /// Files that must exist afterwards with exactly these bytes.
+    pub output_files: BTreeMap<String, Vec<u8>>,
+    /// Files that must not exist afterwards.
+    pub absent_files: Vec<String>,
+    /// Any exit status will do ([`crate::model::schema::Suite::status_ambiguous`]):
+    /// only how the program ended otherwise (a signal, a timeout, the cap)
+    /// can differ.
+    pub any_status: bool,
+}
 
 /// A case file that cannot be run as written.
 #[derive(Debug, thiserror::Error)]
@@ -273,7 +292,7 @@ pub fn invocation(
         .map(|f| file_entry(file, "files", f))
         .collect::<Result<_, _>>()?;
     let stdin = stdin(case, file)?;
-    if case.mode == schema::Mode::Interactive
+    if case.mode == crate::exec::run::Mode::Interactive
         && let Some((line, len)) = crate::exec::terminal::too_long_line(&stdin)
     {
         return Err(CaseError::LineTooLongForTerminal {

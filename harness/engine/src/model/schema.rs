@@ -11,6 +11,8 @@ use std::fmt;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use crate::exec::run::Mode;
+
 /// One case file, `cases/<category>/<name>.yaml`, as written.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -114,32 +116,6 @@ pub struct FileSpec {
     /// The bytes, base64.
     #[serde(default)]
     pub base64: Option<String>,
-}
-
-/// How the program's stdout is connected.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum Mode {
-    /// A pipe (the default); stdin is written all at once.
-    #[default]
-    Pipe,
-    /// stdin and stdout on one pseudo-terminal, as at a person's terminal
-    /// (canonical mode, echo and output processing off); each stdin line is
-    /// typed only after the prompt `> ` appeared (TURN-1), then end of file
-    /// (Ctrl-D). A stdin line may hold at most 4095 bytes.
-    Interactive,
-    /// `/dev/full`, so every write to stdout fails (SYS-1).
-    StdoutFull,
-}
-
-impl fmt::Display for Mode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Mode::Pipe => "pipe",
-            Mode::Interactive => "interactive",
-            Mode::StdoutFull => "stdout-full",
-        })
-    }
 }
 
 /// The tag that marks a case depending on an ambiguous ruling.

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use crate::model::pack::EmbeddedSuite;
+use crate::model::embedded::EmbeddedSuite;
 use crate::model::schema::{self, ParseError, Rules, Suite};
 
 /// A tree of case files.

@@ -173,7 +173,7 @@ pub fn bless(file: &CaseFile, case: &Case, outcome: &Outcome) -> Result<Blessed,
 fn output_files(
     file: &CaseFile,
     case: &Case,
-    current: Option<&crate::judge::compare::Expectation>,
+    current: Option<&crate::model::case::Expectation>,
     outcome: &Outcome,
     sidecars: &mut Vec<(PathBuf, Vec<u8>)>,
 ) -> Result<Group, BlessError> {

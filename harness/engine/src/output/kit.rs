@@ -12,7 +12,7 @@ use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 
 use crate::exec::run::{Invocation, Mode};
-use crate::judge::compare::Expectation;
+use crate::model::case::Expectation;
 use crate::output::report::env_and_command;
 
 /// Writes the kit of case `name` (`/`-separated) below `dir`; returns its
@@ -74,7 +74,7 @@ fn run_script(name: &str, inv: &Invocation, program_as: Option<&str>) -> String 
         let _ = writeln!(
             s,
             "prog=\"${{1:-{}}}\"; prog=\"$(cd \"$(dirname \"$prog\")\" && pwd)/$(basename \"$prog\")\" || exit 2",
-            crate::output::report::shell_quote(program)
+            crate::bytes::quote::shell_quote(program)
         );
     }
     s.push_str("work=$(mktemp -d) || exit 2\n");
@@ -101,7 +101,7 @@ fn run_script(name: &str, inv: &Invocation, program_as: Option<&str>) -> String 
     if program_as.is_some() {
         let real = format!(
             " {}",
-            crate::output::report::shell_quote_os(inv.target.path().as_os_str())
+            crate::bytes::quote::shell_quote_os(inv.target.path().as_os_str())
         );
         command = command.replacen(&real, " \"$prog\"", 1);
     }

@@ -4,8 +4,8 @@
 //! ([`writer`]) and its rewriting by `--bless` ([`bless`]), the
 //! `--keep-failed` folders ([`kit`]) and the exit statuses ([`exit`]).
 //!
-//! May use: [`crate::model`], [`crate::exec`], [`crate::judge`]. Used by
-//! the commands.
+//! May use: [`crate::bytes`], [`crate::exec`], [`crate::model`],
+//! [`crate::judge`]. Used by the commands.
 
 pub mod bless;
 pub mod exit;

@@ -1,196 +1,16 @@
 //! Everything the harness tells people besides a failure's own report
-//! ([`crate::judge::failure`]): bytes made visible or escaped, the (bounded)
-//! block that reproduces a case by hand, the verdicts, the `--score`
-//! table, the `--coverage` table and the `--junit` file.
-//!
-//! Past 600 lines: reproduce lines (terminal, student, Gradescope) share their quoting; the split is planned with issue 30's layers.
+//! ([`crate::judge::failure`]): the (bounded) block that reproduces a case
+//! by hand, the `--score` table, the `--coverage` table and the `--junit`
+//! file. Bytes made visible and quoted are [`crate::bytes`]'s; the verdict
+//! of a case is [`crate::judge::verdict`]'s.
 
-use std::fmt::{self, Write as _};
-use std::time::Duration;
+use std::fmt::Write as _;
 
-use crate::exec::run::{Ending, Invocation, Mode, REFERENCE_ENV};
-pub use crate::judge::failure::CaseFailure;
+use crate::bytes::quote::{printf_format, shell_quote, shell_quote_os};
+use crate::bytes::visible::{Style, visible_line};
+use crate::exec::run::{Invocation, Mode, REFERENCE_ENV};
+use crate::judge::verdict::{CaseResult, Verdict};
 use crate::model::schema::{Rules, Suite};
-
-/// The legend of the visible-whitespace marks.
-pub const LEGEND: &str = "`·` trailing space, `→` tab, `␍` carriage return, `␀` NUL, \
-                          `\\xNN` other byte, `⊘` no newline at end";
-
-/// Terminal colours, or none.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Style {
-    /// Whether to emit ANSI colours.
-    pub colour: bool,
-}
-
-impl Style {
-    /// `text` in the ANSI style `code`, when colour is on.
-    pub fn paint(self, code: &str, text: &str) -> String {
-        if self.colour {
-            format!("\x1b[{code}m{text}\x1b[0m")
-        } else {
-            text.to_owned()
-        }
-    }
-}
-
-/// Whether colour is wanted on stdout: a terminal, and no `NO_COLOR`.
-pub fn colour_wanted() -> bool {
-    use std::io::IsTerminal;
-    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal()
-}
-
-/// One line of output made readable: the bytes that are easy to miss or
-/// cannot be shown get a visible mark (see [`LEGEND`]).
-pub fn visible_line(line: &[u8]) -> String {
-    let (body, newline) = match line.strip_suffix(b"\n") {
-        Some(body) => (body, true),
-        None => (line, false),
-    };
-    let trailing = body.iter().rev().take_while(|&&b| b == b' ').count();
-    let (main, spaces) = body.split_at(body.len() - trailing);
-    let mut out = String::new();
-    for chunk in main.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            match c {
-                '\t' => out.push('→'),
-                '\r' => out.push('␍'),
-                '\0' => out.push('␀'),
-                c if c.is_control() => {
-                    let _ = write!(out, "\\x{:02x}", u32::from(c));
-                }
-                c => out.push(c),
-            }
-        }
-        for b in chunk.invalid() {
-            let _ = write!(out, "\\x{b:02x}");
-        }
-    }
-    out.extend(std::iter::repeat_n('·', spaces.len()));
-    if !newline {
-        out.push('⊘');
-    }
-    out
-}
-
-/// Where two byte strings first differ.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Location {
-    /// 1-based line.
-    pub line: usize,
-    /// 1-based column (bytes).
-    pub column: usize,
-    /// 0-based offset.
-    pub byte: usize,
-}
-
-/// Locates the first byte where `a` and `b` differ (the end of the shorter
-/// when one is a prefix of the other); lines end at `\n` only.
-pub fn locate(a: &[u8], b: &[u8]) -> Location {
-    let at = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let before = &a[..at];
-    let line = before.split(|&c| c == b'\n').count();
-    let column = at
-        - before
-            .iter()
-            .rposition(|&c| c == b'\n')
-            .map_or(0, |p| p + 1)
-        + 1;
-    Location {
-        line,
-        column,
-        byte: at,
-    }
-}
-
-/// The bytes from `offset` to the end of their line (its `\n` included).
-pub fn rest_of_line(bytes: &[u8], offset: usize) -> &[u8] {
-    let rest = bytes.get(offset..).unwrap_or_default();
-    let end = rest
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(rest.len(), |i| i + 1);
-    &rest[..end]
-}
-
-/// Bytes as one line of JSON-friendly text: printable ASCII as is, `\n`,
-/// `\r`, `\t`, `\\` and `\xNN` escaped; the one escaping scheme of
-/// machine output.
-pub fn escape(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len());
-    for &b in bytes {
-        match b {
-            b'\n' => out.push_str("\\n"),
-            b'\r' => out.push_str("\\r"),
-            b'\t' => out.push_str("\\t"),
-            b'\\' => out.push_str("\\\\"),
-            0x20..0x7f => out.push(char::from(b)),
-            _ => {
-                let _ = write!(out, "\\x{b:02x}");
-            }
-        }
-    }
-    out
-}
-
-/// A word safe to paste into a POSIX shell.
-pub fn shell_quote(text: &str) -> String {
-    let safe = !text.is_empty()
-        && text
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"_./:=,+-@%".contains(&b));
-    if safe {
-        text.to_owned()
-    } else {
-        format!("'{}'", text.replace('\'', r"'\''"))
-    }
-}
-
-/// A `printf` format string that prints exactly `bytes`.
-pub fn printf_format(bytes: &[u8]) -> String {
-    let mut out = String::from("'");
-    for &b in bytes {
-        match b {
-            b'\'' => out.push_str(r"'\''"),
-            b'\\' => out.push_str(r"\\"),
-            b'%' => out.push_str("%%"),
-            b'\n' => out.push_str(r"\n"),
-            0x20..=0x7e => out.push(char::from(b)),
-            _ => {
-                let _ = write!(out, "\\{b:03o}");
-            }
-        }
-    }
-    out.push('\'');
-    out
-}
-
-/// A word safe to paste into bash, from bytes: `'…'` for UTF-8, `$'…'`
-/// with `\xNN` escapes otherwise.
-pub fn shell_quote_bytes(bytes: &[u8]) -> String {
-    if let Ok(text) = std::str::from_utf8(bytes) {
-        return shell_quote(text);
-    }
-    let mut out = String::from("$'");
-    for &b in bytes {
-        match b {
-            b'\'' => out.push_str("\\'"),
-            b'\\' => out.push_str("\\\\"),
-            0x20..=0x7e => out.push(char::from(b)),
-            _ => {
-                let _ = write!(out, "\\x{b:02x}");
-            }
-        }
-    }
-    out.push('\'');
-    out
-}
-
-/// [`shell_quote_bytes`] of an OS string (a path, an argument).
-pub fn shell_quote_os(text: &std::ffi::OsStr) -> String {
-    use std::os::unix::ffi::OsStrExt;
-    shell_quote_bytes(text.as_bytes())
-}
 
 /// Bytes of files and stdin a reproduce command inlines at most; past
 /// them it points at the case file or at a `--keep-failed` kit.
@@ -487,53 +307,6 @@ pub fn env_and_command(inv: &Invocation) -> String {
     cmd
 }
 
-/// The verdict of one case: what every reporter renders from.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Verdict {
-    /// The program did what the case expects.
-    Passed,
-    /// The program departed from the case.
-    Failed(Box<CaseFailure>),
-    /// The harness or the suite could not run the case (an invalid case
-    /// file or suite, an unreadable sidecar, a sandbox that cannot start):
-    /// never counted against the program.
-    Error(String),
-}
-
-impl fmt::Display for Verdict {
-    /// One line: `passed`, the first difference, or the error.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Passed => write!(f, "passed"),
-            Self::Failed(failure) => write!(f, "{}", failure.headline()),
-            Self::Error(e) => write!(f, "error: {}", e.lines().next().unwrap_or("")),
-        }
-    }
-}
-
-/// One case's result.
-#[derive(Debug, Clone)]
-pub struct CaseResult {
-    /// The case's name.
-    pub name: String,
-    /// Its category, when its file parsed.
-    pub category: Option<String>,
-    /// The rule IDs it cites.
-    pub rules: Vec<String>,
-    /// Its tags.
-    pub tags: Vec<String>,
-    /// Whether it is tagged ambiguous.
-    pub ambiguous: bool,
-    /// The exit status it expects, when known.
-    pub expected_status: Option<i32>,
-    /// How the program ended, when it ran.
-    pub actual: Option<Ending>,
-    /// Its verdict.
-    pub verdict: Verdict,
-    /// Wall time.
-    pub time: Duration,
-}
-
 /// One row of the score (also a row of the `--results` document).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -754,20 +527,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn whitespace_is_visible() {
-        assert_eq!(visible_line(b"+-+ \n"), "+-+·");
-        assert_eq!(visible_line(b"a\tb\r\n"), "a→b␍");
-        assert_eq!(visible_line(b"A> "), "A>·⊘");
-        assert_eq!(visible_line(b"\xff\x01x\n"), "\\xff\\x01x");
-    }
-
-    #[test]
-    fn first_difference_is_located() {
-        let at = locate(b"ab\ncd", b"ab\ncx");
-        assert_eq!((at.line, at.column, at.byte), (2, 2, 4));
-    }
-
-    #[test]
     fn a_timeout_gives_the_command_again_with_stdout_unbuffered() {
         let Ok(target) = crate::exec::run::Target::binary(std::path::Path::new("/bin/true")) else {
             panic!("/bin/true is a program");
@@ -790,15 +549,6 @@ mod tests {
             "{killed}"
         );
         assert!(lines[2].contains("timeout 2s env -i"), "{killed}");
-    }
-
-    #[test]
-    fn printf_escapes() {
-        assert_eq!(printf_format(b"a'%\\\n\0"), r"'a'\''%%\\\n\000'");
-        assert_eq!(shell_quote("2"), "2");
-        assert_eq!(shell_quote("a b"), "'a b'");
-        assert_eq!(shell_quote(""), "''");
-        assert_eq!(shell_quote_bytes(b"a\xffb'"), "$'a\\xffb\\''");
     }
 }
 

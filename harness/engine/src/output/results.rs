@@ -10,7 +10,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::judge::failure::{BytesPart, Difference};
-use crate::output::report::{CaseResult, ScoreRow, Verdict};
+use crate::judge::verdict::{CaseResult, Verdict};
+use crate::output::report::ScoreRow;
 
 /// The value of [`Results::format`].
 pub const FORMAT: &str = "conformance-results/1";

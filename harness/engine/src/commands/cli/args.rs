@@ -288,7 +288,7 @@ impl TestArgs {
         match self.color {
             Some(Color::Always) => true,
             Some(Color::Never) => false,
-            Some(Color::Auto) | None => crate::output::report::colour_wanted(),
+            Some(Color::Auto) | None => crate::bytes::visible::colour_wanted(),
         }
     }
 

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::process::ExitCode;
 
-use crate::model::pack::Pack;
+use crate::commands::pack::Pack;
 use crate::model::suite;
 use crate::output::exit;
 use crate::output::report;

@@ -5,8 +5,9 @@ use std::io::Write as _;
 use std::sync::{Arc, PoisonError};
 
 use crate::exec::run;
+use crate::judge::verdict::Verdict;
 use crate::model::suite::{self, Root};
-use crate::output::report::{self, Verdict};
+use crate::output::report;
 
 use super::args::Cli;
 use super::plan::{Plan, first_suite};

@@ -9,9 +9,9 @@
 
 use std::time::Duration;
 
+use crate::commands::pack::Pack;
 use crate::exec::run::Target;
 use crate::model::case::{self, Overrides};
-use crate::model::pack::Pack;
 use crate::model::suite::{CaseFile, Root};
 
 /// Cases of each pack a program is tried on.

@@ -34,7 +34,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::commands::diff::explore::Context as DiffContext;
-use crate::model::pack::{self, Pack};
+use crate::commands::pack::{self, Pack};
 use crate::model::suite::{self, Root};
 use crate::output::exit;
 

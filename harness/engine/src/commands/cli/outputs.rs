@@ -4,8 +4,10 @@
 use std::path::Path;
 use std::time::Instant;
 
+use crate::bytes::visible;
+use crate::judge::verdict::CaseResult;
 use crate::model::schema::Suite;
-use crate::output::report::{self, CaseResult};
+use crate::output::report;
 use crate::output::results::RunInfo;
 
 use super::args::Cli;
@@ -76,7 +78,7 @@ fn category_causes(results: &[CaseResult]) -> Vec<(String, String)> {
                 .filter(|r| r.category.as_deref() == Some(name))
                 .cloned()
                 .collect();
-            let text = crate::judge::group::render(&mine, report::Style { colour: false });
+            let text = crate::judge::group::render(&mine, visible::Style { colour: false });
             // The student on Gradescope has neither report.txt nor its kits.
             let text = report::for_gradescope(&text);
             (name.to_owned(), text.trim_start_matches('\n').to_owned())

@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use libtest_mimic::Trial;
 
+use crate::commands::pack::Pack;
 use crate::model::case;
-use crate::model::pack::Pack;
 use crate::model::schema::{Case, Suite};
 pub(super) use crate::model::suite::Selection;
 use crate::model::suite::{self, CaseFile, Root};

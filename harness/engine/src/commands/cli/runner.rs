@@ -10,14 +10,16 @@ use std::time::{Duration, Instant};
 
 use libtest_mimic::FormatSetting;
 
-use crate::exec::budget::EarlyStop;
+use crate::bytes::visible::Style;
+use crate::commands::pack::Pack;
 use crate::exec::driver::{CaseDriver, DriveSettings};
 use crate::exec::run::Target;
+use crate::judge::budget::EarlyStop;
+use crate::judge::verdict::{CaseResult, Verdict};
 use crate::model::case::Overrides;
-use crate::model::pack::Pack;
 use crate::model::suite;
 use crate::output::exit;
-use crate::output::report::{self, CaseResult, Style, Verdict};
+use crate::output::report;
 use crate::output::results::RunInfo;
 
 use super::args::Cli;
@@ -276,7 +278,7 @@ fn errors_report(results: &[CaseResult]) -> String {
             let _ = writeln!(
                 out,
                 "  {}: {e}",
-                crate::output::report::escape(r.name.as_bytes())
+                crate::bytes::visible::escape(r.name.as_bytes())
             );
         }
     }

@@ -8,15 +8,17 @@ use std::time::{Duration, Instant};
 
 use libtest_mimic::{Failed, Trial};
 
-use crate::exec::budget::{Finish, Rerun};
+use crate::bytes::quote;
 use crate::exec::driver::Conversation;
 use crate::exec::run::{self, Invocation};
+use crate::judge::budget::{Finish, Rerun};
 use crate::judge::compare;
 use crate::judge::failure::{CaseFailure, Notes};
+use crate::judge::verdict::{CaseResult, Verdict};
 use crate::model::case;
 use crate::model::schema::{Case, Suite};
 use crate::model::suite::CaseFile;
-use crate::output::report::{self, CaseResult, Verdict};
+use crate::output::report;
 
 use super::bless::bless_one;
 use super::confirm;
@@ -235,10 +237,10 @@ pub(super) fn conversation_failure(
     let mut rerun = format!("{} --spec {}", ctx.program, ctx.spec);
     if let Some(bin) = &ctx.bin {
         rerun.push_str(" --bin ");
-        rerun.push_str(&report::shell_quote(bin));
+        rerun.push_str(&quote::shell_quote(bin));
     }
     rerun.push_str(" --exact ");
-    rerun.push_str(&report::shell_quote(file.name()));
+    rerun.push_str(&quote::shell_quote(file.name()));
     let notes = Notes {
         summary: case.summary.clone(),
         rules: case.rules.clone(),
@@ -262,7 +264,7 @@ pub(super) fn prepare(
     file: &CaseFile,
     parsed: Result<Case, String>,
     suite: Result<Suite, String>,
-) -> Result<(Case, Invocation, compare::Expectation), String> {
+) -> Result<(Case, Invocation, crate::model::case::Expectation), String> {
     let case = parsed.map_err(|e| {
         format!("invalid case file (a fault of the suite, not of the program): {e}")
     })?;
@@ -285,7 +287,7 @@ pub(super) fn judge(
     file: &CaseFile,
     case: &Case,
     inv: &Invocation,
-    expected: &compare::Expectation,
+    expected: &crate::model::case::Expectation,
     outcome: crate::exec::run::Outcome,
 ) -> Verdict {
     let killed_after = match outcome.ending {
@@ -372,7 +374,7 @@ fn ruled(mismatches: &[compare::Mismatch]) -> bool {
 
 /// Bytes of a case's input besides stdin (files, arguments) and of its
 /// expected output: how big a worked example it makes.
-fn weight(inv: &Invocation, expected: &compare::Expectation) -> usize {
+fn weight(inv: &Invocation, expected: &crate::model::case::Expectation) -> usize {
     let files: usize = inv.files.iter().map(|(_, bytes)| bytes.len()).sum();
     let args: usize = inv.args.iter().map(|a| a.len()).sum();
     files + args + expected.stdout.len() + expected.stderr.len()
@@ -382,7 +384,7 @@ fn weight(inv: &Invocation, expected: &compare::Expectation) -> usize {
 pub(super) fn rebless_command(program: &str, file: &CaseFile) -> String {
     let path = file.root.disk_path(&file.rel);
     let shown = pathdiff_cwd(&path);
-    format!("{program} --bless --cases {}", report::shell_quote(&shown))
+    format!("{program} --bless --cases {}", quote::shell_quote(&shown))
 }
 
 /// `path` relative to the current directory when it lies below it.

@@ -125,7 +125,7 @@ fn first_difference(part: Part, e: Option<&[u8]>, a: Option<&[u8]>) -> Option<Di
     }
     let (eb, ab) = (e.unwrap_or_default(), a.unwrap_or_default());
     // The one first-difference locator, shared with the case reports.
-    let at = crate::output::report::locate(eb, ab);
+    let at = crate::bytes::visible::locate(eb, ab);
     let (offset, line) = (at.byte, at.line);
     let line_start = at.byte + 1 - at.column;
     let line_of = |side: Option<&[u8]>| {

@@ -106,7 +106,7 @@ pub trait Explorer: Send + Sync {
 }
 
 /// An [`Explorer`] behind a trait object: what a pack returns from
-/// [`crate::model::pack::Pack::explorer`].
+/// [`crate::commands::pack::Pack::explorer`].
 pub trait DynExplorer: Send + Sync {
     /// Runs `diff` with this explorer for the pack named `pack`.
     fn diff(&self, pack: &Context<'_>, cli: &DiffCli) -> Result<Report, String>;

@@ -33,8 +33,8 @@ use self::dedup::Key;
 use self::exec::{Runner, Trial};
 use self::explore::{Context, Explorer, Label, Probe};
 use self::progress::Progress;
+use crate::bytes::quote::shell_quote;
 use crate::exec::run::{DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Ending, RunError, Target};
-use crate::output::report::shell_quote;
 
 /// The subcommand's name, the first argument that selects it.
 pub const SUBCOMMAND: &str = "diff";

@@ -13,7 +13,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use super::explore::Context;
 use super::{DiffCli, Report};
-use crate::output::report::shell_quote;
+use crate::bytes::quote::shell_quote;
 
 /// How often a plain progress line is printed when stderr is not a
 /// terminal.

@@ -56,7 +56,7 @@ pub struct Student {
 }
 
 /// Escapes bytes that are not UTF-8 as `\xNN`; unlike
-/// [`crate::output::report::escape`] it keeps UTF-8 whole, since an id goes back
+/// [`crate::bytes::visible::escape`] it keeps UTF-8 whole, since an id goes back
 /// into a gradebook (`José`, not `Jos\xc3\xa9`).
 pub fn readable(name: &OsStr) -> String {
     let mut out = String::new();

@@ -12,8 +12,8 @@ use std::time::Instant;
 
 use sha2::{Digest as _, Sha256};
 
+use crate::commands::pack::{BuildRecipe, Pack};
 use crate::exec::interrupt::Ticket;
-use crate::model::pack::{BuildRecipe, Pack};
 use crate::model::suite::{self, Root};
 use crate::output::exit;
 

@@ -24,15 +24,17 @@ use std::time::{Duration, Instant};
 
 use crate::exec::interrupt::Interrupted;
 pub use crate::exec::terminal::Awaiting;
-pub use crate::model::schema::Mode;
 use conformance_sandbox::{self as sandbox, Containment};
 pub use conformance_sandbox::{LeftBehind, Limits};
 
-pub use crate::model::pack::REFERENCE_ENV;
+/// The environment variable that turns an engine binary into a pack's
+/// reference: its value is the pack's name.
+pub const REFERENCE_ENV: &str = "CONFORMANCE_REFERENCE";
 
 mod cpu;
 mod ending;
 mod files;
+mod mode;
 mod spawn;
 mod target;
 mod watch;
@@ -40,6 +42,7 @@ mod watch;
 pub use ending::{Ending, MAX_TIMEOUT, Stream, format_secs, parse_timeout, signal_name};
 pub use files::normalize;
 use files::{place_files, survey};
+pub use mode::Mode;
 use spawn::{environment, plan_stdout, spawn_contained, spawn_grouped};
 pub use target::{Target, TargetError};
 use watch::watch;

@@ -153,7 +153,7 @@ impl Target {
             let mut line = self.path.display().to_string();
             for w in &self.words {
                 line.push(' ');
-                line.push_str(&crate::output::report::shell_quote(&w.to_string_lossy()));
+                line.push_str(&crate::bytes::quote::shell_quote(&w.to_string_lossy()));
             }
             line
         }

@@ -10,63 +10,10 @@ use std::sync::Arc;
 
 use crate::commands::diff::explore::DynExplorer;
 use crate::exec::driver::CaseDriver;
-
-/// Declares a pack's suite, `cases/NAME`, as embedded by its build script
-/// (`conformance_embed::suite("NAME")`): a static [`EmbeddedSuite`] whose
-/// source folder is `cases/NAME` beside the pack crate's folder.
-///
-/// ```ignore
-/// conformance_engine::embedded_suite! {
-///     /// The suite, as built from `cases/talk`.
-///     pub static SUITE = "talk";
-/// }
-/// ```
-#[macro_export]
-macro_rules! embedded_suite {
-    ($(#[$meta:meta])* $vis:vis static $ident:ident = $name:literal;) => {
-        $(#[$meta])*
-        $vis static $ident: $crate::model::pack::EmbeddedSuite = $crate::model::pack::EmbeddedSuite {
-            files: {
-                mod embedded {
-                    include!(concat!(env!("OUT_DIR"), "/embedded_suite.rs"));
-                }
-                embedded::FILES
-            },
-            source_dir: concat!(env!("CARGO_MANIFEST_DIR"), "/../../cases/", $name),
-            display: concat!("cases/", $name),
-        };
-    };
-}
-
-/// A suite embedded in a binary at build time.
-#[derive(Debug)]
-pub struct EmbeddedSuite {
-    /// Every file of the suite: `/`-separated path and bytes, sorted by path.
-    pub files: &'static [(&'static str, &'static [u8])],
-    /// The folder the suite was built from (it may be gone at run time).
-    pub source_dir: &'static str,
-    /// How the folder is named to people (`cases/NAME`).
-    pub display: &'static str,
-}
-
-/// Two embedded suites are the same when they are the same static.
-impl PartialEq for EmbeddedSuite {
-    fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self, other)
-    }
-}
-
-impl Eq for EmbeddedSuite {}
-
-impl EmbeddedSuite {
-    /// The bytes of one file of the suite.
-    pub fn get(&self, rel: &str) -> Option<&'static [u8]> {
-        self.files
-            .binary_search_by(|(p, _)| (*p).cmp(rel))
-            .ok()
-            .map(|i| self.files[i].1)
-    }
-}
+use crate::exec::run::REFERENCE_ENV;
+/// The suite a pack embeds, named where the packs name the rest of this
+/// interface.
+pub use crate::model::embedded::EmbeddedSuite;
 
 /// A program under test, as the engine sees it.
 pub trait Pack: Send + Sync {
@@ -192,10 +139,6 @@ pub fn rulings_and_source(pack: &dyn Pack, source: &Path) -> Option<(String, Str
 pub fn find<'a>(packs: &[&'a dyn Pack], name: &str) -> Option<&'a dyn Pack> {
     packs.iter().copied().find(|p| p.name() == name)
 }
-
-/// The environment variable that turns an engine binary into a pack's
-/// reference: its value is the pack's name.
-pub const REFERENCE_ENV: &str = "CONFORMANCE_REFERENCE";
 
 /// Runs a pack's reference instead of the caller when this process was
 /// started in reference mode ([`REFERENCE_ENV`] names a registered pack),

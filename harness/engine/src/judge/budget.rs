@@ -18,12 +18,13 @@
 
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
+use crate::bytes::quote;
 use crate::exec::run::Ending;
 use crate::judge::cause::{Cause, Edit, PartCause};
 use crate::judge::failure::{CaseFailure, Difference, Notes};
+use crate::judge::verdict::Verdict;
 use crate::model::schema::Case;
 use crate::model::suite::{CaseFile, Root};
-use crate::output::report::{self, Verdict};
 
 /// Cases that must finish, all by the timeout, before the early verdict.
 /// With the default 10 s timeout on 2 cores that is two waves of two
@@ -74,16 +75,16 @@ impl Rerun<'_> {
         let mut line = format!("{} --spec {}", self.program, self.spec);
         if let Some(bin) = self.bin {
             line.push_str(" --bin ");
-            line.push_str(&report::shell_quote(bin));
+            line.push_str(&quote::shell_quote(bin));
         }
         if let Root::Dir(dir) = &file.root {
             line.push_str(" --cases ");
-            line.push_str(&report::shell_quote_os(dir.as_os_str()));
+            line.push_str(&quote::shell_quote_os(dir.as_os_str()));
         }
         line.push(' ');
         line.push_str(NO_EARLY_STOP);
         line.push_str(" --exact ");
-        line.push_str(&report::shell_quote(file.name()));
+        line.push_str(&quote::shell_quote(file.name()));
         line
     }
 }
@@ -299,7 +300,7 @@ mod tests {
         );
         assert!(a.headline().starts_with("not run: early verdict"));
         assert!(a.headline().contains(NO_EARLY_STOP));
-        let text = a.render(crate::output::report::Style { colour: false });
+        let text = a.render(crate::bytes::visible::Style { colour: false });
         assert!(
             text.contains("checker --no-early-stop --exact a/b"),
             "{text}"
