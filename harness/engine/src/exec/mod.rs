@@ -17,5 +17,4 @@ pub mod quiet;
 pub mod reaper;
 pub mod run;
 pub mod spare;
-pub mod supervise;
 pub mod terminal;

@@ -133,28 +133,3 @@ pub(crate) fn give_back(mut folder: Folder, reuse: bool) {
         kept.push(folder);
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use std::path::Path;
-    use std::time::Duration;
-
-    use crate::exec::run::{Invocation, Target, run};
-
-    fn sh(script: &str) -> Vec<u8> {
-        let target = Target::binary(Path::new("/bin/sh")).unwrap();
-        let mut inv = Invocation::new(target, vec!["-c".into(), script.into()], Vec::new());
-        inv.timeout = Duration::from_secs(5);
-        run(&inv).unwrap().stdout
-    }
-
-    #[test]
-    fn a_run_never_sees_what_an_earlier_run_left() {
-        let _kept = super::Scope::enter();
-        for _ in 0..3 {
-            let seen =
-                sh("ls -A; mkdir -p d/e; echo x > d/e/f; echo y > g; chmod 500 d; chmod 500 .");
-            assert_eq!(seen, b"");
-        }
-    }
-}

@@ -14,7 +14,8 @@ use std::time::{Duration, Instant};
 use similar::{Algorithm, DiffTag};
 
 use crate::bytes::visible::{self, LEGEND, Location, Style};
-use crate::exec::run::{PROMPT, Stream};
+use crate::exec::run::Stream;
+use crate::exec::terminal::PROMPT;
 use crate::judge::cause::Cause;
 use crate::judge::compare::Mismatch;
 

@@ -317,7 +317,7 @@ pub fn invocation(
         output_cap: case.output_cap.unwrap_or(DEFAULT_OUTPUT_CAP),
         limits: Limits::for_timeout(timeout),
         keep: Keep::ALL,
-        prompt: crate::exec::run::PROMPT.to_vec(),
+        prompt: crate::exec::terminal::PROMPT.to_vec(),
     })
 }
 

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use super::Awaiting;
+use crate::exec::terminal::Awaiting;
 
 /// An output stream of the program.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -6,7 +6,7 @@ use std::fs;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
-use super::RunError;
+use super::outcome::RunError;
 
 fn checked_relative(path: &str) -> Result<PathBuf, RunError> {
     let p = Path::new(path);

@@ -1,7 +1,7 @@
 //! Running one prepared invocation in a sandbox: a fresh temporary working
 //! directory, a cleared environment, the child in its own process group with
 //! resource limits, then supervised from one poll loop on this thread
-//! ([`crate::exec::supervise`]): stdin written as the pipe takes it (in
+//! ([`crate::exec::run::supervise`]): stdin written as the pipe takes it (in
 //! interactive mode typed into the terminal that is both stdin and stdout,
 //! see [`crate::exec::terminal`]), both output streams read under a cap, and a
 //! timeout that kills the whole group.
@@ -16,268 +16,39 @@
 //! `ending` (how a run ended, its streams, time limits in words), `files`
 //! (the files placed in the sandbox and surveyed after).
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::ffi::OsString;
-use std::io;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::exec::interrupt::Interrupted;
 pub use crate::exec::terminal::Awaiting;
 use conformance_sandbox::{self as sandbox, Containment};
 pub use conformance_sandbox::{LeftBehind, Limits};
 
-/// The environment variable that turns an engine binary into a pack's
-/// reference: its value is the pack's name.
-pub const REFERENCE_ENV: &str = "CONFORMANCE_REFERENCE";
-
 mod cpu;
 mod ending;
 mod files;
+#[cfg(test)]
+mod interactive_tests;
+mod invocation;
 mod mode;
+mod outcome;
 mod spawn;
+mod supervise;
 mod target;
 mod watch;
 
 pub use ending::{Ending, MAX_TIMEOUT, Stream, format_secs, parse_timeout, signal_name};
 pub use files::normalize;
-use files::{place_files, survey};
+use files::place_files;
+pub use invocation::{
+    DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Invocation, KEEP_WINDOW, Keep, MIN_TIME_LIMIT,
+    SLOWDOWN_ALLOWED, limit_from_reference, recorded_reference_ms,
+};
 pub use mode::Mode;
+pub use outcome::{Activity, Dropped, Outcome, RunError};
 use spawn::{environment, plan_stdout, spawn_contained, spawn_grouped};
-pub use target::{Target, TargetError};
+pub use target::{REFERENCE_ENV, Target, TargetError};
 use watch::watch;
-
-/// Default per-case timeout when nothing says how long the reference took.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// The least time a program is given when the limit comes from the
-/// reference's own time.
-pub const MIN_TIME_LIMIT: Duration = Duration::from_secs(1);
-
-/// How many times the reference's time a program is given.
-pub const SLOWDOWN_ALLOWED: u32 = 20;
-
-/// The time limit of a run the reference made in `reference`:
-/// `max(1 s, 20 × reference)`. A program that spins forever then costs a
-/// second, not the ten of [`DEFAULT_TIMEOUT`], while one twenty times
-/// slower than the reference still passes.
-pub fn limit_from_reference(reference: Duration) -> Duration {
-    reference
-        .saturating_mul(SLOWDOWN_ALLOWED)
-        .max(MIN_TIME_LIMIT)
-}
-
-/// The reference's time as a case records it (`reference-ms`): whole
-/// milliseconds rounded up to a power of two, so that re-blessing on a
-/// busier or quieter machine rewrites nothing unless the time really
-/// changed (at least doubled or halved); and 1 for any time the 1 s floor
-/// covers (under 50 ms), so that a case written twice from the same
-/// session is the same bytes.
-pub fn recorded_reference_ms(elapsed: Duration) -> u64 {
-    if limit_from_reference(elapsed) == MIN_TIME_LIMIT {
-        return 1;
-    }
-    let ms = u64::try_from(elapsed.as_millis())
-        .unwrap_or(u64::MAX)
-        .max(1);
-    ms.checked_next_power_of_two().unwrap_or(u64::MAX)
-}
-
-/// Default cap on each output stream.
-pub const DEFAULT_OUTPUT_CAP: u64 = 16 * 1024 * 1024;
-
-/// How long a process may keep stdout or stderr open after the program
-/// itself exited. The program's own descriptors are closed before its exit is
-/// reported, so only a process it left behind can hold them past this.
-const LINGER_GRACE: Duration = Duration::from_millis(500);
-
-/// How long the readers may take to drain the pipes once a keeper (and so
-/// everything in its namespace) is gone.
-const KEEPER_DRAIN: Duration = Duration::from_secs(2);
-
-/// The prompt whose appearance releases the next stdin line in interactive
-/// mode (TURN-1).
-pub const PROMPT: &[u8] = b"> ";
-
-/// One fully prepared run: everything the sandbox needs.
-#[derive(Debug, Clone)]
-pub struct Invocation {
-    /// What to run.
-    pub target: Target,
-    /// Arguments after the program name.
-    pub args: Vec<OsString>,
-    /// Variables added to the cleared environment.
-    pub env: Vec<(OsString, OsString)>,
-    /// Standard input.
-    pub stdin: Vec<u8>,
-    /// Files placed in the sandbox first (relative path, bytes).
-    pub files: Vec<(String, Vec<u8>)>,
-    /// Those of `files` placed executable (mode 0755; the rest 0644).
-    pub executable: Vec<String>,
-    /// How stdout is connected.
-    pub mode: Mode,
-    /// Time before the group is killed.
-    pub timeout: Duration,
-    /// Bytes per stream before the group is killed.
-    pub output_cap: u64,
-    /// Resource limits.
-    pub limits: Limits,
-    /// Bytes of each stream kept; the rest is only counted.
-    pub keep: Keep,
-    /// What every prompt of the program ends with ([`PROMPT`] unless the
-    /// suite says otherwise): an interactive case types each stdin line
-    /// once stdout showed one more.
-    pub prompt: Vec<u8>,
-}
-
-/// How many bytes of each output stream a run keeps, whatever it prints up
-/// to the cap; the rest is counted in [`Outcome::dropped`]. A case's run
-/// needs only what its comparison and report can use: the expected length
-/// plus [`KEEP_WINDOW`]. Keeping a whole 16 MiB flood per run made the
-/// harness's peak memory depend on how the allocator reused freed blocks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Keep {
-    /// Bytes of stdout kept.
-    pub stdout: u64,
-    /// Bytes of stderr kept.
-    pub stderr: u64,
-}
-
-/// Bytes kept past an expected stream's length: the failure report's diff
-/// window ([`crate::judge::failure`] diffs at most 1 MiB from a few lines before the
-/// first difference, which lies within the expected length).
-pub const KEEP_WINDOW: u64 = 1 << 20;
-
-impl Keep {
-    /// Everything up to the cap (the reference's runs when blessing, and
-    /// `diff`'s, whose other side is not known in advance).
-    pub const ALL: Self = Self {
-        stdout: u64::MAX,
-        stderr: u64::MAX,
-    };
-
-    /// Enough to compare against streams of these lengths and to report
-    /// the difference as if everything had been kept.
-    pub fn around(stdout: usize, stderr: usize) -> Self {
-        let len = |n: usize| u64::try_from(n).unwrap_or(u64::MAX);
-        Self {
-            stdout: len(stdout).saturating_add(KEEP_WINDOW),
-            stderr: len(stderr).saturating_add(KEEP_WINDOW),
-        }
-    }
-
-    pub(crate) fn of(self, stream: Stream) -> u64 {
-        match stream {
-            Stream::Stdout => self.stdout,
-            Stream::Stderr => self.stderr,
-        }
-    }
-}
-
-impl Invocation {
-    /// An invocation with default mode, timeout, cap and limits.
-    pub fn new(target: Target, args: Vec<OsString>, stdin: Vec<u8>) -> Self {
-        Self {
-            target,
-            args,
-            env: Vec::new(),
-            stdin,
-            files: Vec::new(),
-            executable: Vec::new(),
-            mode: Mode::Pipe,
-            timeout: DEFAULT_TIMEOUT,
-            output_cap: DEFAULT_OUTPUT_CAP,
-            limits: Limits::for_timeout(DEFAULT_TIMEOUT),
-            keep: Keep::ALL,
-            prompt: PROMPT.to_vec(),
-        }
-    }
-}
-
-/// Everything observed of one run.
-#[derive(Debug, Clone)]
-pub struct Outcome {
-    /// How it ended.
-    pub ending: Ending,
-    /// Everything written to stdout (up to the cap).
-    pub stdout: Vec<u8>,
-    /// Everything written to stderr (up to the cap).
-    pub stderr: Vec<u8>,
-    /// Every regular file in the sandbox afterwards, by relative path.
-    pub files: BTreeMap<String, Vec<u8>>,
-    /// Every directory in the sandbox afterwards.
-    pub dirs: BTreeSet<String>,
-    /// The files created or changed by the run.
-    pub written: BTreeSet<String>,
-    /// The program exited but a process it left behind kept an output
-    /// stream open; the harness killed it.
-    pub left_process: bool,
-    /// The processes the program left behind, killed when the case ended
-    /// (named only when the run was contained in namespaces).
-    pub left_behind: Vec<LeftBehind>,
-    /// Bytes read and not kept (past the cap, or past what
-    /// [`Invocation::keep`] asked for), per stream.
-    pub dropped: Dropped,
-    /// Wall time of the run.
-    pub elapsed: Duration,
-}
-
-/// How busy a run was, beside its [`Outcome`] (see [`run_with_activity`]):
-/// what tells a slow program from a stuck one.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Activity {
-    /// CPU time it used (its descendants' included), read just before it
-    /// was killed or reaped; `None` when `/proc` could not tell.
-    pub cpu: Option<Duration>,
-    /// Whether it was running or waiting for a CPU at that moment (not
-    /// blocked): killed so, it was busy or starved by a loaded machine.
-    pub runnable: bool,
-    /// When it last wrote output, from its start.
-    pub last_output: Option<Duration>,
-}
-
-/// Output read and not kept: counted, so the harness's memory
-/// stays bounded whatever a program prints.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Dropped {
-    /// Bytes of stdout not kept.
-    pub stdout: u64,
-    /// Bytes of stderr not kept.
-    pub stderr: u64,
-}
-
-/// A failure of the harness itself to set the run up.
-#[derive(Debug, thiserror::Error)]
-pub enum RunError {
-    /// The sandbox could not be made or filled.
-    #[error("cannot prepare the sandbox: {0}")]
-    Sandbox(io::Error),
-    /// A sandbox path is absolute or climbs out of the sandbox.
-    #[error("file path {0:?} must stay inside the sandbox")]
-    BadPath(String),
-    /// The pseudo-terminal could not be opened.
-    #[error("cannot open a pseudo-terminal: {0}")]
-    Pty(io::Error),
-    /// The harness was interrupted (Ctrl-C, SIGTERM) before or during the
-    /// run; the program was killed.
-    #[error("not run: the harness was interrupted")]
-    Interrupted,
-    /// The namespaces of the sandbox could not be set up.
-    #[error("cannot set up the sandbox's namespaces: {0}")]
-    Contain(String),
-    /// The run's descriptors could not be watched (`poll`, non-blocking
-    /// mode); the program was killed.
-    #[error("cannot watch the run: {0}")]
-    Watch(io::Error),
-    /// The program could not be started.
-    #[error("cannot start {path}: {source}")]
-    Spawn {
-        /// The program.
-        path: PathBuf,
-        /// Why.
-        source: io::Error,
-    },
-}
 
 /// Runs `inv` in a fresh sandbox and reports what happened.
 pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
@@ -350,25 +121,11 @@ pub fn run_with_activity(inv: &Invocation) -> Result<(Outcome, Activity), RunErr
 }
 
 #[cfg(test)]
-mod limit_tests {
-    use super::*;
-
-    #[test]
-    fn recorded_times_are_canonical_and_give_the_limit() {
-        let ms = Duration::from_millis;
-        assert_eq!(recorded_reference_ms(ms(0)), 1);
-        assert_eq!(recorded_reference_ms(ms(49)), 1);
-        assert_eq!(recorded_reference_ms(ms(51)), 64);
-        assert_eq!(recorded_reference_ms(ms(700)), 1024);
-        assert_eq!(limit_from_reference(ms(1)), MIN_TIME_LIMIT);
-        assert_eq!(limit_from_reference(ms(200)), ms(4000));
-    }
-}
-
-#[cfg(test)]
 mod tests {
     use super::*;
+    use std::ffi::OsString;
     use std::path::Path;
+    use std::time::Duration;
 
     #[test]
     fn absurd_timeouts_are_refused() {
@@ -475,5 +232,32 @@ mod tests {
         assert!(text.contains("LC_ALL=C\n"), "{text}");
         assert!(text.contains("PATH=/usr/bin:/bin\n"), "{text}");
         assert!(!text.contains("CARGO"), "{text}");
+    }
+}
+
+/// Kept folders ([`crate::exec::spare`]) seen from a run: they live in
+/// the run's tests because only a run uses one.
+#[cfg(test)]
+mod spare_tests {
+    use std::path::Path;
+    use std::time::Duration;
+
+    use super::{Invocation, Target, run};
+
+    fn sh(script: &str) -> Vec<u8> {
+        let target = Target::binary(Path::new("/bin/sh")).unwrap();
+        let mut inv = Invocation::new(target, vec!["-c".into(), script.into()], Vec::new());
+        inv.timeout = Duration::from_secs(5);
+        run(&inv).unwrap().stdout
+    }
+
+    #[test]
+    fn a_run_never_sees_what_an_earlier_run_left() {
+        let _kept = crate::exec::spare::Scope::enter();
+        for _ in 0..3 {
+            let seen =
+                sh("ls -A; mkdir -p d/e; echo x > d/e/f; echo y > g; chmod 500 d; chmod 500 .");
+            assert_eq!(seen, b"");
+        }
     }
 }

@@ -14,7 +14,12 @@ use crate::exec::interrupt::{Interrupted, Killer, Ticket};
 use crate::exec::terminal::{self, Keys, Terminal};
 use conformance_sandbox::{self as sandbox, Layout};
 
-use super::{Invocation, LINGER_GRACE, Limits, Mode, REFERENCE_ENV, RunError};
+use conformance_sandbox::Limits;
+
+use super::invocation::{Invocation, LINGER_GRACE};
+use super::mode::Mode;
+use super::outcome::RunError;
+use super::target::REFERENCE_ENV;
 
 /// Where the child's stdout goes, as the mode says.
 pub(super) enum StdoutPlan {

@@ -6,7 +6,9 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::REFERENCE_ENV;
+/// The environment variable that turns an engine binary into a pack's
+/// reference: its value is the pack's name.
+pub const REFERENCE_ENV: &str = "CONFORMANCE_REFERENCE";
 
 /// The program to run: a path, or the reference, which is this very
 /// executable re-run with [`REFERENCE_ENV`] set (never looked up by path).

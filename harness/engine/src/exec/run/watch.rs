@@ -10,13 +10,14 @@ use std::time::{Duration, Instant};
 
 use rustix::process::Signal;
 
-use crate::exec::supervise::{Ends, Rules, Stop, Supervisor};
+use super::supervise::{Ends, Rules, Stop, Supervisor};
 use conformance_sandbox::{self as sandbox, Layout, Reported};
 
+use super::ending::Ending;
+use super::files::survey;
+use super::invocation::{Invocation, KEEPER_DRAIN, LINGER_GRACE};
+use super::outcome::{Activity, Dropped, Outcome, RunError};
 use super::spawn::{Proc, Started};
-use super::{
-    Activity, Dropped, Ending, Invocation, KEEPER_DRAIN, LINGER_GRACE, Outcome, RunError, survey,
-};
 
 /// Feeds stdin, reads both streams, supervises the run to its end and
 /// surveys the sandbox.

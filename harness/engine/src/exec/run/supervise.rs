@@ -23,7 +23,8 @@ use std::time::{Duration, Instant};
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::process::{Pid, PidfdFlags, WaitId, WaitIdOptions};
 
-use crate::exec::run::{Keep, Stream};
+use super::ending::Stream;
+use super::invocation::Keep;
 use crate::exec::terminal::{Awaiting, Keys, Typist};
 
 /// How often the program's end is peeked at where the kernel has no
@@ -535,8 +536,13 @@ mod tests {
             stdout: child.stdout.take().map(OwnedFd::from),
             stderr: child.stderr.take().map(OwnedFd::from),
         };
-        let mut supervisor =
-            Supervisor::new(ends, (stdin, crate::exec::run::PROMPT), (pid, None), rules).unwrap();
+        let mut supervisor = Supervisor::new(
+            ends,
+            (stdin, crate::exec::terminal::PROMPT),
+            (pid, None),
+            rules,
+        )
+        .unwrap();
         if peek {
             supervisor.end = End::Peek(pid);
         }
