@@ -13,7 +13,8 @@ use std::process::ExitCode;
 
 use std::collections::BTreeSet;
 
-use conformance_engine::diff::explore::{Classification, DynExplorer, Explorer, Label, Probe};
+use conformance_engine::diff::DynExplorer;
+use conformance_engine::diff::explore::{Classification, Explorer, Label, Probe};
 use conformance_engine::pack::{BuildRecipe, EmbeddedSuite, Pack};
 use gridgame_reference::ExitTable;
 use gridgame_reference::chooser::{FirstLevel, TieLevel};

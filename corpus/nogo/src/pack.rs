@@ -9,7 +9,8 @@
 use std::ffi::OsString;
 use std::process::ExitCode;
 
-use conformance_engine::diff::explore::{Classification, DynExplorer, Explorer, Label, Probe};
+use conformance_engine::diff::DynExplorer;
+use conformance_engine::diff::explore::{Classification, Explorer, Label, Probe};
 use conformance_engine::pack::{BuildRecipe, EmbeddedSuite, Pack};
 
 use crate::session::{Options, Session};

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use crate::commands::diff::explore::DynExplorer;
+use crate::commands::diff::DynExplorer;
 use crate::exec::driver::CaseDriver;
 use crate::exec::run::REFERENCE_ENV;
 /// The suite a pack embeds, named where the packs name the rest of this

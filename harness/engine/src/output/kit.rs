@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use crate::exec::run::{Invocation, Mode};
 use crate::model::case::Expectation;
-use crate::output::report::env_and_command;
+use crate::output::reproduce::env_and_command;
 
 /// Writes the kit of case `name` (`/`-separated) below `dir`; returns its
 /// folder. A kit left by an earlier run is replaced.
@@ -94,7 +94,7 @@ fn run_script(name: &str, inv: &Invocation, program_as: Option<&str>) -> String 
         let _ = write!(
             s,
             "timeout {} ",
-            crate::output::report::timeout_word(inv.timeout)
+            crate::output::reproduce::timeout_word(inv.timeout)
         );
     }
     let mut command = env_and_command(inv);

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use libtest_mimic::{Arguments, FormatSetting};
 
-use crate::commands::diff::DiffCli;
+use crate::commands::diff::args::DiffCli;
 use crate::exec::run;
 
 /// The command line: a subcommand, or the options of `run` (the default).
@@ -95,7 +95,7 @@ pub(super) enum Sub {
     /// Build and mark a folder of submissions: marks.csv, a report per
     /// submission and a class view (index.html); `mark merge` joins the
     /// slices of --partition runs.
-    Mark(crate::commands::mark::MarkCommand),
+    Mark(crate::commands::mark::args::MarkCommand),
     /// Write a Gradescope autograder (setup.sh, run_autograder) for a pack.
     GradescopeAutograder(super::autograder::AutograderCli),
     /// Print the version and each pack's suite content hash (as --version).

@@ -7,7 +7,7 @@ use crate::model::schema::Case;
 use crate::model::suite::CaseFile;
 use crate::output::bless::{self, Blessed};
 
-use super::runner::Context;
+use super::context::Context;
 
 pub(super) fn bless_one(
     ctx: &Context,

@@ -9,8 +9,8 @@ use crate::model::suite;
 use crate::output::exit;
 use crate::output::report;
 
+use super::app::usage_error;
 use super::plan::{Selection, gather};
-use super::usage_error;
 
 pub(super) fn coverage(program: &str, pack: &dyn Pack, selections: &[Selection]) -> ExitCode {
     let mut rules = None;

@@ -10,8 +10,8 @@ use crate::model::suite::{self, Root};
 use crate::output::report;
 
 use super::args::Cli;
+use super::context::Context;
 use super::plan::{Plan, first_suite};
-use super::runner::Context;
 
 /// On Ctrl-C / SIGTERM ([`crate::exec::interrupt`]): every program is killed
 /// and every sandbox removed, then this prints what finished (and, with

@@ -15,10 +15,12 @@
 //! - `outputs`: the machine outputs (`--results`, `--gradescope`);
 //! - `autograder`: `gradescope-autograder`'s two scripts.
 
+mod app;
 mod args;
 mod autograder;
 mod bless;
 mod confirm;
+mod context;
 mod coverage;
 mod header;
 mod likeness;
@@ -34,63 +36,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::commands::diff::explore::Context as DiffContext;
-use crate::commands::pack::{self, Pack};
 use crate::model::suite::{self, Root};
 use crate::output::exit;
 
+use app::usage_error;
+pub use app::{App, Defaults};
 use args::{DiffCommand, Sub, Top};
 use runner::run_cases;
-
-/// Behaviour that differs between the harness binary and the conformance
-/// test target.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Defaults {
-    /// Run ambiguous cases too, as if `--include-ignored` were given.
-    pub include_ambiguous: bool,
-    /// Ignore `NAME_BIN`: `cargo test` checks the reference whatever the
-    /// environment says.
-    pub ignore_bin_env: bool,
-    /// libtest's per-case output by default (a `cargo test` target), as if
-    /// `--format libtest` were given.
-    pub libtest_output: bool,
-}
-
-/// A binary built on the engine: its name and the packs it registers.
-#[derive(Clone, Copy)]
-pub struct App<'a> {
-    /// The binary's name, shown in usage lines and printed commands.
-    pub program: &'static str,
-    /// The registered packs; the first is the default.
-    pub packs: &'a [&'a dyn Pack],
-}
-
-impl<'a> App<'a> {
-    /// The pack named `name`, or the default pack.
-    fn pack(&self, name: Option<&str>) -> Result<&'a dyn Pack, String> {
-        match name {
-            None => self
-                .packs
-                .first()
-                .copied()
-                .ok_or_else(|| "no spec pack is registered".to_owned()),
-            Some(name) => pack::find(self.packs, name).ok_or_else(|| {
-                format!(
-                    "--spec {name}: no such spec pack (known: {})",
-                    self.packs
-                        .iter()
-                        .map(|p| p.name())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            }),
-        }
-    }
-
-    /// Whether `pack` is the default pack.
-    fn is_default(&self, pack: &dyn Pack) -> bool {
-        self.packs.first().is_some_and(|p| p.name() == pack.name())
-    }
-}
 
 /// The whole program, given `argv` with the program name first. Exits
 /// through the constants of [`crate::output::exit`].
@@ -189,10 +141,10 @@ fn version(app: &App<'_>) -> String {
 /// `mark` and `mark merge`.
 fn mark_main(
     app: &App<'_>,
-    command: &crate::commands::mark::MarkCommand,
+    command: &crate::commands::mark::args::MarkCommand,
     weaker: bool,
 ) -> ExitCode {
-    if let Some(crate::commands::mark::MarkSub::Merge(cli)) = &command.sub {
+    if let Some(crate::commands::mark::args::MarkSub::Merge(cli)) = &command.sub {
         return crate::commands::mark::merge::merge(app.program, cli);
     }
     // Marks are never made in a weaker sandbox without the marker knowing.
@@ -358,11 +310,6 @@ fn clap_exit(e: &clap::Error) -> ExitCode {
     } else {
         exit::PASSED
     })
-}
-
-pub(super) fn usage_error(program: &str, message: &str) -> ExitCode {
-    eprintln!("{program}: {message}");
-    exit::code(exit::USAGE)
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use crate::bytes::visible;
 use crate::judge::verdict::CaseResult;
 use crate::model::schema::Suite;
 use crate::output::report;
+use crate::output::reproduce;
 use crate::output::results::RunInfo;
 
 use super::args::Cli;
@@ -80,7 +81,7 @@ fn category_causes(results: &[CaseResult]) -> Vec<(String, String)> {
                 .collect();
             let text = crate::judge::group::render(&mine, visible::Style { colour: false });
             // The student on Gradescope has neither report.txt nor its kits.
-            let text = report::for_gradescope(&text);
+            let text = reproduce::for_gradescope(&text);
             (name.to_owned(), text.trim_start_matches('\n').to_owned())
         })
         .collect()

@@ -14,9 +14,9 @@ use crate::model::schema::{Case, Suite};
 pub(super) use crate::model::suite::Selection;
 use crate::model::suite::{self, CaseFile, Root};
 
-use super::Defaults;
+use super::app::Defaults;
 use super::args::Cli;
-use super::runner::Context;
+use super::context::Context;
 use super::trials::{Job, job};
 
 /// What `--cases` names; without it the pack's built-in suite (or, to

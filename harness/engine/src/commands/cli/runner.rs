@@ -5,56 +5,29 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, PoisonError};
 use std::time::{Duration, Instant};
 
 use libtest_mimic::FormatSetting;
 
 use crate::bytes::visible::Style;
 use crate::commands::pack::Pack;
-use crate::exec::driver::{CaseDriver, DriveSettings};
 use crate::exec::run::Target;
-use crate::judge::budget::EarlyStop;
 use crate::judge::verdict::{CaseResult, Verdict};
-use crate::model::case::Overrides;
 use crate::model::suite;
 use crate::output::exit;
 use crate::output::report;
 use crate::output::results::RunInfo;
 
+use super::app::{App, Defaults, usage_error};
 use super::args::Cli;
+use super::context::{Context, context};
 use super::coverage::coverage;
 use super::header::{install_interrupt_report, print_header, suite_name};
 use super::outputs::{gradescope_unrun, write_machine_outputs};
 use super::plan::{first_suite, plan, selections, unmatched_selection};
 use super::progress;
 use super::trials::Job;
-use super::{App, Defaults, usage_error};
-
-pub(super) struct Context {
-    pub(super) target: Target,
-    /// The pack's name and `--bin` as given, for the command that re-runs
-    /// one conversation case.
-    pub(super) spec: &'static str,
-    pub(super) bin: Option<String>,
-    pub(super) driver: Option<Arc<dyn CaseDriver>>,
-    pub(super) settings: DriveSettings,
-    pub(super) overrides: Overrides,
-    pub(super) style: Style,
-    pub(super) bless: bool,
-    pub(super) program: &'static str,
-    /// `--keep-failed`.
-    pub(super) keep_failed: Option<PathBuf>,
-    /// `--reproduce-as`: the program as the student names it.
-    pub(super) reproduce_as: Option<String>,
-    /// Each failure's full report goes into its libtest message (JSON
-    /// output); otherwise the message is one line and the full reports
-    /// come grouped by cause after the run.
-    pub(super) full_messages: bool,
-    pub(super) results: Mutex<Vec<CaseResult>>,
-    /// The early verdict on a program that hangs.
-    pub(super) budget: EarlyStop,
-}
 
 /// The note on the cases the early verdict left out, if any.
 fn print_early_verdict(ctx: &Context, chatty: bool) {
@@ -359,58 +332,4 @@ pub(super) fn target(cli: &Cli, pack: &dyn Pack) -> Result<(Target, Option<Durat
         crate::exec::preflight::check(&target).map_err(|e| e.to_string())?;
     }
     Ok((target, cli.timeout))
-}
-
-/// The state every trial shares.
-pub(super) fn context(
-    cli: &Cli,
-    pack: &dyn Pack,
-    program: &'static str,
-    target: Target,
-    timeout: Option<Duration>,
-) -> Result<Context, String> {
-    Ok(Context {
-        target,
-        spec: pack.name(),
-        // A student's report names their program as they build it.
-        bin: cli
-            .reproduce_as
-            .clone()
-            .or_else(|| cli.bin.as_ref().map(|b| b.to_string_lossy().into_owned())),
-        driver: pack.driver(),
-        settings: DriveSettings {
-            time_factor: time_factor(cli, pack)?,
-            timeout,
-        },
-        overrides: Overrides { timeout },
-        style: Style {
-            colour: cli.libtest.colour(),
-        },
-        bless: cli.bless,
-        program,
-        keep_failed: cli.keep_failed.clone(),
-        reproduce_as: cli.reproduce_as.clone(),
-        full_messages: matches!(cli.test.format, Some(FormatSetting::Json)),
-        results: Mutex::new(Vec::new()),
-        budget: EarlyStop::new(!cli.bless && !cli.no_early_stop),
-    })
-}
-
-/// `--time-factor`, else `NAME_TIME_FACTOR`, else 1.
-pub(super) fn time_factor(cli: &Cli, pack: &dyn Pack) -> Result<f64, String> {
-    let name = format!("{}_TIME_FACTOR", pack.name().to_ascii_uppercase());
-    let (factor, from) = match (cli.time_factor, std::env::var(&name)) {
-        (Some(f), _) => (f, "--time-factor".to_owned()),
-        (None, Ok(text)) if !text.is_empty() => (
-            text.parse::<f64>()
-                .map_err(|_| format!("{name}={text}: not a number"))?,
-            name,
-        ),
-        _ => return Ok(1.0),
-    };
-    if factor.is_finite() && factor > 0.0 && factor < 1e6 {
-        Ok(factor)
-    } else {
-        Err(format!("{from} must be a positive number, not {factor}"))
-    }
 }

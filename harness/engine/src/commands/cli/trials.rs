@@ -18,11 +18,11 @@ use crate::judge::verdict::{CaseResult, Verdict};
 use crate::model::case;
 use crate::model::schema::{Case, Suite};
 use crate::model::suite::CaseFile;
-use crate::output::report;
+use crate::output::reproduce;
 
 use super::bless::bless_one;
 use super::confirm;
-use super::runner::Context;
+use super::context::Context;
 
 /// One selected case, ready to run: under libtest-mimic (as a [`Trial`])
 /// or under the harness's own runner ([`super::progress`]).
@@ -308,7 +308,7 @@ pub(super) fn judge(
     // for typing; kits the report does not name are removed after).
     let inputs = inv.files.iter().map(|(_, b)| b.len()).sum::<usize>() + inv.stdin.len();
     let wanted = ctx.reproduce_as.is_none()
-        || inputs > report::MAX_INLINE
+        || inputs > reproduce::MAX_INLINE
         || inv.mode == crate::exec::run::Mode::Interactive;
     let kit = ctx.keep_failed.as_ref().filter(|_| wanted).and_then(|dir| {
         crate::output::kit::write(dir, file.name(), inv, expected, ctx.reproduce_as.as_deref())
@@ -338,11 +338,11 @@ pub(super) fn judge(
                     );
                     format!("{last}/{}", file.name())
                 });
-                report::student_reproduce(inv, program, shown.as_deref(), killed_after)
+                reproduce::student_reproduce(inv, program, shown.as_deref(), killed_after)
             }
-            None => report::reproduce_command(
+            None => reproduce::reproduce_command(
                 inv,
-                report::Sources {
+                reproduce::Sources {
                     case_file: &case_file,
                     stdin_path: stdin_path.as_deref(),
                     kit: kit.as_deref(),

@@ -14,6 +14,10 @@ use crate::exec::run::{Invocation, Outcome, Stream, Target};
 use crate::judge::cause::{Cause, Edit, PartCause, bytes_edit};
 use crate::judge::compare::Mismatch;
 
+/// Shrinks in a row that only repeat known mismatches before new
+/// mismatches in already-known parts are no longer shrunk.
+pub const REPEATS_BEFORE_SKIPPING: usize = 20;
+
 /// The identity of a mismatch. A key whose cause the reference's
 /// provenance placed is identified by its part and cause alone (as the
 /// suite's causes are): the session's classification, kept for the

@@ -9,7 +9,6 @@ use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::fmt::Debug;
 
-use super::{DiffCli, Report};
 use crate::exec::run::{self, Invocation, Limits, Outcome, RunError, Target};
 
 /// One run of a program as the sandbox needs it: arguments, stdin bytes and
@@ -102,19 +101,6 @@ pub trait Explorer: Send + Sync {
         inv.output_cap = bounds.output_cap;
         inv.limits = Limits::for_timeout(bounds.timeout);
         run::run(&inv)
-    }
-}
-
-/// An [`Explorer`] behind a trait object: what a pack returns from
-/// [`crate::commands::pack::Pack::explorer`].
-pub trait DynExplorer: Send + Sync {
-    /// Runs `diff` with this explorer for the pack named `pack`.
-    fn diff(&self, pack: &Context<'_>, cli: &DiffCli) -> Result<Report, String>;
-}
-
-impl<E: Explorer> DynExplorer for E {
-    fn diff(&self, pack: &Context<'_>, cli: &DiffCli) -> Result<Report, String> {
-        super::run(self, pack, cli)
     }
 }
 

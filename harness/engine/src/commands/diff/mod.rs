@@ -12,26 +12,29 @@
 //! - [`case`]: writing it in the suite's case format.
 //! - [`progress`]: the progress bar and the end summary.
 
+pub mod args;
 pub mod case;
 pub mod compare;
 pub mod dedup;
 pub mod exec;
 pub mod explore;
+pub mod found;
 pub mod progress;
 pub mod shrink;
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
-use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use self::args::DiffCli;
 use self::case::Found;
 use self::compare::visible;
-use self::dedup::Key;
+use self::dedup::{Key, REPEATS_BEFORE_SKIPPING};
 use self::exec::{Runner, Trial};
-use self::explore::{Context, Explorer, Label, Probe};
+use self::explore::{Context, Explorer};
+use self::found::{Finding, Report};
 use self::progress::Progress;
 use crate::bytes::quote::shell_quote;
 use crate::exec::run::{DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Ending, RunError, Target};
@@ -39,89 +42,12 @@ use crate::exec::run::{DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Ending, RunError, Ta
 /// The subcommand's name, the first argument that selects it.
 pub const SUBCOMMAND: &str = "diff";
 
-/// Shrinks in a row that only repeat known mismatches before new
-/// mismatches in already-known parts are no longer shrunk.
-pub const REPEATS_BEFORE_SKIPPING: usize = 20;
-
 /// Sessions after which a run whose every candidate run timed out stops:
 /// the program hangs, and more sessions would only say so again.
 pub const ALL_HUNG_STOP: u64 = 10;
 
 /// Sessions run when neither `--sessions` nor `--time` is given.
 pub const DEFAULT_SESSIONS: u64 = 2000;
-
-/// The options of `diff`.
-#[derive(Debug, Clone, clap::Args)]
-pub struct DiffCli {
-    /// The program under test (default: `$NAME_BIN`, NAME the pack's).
-    #[arg(long, value_name = "PATH")]
-    pub bin: Option<PathBuf>,
-    /// A second program whose behaviour is expected instead of the
-    /// reference's.
-    #[arg(long, value_name = "PATH")]
-    pub against: Option<PathBuf>,
-    /// How many sessions to run (default 2000).
-    #[arg(long, value_name = "N", conflicts_with = "time")]
-    pub sessions: Option<u64>,
-    /// Run sessions for this many seconds instead of a fixed number.
-    #[arg(long, value_name = "SECS")]
-    pub time: Option<f64>,
-    /// The seed: the same seed gives the same sessions (default: from the
-    /// clock, printed in the summary).
-    #[arg(long, value_name = "S")]
-    pub seed: Option<u64>,
-    /// Also generate sessions that touch rulings marked ambiguous; their
-    /// cases are tagged `ambiguous`.
-    #[arg(long)]
-    pub ambiguous: bool,
-    /// Where to write the cases of the mismatches found.
-    #[arg(long, value_name = "DIR", default_value = "diff-cases")]
-    pub out: PathBuf,
-    /// Stop after this many distinct mismatches.
-    #[arg(long, value_name = "N", default_value_t = 10)]
-    pub max_failures: usize,
-    /// Per-run timeout, seconds, for both sides (default: the expected
-    /// side gets 10 s and the candidate max(1 s, 20 × the expected side's
-    /// own time for the session), so a program that spins costs about a
-    /// second per session).
-    #[arg(long, value_name = "SECS", value_parser = crate::exec::run::parse_timeout)]
-    pub timeout: Option<Duration>,
-    /// Parallel workers (0 or default: one per core).
-    #[arg(long, short = 'j', visible_alias = "test-threads", value_name = "N")]
-    pub jobs: Option<usize>,
-}
-
-/// One distinct mismatch, shrunk and written.
-#[derive(Debug, Clone)]
-pub struct Finding {
-    /// What identifies it.
-    pub key: Key,
-    /// The session's index in the run.
-    pub index: u64,
-    /// The shrunk session's run.
-    pub probe: Probe,
-    /// The ambiguous rulings it touches.
-    pub labels: Vec<Label>,
-    /// Its runs.
-    pub trial: Trial,
-    /// The case written for it, if writing worked.
-    pub case: Option<PathBuf>,
-}
-
-/// What a whole run found.
-#[derive(Debug, Default)]
-pub struct Report {
-    /// Sessions run.
-    pub sessions: u64,
-    /// Sessions that mismatched (distinct or not).
-    pub mismatching: u64,
-    /// Mismatching sessions not shrunk, as likely repeats of known ones.
-    pub unshrunk: u64,
-    /// The distinct mismatches.
-    pub findings: Vec<Finding>,
-    /// Wall time.
-    pub elapsed: Duration,
-}
 
 /// Shared state of the workers.
 struct Shared<'a, E: Explorer> {
@@ -151,6 +77,19 @@ struct Shared<'a, E: Explorer> {
     findings: Mutex<Vec<Finding>>,
     failure: Mutex<Option<String>>,
     progress: Progress,
+}
+
+/// An [`Explorer`] behind a trait object: what a pack returns from
+/// [`crate::commands::pack::Pack::explorer`].
+pub trait DynExplorer: Send + Sync {
+    /// Runs `diff` with this explorer for the pack named `pack`.
+    fn diff(&self, pack: &Context<'_>, cli: &DiffCli) -> Result<Report, String>;
+}
+
+impl<E: Explorer> DynExplorer for E {
+    fn diff(&self, pack: &Context<'_>, cli: &DiffCli) -> Result<Report, String> {
+        run(self, pack, cli)
+    }
 }
 
 /// Runs the sessions of `explorer` and prints what was found.

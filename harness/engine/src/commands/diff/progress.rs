@@ -11,8 +11,9 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
+use super::args::DiffCli;
 use super::explore::Context;
-use super::{DiffCli, Report};
+use super::found::Report;
 use crate::bytes::quote::shell_quote;
 
 /// How often a plain progress line is printed when stderr is not a
@@ -181,7 +182,7 @@ pub fn summary(report: &Report, seed: u64, cli: &DiffCli, bin: &Path, context: &
             "  {} mismatching session(s) not shrunk: the {} shrinks before them only found \
              known mismatches",
             report.unshrunk,
-            super::REPEATS_BEFORE_SKIPPING
+            super::dedup::REPEATS_BEFORE_SKIPPING
         );
     }
     println!("  again: {again}");

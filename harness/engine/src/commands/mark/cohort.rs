@@ -16,9 +16,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::output::results::VerdictKind;
 
-use super::Partition;
 use super::build::BuildStatus;
 use super::intake::Student;
+use super::partition::Partition;
 use super::record::{Category, SubmissionMark};
 
 /// The value of [`Cohort::format`].
@@ -450,13 +450,13 @@ pub fn csv(suite: &SuiteInfo, marks: &[SubmissionMark]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     use crate::commands::mark::record::{CaseMark, CategoryMark};
     use crate::output::results::CauseRecord;
 
-    fn suite() -> SuiteInfo {
+    pub(in crate::commands::mark) fn suite() -> SuiteInfo {
         SuiteInfo {
             spec: "toy".into(),
             suite: "toy 1".into(),
@@ -472,7 +472,12 @@ mod tests {
 
     /// A built submission with `total` marks that failed `failed` (of
     /// cases `a`, `b`) for `cause`.
-    fn sub(id: &str, total: f64, failed: &[&str], cause: Option<&str>) -> SubmissionMark {
+    pub(in crate::commands::mark) fn sub(
+        id: &str,
+        total: f64,
+        failed: &[&str],
+        cause: Option<&str>,
+    ) -> SubmissionMark {
         SubmissionMark {
             format: crate::commands::mark::record::FORMAT.into(),
             id: id.into(),
@@ -516,31 +521,6 @@ mod tests {
             seconds: 1.0,
             usage: None,
         }
-    }
-
-    #[test]
-    fn the_class_page_puts_the_students_first_and_folds_the_cases() {
-        let marks = [
-            sub("a", 10.0, &[], None),
-            sub("b", 5.0, &["a"], Some("stdout: x")),
-            sub("c", 5.0, &["a"], Some("stdout: x")),
-        ];
-        let page = crate::commands::mark::html::index(&build(&suite(), &marks));
-        let at = |needle: &str| page.find(needle).expect(needle);
-        assert!(at("id=\"header\"") < at("id=\"submissions\""));
-        assert!(at("href=\"submissions/a/report.html\"") < at("id=\"causes\""));
-        assert!(at("id=\"causes\"") < at("id=\"cases\""));
-        assert!(
-            at("id=\"cases\"")
-                < at("<details><summary>all — 2 case(s), 1 failed by someone, 1 flagged")
-        );
-        assert!(page.contains("(content <code>abc</code>); built with <code>cc *.c</code>"));
-        // Here a cause is shared and no check is missed: an empty table
-        // says so rather than showing a bare header.
-        assert!(!page.contains("no cause is shared"));
-        assert!(page.contains("none: no submission lets through what a rule rejects"));
-        let alone = crate::commands::mark::html::index(&build(&suite(), &marks[..2]));
-        assert!(alone.contains("none: no cause is shared by two submissions"));
     }
 
     #[test]
@@ -593,59 +573,5 @@ mod tests {
         assert_eq!(field("a,b"), "\"a,b\"");
         assert_eq!(field("say \"x\""), "\"say \"\"x\"\"\"");
         assert_eq!(field("=1+1"), "'=1+1");
-    }
-
-    #[test]
-    fn missing_checks_are_listed_once_by_rule_with_their_submissions() {
-        let wrap = "stdout: accepts what the reference rejects: TURN-3, a number past a C int";
-        let file = "stdout: goes on where the reference stops: FILE-2, a next player outside 1..P";
-        let marks = vec![
-            sub("a", 5.0, &["a"], Some(wrap)),
-            sub("b", 5.0, &["b"], Some(file)),
-            sub("c", 0.0, &["a", "b"], Some(wrap)),
-            sub(
-                "d",
-                10.0,
-                &[],
-                Some("stdout, in the grid (DISP-1): a line differs"),
-            ),
-        ];
-        let view = build(&suite(), &marks);
-        let listed: Vec<(&str, &str, Vec<&str>, usize)> = view
-            .missing_checks
-            .iter()
-            .map(|m| {
-                let subs = m.submissions.iter().map(String::as_str).collect();
-                (m.rule.as_str(), m.check.as_str(), subs, m.cases)
-            })
-            .collect();
-        assert_eq!(
-            listed,
-            [
-                (
-                    "TURN-3",
-                    "accepts what the reference rejects: a number past a C int",
-                    vec!["a", "c"],
-                    3
-                ),
-                (
-                    "FILE-2",
-                    "goes on where the reference stops: a next player outside 1..P",
-                    vec!["b"],
-                    1
-                ),
-            ]
-        );
-        let page = crate::commands::mark::html::index(&view);
-        let section = page
-            .split_once("<h2>Checks the class misses</h2>")
-            .and_then(|(_, rest)| rest.split("<h2>").next())
-            .unwrap_or_default();
-        assert_eq!(
-            section.matches("a number past a C int").count(),
-            1,
-            "{section}"
-        );
-        assert!(section.contains("<td>a, c</td>"), "{section}");
     }
 }

@@ -9,9 +9,11 @@ use std::process::ExitCode;
 
 use crate::output::exit;
 
+use super::args::MergeCli;
 use super::cohort::{Cohort, SuiteInfo};
+use super::partition::Partition;
 use super::record::SubmissionMark;
-use super::{MergeCli, Partition, write_class_view};
+use super::view::write_class_view;
 
 fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, String> {
     let text = std::fs::read_to_string(path)

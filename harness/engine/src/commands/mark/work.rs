@@ -17,12 +17,14 @@ use crate::exec::interrupt::Ticket;
 use crate::model::suite::{self, Root};
 use crate::output::exit;
 
+use super::args::MarkCli;
 use super::build::{self, BuildStatus};
 use super::check::{self, CheckOptions};
 use super::cohort::SuiteInfo;
 use super::intake::{self, Submission};
 use super::record::{self, Category, SubmissionMark};
-use super::{MarkCli, html, unpack, write_atomic, write_class_view};
+use super::view::{write_atomic, write_class_view};
+use super::{html, unpack};
 
 /// What one submission gave.
 enum Done {
