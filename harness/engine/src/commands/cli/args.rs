@@ -190,9 +190,10 @@ pub(super) struct Cli {
     reason = "independent command-line flags"
 )]
 pub(super) struct TestArgs {
-    /// Run only cases whose name contains FILTER (`category/case`).
+    /// Run only cases whose name contains FILTER (`category/case`); with
+    /// several, cases matching any of them, as `cargo test` takes them.
     #[arg(value_name = "FILTER")]
-    pub(super) filter: Option<String>,
+    pub(super) filters: Vec<String>,
     /// FILTER must match a name exactly.
     #[arg(long)]
     pub(super) exact: bool,
@@ -292,10 +293,27 @@ impl TestArgs {
         }
     }
 
+    /// Whether a case named `name` passes the name filters when there are
+    /// several: libtest-mimic takes one filter, so one is left to it (it
+    /// counts what it filters out) and several are applied here, before it.
+    pub(super) fn passes_filters(&self, name: &str) -> bool {
+        self.filters.len() < 2
+            || self.filters.iter().any(|f| {
+                if self.exact {
+                    name == f
+                } else {
+                    name.contains(f.as_str())
+                }
+            })
+    }
+
     /// The libtest-mimic arguments these stand for.
     pub(super) fn to_arguments(&self) -> Arguments {
         Arguments {
-            filter: self.filter.clone(),
+            filter: match self.filters.as_slice() {
+                [one] => Some(one.clone()),
+                _ => None,
+            },
             exact: self.exact,
             skip: self.skip.clone(),
             list: self.list,
@@ -343,9 +361,10 @@ pub(super) struct Select {
     /// Only cases of this category; repeatable.
     #[arg(long = "category", value_name = "NAME")]
     categories: Vec<String>,
-    /// Only cases whose name contains FILTER (`category/case`).
+    /// Only cases whose name contains FILTER (`category/case`); with
+    /// several, cases matching any of them.
     #[arg(value_name = "FILTER")]
-    filter: Option<String>,
+    filters: Vec<String>,
     /// FILTER must match a name exactly.
     #[arg(long)]
     exact: bool,
@@ -363,7 +382,7 @@ impl Select {
             rules: self.rules,
             categories: self.categories,
             libtest: TestArgs {
-                filter: self.filter,
+                filters: self.filters,
                 exact: self.exact,
                 skip: self.skip,
                 ..libtest

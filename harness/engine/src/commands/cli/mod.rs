@@ -293,13 +293,41 @@ fn parse_as<T: clap::Parser>(app: &App<'_>, argv: Vec<OsString>) -> Result<T, cl
          colour off.",
         packs.join("\n")
     );
-    let matches = T::command()
+    let mut command = T::command()
         .name(app.program)
         .bin_name(app.program)
         .version(version)
-        .after_help(after_help)
-        .try_get_matches_from(argv)?;
+        .after_help(after_help);
+    // clap colours its own usage errors before `--color` is parsed: the
+    // word is read here so that it governs them too (as NO_COLOR does).
+    if let Some(choice) = colour_asked(&argv) {
+        command = command.color(choice);
+    }
+    let matches = command.try_get_matches_from(argv)?;
     T::from_arg_matches(&matches)
+}
+
+/// The last `--color WHEN` (or `--color=WHEN`) before a `--`, as clap's
+/// colour choice; `None` when absent or not a known WHEN (clap then
+/// reports that word itself).
+fn colour_asked(argv: &[OsString]) -> Option<clap::ColorChoice> {
+    let mut asked = None;
+    let mut words = argv.iter().skip(1).map(|w| w.to_str());
+    while let Some(word) = words.next() {
+        let value = match word {
+            Some("--") => break,
+            Some("--color") => words.next().flatten(),
+            Some(w) => w.strip_prefix("--color="),
+            None => None,
+        };
+        asked = match value {
+            Some("never") => Some(clap::ColorChoice::Never),
+            Some("always") => Some(clap::ColorChoice::Always),
+            Some("auto") => Some(clap::ColorChoice::Auto),
+            _ => asked,
+        };
+    }
+    asked
 }
 
 /// Prints a clap error or help text and returns its exit status.

@@ -92,7 +92,7 @@ pub(super) fn unmatched_selection(cli: &Cli, plan: &Plan) -> Option<String> {
     let args = &cli.test;
     // nextest lists with `--ignored --list` to learn which tests are
     // ignored: an empty answer there is an answer, not a mistake.
-    if args.list && args.filter.is_none() && args.skip.is_empty() {
+    if args.list && cli.libtest.filters.is_empty() && args.skip.is_empty() {
         return None;
     }
     let survivors: Vec<Trial> = plan
@@ -102,18 +102,27 @@ pub(super) fn unmatched_selection(cli: &Cli, plan: &Plan) -> Option<String> {
         .filter(|t| !args.is_filtered_out(t))
         .collect();
     if survivors.is_empty() {
-        return Some(match args.filter.as_deref() {
-            Some(filter) => format!(
-                "no case matches {}`{filter}` (`--list` shows every case's name)",
-                if args.exact { "exactly " } else { "" }
+        let exactly = if args.exact { "exactly " } else { "" };
+        return Some(match cli.libtest.filters.as_slice() {
+            [filter] => {
+                format!("no case matches {exactly}`{filter}` (`--list` shows every case's name)")
+            }
+            [_, _, ..] => format!(
+                "no case matches {exactly}any of {} (`--list` shows every case's name)",
+                cli.libtest
+                    .filters
+                    .iter()
+                    .map(|f| format!("`{f}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
-            None if plan.trials.is_empty() => {
+            [] if plan.trials.is_empty() => {
                 "the selection (--category, --rule) leaves no case to run".to_owned()
             }
-            None if args.ignored => {
+            [] if args.ignored => {
                 "--ignored: none of the selected cases is ambiguous, so none would run".to_owned()
             }
-            None => "--skip leaves no case to run (`--list` shows every case's name)".to_owned(),
+            [] => "--skip leaves no case to run (`--list` shows every case's name)".to_owned(),
         });
     }
     if args.list {
@@ -143,6 +152,8 @@ pub(super) struct Plan {
     pub(super) roots: Vec<Root>,
     pub(super) suites: Vec<(Root, Result<Suite, String>)>,
     pub(super) ambiguous_ignored: usize,
+    /// Cases left out by several name filters (one filter is libtest's).
+    pub(super) filtered_by_name: usize,
     /// Every category and rule the gathered cases name, selected or not:
     /// what an unmatched `--category` or `--rule` is told exists.
     pub(super) seen_categories: BTreeSet<String>,
@@ -161,6 +172,7 @@ pub(super) fn plan(
         roots: Vec::new(),
         suites: Vec::new(),
         ambiguous_ignored: 0,
+        filtered_by_name: 0,
         seen_categories: BTreeSet::new(),
         seen_rules: BTreeSet::new(),
     };
@@ -213,6 +225,9 @@ pub(super) fn plan(
             ));
         }
     }
+    let before = plan.trials.len();
+    plan.trials.retain(|j| cli.libtest.passes_filters(&j.name));
+    plan.filtered_by_name = before - plan.trials.len();
     Ok(plan)
 }
 

@@ -97,7 +97,8 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
         let trials = jobs.into_iter().map(Job::into_trial).collect();
         (libtest_mimic::run(&cli.test, trials).has_failed(), None)
     } else {
-        let tally = progress::run(&cli.test, jobs, narrate);
+        let mut tally = progress::run(&cli.test, jobs, narrate);
+        tally.filtered_out += plan.filtered_by_name;
         (tally.failed + tally.panicked > 0, Some(tally))
     };
 
