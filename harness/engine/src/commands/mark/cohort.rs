@@ -4,8 +4,6 @@
 //! marks, the averages per category, every case with the share of the
 //! class that failed it (more than half flagged) and the causes several
 //! submissions share. Nothing here depends on timings.
-//!
-//! Past 600 lines: about 300 of its lines are the class view's unit tests, beside the code they check.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
