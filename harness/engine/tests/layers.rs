@@ -705,6 +705,10 @@ fn every_long_file_says_why_at_its_top() {
 }
 
 /// Writes `files` (path under `src/`, text) into a new folder.
+#[expect(
+    clippy::expect_used,
+    reason = "test helper: a tree that cannot be written must fail the test"
+)]
 fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temporary folder");
     for (rel, text) in files {
