@@ -25,11 +25,11 @@ pub mod judge;
 pub mod model;
 pub mod output;
 
+// The short paths the packs, the references and the harness use: a named
+// list, the engine's public surface besides the layers themselves.
 pub use commands::cli::{App, Defaults, main_with_args};
-/// The paths the packs, references and harness use, named once here.
-pub use commands::diff;
-pub use commands::pack;
 pub use commands::pack::{EmbeddedSuite, Pack, reference_mode};
+pub use commands::{diff, pack};
 /// Listing a case tree, shared with the packs' build scripts.
 pub use conformance_embed::walk;
 /// Containment of a run, from its own crate (reference programs use it

@@ -1,6 +1,6 @@
 //! Execution: running a program contained and bringing back what it did.
 //! It owns one contained run ([`run`]), supervised from one poll loop
-//! ([`supervise`]) with an interactive run's terminal ([`terminal`]), the
+//! (`run/supervise.rs`) with an interactive run's terminal ([`terminal`]), the
 //! run folders kept for reuse ([`spare`]) and the keepers reaped after
 //! ([`reaper`]), Ctrl-C and SIGTERM clean-up ([`interrupt`]), a quiet end
 //! on a closed pipe ([`quiet`]), the first start of `--bin`

@@ -1,5 +1,5 @@
 //! Reaping what outlives its run: a keeper whose streams closed (its end,
-//! see [`crate::exec::run::supervise`]) may still be tearing down its namespaces, which
+//! see `exec/run/supervise.rs`) may still be tearing down its namespaces, which
 //! the kernel does slowly. The run does not wait for it; one thread for the
 //! whole process reaps such keepers in turn, so no run starts a thread of
 //! its own and no zombie accumulates over thousands of runs.

@@ -2,7 +2,7 @@
 //! from a seed and an index, says how a session is run, proposes smaller
 //! sessions for the shrink loop, and classifies a mismatch into a marking
 //! category and rules. The engine owns the worker pool, the comparison,
-//! deduplication, the shrink loop and the case writer; [`DynExplorer`] lets
+//! deduplication, the shrink loop and the case writer; [`super::DynExplorer`] lets
 //! a pack hand its typed explorer to the engine behind a trait object.
 
 use std::collections::BTreeSet;

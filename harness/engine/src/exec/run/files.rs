@@ -89,7 +89,7 @@ pub(super) fn survey(root: &Path, placed: &[(String, Vec<u8>)], cap: u64) -> Sur
     (files, dirs, written)
 }
 
-/// A relative path in the form [`Outcome::files`] uses.
+/// A relative path in the form [`super::outcome::Outcome::files`] uses.
 pub fn normalize(path: &str) -> String {
     Path::new(path)
         .components()

@@ -93,7 +93,7 @@ pub struct Invocation {
 }
 
 /// How many bytes of each output stream a run keeps, whatever it prints up
-/// to the cap; the rest is counted in [`Outcome::dropped`]. A case's run
+/// to the cap; the rest is counted in [`super::outcome::Outcome::dropped`]. A case's run
 /// needs only what its comparison and report can use: the expected length
 /// plus [`KEEP_WINDOW`]. Keeping a whole 16 MiB flood per run made the
 /// harness's peak memory depend on how the allocator reused freed blocks.

@@ -1,7 +1,7 @@
 //! Running one prepared invocation in a sandbox: a fresh temporary working
 //! directory, a cleared environment, the child in its own process group with
 //! resource limits, then supervised from one poll loop on this thread
-//! ([`crate::exec::run::supervise`]): stdin written as the pipe takes it (in
+//! (`supervise.rs` beside this file): stdin written as the pipe takes it (in
 //! interactive mode typed into the terminal that is both stdin and stdout,
 //! see [`crate::exec::terminal`]), both output streams read under a cap, and a
 //! timeout that kills the whole group.

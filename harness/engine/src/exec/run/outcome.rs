@@ -34,13 +34,13 @@ pub struct Outcome {
     /// (named only when the run was contained in namespaces).
     pub left_behind: Vec<LeftBehind>,
     /// Bytes read and not kept (past the cap, or past what
-    /// [`Invocation::keep`] asked for), per stream.
+    /// [`super::invocation::Invocation::keep`] asked for), per stream.
     pub dropped: Dropped,
     /// Wall time of the run.
     pub elapsed: Duration,
 }
 
-/// How busy a run was, beside its [`Outcome`] (see [`run_with_activity`]):
+/// How busy a run was, beside its [`Outcome`] (see [`super::run_with_activity`]):
 /// what tells a slow program from a stuck one.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Activity {

@@ -16,9 +16,9 @@
 //! kind of edit with the same lines once normalised: escaped, runs of
 //! digits written `#`, cut short.
 //!
-//! The parts, lowest first: [`text`] helpers, the [`signature`] types,
-//! the first [`edit`] of a stream, [`missed`] checks, [`later`]
-//! departures, and the cause [`build`] from them all.
+//! The parts, lowest first: `text` helpers, the `signature` types,
+//! the first `edit` of a stream, `missed` checks, `later`
+//! departures, and the cause `build` from them all.
 
 mod build;
 mod edit;

@@ -61,7 +61,7 @@ impl fmt::Display for InputNote {
 }
 
 /// The stdin line answered at the first difference: as many lines were
-/// read as prompts (`prompt`, [`PROMPT`] for most packs) the expected side
+/// read as prompts (`prompt`, [`crate::exec::terminal::PROMPT`] for most packs) the expected side
 /// printed before it.
 pub fn input_note(stdin: &[u8], expected: &[u8], actual: &[u8], prompt: &[u8]) -> InputNote {
     let at = visible::locate(expected, actual).byte;

@@ -6,7 +6,7 @@
 //! KiB at most and its report ([`CaseFailure::render`]) stays under
 //! [`MAX_REPORT`]; the run's full outputs are dropped once it is built.
 //!
-//! The parts: each [`difference`] with its diff, the bounded [`excerpt`]s
+//! The parts: each `difference` with its diff, the bounded `excerpt`s
 //! it and the failure quote.
 
 mod difference;
