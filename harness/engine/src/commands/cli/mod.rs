@@ -342,8 +342,28 @@ fn clap_exit(e: &clap::Error) -> ExitCode {
 
 #[cfg(test)]
 mod tests {
-    use super::hoist_subcommand;
+    use super::{colour_asked, hoist_subcommand};
     use std::ffi::OsString;
+
+    #[test]
+    fn the_last_color_before_a_double_dash_is_claps_colour() {
+        let asked = |words: &str| {
+            let argv: Vec<OsString> = std::iter::once("h")
+                .chain(words.split(' '))
+                .map(OsString::from)
+                .collect();
+            colour_asked(&argv)
+        };
+        assert_eq!(asked("--color never x"), Some(clap::ColorChoice::Never));
+        assert_eq!(asked("--color=always"), Some(clap::ColorChoice::Always));
+        assert_eq!(
+            asked("--color always --color=never"),
+            Some(clap::ColorChoice::Never)
+        );
+        assert_eq!(asked("--color sometimes"), None);
+        assert_eq!(asked("save -- --color never"), None);
+        assert_eq!(asked("--color"), None);
+    }
 
     fn hoisted(words: &str) -> String {
         let argv: Vec<OsString> = std::iter::once("h")
