@@ -14,6 +14,9 @@
 //! hides which file to change first just as well, and the issue that made
 //! the layers counted them between files.
 //!
+//! `docs/architecture.md` is held to the same tree: its picture lists the
+//! layers in order and the page names every module of every layer.
+//!
 //! [`measure`] gives the numbers (arrows, upward arrows, circles, long
 //! files) for any tree: `LAYERS_SRC=/some/src cargo test -p
 //! conformance-engine --test layers -- --nocapture` prints them for another
@@ -703,6 +706,45 @@ fn every_long_file_says_why_at_its_top() {
         })
         .collect();
     assert!(silent.is_empty(), "long files without a reason: {silent:?}");
+}
+
+/// `docs/architecture.md` draws the layers as they are: each one, top
+/// (last in [`LAYERS`]) to bottom, in its picture, and every module of a
+/// layer named on the page.
+#[test]
+fn the_architecture_page_matches_the_layers() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let page = std::fs::read_to_string(root.join("../../docs/architecture.md")).unwrap_or_default();
+    let at: Vec<Option<usize>> = LAYERS
+        .iter()
+        .map(|l| page.find(&format!("│ {l}/")))
+        .collect();
+    assert!(at.iter().all(Option::is_some), "layers drawn: {at:?}");
+    assert!(
+        at.windows(2).all(|w| w[0] > w[1]),
+        "the picture must list the layers top to bottom: {LAYERS:?} reversed"
+    );
+    let mut missing = Vec::new();
+    for layer in LAYERS {
+        let Ok(entries) = std::fs::read_dir(root.join("src").join(layer)) else {
+            missing.push((*layer).to_owned());
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let stem = name.strip_suffix(".rs").unwrap_or(&name);
+            let named = page
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|w| w == stem);
+            if stem != "mod" && !named {
+                missing.push(format!("{layer}/{name}"));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "modules the page does not name: {missing:?}"
+    );
 }
 
 /// Writes `files` (path under `src/`, text) into a new folder.
