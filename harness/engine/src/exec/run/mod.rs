@@ -32,6 +32,7 @@ mod interactive_tests;
 mod invocation;
 mod mode;
 mod outcome;
+mod pipes;
 mod spawn;
 mod supervise;
 mod target;

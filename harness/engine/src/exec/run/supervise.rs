@@ -12,13 +12,11 @@
 //! Killing and reaping stay with [`crate::exec::run`], which knows what the
 //! process is; this module only needs its pid.
 //!
-//! Past 600 lines: one poll loop and the state it drives (both capped
-//! streams, stdin or the terminal's typist, the deadline), which change
-//! together; about 175 of its lines are its tests.
+//! The descriptors it drives (an output stream under its cap, stdin as
+//! the pipe takes it) are [`super::pipes`]'s.
 
 use std::borrow::Cow;
-use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io;
 use std::os::fd::{AsFd, OwnedFd};
 use std::time::{Duration, Instant};
 
@@ -27,6 +25,7 @@ use rustix::process::{Pid, PidfdFlags, WaitId, WaitIdOptions};
 
 use super::ending::Stream;
 use super::invocation::Keep;
+use super::pipes::{Got, Inlet, Reader};
 use crate::exec::terminal::{Awaiting, Keys, Typist};
 
 /// How often the program's end is peeked at where the kernel has no
@@ -94,134 +93,6 @@ pub(crate) struct Supervisor<'a> {
     /// When output last arrived on either stream: a run killed at its
     /// limit was "still writing" if this is close to the kill.
     last_output: Option<Instant>,
-}
-
-/// One output stream: its descriptor while open, and what was read.
-struct Reader {
-    file: Option<File>,
-    stream: Stream,
-    keep: u64,
-    kept: Vec<u8>,
-    dropped: u64,
-    total: u64,
-}
-
-/// What one read of a stream brought.
-#[derive(Debug, PartialEq, Eq)]
-enum Got {
-    /// Nothing now (would block, interrupted).
-    Nothing,
-    /// Bytes, kept or counted.
-    Data,
-    /// The end of the stream (a terminal's master reads `EIO` once every
-    /// holder of the slave is gone: that too).
-    Closed,
-    /// The stream passed the cap; it is closed.
-    Cap,
-}
-
-impl Reader {
-    fn new(fd: Option<OwnedFd>, stream: Stream, keep: Keep) -> io::Result<Self> {
-        let file = fd.map(nonblocking).transpose()?;
-        Ok(Self {
-            file,
-            stream,
-            keep: keep.of(stream),
-            kept: Vec::new(),
-            dropped: 0,
-            total: 0,
-        })
-    }
-
-    /// One `read(2)`; what it brings goes to `typist` too, if there is one.
-    fn read_once(&mut self, chunk: &mut [u8], cap: u64, typist: Option<&mut Typist<'_>>) -> Got {
-        let Some(file) = &mut self.file else {
-            return Got::Closed;
-        };
-        let n = match file.read(chunk) {
-            Ok(0) => {
-                self.file = None;
-                return Got::Closed;
-            }
-            Ok(n) => n,
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
-                ) =>
-            {
-                return Got::Nothing;
-            }
-            Err(_) => {
-                self.file = None;
-                return Got::Closed;
-            }
-        };
-        let data = &chunk[..n];
-        if let Some(typist) = typist {
-            typist.saw(data);
-        }
-        let room = cap.min(self.keep).saturating_sub(self.total);
-        let keep = usize::try_from(room).unwrap_or(usize::MAX).min(n);
-        self.kept.extend_from_slice(&data[..keep]);
-        self.dropped += (n - keep) as u64;
-        self.total += n as u64;
-        if self.total > cap {
-            self.file = None;
-            return Got::Cap;
-        }
-        Got::Data
-    }
-}
-
-/// Bytes written to the program as its descriptor accepts them.
-struct Inlet<'a> {
-    file: File,
-    queue: Cow<'a, [u8]>,
-    sent: usize,
-}
-
-impl<'a> Inlet<'a> {
-    fn new(fd: OwnedFd, queue: Cow<'a, [u8]>) -> io::Result<Self> {
-        Ok(Self {
-            file: nonblocking(fd)?,
-            queue,
-            sent: 0,
-        })
-    }
-
-    fn pending(&self) -> bool {
-        self.sent < self.queue.len()
-    }
-
-    /// Writes what the descriptor takes now. An error means the program
-    /// will not read more (a broken pipe: it closed its stdin or ended;
-    /// `EIO`: the terminal is gone), which is its right.
-    fn push(&mut self) -> Result<(), ()> {
-        while self.pending() {
-            match self.file.write(&self.queue[self.sent..]) {
-                Ok(0) => return Err(()),
-                Ok(n) => self.sent += n,
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(()),
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(_) => return Err(()),
-            }
-        }
-        Ok(())
-    }
-
-    /// Queues more bytes for a typist: the written ones are forgotten.
-    fn queue_more(&mut self) -> &mut Vec<u8> {
-        let queue = self.queue.to_mut();
-        queue.drain(..self.sent);
-        self.sent = 0;
-        queue
-    }
-}
-
-fn nonblocking(fd: OwnedFd) -> io::Result<File> {
-    rustix::io::ioctl_fionbio(&fd, true)?;
-    Ok(File::from(fd))
 }
 
 /// How the end of the process watched is seen.
