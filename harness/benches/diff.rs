@@ -11,7 +11,7 @@
 use std::process::ExitCode;
 
 use boxes_corpus::pack::BoxesExplorer;
-use boxes_harness::engine::diff::DiffCli;
+use boxes_harness::engine::diff::args::DiffCli;
 use boxes_harness::engine::diff::explore::Context;
 
 const ROUNDS: u64 = 3;

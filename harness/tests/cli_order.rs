@@ -92,6 +92,92 @@ fn selectors_that_match_nothing_exit_2_naming_what_exists() {
 }
 
 #[test]
+fn several_filters_run_the_cases_matching_any_of_them() {
+    let names = |out: &str| -> Vec<String> {
+        out.lines()
+            .filter_map(|l| l.strip_suffix(": test"))
+            .map(str::to_owned)
+            .collect()
+    };
+    let (code, one, err) = run(&["--list", "args-count"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, other, err) = run(&["--list", "save/"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, both, err) = run(&["--list", "args-count", "save/"]);
+    assert_eq!(code, 0, "{err}");
+    let mut want = [names(&one), names(&other)].concat();
+    want.sort();
+    assert!(!names(&one).is_empty() && !names(&other).is_empty());
+    let mut got = names(&both);
+    got.sort();
+    assert_eq!(got, want);
+
+    // As libtest takes them: after --bin, `save` is a filter, not a
+    // subcommand; the cases left out are counted as filtered out.
+    // The fixture under a neutral name behaves as the reference.
+    let dir = tempfile::tempdir().unwrap();
+    let link = dir.path().join("boxes");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_boxes-fixture-variant"), &link).unwrap();
+    let bin = link.display().to_string();
+    let (code, out, err) = run(&["--bin", &bin, "args-count", "save/", "-q"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let total = names(&run(&["--list"]).1).len();
+    let ran = want.len();
+    assert!(
+        out.contains(&format!("{} filtered out", total - ran)),
+        "{total} cases, {ran} selected: {out}"
+    );
+
+    // --exact applies to each.
+    let (code, out, err) = run(&[
+        "--list",
+        "--exact",
+        "args-count/no-arguments",
+        "save/save-twice",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        names(&out),
+        ["args-count/no-arguments", "save/save-twice"],
+        "{out}"
+    );
+
+    let (code, out, err) = run(&["no-such-case", "nor-this"]);
+    assert_eq!(code, USAGE, "{out}{err}");
+    assert!(
+        err.contains("no case matches any of `no-such-case`, `nor-this`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn color_never_governs_claps_usage_errors_too() {
+    // CLICOLOR_FORCE makes clap colour without a terminal, as it would
+    // on one; --color never must win over it, as NO_COLOR does.
+    let usage_error = |args: &[&str]| {
+        let out = Command::cargo_bin("boxes-harness")
+            .unwrap()
+            .env_remove("NO_COLOR")
+            .env("CLICOLOR_FORCE", "1")
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(USAGE), "{args:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    assert!(usage_error(&["--no-such-option"]).contains('\x1b'));
+    for args in [
+        &["--color", "never", "--no-such-option"][..],
+        &["--no-such-option", "--color=never"][..],
+    ] {
+        let err = usage_error(args);
+        assert!(err.contains("--no-such-option"), "{err}");
+        assert!(!err.contains('\x1b'), "{args:?}: {err:?}");
+    }
+    assert!(usage_error(&["--color", "always", "--no-such-option"]).contains('\x1b'));
+}
+
+#[test]
 fn zero_threads_is_one_per_core_and_jobs_is_accepted() {
     for args in [
         &["--test-threads", "0", "--category", "args-count"][..],

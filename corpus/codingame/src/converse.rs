@@ -18,9 +18,9 @@ use codingame_reference::contain::Running;
 use codingame_reference::greedy::name_of;
 use codingame_reference::judge::{Judge, Reason};
 use codingame_reference::{client, strategy};
+use conformance_engine::bytes::{quote, visible};
 use conformance_engine::driver::{CaseDriver, Conversation, DriveSettings, Exchange};
 use conformance_engine::interrupt::{Interrupted, Killer, Ticket};
-use conformance_engine::report;
 use conformance_engine::run::Target;
 
 use crate::force::{self, Forcer, Scenario};
@@ -118,12 +118,12 @@ fn command(program: &Target) -> (Vec<String>, Vec<(String, String)>) {
 /// conversation (ANSWER-1: a bot reads them one at a time).
 fn reproduce(program: &Target, sent: &[u8]) -> String {
     let (words, env) = command(program);
-    let mut cmd = format!("printf {} |", report::printf_format(sent));
+    let mut cmd = format!("printf {} |", quote::printf_format(sent));
     for (k, v) in env {
-        let _ = write!(cmd, " {k}={}", report::shell_quote(&v));
+        let _ = write!(cmd, " {k}={}", quote::shell_quote(&v));
     }
     for w in words {
-        let _ = write!(cmd, " {}", report::shell_quote(&w));
+        let _ = write!(cmd, " {}", quote::shell_quote(&w));
     }
     cmd
 }
@@ -222,7 +222,7 @@ impl CaseDriver for Driver {
             Reply::Eof(_) => Err(format!(
                 "the bot's output ended before it answered its first request (seat A of a 2x2 \
                  match: {}){}; no case was run",
-                report::escape(&request.bytes),
+                visible::escape(&request.bytes),
                 process
                     .start_error()
                     .map(|e| format!("; it could not be started: {e}"))

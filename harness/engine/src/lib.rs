@@ -3,71 +3,38 @@
 //! specification. What the program is comes from a spec pack ([`pack`]);
 //! the engine names none.
 //!
-//! - [`pack`]: what a spec pack supplies; [`pack::reference_mode`].
-//! - [`schema`]: the case format (serde types, JSON Schema).
-//! - [`suite`]: where cases come from (a pack's embedded suite, folders,
-//!   files).
-//! - [`case`]: from a case file to an [`run::Invocation`] and a
-//!   [`compare::Expectation`].
-//! - [`run`]: running one invocation in a sandbox ([`run::run`]),
-//!   supervised from one poll loop ([`supervise`]; keepers that outlive
-//!   their run are reaped by [`reaper`]); [`terminal`]: the terminal of
-//!   an interactive run (stdin and stdout on
-//!   one pseudo-terminal, stdin typed at the prompts, end of file).
-//! - [`compare`]: byte-exact comparison ([`compare::compare`]).
-//! - [`driver`]: cases run as a conversation by a pack's driver.
-//! - [`failure`]: how a case failed, structured and bounded; [`cause`]:
-//!   the signature that makes failures "the same"; [`group`]: the report
-//!   of failures grouped by cause; [`kit`]: `--keep-failed` folders.
-//! - [`report`]: reproduce commands, score, coverage, JUnit.
-//! - [`bless`]: rewriting expected fields from the reference.
-//! - [`budget`]: the early verdict on a program that hangs.
-//! - [`diff`]: differential testing with a pack's explorer.
-//! - [`mark`]: a folder of submissions built, marked and viewed as a class.
-//! - [`sandbox`]: containment of a run in namespaces (a keeper as PID 1);
-//!   [`interrupt`]: Ctrl-C / SIGTERM clean-up; [`preflight`]: a `--bin`
-//!   that cannot execute, explained once; [`quiet`]: a quiet end on a
-//!   closed output pipe.
-//! - [`cli`]: the command line ([`cli::main_with_args`]); [`exit`]: its
-//!   exit statuses.
+//! The engine is six layers, each a folder that may use only the folders
+//! below it (`docs/architecture.md` draws them; `tests/layers.rs` keeps
+//! them so):
+//!
+//! - [`commands`]: the command line, `diff`, `mark`, the spec pack
+//!   interface;
+//! - [`output`]: reports, results, `--bless`'s rewriting, exit statuses;
+//! - [`judge`]: comparison, failures, their causes, groups and verdicts;
+//! - [`model`]: the case format, cases, suites;
+//! - [`exec`]: a program run contained and supervised;
+//! - [`bytes`]: bytes made visible and quoted for people.
+//!
+//! The other crates of the workspace (packs, references, the harness) use
+//! the short paths below; inside the engine every path names its layer.
 
-pub mod bless;
-pub mod budget;
-pub mod builtin;
-pub mod case;
-pub mod cause;
-pub mod cli;
-pub mod compare;
-pub mod corpus_cli;
-pub mod diff;
-pub mod driver;
-pub mod exit;
-pub mod failure;
-pub mod group;
-pub mod interrupt;
-pub mod kit;
-pub mod mark;
-pub mod pack;
-pub mod preflight;
-pub mod provenance;
-pub mod quiet;
-pub mod reaper;
-pub mod report;
-pub mod results;
-pub mod rng;
-pub mod run;
-pub mod scaffold;
-pub mod schema;
-pub mod spare;
-pub mod suite;
-pub mod supervise;
-pub mod terminal;
-pub mod writer;
+pub mod bytes;
+pub mod commands;
+pub mod exec;
+pub mod judge;
+pub mod model;
+pub mod output;
 
-pub use cli::{App, Defaults, main_with_args};
+// The short paths the packs, the references and the harness use: a named
+// list, the engine's public surface besides the layers themselves.
+pub use commands::cli::{App, Defaults, main_with_args};
+pub use commands::pack::{EmbeddedSuite, Pack, reference_mode};
+pub use commands::{builtin, corpus_cli, diff, pack};
 /// Listing a case tree, shared with the packs' build scripts.
 pub use conformance_embed::walk;
 /// Containment of a run, from its own crate (reference programs use it
 /// without the engine).
 pub use conformance_sandbox as sandbox;
-pub use pack::{EmbeddedSuite, Pack, reference_mode};
+pub use exec::{driver, interrupt, run};
+pub use model::{rng, schema, suite};
+pub use output::{exit, writer};

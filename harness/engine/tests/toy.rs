@@ -11,7 +11,8 @@ use std::ffi::OsString;
 use std::io::Write as _;
 use std::process::ExitCode;
 
-use conformance_engine::diff::explore::{Classification, DynExplorer, Explorer, Label, Probe};
+use conformance_engine::diff::DynExplorer;
+use conformance_engine::diff::explore::{Classification, Explorer, Label, Probe};
 use conformance_engine::pack::{EmbeddedSuite, Pack};
 use conformance_engine::{App, Defaults};
 

@@ -1,0 +1,64 @@
+//! What the binary hands the command line: its name and spec packs
+//! ([`App`]), the defaults that differ between binaries ([`Defaults`]), and
+//! how a usage error is reported ([`usage_error`]).
+
+use std::process::ExitCode;
+
+use crate::commands::pack::{self, Pack};
+use crate::output::exit;
+
+/// Behaviour that differs between the harness binary and the conformance
+/// test target.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Defaults {
+    /// Run ambiguous cases too, as if `--include-ignored` were given.
+    pub include_ambiguous: bool,
+    /// Ignore `NAME_BIN`: `cargo test` checks the reference whatever the
+    /// environment says.
+    pub ignore_bin_env: bool,
+    /// libtest's per-case output by default (a `cargo test` target), as if
+    /// `--format libtest` were given.
+    pub libtest_output: bool,
+}
+
+/// A binary built on the engine: its name and the packs it registers.
+#[derive(Clone, Copy)]
+pub struct App<'a> {
+    /// The binary's name, shown in usage lines and printed commands.
+    pub program: &'static str,
+    /// The registered packs; the first is the default.
+    pub packs: &'a [&'a dyn Pack],
+}
+
+impl<'a> App<'a> {
+    /// The pack named `name`, or the default pack.
+    pub(super) fn pack(&self, name: Option<&str>) -> Result<&'a dyn Pack, String> {
+        match name {
+            None => self
+                .packs
+                .first()
+                .copied()
+                .ok_or_else(|| "no spec pack is registered".to_owned()),
+            Some(name) => pack::find(self.packs, name).ok_or_else(|| {
+                format!(
+                    "--spec {name}: no such spec pack (known: {})",
+                    self.packs
+                        .iter()
+                        .map(|p| p.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }),
+        }
+    }
+
+    /// Whether `pack` is the default pack.
+    pub(super) fn is_default(&self, pack: &dyn Pack) -> bool {
+        self.packs.first().is_some_and(|p| p.name() == pack.name())
+    }
+}
+
+pub(super) fn usage_error(program: &str, message: &str) -> ExitCode {
+    eprintln!("{program}: {message}");
+    exit::code(exit::USAGE)
+}

@@ -1,0 +1,34 @@
+//! `--bless` for one case: run the reference and rewrite the case's
+//! expected fields.
+
+use crate::exec::run;
+use crate::model::case;
+use crate::model::schema::Case;
+use crate::model::suite::CaseFile;
+use crate::output::bless::{self, Blessed};
+
+use super::context::Context;
+
+pub(super) fn bless_one(
+    ctx: &Context,
+    file: &CaseFile,
+    parsed: Result<Case, String>,
+    prompt: Option<&str>,
+) -> Result<(), String> {
+    let case = parsed?;
+    // A conversation's expectations are its rules, not bytes: nothing to
+    // write.
+    if case.script.is_some() {
+        return Ok(());
+    }
+    let mut inv =
+        case::invocation(&case, file, &ctx.target, ctx.overrides).map_err(|e| e.to_string())?;
+    if let Some(p) = prompt.filter(|p| !p.is_empty()) {
+        inv.prompt = p.as_bytes().to_vec();
+    }
+    let outcome = run::run(&inv).map_err(|e| format!("{}: {e}", file.display()))?;
+    match bless::bless(file, &case, &outcome) {
+        Ok(Blessed::Changed | Blessed::Unchanged) => Ok(()),
+        Err(e) => Err(e.to_string()),
+    }
+}

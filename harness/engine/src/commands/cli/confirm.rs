@@ -1,0 +1,216 @@
+//! A timeout is confirmed before it is charged. A run killed at its time
+//! limit may only have been slowed by a busy machine (other jobs, other
+//! submissions marked beside it), so the case runs again with
+//! [`HEADROOM`] times the limit, and the limit is then applied to the CPU
+//! time the program used, which does not depend on the machine's load.
+//! Confirmations take turns within one harness process; other processes
+//! (under `mark`, each submission is a harness process of its own) still
+//! run beside them, which is why the CPU time, not the wall time, decides:
+//!
+//! - it finishes within the limit's CPU time: the first kill was the
+//!   machine's doing, and the case is judged on this run;
+//! - it finishes but used more CPU time than the limit: slow, charged as
+//!   a timeout that says how long it takes ("slow: finishes in 8.8 s");
+//! - it is killed again having used more CPU time than the limit, or
+//!   blocked (nothing of it runnable at the kill): stuck, charged ("timed
+//!   out twice"), saying whether it was using CPU or writing at the kill;
+//! - it is killed again having used less CPU time than the limit while
+//!   runnable (starved by the machine's load): it runs once more with
+//!   [`HEADROOM`] times as long again, then is judged as above.
+//!
+//! A run killed while blocked (nothing of it runnable, and under a tenth
+//! of the limit's CPU time used) was waiting for something, not starved:
+//! no load explains that, and it is charged without a second run (a
+//! program waiting for input at a prompt it never showed costs one limit,
+//! not five).
+//!
+//! Either way the note says what the reference takes, when the case
+//! records it.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use crate::exec::run::{self, Activity, Ending, Invocation, Limits, Outcome};
+
+/// How many times the limit a confirming run is given.
+pub(super) const HEADROOM: u32 = 4;
+
+/// One confirmation at a time within this process: a confirmation does
+/// not compete with the others of this run (other processes may still
+/// run beside it; the CPU time decides, not the wall time).
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// What a confirmation found, for the report.
+#[derive(Debug, Clone)]
+pub(super) enum Confirmed {
+    /// Finished within the limit's CPU time: judged on `outcome`.
+    Cleared(Box<Outcome>),
+    /// Finished, after `took` (wall) and `cpu`, past the limit.
+    Slow {
+        /// Wall time of the confirming run.
+        took: Duration,
+    },
+    /// Killed blocked, using no CPU: charged at once.
+    Blocked,
+    /// Killed again at the headroom.
+    Stuck {
+        /// How busy it was at the second kill.
+        activity: Activity,
+        /// The headroom's limit.
+        after: Duration,
+    },
+}
+
+/// Confirms a run killed at `inv.timeout`; `None` when it was not killed
+/// at its time limit (nothing to confirm) or the run could not be made.
+pub(super) fn confirm(inv: &Invocation, first: &Outcome, how: Activity) -> Option<Confirmed> {
+    if !matches!(first.ending, Ending::TimedOut { .. }) {
+        return None;
+    }
+    let limit = inv.timeout;
+    if !how.runnable && how.cpu.is_some_and(|cpu| cpu < limit / 10) {
+        return Some(Confirmed::Blocked);
+    }
+    let within = |cpu: Option<Duration>, wall: Duration| cpu.map_or(wall <= limit, |c| c <= limit);
+    let _alone = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut again = inv.clone();
+    let mut wall = limit;
+    for last in [false, true] {
+        wall = wall.saturating_mul(HEADROOM).min(run::MAX_TIMEOUT);
+        again.timeout = wall;
+        again.limits = Limits::for_timeout(wall);
+        let (outcome, activity) = run::run_with_activity(&again).ok()?;
+        if !matches!(outcome.ending, Ending::TimedOut { .. }) {
+            return Some(if within(activity.cpu, outcome.elapsed) {
+                Confirmed::Cleared(Box::new(outcome))
+            } else {
+                Confirmed::Slow {
+                    took: outcome.elapsed,
+                }
+            });
+        }
+        // Starved, not stuck: it wanted the CPU and did not get its
+        // limit's worth of it.
+        let starved = activity.runnable && within(activity.cpu, Duration::ZERO);
+        if !starved || last {
+            return Some(Confirmed::Stuck {
+                activity,
+                after: wall,
+            });
+        }
+    }
+    None
+}
+
+/// The note a charged timeout carries: how it behaved and what the
+/// reference takes.
+pub(super) fn note(
+    confirmed: &Confirmed,
+    limit: Duration,
+    reference: Option<Duration>,
+) -> Option<String> {
+    let reference = match reference {
+        // What a case records for anything the 1 s floor covers.
+        Some(r) if r <= Duration::from_millis(50) => {
+            "; the reference takes under 0.05 s".to_owned()
+        }
+        Some(r) => format!("; the reference takes about {} s", secs(r)),
+        None => String::new(),
+    };
+    match confirmed {
+        Confirmed::Cleared(_) => None,
+        Confirmed::Blocked => Some(format!(
+            "still running after {} s, waiting at the kill and using no CPU (blocked reading \
+             input?){reference}",
+            secs(limit)
+        )),
+        Confirmed::Slow { took } => Some(format!(
+            "slow: finishes in {} s, past its limit of {} s{reference} (timed out, then run again \
+             with {HEADROOM}× the limit; its CPU time decides)",
+            secs(*took),
+            secs(limit)
+        )),
+        Confirmed::Stuck { activity, after } => {
+            let doing = match (activity.cpu, activity.last_output) {
+                (_, Some(out)) if after.saturating_sub(out) < Duration::from_millis(200) => {
+                    "still writing output at the kill"
+                }
+                (Some(_), _) if activity.runnable => {
+                    "still using the CPU at the kill (a loop that never ends?)"
+                }
+                (Some(_), _) => "waiting at the kill, using no CPU (blocked reading input?)",
+                (None, _) => "still running",
+            };
+            Some(format!(
+                "timed out twice: still running after {} s, and again after {} s; {doing}{reference}",
+                secs(limit),
+                secs(*after)
+            ))
+        }
+    }
+}
+
+fn secs(d: Duration) -> String {
+    let text = format!("{:.2}", d.as_secs_f64());
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notes_tell_slow_from_stuck() {
+        let limit = Duration::from_secs(1);
+        let slow = note(
+            &Confirmed::Slow {
+                took: Duration::from_millis(3800),
+            },
+            limit,
+            Some(Duration::from_millis(10)),
+        )
+        .unwrap();
+        assert!(slow.starts_with("slow: finishes in 3.8 s"), "{slow}");
+        assert!(slow.contains("the reference takes under 0.05 s"), "{slow}");
+        let spin = note(
+            &Confirmed::Stuck {
+                activity: Activity {
+                    cpu: Some(Duration::from_secs(4)),
+                    runnable: true,
+                    last_output: None,
+                },
+                after: Duration::from_secs(4),
+            },
+            limit,
+            None,
+        )
+        .unwrap();
+        assert!(
+            spin.starts_with("timed out twice: still running after 1 s"),
+            "{spin}"
+        );
+        assert!(spin.contains("using the CPU"), "{spin}");
+        let writing = note(
+            &Confirmed::Stuck {
+                activity: Activity {
+                    cpu: Some(Duration::from_secs(1)),
+                    runnable: false,
+                    last_output: Some(Duration::from_millis(3950)),
+                },
+                after: Duration::from_secs(4),
+            },
+            limit,
+            None,
+        )
+        .unwrap();
+        assert!(writing.contains("still writing"), "{writing}");
+        let blocked = note(&Confirmed::Blocked, limit, Some(Duration::from_millis(1))).unwrap();
+        assert_eq!(
+            blocked,
+            "still running after 1 s, waiting at the kill and using no CPU (blocked reading \
+             input?); the reference takes under 0.05 s"
+        );
+    }
+}

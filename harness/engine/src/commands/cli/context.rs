@@ -1,0 +1,98 @@
+//! The state every trial of a run shares ([`Context`]): the program, the
+//! pack's driver and settings, the overrides, the style, where failures
+//! and results go, and the early verdict; built once from the command line.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use libtest_mimic::FormatSetting;
+
+use crate::bytes::visible::Style;
+use crate::commands::pack::Pack;
+use crate::exec::driver::{CaseDriver, DriveSettings};
+use crate::exec::run::Target;
+use crate::judge::budget::EarlyStop;
+use crate::judge::verdict::CaseResult;
+use crate::model::case::Overrides;
+
+use super::args::Cli;
+
+pub(super) struct Context {
+    pub(super) target: Target,
+    /// The pack's name and `--bin` as given, for the command that re-runs
+    /// one conversation case.
+    pub(super) spec: &'static str,
+    pub(super) bin: Option<String>,
+    pub(super) driver: Option<Arc<dyn CaseDriver>>,
+    pub(super) settings: DriveSettings,
+    pub(super) overrides: Overrides,
+    pub(super) style: Style,
+    pub(super) bless: bool,
+    pub(super) program: &'static str,
+    /// `--keep-failed`.
+    pub(super) keep_failed: Option<PathBuf>,
+    /// `--reproduce-as`: the program as the student names it.
+    pub(super) reproduce_as: Option<String>,
+    /// Each failure's full report goes into its libtest message (JSON
+    /// output); otherwise the message is one line and the full reports
+    /// come grouped by cause after the run.
+    pub(super) full_messages: bool,
+    pub(super) results: Mutex<Vec<CaseResult>>,
+    /// The early verdict on a program that hangs.
+    pub(super) budget: EarlyStop,
+}
+
+/// The state every trial shares.
+pub(super) fn context(
+    cli: &Cli,
+    pack: &dyn Pack,
+    program: &'static str,
+    target: Target,
+    timeout: Option<Duration>,
+) -> Result<Context, String> {
+    Ok(Context {
+        target,
+        spec: pack.name(),
+        // A student's report names their program as they build it.
+        bin: cli
+            .reproduce_as
+            .clone()
+            .or_else(|| cli.bin.as_ref().map(|b| b.to_string_lossy().into_owned())),
+        driver: pack.driver(),
+        settings: DriveSettings {
+            time_factor: time_factor(cli, pack)?,
+            timeout,
+        },
+        overrides: Overrides { timeout },
+        style: Style {
+            colour: cli.libtest.colour(),
+        },
+        bless: cli.bless,
+        program,
+        keep_failed: cli.keep_failed.clone(),
+        reproduce_as: cli.reproduce_as.clone(),
+        full_messages: matches!(cli.test.format, Some(FormatSetting::Json)),
+        results: Mutex::new(Vec::new()),
+        budget: EarlyStop::new(!cli.bless && !cli.no_early_stop),
+    })
+}
+
+/// `--time-factor`, else `NAME_TIME_FACTOR`, else 1.
+pub(super) fn time_factor(cli: &Cli, pack: &dyn Pack) -> Result<f64, String> {
+    let name = format!("{}_TIME_FACTOR", pack.name().to_ascii_uppercase());
+    let (factor, from) = match (cli.time_factor, std::env::var(&name)) {
+        (Some(f), _) => (f, "--time-factor".to_owned()),
+        (None, Ok(text)) if !text.is_empty() => (
+            text.parse::<f64>()
+                .map_err(|_| format!("{name}={text}: not a number"))?,
+            name,
+        ),
+        _ => return Ok(1.0),
+    };
+    if factor.is_finite() && factor > 0.0 && factor < 1e6 {
+        Ok(factor)
+    } else {
+        Err(format!("{from} must be a positive number, not {factor}"))
+    }
+}

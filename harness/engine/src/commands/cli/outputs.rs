@@ -1,0 +1,107 @@
+//! The machine outputs of a run: the `--results` JSON document and
+//! Gradescope's `results.json` (`--gradescope`).
+
+use std::path::Path;
+use std::time::Instant;
+
+use crate::bytes::visible;
+use crate::judge::verdict::CaseResult;
+use crate::model::schema::Suite;
+use crate::output::report;
+use crate::output::reproduce;
+use crate::output::results::RunInfo;
+
+use super::args::Cli;
+
+/// Writes `--results` and `--gradescope`, when asked for.
+pub(super) fn write_machine_outputs(
+    cli: &Cli,
+    first_suite: Option<&Suite>,
+    info: &RunInfo<'_>,
+    results: &[CaseResult],
+    started: Instant,
+) -> Result<(), String> {
+    if cli.results.is_none() && cli.gradescope.is_none() {
+        return Ok(());
+    }
+    let rows = first_suite
+        .map(|suite| report::score(suite, results, cli.strict))
+        .unwrap_or_default();
+    let doc = crate::output::results::build(info, results, &rows);
+    let write = |path: &Path, text: String| {
+        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    };
+    if let Some(path) = &cli.results {
+        write(
+            path,
+            serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n",
+        )?;
+    }
+    if let Some(path) = &cli.gradescope {
+        let titles: Vec<(String, String)> = first_suite
+            .map(|s| {
+                s.categories
+                    .iter()
+                    .map(|c| (c.name.clone(), c.title.clone().unwrap_or_default()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let causes = category_causes(results);
+        let grade = crate::output::results::gradescope(
+            &doc,
+            &titles,
+            &causes,
+            started.elapsed().as_secs_f64(),
+        );
+        write(
+            path,
+            serde_json::to_string_pretty(&grade).unwrap_or_default() + "\n",
+        )?;
+    }
+    Ok(())
+}
+
+/// Each category's failures grouped by cause, as the report renders them
+/// (without colour, and no kit named as the student's): a Gradescope
+/// test's output.
+fn category_causes(results: &[CaseResult]) -> Vec<(String, String)> {
+    let mut categories: Vec<&str> = results
+        .iter()
+        .filter_map(|r| r.category.as_deref())
+        .collect();
+    categories.sort_unstable();
+    categories.dedup();
+    categories
+        .into_iter()
+        .map(|name| {
+            let mine: Vec<CaseResult> = results
+                .iter()
+                .filter(|r| r.category.as_deref() == Some(name))
+                .cloned()
+                .collect();
+            let text = crate::judge::group::render(&mine, visible::Style { colour: false });
+            // The student on Gradescope has neither report.txt nor its kits.
+            let text = reproduce::for_gradescope(&text);
+            (name.to_owned(), text.trim_start_matches('\n').to_owned())
+        })
+        .collect()
+}
+
+/// Gradescope's `results.json` for a run that could not check the
+/// program at all (it cannot be built or started): score 0, `why` as the
+/// output a student sees.
+pub(super) fn gradescope_unrun(path: &Path, why: &str) -> Result<(), String> {
+    let grade = serde_json::json!({
+        "score": 0.0,
+        "output": crate::output::results::bounded(why, crate::output::results::GRADESCOPE_TEST_MAX),
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+            "output_format": "text",
+        "tests": [],
+    });
+    std::fs::write(
+        path,
+        serde_json::to_string_pretty(&grade).unwrap_or_default() + "\n",
+    )
+    .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}

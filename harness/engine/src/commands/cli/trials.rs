@@ -1,0 +1,409 @@
+//! One case as a libtest-mimic trial: run (or driven as a conversation),
+//! compared, and judged into a verdict with its failure notes and the
+//! commands that reproduce or re-bless it.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, PoisonError};
+use std::time::{Duration, Instant};
+
+use libtest_mimic::{Failed, Trial};
+
+use crate::bytes::quote;
+use crate::exec::driver::Conversation;
+use crate::exec::run::{self, Invocation};
+use crate::judge::budget::{Finish, Rerun};
+use crate::judge::compare;
+use crate::judge::failure::{CaseFailure, Notes};
+use crate::judge::verdict::{CaseResult, Verdict};
+use crate::model::case;
+use crate::model::schema::{Case, Suite};
+use crate::model::suite::CaseFile;
+use crate::output::reproduce;
+
+use super::bless::bless_one;
+use super::confirm;
+use super::context::Context;
+
+/// One selected case, ready to run: under libtest-mimic (as a [`Trial`])
+/// or under the harness's own runner ([`super::progress`]).
+pub(super) struct Job {
+    pub(super) name: String,
+    /// Ambiguous: run only when asked for.
+    pub(super) ignored: bool,
+    run: Box<dyn FnOnce() -> Result<(), Failed> + Send>,
+}
+
+impl Job {
+    /// Runs the case; its result goes to the run's context, the outcome to
+    /// libtest.
+    pub(super) fn run(self) -> Result<(), Failed> {
+        (self.run)()
+    }
+
+    /// The case as a libtest-mimic trial.
+    pub(super) fn into_trial(self) -> Trial {
+        let run = self.run;
+        Trial::test(self.name, run).with_ignored_flag(self.ignored)
+    }
+
+    /// A trial of the same name that runs nothing: what libtest's filters
+    /// (`FILTER`, `--exact`, `--skip`, `--ignored`) are asked about.
+    pub(super) fn probe(&self) -> Trial {
+        Trial::test(self.name.clone(), || Ok(())).with_ignored_flag(self.ignored)
+    }
+}
+
+pub(super) fn job(
+    ctx: Arc<Context>,
+    file: CaseFile,
+    parsed: Result<Case, String>,
+    suite: Result<Suite, String>,
+    ignored: bool,
+) -> Job {
+    let name = file.name().to_owned();
+    let job_name = name.clone();
+    let run = Box::new(move || {
+        if crate::exec::interrupt::interrupted() {
+            return Err(Failed::from("not run: the harness was interrupted"));
+        }
+        let start = Instant::now();
+        let mut result = CaseResult {
+            name,
+            category: None,
+            rules: Vec::new(),
+            tags: Vec::new(),
+            ambiguous: false,
+            expected_status: None,
+            actual: None,
+            verdict: Verdict::Passed,
+            time: Duration::ZERO,
+        };
+        match &parsed {
+            Ok(c) => {
+                result.category = Some(c.category.clone());
+                result.rules.clone_from(&c.rules);
+                result.tags.clone_from(&c.tags);
+                result.ambiguous = c.is_ambiguous();
+                result.expected_status = c.status.map(i32::from);
+            }
+            Err(_) => result.category = file.folder().map(str::to_owned),
+        }
+        result.verdict = if ctx.budget.admit() {
+            if ctx.bless {
+                bless_one(
+                    &ctx,
+                    &file,
+                    parsed,
+                    suite.as_ref().ok().and_then(|s| s.prompt.as_deref()),
+                )
+                .err()
+                .map_or(Verdict::Passed, Verdict::Error)
+            } else {
+                check_one(&ctx, &file, parsed, suite, &mut result.actual)
+            }
+        } else {
+            let rerun = Rerun {
+                program: ctx.program,
+                spec: ctx.spec,
+                bin: ctx.bin.as_deref(),
+            };
+            ctx.budget.verdict(&rerun, &file, parsed.as_ref().ok())
+        };
+        ctx.budget
+            .record(Finish::of(&result.verdict, result.actual.as_ref()));
+        result.time = start.elapsed();
+        let outcome = match &result.verdict {
+            Verdict::Passed => Ok(()),
+            Verdict::Failed(f) if ctx.full_messages => Err(Failed::from(f.render(ctx.style))),
+            // One line per case: the full report comes once per cause,
+            // after the run (crate::judge::group).
+            Verdict::Failed(f) => Err(Failed::from(f.headline())),
+            Verdict::Error(e) => Err(Failed::from(format!("error: {e}"))),
+        };
+        ctx.results
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(result);
+        outcome
+    });
+    Job {
+        name: job_name,
+        ignored,
+        run,
+    }
+}
+
+/// Runs one case and judges it; `actual` receives how the program ended.
+pub(super) fn check_one(
+    ctx: &Context,
+    file: &CaseFile,
+    parsed: Result<Case, String>,
+    suite: Result<Suite, String>,
+    actual: &mut Option<crate::exec::run::Ending>,
+) -> Verdict {
+    if let Ok(case) = &parsed
+        && let Some(script) = &case.script
+    {
+        return converse(ctx, file, case, script, suite);
+    }
+    match prepare(ctx, file, parsed, suite) {
+        Err(e) => Verdict::Error(e),
+        Ok((case, mut inv, expected)) => {
+            // Only what the comparison and its report can use is kept: a
+            // flood to the cap costs the window, not 16 MiB per stream.
+            inv.keep = run::Keep::around(expected.stdout.len(), expected.stderr.len());
+            match run::run_with_activity(&inv) {
+                Err(e) => Verdict::Error(format!("{}: {e}", file.display())),
+                Ok((outcome, how)) => {
+                    // A timeout is charged only once confirmed (confirm.rs).
+                    let (outcome, timing) = match confirm::confirm(&inv, &outcome, how) {
+                        Some(confirm::Confirmed::Cleared(again)) => (*again, None),
+                        Some(c) => {
+                            let note = confirm::note(&c, inv.timeout, reference_time(&case));
+                            (outcome, note)
+                        }
+                        None => (outcome, None),
+                    };
+                    *actual = Some(outcome.ending.clone());
+                    let mut verdict = judge(ctx, file, &case, &inv, &expected, outcome);
+                    if let (Verdict::Failed(f), Some(note)) = (&mut verdict, timing) {
+                        f.summary = if f.summary.is_empty() {
+                            note
+                        } else {
+                            format!("{} [{note}]", f.summary)
+                        };
+                    }
+                    verdict
+                }
+            }
+        }
+    }
+}
+
+/// What the reference takes on `case`, as it records it (`reference-ms`;
+/// 1 stands for anything under 50 ms).
+fn reference_time(case: &Case) -> Option<std::time::Duration> {
+    case.reference_ms.map(std::time::Duration::from_millis)
+}
+
+/// Runs a case holding a `script` through the pack's driver.
+pub(super) fn converse(
+    ctx: &Context,
+    file: &CaseFile,
+    case: &Case,
+    script: &serde_json::Value,
+    suite: Result<Suite, String>,
+) -> Verdict {
+    let Some(driver) = &ctx.driver else {
+        return Verdict::Error(format!(
+            "{}: the case holds a `script` but pack `{}` runs no conversations",
+            file.display(),
+            ctx.spec
+        ));
+    };
+    let checked = suite
+        .map_err(|e| format!("invalid suite.yaml: {e}"))
+        .and_then(|suite| {
+            case::check_category(case, file, &suite).map_err(|e| e.to_string())?;
+            driver
+                .check(script)
+                .map_err(|e| format!("{}: `script`: {e}", file.display()))
+        });
+    if let Err(e) = checked {
+        return Verdict::Error(e);
+    }
+    let conversation = match driver.drive(script, &ctx.target, ctx.settings) {
+        Ok(c) => c,
+        Err(e) => return Verdict::Error(format!("{}: {e}", file.display())),
+    };
+    if conversation.exchanges.is_empty() {
+        return Verdict::Passed;
+    }
+    conversation_failure(ctx, file, case, conversation)
+}
+
+/// The failure of a conversation case, rendered like any other.
+pub(super) fn conversation_failure(
+    ctx: &Context,
+    file: &CaseFile,
+    case: &Case,
+    conversation: Conversation,
+) -> Verdict {
+    let mismatches: Vec<compare::Mismatch> = conversation
+        .exchanges
+        .into_iter()
+        .map(compare::Mismatch::Exchange)
+        .collect();
+    let mut rerun = format!("{} --spec {}", ctx.program, ctx.spec);
+    if let Some(bin) = &ctx.bin {
+        rerun.push_str(" --bin ");
+        rerun.push_str(&quote::shell_quote(bin));
+    }
+    rerun.push_str(" --exact ");
+    rerun.push_str(&quote::shell_quote(file.name()));
+    let notes = Notes {
+        summary: case.summary.clone(),
+        rules: case.rules.clone(),
+        hint: case.hint.clone(),
+        reproduce: format!(
+            "{}
+  ({}; the requests fed at once, as ANSWER-1 allows)",
+            conversation.reproduce, conversation.ending
+        ),
+        rebless: Some(("re-run this conversation:".to_owned(), rerun)),
+        prompt: None,
+        provenance: None,
+        weight: 0,
+    };
+    Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &[], notes)))
+}
+
+/// Everything a case needs before it runs; `Err` is a fault of the suite.
+pub(super) fn prepare(
+    ctx: &Context,
+    file: &CaseFile,
+    parsed: Result<Case, String>,
+    suite: Result<Suite, String>,
+) -> Result<(Case, Invocation, crate::model::case::Expectation), String> {
+    let case = parsed.map_err(|e| {
+        format!("invalid case file (a fault of the suite, not of the program): {e}")
+    })?;
+    let suite = suite.map_err(|e| format!("invalid suite.yaml: {e}"))?;
+    case::check_category(&case, file, &suite).map_err(|e| e.to_string())?;
+    let inv =
+        case::invocation(&case, file, &ctx.target, ctx.overrides).map_err(|e| e.to_string())?;
+    let mut expected = case::expectation(&case, file).map_err(|e| e.to_string())?;
+    expected.any_status = suite.status_ambiguous && !case.is_ambiguous();
+    let mut inv = inv;
+    if let Some(prompt) = suite.prompt.as_ref().filter(|p| !p.is_empty()) {
+        inv.prompt = prompt.as_bytes().to_vec();
+    }
+    Ok((case, inv, expected))
+}
+
+/// The verdict on one run of a case.
+pub(super) fn judge(
+    ctx: &Context,
+    file: &CaseFile,
+    case: &Case,
+    inv: &Invocation,
+    expected: &crate::model::case::Expectation,
+    outcome: crate::exec::run::Outcome,
+) -> Verdict {
+    let killed_after = match outcome.ending {
+        crate::exec::run::Ending::TimedOut { after, .. } => Some(after),
+        _ => None,
+    };
+    let mismatches = compare::compare_owned(expected, outcome);
+    if mismatches.is_empty() {
+        return Verdict::Passed;
+    }
+    let stdin_path = case
+        .stdin_file
+        .as_ref()
+        .map(|s| file.root.disk_path(&file.sidecar(s)).display().to_string());
+    let case_file = pathdiff_cwd(&file.root.disk_path(&file.rel));
+    // A student's report inlines what fits in its reproduce line: a kit
+    // only for inputs too long to paste (or stdin lines too many to list
+    // for typing; kits the report does not name are removed after).
+    let inputs = inv.files.iter().map(|(_, b)| b.len()).sum::<usize>() + inv.stdin.len();
+    let wanted = ctx.reproduce_as.is_none()
+        || inputs > reproduce::MAX_INLINE
+        || inv.mode == crate::exec::run::Mode::Interactive;
+    let kit = ctx.keep_failed.as_ref().filter(|_| wanted).and_then(|dir| {
+        crate::output::kit::write(dir, file.name(), inv, expected, ctx.reproduce_as.as_deref())
+            .map_err(|e| eprintln!("{}: --keep-failed: {}: {e}", ctx.program, file.name()))
+            .ok()
+    });
+    // Only the reference's runs can be blessed: a student whose program
+    // fails gets no hint they cannot use.
+    let rebless = ctx.target.is_reference().then(|| {
+        (
+            "re-bless from the reference (if the expectation is wrong):".to_owned(),
+            rebless_command(ctx.program, file),
+        )
+    });
+    let notes = Notes {
+        summary: case.summary.clone(),
+        rules: case.rules.clone(),
+        hint: case.hint.clone(),
+        reproduce: match &ctx.reproduce_as {
+            Some(program) => {
+                // The kit as the student finds it: in the folder shipped
+                // with the report, named by its last component.
+                let shown = kit.as_ref().and(ctx.keep_failed.as_ref()).map(|dir| {
+                    let last = dir.file_name().map_or_else(
+                        || "reproduce".to_owned(),
+                        |n| n.to_string_lossy().into_owned(),
+                    );
+                    format!("{last}/{}", file.name())
+                });
+                reproduce::student_reproduce(inv, program, shown.as_deref(), killed_after)
+            }
+            None => reproduce::reproduce_command(
+                inv,
+                reproduce::Sources {
+                    case_file: &case_file,
+                    stdin_path: stdin_path.as_deref(),
+                    kit: kit.as_deref(),
+                    killed_after,
+                },
+            ),
+        },
+        rebless,
+        prompt: Some(inv.prompt.clone()),
+        provenance: ruled(&mismatches)
+            .then(|| crate::judge::provenance::of_case(ctx.spec, inv, &expected.stdout))
+            .flatten(),
+        weight: weight(inv, expected),
+    };
+    Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &inv.stdin, notes)))
+}
+
+/// Whether stdout, stderr or the status is among the parts that differ:
+/// only then is the reference's provenance (where its output and its
+/// rulings fall) worth a run.
+fn ruled(mismatches: &[compare::Mismatch]) -> bool {
+    mismatches.iter().any(|m| {
+        matches!(
+            m,
+            compare::Mismatch::Stream { .. } | compare::Mismatch::Ending { .. }
+        )
+    })
+}
+
+/// Bytes of a case's input besides stdin (files, arguments) and of its
+/// expected output: how big a worked example it makes.
+fn weight(inv: &Invocation, expected: &crate::model::case::Expectation) -> usize {
+    let files: usize = inv.files.iter().map(|(_, bytes)| bytes.len()).sum();
+    let args: usize = inv.args.iter().map(|a| a.len()).sum();
+    files + args + expected.stdout.len() + expected.stderr.len()
+}
+
+/// The command that re-blesses one case file.
+pub(super) fn rebless_command(program: &str, file: &CaseFile) -> String {
+    let path = file.root.disk_path(&file.rel);
+    let shown = pathdiff_cwd(&path);
+    format!("{program} --bless --cases {}", quote::shell_quote(&shown))
+}
+
+/// `path` relative to the current directory when it lies below it.
+pub(super) fn pathdiff_cwd(path: &Path) -> String {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+    let clean: PathBuf = abs.components().fold(PathBuf::new(), |mut acc, c| {
+        match c {
+            std::path::Component::ParentDir => {
+                acc.pop();
+            }
+            std::path::Component::CurDir => {}
+            c => acc.push(c),
+        }
+        acc
+    });
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| clean.strip_prefix(cwd).ok().map(Path::to_owned))
+        .unwrap_or(clean)
+        .display()
+        .to_string()
+}

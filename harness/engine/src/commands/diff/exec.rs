@@ -1,0 +1,100 @@
+//! Running one session on both sides (the candidate and the expected side:
+//! the reference or `--against`), each in its own sandbox through
+//! [`crate::exec::run`], so a session gets the same timeout, output cap, resource
+//! limits and process-group kill as a case.
+
+use std::time::Duration;
+
+use super::compare::{self, Difference};
+use super::explore::{Bounds, Explorer};
+use crate::exec::run::{Outcome, RunError, Target, limit_from_reference};
+
+/// The two programs compared and how each run is bounded.
+#[derive(Debug, Clone)]
+pub struct Runner {
+    /// The program under test.
+    pub candidate: Target,
+    /// The program whose behaviour is expected.
+    pub expected: Target,
+    /// Per-run timeout of the expected side, and of the candidate when
+    /// [`Runner::derived`] is off.
+    pub timeout: Duration,
+    /// Whether the candidate's timeout derives from the expected side's
+    /// own time ([`candidate_timeout`]), so that a program that spins costs
+    /// about a second per session instead of the whole timeout.
+    pub derived: bool,
+    /// Per-stream output cap.
+    pub output_cap: u64,
+}
+
+/// The candidate's timeout for a session the expected side ran in
+/// `expected`: [`limit_from_reference`], never past `cap`.
+pub fn candidate_timeout(expected: Duration, cap: Duration) -> Duration {
+    limit_from_reference(expected).min(cap)
+}
+
+/// Both runs of one session and where they differ.
+#[derive(Debug, Clone)]
+pub struct Trial {
+    /// The expected side's run.
+    pub expected: Outcome,
+    /// The candidate's run.
+    pub actual: Outcome,
+    /// Every difference, status first (empty: the session agrees).
+    pub differences: Vec<Difference>,
+}
+
+impl Trial {
+    /// The first difference, the one a mismatch is named by.
+    pub fn first(&self) -> Option<&Difference> {
+        self.differences.first()
+    }
+}
+
+impl Runner {
+    /// Runs `session` on both sides, through the explorer, and compares
+    /// them.
+    pub fn trial<E: Explorer>(
+        &self,
+        explorer: &E,
+        session: &E::Session,
+    ) -> Result<Trial, RunError> {
+        let bounds = Bounds {
+            timeout: self.timeout,
+            output_cap: self.output_cap,
+        };
+        let expected = explorer.run(&self.expected, session, bounds)?;
+        let candidate = Bounds {
+            timeout: if self.derived {
+                candidate_timeout(expected.elapsed, self.timeout)
+            } else {
+                self.timeout
+            },
+            ..bounds
+        };
+        let actual = explorer.run(&self.candidate, session, candidate)?;
+        let differences = compare::compare(&expected, &actual);
+        Ok(Trial {
+            expected,
+            actual,
+            differences,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_candidate_gets_twenty_times_the_expected_time_and_at_least_a_second() {
+        let cap = Duration::from_secs(10);
+        let ms = Duration::from_millis;
+        assert_eq!(
+            candidate_timeout(ms(3), cap),
+            crate::exec::run::MIN_TIME_LIMIT
+        );
+        assert_eq!(candidate_timeout(ms(200), cap), ms(4000));
+        assert_eq!(candidate_timeout(ms(900), cap), cap);
+    }
+}

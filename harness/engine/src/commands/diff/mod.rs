@@ -1,0 +1,431 @@
+//! `diff`: differential testing. Random sessions from the pack's explorer
+//! ([`explore::Explorer`]) run on the candidate and on the reference (or
+//! `--against`), in parallel, each in its own sandbox; every mismatch is
+//! shrunk ([`shrink`]), deduplicated by the part and line of its first
+//! difference, written as a ready case ([`case`]) and summarized with a
+//! command that reproduces it.
+//!
+//! - [`explore`]: what a pack supplies (generate, shrink, classify).
+//! - [`exec`]: running one session on both sides.
+//! - [`compare`]: where two runs differ.
+//! - [`shrink`]: making a mismatch small.
+//! - [`case`]: writing it in the suite's case format.
+//! - [`progress`]: the progress bar and the end summary.
+
+pub mod args;
+pub mod case;
+pub mod compare;
+pub mod dedup;
+pub mod exec;
+pub mod explore;
+pub mod found;
+pub mod grammar;
+pub mod plain;
+pub mod progress;
+pub mod shrink;
+pub mod template;
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use self::args::DiffCli;
+use self::case::Found;
+use self::compare::visible;
+use self::dedup::{Key, REPEATS_BEFORE_SKIPPING};
+use self::exec::{Runner, Trial};
+use self::explore::{Context, Explorer};
+use self::found::{Finding, Report};
+use self::progress::Progress;
+use crate::bytes::quote::shell_quote;
+use crate::exec::run::{DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Ending, RunError, Target};
+
+/// The subcommand's name, the first argument that selects it.
+pub const SUBCOMMAND: &str = "diff";
+
+/// Sessions after which a run whose every candidate run timed out stops:
+/// the program hangs, and more sessions would only say so again.
+pub const ALL_HUNG_STOP: u64 = 10;
+
+/// Sessions run when neither `--sessions` nor `--time` is given.
+pub const DEFAULT_SESSIONS: u64 = 2000;
+
+/// Shared state of the workers.
+struct Shared<'a, E: Explorer> {
+    explorer: &'a E,
+    context: Context<'a>,
+    cli: &'a DiffCli,
+    runner: Runner,
+    seed: u64,
+    ambiguous: bool,
+    limit: Option<u64>,
+    deadline: Option<Instant>,
+    next: AtomicU64,
+    done: AtomicU64,
+    mismatching: AtomicU64,
+    stop: AtomicBool,
+    /// Keys of mismatches seen before shrinking: a mismatch whose raw key
+    /// was seen is counted but not shrunk again.
+    raw_keys: Mutex<HashSet<Key>>,
+    /// Shrinks in a row that ended in a known mismatch.
+    repeats: AtomicUsize,
+    /// Mismatching sessions left unshrunk because of [`Shared::repeats`].
+    unshrunk: AtomicU64,
+    /// Sessions whose candidate run timed out.
+    hung: AtomicU64,
+    /// Whether the run stopped because every session timed out.
+    all_hung: AtomicBool,
+    findings: Mutex<Vec<Finding>>,
+    failure: Mutex<Option<String>>,
+    progress: Progress,
+}
+
+/// An [`Explorer`] behind a trait object: what a pack returns from
+/// [`crate::commands::pack::Pack::explorer`].
+pub trait DynExplorer: Send + Sync {
+    /// Runs `diff` with this explorer for the pack named `pack`.
+    fn diff(&self, pack: &Context<'_>, cli: &DiffCli) -> Result<Report, String>;
+}
+
+impl<E: Explorer> DynExplorer for E {
+    fn diff(&self, pack: &Context<'_>, cli: &DiffCli) -> Result<Report, String> {
+        run(self, pack, cli)
+    }
+}
+
+/// Runs the sessions of `explorer` and prints what was found.
+pub fn run<E: Explorer>(
+    explorer: &E,
+    context: &Context<'_>,
+    cli: &DiffCli,
+) -> Result<Report, String> {
+    let Some(bin) = &cli.bin else {
+        return Err(format!(
+            "--bin PATH (or {}_BIN) names the program to test",
+            context.pack.to_ascii_uppercase()
+        ));
+    };
+    // Finished runs' folders are reused until the sessions end.
+    let _kept = crate::exec::spare::Scope::enter();
+    let candidate = Target::binary(bin).map_err(|e| e.to_string())?;
+    crate::exec::preflight::check(&candidate).map_err(|e| e.to_string())?;
+    let expected = match &cli.against {
+        Some(path) => Target::binary(path).map_err(|e| e.to_string())?,
+        None => Target::reference(context.pack).map_err(|e| e.to_string())?,
+    };
+    let (timeout, derived) = match cli.timeout {
+        Some(d) => (d, false),
+        None => (DEFAULT_TIMEOUT, true),
+    };
+    let deadline = match cli.time.map(Duration::try_from_secs_f64) {
+        Some(Ok(d)) if !d.is_zero() => Instant::now().checked_add(d),
+        Some(_) => return Err("--time must be a positive number of seconds".into()),
+        None => None,
+    };
+    if cli.max_failures == 0 {
+        return Err("--max-failures must be at least 1".into());
+    }
+    let limit = match (cli.sessions, deadline) {
+        (Some(n), _) => Some(n),
+        (None, Some(_)) => None,
+        (None, None) => Some(DEFAULT_SESSIONS),
+    };
+    let seed = cli.seed.unwrap_or_else(clock_seed);
+    let jobs = match cli.jobs {
+        Some(n) if n > 0 => n,
+        _ => std::thread::available_parallelism().map_or(1, usize::from),
+    };
+    let shared = Shared {
+        explorer,
+        context: *context,
+        cli,
+        runner: Runner {
+            candidate,
+            expected,
+            timeout,
+            derived,
+            output_cap: DEFAULT_OUTPUT_CAP,
+        },
+        seed,
+        ambiguous: cli.ambiguous,
+        limit,
+        deadline,
+        next: AtomicU64::new(0),
+        done: AtomicU64::new(0),
+        mismatching: AtomicU64::new(0),
+        stop: AtomicBool::new(false),
+        raw_keys: Mutex::new(HashSet::new()),
+        repeats: AtomicUsize::new(0),
+        unshrunk: AtomicU64::new(0),
+        hung: AtomicU64::new(0),
+        all_hung: AtomicBool::new(false),
+        findings: Mutex::new(Vec::new()),
+        failure: Mutex::new(None),
+        progress: Progress::new(limit),
+    };
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        scope.spawn(|| shared.progress.plain_lines());
+        let workers: Vec<_> = (0..jobs).map(|_| scope.spawn(|| worker(&shared))).collect();
+        for w in workers {
+            let _ = w.join();
+        }
+        shared.progress.finish();
+    });
+    if let Some(message) = lock(&shared.failure).take() {
+        return Err(message);
+    }
+    let mut findings = std::mem::take(&mut *lock(&shared.findings));
+    findings.sort_by_key(|f| f.index);
+    let report = Report {
+        sessions: shared.done.load(Ordering::Relaxed),
+        mismatching: shared.mismatching.load(Ordering::Relaxed),
+        unshrunk: shared.unshrunk.load(Ordering::Relaxed),
+        findings,
+        elapsed: started.elapsed(),
+    };
+    progress::summary(&report, seed, cli, bin, context);
+    if shared.all_hung.load(Ordering::Relaxed) {
+        println!(
+            "  stopped early: the program timed out in each of the {} sessions run (it hangs, \
+             or never ends at end of input)",
+            report.sessions
+        );
+    }
+    Ok(report)
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// A seed from the clock, short enough to type back (at most 9 digits).
+fn clock_seed() -> u64 {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    (nanos ^ (nanos >> 32)) % 1_000_000_000
+}
+
+fn worker<E: Explorer>(shared: &Shared<'_, E>) {
+    loop {
+        if shared.stop.load(Ordering::Relaxed)
+            || shared.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            return;
+        }
+        let index = shared.next.fetch_add(1, Ordering::Relaxed);
+        if shared.limit.is_some_and(|n| index >= n) {
+            return;
+        }
+        let session = shared
+            .explorer
+            .generate(shared.seed, index, shared.ambiguous);
+        if let Err(e) = one_session(shared, index, session) {
+            *lock(&shared.failure) = Some(e.to_string());
+            shared.stop.store(true, Ordering::Relaxed);
+            return;
+        }
+        let done = shared.done.fetch_add(1, Ordering::Relaxed) + 1;
+        if done >= ALL_HUNG_STOP && shared.hung.load(Ordering::Relaxed) >= done {
+            // Every session so far timed out: more would only repeat it.
+            shared.all_hung.store(true, Ordering::Relaxed);
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+        shared.progress.tick(
+            shared.mismatching.load(Ordering::Relaxed),
+            lock(&shared.findings).len(),
+        );
+    }
+}
+
+fn one_session<E: Explorer>(
+    shared: &Shared<'_, E>,
+    index: u64,
+    session: E::Session,
+) -> Result<(), RunError> {
+    let trial = shared.runner.trial(shared.explorer, &session)?;
+    if matches!(trial.actual.ending, Ending::TimedOut { .. }) {
+        shared.hung.fetch_add(1, Ordering::Relaxed);
+    }
+    let Some(first) = trial.first() else {
+        return Ok(());
+    };
+    shared.mismatching.fetch_add(1, Ordering::Relaxed);
+    let Some(raw_key) = dedup::key(shared.explorer, shared.context.pack, &session, &trial) else {
+        return Ok(());
+    };
+    if !lock(&shared.raw_keys).insert(raw_key.clone()) {
+        return Ok(());
+    }
+    if shared.stop.load(Ordering::Relaxed) {
+        return Ok(());
+    }
+    // After a run of shrinks that only found known mismatches, a new
+    // mismatch in a part already known is most likely one of them again:
+    // count it, but spend no more time on it.
+    let new_part = !lock(&shared.findings)
+        .iter()
+        .any(|f| f.key.part == first.part);
+    if !new_part && shared.repeats.load(Ordering::Relaxed) >= REPEATS_BEFORE_SKIPPING {
+        shared.unshrunk.fetch_add(1, Ordering::Relaxed);
+        return Ok(());
+    }
+    let same = |candidate: &E::Session, trial: &Trial| {
+        dedup::key(shared.explorer, shared.context.pack, candidate, trial)
+            .is_some_and(|k| k.cause == raw_key.cause)
+    };
+    let shrunk = shrink::shrink(shared.explorer, &shared.runner, session, trial, same)?;
+    let Some(first) = shrunk.trial.first().cloned() else {
+        return Ok(());
+    };
+    let Some(key) = dedup::key(
+        shared.explorer,
+        shared.context.pack,
+        &shrunk.session,
+        &shrunk.trial,
+    ) else {
+        return Ok(());
+    };
+    lock(&shared.raw_keys).insert(key.clone());
+    // Deciding, writing and recording happen under one lock, so two workers
+    // never both write a case for the last free slot or the same key.
+    let mut findings = lock(&shared.findings);
+    if findings.len() >= shared.cli.max_failures || findings.iter().any(|f| f.key == key) {
+        shared.repeats.fetch_add(1, Ordering::Relaxed);
+        return Ok(());
+    }
+    shared.repeats.store(0, Ordering::Relaxed);
+    let name = format!("diff-{}-{index}", shared.seed);
+    let expected_by = if shared.runner.expected.is_reference() {
+        "the reference".to_owned()
+    } else {
+        shared.runner.expected.describe()
+    };
+    let probe = shared.explorer.probe(&shrunk.session);
+    let labels = shared.explorer.labels(&shrunk.session);
+    let status = shrunk
+        .trial
+        .expected
+        .ending
+        .status()
+        .and_then(|s| u8::try_from(s).ok());
+    let class = status.map(|s| shared.explorer.classify(&shrunk.session, s));
+    let written = case::write(
+        &shared.cli.out,
+        &case::Provenance {
+            name: &name,
+            seed: shared.seed,
+            index,
+            expected_by: &expected_by,
+            program: shared.context.program,
+        },
+        class.as_ref().map(|class| Found {
+            probe: &probe,
+            class,
+            labels: &labels,
+        }),
+        &shrunk.trial.expected,
+        &shrunk.trial.actual,
+        &first,
+    );
+    let finding = Finding {
+        key,
+        index,
+        probe,
+        labels,
+        trial: shrunk.trial,
+        case: written.as_ref().ok().map(|w| w.path.clone()),
+    };
+    let text = describe(
+        findings.len() + 1,
+        &finding,
+        written.err().map(|e| e.to_string()),
+        shared,
+    );
+    shared.progress.println(&text);
+    findings.push(finding);
+    if findings.len() >= shared.cli.max_failures {
+        shared.stop.store(true, Ordering::Relaxed);
+    }
+    Ok(())
+}
+
+/// The short report of one distinct mismatch.
+fn describe<E: Explorer>(
+    number: usize,
+    f: &Finding,
+    write_error: Option<String>,
+    shared: &Shared<'_, E>,
+) -> String {
+    let mut text = String::new();
+    let s = &f.probe;
+    let _ = writeln!(
+        text,
+        "mismatch {number} (session {}): {}",
+        f.index,
+        f.trial
+            .first()
+            .map_or_else(String::new, ToString::to_string)
+    );
+    let _ = writeln!(
+        text,
+        "  cause: {}{}",
+        f.key.cause,
+        match &f.key.category {
+            Some(c) => format!(" (category {c}; rules {})", f.key.rules.join(", ")),
+            None => String::new(),
+        }
+    );
+    let _ = writeln!(
+        text,
+        "  shrunk to: {} {} with {} stdin line(s){}",
+        shared.context.pack,
+        s.args
+            .iter()
+            .map(|a| shell_quote(a))
+            .collect::<Vec<_>>()
+            .join(" "),
+        s.stdin_lines(),
+        if f.labels.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; ambiguous: {}",
+                f.labels
+                    .iter()
+                    .map(|l| format!("{} ({})", l.name, l.rule))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
+    );
+    if !s.stdin.is_empty() {
+        let _ = writeln!(text, "  stdin: \"{}\"", visible(&s.stdin));
+    }
+    match (&f.case, write_error) {
+        (Some(path), _) => {
+            let _ = writeln!(text, "  case: {}", path.display());
+            let _ = writeln!(
+                text,
+                "  reproduce: {}{} --bin {} --cases {}{}",
+                shared.context.program,
+                shared.context.spec_arg(),
+                shell_quote(&shared.runner.candidate.path().display().to_string()),
+                shell_quote(&path.display().to_string()),
+                if f.labels.is_empty() {
+                    ""
+                } else {
+                    " --include-ignored"
+                }
+            );
+        }
+        (None, Some(e)) => {
+            let _ = writeln!(text, "  no case written: {e}");
+        }
+        (None, None) => {}
+    }
+    text
+}

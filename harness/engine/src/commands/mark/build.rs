@@ -1,0 +1,188 @@
+//! A submission's build, contained like a case: its files placed in a
+//! fresh sandbox, the build line run by `sh -c` with the same limits and
+//! containment as a program under test (no network, writes only inside,
+//! a time limit, output capped), then the executable taken out.
+
+use std::fmt;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::exec::run::{self, Ending, Invocation, Keep, Limits, Target};
+
+use super::unpack::Files;
+
+/// Bytes of the build's output kept for `build.log`.
+const LOG_KEPT: u64 = 256 << 10;
+/// Bytes of output after which the build is killed; also the largest
+/// program taken out of the sandbox (the survey reads files up to it).
+const OUTPUT_CAP: u64 = 64 << 20;
+
+/// How a build ended, as `marks.csv` says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum BuildStatus {
+    /// It made the program.
+    Ok,
+    /// It failed (a non-zero status, a signal, too much output), or the
+    /// submission could not be read.
+    Failed,
+    /// It ran past its time limit.
+    Timeout,
+    /// It succeeded without making the program (or made one that does
+    /// not run).
+    NoBinary,
+}
+
+impl fmt::Display for BuildStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Ok => "ok",
+            Self::Failed => "failed",
+            Self::Timeout => "timeout",
+            Self::NoBinary => "no-binary",
+        })
+    }
+}
+
+/// What a build gave.
+#[derive(Debug)]
+pub struct Built {
+    /// How it ended.
+    pub status: BuildStatus,
+    /// Why, in one line, when it is not `ok`.
+    pub reason: Option<String>,
+    /// Compiler warnings (lines with `warning:`).
+    pub warnings: usize,
+    /// The command and its output, for `build.log`.
+    pub log: Vec<u8>,
+    /// The program's bytes.
+    pub program: Option<Vec<u8>>,
+}
+
+/// Lines of `log` that report a compiler warning.
+pub fn count_warnings(log: &[u8]) -> usize {
+    log.split(|&b| b == b'\n')
+        .filter(|line| {
+            line.windows(9)
+                .any(|w| w == b"warning: " || w == b"warning:\n")
+        })
+        .count()
+}
+
+/// The compiler's first error line (`…: error: …`, `…: fatal error: …`,
+/// or make's `*** …`), else the last line the build printed; bounded.
+pub fn first_error(log: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(log);
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let line = lines
+        .iter()
+        .find(|l| l.contains("error:") || l.contains("Error:"))
+        .or_else(|| lines.iter().find(|l| l.contains("***")))
+        .or_else(|| lines.last())?;
+    Some(line.chars().take(200).collect())
+}
+
+/// Builds `files` with `line` (run by `/bin/sh -c`), expecting `program`.
+pub fn build(files: &Files, line: &str, program: &str, limit: Duration) -> Result<Built, String> {
+    let sh = Target::binary(std::path::Path::new("/bin/sh")).map_err(|e| e.to_string())?;
+    let mut inv = Invocation::new(sh, vec!["-c".into(), line.into()], Vec::new());
+    inv.files = files
+        .0
+        .iter()
+        .map(|(p, b)| (p.clone(), b.clone()))
+        .collect();
+    inv.executable = files.1.iter().cloned().collect();
+    inv.timeout = limit;
+    inv.limits = Limits::for_timeout(limit);
+    inv.output_cap = OUTPUT_CAP;
+    inv.keep = Keep {
+        stdout: LOG_KEPT,
+        stderr: LOG_KEPT,
+    };
+    let outcome = run::run(&inv).map_err(|e| format!("cannot run the build: {e}"))?;
+    let mut log = format!("$ {line}\n").into_bytes();
+    log.extend_from_slice(&outcome.stdout);
+    log.extend_from_slice(&outcome.stderr);
+    let dropped = outcome.dropped.stdout + outcome.dropped.stderr;
+    if dropped > 0 {
+        log.extend_from_slice(format!("\n[{dropped} more bytes of output not kept]\n").as_bytes());
+    }
+    let warnings = count_warnings(&outcome.stderr) + count_warnings(&outcome.stdout);
+    let (status, reason) = match &outcome.ending {
+        Ending::Exited(0) => match outcome.files.get(program) {
+            Some(_) => (BuildStatus::Ok, None),
+            None => (
+                BuildStatus::NoBinary,
+                Some(format!("the build succeeded but made no `{program}`")),
+            ),
+        },
+        Ending::TimedOut { after, .. } => (
+            BuildStatus::Timeout,
+            Some(format!(
+                "the build was killed after {} s, its time limit",
+                run::format_secs(*after)
+            )),
+        ),
+        ending @ Ending::Exited(_) => (
+            BuildStatus::Failed,
+            Some(
+                match first_error(&outcome.stderr).or_else(|| first_error(&outcome.stdout)) {
+                    Some(line) => format!("the build ended with {ending}: {line}"),
+                    None => format!("the build ended with {ending}"),
+                },
+            ),
+        ),
+        ending => (BuildStatus::Failed, Some(format!("the build was {ending}"))),
+    };
+    if let Some(r) = &reason {
+        log.extend_from_slice(format!("\n[{r}]\n").as_bytes());
+    }
+    let program = (status == BuildStatus::Ok)
+        .then(|| outcome.files.get(program).cloned())
+        .flatten();
+    Ok(Built {
+        status,
+        reason,
+        warnings,
+        log,
+        program,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn warnings_are_counted_per_line() {
+        let log = b"a.c:3:5: warning: unused variable 'x' [-Wunused-variable]\n\
+                    a.c:4:1: error: expected ';'\n\
+                    b.c:9:2: warning: implicit declaration\n  note: warning: in a note\n";
+        assert_eq!(count_warnings(log), 3);
+        assert_eq!(count_warnings(b"all good\n"), 0);
+    }
+
+    #[test]
+    fn the_first_error_line_is_named() {
+        let log = b"a.c:3:5: warning: unused\na.c:4:1: error: expected ';'\nb.c:1: error: x\n";
+        assert_eq!(
+            first_error(log).as_deref(),
+            Some("a.c:4:1: error: expected ';'")
+        );
+        let log = b"gcc: fatal error: no input files\n";
+        assert_eq!(
+            first_error(log).as_deref(),
+            Some("gcc: fatal error: no input files")
+        );
+        assert_eq!(first_error(b"\n"), None);
+        assert_eq!(
+            first_error(b"sh: 1: cc: not found\n").as_deref(),
+            Some("sh: 1: cc: not found")
+        );
+    }
+}

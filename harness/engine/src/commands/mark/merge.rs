@@ -1,0 +1,264 @@
+//! `mark merge DIR... --out DIR`: the slices of a `--partition` run joined
+//! into one output folder (their submissions' folders and programs), the
+//! class view rebuilt from their `mark.json` files exactly as a single run
+//! builds it. Each slice's `cohort.json` says which K/N it was: a set with
+//! a slice missing is refused (naming it) unless `--allow-missing`.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use crate::output::exit;
+
+use super::args::MergeCli;
+use super::cohort::{Cohort, SuiteInfo};
+use super::partition::Partition;
+use super::record::SubmissionMark;
+use super::view::write_class_view;
+
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// One slice's folder: its suite, which slice it is, and its marks with
+/// their folders.
+struct Slice {
+    suite: SuiteInfo,
+    part: Option<Partition>,
+    marks: Vec<(SubmissionMark, PathBuf)>,
+}
+
+/// The marks of one slice's folder, with its suite.
+fn slice(dir: &Path) -> Result<Slice, String> {
+    let cohort: Cohort = read_json(&dir.join("cohort.json"))?;
+    let mut marks = Vec::new();
+    // Exactly the rows the slice's own class view lists: a folder left
+    // from an earlier run with other submissions is not part of it.
+    for row in &cohort.rows {
+        let folder = dir.join("submissions").join(&row.slug);
+        let mark: SubmissionMark = read_json(&folder.join("mark.json"))?;
+        marks.push((mark, folder));
+    }
+    Ok(Slice {
+        suite: cohort.suite,
+        part: cohort.slice,
+        marks,
+    })
+}
+
+/// The most slices a set may have.
+const MAX_SLICES: usize = 10_000;
+
+/// Checks that `parts` (each slice's K/N, by folder) are one whole set:
+/// the same N, no K twice, none missing unless `allow_missing`.
+fn check_set(parts: &[(Option<Partition>, &Path)], allow_missing: bool) -> Result<(), String> {
+    let Some(n) = parts.iter().find_map(|(p, _)| p.map(|p| p.n)) else {
+        return Ok(());
+    };
+    // A count read from a file: bounded before anything is sized by it.
+    if n > MAX_SLICES {
+        return Err(format!(
+            "{n} slices: more than {MAX_SLICES} is not a --partition set"
+        ));
+    }
+    let mut seen: Vec<Option<&Path>> = vec![None; n];
+    for (part, dir) in parts {
+        let Some(part) = part else {
+            return Err(format!(
+                "{} is a whole run, not a --partition slice: merge slices of one set",
+                dir.display()
+            ));
+        };
+        if part.n != n {
+            return Err(format!(
+                "{} is slice {}/{}, of another set than {n} slices",
+                dir.display(),
+                part.k,
+                part.n
+            ));
+        }
+        // A hand-edited K of 0 is refused below, not an underflow.
+        match part.k.checked_sub(1).and_then(|i| seen.get_mut(i)) {
+            Some(Some(first)) => {
+                return Err(format!(
+                    "slice {}/{n} is given twice ({} and {})",
+                    part.k,
+                    first.display(),
+                    dir.display()
+                ));
+            }
+            Some(slot) => *slot = Some(dir),
+            None => {
+                return Err(format!(
+                    "{}: slice {}/{n} is not of 1 to {n}",
+                    dir.display(),
+                    part.k
+                ));
+            }
+        }
+    }
+    let missing: Vec<String> = (1..=n)
+        .filter(|k| seen.get(k - 1).is_some_and(Option::is_none))
+        .map(|k| format!("{k}/{n}"))
+        .collect();
+    if missing.is_empty() || allow_missing {
+        if !missing.is_empty() {
+            say!(
+                "mark merge: merging without slice(s) {}: their submissions have no row",
+                missing.join(", ")
+            );
+        }
+        return Ok(());
+    }
+    Err(format!(
+        "slice(s) {} of {n} are missing (given: {}); give every slice, or --allow-missing \
+         to merge without them",
+        missing.join(", "),
+        parts
+            .iter()
+            .map(|(_, d)| d.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
+}
+
+fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let kind = entry.file_type()?;
+        if kind.is_file() {
+            std::fs::copy(entry.path(), to.join(entry.file_name()))?;
+        } else if kind.is_dir() {
+            // `reproduce/` and its kits.
+            copy_dir(&entry.path(), &to.join(entry.file_name()))?;
+        }
+    }
+    Ok(())
+}
+
+fn merged(cli: &MergeCli) -> Result<Cohort, String> {
+    let mut suite: Option<SuiteInfo> = None;
+    let mut all: Vec<(SubmissionMark, PathBuf)> = Vec::new();
+    let mut parts = Vec::new();
+    // Held until the merge is written: no slice's run may still write.
+    let mut held = Vec::new();
+    for dir in &cli.dirs {
+        held.push(super::lock::read_slice(dir)?);
+        let Slice {
+            suite: s,
+            part,
+            marks,
+        } = slice(dir)?;
+        parts.push((part, dir.as_path()));
+        match &suite {
+            Some(first) if first.content_hash != s.content_hash || first.spec != s.spec => {
+                return Err(format!(
+                    "{} was marked with {} suite {}, not {} suite {} as {}",
+                    dir.display(),
+                    s.spec,
+                    s.content_hash,
+                    first.spec,
+                    first.content_hash,
+                    cli.dirs
+                        .first()
+                        .map_or(String::new(), |d| d.display().to_string())
+                ));
+            }
+            Some(_) => {}
+            None => suite = Some(s),
+        }
+        all.extend(marks);
+    }
+    let suite = suite.ok_or("no slices given")?;
+    check_set(&parts, cli.allow_missing)?;
+    // Only once the slices are known good is anything made or written.
+    let _lock = super::lock::take(&cli.out)?;
+    all.sort_by(|a, b| a.0.id.as_bytes().cmp(b.0.id.as_bytes()));
+    if let Some(w) = all.windows(2).find(|w| w[0].0.id == w[1].0.id) {
+        return Err(format!(
+            "submission {} is in two slices ({} and {})",
+            w[0].0.id,
+            w[0].1.display(),
+            w[1].1.display()
+        ));
+    }
+    let subs = cli.out.join("submissions");
+    std::fs::create_dir_all(&subs).map_err(|e| format!("cannot make {}: {e}", subs.display()))?;
+    for (mark, folder) in &all {
+        let to = subs.join(&mark.slug);
+        copy_unless_same(folder, &to)?;
+        // The program a report's reproduce lines were checked with.
+        if let Some(programs) = folder
+            .parent()
+            .and_then(Path::parent)
+            .map(|d| d.join("programs").join(&mark.slug))
+            && programs.is_dir()
+        {
+            copy_unless_same(&programs, &cli.out.join("programs").join(&mark.slug))?;
+        }
+    }
+    let marks: Vec<SubmissionMark> = all.into_iter().map(|(m, _)| m).collect();
+    write_class_view(&cli.out, &suite, &marks, None)
+}
+
+/// Copies folder `from` to `to` (its files), unless they are one folder.
+fn copy_unless_same(from: &Path, to: &Path) -> Result<(), String> {
+    if std::fs::canonicalize(from).ok() == std::fs::canonicalize(to).ok() {
+        return Ok(());
+    }
+    let _ = std::fs::remove_dir_all(to);
+    copy_dir(from, to).map_err(|e| format!("cannot copy {}: {e}", from.display()))
+}
+
+/// `mark merge`.
+pub fn merge(program: &str, cli: &MergeCli) -> ExitCode {
+    match merged(cli) {
+        Ok(view) => {
+            say!(
+                "{program} mark merge: {} slice(s), {} submission(s), mean {} of {}: {}",
+                cli.dirs.len(),
+                view.submissions,
+                view.mean,
+                view.max,
+                cli.out.join("index.html").display()
+            );
+            exit::code(exit::PASSED)
+        }
+        Err(e) => {
+            say!("{program} mark merge: {e}");
+            exit::code(exit::USAGE)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn part(k: usize, n: usize) -> Partition {
+        Partition { k, n }
+    }
+
+    #[test]
+    fn a_set_of_slices_is_whole_or_refused_naming_what_is_missing() {
+        let (a, b, c) = (Path::new("a"), Path::new("b"), Path::new("c"));
+        assert!(check_set(&[(Some(part(1, 2)), a), (Some(part(2, 2)), b)], false).is_ok());
+        let missing =
+            check_set(&[(Some(part(2, 4)), a), (Some(part(4, 4)), b)], false).unwrap_err();
+        assert!(
+            missing.starts_with("slice(s) 1/4, 3/4 of 4 are missing"),
+            "{missing}"
+        );
+        assert!(check_set(&[(Some(part(2, 4)), a)], true).is_ok());
+        let twice = check_set(&[(Some(part(1, 2)), a), (Some(part(1, 2)), c)], false).unwrap_err();
+        assert!(twice.contains("given twice (a and c)"), "{twice}");
+        assert!(check_set(&[(Some(part(1, 2)), a), (Some(part(1, 3)), b)], false).is_err());
+        assert!(check_set(&[(Some(part(1, 2)), a), (None, b)], false).is_err());
+        assert!(check_set(&[(Some(part(0, 2)), a)], true).is_err());
+        assert!(check_set(&[(Some(part(1, usize::MAX)), a)], true).is_err());
+        // One whole run merged alone is no set to check.
+        assert!(check_set(&[(None, a)], false).is_ok());
+    }
+}

@@ -1,0 +1,34 @@
+//! The class view written to disk: `marks.csv`, `cohort.json` and
+//! `index.html`, each through a temporary file and a rename.
+
+use super::partition::Partition;
+use super::{cohort, html, record};
+
+/// Writes `bytes` to `path` through a temporary file and a rename, so a
+/// reader never sees half a file.
+pub(crate) fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
+    let tmp = path.with_extension(format!("partial-{}", std::process::id()));
+    std::fs::write(&tmp, bytes)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            format!("cannot write {}: {e}", path.display())
+        })
+}
+
+/// Writes `marks.csv`, `cohort.json` and `index.html` of `marks` into
+/// `out`.
+pub(crate) fn write_class_view(
+    out: &std::path::Path,
+    suite: &cohort::SuiteInfo,
+    marks: &[record::SubmissionMark],
+    slice: Option<Partition>,
+) -> Result<cohort::Cohort, String> {
+    let mut view = cohort::build(suite, marks);
+    view.slice = slice;
+    write_atomic(&out.join("marks.csv"), cohort::csv(suite, marks).as_bytes())?;
+    let json = serde_json::to_string_pretty(&view).map_err(|e| e.to_string())? + "\n";
+    write_atomic(&out.join("cohort.json"), json.as_bytes())?;
+    write_atomic(&out.join("index.html"), html::index(&view).as_bytes())?;
+    Ok(view)
+}

@@ -1,0 +1,168 @@
+//! What a spec pack hands the engine: the program's name in one word, its
+//! embedded suite (cases, `suite.yaml`, `rules.yaml`, rulings), its rule IDs,
+//! how to run its reference and, for `diff`, its explorer. The engine never
+//! names a pack; the binary that registers packs passes them in.
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use crate::commands::diff::DynExplorer;
+use crate::exec::driver::CaseDriver;
+use crate::exec::run::REFERENCE_ENV;
+/// The suite a pack embeds, named where the packs name the rest of this
+/// interface.
+pub use crate::model::embedded::EmbeddedSuite;
+
+/// A program under test, as the engine sees it.
+pub trait Pack: Send + Sync {
+    /// The program's name, one lowercase word (`--spec NAME`); also the
+    /// prefix of its environment variables (`NAME_BIN`, `NAME_BLESS`).
+    fn name(&self) -> &'static str;
+
+    /// The suite embedded in the binary.
+    fn suite(&self) -> &'static EmbeddedSuite;
+
+    /// Every rule ID of the rulings, in the rulings' order; a pack's tests
+    /// check it against the suite's `rules.yaml`.
+    fn rule_ids(&self) -> Vec<&'static str>;
+
+    /// Runs the reference program with `args` (the program name first).
+    /// The engine re-executes its own binary in reference mode to call
+    /// this, so the reference is never looked up by path.
+    fn reference_main(&self, args: Vec<OsString>) -> ExitCode;
+
+    /// The explorer behind `diff`, if the pack has one.
+    fn explorer(&self) -> Option<&dyn DynExplorer> {
+        None
+    }
+
+    /// The driver that runs cases holding a `script` as conversations, if
+    /// the pack has one.
+    fn driver(&self) -> Option<Arc<dyn CaseDriver>> {
+        None
+    }
+
+    /// Whether `--bin` names a command line (one shell-quoted string split
+    /// into words, the first looked up in `PATH` as a shell would) rather
+    /// than the path of an executable.
+    fn bin_is_command(&self) -> bool {
+        false
+    }
+
+    /// How the course builds a submission of this program (`mark`), if
+    /// submissions of it are built from source.
+    fn build(&self) -> Option<BuildRecipe> {
+        None
+    }
+
+    /// The normative rulings (Markdown): the suite's `NAME-rulings.md`.
+    fn rulings(&self) -> Option<&'static str> {
+        let file = format!("{}-rulings.md", self.name());
+        self.suite()
+            .get(&file)
+            .and_then(|b| std::str::from_utf8(b).ok())
+    }
+
+    /// The environment variable naming the program under test.
+    fn bin_env(&self) -> String {
+        format!("{}_BIN", self.name().to_ascii_uppercase())
+    }
+
+    /// The environment variable that turns on blessing.
+    fn bless_env(&self) -> String {
+        format!("{}_BLESS", self.name().to_ascii_uppercase())
+    }
+}
+
+/// The course's build line for a submission, as its assignment states it:
+/// `mark` runs it with `sh -c` in a contained copy of the submission.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BuildRecipe {
+    /// The executable the build must leave at the top of the submission.
+    pub program: &'static str,
+    /// The line when the submission has a `Makefile` (or `makefile`), if
+    /// the course builds those with it.
+    pub with_makefile: Option<&'static str>,
+    /// The line otherwise.
+    pub otherwise: &'static str,
+}
+
+impl BuildRecipe {
+    /// The recipe in words, for the class view's header: `make` with a
+    /// Makefile, else `gcc … *.c`.
+    pub fn describe(&self) -> String {
+        match self.with_makefile {
+            Some(make) => format!("{make} with a Makefile, else {}", self.otherwise),
+            None => self.otherwise.to_owned(),
+        }
+    }
+
+    /// The line for a submission whose top-level file names are `names`.
+    pub fn line_for<'n>(&self, mut names: impl Iterator<Item = &'n str>) -> &'static str {
+        match self.with_makefile {
+            Some(make) if names.any(|n| n == "Makefile" || n == "makefile") => make,
+            _ => self.otherwise,
+        }
+    }
+}
+
+/// The rule IDs of a pack's embedded `rules.yaml`, in its order; a pack's
+/// test checks them against [`Pack::rule_ids`].
+pub fn listed_rule_ids(pack: &dyn Pack) -> Result<Vec<String>, crate::model::schema::ParseError> {
+    let root = crate::model::suite::Root::Embedded(pack.suite());
+    let rules = crate::model::suite::rules_for(&root, pack.suite())?;
+    Ok(rules.rules.into_iter().map(|r| r.id).collect())
+}
+
+/// The rule text of a pack's rulings copy and of the normative source at
+/// `source`, for a pack's test to compare; `None` when the source is not
+/// at hand (a clone of the repository alone) or the pack has no rulings.
+/// The rule text is everything from the first `## ` heading up to the
+/// copy's own "Decisions of this repository": the copy's introduction may
+/// differ (it points inside the repository).
+pub fn rulings_and_source(pack: &dyn Pack, source: &Path) -> Option<(String, String)> {
+    let copy = pack.rulings()?;
+    let source = std::fs::read_to_string(source).ok()?;
+    let body = |text: &str| -> String {
+        let start = text.find("\n## ").unwrap_or(0);
+        let end = text
+            .find("\n## Decisions of this repository")
+            .unwrap_or(text.len());
+        text[start..end.max(start)].trim_end().to_owned()
+    };
+    Some((body(copy), body(&source)))
+}
+
+/// Finds a pack by name.
+pub fn find<'a>(packs: &[&'a dyn Pack], name: &str) -> Option<&'a dyn Pack> {
+    packs.iter().copied().find(|p| p.name() == name)
+}
+
+/// Runs a pack's reference instead of the caller when this process was
+/// started in reference mode ([`REFERENCE_ENV`] names a registered pack),
+/// or a sandbox's keeper when it was started as one.
+/// Every binary that runs cases calls this first thing in `main`.
+pub fn reference_mode(packs: &[&dyn Pack]) -> Option<ExitCode> {
+    // A sandbox's keeper is this executable too (see [`conformance_sandbox`]).
+    if let Some(code) = conformance_sandbox::keeper_mode() {
+        return Some(code);
+    }
+    let name = std::env::var_os(REFERENCE_ENV).filter(|v| !v.is_empty())?;
+    let Some(pack) = packs
+        .iter()
+        .find(|p| Path::new(p.name()) == Path::new(&name))
+    else {
+        eprintln!(
+            "{REFERENCE_ENV}={}: no such spec pack in this binary",
+            name.to_string_lossy()
+        );
+        return Some(crate::output::exit::code(crate::output::exit::USAGE));
+    };
+    // Traced when the caller asks which rule each span of stdout obeys
+    // (see [`crate::judge::provenance`]).
+    Some(reference_kit::trace::run_traced(|| {
+        pack.reference_main(std::env::args_os().collect())
+    }))
+}

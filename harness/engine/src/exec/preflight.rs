@@ -1,0 +1,160 @@
+//! The preflight: before the first case, `--bin` is started once (no
+//! arguments, empty stdin, a short timeout, in the same sandbox as every
+//! case). A program that cannot even be executed would otherwise fail every
+//! case with the same cryptic error; this turns it into one set-up error
+//! that says why: a carriage return at the end of the `#!` line, a missing
+//! interpreter or dynamic loader, another architecture, not an executable
+//! format, no permission.
+
+use std::io::Read as _;
+use std::path::Path;
+use std::time::Duration;
+
+use crate::exec::run::{self, Invocation, RunError, Target};
+
+/// How long the preflight run may take: it only has to start.
+const PREFLIGHT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// `--bin` cannot be executed; the message explains why.
+#[derive(Debug, thiserror::Error)]
+#[error("{path} cannot be executed: {why}")]
+pub struct PreflightError {
+    /// The program.
+    pub path: String,
+    /// Why, in words a student can act on.
+    pub why: String,
+}
+
+/// Starts `target` once; `Err` when it cannot be executed at all. How it
+/// behaves once started (any status, any output) is the cases' business.
+pub fn check(target: &Target) -> Result<(), PreflightError> {
+    let mut inv = Invocation::new(target.clone(), Vec::new(), Vec::new());
+    inv.timeout = PREFLIGHT_TIMEOUT;
+    match run::run(&inv) {
+        Ok(_) | Err(RunError::Interrupted) => Ok(()),
+        Err(RunError::Spawn { path, source }) => Err(PreflightError {
+            path: path.display().to_string(),
+            why: diagnose(&path, &source),
+        }),
+        Err(other) => Err(PreflightError {
+            path: target.path().display().to_string(),
+            why: other.to_string(),
+        }),
+    }
+}
+
+/// The first bytes of the file: enough for a `#!` line or an ELF header.
+fn head(path: &Path) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    if let Ok(f) = std::fs::File::open(path) {
+        let _ = f.take(512).read_to_end(&mut bytes);
+    }
+    bytes
+}
+
+/// The machine of this harness as ELF's `e_machine`.
+fn host_machine() -> Option<u16> {
+    match std::env::consts::ARCH {
+        "x86_64" => Some(62),
+        "x86" => Some(3),
+        "aarch64" => Some(183),
+        "arm" => Some(40),
+        "riscv64" => Some(243),
+        "powerpc64" => Some(21),
+        "s390x" => Some(22),
+        _ => None,
+    }
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
+}
+
+/// Why executing `path` failed with `error`, in words.
+pub fn diagnose(path: &Path, error: &std::io::Error) -> String {
+    let bytes = head(path);
+    let errno = error.raw_os_error().unwrap_or(0);
+    if let Some(rest) = bytes.strip_prefix(b"#!") {
+        let line = rest.split(|&b| b == b'\n').next().unwrap_or(rest);
+        if line.ends_with(b"\r") {
+            return "its `#!` line ends in a carriage return (the file has Windows line \
+                    endings), so the kernel looks for an interpreter whose name ends in \
+                    `\\r`; convert the file to Unix line endings (`sed -i 's/\\r$//' FILE` \
+                    or `dos2unix FILE`)"
+                .to_owned();
+        }
+        let text = String::from_utf8_lossy(line);
+        let interpreter = text.split_whitespace().next().unwrap_or("");
+        if !Path::new(interpreter).exists() {
+            return format!(
+                "its `#!` line names the interpreter `{interpreter}`, which does not exist \
+                 (inside the sandbox the file system is the machine's own, read-only)"
+            );
+        }
+    }
+    if let Some(header) = bytes.strip_prefix(b"\x7fELF") {
+        let machine = header.get(14..16).map(|m| u16::from_le_bytes([m[0], m[1]]));
+        if let (Some(m), Some(host)) = (machine, host_machine())
+            && m != host
+        {
+            return format!(
+                "it is a program for another architecture (ELF machine {m}; this machine \
+                 is {} = {host}): build it here",
+                std::env::consts::ARCH
+            );
+        }
+        if errno == 2 {
+            return "its dynamic loader or a library it needs is missing (built for another \
+                    system or C library?): build it here"
+                .to_owned();
+        }
+    }
+    match errno {
+        8 => "it is neither a program (ELF) nor a script with a `#!` line (exec format \
+              error): build it, or give the script a `#!` first line"
+            .to_owned(),
+        13 if is_executable(path) => "permission denied: the file is executable, so the \
+               sandbox refused to read it or what it runs (its interpreter, its libraries): \
+               a program under test may read the system's folders and its own, nothing \
+               else; give the folder it needs to `--allow-read` (docs/containment.md)"
+            .to_owned(),
+        13 => "permission denied: it needs execute permission (`chmod +x`) on a file \
+               system that allows executing"
+            .to_owned(),
+        _ => error.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn script(bytes: &[u8]) -> tempfile::TempPath {
+        let mut f = tempfile::NamedTempFile::new().unwrap_or_else(|e| panic!("{e}"));
+        std::io::Write::write_all(&mut f, bytes).unwrap_or_else(|e| panic!("{e}"));
+        f.into_temp_path()
+    }
+
+    #[test]
+    fn causes_are_named() {
+        let enoent = std::io::Error::from_raw_os_error(2);
+        let cr = script(b"#!/bin/sh\r\necho hi\r\n");
+        assert!(diagnose(&cr, &enoent).contains("carriage return"));
+        let missing = script(b"#!/no/such/interp -x\n");
+        assert!(diagnose(&missing, &enoent).contains("`/no/such/interp`, which does not exist"));
+        let mut elf = b"\x7fELF\x02\x01\x01".to_vec();
+        elf.resize(18, 0);
+        elf.extend_from_slice(&999u16.to_le_bytes());
+        let foreign = script(&elf);
+        let enoexec = std::io::Error::from_raw_os_error(8);
+        assert!(diagnose(&foreign, &enoexec).contains("another architecture (ELF machine 999"));
+        let text = script(b"hello\n");
+        assert!(diagnose(&text, &enoexec).contains("neither a program"));
+        let eacces = std::io::Error::from_raw_os_error(13);
+        assert!(diagnose(&text, &eacces).contains("`chmod +x`"));
+        std::fs::set_permissions(&text, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(diagnose(&text, &eacces).contains("`--allow-read`"));
+    }
+}

@@ -1,0 +1,264 @@
+//! Running one prepared invocation in a sandbox: a fresh temporary working
+//! directory, a cleared environment, the child in its own process group with
+//! resource limits, then supervised from one poll loop on this thread
+//! (`supervise.rs` beside this file): stdin written as the pipe takes it (in
+//! interactive mode typed into the terminal that is both stdin and stdout,
+//! see [`crate::exec::terminal`]), both output streams read under a cap, and a
+//! timeout that kills the whole group.
+//!
+//! The result is an [`Outcome`]: how the program ended, its output and the
+//! files it left. Nothing here knows about case files; [`crate::model::case`] turns a
+//! case into an [`Invocation`], and the later `diff` subcommand builds its own.
+//!
+//! Submodules: `target` (what runs: a path, a command line, the
+//! reference), `spawn` (starting it in a process group or a sandbox),
+//! `watch` (supervising it to its end and settling what it left),
+//! `ending` (how a run ended, its streams, time limits in words), `files`
+//! (the files placed in the sandbox and surveyed after).
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use crate::exec::interrupt::Interrupted;
+pub use crate::exec::terminal::Awaiting;
+use conformance_sandbox::{self as sandbox, Containment};
+pub use conformance_sandbox::{LeftBehind, Limits};
+
+mod cpu;
+mod ending;
+mod files;
+#[cfg(test)]
+mod interactive_tests;
+mod invocation;
+mod mode;
+mod outcome;
+mod pipes;
+mod spawn;
+mod supervise;
+mod target;
+mod watch;
+
+pub use ending::{Ending, MAX_TIMEOUT, Stream, format_secs, parse_timeout, signal_name};
+pub use files::normalize;
+use files::place_files;
+pub use invocation::{
+    DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Invocation, KEEP_WINDOW, Keep, MIN_TIME_LIMIT,
+    SLOWDOWN_ALLOWED, limit_from_reference, recorded_reference_ms,
+};
+pub use mode::Mode;
+pub use outcome::{Activity, Dropped, Outcome, RunError};
+use spawn::{environment, plan_stdout, spawn_contained, spawn_grouped};
+pub use target::{REFERENCE_ENV, Target, TargetError};
+use watch::watch;
+
+/// Runs `inv` in a fresh sandbox and reports what happened.
+pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
+    run_with_activity(inv).map(|(outcome, _)| outcome)
+}
+
+/// [`run`], with how busy the program was: its CPU time and when it last
+/// wrote.
+pub fn run_with_activity(inv: &Invocation) -> Result<(Outcome, Activity), RunError> {
+    let containment = sandbox::containment();
+    // A program under test reads the system, its case folder and its own
+    // files; the reference (ours) is not narrowed.
+    let reads = (!inv.target.is_reference())
+        .then(|| {
+            let own = inv.target.own_paths();
+            sandbox::reads_for(&own.iter().map(PathBuf::as_path).collect::<Vec<_>>())
+        })
+        .flatten();
+    let mut folder = match crate::exec::spare::take(containment, reads.as_ref()) {
+        Err(Interrupted) => return Err(RunError::Interrupted),
+        Ok(Err(e)) => return Err(RunError::Sandbox(e)),
+        Ok(Ok(folder)) => folder,
+    };
+    let crate::exec::spare::Folder {
+        layout,
+        ticket,
+        resident,
+        ..
+    } = &mut folder;
+    let (layout, ticket) = (&*layout, &*ticket);
+    place_files(&layout.work, &inv.files, &inv.executable)?;
+    let env = environment(inv, layout);
+    let plan = plan_stdout(inv.mode)?;
+
+    let start = Instant::now();
+    // The reference is contained too: what a program sees of the file
+    // system must be the same on both sides of a comparison.
+    let started = match containment {
+        Containment::Namespaces { network, landlock } => {
+            // A folder that is kept gets a keeper that stays with it, one
+            // that reads as this run's program does.
+            if *landlock
+                && crate::exec::spare::active()
+                && resident
+                    .as_ref()
+                    .is_none_or(|r| r.reads() != reads.as_ref())
+            {
+                *resident = sandbox::resident::Resident::start(layout, reads.clone()).ok();
+            }
+            let resident = resident.as_mut();
+            let keeping = spawn::Keeping {
+                level: (*network, *landlock),
+                resident,
+                reads,
+            };
+            spawn_contained(inv, layout, &env, plan, keeping, ticket)?
+        }
+        Containment::ProcessGroup(_) => spawn_grouped(inv, layout, &env, plan, ticket)?,
+    };
+    let outcome = watch(inv, layout, start, started);
+    // A run killed by the harness, or one that left processes behind,
+    // might still have something writing into its folder.
+    let clean = outcome.as_ref().is_ok_and(|(o, _)| {
+        matches!(o.ending, Ending::Exited(_) | Ending::Signaled(_))
+            && !o.left_process
+            && o.left_behind.is_empty()
+    });
+    crate::exec::spare::give_back(folder, clean);
+    outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsString;
+    use std::path::Path;
+    use std::time::Duration;
+
+    #[test]
+    fn absurd_timeouts_are_refused() {
+        assert_eq!(parse_timeout("0.5"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_timeout("86400"), Ok(MAX_TIMEOUT));
+        for bad in ["-1", "0", "NaN", "inf", "86401", "9.3e18", "1e-12", "x", ""] {
+            assert!(parse_timeout(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_command_line_splits_into_a_program_and_its_words() {
+        let t = Target::command("sh -c 'echo \"a b\"'").unwrap();
+        assert!(t.path().ends_with("sh") && t.path().is_absolute());
+        assert_eq!(t.words(), [OsString::from("-c"), "echo \"a b\"".into()]);
+        assert_eq!(
+            t.describe(),
+            format!("{} -c 'echo \"a b\"'", t.path().display())
+        );
+        assert!(matches!(
+            Target::command("'open"),
+            Err(TargetError::BadCommand(_))
+        ));
+        assert!(matches!(
+            Target::command("  "),
+            Err(TargetError::BadCommand(_))
+        ));
+        assert!(matches!(
+            Target::command("surely-no-such-program-here x"),
+            Err(TargetError::NotFound(_))
+        ));
+        assert!(matches!(
+            Target::command("/nonexistent/bot"),
+            Err(TargetError::Missing(_))
+        ));
+        let out = run(&Invocation::new(t, vec![], Vec::new())).unwrap();
+        assert_eq!(out.stdout, b"a b\n");
+    }
+
+    #[test]
+    fn signal_names() {
+        assert_eq!(signal_name(11), "SIGSEGV (11)");
+        assert_eq!(signal_name(64), "signal 64");
+    }
+
+    fn sh(script: &str, stdin: &[u8]) -> Outcome {
+        let target = Target::binary(Path::new("/bin/sh")).unwrap();
+        let mut inv = Invocation::new(target, vec!["-c".into(), script.into()], stdin.to_vec());
+        inv.timeout = Duration::from_secs(5);
+        run(&inv).unwrap()
+    }
+
+    #[test]
+    fn pipes_status_and_files() {
+        let out = sh("cat; echo err >&2; echo x > f; exit 3", b"in\n");
+        assert_eq!(out.ending, Ending::Exited(3));
+        assert_eq!(out.stdout, b"in\n");
+        assert_eq!(out.stderr, b"err\n");
+        assert_eq!(out.files.get("f").map(Vec::as_slice), Some(&b"x\n"[..]));
+        assert!(out.written.contains("f"));
+        assert!(!out.left_process);
+    }
+
+    #[test]
+    fn limits_are_set_before_the_program_reads_stdin() {
+        // CPU seconds: the default 10 s timeout + 2. The shell blocks on
+        // `read` until the supervising loop writes stdin, which is after
+        // the limits were set: no race.
+        let out = sh("read x; ulimit -t; ulimit -f; ulimit -v", b"go\n");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(
+            text,
+            "12\n524288\n4194304\n",
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    #[test]
+    fn a_kept_folder_charges_a_run_only_its_own_cpu() {
+        // Kept folders get a resident keeper that runs case after case:
+        // the CPU of a busy earlier run must not be charged to the next.
+        // (This test binary cannot be the sandbox's keeper, so here it
+        // checks the process-group path only, not a resident keeper.)
+        let _kept = crate::exec::spare::Scope::enter();
+        let target = Target::binary(Path::new("/bin/sh")).unwrap();
+        let timed = |script: &str| {
+            let mut inv = Invocation::new(target.clone(), vec!["-c".into(), script.into()], vec![]);
+            inv.timeout = Duration::from_secs(20);
+            run_with_activity(&inv).unwrap().1.cpu.unwrap()
+        };
+        let busy = timed("i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done");
+        assert!(busy >= Duration::from_millis(300), "busy run: {busy:?}");
+        for _ in 0..2 {
+            let light = timed("exit 0");
+            assert!(light < Duration::from_millis(100), "light run: {light:?}");
+        }
+    }
+
+    #[test]
+    fn environment_is_cleared() {
+        let out = sh("env | sort", b"");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("LC_ALL=C\n"), "{text}");
+        assert!(text.contains("PATH=/usr/bin:/bin\n"), "{text}");
+        assert!(!text.contains("CARGO"), "{text}");
+    }
+}
+
+/// Kept folders ([`crate::exec::spare`]) seen from a run: they live in
+/// the run's tests because only a run uses one.
+#[cfg(test)]
+mod spare_tests {
+    use std::path::Path;
+    use std::time::Duration;
+
+    use super::{Invocation, Target, run};
+
+    fn sh(script: &str) -> Vec<u8> {
+        let target = Target::binary(Path::new("/bin/sh")).unwrap();
+        let mut inv = Invocation::new(target, vec!["-c".into(), script.into()], Vec::new());
+        inv.timeout = Duration::from_secs(5);
+        run(&inv).unwrap().stdout
+    }
+
+    #[test]
+    fn a_run_never_sees_what_an_earlier_run_left() {
+        let _kept = crate::exec::spare::Scope::enter();
+        for _ in 0..3 {
+            let seen =
+                sh("ls -A; mkdir -p d/e; echo x > d/e/f; echo y > g; chmod 500 d; chmod 500 .");
+            assert_eq!(seen, b"");
+        }
+    }
+}

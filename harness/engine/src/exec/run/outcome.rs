@@ -1,0 +1,98 @@
+//! What came back from one run: its [`Outcome`] (how it ended, its
+//! output, the files it left), how busy it was ([`Activity`]), what was
+//! dropped past the cap ([`Dropped`]) and why it could not run
+//! ([`RunError`]).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use conformance_sandbox::LeftBehind;
+
+use super::ending::Ending;
+
+/// Everything observed of one run.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// How it ended.
+    pub ending: Ending,
+    /// Everything written to stdout (up to the cap).
+    pub stdout: Vec<u8>,
+    /// Everything written to stderr (up to the cap).
+    pub stderr: Vec<u8>,
+    /// Every regular file in the sandbox afterwards, by relative path.
+    pub files: BTreeMap<String, Vec<u8>>,
+    /// Every directory in the sandbox afterwards.
+    pub dirs: BTreeSet<String>,
+    /// The files created or changed by the run.
+    pub written: BTreeSet<String>,
+    /// The program exited but a process it left behind kept an output
+    /// stream open; the harness killed it.
+    pub left_process: bool,
+    /// The processes the program left behind, killed when the case ended
+    /// (named only when the run was contained in namespaces).
+    pub left_behind: Vec<LeftBehind>,
+    /// Bytes read and not kept (past the cap, or past what
+    /// [`super::invocation::Invocation::keep`] asked for), per stream.
+    pub dropped: Dropped,
+    /// Wall time of the run.
+    pub elapsed: Duration,
+}
+
+/// How busy a run was, beside its [`Outcome`] (see [`super::run_with_activity`]):
+/// what tells a slow program from a stuck one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Activity {
+    /// CPU time it used (its descendants' included), read just before it
+    /// was killed or reaped; `None` when `/proc` could not tell.
+    pub cpu: Option<Duration>,
+    /// Whether it was running or waiting for a CPU at that moment (not
+    /// blocked): killed so, it was busy or starved by a loaded machine.
+    pub runnable: bool,
+    /// When it last wrote output, from its start.
+    pub last_output: Option<Duration>,
+}
+
+/// Output read and not kept: counted, so the harness's memory
+/// stays bounded whatever a program prints.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Dropped {
+    /// Bytes of stdout not kept.
+    pub stdout: u64,
+    /// Bytes of stderr not kept.
+    pub stderr: u64,
+}
+
+/// A failure of the harness itself to set the run up.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The sandbox could not be made or filled.
+    #[error("cannot prepare the sandbox: {0}")]
+    Sandbox(io::Error),
+    /// A sandbox path is absolute or climbs out of the sandbox.
+    #[error("file path {0:?} must stay inside the sandbox")]
+    BadPath(String),
+    /// The pseudo-terminal could not be opened.
+    #[error("cannot open a pseudo-terminal: {0}")]
+    Pty(io::Error),
+    /// The harness was interrupted (Ctrl-C, SIGTERM) before or during the
+    /// run; the program was killed.
+    #[error("not run: the harness was interrupted")]
+    Interrupted,
+    /// The namespaces of the sandbox could not be set up.
+    #[error("cannot set up the sandbox's namespaces: {0}")]
+    Contain(String),
+    /// The run's descriptors could not be watched (`poll`, non-blocking
+    /// mode); the program was killed.
+    #[error("cannot watch the run: {0}")]
+    Watch(io::Error),
+    /// The program could not be started.
+    #[error("cannot start {path}: {source}")]
+    Spawn {
+        /// The program.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+}

@@ -1,0 +1,146 @@
+//! The run's descriptors as the poll loop drives them, both non-blocking:
+//! an output stream read under its cap (a window kept, the rest counted,
+//! what a terminal prints shown to the typist) and stdin written as the
+//! descriptor accepts it.
+
+use std::borrow::Cow;
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::os::fd::OwnedFd;
+
+use super::ending::Stream;
+use super::invocation::Keep;
+use crate::exec::terminal::Typist;
+
+/// One output stream: its descriptor while open, and what was read.
+pub(super) struct Reader {
+    pub(super) file: Option<File>,
+    pub(super) stream: Stream,
+    pub(super) keep: u64,
+    pub(super) kept: Vec<u8>,
+    pub(super) dropped: u64,
+    pub(super) total: u64,
+}
+
+/// What one read of a stream brought.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Got {
+    /// Nothing now (would block, interrupted).
+    Nothing,
+    /// Bytes, kept or counted.
+    Data,
+    /// The end of the stream (a terminal's master reads `EIO` once every
+    /// holder of the slave is gone: that too).
+    Closed,
+    /// The stream passed the cap; it is closed.
+    Cap,
+}
+
+impl Reader {
+    pub(super) fn new(fd: Option<OwnedFd>, stream: Stream, keep: Keep) -> io::Result<Self> {
+        let file = fd.map(nonblocking).transpose()?;
+        Ok(Self {
+            file,
+            stream,
+            keep: keep.of(stream),
+            kept: Vec::new(),
+            dropped: 0,
+            total: 0,
+        })
+    }
+
+    /// One `read(2)`; what it brings goes to `typist` too, if there is one.
+    pub(super) fn read_once(
+        &mut self,
+        chunk: &mut [u8],
+        cap: u64,
+        typist: Option<&mut Typist<'_>>,
+    ) -> Got {
+        let Some(file) = &mut self.file else {
+            return Got::Closed;
+        };
+        let n = match file.read(chunk) {
+            Ok(0) => {
+                self.file = None;
+                return Got::Closed;
+            }
+            Ok(n) => n,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
+                ) =>
+            {
+                return Got::Nothing;
+            }
+            Err(_) => {
+                self.file = None;
+                return Got::Closed;
+            }
+        };
+        let data = &chunk[..n];
+        if let Some(typist) = typist {
+            typist.saw(data);
+        }
+        let room = cap.min(self.keep).saturating_sub(self.total);
+        let keep = usize::try_from(room).unwrap_or(usize::MAX).min(n);
+        self.kept.extend_from_slice(&data[..keep]);
+        self.dropped += (n - keep) as u64;
+        self.total += n as u64;
+        if self.total > cap {
+            self.file = None;
+            return Got::Cap;
+        }
+        Got::Data
+    }
+}
+
+/// Bytes written to the program as its descriptor accepts them.
+pub(super) struct Inlet<'a> {
+    pub(super) file: File,
+    pub(super) queue: Cow<'a, [u8]>,
+    pub(super) sent: usize,
+}
+
+impl<'a> Inlet<'a> {
+    pub(super) fn new(fd: OwnedFd, queue: Cow<'a, [u8]>) -> io::Result<Self> {
+        Ok(Self {
+            file: nonblocking(fd)?,
+            queue,
+            sent: 0,
+        })
+    }
+
+    pub(super) fn pending(&self) -> bool {
+        self.sent < self.queue.len()
+    }
+
+    /// Writes what the descriptor takes now. An error means the program
+    /// will not read more (a broken pipe: it closed its stdin or ended;
+    /// `EIO`: the terminal is gone), which is its right.
+    pub(super) fn push(&mut self) -> Result<(), ()> {
+        while self.pending() {
+            match self.file.write(&self.queue[self.sent..]) {
+                Ok(0) => return Err(()),
+                Ok(n) => self.sent += n,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(()),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => return Err(()),
+            }
+        }
+        Ok(())
+    }
+
+    /// Queues more bytes for a typist: the written ones are forgotten.
+    pub(super) fn queue_more(&mut self) -> &mut Vec<u8> {
+        let queue = self.queue.to_mut();
+        queue.drain(..self.sent);
+        self.sent = 0;
+        queue
+    }
+}
+
+fn nonblocking(fd: OwnedFd) -> io::Result<File> {
+    rustix::io::ioctl_fionbio(&fd, true)?;
+    Ok(File::from(fd))
+}

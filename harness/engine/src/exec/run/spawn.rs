@@ -1,0 +1,314 @@
+//! Starting a run: the child's environment and stdout plan, started in a
+//! process group or in a sandbox (through a keeper), with its limits.
+
+use std::ffi::OsString;
+use std::fs;
+use std::os::fd::OwnedFd;
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+
+use rustix::process::Pid;
+
+use crate::exec::interrupt::{Interrupted, Killer, Ticket};
+use crate::exec::terminal::{self, Keys, Terminal};
+use conformance_sandbox::{self as sandbox, Layout};
+
+use conformance_sandbox::Limits;
+
+use super::invocation::{Invocation, LINGER_GRACE};
+use super::mode::Mode;
+use super::outcome::RunError;
+use super::target::REFERENCE_ENV;
+
+/// Where the child's stdout goes, as the mode says.
+pub(super) enum StdoutPlan {
+    Pipe,
+    /// `/dev/full`.
+    Full(fs::File),
+    /// A terminal, the child's stdin and stdout both.
+    Pty(Terminal),
+}
+
+pub(super) fn plan_stdout(mode: Mode) -> Result<StdoutPlan, RunError> {
+    Ok(match mode {
+        Mode::Pipe => StdoutPlan::Pipe,
+        Mode::StdoutFull => StdoutPlan::Full(
+            fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .map_err(RunError::Sandbox)?,
+        ),
+        Mode::Interactive => StdoutPlan::Pty(terminal::open().map_err(RunError::Pty)?),
+    })
+}
+
+/// A started run: its streams and how it ends.
+pub(super) struct Started {
+    pub(super) stdin: Option<OwnedFd>,
+    /// In interactive mode: the terminal's master to type stdin into.
+    pub(super) typist: Option<(fs::File, Keys)>,
+    pub(super) stdout: Option<OwnedFd>,
+    pub(super) stderr: Option<OwnedFd>,
+    pub(super) proc: Proc,
+}
+
+/// How a started run ends.
+pub(super) enum Proc {
+    /// Containment by process group: the child leads its group.
+    Group { child: Child, pid: Pid },
+    /// Containment by namespaces: the sandbox's process outside the
+    /// namespaces, whose death kills everything inside.
+    Keeper {
+        pid: Pid,
+        status: Arc<Mutex<Option<String>>>,
+        waiter: Option<sandbox::Kept>,
+    },
+}
+
+impl Proc {
+    /// The process whose end is the run's: the group's leader, or the
+    /// keeper.
+    pub(super) fn pid(&self) -> Pid {
+        match self {
+            Proc::Group { pid, .. } | Proc::Keeper { pid, .. } => *pid,
+        }
+    }
+
+    /// A pidfd of that process from whoever started it, where it is not
+    /// this process's child (a keeper the sandbox's zygote forked).
+    pub(super) fn pidfd(&self) -> Option<OwnedFd> {
+        match self {
+            Proc::Keeper {
+                waiter: Some(kept), ..
+            } => kept.pidfd().and_then(|fd| fd.try_clone_to_owned().ok()),
+            Proc::Group { .. } | Proc::Keeper { .. } => None,
+        }
+    }
+}
+
+/// The whole environment of the program: cleared, then these.
+pub(super) fn environment(inv: &Invocation, layout: &Layout) -> Vec<(OsString, OsString)> {
+    let mut env: Vec<(OsString, OsString)> = vec![
+        ("PATH".into(), "/usr/bin:/bin".into()),
+        ("LC_ALL".into(), "C".into()),
+        ("HOME".into(), layout.work.clone().into()),
+    ];
+    // At the Landlock level `/tmp` is read-only: temporary files go to the
+    // run's private folder.
+    if let Some(tmp) = &layout.tmp {
+        env.push(("TMPDIR".into(), tmp.clone().into()));
+    }
+    if let Some(pack) = inv.target.reference {
+        env.push((REFERENCE_ENV.into(), pack.into()));
+    }
+    env.extend(inv.env.iter().cloned());
+    env
+}
+
+/// Starts the program alone in its process group.
+pub(super) fn spawn_grouped(
+    inv: &Invocation,
+    layout: &Layout,
+    env: &[(OsString, OsString)],
+    plan: StdoutPlan,
+    ticket: &Ticket,
+) -> Result<Started, RunError> {
+    let mut cmd = Command::new(inv.target.path());
+    cmd.args(inv.target.words())
+        .args(&inv.args)
+        .env_clear()
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .current_dir(&layout.work)
+        .process_group(0)
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped());
+    let master = match plan {
+        StdoutPlan::Pipe => {
+            cmd.stdout(Stdio::piped());
+            None
+        }
+        StdoutPlan::Full(full) => {
+            cmd.stdout(Stdio::from(full));
+            None
+        }
+        StdoutPlan::Pty(terminal) => {
+            let (typing, stdin) = terminal_ends(&terminal)?;
+            cmd.stdin(Stdio::from(stdin))
+                .stdout(Stdio::from(terminal.slave));
+            Some((terminal.master, (typing, terminal.keys)))
+        }
+    };
+    // Spawned under the registry's lock: nothing else would kill a group
+    // an interrupt missed.
+    let spawned = ticket
+        .spawn_locked(
+            || {
+                let r = cmd.spawn();
+                // The command holds our copy of the terminal's slave side:
+                // it must close now, or reading the master never ends.
+                drop(cmd);
+                r
+            },
+            |r| match r {
+                Ok(child) => Killer::Group(Pid::from_child(child)),
+                Err(_) => Killer::NotStarted,
+            },
+        )
+        .map_err(|Interrupted| RunError::Interrupted)?;
+    let mut child = spawned.map_err(|source| RunError::Spawn {
+        path: inv.target.path().to_owned(),
+        source,
+    })?;
+    let pid = Pid::from_child(&child);
+    apply_limits(pid, inv.limits);
+    let (master, typist) = master.unzip();
+    let (stdin, stdout, stderr) = streams(
+        child.stdin.take(),
+        child.stdout.take(),
+        master,
+        child.stderr.take(),
+    );
+    Ok(Started {
+        stdin,
+        typist,
+        stdout,
+        stderr,
+        proc: Proc::Group { child, pid },
+    })
+}
+
+/// A started child's streams as descriptors to poll: stdout is its pipe
+/// or, on a terminal, the master side.
+pub(super) fn streams(
+    stdin: Option<impl Into<OwnedFd>>,
+    stdout: Option<impl Into<OwnedFd>>,
+    master: Option<fs::File>,
+    stderr: Option<impl Into<OwnedFd>>,
+) -> (Option<OwnedFd>, Option<OwnedFd>, Option<OwnedFd>) {
+    let stdout = match (stdout, master) {
+        (Some(pipe), _) => Some(pipe.into()),
+        (None, Some(master)) => Some(master.into()),
+        (None, None) => None,
+    };
+    (stdin.map(Into::into), stdout, stderr.map(Into::into))
+}
+
+/// How a contained run is kept: the level's namespaces, the folder's
+/// resident keeper (if any), what the program may read.
+pub(super) struct Keeping<'a> {
+    /// `(network, landlock)` of [`sandbox::Containment::Namespaces`].
+    pub(super) level: (bool, bool),
+    /// The folder's resident keeper.
+    pub(super) resident: Option<&'a mut sandbox::resident::Resident>,
+    /// What a program under test may read (`None`: not narrowed).
+    pub(super) reads: Option<sandbox::Reads>,
+}
+
+/// Starts the program in namespaces of its own, under a keeper.
+pub(super) fn spawn_contained(
+    inv: &Invocation,
+    layout: &Layout,
+    env: &[(OsString, OsString)],
+    plan: StdoutPlan,
+    keeping: Keeping<'_>,
+    ticket: &Ticket,
+) -> Result<Started, RunError> {
+    let Keeping {
+        level: (network, landlock),
+        resident,
+        reads,
+    } = keeping;
+    // A command line's own words come before the case's arguments.
+    let args: Vec<OsString> = inv
+        .target
+        .words()
+        .iter()
+        .chain(&inv.args)
+        .cloned()
+        .collect();
+    let spec = sandbox::Spec::new(layout, inv.target.path(), &args, env, LINGER_GRACE)
+        .limited(inv.limits)
+        .with_reads(reads);
+    let program_dir = if inv.target.is_reference() {
+        None
+    } else {
+        inv.target.path().parent()
+    };
+    let (io, master) = match plan {
+        StdoutPlan::Pipe => (sandbox::Streams::piped(), None),
+        StdoutPlan::Full(full) => (
+            sandbox::Streams {
+                stdout: sandbox::Io::Fd(full.into()),
+                ..sandbox::Streams::piped()
+            },
+            None,
+        ),
+        StdoutPlan::Pty(terminal) => {
+            let (typing, stdin) = terminal_ends(&terminal)?;
+            (
+                sandbox::Streams {
+                    stdin: sandbox::Io::Fd(stdin),
+                    stdout: sandbox::Io::Fd(terminal.slave),
+                    stderr: sandbox::Io::Piped,
+                },
+                Some((terminal.master, (typing, terminal.keys))),
+            )
+        }
+    };
+    let containment = sandbox::Containment::Namespaces { network, landlock };
+    let mut kept = sandbox::start_with(
+        layout,
+        &spec,
+        &containment,
+        program_dir.as_slice(),
+        io,
+        resident,
+    )
+    .map_err(RunError::Contain)?;
+    let pid = kept.pid();
+    // Registering late is safe: an interrupt that came meanwhile killed
+    // the zygote and every resident keeper, and a keeper of its own dies
+    // with this thread (it asks for a parent-death signal).
+    if ticket.started(Killer::Keeper(pid)).is_err() {
+        let _ = kept.wait();
+        return Err(RunError::Interrupted);
+    }
+    let (master, typist) = master.unzip();
+    let (stdin, stdout, stderr) = streams(
+        kept.stdin.take(),
+        kept.stdout.take(),
+        master,
+        kept.stderr.take(),
+    );
+    Ok(Started {
+        stdin,
+        typist,
+        stdout,
+        stderr,
+        proc: Proc::Keeper {
+            pid,
+            status: Arc::new(Mutex::new(None)),
+            waiter: Some(kept),
+        },
+    })
+}
+
+/// Sets the limits on the running child. std has no safe pre-exec hook, so
+/// they are applied with `prlimit(2)` right after spawn: the child runs a
+/// few microseconds unlimited, far too little to matter for a candidate.
+pub(super) fn apply_limits(pid: Pid, limits: Limits) {
+    // The child may already be gone: nothing to limit then.
+    let _ = limits.apply(Some(pid));
+}
+
+/// Two more descriptors of a terminal: the master to type into (the other
+/// one is read), and the slave again, the program's stdin beside its
+/// stdout.
+pub(super) fn terminal_ends(
+    terminal: &Terminal,
+) -> Result<(fs::File, std::os::fd::OwnedFd), RunError> {
+    let typing = terminal.master.try_clone().map_err(RunError::Pty)?;
+    let stdin = terminal.slave.try_clone().map_err(RunError::Pty)?;
+    Ok((typing, stdin))
+}

@@ -1,0 +1,543 @@
+//! Supervising a started run from one `poll(2)` loop on the calling thread:
+//! both output streams read under the cap (a window kept, the rest counted),
+//! stdin written as the pipe accepts it (in interactive mode typed into the
+//! terminal at its prompts by a [`Typist`]), the program's end seen on a
+//! pidfd, and the decision of when the run is over: ended, timed out, past
+//! the cap, or with a left-behind process holding its output.
+//!
+//! One loop replaces the four threads a run used to start (two readers, a
+//! writer or typist, a waiter): `perf` put the creation and tear-down of
+//! their stacks at about 14% of all CPU of the overhead bench at the
+//! `group` level.
+//! Killing and reaping stay with [`crate::exec::run`], which knows what the
+//! process is; this module only needs its pid.
+//!
+//! The descriptors it drives (an output stream under its cap, stdin as
+//! the pipe takes it) are [`super::pipes`]'s.
+
+use std::borrow::Cow;
+use std::io;
+use std::os::fd::{AsFd, OwnedFd};
+use std::time::{Duration, Instant};
+
+use rustix::event::{PollFd, PollFlags, Timespec, poll};
+use rustix::process::{Pid, PidfdFlags, WaitId, WaitIdOptions};
+
+use super::ending::Stream;
+use super::invocation::Keep;
+use super::pipes::{Got, Inlet, Reader};
+use crate::exec::terminal::{Awaiting, Keys, Typist};
+
+/// How often the program's end is peeked at where the kernel has no
+/// `pidfd_open` (before Linux 5.3).
+const PEEK_INTERVAL: Duration = Duration::from_millis(5);
+
+/// Bytes read per `read(2)`: a whole default pipe buffer.
+const CHUNK: usize = 64 * 1024;
+
+/// The descriptors of a started run the harness holds.
+pub(crate) struct Ends {
+    /// The program's stdin (a pipe), when it is not a terminal.
+    pub stdin: Option<OwnedFd>,
+    /// In interactive mode: the terminal's master to type into, and its
+    /// keys.
+    pub typing: Option<(OwnedFd, Keys)>,
+    /// Its stdout: a pipe, or the terminal's master.
+    pub stdout: Option<OwnedFd>,
+    /// Its stderr.
+    pub stderr: Option<OwnedFd>,
+}
+
+/// What decides the end of a run.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Rules {
+    /// Time from the start before the run is killed.
+    pub timeout: Duration,
+    /// Bytes per stream before the run is killed.
+    pub cap: u64,
+    /// Bytes of each stream kept.
+    pub keep: Keep,
+    /// The process watched is a keeper: its streams closing is its end,
+    /// and after its death the pipes only drain.
+    pub keeper: bool,
+    /// How long the streams may stay open after the process watched is
+    /// gone.
+    pub grace: Duration,
+}
+
+/// Why the loop stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// Every stream closed and, unless a keeper is watched, the process
+    /// ended.
+    Ended,
+    /// The process ended but a stream stayed open past the grace.
+    Lingered,
+    /// The timeout passed; in interactive mode, what waited for its prompt.
+    TimedOut(Option<Awaiting>),
+    /// This stream passed the cap.
+    Cap(Stream),
+}
+
+/// One run under supervision.
+pub(crate) struct Supervisor<'a> {
+    /// Stdout, then stderr.
+    readers: [Reader; 2],
+    /// Stdin's pipe, until everything is written or the program closed it.
+    stdin: Option<Inlet<'a>>,
+    /// The terminal's master and what is typed into it.
+    typist: Option<(Inlet<'a>, Typist<'a>)>,
+    end: End,
+    rules: Rules,
+    chunk: Vec<u8>,
+    /// When output last arrived on either stream: a run killed at its
+    /// limit was "still writing" if this is close to the kill.
+    last_output: Option<Instant>,
+}
+
+/// How the end of the process watched is seen.
+enum End {
+    /// Its pidfd, readable once it exited.
+    Pidfd(OwnedFd),
+    /// No `pidfd_open`: a `waitid` peek every [`PEEK_INTERVAL`].
+    Peek(Pid),
+    /// It exited, at this time.
+    Seen(Instant),
+}
+
+impl End {
+    /// Watches `pid` through `given` (a pidfd its starter handed over: it
+    /// is not this process's child) or one of its own.
+    fn watch(pid: Pid, given: Option<OwnedFd>) -> Self {
+        if let Some(fd) = given {
+            return End::Pidfd(fd);
+        }
+        match rustix::process::pidfd_open(pid, PidfdFlags::empty()) {
+            Ok(fd) => End::Pidfd(fd),
+            // ENOSYS on kernels before 5.3; any other failure (no
+            // descriptor left) is served as well by peeking.
+            Err(_) => End::Peek(pid),
+        }
+    }
+
+    /// Whether `pid` exited. NOWAIT: peeked without reaping, so that the
+    /// process group's id stays reserved until the group is killed. An
+    /// error (not a child any more) counts as an end, or the run would wait
+    /// for its timeout.
+    fn peek(pid: Pid) -> bool {
+        let options = WaitIdOptions::EXITED | WaitIdOptions::NOWAIT | WaitIdOptions::NOHANG;
+        match rustix::process::waitid(WaitId::Pid(pid), options) {
+            Ok(status) => status.is_some(),
+            Err(rustix::io::Errno::INTR) => false,
+            Err(_) => true,
+        }
+    }
+
+    fn seen(&self) -> Option<Instant> {
+        match self {
+            End::Seen(at) => Some(*at),
+            End::Pidfd(_) | End::Peek(_) => None,
+        }
+    }
+}
+
+/// A descriptor the loop polls.
+#[derive(Debug, Clone, Copy)]
+enum Slot {
+    Reader(usize),
+    Stdin,
+    Typing,
+    End,
+}
+
+impl<'a> Supervisor<'a> {
+    /// Supervision of the process `pid` (a group leader, or a keeper) with
+    /// these descriptors; `stdin` is written to the pipe, or typed.
+    pub fn new(
+        ends: Ends,
+        (stdin, prompt): (&'a [u8], &'a [u8]),
+        (pid, pidfd): (Pid, Option<OwnedFd>),
+        rules: Rules,
+    ) -> io::Result<Self> {
+        let readers = [
+            Reader::new(ends.stdout, Stream::Stdout, rules.keep)?,
+            Reader::new(ends.stderr, Stream::Stderr, rules.keep)?,
+        ];
+        let typist = match ends.typing {
+            Some((fd, keys)) => Some((
+                Inlet::new(fd, Cow::Owned(Vec::new()))?,
+                Typist::new(stdin, prompt, keys),
+            )),
+            None => None,
+        };
+        // Empty stdin: the pipe closes at once, the program reads its end.
+        let stdin = match ends.stdin {
+            Some(fd) if typist.is_none() && !stdin.is_empty() => {
+                Some(Inlet::new(fd, Cow::Borrowed(stdin))?)
+            }
+            _ => None,
+        };
+        Ok(Self {
+            readers,
+            stdin,
+            typist,
+            end: End::watch(pid, pidfd),
+            rules,
+            chunk: vec![0; CHUNK],
+            last_output: None,
+        })
+    }
+
+    /// Runs the loop until the run is over (`start`: when the program was
+    /// started). The process is left as it is: killing it is the caller's.
+    pub fn run(&mut self, start: Instant) -> io::Result<Stop> {
+        let deadline = start + self.rules.timeout;
+        self.feed();
+        self.type_due();
+        loop {
+            let exited = self.end.seen();
+            // A keeper holds the streams until it exits, after it wrote its
+            // report: their closing is its end. Waiting for it to be reaped
+            // would add the kernel's slow tear-down of its namespaces.
+            if self.open_streams() == 0 && (self.rules.keeper || exited.is_some()) {
+                return Ok(Stop::Ended);
+            }
+            let limit = exited.map_or(deadline, |at| deadline.min(at + self.rules.grace));
+            let now = Instant::now();
+            if now >= limit {
+                return Ok(if exited.is_some() && now < deadline {
+                    Stop::Lingered
+                } else {
+                    Stop::TimedOut(self.awaiting())
+                });
+            }
+            let mut wait = limit - now;
+            if let End::Peek(pid) = self.end {
+                if End::peek(pid) {
+                    self.end = End::Seen(Instant::now());
+                    continue;
+                }
+                wait = wait.min(PEEK_INTERVAL);
+            }
+            for slot in self.poll(wait, false)? {
+                match slot {
+                    Slot::End => self.end = End::Seen(Instant::now()),
+                    Slot::Reader(i) => {
+                        if let Some(stream) = self.read(i) {
+                            return Ok(Stop::Cap(stream));
+                        }
+                    }
+                    Slot::Stdin => self.feed(),
+                    Slot::Typing => self.type_due(),
+                }
+            }
+        }
+    }
+
+    /// After the loop (and the kill): reads what is left in the streams
+    /// until they close or `until`, at least one read of each that is
+    /// ready. Whatever passes the cap now is only counted.
+    pub fn drain(&mut self, until: Instant) -> io::Result<()> {
+        while self.open_streams() > 0 {
+            let ready = self.poll(until.saturating_duration_since(Instant::now()), true)?;
+            if ready.is_empty() {
+                break;
+            }
+            for slot in ready {
+                if let Slot::Reader(i) = slot {
+                    self.read(i);
+                }
+            }
+            if Instant::now() >= until {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the process watched was seen to end.
+    pub fn exited(&self) -> bool {
+        self.end.seen().is_some()
+    }
+
+    /// When output last arrived, if any did.
+    pub fn last_output(&self) -> Option<Instant> {
+        self.last_output
+    }
+
+    /// Each stream's kept bytes and the count of bytes read and not kept.
+    pub fn captured(self) -> [(Vec<u8>, u64); 2] {
+        self.readers.map(|r| (r.kept, r.dropped))
+    }
+
+    fn open_streams(&self) -> usize {
+        self.readers.iter().filter(|r| r.file.is_some()).count()
+    }
+
+    /// What waits for its prompt: nothing while typed bytes wait for the
+    /// terminal to take them.
+    fn awaiting(&self) -> Option<Awaiting> {
+        let (inlet, typist) = self.typist.as_ref()?;
+        if inlet.pending() {
+            None
+        } else {
+            typist.waiting()
+        }
+    }
+
+    /// Reads stream `i` once; the stream, if it passed the cap.
+    fn read(&mut self, i: usize) -> Option<Stream> {
+        let reader = self.readers.get_mut(i)?;
+        let typist = match (&mut self.typist, reader.stream) {
+            (Some((_, typist)), Stream::Stdout) => Some(typist),
+            _ => None,
+        };
+        let typing = typist.is_some();
+        let stream = reader.stream;
+        let got = reader.read_once(&mut self.chunk, self.rules.cap, typist);
+        if matches!(got, Got::Data | Got::Cap) {
+            self.last_output = Some(Instant::now());
+        }
+        if typing && got == Got::Data {
+            self.type_due();
+        }
+        (got == Got::Cap).then_some(stream)
+    }
+
+    fn feed(&mut self) {
+        if let Some(inlet) = &mut self.stdin
+            && (inlet.push().is_err() || !inlet.pending())
+        {
+            // Closing the pipe is the program's end of input.
+            self.stdin = None;
+        }
+    }
+
+    fn type_due(&mut self) {
+        if let Some((inlet, typist)) = &mut self.typist {
+            typist.due(inlet.queue_more());
+            if inlet.push().is_err() {
+                typist.stop();
+                self.typist = None;
+            }
+        }
+    }
+
+    /// Waits up to `wait` for any descriptor to be ready (only the output
+    /// streams', when `streams_only`).
+    fn poll(&self, wait: Duration, streams_only: bool) -> io::Result<Vec<Slot>> {
+        let mut fds = Vec::with_capacity(5);
+        let mut slots = Vec::with_capacity(5);
+        for (i, reader) in self.readers.iter().enumerate() {
+            if let Some(file) = &reader.file {
+                fds.push(PollFd::new(file, PollFlags::IN));
+                slots.push(Slot::Reader(i));
+            }
+        }
+        if !streams_only {
+            if let Some(inlet) = self.stdin.as_ref().filter(|i| i.pending()) {
+                fds.push(PollFd::new(&inlet.file, PollFlags::OUT));
+                slots.push(Slot::Stdin);
+            }
+            if let Some((inlet, _)) = self.typist.as_ref().filter(|(i, _)| i.pending()) {
+                fds.push(PollFd::new(&inlet.file, PollFlags::OUT));
+                slots.push(Slot::Typing);
+            }
+            if let End::Pidfd(fd) = &self.end {
+                fds.push(PollFd::from_borrowed_fd(fd.as_fd(), PollFlags::IN));
+                slots.push(Slot::End);
+            }
+        }
+        let timeout = Timespec::try_from(wait).unwrap_or(Timespec {
+            tv_sec: i64::MAX,
+            tv_nsec: 0,
+        });
+        match poll(&mut fds, Some(&timeout)) {
+            Ok(0) | Err(rustix::io::Errno::INTR) => Ok(Vec::new()),
+            Ok(_) => Ok(fds
+                .iter()
+                .zip(slots)
+                .filter(|(fd, _)| !fd.revents().is_empty())
+                .map(|(_, slot)| slot)
+                .collect()),
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::process::CommandExt;
+    use std::process::{Command, Stdio};
+
+    fn rules() -> Rules {
+        Rules {
+            timeout: Duration::from_secs(10),
+            cap: 16 << 20,
+            keep: Keep::ALL,
+            keeper: false,
+            grace: Duration::from_millis(100),
+        }
+    }
+
+    /// What one supervised `sh -c script` gave.
+    struct Seen {
+        stop: Stop,
+        stdout: Vec<u8>,
+        stderr: Vec<u8>,
+        dropped: [u64; 2],
+        status: Option<i32>,
+        exited: bool,
+    }
+
+    /// Supervises `sh -c script` with `stdin`, seeing its end on a pidfd
+    /// or, with `peek`, as on a kernel without `pidfd_open`.
+    fn supervise(script: &str, stdin: &[u8], rules: Rules, peek: bool) -> Seen {
+        let mut child = Command::new("/bin/sh")
+            .args(["-c", script])
+            .process_group(0)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let pid = Pid::from_child(&child);
+        let ends = Ends {
+            stdin: child.stdin.take().map(OwnedFd::from),
+            typing: None,
+            stdout: child.stdout.take().map(OwnedFd::from),
+            stderr: child.stderr.take().map(OwnedFd::from),
+        };
+        let mut supervisor = Supervisor::new(
+            ends,
+            (stdin, crate::exec::terminal::PROMPT),
+            (pid, None),
+            rules,
+        )
+        .unwrap();
+        if peek {
+            supervisor.end = End::Peek(pid);
+        }
+        let stop = supervisor.run(Instant::now()).unwrap();
+        let exited = supervisor.exited();
+        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+        let status = child.wait().unwrap().code();
+        supervisor.drain(Instant::now()).unwrap();
+        let [(stdout, out_dropped), (stderr, err_dropped)] = supervisor.captured();
+        Seen {
+            stop,
+            stdout,
+            stderr,
+            dropped: [out_dropped, err_dropped],
+            status,
+            exited,
+        }
+    }
+
+    /// Bytes that show a lost or repeated piece.
+    fn pattern(len: usize) -> Vec<u8> {
+        (0..len).map(|i| (i % 251) as u8).collect()
+    }
+
+    #[test]
+    fn stdin_larger_than_a_pipe_reaches_a_slow_reader() {
+        let stdin = pattern(1 << 20);
+        for peek in [false, true] {
+            // Reads 4 KiB at a time, after a pause: the pipe is full long
+            // before, and the loop keeps writing as it drains.
+            let seen = supervise("sleep 0.2; dd bs=4096 2>/dev/null", &stdin, rules(), peek);
+            assert_eq!(seen.stop, Stop::Ended, "peek {peek}");
+            assert!(seen.exited);
+            assert_eq!(seen.status, Some(0));
+            assert!(seen.stdout == stdin, "peek {peek}: stdout differs");
+        }
+    }
+
+    #[test]
+    fn a_program_that_closes_stdin_early_is_no_error() {
+        let stdin = pattern(1 << 20);
+        let seen = supervise(
+            "head -c 5; exec 0<&-; sleep 0.1; echo done",
+            &stdin,
+            rules(),
+            false,
+        );
+        assert_eq!(seen.stop, Stop::Ended);
+        assert_eq!(seen.stdout, [&stdin[..5], b"done\n"].concat());
+        assert_eq!(seen.status, Some(0));
+        // One that never reads it at all.
+        let seen = supervise("exit 4", &stdin, rules(), true);
+        assert_eq!((seen.stop, seen.status), (Stop::Ended, Some(4)));
+    }
+
+    #[test]
+    fn both_streams_flooding_stop_at_the_cap_of_the_first_past_it() {
+        let cap = 100_000;
+        let rules = Rules { cap, ..rules() };
+        let seen = supervise("yes o & yes e >&2", b"", rules, false);
+        let Stop::Cap(stream) = seen.stop else {
+            panic!("{:?}", seen.stop);
+        };
+        let (kept, other) = match stream {
+            Stream::Stdout => (&seen.stdout, &seen.stderr),
+            Stream::Stderr => (&seen.stderr, &seen.stdout),
+        };
+        // Everything up to the cap is kept, and counted past it.
+        assert_eq!(kept.len() as u64, cap);
+        assert!(seen.dropped[usize::from(stream == Stream::Stderr)] > 0);
+        assert!(other.len() as u64 <= cap);
+        assert!(kept.chunks(2).all(|c| c[0] == b'o' || c[0] == b'e'));
+    }
+
+    #[test]
+    fn only_the_kept_window_is_kept_and_the_rest_counted() {
+        let rules = Rules {
+            keep: Keep {
+                stdout: 10,
+                stderr: 3,
+            },
+            ..rules()
+        };
+        let seen = supervise("head -c 5000 /dev/zero; echo abcdef >&2", b"", rules, false);
+        assert_eq!(seen.stop, Stop::Ended);
+        assert_eq!((seen.stdout, seen.stderr), (vec![0; 10], b"abc".to_vec()));
+        assert_eq!(seen.dropped, [4990, 4]);
+    }
+
+    #[test]
+    fn a_silent_program_times_out() {
+        let rules = Rules {
+            timeout: Duration::from_millis(200),
+            ..rules()
+        };
+        for peek in [false, true] {
+            let seen = supervise("echo before; sleep 5", b"", rules, peek);
+            assert_eq!(seen.stop, Stop::TimedOut(None));
+            assert_eq!(seen.stdout, b"before\n");
+            assert!(!seen.exited);
+        }
+    }
+
+    #[test]
+    fn a_process_left_holding_the_output_lingers_past_the_grace() {
+        for peek in [false, true] {
+            let seen = supervise("sleep 5 & echo hi", b"", rules(), peek);
+            assert_eq!(seen.stop, Stop::Lingered, "peek {peek}");
+            assert_eq!(seen.stdout, b"hi\n");
+            assert_eq!(seen.status, Some(0));
+        }
+    }
+
+    #[test]
+    fn a_keepers_streams_closing_is_its_end() {
+        let rules = Rules {
+            keeper: true,
+            ..rules()
+        };
+        let seen = supervise("echo out; exec >&- 2>&-; sleep 5", b"", rules, false);
+        assert_eq!(seen.stop, Stop::Ended);
+        assert!(!seen.exited, "ended before the process did");
+        assert_eq!(seen.stdout, b"out\n");
+    }
+}

@@ -1,0 +1,163 @@
+//! The program a run starts: a path, a command line split into words, or
+//! the reference (this very executable re-run with [`REFERENCE_ENV`]).
+
+use std::ffi::OsString;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// The environment variable that turns an engine binary into a pack's
+/// reference: its value is the pack's name.
+pub const REFERENCE_ENV: &str = "CONFORMANCE_REFERENCE";
+
+/// The program to run: a path, or the reference, which is this very
+/// executable re-run with [`REFERENCE_ENV`] set (never looked up by path).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    path: PathBuf,
+    /// Words after the path that belong to the program (a command line's
+    /// arguments), before any a case adds.
+    words: Vec<OsString>,
+    /// The pack whose reference this is, if it is one.
+    pub(super) reference: Option<&'static str>,
+}
+
+/// A `--bin` that cannot be run.
+#[derive(Debug, thiserror::Error)]
+pub enum TargetError {
+    /// The path does not exist.
+    #[error("binary {0} does not exist")]
+    Missing(PathBuf),
+    /// The path is not a regular file with an execute bit.
+    #[error("binary {0} is not an executable file")]
+    NotExecutable(PathBuf),
+    /// A command line that does not split into words.
+    #[error("cannot split the command `{0}` into words (unbalanced quotes, or empty)")]
+    BadCommand(String),
+    /// A command's program is not found in `PATH`.
+    #[error("command `{0}` not found in PATH")]
+    NotFound(String),
+    /// This executable's own path is unknown.
+    #[error("cannot find the harness's own executable to run the reference: {0}")]
+    NoSelf(io::Error),
+}
+
+impl Target {
+    /// The reference of the pack `pack`: the current executable in
+    /// reference mode.
+    pub fn reference(pack: &'static str) -> Result<Self, TargetError> {
+        let path = std::env::current_exe().map_err(TargetError::NoSelf)?;
+        Ok(Self {
+            path,
+            words: Vec::new(),
+            reference: Some(pack),
+        })
+    }
+
+    /// A candidate binary, checked to exist and be executable; a bare name
+    /// without a slash is taken relative to the current directory, never
+    /// searched in `PATH`.
+    pub fn binary(path: &Path) -> Result<Self, TargetError> {
+        use std::os::unix::fs::PermissionsExt;
+        let meta = fs::metadata(path).map_err(|_| TargetError::Missing(path.to_owned()))?;
+        if !meta.is_file() || meta.permissions().mode() & 0o111 == 0 {
+            return Err(TargetError::NotExecutable(path.to_owned()));
+        }
+        // The child runs in the sandbox: a relative path must not resolve
+        // against it.
+        let path = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+        Ok(Self {
+            path,
+            words: Vec::new(),
+            reference: None,
+        })
+    }
+
+    /// A command line: one shell-quoted string split into words with the
+    /// shell's quoting rules (never run through a shell). A first word
+    /// with a slash is a path, checked like [`Target::binary`]; one
+    /// without is looked up in `PATH`, as a shell would.
+    pub fn command(line: &str) -> Result<Self, TargetError> {
+        let words = shlex::split(line)
+            .filter(|w| !w.is_empty())
+            .ok_or_else(|| TargetError::BadCommand(line.to_owned()))?;
+        let (first, rest) = words
+            .split_first()
+            .ok_or_else(|| TargetError::BadCommand(line.to_owned()))?;
+        let mut target = if first.contains('/') {
+            Self::binary(Path::new(first))?
+        } else {
+            let found = std::env::var_os("PATH")
+                .iter()
+                .flat_map(std::env::split_paths)
+                .map(|dir| dir.join(first))
+                .find(|p| Self::binary(p).is_ok())
+                .ok_or_else(|| TargetError::NotFound(first.clone()))?;
+            Self::binary(&found)?
+        };
+        target.words = rest.iter().map(OsString::from).collect();
+        Ok(target)
+    }
+
+    /// The words after the path that belong to the program.
+    pub fn words(&self) -> &[OsString] {
+        &self.words
+    }
+
+    /// The reference mode variable to set when running this target (the
+    /// pack's name), if it is a reference.
+    pub fn reference_env(&self) -> Option<(&'static str, &'static str)> {
+        self.reference.map(|pack| (REFERENCE_ENV, pack))
+    }
+
+    /// What a program under test may read of its own: for the program and
+    /// each word of its command line naming an existing file, the folder
+    /// holding it, or the file alone where that folder is shared (the
+    /// caller's home, `/tmp`, one holding the caller's working folder or
+    /// the harness: [`conformance_sandbox::reads::own_of`]). Empty for the
+    /// reference, which is not narrowed.
+    pub fn own_paths(&self) -> Vec<PathBuf> {
+        if self.is_reference() {
+            return Vec::new();
+        }
+        conformance_sandbox::reads::own_of(
+            std::iter::once(self.path.clone()).chain(
+                self.words
+                    .iter()
+                    .map(PathBuf::from)
+                    .filter(|w| w.is_absolute() && w.exists()),
+            ),
+        )
+    }
+
+    /// The executable's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Whether this is the reference.
+    pub fn is_reference(&self) -> bool {
+        self.reference.is_some()
+    }
+
+    /// The pack whose reference this is, if it is one.
+    pub fn reference_pack(&self) -> Option<&'static str> {
+        self.reference
+    }
+
+    /// How the target is named to people.
+    pub fn describe(&self) -> String {
+        if self.reference.is_some() {
+            "the reference (built in)".to_owned()
+        } else if self.words.is_empty() {
+            self.path.display().to_string()
+        } else {
+            let mut line = self.path.display().to_string();
+            for w in &self.words {
+                line.push(' ');
+                line.push_str(&crate::bytes::quote::shell_quote(&w.to_string_lossy()));
+            }
+            line
+        }
+    }
+}

@@ -1,0 +1,258 @@
+//! A cause derived from a case's mismatches: the stream causes (with the
+//! reference's provenance when it has one), the ending, the files, and the
+//! missed check that names the whole failure when there is one.
+
+use super::edit::first_edit;
+use super::missed::missed_check;
+use super::signature::{Cause, Departure, Edit, PartCause, Place};
+use super::text::{echoes, ending, exact, is_grave, normalise};
+use crate::exec::run::Stream;
+use crate::judge::compare::Mismatch;
+use crate::judge::provenance::{Record, Span};
+
+/// The cause of a stream's difference: at a known place, the place and
+/// the departure's shape (an extra line that repeats `answered`, the input
+/// line the program had just read, is an echo wherever it lands);
+/// otherwise the edit with its normalised lines.
+pub(super) fn stream_cause(
+    mask: bool,
+    part: String,
+    expected: &[u8],
+    actual: &[u8],
+    spans: Option<&[Span]>,
+    answered: Option<&[u8]>,
+) -> PartCause {
+    let first = first_edit(expected, actual, mask);
+    let Some(spans) = spans else {
+        return PartCause {
+            part,
+            place: None,
+            edit: first.edit,
+        };
+    };
+    // The program printed the line it had just read (and a newline) where
+    // the reference printed something else: an echo, wherever it lands.
+    if echoes(actual, first.at, answered) {
+        return PartCause {
+            part,
+            place: None,
+            edit: Edit::Departed(Departure::Echo),
+        };
+    }
+    if first.shape == Departure::ExtraLine && first.offset >= expected.len() {
+        return PartCause {
+            part,
+            place: None,
+            edit: Edit::Departed(Departure::ExtraAtEnd),
+        };
+    }
+    // A line break inside a line (`A> ` then a newline where the reference
+    // goes on) belongs to what was written before it: it ends that line
+    // early, whatever was to follow.
+    let at = first.at;
+    let mid_line = at > 0 && expected.get(at - 1).is_some_and(|&b| b != b'\n');
+    let breaks = actual[at..]
+        .iter()
+        .find(|&&b| b != b' ' && b != b'\t' && b != b'\r')
+        == Some(&b'\n');
+    // ... while the reference writes more than spacing on that line.
+    let goes_on = crate::bytes::visible::rest_of_line(expected, at)
+        .iter()
+        .any(|&b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n'));
+    if mid_line
+        && breaks
+        && goes_on
+        && let Some(span) = crate::judge::provenance::before(spans, at)
+    {
+        return PartCause {
+            part,
+            place: Some(Place::of(span)),
+            edit: Edit::Departed(Departure::LineBreak),
+        };
+    }
+    // An extra line is placed by what the reference writes next: a bug
+    // departs at its first occasion, and what follows that occasion is the
+    // same wherever it is (a debug line after every move comes before "the
+    // grid after a valid move" whichever prompt took the move). At the very
+    // end, by what was written last.
+    let span = crate::judge::provenance::at(spans, first.offset);
+    match span {
+        Some(span) => PartCause {
+            part,
+            place: Some(Place::of(span)),
+            edit: Edit::Departed(first.shape),
+        },
+        None => PartCause {
+            part,
+            place: None,
+            edit: first.edit,
+        },
+    }
+}
+
+impl Cause {
+    /// How bad the departure is, for ordering causes met equally often:
+    /// 0 a crash (a signal), a hang or a flood; 1 anything else (wrong
+    /// bytes, another status).
+    pub fn severity(&self) -> u8 {
+        let grave = self
+            .parts
+            .iter()
+            .any(|p| matches!(&p.edit, Edit::Ending { actual, .. } if is_grave(actual)));
+        u8::from(!grave)
+    }
+
+    /// The failure as its header quotes it: each part's first edit with
+    /// its lines exact (escaped, cut, numbers kept: `Player O wins`, not
+    /// `Player O wins` with its digits masked).
+    pub fn quote(mismatches: &[Mismatch]) -> Self {
+        Self::parts_of(mismatches, None, None, false, false)
+    }
+
+    /// The cause of a case's mismatches; `record` is the reference's
+    /// provenance of the expected stdout, `answered` the stdin line the
+    /// program had just read when stdout departed.
+    ///
+    /// With provenance the cause is the primary part alone (a crash, hang
+    /// or flood; else stdout; else the first part): the other parts of the
+    /// same bug (a status, a save file named by the case) differ from case
+    /// to case and would split it. The worked example shows them all.
+    pub fn located(
+        mismatches: &[Mismatch],
+        record: Option<&Record>,
+        answered: Option<&[u8]>,
+    ) -> Self {
+        Self::labelled(mismatches, record, answered).0
+    }
+
+    /// [`Self::located`], with the sentence a missed check is told in
+    /// ("accepts `3 14 h`: TURN-3 rejects it (…)"), from this case's
+    /// values: a cause's label, when its worked example is this case.
+    pub fn labelled(
+        mismatches: &[Mismatch],
+        record: Option<&Record>,
+        answered: Option<&[u8]>,
+    ) -> (Self, Option<String>) {
+        let spans = record.map(|r| r.spans.as_slice());
+        let mut cause = Self::parts_of(mismatches, spans, answered, true, true);
+        let Some(record) = record else {
+            return (cause, None);
+        };
+        if let Some((part, label)) = missed_check(mismatches, record, answered) {
+            cause.parts = vec![part];
+            return (cause, Some(label));
+        }
+        if let Some(primary) = cause.primary() {
+            cause.parts = vec![primary];
+        }
+        (cause, None)
+    }
+
+    /// The part that names the bug: a crash, hang or flood, else stdout,
+    /// else the first.
+    fn primary(&self) -> Option<PartCause> {
+        let grave =
+            |p: &&PartCause| matches!(&p.edit, Edit::Ending { actual, .. } if is_grave(actual));
+        self.parts
+            .iter()
+            .find(grave)
+            .or_else(|| self.parts.iter().find(|p| p.part == "stdout"))
+            .or_else(|| self.parts.first())
+            .cloned()
+    }
+
+    /// Each part's cause; `shapes`: files keyed by the shape of their
+    /// first difference, not by their names and bytes (a save file's name
+    /// is the case's choice).
+    fn parts_of(
+        mismatches: &[Mismatch],
+        spans: Option<&[Span]>,
+        answered: Option<&[u8]>,
+        shapes: bool,
+        mask: bool,
+    ) -> Self {
+        let file = |path: &str| {
+            if shapes {
+                "file".to_owned()
+            } else if mask {
+                format!("file {}", normalise(path.as_bytes()))
+            } else {
+                format!("file {}", exact(path.as_bytes()))
+            }
+        };
+        let parts = mismatches
+            .iter()
+            .map(|m| match m {
+                Mismatch::Ending { expected, actual } => {
+                    let actual = ending(actual);
+                    // A crash, hang or flood is the bug whatever status the
+                    // case expected.
+                    let expected = if spans.is_some() && is_grave(&actual) {
+                        String::new()
+                    } else {
+                        ending(expected)
+                    };
+                    PartCause {
+                        part: "status".to_owned(),
+                        place: None,
+                        edit: Edit::Ending { expected, actual },
+                    }
+                }
+                Mismatch::LeftProcess { .. } => PartCause {
+                    part: "process".to_owned(),
+                    place: None,
+                    edit: Edit::LeftProcess,
+                },
+                Mismatch::Stream {
+                    stream: Stream::Stdout,
+                    expected,
+                    actual,
+                    ..
+                } => stream_cause(mask, "stdout".to_owned(), expected, actual, spans, answered),
+                Mismatch::Stream {
+                    stream,
+                    expected,
+                    actual,
+                    ..
+                } => stream_cause(mask, stream.name().to_owned(), expected, actual, None, None),
+                Mismatch::FileMissing { path } => PartCause {
+                    part: file(path),
+                    place: None,
+                    edit: Edit::Absent,
+                },
+                Mismatch::FileUnexpected { path } => PartCause {
+                    part: file(path),
+                    place: None,
+                    edit: Edit::Present,
+                },
+                Mismatch::FileDiffers {
+                    path,
+                    expected,
+                    actual,
+                } if shapes => PartCause {
+                    part: file(path),
+                    place: None,
+                    edit: Edit::Departed(first_edit(expected, actual, true).shape),
+                },
+                Mismatch::FileDiffers {
+                    path,
+                    expected,
+                    actual,
+                } => stream_cause(mask, file(path), expected, actual, None, None),
+                Mismatch::Exchange(x) => PartCause {
+                    part: "answer".to_owned(),
+                    place: None,
+                    edit: Edit::Broke {
+                        rule: x.rule.clone(),
+                        message: if mask {
+                            normalise(x.message.as_bytes())
+                        } else {
+                            exact(x.message.as_bytes())
+                        },
+                    },
+                },
+            })
+            .collect();
+        Self { parts }
+    }
+}

@@ -1,0 +1,151 @@
+//! Missed checks: a program that accepts what the reference rejects, or
+//! goes on where the reference stops, is named by the check it misses
+//! rather than by the bytes that follow.
+
+use super::edit::first_edit;
+use super::signature::{Cause, Edit, Missed, PartCause};
+use super::text::{echoes, ending, is_grave, last_line, past_one_line, stdout_of};
+use crate::exec::run::Stream;
+use crate::judge::compare::Mismatch;
+use crate::judge::provenance::{Record, Ruling, Verdict};
+
+/// The check a program misses, when the reference's record says it
+/// rejected a line or stopped where the program departs: its cause part
+/// and its label. A crash, hang or flood is never one; an echo neither.
+pub(super) fn missed_check(
+    mismatches: &[Mismatch],
+    record: &Record,
+    answered: Option<&[u8]>,
+) -> Option<(PartCause, String)> {
+    let grave = mismatches
+        .iter()
+        .any(|m| matches!(m, Mismatch::Ending { actual, .. } if is_grave(&ending(actual))));
+    if grave || record.rulings.is_empty() {
+        return None;
+    }
+    let stop = record
+        .rulings
+        .iter()
+        .rev()
+        .find(|r| r.verdict == Verdict::Stopped);
+    let stdout = stdout_of(mismatches);
+    let missed = |shape: Missed, r: &Ruling| PartCause {
+        part: "stdout".to_owned(),
+        place: None,
+        edit: Edit::Missed {
+            shape,
+            rule: r.rule.clone(),
+            kind: r.kind.clone(),
+            says: r.says.clone(),
+        },
+    };
+    let Some((expected, actual)) = stdout else {
+        // Stdout is right: the status or the message of the stop is not.
+        let stop = stop?;
+        // The stop's message is the last line of stderr: a difference
+        // that leaves it whole at the end is another bug's.
+        let parts: Vec<&str> = mismatches
+            .iter()
+            .filter_map(|m| match m {
+                Mismatch::Ending { .. } => Some("status"),
+                Mismatch::Stream {
+                    stream: Stream::Stderr,
+                    expected,
+                    actual,
+                    ..
+                } if !actual.ends_with(last_line(expected)) => Some("stderr"),
+                _ => None,
+            })
+            .collect();
+        if parts.is_empty() {
+            return None;
+        }
+        let part = PartCause {
+            part: parts.join(" and "),
+            place: None,
+            edit: Edit::Missed {
+                shape: Missed::StopsOtherwise,
+                rule: stop.exit_rule.clone(),
+                kind: String::new(),
+                says: String::new(),
+            },
+        };
+        let label = format!(
+            "stops otherwise after {}: {}",
+            stop.detail,
+            Cause::quote(mismatches)
+        );
+        return Some((part, label));
+    };
+    let first = first_edit(expected, actual, true);
+    if echoes(actual, first.at, answered) {
+        return None;
+    }
+    let at = u64::try_from(first.at).ok()?;
+    if let Some(stop) = stop
+        && at >= stop.at
+        && actual.len() > first.at
+    {
+        let label = format!("goes on after {}", stop.detail);
+        return Some((missed(Missed::GoesOn, stop), label));
+    }
+    let rejected = accepted(record, expected, actual, first.at)?;
+    let label = format!(
+        "accepts `{}`: {}",
+        crate::bytes::visible::escape(&rejected.line),
+        rejected.detail
+    );
+    Some((missed(Missed::Accepts, rejected), label))
+}
+
+/// The rejection whose answer holds the first difference at `at`, when
+/// the program printed something else there than an extra line before
+/// the same answer (a message is not acceptance) and did not stop.
+pub(super) fn accepted<'r>(
+    record: &'r Record,
+    expected: &[u8],
+    actual: &[u8],
+    at: usize,
+) -> Option<&'r Ruling> {
+    let at64 = u64::try_from(at).ok()?;
+    let (i, ruling) = record
+        .rulings
+        .iter()
+        .enumerate()
+        .rfind(|(_, r)| r.verdict == Verdict::Rejected && r.at <= at64)?;
+    // The answer: from the rejection to the end of the span written then,
+    // or to the next ruling.
+    let next = record.rulings[i + 1..].first().map_or(u64::MAX, |r| r.at);
+    let start = usize::try_from(ruling.at).ok()?;
+    let end = crate::judge::provenance::at(&record.spans, start)
+        .map_or(ruling.at, |s| s.end)
+        .min(next)
+        .max(ruling.at + 1);
+    if at64 >= end || actual.len() <= at {
+        return None;
+    }
+    // A few extra lines, then the reference's answer: a message (or an
+    // echo cut short), not acceptance; so is the answer with one line of
+    // it worded otherwise (`Sorry try again.`).
+    let until = usize::try_from(end)
+        .unwrap_or(usize::MAX)
+        .min(expected.len());
+    let e = expected.get(at..until).unwrap_or_default();
+    let worded = e.contains(&b'\n')
+        && past_one_line(expected, actual)
+            .is_some_and(|p| p.get(at..).is_some_and(|rest| rest.starts_with(e)));
+    if worded {
+        return None;
+    }
+    let mut a = &actual[at..];
+    for _ in 0..3 {
+        let Some(nl) = a.iter().position(|&b| b == b'\n') else {
+            break;
+        };
+        a = &a[nl + 1..];
+        if a.starts_with(e) {
+            return None;
+        }
+    }
+    Some(ruling)
+}

@@ -1,0 +1,350 @@
+//! The cause of a failure: a structural signature of how a run departs from
+//! what was expected, shared by every case (or `diff` session) that fails
+//! the same way.
+//!
+//! When the reference's provenance is known ([`crate::judge::provenance`]), a
+//! stream's cause is the rule context its first difference falls in (the
+//! span of output the reference was writing: "the grid after a valid
+//! move", DISP-1, DISP-3) and the kind of departure, named when it is a
+//! common one ([`Departure`]: the program echoes the line it just read,
+//! stops printing, changes spacing or a number). No byte of the
+//! output enters such a key, so one bug is one cause, and the same program
+//! gives the same causes run after run.
+//!
+//! Without provenance (a pack whose reference writes none, `diff`), two
+//! failures have the same cause when the same parts differ by the same
+//! kind of edit with the same lines once normalised: escaped, runs of
+//! digits written `#`, cut short.
+//!
+//! The parts, lowest first: `text` helpers, the `signature` types,
+//! the first `edit` of a stream, `missed` checks, `later`
+//! departures, and the cause `build` from them all.
+
+mod build;
+mod edit;
+mod later;
+mod missed;
+mod signature;
+mod text;
+
+pub use edit::bytes_edit;
+pub use later::{Later, later};
+pub use signature::{Cause, Departure, Edit, Missed, PartCause, Place, missed_check_of};
+pub use text::{ending, normalise};
+
+#[cfg(test)]
+mod tests {
+    use super::text::*;
+    use super::*;
+    use crate::exec::run::{Ending, Stream};
+    use crate::judge::compare::Mismatch;
+    use crate::judge::provenance::{Record, Ruling, Span, Verdict};
+
+    fn stdout(expected: &[u8], actual: &[u8]) -> Cause {
+        Cause::located(
+            &[Mismatch::Stream {
+                stream: Stream::Stdout,
+                expected: expected.to_vec(),
+                actual: actual.to_vec(),
+                dropped: 0,
+            }],
+            None,
+            None,
+        )
+    }
+
+    #[test]
+    fn digits_become_hashes_and_long_lines_are_cut() {
+        assert_eq!(normalise(b"move 12 3 h\n"), "move # # h\\n");
+        assert_eq!(normalise(b"\xff\t7"), "\\xff\\t#");
+        let long = normalise(&[b'x'; 500]);
+        assert_eq!(long.chars().count(), LINE_CHARS + 1);
+        assert!(long.ends_with('…'));
+    }
+
+    #[test]
+    fn an_extra_line_after_a_move_is_one_cause_in_any_grid() {
+        let a = stdout(
+            b"+ +\nA> +-+\n| |\nB> ",
+            b"+ +\nA> debug: move 0 0\n+-+\n| |\nB> ",
+        );
+        let b = stdout(
+            b"+ + +\n\nA> +-+ +\nB> ",
+            b"+ + +\n\nA> debug: move 13 2\n+-+ +\nB> ",
+        );
+        assert_eq!(a, b);
+        assert_eq!(a.to_string(), "stdout: extra output `debug: move # #\\n`");
+    }
+
+    #[test]
+    fn missing_changed_and_endings_are_told_apart() {
+        let missing = stdout(b"+ +\nA> ", b"+ +\n");
+        assert_eq!(missing.parts[0].edit, Edit::Missing(vec!["A> ".into()]));
+        let changed = stdout(b"+-+ \n| |\n", b"+-+\n|x|\n");
+        assert_eq!(
+            changed.parts[0].edit,
+            Edit::Changed {
+                expected: "+-+ \\n".into(),
+                actual: "+-+\\n".into()
+            }
+        );
+        // A changed message is quoted whole, not from its first
+        // differing byte.
+        let words = stdout(b"Error reading grid contents\n", b"End of user input\n");
+        assert_eq!(
+            words.to_string(),
+            "stdout: `End of user input\\n` where `Error reading grid contents\\n` was expected"
+        );
+        let status = Cause::located(
+            &[Mismatch::Ending {
+                expected: Ending::Exited(0),
+                actual: Ending::Exited(5),
+            }],
+            None,
+            None,
+        );
+        assert_eq!(
+            status.to_string(),
+            "status: status 5 where status 0 was expected"
+        );
+        let other = Cause::located(
+            &[Mismatch::Ending {
+                expected: Ending::Exited(0),
+                actual: Ending::Exited(6),
+            }],
+            None,
+            None,
+        );
+        assert_ne!(status, other);
+        let numbers = stdout(b"1\n", b"2\n");
+        assert_eq!(
+            numbers.to_string(),
+            "stdout: `2\\n` where `1\\n` was expected"
+        );
+    }
+
+    fn span(start: u64, end: u64, what: &str, rules: &[&str]) -> Span {
+        Span {
+            start,
+            end,
+            rules: rules.iter().map(|r| (*r).to_owned()).collect(),
+            what: what.to_owned(),
+        }
+    }
+
+    fn record(spans: Vec<Span>) -> Record {
+        Record {
+            spans,
+            rulings: Vec::new(),
+        }
+    }
+
+    /// `+-+ \n` (a grid) then `A> ` (a prompt).
+    fn spans() -> Vec<Span> {
+        vec![
+            span(0, 5, "the grid", &["DISP-1"]),
+            span(5, 8, "the prompt", &["TURN-1"]),
+        ]
+    }
+
+    fn located(expected: &[u8], actual: &[u8], answered: Option<&[u8]>) -> Cause {
+        let m = [Mismatch::Stream {
+            stream: Stream::Stdout,
+            expected: expected.to_vec(),
+            actual: actual.to_vec(),
+            dropped: 0,
+        }];
+        Cause::located(&m, Some(&record(spans())), answered)
+    }
+
+    #[test]
+    fn with_provenance_a_cause_is_the_place_and_the_shape_never_the_bytes() {
+        let trimmed = located(b"+-+ \nA> ", b"+-+\nA> ", None);
+        assert_eq!(
+            trimmed.to_string(),
+            "stdout, in the grid (DISP-1): a line differs only in spaces or tabs"
+        );
+        // Other bytes, same shape at the same place: the same cause.
+        assert_eq!(trimmed, located(b"+-+ \nA> ", b"+-+\t\nA> ", None));
+        let number = located(b"+-+ \nA> ", b"+-+ \nB> ", None);
+        assert_eq!(
+            number.to_string(),
+            "stdout, in the prompt (TURN-1): a line differs"
+        );
+        let extra = located(b"+-+ \nA> ", b"+-+ \ndebug 3\nA> ", None);
+        assert_eq!(
+            extra.to_string(),
+            "stdout, before the prompt (TURN-1): an extra line"
+        );
+        let echo = located(b"+-+ \nA> ", b"+-+ \n0 0 h\nA> ", Some(b"0 0 h"));
+        assert_eq!(
+            echo.to_string(),
+            "stdout: the program echoes the input line it just read"
+        );
+        let stops = located(b"+-+ \nA> ", b"+-+ \n", None);
+        assert_eq!(
+            stops.to_string(),
+            "stdout, in the prompt (TURN-1): the output stops here"
+        );
+        let case = located(b"+-+ \nA> ", b"+-+ \na> ", None);
+        assert_eq!(
+            case.to_string(),
+            "stdout, in the prompt (TURN-1): a line differs in letter case"
+        );
+    }
+
+    #[test]
+    fn with_provenance_the_primary_part_alone_is_the_cause() {
+        let stream = Mismatch::Stream {
+            stream: Stream::Stdout,
+            expected: b"+-+ \nA> ".to_vec(),
+            actual: b"+-+ \n".to_vec(),
+            dropped: 0,
+        };
+        let status = Mismatch::Ending {
+            expected: Ending::Exited(6),
+            actual: Ending::Exited(0),
+        };
+        let both = Cause::located(
+            &[status.clone(), stream.clone()],
+            Some(&record(spans())),
+            None,
+        );
+        assert_eq!(
+            both,
+            Cause::located(&[stream], Some(&record(spans())), None)
+        );
+        let crashed = Mismatch::Ending {
+            expected: Ending::Exited(0),
+            actual: Ending::Signaled(11),
+        };
+        let stream = Mismatch::Stream {
+            stream: Stream::Stdout,
+            expected: b"+-+ \nA> ".to_vec(),
+            actual: b"+".to_vec(),
+            dropped: 0,
+        };
+        let crash = Cause::located(&[crashed, stream], Some(&record(spans())), None);
+        assert_eq!(crash.parts.len(), 1);
+        assert_eq!(crash.parts[0].part, "status");
+        assert_eq!(crash.severity(), 0);
+        // Without provenance every part counts, by its bytes.
+        assert_eq!(Cause::located(&[status], None, None).parts.len(), 1);
+    }
+
+    fn ruling(verdict: Verdict, at: u64, rule: &str, kind: &str, detail: &str) -> Ruling {
+        Ruling {
+            verdict,
+            at,
+            rule: rule.to_owned(),
+            kind: kind.to_owned(),
+            says: format!("{kind} in words"),
+            detail: detail.to_owned(),
+            line: b"3 14 h".to_vec(),
+            exit_rule: if verdict == Verdict::Stopped {
+                "FILE-6".to_owned()
+            } else {
+                String::new()
+            },
+        }
+    }
+
+    /// The grid, a prompt, a line rejected at 8 and the prompt again.
+    fn rejecting() -> Record {
+        Record {
+            spans: vec![
+                span(0, 5, "the grid", &["DISP-1"]),
+                span(5, 8, "the first prompt", &["TURN-1"]),
+                span(8, 11, "the prompt after a rejected line", &["TURN-3"]),
+            ],
+            rulings: vec![ruling(
+                Verdict::Rejected,
+                8,
+                "TURN-3",
+                "h-row",
+                "TURN-3 rejects it (row 3 is outside a 2-row grid)",
+            )],
+        }
+    }
+
+    fn stdout_of(expected: &[u8], actual: &[u8]) -> Mismatch {
+        Mismatch::Stream {
+            stream: Stream::Stdout,
+            expected: expected.to_vec(),
+            actual: actual.to_vec(),
+            dropped: 0,
+        }
+    }
+
+    #[test]
+    fn a_line_answered_where_the_reference_rejected_it_is_the_missed_check() {
+        let record = rejecting();
+        let played = stdout_of(b"+-+ \nA> A> ", b"+-+ \nA> +-+-\nB> ");
+        let (cause, label) = Cause::labelled(&[played], Some(&record), None);
+        assert_eq!(
+            cause.to_string(),
+            "stdout: accepts what the reference rejects: TURN-3, h-row in words"
+        );
+        assert_eq!(
+            label.as_deref(),
+            Some("accepts `3 14 h`: TURN-3 rejects it (row 3 is outside a 2-row grid)")
+        );
+        // Another line, another grid: the same check, the same cause.
+        let other = stdout_of(b"+-+ \nA> A> ", b"+-+ \nA> +-+ \n|  \nB> ");
+        assert_eq!(Cause::located(&[other], Some(&record), None), cause);
+        // A message before the same prompt is not acceptance.
+        let message = stdout_of(b"+-+ \nA> A> ", b"+-+ \nA> Invalid move\nA> ");
+        let (cause, label) = Cause::labelled(&[message], Some(&record), None);
+        assert!(label.is_none());
+        assert!(!cause.to_string().contains("accepts"), "{cause}");
+    }
+
+    #[test]
+    fn going_on_where_the_reference_stops_is_keyed_by_its_check() {
+        let record = Record {
+            spans: Vec::new(),
+            rulings: vec![ruling(
+                Verdict::Stopped,
+                0,
+                "FILE-2",
+                "next-player-range",
+                "a grid file whose next player is 0: FILE-2 wants 1..P",
+            )],
+        };
+        let on = stdout_of(b"", b"+ +\nA> ");
+        let status = Mismatch::Ending {
+            expected: Ending::Exited(5),
+            actual: Ending::Exited(6),
+        };
+        let (cause, label) = Cause::labelled(&[status.clone(), on], Some(&record), None);
+        assert_eq!(
+            cause.to_string(),
+            "stdout: goes on where the reference stops: FILE-2, next-player-range in words"
+        );
+        assert_eq!(
+            label.as_deref(),
+            Some("goes on after a grid file whose next player is 0: FILE-2 wants 1..P")
+        );
+        assert_eq!(
+            missed_check_of(&cause.to_string()),
+            Some((
+                "FILE-2",
+                "goes on where the reference stops: next-player-range in words".to_owned()
+            ))
+        );
+        // Stdout right, the status wrong: keyed by the stop's exit rule.
+        let (cause, _) = Cause::labelled(&[status], Some(&record), None);
+        assert_eq!(
+            cause.to_string(),
+            "status: stops otherwise where the reference stops (FILE-6)"
+        );
+        // A crash is a crash wherever it happens.
+        let crash = Mismatch::Ending {
+            expected: Ending::Exited(5),
+            actual: Ending::Signaled(11),
+        };
+        let (cause, label) = Cause::labelled(&[crash], Some(&record), None);
+        assert!(label.is_none());
+        assert_eq!(cause.severity(), 0);
+    }
+}

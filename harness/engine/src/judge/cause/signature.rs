@@ -1,0 +1,248 @@
+//! What a cause is: every part that differs with its edit ([`Cause`],
+//! [`PartCause`], [`Edit`]), where a stream departs ([`Place`]), the common
+//! kinds of departure ([`Departure`]) and the checks a program misses
+//! ([`Missed`]), and how each reads in a report.
+
+use std::fmt::{self, Write as _};
+
+use crate::judge::provenance::Span;
+
+/// Every part that differs, each with its edit: what makes failures "the
+/// same".
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Cause {
+    /// The parts, in the order the comparison reports them.
+    pub parts: Vec<PartCause>,
+}
+
+/// How one part differs.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PartCause {
+    /// `status`, `stdout`, `stderr`, `file NAME` (digits normalised).
+    pub part: String,
+    /// The span of the reference's output the first difference falls in
+    /// (for an extra line: the span the program had just written), when
+    /// the reference's provenance is known.
+    pub place: Option<Place>,
+    /// The edit at its first difference.
+    pub edit: Edit,
+}
+
+/// A span of the reference's output by what it is and the rules it obeys.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Place {
+    /// What the reference was writing (`the prompt`).
+    pub what: String,
+    /// The rule IDs.
+    pub rules: Vec<String>,
+}
+
+impl Place {
+    pub(super) fn of(span: &Span) -> Self {
+        Self {
+            what: span.what.clone(),
+            rules: span.rules.clone(),
+        }
+    }
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.what, self.rules.join(", "))
+    }
+}
+
+/// A departure named by its shape, never by its bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Departure {
+    /// The extra line is the input line the program had just read.
+    Echo,
+    /// Lines the reference does not print.
+    ExtraLine,
+    /// Output after the reference's last byte.
+    ExtraAtEnd,
+    /// A line break inside a line the reference goes on writing.
+    LineBreak,
+    /// Output ends where the reference goes on.
+    Stops,
+    /// Lines the reference prints are left out, and output goes on.
+    MissingLine,
+    /// A line differs only in spaces or tabs (trailing ones included).
+    Spacing,
+    /// A line differs only in its numbers.
+    Number,
+    /// A line differs only in letter case.
+    LetterCase,
+    /// A line differs otherwise.
+    OtherText,
+}
+
+impl fmt::Display for Departure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Echo => "the program echoes the input line it just read",
+            Self::ExtraLine => "an extra line",
+            Self::ExtraAtEnd => "extra output after the reference's last byte",
+            Self::LineBreak => "an extra line break",
+            Self::Stops => "the output stops here",
+            Self::MissingLine => "a line is left out",
+            Self::Spacing => "a line differs only in spaces or tabs",
+            Self::Number => "a line differs in a number",
+            Self::LetterCase => "a line differs in letter case",
+            Self::OtherText => "a line differs",
+        })
+    }
+}
+
+/// The kind of difference at a part's first differing byte, with its
+/// normalised lines.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Edit {
+    /// The run ended otherwise (normalised endings).
+    Ending {
+        /// Expected.
+        expected: String,
+        /// Actual.
+        actual: String,
+    },
+    /// The program printed these lines in addition.
+    Extra(Vec<String>),
+    /// The program left these lines out.
+    Missing(Vec<String>),
+    /// The program printed one line where another was expected.
+    Changed {
+        /// Expected line (from the first differing byte on).
+        expected: String,
+        /// Actual line.
+        actual: String,
+    },
+    /// A file that should exist does not.
+    Absent,
+    /// A file that should not exist does.
+    Present,
+    /// A process it started kept its output open.
+    LeftProcess,
+    /// In a conversation, an answer broke a rule (the rule and what was
+    /// wrong, numbers normalised).
+    Broke {
+        /// The rule ID.
+        rule: String,
+        /// What was wrong.
+        message: String,
+    },
+    /// The case was not run (why, in a few words).
+    NotRun(String),
+    /// A departure named by its shape, at a known place.
+    Departed(Departure),
+    /// A check the program misses, named by the reference's ruling: its
+    /// rule and reason kind, never the bytes of the line.
+    Missed {
+        /// How the program departs.
+        shape: Missed,
+        /// The rule of the check (for [`Missed::StopsOtherwise`], of the
+        /// stop's message and status).
+        rule: String,
+        /// The reason kind (empty for [`Missed::StopsOtherwise`]).
+        kind: String,
+        /// The kind in words.
+        says: String,
+    },
+}
+
+/// How a cause's key names a line accepted that the reference rejects.
+pub(super) const ACCEPTS: &str = "accepts what the reference rejects";
+
+/// How a cause's key names going on where the reference stops.
+pub(super) const GOES_ON: &str = "goes on where the reference stops";
+
+/// The rule and the check of a cause's key ([`Cause`]'s one line) when it
+/// names a missed check: (`TURN-3`, `accepts what the reference rejects:
+/// a horizontal edge's row past H`). What `mark`'s class view lists.
+pub fn missed_check_of(key: &str) -> Option<(&str, String)> {
+    [ACCEPTS, GOES_ON].iter().find_map(|shape| {
+        let (_, rest) = key.split_once(&format!("{shape}: "))?;
+        let (rule, says) = rest.split_once(", ")?;
+        Some((rule, format!("{shape}: {says}")))
+    })
+}
+
+/// How a program departs where the reference rejects a line or stops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Missed {
+    /// It answers a line the reference rejected as if it were valid.
+    Accepts,
+    /// It goes on where the reference stops with an error.
+    GoesOn,
+    /// It stops there too, with another status or message.
+    StopsOtherwise,
+}
+
+impl fmt::Display for Edit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let list = |lines: &[String]| {
+            lines
+                .iter()
+                .map(|l| format!("`{l}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match self {
+            Self::Ending { expected, actual } if expected.is_empty() => write!(f, "{actual}"),
+            Self::Ending { expected, actual } => {
+                write!(f, "{actual} where {expected} was expected")
+            }
+            Self::Extra(lines) => write!(f, "extra output {}", list(lines)),
+            Self::Missing(lines) => write!(f, "missing output {}", list(lines)),
+            Self::Changed { expected, actual } => {
+                write!(f, "`{actual}` where `{expected}` was expected")
+            }
+            Self::Absent => write!(f, "missing"),
+            Self::Present => write!(f, "should not exist"),
+            Self::LeftProcess => write!(f, "left running, holding the output open"),
+            Self::Broke { rule, message } => write!(f, "broke {rule}: {message}"),
+            Self::NotRun(why) => write!(f, "not run ({why})"),
+            Self::Departed(d) => write!(f, "{d}"),
+            Self::Missed {
+                shape: Missed::StopsOtherwise,
+                rule,
+                ..
+            } => write!(f, "stops otherwise where the reference stops ({rule})"),
+            Self::Missed {
+                shape, rule, says, ..
+            } => {
+                let what = if *shape == Missed::Accepts {
+                    ACCEPTS
+                } else {
+                    GOES_ON
+                };
+                write!(f, "{what}: {rule}, {says}")
+            }
+        }
+    }
+}
+
+impl fmt::Display for Cause {
+    /// One line: each part with its edit (`#` stands for any number).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut text = String::new();
+        for (i, p) in self.parts.iter().enumerate() {
+            if i > 0 {
+                text.push_str("; ");
+            }
+            let _ = match (&p.place, &p.edit) {
+                (Some(place), Edit::Departed(d @ Departure::ExtraLine)) => {
+                    write!(text, "{}, before {place}: {d}", p.part)
+                }
+                (Some(place), Edit::Departed(d @ Departure::LineBreak)) => {
+                    write!(text, "{}, after {place}: {d}", p.part)
+                }
+                (Some(place), edit) => write!(text, "{}, in {place}: {edit}", p.part),
+                (None, edit) => write!(text, "{}: {edit}", p.part),
+            };
+        }
+        if text.is_empty() {
+            text.push_str("no difference");
+        }
+        f.write_str(&text)
+    }
+}

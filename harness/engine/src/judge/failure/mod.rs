@@ -1,0 +1,384 @@
+//! How a case failed, kept structured and bounded: every difference with
+//! its location, one-line excerpts and a capped unified diff (long lines
+//! cut around the first difference with the count of bytes left out),
+//! the failure's [`Cause`], the stdin line being answered, and the texts
+//! around it. Whatever the program printed, a failure holds a few dozen
+//! KiB at most and its report ([`CaseFailure::render`]) stays under
+//! [`MAX_REPORT`]; the run's full outputs are dropped once it is built.
+//!
+//! The parts: each `difference` with its diff, the bounded `excerpt`s
+//! it and the failure quote.
+
+mod difference;
+mod excerpt;
+
+pub use difference::{BytesDifference, BytesPart, DiffLine, Difference, ExchangeDifference};
+pub use excerpt::{InputNote, bound, input_note};
+
+use std::fmt::Write as _;
+
+use crate::bytes::visible::Style;
+use crate::exec::run::Stream;
+use crate::exec::terminal::PROMPT;
+use crate::judge::cause::Cause;
+use crate::judge::compare::Mismatch;
+
+/// The most one failure's report takes, bytes.
+pub const MAX_REPORT: usize = 64 * 1024;
+
+/// How a case failed: what every reporter renders from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseFailure {
+    /// Every difference, bounded.
+    pub differences: Vec<Difference>,
+    /// What identifies the failure's kind across cases.
+    pub cause: Cause,
+    /// The failure's first edits with their lines exact: what a cause
+    /// header quotes from its worked example when [`Self::cause`] names
+    /// only the place and the shape.
+    pub quoted: Cause,
+    /// The stdin line being answered when stdout departed, if any.
+    pub input: Option<InputNote>,
+    /// The case's summary.
+    pub summary: String,
+    /// The rules it cites.
+    pub rules: Vec<String>,
+    /// Its hint.
+    pub hint: Option<String>,
+    /// How to reproduce it (bounded).
+    pub reproduce: String,
+    /// What to do when the expectation may be wrong, and the command.
+    pub rebless: Option<(String, String)>,
+    /// Lines of stdin the case feeds.
+    pub stdin_lines: usize,
+    /// Bytes of the case's input (stdin, files, arguments) and expected
+    /// output: the fewer, the better a worked example of its cause.
+    pub weight: usize,
+    /// The sentence naming the check the program misses, with this case's
+    /// values (`accepts `3 14 h`: TURN-3 rejects it (…)`): its cause's
+    /// label when this case is the worked example.
+    pub label: Option<String>,
+    /// Departures after a first one confined to one line, each a cause
+    /// of its own ([`crate::judge::cause::later`]).
+    pub later: Vec<crate::judge::cause::Later>,
+    /// The difference each of [`Self::later`] shows as a worked example:
+    /// the stdout compared past the departures before it.
+    pub later_differences: Vec<Difference>,
+}
+
+/// The texts of a failure besides its differences.
+#[derive(Debug, Clone, Default)]
+pub struct Notes {
+    /// The case's summary.
+    pub summary: String,
+    /// The rules it cites.
+    pub rules: Vec<String>,
+    /// Its hint.
+    pub hint: Option<String>,
+    /// How to reproduce it.
+    pub reproduce: String,
+    /// The re-bless heading and command.
+    pub rebless: Option<(String, String)>,
+    /// What the program's prompts end with, when not [`PROMPT`].
+    pub prompt: Option<Vec<u8>>,
+    /// The reference's provenance of the expected stdout, when known.
+    pub provenance: Option<crate::judge::provenance::Record>,
+    /// Bytes of the case's input besides stdin (files, arguments) and of
+    /// its expected output.
+    pub weight: usize,
+}
+
+impl CaseFailure {
+    /// Builds the bounded failure of `mismatches`; `stdin` is what the
+    /// program was fed (for [`InputNote`]).
+    pub fn new(mismatches: &[Mismatch], stdin: &[u8], notes: Notes) -> Self {
+        let input = mismatches.iter().find_map(|m| match m {
+            Mismatch::Stream {
+                stream: Stream::Stdout,
+                expected,
+                actual,
+                ..
+            } if !stdin.is_empty() => Some(input_note(
+                stdin,
+                expected,
+                actual,
+                notes.prompt.as_deref().unwrap_or(PROMPT),
+            )),
+            _ => None,
+        });
+        let killed = mismatches.iter().any(|m| {
+            matches!(
+                m,
+                Mismatch::Ending {
+                    actual: crate::exec::run::Ending::TimedOut { .. },
+                    ..
+                }
+            )
+        });
+        let mut differences: Vec<Difference> = mismatches.iter().map(Difference::of).collect();
+        for d in &mut differences {
+            if let Difference::Bytes(b) = d {
+                b.killed = killed;
+            }
+        }
+        // The stdin line the program had just read, for an echo.
+        let answered = input.as_ref().and_then(|note| {
+            let index = note.line.checked_sub(1)?;
+            stdin.split(|&b| b == b'\n').nth(index)
+        });
+        let (cause, label) = Cause::labelled(mismatches, notes.provenance.as_ref(), answered);
+        // Only a departure before any input is read can be text alone.
+        let mut later = if input.as_ref().is_none_or(|note| note.line == 0) {
+            crate::judge::cause::later(mismatches, notes.provenance.as_ref(), &cause)
+        } else {
+            Vec::new()
+        };
+        // Each later cause's example shows its own departure, not the
+        // first line again; the compared bytes are not kept past this.
+        let later_differences = later
+            .iter_mut()
+            .filter_map(|l| l.stdout.take().map(|m| Difference::of(&m)))
+            .collect();
+        Self {
+            later,
+            later_differences,
+            differences,
+            cause,
+            label,
+            weight: notes.weight.saturating_add(stdin.len()),
+            quoted: Cause::quote(mismatches),
+            input,
+            summary: notes.summary,
+            rules: notes.rules,
+            hint: notes.hint,
+            reproduce: notes.reproduce,
+            rebless: notes.rebless,
+            stdin_lines: stdin.split_inclusive(|&b| b == b'\n').count(),
+        }
+    }
+
+    /// The one-line form: the first difference.
+    pub fn headline(&self) -> String {
+        self.differences
+            .first()
+            .map_or_else(|| "failed".to_owned(), ToString::to_string)
+    }
+
+    /// The full report for people, at most [`MAX_REPORT`] bytes.
+    pub fn render(&self, style: Style) -> String {
+        self.render_hinted(style, self.hint.as_deref())
+    }
+
+    /// [`Self::render`] with `hint` in place of the case's own: a worked
+    /// example shows the hint of its whole cause.
+    pub fn render_hinted(&self, style: Style, hint: Option<&str>) -> String {
+        self.render_example(style, hint, 0)
+    }
+
+    /// [`Self::render_hinted`] as the worked example of the case's cause
+    /// `slot`: 0 its first departure, `k` the `k`th of [`Self::later`],
+    /// whose difference is shown in place of the first one's.
+    pub fn render_example(&self, style: Style, hint: Option<&str>, slot: usize) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "{} {} [{}]",
+            style.paint("1", "case:"),
+            self.summary,
+            self.rules.join(", ")
+        );
+        let later = slot
+            .checked_sub(1)
+            .and_then(|i| self.later_differences.get(i));
+        // The input note places the first departure, not a later one.
+        if let Some(note) = self.input.as_ref().filter(|_| later.is_none()) {
+            let _ = writeln!(out, "{} {note}", style.paint("1", "input:"));
+        }
+        match later {
+            Some(d) => {
+                let _ = writeln!(
+                    out,
+                    "{} the output compared past its earlier difference(s):",
+                    style.paint("1", "later:")
+                );
+                d.render(&mut out, style);
+            }
+            None => {
+                for d in &self.differences {
+                    d.render(&mut out, style);
+                }
+            }
+        }
+        if let Some(hint) = hint {
+            let _ = writeln!(out, "{} {hint}", style.paint("33;1", "hint:"));
+        }
+        let _ = writeln!(
+            out,
+            "{}\n  {}",
+            style.paint("1", "reproduce:"),
+            self.reproduce
+        );
+        if let Some((label, command)) = &self.rebless {
+            let _ = writeln!(out, "{}\n  {command}", style.paint("1", label));
+        }
+        bound(out, MAX_REPORT)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::difference::*;
+    use super::excerpt::*;
+    use super::*;
+
+    fn stdout(expected: &[u8], actual: &[u8]) -> Mismatch {
+        Mismatch::Stream {
+            stream: Stream::Stdout,
+            expected: expected.to_vec(),
+            actual: actual.to_vec(),
+            dropped: 0,
+        }
+    }
+
+    fn plain(f: &CaseFailure) -> String {
+        f.render(Style { colour: false })
+    }
+
+    #[test]
+    fn a_flood_gives_a_bounded_report_that_shows_the_first_difference() {
+        let expected = b"+ +\nA> ".to_vec();
+        let mut actual = b"+ +\nA> ".to_vec();
+        actual.extend(b"A> ".repeat(5 << 20));
+        let lines: Vec<u8> = b"A> \n".repeat(1 << 20);
+        let mismatches = [
+            stdout(&expected, &actual),
+            Mismatch::Stream {
+                stream: Stream::Stderr,
+                expected: Vec::new(),
+                actual: lines,
+                dropped: 0,
+            },
+        ];
+        let f = CaseFailure::new(&mismatches, b"0 0 h\n", Notes::default());
+        let text = plain(&f);
+        assert!(text.len() < MAX_REPORT, "{}", text.len());
+        assert!(text.contains("first difference at line 2, column 4, byte 7"));
+        assert!(text.contains("bytes]"), "long line cut with a count");
+        assert!(text.contains("more differing lines not shown"));
+        assert_eq!(f.input.as_ref().map(|n| n.line), Some(1));
+    }
+
+    #[test]
+    fn bytes_not_kept_count_in_the_lengths_shown() {
+        let mismatch = Mismatch::Stream {
+            stream: Stream::Stdout,
+            expected: b"A> ".to_vec(),
+            actual: b"A> A> A> ".to_vec(),
+            dropped: 1000,
+        };
+        let text = plain(&CaseFailure::new(&[mismatch], b"", Notes::default()));
+        assert!(text.contains("+ actual 1009 bytes"), "{text}");
+        let Difference::Bytes(d) = Difference::of(&Mismatch::Stream {
+            stream: Stream::Stdout,
+            expected: b"A> \n".to_vec(),
+            actual: b"A> A> A> ".to_vec(),
+            dropped: 1000,
+        }) else {
+            panic!("not a bytes difference");
+        };
+        assert_eq!(
+            d.actual_rest,
+            "A> A> …[1000 more bytes: the rest of the output, not kept]"
+        );
+        assert!(
+            d.diff.contains(&DiffLine::Actual(
+                "A> A> A>·…[1000 more bytes: the rest of the output, not kept]".to_owned()
+            )),
+            "{:?}",
+            d.diff
+        );
+    }
+
+    #[test]
+    fn a_long_line_is_cut_around_its_first_difference() {
+        let mut e = vec![b'x'; 10_000];
+        let mut a = e.clone();
+        a[9_000] = b'y';
+        e.push(b'\n');
+        a.push(b'\n');
+        let cut = visible_cut(&a, Some(9_000));
+        assert!(cut.starts_with(&format!("…[{} bytes]", 9_000 - MAX_LINE / 3)));
+        assert!(cut.contains('y'));
+        assert!(cut.len() < 2 * MAX_LINE);
+    }
+
+    #[test]
+    fn the_input_line_is_named_by_counting_prompts() {
+        let stdin = b"0 0 h\n-0 1 h\n";
+        let note = input_note(
+            stdin,
+            b"grid\nA> grid\nB> B> ",
+            b"grid\nA> grid\nB> grid\n",
+            PROMPT,
+        );
+        assert_eq!(note.line, 2);
+        assert_eq!(note.text, "-0 1 h");
+        assert_eq!(note.expected, "B> ");
+        assert_eq!(note.actual, "grid\\n");
+        assert_eq!(
+            note.to_string(),
+            "after stdin line 2 `-0 1 h`: expected the prompt `B> `, got `grid\\n`"
+        );
+        let before = input_note(stdin, b"usage\n", b"", PROMPT);
+        assert_eq!(before.line, 0);
+        assert!(before.to_string().starts_with("before reading any stdin"));
+    }
+
+    #[test]
+    fn bound_cuts_on_a_character_boundary() {
+        let text = "é".repeat(100);
+        let cut = bound(text, 51);
+        assert!(cut.contains("report cut"));
+    }
+
+    #[test]
+    fn file_names_are_escaped_everywhere() {
+        let mismatches = [
+            Mismatch::FileMissing {
+                path: "out\r.txt".to_owned(),
+            },
+            Mismatch::FileDiffers {
+                path: "save\tme".to_owned(),
+                expected: b"1\n".to_vec(),
+                actual: b"2\n".to_vec(),
+            },
+        ];
+        let f = CaseFailure::new(&mismatches, b"", Notes::default());
+        let text = plain(&f);
+        assert!(text.contains("`out\\r.txt`"), "{text}");
+        assert!(text.contains("`save\\tme`"), "{text}");
+        assert!(!text.contains('\r') && !text.contains('\t'), "{text}");
+        let quoted = f.quoted.to_string();
+        assert!(
+            quoted.contains("out\\r.txt") && quoted.contains("`2\\n` where `1\\n`"),
+            "{quoted}"
+        );
+    }
+
+    #[test]
+    fn a_long_run_of_one_side_is_cut_to_the_first_difference() {
+        let expected: Vec<u8> = (0..80)
+            .flat_map(|i| format!("line {i}\n").into_bytes())
+            .collect();
+        let d = bytes_difference(BytesPart::Stream(Stream::Stdout), &expected, b"", 0);
+        let shown = d
+            .diff
+            .iter()
+            .filter(|l| matches!(l, DiffLine::Expected(_)))
+            .count();
+        assert_eq!(shown, RUN_SHOWN);
+        assert_eq!(d.hidden, 80 - RUN_SHOWN);
+        let short = bytes_difference(BytesPart::Stream(Stream::Stdout), b"a\nb\n", b"", 0);
+        assert_eq!(short.hidden, 0);
+    }
+}

@@ -1,0 +1,352 @@
+//! The end-of-run report of failures grouped by [`Cause`]: one block per
+//! cause, the largest first, naming what differs, how many cases and
+//! which (a capped list), with one worked example in full. The score
+//! stays per case; grouping only changes what people read.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use crate::bytes::visible::Style;
+use crate::judge::cause::{Cause, Edit, Missed};
+use crate::judge::failure::CaseFailure;
+use crate::judge::verdict::{CaseResult, Verdict};
+
+/// Case names listed per cause before the rest is counted.
+const NAMES_SHOWN: usize = 12;
+
+/// The failed cases that share a cause.
+#[derive(Debug)]
+pub struct Group<'a> {
+    /// The cause.
+    pub cause: &'a Cause,
+    /// The failed cases, by name.
+    pub cases: Vec<(&'a str, &'a CaseFailure)>,
+    /// The case shown in full: the lightest (fewest bytes of input and
+    /// expected output), one no ambiguous ruling touches when there is
+    /// one, then by name.
+    pub example: (&'a str, &'a CaseFailure),
+    /// Which of the example's causes this is: 0 its first, `i` its
+    /// `i`-th later one ([`CaseFailure::later`]).
+    pub slot: usize,
+    /// Cases of this cause that count under another cause too.
+    pub shared: usize,
+}
+
+/// The failures of `results` grouped by cause: the most cases first; at
+/// equal count crashes, hangs and floods before wrong bytes; then by the
+/// first case's name.
+pub fn groups(results: &[CaseResult]) -> Vec<Group<'_>> {
+    type Entry<'a> = (&'a str, &'a CaseFailure, bool, usize);
+    let mut by: BTreeMap<&Cause, Vec<Entry<'_>>> = BTreeMap::new();
+    for r in results {
+        if let Verdict::Failed(f) = &r.verdict {
+            let name = r.name.as_str();
+            by.entry(&f.cause)
+                .or_default()
+                .push((name, f, r.ambiguous, 0));
+            for (i, l) in f.later.iter().enumerate() {
+                by.entry(&l.cause)
+                    .or_default()
+                    .push((name, f, r.ambiguous, i + 1));
+            }
+        }
+    }
+    let mut out: Vec<Group<'_>> = by
+        .into_iter()
+        .filter_map(|(cause, mut cases)| {
+            cases.sort_by(|a, b| a.0.cmp(b.0));
+            cases.dedup_by(|a, b| a.0 == b.0);
+            let &(name, failure, _, slot) =
+                cases.iter().min_by_key(|(name, f, ambiguous, _)| {
+                    (*ambiguous, f.weight, f.stdin_lines, *name)
+                })?;
+            Some(Group {
+                cause,
+                shared: cases.iter().filter(|c| !c.1.later.is_empty()).count(),
+                cases: cases.iter().map(|&(n, f, _, _)| (n, f)).collect(),
+                example: (name, failure),
+                slot,
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.cases
+            .len()
+            .cmp(&a.cases.len())
+            .then_with(|| a.cause.severity().cmp(&b.cause.severity()))
+            .then_with(|| a.cases[0].0.cmp(b.cases[0].0))
+    });
+    out
+}
+
+/// The grouped report; empty when nothing failed.
+pub fn render(results: &[CaseResult], style: Style) -> String {
+    render_with(results, style, true)
+}
+
+/// The grouped report's headline and each cause's one line (`-q`).
+pub fn render_labels(results: &[CaseResult], style: Style) -> String {
+    render_with(results, style, false)
+}
+
+fn render_with(results: &[CaseResult], style: Style, examples: bool) -> String {
+    let groups = groups(results);
+    // A case may count under several causes: count it once.
+    let failed = results
+        .iter()
+        .filter(|r| matches!(r.verdict, Verdict::Failed(_)))
+        .count();
+    if failed == 0 {
+        return String::new();
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "\n{} {failed} failed case(s), {} cause(s), the most common first (`#` stands for any \
+         number; the score still counts every case):",
+        style.paint("1", "failures by cause:"),
+        groups.len()
+    );
+    for (i, g) in groups.iter().enumerate() {
+        let n = g.cases.len();
+        let _ = writeln!(
+            out,
+            "{}{} {} case(s): {}",
+            if examples { "\n" } else { "" },
+            style.paint("1;4", &format!("cause {} of {}:", i + 1, groups.len())),
+            n,
+            g.label()
+        );
+        if !examples {
+            continue;
+        }
+        let (label, quoted) = g.example_texts();
+        if label.is_some() {
+            // The label is the example's; the key is every case's.
+            let _ = writeln!(out, "  the check, in every case of it: {}", g.cause);
+        } else if quoted != g.cause {
+            // A cause named by place and shape quotes its worked example's
+            // lines once, so the header still shows the bytes.
+            let _ = writeln!(out, "  for example: {quoted}");
+        }
+        if g.shared > 0 {
+            let _ = writeln!(
+                out,
+                "  {} of these case(s) count under another cause too: past a difference \
+                 confined to one line, the rest of the output is compared on",
+                g.shared
+            );
+        }
+        let mut names: Vec<&str> = g.cases.iter().take(NAMES_SHOWN).map(|c| c.0).collect();
+        let more = n.saturating_sub(NAMES_SHOWN);
+        let more = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        if n > 1 {
+            names.sort_unstable();
+            // A case's name is a file name: any byte may be in it.
+            let shown: Vec<String> = names
+                .iter()
+                .map(|n| crate::bytes::visible::escape(n.as_bytes()))
+                .collect();
+            let _ = writeln!(out, "  cases: {}{more}", shown.join(", "));
+        }
+        let (name, example) = g.example;
+        let name = crate::bytes::visible::escape(name.as_bytes());
+        let _ = writeln!(
+            out,
+            "  {} {name}:",
+            if n > 1 { "worked example," } else { "case" }
+        );
+        out.push_str(&example.render_example(style, g.hint().as_deref(), g.slot));
+    }
+    out
+}
+
+impl Group<'_> {
+    /// The cause's one line: the sentence of the check it misses, told on
+    /// its worked example, else the cause itself.
+    pub fn label(&self) -> String {
+        self.example_texts()
+            .0
+            .map_or_else(|| self.cause.to_string(), str::to_owned)
+    }
+
+    /// The example's label and quote for this cause.
+    fn example_texts(&self) -> (Option<&str>, &Cause) {
+        let f = self.example.1;
+        match self.slot.checked_sub(1).and_then(|i| f.later.get(i)) {
+            Some(l) => (l.label.as_deref(), &l.quoted),
+            None => (f.label.as_deref(), &f.quoted),
+        }
+    }
+
+    /// The hint that fits every case of the cause: the one they all share;
+    /// else, for a missed check, the check's own; else none (an example's
+    /// own hint may speak of another rule).
+    pub fn hint(&self) -> Option<String> {
+        let shared = self.cases.first().and_then(|c| c.1.hint.as_deref());
+        if let Some(first) = shared
+            && self
+                .cases
+                .iter()
+                .all(|(_, f)| f.hint.as_deref() == Some(first))
+        {
+            return Some(first.to_owned());
+        }
+        self.cause.parts.iter().find_map(|p| match &p.edit {
+            Edit::Missed {
+                shape: Missed::Accepts,
+                rule,
+                says,
+                ..
+            } => Some(format!(
+                "{rule} rejects a line with {says}: check for it where the line is read, \
+                 and answer such a line as the rulings say (the worked example shows how)"
+            )),
+            Edit::Missed {
+                shape: Missed::GoesOn,
+                rule,
+                says,
+                ..
+            } => Some(format!(
+                "{rule} stops the program at {says}: check for it, then print the message and \
+                 exit with the status the rulings give (the worked example shows both)"
+            )),
+            _ => None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::run::{Ending, Stream};
+    use crate::judge::compare::Mismatch;
+    use crate::judge::failure::Notes;
+    use std::time::Duration;
+
+    fn result(name: &str, mismatches: &[Mismatch]) -> CaseResult {
+        CaseResult {
+            name: name.to_owned(),
+            category: None,
+            rules: Vec::new(),
+            tags: Vec::new(),
+            ambiguous: false,
+            expected_status: None,
+            actual: None,
+            verdict: Verdict::Failed(Box::new(CaseFailure::new(
+                mismatches,
+                b"",
+                Notes::default(),
+            ))),
+            time: Duration::ZERO,
+        }
+    }
+
+    fn extra(grid: &[u8], n: u8) -> Mismatch {
+        let mut actual = grid.to_vec();
+        actual.extend(format!("debug {n}\n").bytes());
+        actual.extend(b"A> ");
+        let mut expected = grid.to_vec();
+        expected.extend(b"A> ");
+        Mismatch::Stream {
+            stream: Stream::Stdout,
+            expected,
+            actual,
+            dropped: 0,
+        }
+    }
+
+    #[test]
+    fn same_shaped_failures_make_one_group_with_one_example() {
+        let status = Mismatch::Ending {
+            expected: Ending::Exited(0),
+            actual: Ending::Exited(5),
+        };
+        let results: Vec<CaseResult> = (0..20)
+            .map(|i| result(&format!("c/{i:02}"), &[extra(b"+ +\n", i)]))
+            .chain([result("d/status", &[status])])
+            .collect();
+        let g = groups(&results);
+        assert_eq!(g.len(), 2);
+        assert_eq!(g[0].cases.len(), 20);
+        let text = render(&results, Style { colour: false });
+        assert!(text.contains("21 failed case(s), 2 cause(s)"), "{text}");
+        assert!(text.contains("cause 1 of 2: 20 case(s): stdout: extra output `debug #\\n`"));
+        assert!(text.contains("and 8 more"));
+        assert_eq!(text.matches("case: ").count(), 2, "one example per cause");
+    }
+
+    #[test]
+    fn at_equal_count_a_crash_or_a_hang_comes_before_wrong_bytes() {
+        let ending = |actual| Mismatch::Ending {
+            expected: Ending::Exited(0),
+            actual,
+        };
+        let results = vec![
+            result("a/bytes", &[extra(b"+ +\n", 1)]),
+            result("b/status", &[ending(Ending::Exited(3))]),
+            result(
+                "c/hang",
+                &[ending(Ending::TimedOut {
+                    after: Duration::from_secs(1),
+                    awaiting_prompt: None,
+                })],
+            ),
+            result("d/crash", &[ending(Ending::Signaled(11))]),
+        ];
+        let order: Vec<&str> = groups(&results).iter().map(|g| g.cases[0].0).collect();
+        assert_eq!(order, ["c/hang", "d/crash", "a/bytes", "b/status"]);
+    }
+
+    #[test]
+    fn the_worked_example_is_the_shortest_unambiguous_case() {
+        let mismatch = |n| extra(b"+ +\n", n);
+        let with_stdin = |name: &str, stdin: &[u8], ambiguous: bool| {
+            let mut r = result(name, &[mismatch(1)]);
+            r.ambiguous = ambiguous;
+            r.verdict = Verdict::Failed(Box::new(CaseFailure::new(
+                &[mismatch(1)],
+                stdin,
+                Notes::default(),
+            )));
+            r
+        };
+        let results = vec![
+            with_stdin("a/long", b"1\n2\n3\n", false),
+            with_stdin("b/short-but-ambiguous", b"1\n", true),
+            with_stdin("c/short", b"1\n2\n", false),
+            with_stdin("d/short-too", b"1\n2\n", false),
+        ];
+        let g = groups(&results);
+        assert_eq!(g.len(), 1);
+        assert_eq!(g[0].example.0, "c/short");
+    }
+
+    #[test]
+    fn the_worked_example_is_the_lightest_case_and_its_hint_the_causes() {
+        let with = |name: &str, weight: usize, hint: &str| {
+            let mut r = result(name, &[extra(b"+ +\n", 1)]);
+            let notes = Notes {
+                hint: Some(hint.to_owned()),
+                weight,
+                ..Notes::default()
+            };
+            r.verdict = Verdict::Failed(Box::new(CaseFailure::new(
+                &[extra(b"+ +\n", 1)],
+                b"",
+                notes,
+            )));
+            r
+        };
+        let results = vec![with("a/heavy", 9000, "one"), with("b/light", 3, "two")];
+        let g = groups(&results);
+        assert_eq!(g[0].example.0, "b/light");
+        assert_eq!(g[0].hint(), None, "the cases' hints differ");
+        let same = vec![with("a/heavy", 9000, "one"), with("b/light", 3, "one")];
+        assert_eq!(groups(&same)[0].hint().as_deref(), Some("one"));
+    }
+}

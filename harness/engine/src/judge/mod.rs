@@ -1,0 +1,18 @@
+//! Judging what came back: a run against what its case expected. It owns
+//! byte-exact comparison ([`compare`]), how a case failed, structured and
+//! bounded ([`failure`]), the cause that makes failures the same
+//! ([`cause`]), failures grouped by cause ([`group`]), the rule a
+//! difference falls under, as a traced reference tells it
+//! ([`provenance`]), the verdict of a case ([`verdict`]) and the early
+//! verdict on a program that hangs ([`budget`]).
+//!
+//! May use: [`crate::bytes`], [`crate::exec`], [`crate::model`]. Used by
+//! output and the commands.
+
+pub mod budget;
+pub mod cause;
+pub mod compare;
+pub mod failure;
+pub mod group;
+pub mod provenance;
+pub mod verdict;

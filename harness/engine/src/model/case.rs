@@ -1,0 +1,358 @@
+//! From a case file to something runnable: parsing it, resolving every
+//! inline / sidecar / base64 value, checking it against its suite, and
+//! building the [`Invocation`] and [`Expectation`] it describes.
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::time::Duration;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
+
+use crate::exec::run::{
+    DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Ending, Invocation, Keep, Limits, Target,
+};
+use crate::model::schema::{self, Case, FileSpec, ParseError, Suite};
+use crate::model::suite::CaseFile;
+
+/// What a run must do.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expectation {
+    /// How it must end (a case always expects an exit status).
+    pub ending: Ending,
+    /// Exact stdout.
+    pub stdout: Vec<u8>,
+    /// Exact stderr.
+    pub stderr: Vec<u8>,
+    /// Files that must exist afterwards with exactly these bytes.
+    pub output_files: BTreeMap<String, Vec<u8>>,
+    /// Files that must not exist afterwards.
+    pub absent_files: Vec<String>,
+    /// Any exit status will do ([`crate::model::schema::Suite::status_ambiguous`]):
+    /// only how the program ended otherwise (a signal, a timeout, the cap)
+    /// can differ.
+    pub any_status: bool,
+}
+
+/// A case file that cannot be run as written.
+#[derive(Debug, thiserror::Error)]
+pub enum CaseError {
+    /// The YAML does not parse as a case.
+    #[error("{0}")]
+    Parse(#[from] ParseError),
+    /// The case file cannot be read.
+    #[error("{file}: cannot read: {source}")]
+    Read {
+        /// The file.
+        file: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Two keys give the same value.
+    #[error("{file}: keys {keys} both given; keep one")]
+    Conflict {
+        /// The file.
+        file: String,
+        /// The keys.
+        keys: String,
+    },
+    /// A sidecar cannot be read.
+    #[error("{file}: `{key}: {path}`: cannot read the sidecar: {source}")]
+    Sidecar {
+        /// The file.
+        file: String,
+        /// The key.
+        key: String,
+        /// The sidecar.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A base64 value does not decode.
+    #[error("{file}: `{key}` is not valid base64: {message}")]
+    Base64 {
+        /// The file.
+        file: String,
+        /// The key.
+        key: String,
+        /// Why.
+        message: String,
+    },
+    /// A file entry has no or several sources.
+    #[error("{file}: {key} entry `{path}` needs exactly one of `text`, `file`, `base64`")]
+    FileSource {
+        /// The case file.
+        file: String,
+        /// `files` or `output-files`.
+        key: &'static str,
+        /// The entry's path.
+        path: String,
+    },
+    /// No expected status.
+    #[error("{file}: missing key `status` (run with --bless to fill the expected fields)")]
+    MissingStatus {
+        /// The file.
+        file: String,
+    },
+    /// The category is not one of the suite's.
+    #[error("{file}: category `{category}` is not in suite.yaml ({known})")]
+    UnknownCategory {
+        /// The file.
+        file: String,
+        /// The category.
+        category: String,
+        /// The suite's categories.
+        known: String,
+    },
+    /// The category differs from the folder.
+    #[error("{file}: category `{category}` but the case is in folder `{folder}`")]
+    WrongFolder {
+        /// The file.
+        file: String,
+        /// The category.
+        category: String,
+        /// The folder.
+        folder: String,
+    },
+    /// A bad timeout.
+    #[error("{file}: `timeout` must be a positive number of seconds")]
+    BadTimeout {
+        /// The file.
+        file: String,
+    },
+    /// An interactive case's stdin line longer than a terminal delivers.
+    #[error(
+        "{file}: stdin line {line} has {len} bytes, but `mode: interactive` types stdin at a \
+         terminal, whose canonical mode keeps at most {max} bytes of a line (the rest is \
+         dropped): shorten the line or use `mode: pipe`",
+        max = crate::exec::terminal::MAX_LINE
+    )]
+    LineTooLongForTerminal {
+        /// The file.
+        file: String,
+        /// The 1-based stdin line.
+        line: usize,
+        /// Its length without the newline.
+        len: usize,
+    },
+}
+
+/// Reads and parses a case file.
+pub fn load(file: &CaseFile) -> Result<Case, CaseError> {
+    let bytes = file
+        .root
+        .read(&file.rel)
+        .map_err(|source| CaseError::Read {
+            file: file.display(),
+            source,
+        })?;
+    Ok(schema::parse(&file.display(), &bytes)?)
+}
+
+/// Checks a case's category against its suite and its folder.
+pub fn check_category(case: &Case, file: &CaseFile, suite: &Suite) -> Result<(), CaseError> {
+    if !suite.categories.iter().any(|c| c.name == case.category) {
+        return Err(CaseError::UnknownCategory {
+            file: file.display(),
+            category: case.category.clone(),
+            known: suite
+                .categories
+                .iter()
+                .map(|c| c.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        });
+    }
+    match file.folder() {
+        Some(folder) if folder != case.category => Err(CaseError::WrongFolder {
+            file: file.display(),
+            category: case.category.clone(),
+            folder: folder.to_owned(),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Resolves the value of one of the `KEY`, `KEY-file`, `KEY-base64` keys.
+fn one_of(
+    file: &CaseFile,
+    key: &str,
+    inline: Option<&String>,
+    sidecar: Option<&String>,
+    base64: Option<&String>,
+) -> Result<Option<Vec<u8>>, CaseError> {
+    let given: Vec<String> = [
+        inline.map(|_| format!("`{key}`")),
+        sidecar.map(|_| format!("`{key}-file`")),
+        base64.map(|_| format!("`{key}-base64`")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if given.len() > 1 {
+        return Err(CaseError::Conflict {
+            file: file.display(),
+            keys: given.join(" and "),
+        });
+    }
+    if let Some(text) = inline {
+        return Ok(Some(text.as_bytes().to_vec()));
+    }
+    if let Some(path) = sidecar {
+        return read_sidecar(file, &format!("{key}-file"), path).map(Some);
+    }
+    if let Some(b64) = base64 {
+        return decode(file, &format!("{key}-base64"), b64).map(Some);
+    }
+    Ok(None)
+}
+
+fn read_sidecar(file: &CaseFile, key: &str, path: &str) -> Result<Vec<u8>, CaseError> {
+    file.root
+        .read(&file.sidecar(path))
+        .map_err(|source| CaseError::Sidecar {
+            file: file.display(),
+            key: key.to_owned(),
+            path: path.to_owned(),
+            source,
+        })
+}
+
+fn decode(file: &CaseFile, key: &str, b64: &str) -> Result<Vec<u8>, CaseError> {
+    // YAML folds long base64 over lines: whitespace is not part of it.
+    let clean: String = b64.chars().filter(|c| !c.is_whitespace()).collect();
+    BASE64.decode(clean).map_err(|e| CaseError::Base64 {
+        file: file.display(),
+        key: key.to_owned(),
+        message: e.to_string(),
+    })
+}
+
+fn file_entry(
+    file: &CaseFile,
+    key: &'static str,
+    spec: &FileSpec,
+) -> Result<(String, Vec<u8>), CaseError> {
+    let bytes = match (&spec.text, &spec.file, &spec.base64) {
+        (Some(t), None, None) => t.as_bytes().to_vec(),
+        (None, Some(p), None) => read_sidecar(file, &format!("{key}: file"), p)?,
+        (None, None, Some(b)) => decode(file, &format!("{key}: base64"), b)?,
+        _ => {
+            return Err(CaseError::FileSource {
+                file: file.display(),
+                key,
+                path: spec.path.clone(),
+            });
+        }
+    };
+    Ok((spec.path.clone(), bytes))
+}
+
+/// Settings of a run that override what cases say.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Overrides {
+    /// `--timeout`: replaces every case's own timeout.
+    pub timeout: Option<Duration>,
+}
+
+/// The case's stdin bytes.
+pub fn stdin(case: &Case, file: &CaseFile) -> Result<Vec<u8>, CaseError> {
+    Ok(one_of(
+        file,
+        "stdin",
+        case.stdin.as_ref(),
+        case.stdin_file.as_ref(),
+        case.stdin_base64.as_ref(),
+    )?
+    .unwrap_or_default())
+}
+
+/// The run a case describes.
+pub fn invocation(
+    case: &Case,
+    file: &CaseFile,
+    target: &Target,
+    overrides: Overrides,
+) -> Result<Invocation, CaseError> {
+    let timeout = match (overrides.timeout, case.timeout) {
+        (Some(t), _) => t,
+        (None, Some(secs)) => Duration::try_from_secs_f64(secs)
+            .ok()
+            .filter(|d| !d.is_zero())
+            .ok_or_else(|| CaseError::BadTimeout {
+                file: file.display(),
+            })?,
+        (None, None) => case.reference_ms.map_or(DEFAULT_TIMEOUT, |ms| {
+            crate::exec::run::limit_from_reference(Duration::from_millis(ms))
+        }),
+    };
+    let files = case
+        .files
+        .iter()
+        .map(|f| file_entry(file, "files", f))
+        .collect::<Result<_, _>>()?;
+    let stdin = stdin(case, file)?;
+    if case.mode == crate::exec::run::Mode::Interactive
+        && let Some((line, len)) = crate::exec::terminal::too_long_line(&stdin)
+    {
+        return Err(CaseError::LineTooLongForTerminal {
+            file: file.display(),
+            line,
+            len,
+        });
+    }
+    Ok(Invocation {
+        target: target.clone(),
+        args: case.args.iter().map(OsString::from).collect(),
+        env: case
+            .env
+            .iter()
+            .map(|(k, v)| (OsString::from(k), OsString::from(v)))
+            .collect(),
+        stdin,
+        files,
+        executable: Vec::new(),
+        mode: case.mode,
+        timeout,
+        output_cap: case.output_cap.unwrap_or(DEFAULT_OUTPUT_CAP),
+        limits: Limits::for_timeout(timeout),
+        keep: Keep::ALL,
+        prompt: crate::exec::terminal::PROMPT.to_vec(),
+    })
+}
+
+/// What a case expects.
+pub fn expectation(case: &Case, file: &CaseFile) -> Result<Expectation, CaseError> {
+    let status = case.status.ok_or_else(|| CaseError::MissingStatus {
+        file: file.display(),
+    })?;
+    let stdout = one_of(
+        file,
+        "stdout",
+        case.stdout.as_ref(),
+        case.stdout_file.as_ref(),
+        case.stdout_base64.as_ref(),
+    )?;
+    let stderr = one_of(
+        file,
+        "stderr",
+        case.stderr.as_ref(),
+        case.stderr_file.as_ref(),
+        case.stderr_base64.as_ref(),
+    )?;
+    let output_files = case
+        .output_files
+        .iter()
+        .map(|f| {
+            file_entry(file, "output-files", f).map(|(p, b)| (crate::exec::run::normalize(&p), b))
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(Expectation {
+        ending: Ending::Exited(i32::from(status)),
+        stdout: stdout.unwrap_or_default(),
+        stderr: stderr.unwrap_or_default(),
+        output_files,
+        absent_files: case.absent_files.clone(),
+        any_status: false,
+    })
+}

@@ -1,0 +1,15 @@
+//! The case model: what a case is and where cases come from. It owns the
+//! case format ([`schema`]), a case resolved into what to run (an
+//! [`crate::exec::run::Invocation`]) and what to expect
+//! ([`case::Expectation`]) ([`case`]), suites on disk ([`suite`]) or
+//! embedded in the binary ([`embedded`]), and the seeded PRNG every pack's
+//! corpus and explorer share ([`rng`]).
+//!
+//! May use: [`crate::bytes`], [`crate::exec`] (a case describes a run; the
+//! run knows nothing of cases). Used by judging, output and the commands.
+
+pub mod case;
+pub mod embedded;
+pub mod rng;
+pub mod schema;
+pub mod suite;

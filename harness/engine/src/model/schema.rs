@@ -1,0 +1,282 @@
+//! The case format: the serde types of one case file, of `suite.yaml` and of
+//! `rules.yaml`, and their parsing with errors that name file, line and column.
+//!
+//! Where one value can come from several places, each place is its own key
+//! (`stdout`, `stdout-file`, `stdout-base64`) rather than an untagged enum, so
+//! that a mistake is reported against the exact key that holds it.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use crate::exec::run::Mode;
+
+/// One case file, `cases/<category>/<name>.yaml`, as written.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[schemars(title = "conformance case")]
+pub struct Case {
+    /// What the case checks, one line.
+    pub summary: String,
+    /// A category of `suite.yaml`; must equal the name of the case's folder.
+    pub category: String,
+    /// The ruling IDs the case proves (`ARGS-1`, …).
+    pub rules: Vec<String>,
+    /// Free tags; `ambiguous` marks a case ignored unless `--include-ignored`.
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// The common mistake behind a failure, shown on failure.
+    #[serde(default)]
+    pub hint: Option<String>,
+    /// How stdout is connected.
+    #[serde(default)]
+    pub mode: Mode,
+    /// Seconds before the program is killed. Without it the limit comes
+    /// from `reference-ms` (max(1 s, 20 × the reference's time)), and
+    /// without that it is 10 s.
+    #[serde(default)]
+    #[schemars(range(min = 0))]
+    pub timeout: Option<f64>,
+    /// The reference's wall time on this case when it was blessed, in
+    /// milliseconds rounded up to a power of two (`bless` writes it).
+    #[serde(default)]
+    pub reference_ms: Option<u64>,
+    /// Bytes per output stream before the program is killed (default 16 MiB).
+    #[serde(default)]
+    pub output_cap: Option<u64>,
+    /// Arguments after the program name.
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// Variables added to the cleared environment.
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+    /// Standard input, inline.
+    #[serde(default)]
+    pub stdin: Option<String>,
+    /// Standard input, from a sidecar file beside the case.
+    #[serde(default)]
+    pub stdin_file: Option<String>,
+    /// Standard input, base64.
+    #[serde(default)]
+    pub stdin_base64: Option<String>,
+    /// Files placed in the sandbox before the run.
+    #[serde(default)]
+    pub files: Vec<FileSpec>,
+    /// Expected exit status (required to run; `--bless` fills it).
+    #[serde(default)]
+    #[schemars(range(min = 0, max = 255))]
+    pub status: Option<u8>,
+    /// Expected stdout, inline.
+    #[serde(default)]
+    pub stdout: Option<String>,
+    /// Expected stdout, from a sidecar file beside the case.
+    #[serde(default)]
+    pub stdout_file: Option<String>,
+    /// Expected stdout, base64.
+    #[serde(default)]
+    pub stdout_base64: Option<String>,
+    /// Expected stderr, inline.
+    #[serde(default)]
+    pub stderr: Option<String>,
+    /// Expected stderr, from a sidecar file beside the case.
+    #[serde(default)]
+    pub stderr_file: Option<String>,
+    /// Expected stderr, base64.
+    #[serde(default)]
+    pub stderr_base64: Option<String>,
+    /// Files that must exist after the run with exactly these bytes.
+    #[serde(default)]
+    pub output_files: Vec<FileSpec>,
+    /// Files that must not exist after the run.
+    #[serde(default)]
+    pub absent_files: Vec<String>,
+    /// Pack-specific conversation data: a case holding it is not one run
+    /// compared with expected bytes but a conversation the pack's driver
+    /// holds with the program, checking each answer (`status` and the
+    /// expected streams are then not used). Its content is the pack's to
+    /// define (its cases' README documents it).
+    #[serde(default)]
+    pub script: Option<serde_json::Value>,
+}
+
+/// A file of the sandbox: its path and its bytes from exactly one source.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct FileSpec {
+    /// Path relative to the sandbox (the program's working directory).
+    pub path: String,
+    /// The bytes, inline.
+    #[serde(default)]
+    pub text: Option<String>,
+    /// The bytes, from a sidecar file beside the case.
+    #[serde(default)]
+    pub file: Option<String>,
+    /// The bytes, base64.
+    #[serde(default)]
+    pub base64: Option<String>,
+}
+
+/// The tag that marks a case depending on an ambiguous ruling.
+pub const AMBIGUOUS_TAG: &str = "ambiguous";
+
+impl Case {
+    /// Whether the case carries the `ambiguous` tag.
+    pub fn is_ambiguous(&self) -> bool {
+        self.tags.iter().any(|t| t == AMBIGUOUS_TAG)
+    }
+}
+
+/// `suite.yaml`: the suite's identity and its marking categories.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Suite {
+    /// Short name of the suite.
+    pub name: String,
+    /// Version of the suite, shown in the run's header.
+    #[serde(default)]
+    pub version: Option<String>,
+    /// The specification the suite checks.
+    #[serde(default)]
+    pub spec: Option<String>,
+    /// The marking categories, in report order.
+    pub categories: Vec<Category>,
+    /// The rulings call the exit status ambiguous (the text never gives
+    /// one): a case not tagged `ambiguous` then accepts any exit status (a
+    /// signal, a timeout or the output cap still fail it); an ambiguous
+    /// case checks the status the reference gives.
+    #[serde(default)]
+    pub status_ambiguous: bool,
+    /// What every prompt of the program ends with (default `> `): an
+    /// interactive case types each stdin line once stdout showed one more,
+    /// and a failure names the stdin line by counting them.
+    #[serde(default)]
+    pub prompt: Option<String>,
+}
+
+/// One marking category of `suite.yaml`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Category {
+    /// The category's name, also its folder's name.
+    pub name: String,
+    /// Marks the category is worth.
+    pub marks: f64,
+    /// A human title.
+    #[serde(default)]
+    pub title: Option<String>,
+}
+
+/// `rules.yaml`: every rule ID of the rulings.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rules {
+    /// The rules in document order.
+    pub rules: Vec<Rule>,
+}
+
+/// One rule of `rules.yaml`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rule {
+    /// The rule ID (`ARGS-1`).
+    pub id: String,
+    /// A one-line summary.
+    pub summary: String,
+    /// `no`, `part` or `whole`.
+    pub ambiguous: Ambiguity,
+}
+
+/// How much of a rule is marked ambiguous in the rulings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Ambiguity {
+    /// Not at all.
+    No,
+    /// In part.
+    Part,
+    /// Wholly.
+    Whole,
+}
+
+impl fmt::Display for Ambiguity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Ambiguity::No => "no",
+            Ambiguity::Part => "part",
+            Ambiguity::Whole => "whole",
+        })
+    }
+}
+
+/// A YAML file that does not parse as its type.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{file}{}: {message}", location.map(|(l, c)| format!(":{l}:{c}")).unwrap_or_default())]
+pub struct ParseError {
+    /// The file, as shown to people.
+    pub file: String,
+    /// 1-based line and column, when known.
+    pub location: Option<(usize, usize)>,
+    /// What was wrong.
+    pub message: String,
+}
+
+/// Parses YAML bytes as `T`, naming `file` in the error.
+pub fn parse<T: serde::de::DeserializeOwned>(file: &str, bytes: &[u8]) -> Result<T, ParseError> {
+    yaml_serde::from_slice(bytes).map_err(|e| {
+        let location = e.location().map(|l| (l.line(), l.column()));
+        let mut message = e.to_string();
+        // yaml_serde appends " at line L column C": the location is already
+        // in front, in the file:line:col form editors jump to.
+        if let Some(at) = message.find(" at line ") {
+            message.truncate(at);
+        }
+        ParseError {
+            file: file.to_owned(),
+            location,
+            message,
+        }
+    })
+}
+
+/// The JSON Schema of the case format, pretty-printed with a final newline.
+pub fn json_schema() -> String {
+    let schema = schemars::schema_for!(Case);
+    let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_key_names_line_and_column() {
+        let text = b"summary: s\ncategory: c\nrules: []\nstatuss: 1\n";
+        let err = parse::<Case>("x.yaml", text).unwrap_err();
+        assert_eq!(err.location, Some((4, 1)), "{err}");
+        let shown = err.to_string();
+        assert!(shown.starts_with("x.yaml:4:1: "), "{shown}");
+        assert!(shown.contains("statuss"), "{shown}");
+    }
+
+    #[test]
+    fn wrong_type_names_the_key() {
+        let text = b"summary: s\ncategory: c\nrules: []\nstatus: many\n";
+        let err = parse::<Case>("x.yaml", text).unwrap_err();
+        assert!(err.to_string().contains("status"), "{err}");
+    }
+
+    #[test]
+    fn modes_parse() {
+        let case: Case = parse(
+            "x",
+            b"summary: s\ncategory: c\nrules: []\nmode: stdout-full\n",
+        )
+        .unwrap();
+        assert_eq!(case.mode, Mode::StdoutFull);
+        assert!(parse::<Case>("x", b"summary: s\ncategory: c\nrules: []\nmode: tty\n").is_err());
+    }
+}

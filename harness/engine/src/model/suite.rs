@@ -1,0 +1,313 @@
+//! Where cases come from: the suite embedded in the binary at build time, or
+//! folders and files on disk; finding case files, `suite.yaml` and
+//! `rules.yaml`, and the suite's content hash shown in the run's header.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use crate::model::embedded::EmbeddedSuite;
+use crate::model::schema::{self, ParseError, Rules, Suite};
+
+/// A tree of case files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Root {
+    /// A pack's suite, embedded at build time.
+    Embedded(&'static EmbeddedSuite),
+    /// A folder on disk.
+    Dir(PathBuf),
+}
+
+impl Root {
+    /// Reads a file of the tree by its `/`-separated relative path.
+    pub fn read(&self, rel: &str) -> io::Result<Vec<u8>> {
+        match self {
+            Root::Embedded(suite) => suite.get(rel).map(<[u8]>::to_vec).ok_or_else(|| {
+                io::Error::new(io::ErrorKind::NotFound, "not in the embedded suite")
+            }),
+            Root::Dir(dir) => read_regular(&dir.join(rel)),
+        }
+    }
+
+    /// The path of a file on disk, for the embedded suite the source file
+    /// it was built from.
+    pub fn disk_path(&self, rel: &str) -> PathBuf {
+        match self {
+            Root::Embedded(suite) => Path::new(suite.source_dir).join(rel),
+            Root::Dir(dir) => dir.join(rel),
+        }
+    }
+
+    /// How a file of the tree is named to people.
+    pub fn display(&self, rel: &str) -> String {
+        match self {
+            Root::Embedded(suite) => format!("{}/{rel}", suite.display),
+            Root::Dir(dir) => dir.join(rel).display().to_string(),
+        }
+    }
+
+    /// Every case file of the tree (`*.yaml` inside a subfolder), sorted.
+    pub fn case_files(&self) -> io::Result<Vec<String>> {
+        let mut all = match self {
+            Root::Embedded(suite) => suite.files.iter().map(|(p, _)| (*p).to_owned()).collect(),
+            Root::Dir(dir) => walk(dir)?,
+        };
+        all.retain(|p| {
+            p.contains('/')
+                && Path::new(p)
+                    .extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("yaml"))
+        });
+        all.sort();
+        Ok(all)
+    }
+
+    /// Every file of the tree, sorted, for hashing.
+    fn all_files(&self) -> io::Result<Vec<String>> {
+        match self {
+            Root::Embedded(suite) => Ok(suite.files.iter().map(|(p, _)| (*p).to_owned()).collect()),
+            Root::Dir(dir) => {
+                let mut out = walk(dir)?;
+                out.sort();
+                Ok(out)
+            }
+        }
+    }
+}
+
+/// Reads a regular file; anything else (a FIFO would block the harness
+/// before the first case) is refused without being opened.
+fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
+    if !fs::metadata(path)?.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file (FIFO, socket or device): never read",
+        ));
+    }
+    fs::read(path)
+}
+
+fn walk(dir: &Path) -> io::Result<Vec<String>> {
+    Ok(conformance_embed::walk::files(dir)?
+        .into_iter()
+        .map(|(rel, _)| rel)
+        .collect())
+}
+
+/// One case file within a tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CaseFile {
+    /// The tree.
+    pub root: Root,
+    /// Its `/`-separated path in the tree (`args-count/no-args.yaml`).
+    pub rel: String,
+}
+
+impl CaseFile {
+    /// The case's name: its path without `.yaml` (`args-count/no-args`).
+    pub fn name(&self) -> &str {
+        self.rel.strip_suffix(".yaml").unwrap_or(&self.rel)
+    }
+
+    /// The file's stem (`no-args`).
+    pub fn stem(&self) -> &str {
+        let name = self.name();
+        name.rsplit('/').next().unwrap_or(name)
+    }
+
+    /// The name of the folder holding the file.
+    pub fn folder(&self) -> Option<&str> {
+        let (dir, _) = self.rel.rsplit_once('/')?;
+        Some(dir.rsplit('/').next().unwrap_or(dir))
+    }
+
+    /// The tree path of a sidecar named relative to the case's folder.
+    pub fn sidecar(&self, name: &str) -> String {
+        match self.rel.rsplit_once('/') {
+            Some((dir, _)) => format!("{dir}/{name}"),
+            None => name.to_owned(),
+        }
+    }
+
+    /// The case file as named to people.
+    pub fn display(&self) -> String {
+        self.root.display(&self.rel)
+    }
+}
+
+/// What `--cases PATH` names.
+#[derive(Debug, Clone)]
+pub enum Selection {
+    /// A whole tree.
+    Tree(Root),
+    /// Some case files of a tree: one file, or one category folder.
+    Files(Vec<CaseFile>),
+}
+
+fn is_case_file(name: &str) -> bool {
+    Path::new(name)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("yaml"))
+        && !matches!(name, "suite.yaml" | "rules.yaml")
+}
+
+/// Resolves a `--cases` argument: a folder or one case file.
+pub fn select(path: &Path) -> io::Result<Selection> {
+    let meta = fs::metadata(path)?;
+    if meta.is_dir() {
+        // A category folder (case files right inside, no suite.yaml) is
+        // taken as those cases of the tree above it.
+        let mut direct = Vec::new();
+        for entry in fs::read_dir(path)? {
+            let entry = entry?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if entry.file_type()?.is_file() && is_case_file(&name) {
+                direct.push(name);
+            }
+        }
+        let folder = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+        if direct.is_empty()
+            || path.join("suite.yaml").exists()
+            || folder.is_none()
+            || parent.is_none()
+        {
+            return Ok(Selection::Tree(Root::Dir(path.to_owned())));
+        }
+        let (Some(folder), Some(parent)) = (folder, parent) else {
+            return Ok(Selection::Tree(Root::Dir(path.to_owned())));
+        };
+        direct.sort();
+        let root = Root::Dir(parent.to_owned());
+        return Ok(Selection::Files(
+            direct
+                .into_iter()
+                .map(|name| CaseFile {
+                    root: root.clone(),
+                    rel: format!("{folder}/{name}"),
+                })
+                .collect(),
+        ));
+    }
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let parent = path.parent().unwrap_or(Path::new(""));
+    let folder = parent.file_name().map(|n| n.to_string_lossy().into_owned());
+    let (root, rel) = match (folder, parent.parent()) {
+        (Some(folder), Some(grand)) => (grand.to_owned(), format!("{folder}/{name}")),
+        _ => (parent.to_owned(), name),
+    };
+    let root = if root.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        root
+    };
+    Ok(Selection::Files(vec![CaseFile {
+        root: Root::Dir(root),
+        rel,
+    }]))
+}
+
+/// Reads a YAML file named `name` from the tree or, looking upwards, from its
+/// parent folders; else the copy in `fallback`, the suite of the pack the
+/// run checks (`--spec`).
+fn find_upwards(
+    root: &Root,
+    fallback: &'static EmbeddedSuite,
+    name: &str,
+) -> Option<(String, Vec<u8>)> {
+    match root {
+        Root::Dir(dir) => {
+            let start = std::path::absolute(dir).unwrap_or_else(|_| dir.clone());
+            for d in start.ancestors() {
+                let p = d.join(name);
+                if let Ok(bytes) = read_regular(&p) {
+                    return Some((p.display().to_string(), bytes));
+                }
+            }
+        }
+        Root::Embedded(suite) => {
+            if let Some(bytes) = suite.get(name) {
+                return Some((root.display(name), bytes.to_vec()));
+            }
+        }
+    }
+    let embedded = Root::Embedded(fallback);
+    fallback
+        .get(name)
+        .map(|b| (embedded.display(name), b.to_vec()))
+}
+
+/// The `suite.yaml` governing a tree (`fallback`: see [`find_upwards`]).
+pub fn suite_for(root: &Root, fallback: &'static EmbeddedSuite) -> Result<Suite, ParseError> {
+    let (file, bytes) = find_upwards(root, fallback, "suite.yaml").ok_or_else(|| ParseError {
+        file: "suite.yaml".to_owned(),
+        location: None,
+        message: "no suite.yaml found".to_owned(),
+    })?;
+    schema::parse(&file, &bytes)
+}
+
+/// The `rules.yaml` governing a tree (`fallback`: see [`find_upwards`]).
+pub fn rules_for(root: &Root, fallback: &'static EmbeddedSuite) -> Result<Rules, ParseError> {
+    let (file, bytes) = find_upwards(root, fallback, "rules.yaml").ok_or_else(|| ParseError {
+        file: "rules.yaml".to_owned(),
+        location: None,
+        message: "no rules.yaml found".to_owned(),
+    })?;
+    schema::parse(&file, &bytes)
+}
+
+/// The first 12 hex digits of a SHA-256 over every file of the trees
+/// (path and bytes), so two runs can tell whether they used the same suite.
+pub fn content_hash(roots: &[Root]) -> String {
+    let mut hasher = Sha256::new();
+    for root in roots {
+        for rel in root.all_files().unwrap_or_default() {
+            let bytes = root.read(&rel).unwrap_or_default();
+            hasher.update(rel.as_bytes());
+            hasher.update([0]);
+            hasher.update((bytes.len() as u64).to_le_bytes());
+            hasher.update(&bytes);
+        }
+    }
+    hex(&hasher.finalize()[..6])
+}
+
+/// Bytes in lowercase hexadecimal, as content hashes are shown.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(2 * bytes.len());
+    for b in bytes {
+        let _ = write!(out, "{b:02x}");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static EMPTY: EmbeddedSuite = EmbeddedSuite {
+        files: &[],
+        source_dir: "/nonexistent",
+        display: "cases/none",
+    };
+
+    #[test]
+    fn case_file_names() {
+        let f = CaseFile {
+            root: Root::Embedded(&EMPTY),
+            rel: "load/a/b.yaml".to_owned(),
+        };
+        assert_eq!(f.name(), "load/a/b");
+        assert_eq!(f.stem(), "b");
+        assert_eq!(f.folder(), Some("a"));
+        assert_eq!(f.sidecar("b.stdout"), "load/a/b.stdout");
+        assert_eq!(f.display(), "cases/none/load/a/b.yaml");
+    }
+}

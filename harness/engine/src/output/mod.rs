@@ -1,0 +1,17 @@
+//! Output: telling people and machines what a run found. It owns the
+//! reproduce lines ([`reproduce`]), the score, coverage and JUnit
+//! ([`report`]), the machine-readable results ([`results`]), how a case
+//! file spells a value ([`writer`]) and its rewriting by `--bless`
+//! ([`bless`]), the `--keep-failed` folders ([`kit`]) and the exit
+//! statuses ([`exit`]).
+//!
+//! May use: [`crate::bytes`], [`crate::exec`], [`crate::model`],
+//! [`crate::judge`]. Used by the commands.
+
+pub mod bless;
+pub mod exit;
+pub mod kit;
+pub mod report;
+pub mod reproduce;
+pub mod results;
+pub mod writer;
