@@ -207,7 +207,7 @@ fn decode(file: &CaseFile, key: &str, b64: &str) -> Result<Vec<u8>, CaseError> {
     })
 }
 
-fn file_entry(
+pub(crate) fn file_entry(
     file: &CaseFile,
     key: &'static str,
     spec: &FileSpec,

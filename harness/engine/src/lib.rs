@@ -3,7 +3,8 @@
 //! specification. What the program is comes from a spec pack ([`pack`]);
 //! the engine names none.
 //!
-//! - [`pack`]: what a spec pack supplies; [`pack::reference_mode`].
+//! - [`pack`]: what a spec pack supplies; [`pack::reference_mode`];
+//!   [`folder`]: a spec pack read from a folder (`pack.yaml`).
 //! - [`schema`]: the case format (serde types, JSON Schema).
 //! - [`suite`]: where cases come from (a pack's embedded suite, folders,
 //!   files).
@@ -41,6 +42,7 @@ pub mod diff;
 pub mod driver;
 pub mod exit;
 pub mod failure;
+pub mod folder;
 pub mod group;
 pub mod interrupt;
 pub mod kit;

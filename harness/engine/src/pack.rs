@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use crate::diff::explore::DynExplorer;
 use crate::driver::CaseDriver;
+use crate::run::Target;
 
 /// Declares a pack's suite, `cases/NAME`, as embedded by its build script
 /// (`conformance_embed::suite("NAME")`): a static [`EmbeddedSuite`] whose
@@ -81,10 +82,39 @@ pub trait Pack: Send + Sync {
     /// check it against the suite's `rules.yaml`.
     fn rule_ids(&self) -> Vec<&'static str>;
 
-    /// Runs the reference program with `args` (the program name first).
-    /// The engine re-executes its own binary in reference mode to call
-    /// this, so the reference is never looked up by path.
-    fn reference_main(&self, args: Vec<OsString>) -> ExitCode;
+    /// Runs the built-in reference program with `args` (the program name
+    /// first). The engine re-executes its own binary in reference mode to
+    /// call this, so the reference is never looked up by path. A pack
+    /// whose reference is a command ([`Pack::reference`]) has none: the
+    /// default refuses.
+    fn reference_main(&self, args: Vec<OsString>) -> ExitCode {
+        drop(args);
+        eprintln!(
+            "{REFERENCE_ENV}={}: this pack's reference is a command, not built in",
+            self.name()
+        );
+        crate::exit::code(crate::exit::USAGE)
+    }
+
+    /// The program whose outputs are the expectations: by default the
+    /// built-in reference ([`Pack::reference_main`], this executable
+    /// re-run); a folder pack's model solution, a command run contained
+    /// as a program under test.
+    fn reference(&self) -> Result<Target, String> {
+        Target::reference(self.name()).map_err(|e| e.to_string())
+    }
+
+    /// How `--spec` names the pack in printed commands: its name, or a
+    /// folder pack's path.
+    fn spec(&self) -> &'static str {
+        self.name()
+    }
+
+    /// The folder on disk the suite is read from at run time, which
+    /// `bless` rewrites, for a pack whose suite is not built in.
+    fn suite_folder(&self) -> Option<&Path> {
+        None
+    }
 
     /// The explorer behind `diff`, if the pack has one.
     fn explorer(&self) -> Option<&dyn DynExplorer> {

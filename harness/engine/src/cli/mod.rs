@@ -73,22 +73,32 @@ impl<'a> App<'a> {
                 .first()
                 .copied()
                 .ok_or_else(|| "no spec pack is registered".to_owned()),
-            Some(name) => pack::find(self.packs, name).ok_or_else(|| {
-                format!(
-                    "--spec {name}: no such spec pack (known: {})",
-                    self.packs
-                        .iter()
-                        .map(|p| p.name())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            }),
+            Some(name) => {
+                let registered = pack::find(self.packs, name);
+                if crate::folder::names_folder(name, registered.is_some()) {
+                    // Loaded once per command; it lives as long as the
+                    // process, like the registered packs.
+                    let folder = crate::folder::FolderPack::load(name)?;
+                    return Ok(Box::leak(Box::new(folder)));
+                }
+                registered.ok_or_else(|| {
+                    format!(
+                        "--spec {name}: no such spec pack (known: {}; a folder pack is named \
+                         by a path holding a `/`, or a folder holding pack.yaml)",
+                        self.packs
+                            .iter()
+                            .map(|p| p.name())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                })
+            }
         }
     }
 
     /// Whether `pack` is the default pack.
     fn is_default(&self, pack: &dyn Pack) -> bool {
-        self.packs.first().is_some_and(|p| p.name() == pack.name())
+        self.packs.first().is_some_and(|p| p.spec() == pack.spec())
     }
 }
 
@@ -125,6 +135,8 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
     );
     // Finished runs' folders are reused until the command ends.
     let _kept = crate::spare::Scope::enter();
+    // A folder pack's built model lives until the command ends.
+    let _models = crate::folder::model::Scope::enter();
     match top.command {
         None => run_cases(app, top.run, defaults),
         Some(Sub::Run(cli)) => run_cases(app, *cli, defaults),
@@ -235,8 +247,14 @@ fn diff_main(app: &App<'_>, command: DiffCommand) -> ExitCode {
             .filter(|v| !v.is_empty())
             .map(PathBuf::from);
     }
+    let reference = match pack.reference() {
+        Ok(r) => r,
+        Err(e) => return report(&e),
+    };
     let context = DiffContext {
         pack: pack.name(),
+        spec: pack.spec(),
+        reference: &reference,
         program: app.program,
         default: app.is_default(pack),
     };

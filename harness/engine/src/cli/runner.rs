@@ -31,6 +31,9 @@ use super::{App, Defaults, usage_error};
 
 pub(super) struct Context {
     pub(super) target: Target,
+    /// The pack's reference, which traced runs place a failure by (the
+    /// target itself when it is the reference); `None` when it cannot run.
+    pub(super) reference: Option<Target>,
     /// The pack's name and `--bin` as given, for the command that re-runs
     /// one conversation case.
     pub(super) spec: &'static str,
@@ -342,11 +345,12 @@ pub(super) fn target(cli: &Cli, pack: &dyn Pack) -> Result<(Target, Option<Durat
         ));
     }
     let target = match &cli.bin {
-        Some(p) if pack.bin_is_command() => Target::command(&p.to_string_lossy()),
-        Some(p) => Target::binary(p),
-        None => Target::reference(pack.name()),
-    }
-    .map_err(|e| e.to_string())?;
+        Some(p) if pack.bin_is_command() => {
+            Target::command(&p.to_string_lossy()).map_err(|e| e.to_string())
+        }
+        Some(p) => Target::binary(p).map_err(|e| e.to_string()),
+        None => pack.reference(),
+    }?;
     // A program that cannot even start is a set-up error, explained once,
     // not the same failure in every case.
     if !target.is_reference() && !cli.test.list {
@@ -363,9 +367,15 @@ pub(super) fn context(
     target: Target,
     timeout: Option<Duration>,
 ) -> Result<Context, String> {
+    let reference = if target.is_reference() {
+        Some(target.clone())
+    } else {
+        pack.reference().ok()
+    };
     Ok(Context {
         target,
-        spec: pack.name(),
+        reference,
+        spec: pack.spec(),
         // A student's report names their program as they build it.
         bin: cli
             .reproduce_as

@@ -351,7 +351,11 @@ pub(super) fn judge(
         rebless,
         prompt: Some(inv.prompt.clone()),
         provenance: ruled(&mismatches)
-            .then(|| crate::provenance::of_case(ctx.spec, inv, &expected.stdout))
+            .then(|| {
+                ctx.reference
+                    .as_ref()
+                    .and_then(|r| crate::provenance::of_case(r, inv, &expected.stdout))
+            })
             .flatten(),
         weight: weight(inv, expected),
     };

@@ -171,7 +171,7 @@ pub fn run<E: Explorer>(
     crate::preflight::check(&candidate).map_err(|e| e.to_string())?;
     let expected = match &cli.against {
         Some(path) => Target::binary(path).map_err(|e| e.to_string())?,
-        None => Target::reference(context.pack).map_err(|e| e.to_string())?,
+        None => context.reference.clone(),
     };
     let (timeout, derived) = match cli.timeout {
         Some(d) => (d, false),
@@ -312,7 +312,7 @@ fn one_session<E: Explorer>(
         return Ok(());
     };
     shared.mismatching.fetch_add(1, Ordering::Relaxed);
-    let Some(raw_key) = dedup::key(shared.explorer, shared.context.pack, &session, &trial) else {
+    let Some(raw_key) = dedup::key(shared.explorer, shared.context.reference, &session, &trial) else {
         return Ok(());
     };
     if !lock(&shared.raw_keys).insert(raw_key.clone()) {
@@ -332,7 +332,7 @@ fn one_session<E: Explorer>(
         return Ok(());
     }
     let same = |candidate: &E::Session, trial: &Trial| {
-        dedup::key(shared.explorer, shared.context.pack, candidate, trial)
+        dedup::key(shared.explorer, shared.context.reference, candidate, trial)
             .is_some_and(|k| k.cause == raw_key.cause)
     };
     let shrunk = shrink::shrink(shared.explorer, &shared.runner, session, trial, same)?;
@@ -341,7 +341,7 @@ fn one_session<E: Explorer>(
     };
     let Some(key) = dedup::key(
         shared.explorer,
-        shared.context.pack,
+        shared.context.reference,
         &shrunk.session,
         &shrunk.trial,
     ) else {

@@ -124,7 +124,7 @@ pub fn mark(
         out: cli.out.clone(),
         suite,
         check: CheckOptions {
-            spec: pack.name().to_owned(),
+            spec: pack.spec().to_owned(),
             timeout: cli.timeout,
             strict: cli.strict,
             program: recipe.program.to_owned(),
