@@ -296,7 +296,8 @@ mod tests {
         files: &[],
         source_dir: "/nonexistent",
         display: "cases/none",
-    };
+        at_run_time: false,
+};
 
     #[test]
     fn case_file_names() {

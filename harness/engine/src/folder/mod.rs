@@ -166,6 +166,7 @@ fn snapshot(dir: &Path, model_dir: &Path, shown: &str) -> Result<&'static Embedd
         files: Box::leak(files.into_boxed_slice()),
         source_dir: leak(dir.display().to_string()),
         display: leak(shown.to_owned()),
+        at_run_time: true,
     })))
 }
 
