@@ -115,7 +115,7 @@ impl FolderPack {
 }
 
 /// `path` without `.` and `..` components, lexically.
-fn clean(path: &Path) -> PathBuf {
+pub(crate) fn clean(path: &Path) -> PathBuf {
     path.components().fold(PathBuf::new(), |mut acc, c| {
         match c {
             std::path::Component::ParentDir => {

@@ -94,7 +94,7 @@ fn command_in(home: &Path, command: &str) -> Result<Target, String> {
                 !w.starts_with('-') && local.exists()
             };
             if is_path && path.is_relative() {
-                local.display().to_string()
+                super::clean(&local).display().to_string()
             } else {
                 w.clone()
             }
