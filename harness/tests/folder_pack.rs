@@ -141,7 +141,10 @@ fn every_variant_gets_the_built_in_verdicts() {
             folder["cases"], built_in["cases"],
             "{name}: the cases' verdicts differ"
         );
-        assert_eq!(folder["causes"], built_in["causes"], "{name}: the causes differ");
+        assert_eq!(
+            folder["causes"], built_in["causes"],
+            "{name}: the causes differ"
+        );
         assert_eq!(folder["score"], built_in["score"], "{name}");
         assert_eq!(folder["content_hash"], built_in["content_hash"], "{name}");
     }
@@ -157,11 +160,7 @@ fn files_of(dir: &Path) -> Vec<(String, Vec<u8>)> {
             if path.is_dir() {
                 pending.push(path);
             } else {
-                let rel = path
-                    .strip_prefix(dir)
-                    .expect("below")
-                    .display()
-                    .to_string();
+                let rel = path.strip_prefix(dir).expect("below").display().to_string();
                 out.push((rel, std::fs::read(&path).expect("read")));
             }
         }
@@ -202,7 +201,11 @@ fn strip_expectations(dir: &Path) {
         {
             let kept: String = String::from_utf8_lossy(&bytes)
                 .lines()
-                .filter(|l| !["status:", "stdout:", "stderr:"].iter().any(|k| l.starts_with(k)))
+                .filter(|l| {
+                    !["status:", "stdout:", "stderr:"]
+                        .iter()
+                        .any(|k| l.starts_with(k))
+                })
                 .map(|l| format!("{l}\n"))
                 .collect();
             std::fs::write(&path, kept).expect("strip");
@@ -257,7 +260,12 @@ fn bless_from_the_model_reproduces_the_built_in_expectations() {
     }
     let pack = nogo_pack(&dir.path().join("stripped-pack"), &folder);
     bless(&["--spec".as_ref(), pack.as_os_str()]);
-    bless(&["--spec".as_ref(), "nogo".as_ref(), "--cases".as_ref(), built_in.as_os_str()]);
+    bless(&[
+        "--spec".as_ref(),
+        "nogo".as_ref(),
+        "--cases".as_ref(),
+        built_in.as_os_str(),
+    ]);
     assert_same_tree(&built_in, &folder);
 }
 
@@ -281,7 +289,10 @@ fn diff_with_derived_sessions_finds_a_variants_bug() {
         .expect("diff");
     let text = String::from_utf8_lossy(&run.stdout).into_owned();
     assert_eq!(run.status.code(), Some(1), "{text}");
-    assert!(text.contains("TURN-1"), "the prompt's rule is named: {text}");
+    assert!(
+        text.contains("TURN-1"),
+        "the prompt's rule is named: {text}"
+    );
     // The case it wrote fails the variant and passes the model.
     let check = |bin: Option<&Path>| {
         let mut cmd = harness();
@@ -289,7 +300,12 @@ fn diff_with_derived_sessions_finds_a_variants_bug() {
         if let Some(bin) = bin {
             cmd.arg("--bin").arg(bin);
         }
-        cmd.arg("--cases").arg(&out).output().expect("rerun").status.code()
+        cmd.arg("--cases")
+            .arg(&out)
+            .output()
+            .expect("rerun")
+            .status
+            .code()
     };
     assert_eq!(check(Some(&bin)), Some(1));
     assert_eq!(check(None), Some(0));
@@ -335,7 +351,14 @@ fn a_bad_pack_yaml_is_exit_2_naming_file_and_line() {
         "name: toy\nmodel:\n  command: sh model.sh\n  biuld: make\n",
     )
     .expect("pack.yaml");
-    for sub in [&["list"][..], &[], &["bless"], &["coverage"], &["diff"], &["mark"]] {
+    for sub in [
+        &["list"][..],
+        &[],
+        &["bless"],
+        &["coverage"],
+        &["diff"],
+        &["mark"],
+    ] {
         let out = harness()
             .args(sub)
             .arg("--spec")
@@ -366,8 +389,8 @@ fn a_case_the_model_is_not_deterministic_on_is_named_and_not_blessed() {
         .arg(&pack)
         .output()
         .expect("bless");
-    let text = String::from_utf8_lossy(&out.stdout).into_owned()
-        + &String::from_utf8_lossy(&out.stderr);
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{text}");
     assert!(
         text.contains("c/random.yaml: not blessed: the model is not deterministic on this case (stdout at byte"),
@@ -400,9 +423,6 @@ fn the_model_is_contained_like_a_program_under_test() {
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     let blessed = std::fs::read_to_string(pack.join("c/read.yaml")).expect("case");
     assert_eq!(out.status.code(), Some(0), "{text}");
-    assert!(
-        blessed.contains("stdout: \"refused\\n\""),
-        "{blessed}"
-    );
+    assert!(blessed.contains("stdout: \"refused\\n\""), "{blessed}");
     assert!(text.contains("blessing from the model: "), "{text}");
 }

@@ -232,6 +232,9 @@ pub(crate) fn file_entry(
 pub struct Overrides {
     /// `--timeout`: replaces every case's own timeout.
     pub timeout: Option<Duration>,
+    /// The pack's default limit for a case that sets none (a folder
+    /// pack's `timeout:`); else [`DEFAULT_TIMEOUT`].
+    pub default_timeout: Option<Duration>,
 }
 
 /// The case's stdin bytes.
@@ -261,9 +264,11 @@ pub fn invocation(
             .ok_or_else(|| CaseError::BadTimeout {
                 file: file.display(),
             })?,
-        (None, None) => case.reference_ms.map_or(DEFAULT_TIMEOUT, |ms| {
-            crate::run::limit_from_reference(Duration::from_millis(ms))
-        }),
+        (None, None) => case
+            .reference_ms
+            .map_or(overrides.default_timeout.unwrap_or(DEFAULT_TIMEOUT), |ms| {
+                crate::run::limit_from_reference(Duration::from_millis(ms))
+            }),
     };
     let files = case
         .files

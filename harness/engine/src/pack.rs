@@ -114,6 +114,12 @@ pub trait Pack: Send + Sync {
         self.name()
     }
 
+    /// The time limit of a case that sets none (and has no measured
+    /// `reference-ms`), when the pack sets one.
+    fn default_timeout(&self) -> Option<std::time::Duration> {
+        None
+    }
+
     /// The folder on disk the suite is read from at run time, which
     /// `bless` rewrites, for a pack whose suite is not built in.
     fn suite_folder(&self) -> Option<&Path> {

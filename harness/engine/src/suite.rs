@@ -297,7 +297,7 @@ mod tests {
         source_dir: "/nonexistent",
         display: "cases/none",
         at_run_time: false,
-};
+    };
 
     #[test]
     fn case_file_names() {

@@ -388,7 +388,10 @@ pub(super) fn context(
             time_factor: time_factor(cli, pack)?,
             timeout,
         },
-        overrides: Overrides { timeout },
+        overrides: Overrides {
+            timeout,
+            default_timeout: pack.default_timeout(),
+        },
         style: Style {
             colour: cli.libtest.colour(),
         },

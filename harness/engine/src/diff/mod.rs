@@ -312,7 +312,8 @@ fn one_session<E: Explorer>(
         return Ok(());
     };
     shared.mismatching.fetch_add(1, Ordering::Relaxed);
-    let Some(raw_key) = dedup::key(shared.explorer, shared.context.reference, &session, &trial) else {
+    let Some(raw_key) = dedup::key(shared.explorer, shared.context.reference, &session, &trial)
+    else {
         return Ok(());
     };
     if !lock(&shared.raw_keys).insert(raw_key.clone()) {

@@ -248,7 +248,9 @@ impl Derived {
         let spans = number_spans(text);
         let &(start, end) = spans.get(rng.below(spans.len()))?;
         let n = parse(&text[start..end]).unwrap_or(0);
-        let digits = text[start..end].strip_prefix(b"-").unwrap_or(&text[start..end]);
+        let digits = text[start..end]
+            .strip_prefix(b"-")
+            .unwrap_or(&text[start..end]);
         let mut out = text[..start].to_vec();
         out.extend(self.number_for(n, digits, rng));
         out.extend_from_slice(&text[end..]);
@@ -288,7 +290,11 @@ fn number_spans(text: &[u8]) -> Vec<(usize, usize)> {
     let mut i = 0;
     while i < text.len() {
         if text[i].is_ascii_digit() {
-            let start = if i > 0 && text[i - 1] == b'-' { i - 1 } else { i };
+            let start = if i > 0 && text[i - 1] == b'-' {
+                i - 1
+            } else {
+                i
+            };
             let mut end = i;
             while end < text.len() && text[end].is_ascii_digit() {
                 end += 1;

@@ -176,11 +176,7 @@ fn widen(dir: &Path, c: &pack_file::Containment) {
     let policy = crate::sandbox::policy::get();
     let mut allow_read = policy.allow_read;
     allow_read.extend(c.allow_read.iter().map(|p| clean(&dir.join(p))));
-    crate::sandbox::policy::set(
-        allow_read,
-        policy.allow_network || c.network,
-        policy.bounds,
-    );
+    crate::sandbox::policy::set(allow_read, policy.allow_network || c.network, policy.bounds);
 }
 
 impl Pack for FolderPack {
@@ -209,6 +205,10 @@ impl Pack for FolderPack {
 
     fn suite_folder(&self) -> Option<&Path> {
         Some(&self.suite_dir)
+    }
+
+    fn default_timeout(&self) -> Option<std::time::Duration> {
+        self.file.timeout()
     }
 
     /// Sessions derived from the pack's own cases; none when no case

@@ -137,7 +137,11 @@ fn build(recipe: &Recipe, line: &str) -> Result<PathBuf, String> {
     let files = sources(&recipe.dir)?;
     let sh = Target::binary(Path::new("/bin/sh")).map_err(|e| e.to_string())?;
     let mut inv = Invocation::new(sh, vec![OsString::from("-c"), line.into()], Vec::new());
-    inv.files = files.0.iter().map(|(p, b)| (p.clone(), b.clone())).collect();
+    inv.files = files
+        .0
+        .iter()
+        .map(|(p, b)| (p.clone(), b.clone()))
+        .collect();
     inv.executable = files.1.iter().cloned().collect();
     inv.timeout = BUILD_LIMIT;
     inv.limits = Limits::for_timeout(BUILD_LIMIT);

@@ -117,10 +117,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<PackFile, ParseError> {
     let lines = [
         ("command", Some(pack.model.command.as_str())),
         ("build", pack.model.build.as_deref()),
-        (
-            "build",
-            pack.submissions.as_ref().map(|s| s.build.as_str()),
-        ),
+        ("build", pack.submissions.as_ref().map(|s| s.build.as_str())),
         (
             "with_makefile",
             pack.submissions
@@ -132,7 +129,10 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<PackFile, ParseError> {
         if let Some(line) = line
             && line.trim().is_empty()
         {
-            return Err(fail(key, format!("{key}: expected a command line, not nothing")));
+            return Err(fail(
+                key,
+                format!("{key}: expected a command line, not nothing"),
+            ));
         }
     }
     if shlex::split(&pack.model.command).is_none_or(|w| w.is_empty()) {
@@ -195,7 +195,9 @@ mod tests {
         assert_eq!(pack.model.command, "./hanoi");
         assert_eq!(pack.model.dir.as_deref(), Some("model"));
         assert_eq!(
-            pack.submissions.as_ref().and_then(|s| s.with_makefile.as_deref()),
+            pack.submissions
+                .as_ref()
+                .and_then(|s| s.with_makefile.as_deref()),
             Some("make")
         );
         assert_eq!(pack.timeout(), Some(Duration::from_secs(10)));
@@ -207,24 +209,38 @@ mod tests {
         let e = parse("p/pack.yaml", text.as_bytes()).expect_err("refused");
         assert_eq!(e.file, "p/pack.yaml");
         assert_eq!(e.location.map(|l| l.0), Some(4));
-        assert!(e.message.contains("biuld") && e.message.contains("expected"), "{e}");
+        assert!(
+            e.message.contains("biuld") && e.message.contains("expected"),
+            "{e}"
+        );
     }
 
     #[test]
     fn bad_values_name_their_line() {
-        let e = parse("pack.yaml", b"model:\n  command: ./x\nname: Two Words\n")
-            .expect_err("refused");
+        let e =
+            parse("pack.yaml", b"model:\n  command: ./x\nname: Two Words\n").expect_err("refused");
         assert_eq!(e.location, Some((3, 1)));
-        assert!(e.to_string().starts_with("pack.yaml:3:1: name: expected one lowercase word"));
-        let e = parse("pack.yaml", b"name: x\nmodel:\n  command: ./x\ntimeout: soon\n")
-            .expect_err("refused");
+        assert!(
+            e.to_string()
+                .starts_with("pack.yaml:3:1: name: expected one lowercase word")
+        );
+        let e = parse(
+            "pack.yaml",
+            b"name: x\nmodel:\n  command: ./x\ntimeout: soon\n",
+        )
+        .expect_err("refused");
         assert_eq!(e.location, Some((4, 1)));
-        let e = parse("pack.yaml", b"name: x\nmodel:\n  command: \"'./x\"\n")
-            .expect_err("refused");
+        let e = parse("pack.yaml", b"name: x\nmodel:\n  command: \"'./x\"\n").expect_err("refused");
         assert_eq!(e.location, Some((3, 1)));
-        assert!(e.message.starts_with("command: expected shell words"), "{e}");
-        let e = parse("pack.yaml", b"name: x\nmodel:\n  command: './x'\nsubmissions:\n  program: a/b\n  build: make\n")
-            .expect_err("refused");
+        assert!(
+            e.message.starts_with("command: expected shell words"),
+            "{e}"
+        );
+        let e = parse(
+            "pack.yaml",
+            b"name: x\nmodel:\n  command: './x'\nsubmissions:\n  program: a/b\n  build: make\n",
+        )
+        .expect_err("refused");
         assert_eq!(e.location, Some((5, 1)));
     }
 
@@ -248,26 +264,36 @@ mod tests {
         (
             word(),
             proptest::option::of(line()),
-            (proptest::option::of(line()), proptest::option::of(line()), "[a-z./][a-z./ ]{0,20}"),
+            (
+                proptest::option::of(line()),
+                proptest::option::of(line()),
+                "[a-z./][a-z./ ]{0,20}",
+            ),
             proptest::option::of((word(), line(), proptest::option::of(line()))),
             proptest::option::of((proptest::collection::vec(line(), 0..3), any::<bool>())),
             proptest::option::of((1u32..=86_400).prop_map(|n| format!("{n}s"))),
         )
-            .prop_map(|(name, suite, (dir, build, command), subs, contain, timeout)| PackFile {
-                name,
-                suite,
-                model: Model { dir, build, command },
-                submissions: subs.map(|(program, build, with_makefile)| Submissions {
-                    program,
-                    build,
-                    with_makefile,
-                }),
-                containment: contain.map(|(allow_read, network)| Containment {
-                    allow_read,
-                    network,
-                }),
-                timeout,
-            })
+            .prop_map(
+                |(name, suite, (dir, build, command), subs, contain, timeout)| PackFile {
+                    name,
+                    suite,
+                    model: Model {
+                        dir,
+                        build,
+                        command,
+                    },
+                    submissions: subs.map(|(program, build, with_makefile)| Submissions {
+                        program,
+                        build,
+                        with_makefile,
+                    }),
+                    containment: contain.map(|(allow_read, network)| Containment {
+                        allow_read,
+                        network,
+                    }),
+                    timeout,
+                },
+            )
     }
 
     proptest! {
