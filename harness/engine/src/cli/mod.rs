@@ -147,6 +147,14 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
         Some(Sub::Mark(command)) => mark_main(app, &command, top.contain.allow_weaker_containment),
         Some(Sub::GradescopeAutograder(cli)) => match app.pack(cli.spec.as_deref()) {
             Err(e) => usage_error(app.program, &e),
+            Ok(pack) if pack.suite_folder().is_some() => usage_error(
+                app.program,
+                &format!(
+                    "--spec {}: the autograder is written for built-in packs only; a folder \
+                     pack's is not written yet",
+                    pack.spec()
+                ),
+            ),
             Ok(pack) if pack.build().is_none() => usage_error(
                 app.program,
                 &format!("spec pack {} has no build line: no autograder", pack.name()),

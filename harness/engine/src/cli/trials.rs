@@ -318,7 +318,9 @@ pub(super) fn judge(
     let rebless = ctx.target.is_reference().then(|| {
         (
             "re-bless from the reference (if the expectation is wrong):".to_owned(),
-            rebless_command(ctx.program, file),
+            // A folder pack is named: without it the default pack's
+            // reference would bless.
+            rebless_command(ctx.program, ctx.target.is_model().then_some(ctx.spec), file),
         )
     });
     let notes = Notes {
@@ -382,11 +384,18 @@ fn weight(inv: &Invocation, expected: &compare::Expectation) -> usize {
     files + args + expected.stdout.len() + expected.stderr.len()
 }
 
-/// The command that re-blesses one case file.
-pub(super) fn rebless_command(program: &str, file: &CaseFile) -> String {
+/// The command that re-blesses one case file (of the pack `--spec spec`
+/// when given).
+pub(super) fn rebless_command(program: &str, spec: Option<&str>, file: &CaseFile) -> String {
     let path = file.root.disk_path(&file.rel);
     let shown = pathdiff_cwd(&path);
-    format!("{program} --bless --cases {}", report::shell_quote(&shown))
+    let spec = spec.map_or_else(String::new, |s| {
+        format!(" --spec {}", report::shell_quote(s))
+    });
+    format!(
+        "{program}{spec} --bless --cases {}",
+        report::shell_quote(&shown)
+    )
 }
 
 /// `path` relative to the current directory when it lies below it.
