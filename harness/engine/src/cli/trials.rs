@@ -2,7 +2,7 @@
 //! compared, and judged into a verdict with its failure notes and the
 //! commands that reproduce or re-bless it.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -401,16 +401,7 @@ pub(super) fn rebless_command(program: &str, spec: Option<&str>, file: &CaseFile
 /// `path` relative to the current directory when it lies below it.
 pub(super) fn pathdiff_cwd(path: &Path) -> String {
     let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
-    let clean: PathBuf = abs.components().fold(PathBuf::new(), |mut acc, c| {
-        match c {
-            std::path::Component::ParentDir => {
-                acc.pop();
-            }
-            std::path::Component::CurDir => {}
-            c => acc.push(c),
-        }
-        acc
-    });
+    let clean = crate::folder::clean(&abs);
     std::env::current_dir()
         .ok()
         .and_then(|cwd| clean.strip_prefix(cwd).ok().map(Path::to_owned))

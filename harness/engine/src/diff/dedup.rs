@@ -213,23 +213,9 @@ pub fn cause(part: &Part, expected: &Outcome, actual: &Outcome) -> Cause {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::Ending;
-    use std::collections::{BTreeMap, BTreeSet};
-    use std::time::Duration;
 
     fn outcome(stdout: &[u8]) -> Outcome {
-        Outcome {
-            ending: Ending::Exited(0),
-            stdout: stdout.to_vec(),
-            stderr: Vec::new(),
-            files: BTreeMap::new(),
-            dirs: BTreeSet::new(),
-            written: BTreeSet::new(),
-            left_process: false,
-            left_behind: Vec::new(),
-            dropped: crate::run::Dropped::default(),
-            elapsed: Duration::ZERO,
-        }
+        Outcome::exited_with(stdout)
     }
 
     #[test]

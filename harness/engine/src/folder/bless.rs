@@ -46,18 +46,7 @@ mod tests {
     use crate::run::Ending;
 
     fn outcome(stdout: &[u8]) -> Outcome {
-        Outcome {
-            ending: Ending::Exited(0),
-            stdout: stdout.to_vec(),
-            stderr: Vec::new(),
-            files: std::collections::BTreeMap::new(),
-            dirs: std::collections::BTreeSet::new(),
-            written: std::collections::BTreeSet::new(),
-            left_process: false,
-            left_behind: Vec::new(),
-            dropped: crate::run::Dropped::default(),
-            elapsed: std::time::Duration::ZERO,
-        }
+        Outcome::exited_with(stdout)
     }
 
     #[test]

@@ -347,6 +347,25 @@ pub fn run_with_activity(inv: &Invocation) -> Result<(Outcome, Activity), RunErr
 }
 
 #[cfg(test)]
+impl Outcome {
+    /// A run that exited 0 having written `stdout` and nothing else.
+    pub(crate) fn exited_with(stdout: &[u8]) -> Self {
+        Self {
+            ending: Ending::Exited(0),
+            stdout: stdout.to_vec(),
+            stderr: Vec::new(),
+            files: BTreeMap::new(),
+            dirs: BTreeSet::new(),
+            written: BTreeSet::new(),
+            left_process: false,
+            left_behind: Vec::new(),
+            dropped: Dropped::default(),
+            elapsed: Duration::ZERO,
+        }
+    }
+}
+
+#[cfg(test)]
 mod limit_tests {
     use super::*;
 
