@@ -512,3 +512,50 @@ fn a_model_with_a_build_line_is_built_contained_and_its_folder_removed() {
     assert_eq!(code, Some(2), "{text}");
     assert!(text.contains("no compiler here"), "{text}");
 }
+
+#[test]
+fn diff_with_the_examples_grammar_finds_a_variants_bug() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pack = nogo_pack(&dir.path().join("pack"), &repo().join("cases/nogo"));
+    std::fs::copy(
+        repo().join("examples/nogo-folder/explore.yaml"),
+        pack.join("explore.yaml"),
+    )
+    .expect("copy explore.yaml");
+    let bin = variant(dir.path(), "computer-column-first");
+    let out = dir.path().join("found");
+    let run = harness()
+        .env("CONFORMANCE_CONTAINMENT", "group")
+        .args(["diff", "--spec"])
+        .arg(&pack)
+        .arg("--bin")
+        .arg(&bin)
+        .args(["--sessions", "200", "--seed", "1", "--max-failures", "1"])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .expect("diff");
+    let text = String::from_utf8_lossy(&run.stdout).into_owned();
+    assert_eq!(run.status.code(), Some(1), "{text}");
+    assert!(text.contains("in the computer's move (COMP-4"), "{text}");
+    assert!(text.contains("category full-games"), "{text}");
+    // A grammar that does not parse is exit 2 naming its file and line.
+    std::fs::write(
+        pack.join("explore.yaml"),
+        "category: full-games\nargs:\n  - {range: [1, 2]}\n",
+    )
+    .expect("bad grammar");
+    let run = harness()
+        .args(["diff", "--spec"])
+        .arg(&pack)
+        .arg("--bin")
+        .arg(&bin)
+        .output()
+        .expect("diff");
+    let text = String::from_utf8_lossy(&run.stderr).into_owned();
+    assert_eq!(run.status.code(), Some(2), "{text}");
+    assert!(
+        text.contains(&format!("{}:3:", pack.join("explore.yaml").display())),
+        "{text}"
+    );
+}

@@ -37,13 +37,68 @@ struct Seed {
 /// A session: a case's inputs, varied.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Session {
-    /// The index of the case it started from.
-    seed: usize,
-    args: Vec<String>,
-    lines: Vec<Vec<u8>>,
+    /// The index of the case it started from (0 for a grammar's).
+    pub(super) seed: usize,
+    pub(super) args: Vec<String>,
+    pub(super) lines: Vec<Vec<u8>>,
     /// Whether the last stdin line ends with a newline.
-    newline_end: bool,
-    files: Vec<(String, Vec<u8>)>,
+    pub(super) newline_end: bool,
+    pub(super) files: Vec<(String, Vec<u8>)>,
+}
+
+impl Session {
+    /// The run the session describes.
+    pub(super) fn probe(&self) -> Probe {
+        let mut stdin = self.lines.join(&b'\n');
+        if self.newline_end && !self.lines.is_empty() {
+            stdin.push(b'\n');
+        }
+        Probe {
+            args: self.args.clone(),
+            stdin,
+            files: self.files.clone(),
+        }
+    }
+
+    /// Smaller sessions: halves of the stdin, then single lines from the
+    /// end, then arguments dropped, then numbers shortened.
+    pub(super) fn shrink(&self) -> Vec<Session> {
+        let mut out = Vec::new();
+        let lines = self.lines.len();
+        if lines >= 2 {
+            for (from, to) in [(lines / 2, lines), (0, lines / 2)] {
+                let mut s = self.clone();
+                s.lines.drain(from..to);
+                out.push(s);
+            }
+        }
+        for i in (0..lines).rev() {
+            let mut s = self.clone();
+            s.lines.remove(i);
+            out.push(s);
+        }
+        for i in (0..self.args.len()).rev() {
+            let mut s = self.clone();
+            s.args.remove(i);
+            out.push(s);
+        }
+        for i in 0..lines {
+            for new in shorter_numbers(&self.lines[i]) {
+                let mut s = self.clone();
+                s.lines[i] = new;
+                out.push(s);
+            }
+        }
+        for i in 0..self.args.len() {
+            for new in shorter_numbers(self.args[i].as_bytes()) {
+                let mut s = self.clone();
+                s.args[i] = String::from_utf8_lossy(&new).into_owned();
+                out.push(s);
+            }
+        }
+        out.truncate(MAX_CANDIDATES);
+        out
+    }
 }
 
 /// The explorer derived from a suite's cases.
@@ -265,7 +320,7 @@ fn pick(rng: &mut SplitMix64, n: usize) -> Option<usize> {
 
 /// One byte-level damage of a line: a byte dropped, changed or added, the
 /// line cut short, or padded with spaces.
-fn damage(line: &mut Vec<u8>, rng: &mut SplitMix64) {
+pub(super) fn damage(line: &mut Vec<u8>, rng: &mut SplitMix64) {
     const BYTES: &[u8] = b" \t,-+0123456789abcdefxyzXYZ.;:#\r";
     let byte = BYTES[rng.below(BYTES.len())];
     let at = rng.between(0, line.len());
@@ -363,54 +418,11 @@ impl Explorer for Derived {
     }
 
     fn probe(&self, session: &Session) -> Probe {
-        let mut stdin = session.lines.join(&b'\n');
-        if session.newline_end && !session.lines.is_empty() {
-            stdin.push(b'\n');
-        }
-        Probe {
-            args: session.args.clone(),
-            stdin,
-            files: session.files.clone(),
-        }
+        session.probe()
     }
 
     fn shrink(&self, session: &Session) -> Vec<Session> {
-        let mut out = Vec::new();
-        let lines = session.lines.len();
-        // Halves first, then single lines from the end.
-        if lines >= 2 {
-            for (from, to) in [(lines / 2, lines), (0, lines / 2)] {
-                let mut s = session.clone();
-                s.lines.drain(from..to);
-                out.push(s);
-            }
-        }
-        for i in (0..lines).rev() {
-            let mut s = session.clone();
-            s.lines.remove(i);
-            out.push(s);
-        }
-        for i in (0..session.args.len()).rev() {
-            let mut s = session.clone();
-            s.args.remove(i);
-            out.push(s);
-        }
-        for i in 0..lines {
-            for new in shorter_numbers(&session.lines[i]) {
-                let mut s = session.clone();
-                s.lines[i] = new;
-                out.push(s);
-            }
-        }
-        for i in 0..session.args.len() {
-            for new in shorter_numbers(session.args[i].as_bytes()) {
-                let mut s = session.clone();
-                s.args[i] = String::from_utf8_lossy(&new).into_owned();
-                out.push(s);
-            }
-        }
-        out.truncate(MAX_CANDIDATES);
-        out
+        session.shrink()
     }
 
     fn classify(&self, session: &Session, _status: u8) -> Classification {

@@ -5,15 +5,18 @@
 //! embedded at build time, so every command reads it the same way; its
 //! reference is its model solution ([`model`]), contained as a program
 //! under test; `mark` builds submissions with its `submissions:` line;
-//! `diff` explores sessions derived from its own cases ([`explore`]).
+//! `diff` explores sessions from its `explore.yaml` ([`grammar`]) or,
+//! without one, derived from its own cases ([`explore`]).
 //!
 //! - [`pack_file`]: `pack.yaml`, typed and checked.
 //! - [`model`]: the model built and run.
 //! - [`bless`]: a model's run checked for the same bytes twice.
 //! - [`explore`]: the explorer derived from a suite's cases.
+//! - [`grammar`]: the explorer an `explore.yaml` describes.
 
 pub mod bless;
 pub mod explore;
+pub mod grammar;
 pub mod model;
 pub mod pack_file;
 
@@ -51,6 +54,8 @@ pub struct FolderPack {
     suite: &'static EmbeddedSuite,
     rule_ids: Vec<&'static str>,
     model: OnceLock<Result<Target, String>>,
+    /// `explore.yaml`, when the pack has one.
+    grammar: Option<grammar::Grammar>,
     explorer: OnceLock<explore::Derived>,
 }
 
@@ -81,9 +86,15 @@ impl FolderPack {
         let model_dir = clean(&dir.join(file.model.dir.as_deref().unwrap_or(".")));
         let suite = snapshot(&suite_dir, &model_dir, &shown_dir(&suite_dir))?;
         let root = Root::Embedded(suite);
-        suite::suite_for(&root, suite).map_err(|e| e.to_string())?;
+        let categories: Vec<String> = suite::suite_for(&root, suite)
+            .map_err(|e| e.to_string())?
+            .categories
+            .into_iter()
+            .map(|c| c.name)
+            .collect();
         let rules = suite::rules_for(&root, suite).map_err(|e| e.to_string())?;
-        let rule_ids = rules.rules.into_iter().map(|r| leak(r.id)).collect();
+        let rule_ids: Vec<&'static str> = rules.rules.into_iter().map(|r| leak(r.id)).collect();
+        let grammar = read_grammar(&dir, given, &rule_ids, &categories)?;
         if let Some(c) = &file.containment {
             widen(&dir, c);
         }
@@ -96,6 +107,7 @@ impl FolderPack {
             suite,
             rule_ids,
             model: OnceLock::new(),
+            grammar,
             explorer: OnceLock::new(),
         })
     }
@@ -112,6 +124,34 @@ impl FolderPack {
             command: self.file.model.command.clone(),
         }
     }
+}
+
+/// The pack's `explore.yaml`, if it has one, its rules checked against
+/// `rules.yaml` and its category against `suite.yaml`.
+fn read_grammar(
+    dir: &Path,
+    given: &Path,
+    rule_ids: &[&str],
+    categories: &[String],
+) -> Result<Option<grammar::Grammar>, String> {
+    let path = dir.join(grammar::FILE);
+    if !path.exists() {
+        return Ok(None);
+    }
+    let shown = given.join(grammar::FILE).display().to_string();
+    let bytes = std::fs::read(&path).map_err(|e| format!("{shown}: {e}"))?;
+    let g = grammar::parse(&shown, &bytes).map_err(|e| e.to_string())?;
+    if let Some(unknown) = g.rules.iter().find(|r| !rule_ids.contains(&r.as_str())) {
+        return Err(format!("{shown}: rules: {unknown} is not in rules.yaml"));
+    }
+    if !categories.contains(&g.category) {
+        return Err(format!(
+            "{shown}: category: {} is not in suite.yaml (known: {})",
+            g.category,
+            categories.join(", ")
+        ));
+    }
+    Ok(Some(g))
 }
 
 /// `path` without `.` and `..` components, lexically.
@@ -211,9 +251,12 @@ impl Pack for FolderPack {
         self.file.timeout()
     }
 
-    /// Sessions derived from the pack's own cases; none when no case
-    /// runs once with expected bytes.
+    /// Sessions from `explore.yaml`, else derived from the pack's own
+    /// cases; none when no case runs once with expected bytes.
     fn explorer(&self) -> Option<&dyn DynExplorer> {
+        if let Some(g) = &self.grammar {
+            return Some(g);
+        }
         let derived = self
             .explorer
             .get_or_init(|| explore::Derived::from_suite(&Root::Embedded(self.suite)));
