@@ -499,8 +499,21 @@ fn a_model_with_a_build_line_is_built_contained_and_its_folder_removed() {
     assert_eq!(code, Some(0), "{text}");
     let case = std::fs::read_to_string(pack.join("c/one.yaml")).expect("case");
     assert!(case.contains("stdout: \"built x\\n\""), "{case}");
-    let (code, text) = run(&["--score"]);
+    let junit = dir.path().join("j.xml");
+    let gradescope = dir.path().join("g.json");
+    let (code, text) = run(&[
+        "--score",
+        "--junit",
+        junit.to_str().expect("UTF-8"),
+        "--gradescope",
+        gradescope.to_str().expect("UTF-8"),
+    ]);
     assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("estimated mark: 1.00 / 1"), "{text}");
+    let junit = std::fs::read_to_string(junit).expect("JUnit");
+    assert!(junit.contains("c/one"), "{junit}");
+    let gradescope = std::fs::read_to_string(gradescope).expect("Gradescope");
+    assert!(gradescope.contains("\"score\""), "{gradescope}");
     // A build that fails is exit 2 with its output.
     std::fs::write(
         pack.join("pack.yaml"),
