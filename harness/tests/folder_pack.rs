@@ -270,26 +270,34 @@ fn bless_from_the_model_reproduces_the_built_in_expectations() {
     assert_same_tree(&built_in, &folder);
 }
 
+/// `diff` of `bin` against the pack's model: 200 sessions from `seed`,
+/// the first mismatch written to `out`; exit status and stdout.
+fn diff_on(pack: &Path, bin: &Path, seed: &str, out: &Path) -> (Option<i32>, String) {
+    let run = harness()
+        .env("CONFORMANCE_CONTAINMENT", "group")
+        .args(["diff", "--spec"])
+        .arg(pack)
+        .arg("--bin")
+        .arg(bin)
+        .args(["--sessions", "200", "--seed", seed, "--max-failures", "1"])
+        .arg("--out")
+        .arg(out)
+        .output()
+        .expect("diff");
+    (
+        run.status.code(),
+        String::from_utf8_lossy(&run.stdout).into_owned(),
+    )
+}
+
 #[test]
 fn diff_with_derived_sessions_finds_a_variants_bug() {
     let dir = tempfile::tempdir().expect("temp dir");
     let pack = nogo_pack(&dir.path().join("pack"), &repo().join("cases/nogo"));
     let bin = variant(dir.path(), "prompt-no-space");
     let out = dir.path().join("found");
-    let run = harness()
-        .env("CONFORMANCE_CONTAINMENT", "group")
-        .current_dir(dir.path())
-        .args(["diff", "--spec"])
-        .arg(&pack)
-        .arg("--bin")
-        .arg(&bin)
-        .args(["--sessions", "200", "--seed", "7", "--max-failures", "1"])
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .expect("diff");
-    let text = String::from_utf8_lossy(&run.stdout).into_owned();
-    assert_eq!(run.status.code(), Some(1), "{text}");
+    let (code, text) = diff_on(&pack, &bin, "7", &out);
+    assert_eq!(code, Some(1), "{text}");
     assert!(
         text.contains("TURN-1"),
         "the prompt's rule is named: {text}"
@@ -537,19 +545,8 @@ fn diff_with_the_examples_grammar_finds_a_variants_bug() {
     .expect("copy explore.yaml");
     let bin = variant(dir.path(), "computer-column-first");
     let out = dir.path().join("found");
-    let run = harness()
-        .env("CONFORMANCE_CONTAINMENT", "group")
-        .args(["diff", "--spec"])
-        .arg(&pack)
-        .arg("--bin")
-        .arg(&bin)
-        .args(["--sessions", "200", "--seed", "1", "--max-failures", "1"])
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .expect("diff");
-    let text = String::from_utf8_lossy(&run.stdout).into_owned();
-    assert_eq!(run.status.code(), Some(1), "{text}");
+    let (code, text) = diff_on(&pack, &bin, "1", &out);
+    assert_eq!(code, Some(1), "{text}");
     assert!(text.contains("in the computer's move (COMP-4"), "{text}");
     assert!(text.contains("category full-games"), "{text}");
     // A grammar that does not parse is exit 2 naming its file and line.
