@@ -439,11 +439,14 @@ fn the_model_is_contained_like_a_program_under_test() {
 #[test]
 fn mark_builds_and_marks_submissions_with_the_packs_line() {
     let dir = tempfile::tempdir().expect("temp dir");
+    let tmp = tempfile::tempdir().expect("TMPDIR");
     let pack = script_pack(dir.path(), "echo same\n", &[("one", "args: []\n")]);
+    // A model with a build line: built once by `mark`, whose checks (each
+    // its own harness) run the folder it left.
     std::fs::write(
         pack.join("pack.yaml"),
-        "name: toy\nmodel:\n  command: sh model.sh\nsubmissions:\n  program: prog\n  \
-         build: cp prog.sh prog && chmod +x prog\n",
+        "name: toy\nmodel:\n  build: cp model.sh model && chmod +x model\n  command: sh \
+         model\nsubmissions:\n  program: prog\n  build: cp prog.sh prog && chmod +x prog\n",
     )
     .expect("pack.yaml");
     bless(&["--spec".as_ref(), pack.as_os_str()]);
@@ -454,6 +457,7 @@ fn mark_builds_and_marks_submissions_with_the_packs_line() {
     }
     let out = harness()
         .current_dir(dir.path())
+        .env("TMPDIR", tmp.path())
         .args(["mark", "--spec", "./pack", "subs", "--out", "marks"])
         .output()
         .expect("mark");
@@ -469,6 +473,12 @@ fn mark_builds_and_marks_submissions_with_the_packs_line() {
         csv.contains("\nbob,,,,ok,0,0,0,0,1,0,stdout: `other\\n` where `same\\n` was expected\n"),
         "{csv}"
     );
+    let left: Vec<_> = std::fs::read_dir(tmp.path())
+        .expect("TMPDIR")
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert!(left.is_empty(), "mark left {left:?}");
 }
 
 #[test]

@@ -26,6 +26,8 @@ const LOG_SHOWN: usize = 2000;
 
 /// A built model's folder, kept until the command's [`Scope`] ends.
 struct Kept {
+    /// What was built: [`Recipe::key`].
+    key: String,
     dir: tempfile::TempDir,
     /// Registers the folder for removal on an interrupt.
     _ticket: Ticket,
@@ -54,6 +56,35 @@ impl Drop for Scope {
     }
 }
 
+/// Names, for the harnesses this one starts (`mark`'s checks), the
+/// models it built: lines of `KEY\tFOLDER`, so that a class is marked with
+/// one build of the model, not one per submission.
+pub const BUILT_ENV: &str = "CONFORMANCE_MODELS_BUILT";
+
+/// The variable naming the models this process built, for a harness it
+/// starts; `None` when it built none.
+pub fn child_env() -> Option<(&'static str, String)> {
+    let kept = KEPT.lock().unwrap_or_else(PoisonError::into_inner);
+    let lines: Vec<String> = kept
+        .iter()
+        .map(|k| format!("{}\t{}", k.key, k.dir.path().display()))
+        .collect();
+    (!lines.is_empty()).then(|| (BUILT_ENV, lines.join("\n")))
+}
+
+/// The folder a parent harness built `recipe` in, when it names one that
+/// still exists.
+fn built_by_parent(recipe: &Recipe) -> Option<PathBuf> {
+    let listed = std::env::var(BUILT_ENV).ok()?;
+    let key = recipe.key();
+    listed
+        .lines()
+        .filter_map(|l| l.split_once('\t'))
+        .find(|(k, _)| *k == key)
+        .map(|(_, dir)| PathBuf::from(dir))
+        .filter(|dir| dir.is_dir())
+}
+
 /// What `pack.yaml` says of the model, with its folder made absolute.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Recipe {
@@ -65,11 +96,26 @@ pub struct Recipe {
     pub command: String,
 }
 
-/// The model as a target: built first when it has a build line.
+impl Recipe {
+    /// What identifies a build: the folder and the line (one line of
+    /// text: tabs and newlines become spaces).
+    fn key(&self) -> String {
+        format!(
+            "{} {}",
+            self.dir.display(),
+            self.build.as_deref().unwrap_or_default()
+        )
+        .replace(['\t', '\n'], " ")
+    }
+}
+
+/// The model as a target: built first when it has a build line (unless
+/// the harness that started this one built it already).
 pub fn prepare(recipe: &Recipe) -> Result<Target, String> {
-    let home = match &recipe.build {
-        None => recipe.dir.clone(),
-        Some(line) => build(recipe, line)?,
+    let home = match (&recipe.build, built_by_parent(recipe)) {
+        (None, _) => recipe.dir.clone(),
+        (Some(_), Some(home)) => home,
+        (Some(line), None) => build(recipe, line)?,
     };
     command_in(&home, &recipe.command).map(Target::into_model)
 }
@@ -178,6 +224,7 @@ fn build(recipe: &Recipe, line: &str) -> Result<PathBuf, String> {
     KEPT.lock()
         .unwrap_or_else(PoisonError::into_inner)
         .push(Kept {
+            key: recipe.key(),
             dir,
             _ticket: ticket,
         });
