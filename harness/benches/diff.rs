@@ -47,8 +47,14 @@ fn main() -> ExitCode {
             timeout: None,
             jobs: None,
         };
+        let Ok(reference) = boxes_harness::engine::run::Target::reference("boxes") else {
+            eprintln!("cannot find the harness to run the reference");
+            return ExitCode::FAILURE;
+        };
         let context = Context {
             pack: "boxes",
+            spec: "boxes",
+            reference: &reference,
             program: boxes_harness::PROGRAM,
             default: true,
         };

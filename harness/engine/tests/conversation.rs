@@ -36,6 +36,7 @@ static SUITE: EmbeddedSuite = EmbeddedSuite {
     ],
     source_dir: "/nonexistent/talk-cases",
     display: "talk-cases",
+    at_run_time: false,
 };
 
 struct Talk {

@@ -41,6 +41,7 @@ static SUITE: EmbeddedSuite = EmbeddedSuite {
     ],
     source_dir: "/nonexistent/toy-cases",
     display: "toy-cases",
+    at_run_time: false,
 };
 
 struct Toy;

@@ -138,6 +138,7 @@ mod tests {
         files: &[("rules.yaml", b"rules: []\n")],
         source_dir: "cases/toy",
         display: "cases/toy",
+        at_run_time: false,
     };
 
     fn ids() -> Vec<&'static str> {

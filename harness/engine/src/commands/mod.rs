@@ -16,6 +16,7 @@ pub mod builtin;
 pub mod cli;
 pub mod corpus_cli;
 pub mod diff;
+pub mod folder;
 pub mod mark;
 pub mod pack;
 pub mod scaffold;

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use crate::commands::diff::DynExplorer;
 use crate::exec::driver::CaseDriver;
 use crate::exec::run::REFERENCE_ENV;
+use crate::exec::run::Target;
 /// The suite a pack embeds, named where the packs name the rest of this
 /// interface.
 pub use crate::model::embedded::EmbeddedSuite;
@@ -28,10 +29,45 @@ pub trait Pack: Send + Sync {
     /// check it against the suite's `rules.yaml`.
     fn rule_ids(&self) -> Vec<&'static str>;
 
-    /// Runs the reference program with `args` (the program name first).
-    /// The engine re-executes its own binary in reference mode to call
-    /// this, so the reference is never looked up by path.
-    fn reference_main(&self, args: Vec<OsString>) -> ExitCode;
+    /// Runs the built-in reference program with `args` (the program name
+    /// first). The engine re-executes its own binary in reference mode to
+    /// call this, so the reference is never looked up by path. A pack
+    /// whose reference is a command ([`Pack::reference`]) has none: the
+    /// default refuses.
+    fn reference_main(&self, args: Vec<OsString>) -> ExitCode {
+        drop(args);
+        eprintln!(
+            "{REFERENCE_ENV}={}: this pack's reference is a command, not built in",
+            self.name()
+        );
+        crate::output::exit::code(crate::output::exit::USAGE)
+    }
+
+    /// The program whose outputs are the expectations: by default the
+    /// built-in reference ([`Pack::reference_main`], this executable
+    /// re-run); a folder pack's model solution, a command run contained
+    /// as a program under test.
+    fn reference(&self) -> Result<Target, String> {
+        Target::reference(self.name()).map_err(|e| e.to_string())
+    }
+
+    /// How `--spec` names the pack in printed commands: its name, or a
+    /// folder pack's path.
+    fn spec(&self) -> &'static str {
+        self.name()
+    }
+
+    /// The time limit of a case that sets none (and has no measured
+    /// `reference-ms`), when the pack sets one.
+    fn default_timeout(&self) -> Option<std::time::Duration> {
+        None
+    }
+
+    /// The folder on disk the suite is read from at run time, which
+    /// `bless` rewrites, for a pack whose suite is not built in.
+    fn suite_folder(&self) -> Option<&Path> {
+        None
+    }
 
     /// The explorer behind `diff`, if the pack has one.
     fn explorer(&self) -> Option<&dyn DynExplorer> {

@@ -228,21 +228,11 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
-    use std::collections::BTreeSet;
-    use std::time::Duration;
 
     fn outcome(code: i32, stdout: &[u8]) -> Outcome {
         Outcome {
             ending: Ending::Exited(code),
-            stdout: stdout.to_vec(),
-            stderr: Vec::new(),
-            files: BTreeMap::new(),
-            dirs: BTreeSet::new(),
-            written: BTreeSet::new(),
-            left_process: false,
-            left_behind: Vec::new(),
-            dropped: crate::exec::run::Dropped::default(),
-            elapsed: Duration::ZERO,
+            ..Outcome::exited_with(stdout)
         }
     }
 

@@ -26,11 +26,12 @@ use crate::exec::run::{Invocation, Mode, Target};
 /// The record's name in the reference's sandbox.
 const FILE: &str = ".conformance-provenance";
 
-/// The record of the reference's run on `inv` (run as the reference of
-/// `pack`), when its stdout is `expected`.
-pub fn of_case(pack: &'static str, inv: &Invocation, expected: &[u8]) -> Option<Record> {
+/// The record of the reference's run on `inv` (run as `reference`: a
+/// built-in reference or a folder pack's model), when its stdout is
+/// `expected`.
+pub fn of_case(reference: &Target, inv: &Invocation, expected: &[u8]) -> Option<Record> {
     let mut inv = inv.clone();
-    inv.target = Target::reference(pack).ok()?;
+    inv.target = reference.clone();
     // The same bytes come out of a pipe as at a terminal, and a pipe needs
     // no typist.
     if inv.mode == Mode::Interactive {

@@ -228,7 +228,7 @@ fn decode(file: &CaseFile, key: &str, b64: &str) -> Result<Vec<u8>, CaseError> {
     })
 }
 
-fn file_entry(
+pub(crate) fn file_entry(
     file: &CaseFile,
     key: &'static str,
     spec: &FileSpec,
@@ -253,6 +253,9 @@ fn file_entry(
 pub struct Overrides {
     /// `--timeout`: replaces every case's own timeout.
     pub timeout: Option<Duration>,
+    /// The pack's default limit for a case that sets none (a folder
+    /// pack's `timeout:`); else [`DEFAULT_TIMEOUT`].
+    pub default_timeout: Option<Duration>,
 }
 
 /// The case's stdin bytes.
@@ -282,9 +285,11 @@ pub fn invocation(
             .ok_or_else(|| CaseError::BadTimeout {
                 file: file.display(),
             })?,
-        (None, None) => case.reference_ms.map_or(DEFAULT_TIMEOUT, |ms| {
-            crate::exec::run::limit_from_reference(Duration::from_millis(ms))
-        }),
+        (None, None) => case
+            .reference_ms
+            .map_or(overrides.default_timeout.unwrap_or(DEFAULT_TIMEOUT), |ms| {
+                crate::exec::run::limit_from_reference(Duration::from_millis(ms))
+            }),
     };
     let files = case
         .files

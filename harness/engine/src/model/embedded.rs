@@ -26,6 +26,7 @@ macro_rules! embedded_suite {
             },
             source_dir: concat!(env!("CARGO_MANIFEST_DIR"), "/../../cases/", $name),
             display: concat!("cases/", $name),
+            at_run_time: false,
         };
     };
 }
@@ -39,6 +40,9 @@ pub struct EmbeddedSuite {
     pub source_dir: &'static str,
     /// How the folder is named to people (`cases/NAME`).
     pub display: &'static str,
+    /// Read from its folder when a folder pack loaded, not embedded at
+    /// build time.
+    pub at_run_time: bool,
 }
 
 /// Two embedded suites are the same when they are the same static.

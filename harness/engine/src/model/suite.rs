@@ -296,6 +296,7 @@ mod tests {
         files: &[],
         source_dir: "/nonexistent",
         display: "cases/none",
+        at_run_time: false,
     };
 
     #[test]

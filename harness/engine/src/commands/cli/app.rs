@@ -39,22 +39,32 @@ impl<'a> App<'a> {
                 .first()
                 .copied()
                 .ok_or_else(|| "no spec pack is registered".to_owned()),
-            Some(name) => pack::find(self.packs, name).ok_or_else(|| {
-                format!(
-                    "--spec {name}: no such spec pack (known: {})",
-                    self.packs
-                        .iter()
-                        .map(|p| p.name())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            }),
+            Some(name) => {
+                let registered = pack::find(self.packs, name);
+                if crate::commands::folder::names_folder(name, registered.is_some()) {
+                    // Loaded once per command; it lives as long as the
+                    // process, like the registered packs.
+                    let folder = crate::commands::folder::FolderPack::load(name)?;
+                    return Ok(Box::leak(Box::new(folder)));
+                }
+                registered.ok_or_else(|| {
+                    format!(
+                        "--spec {name}: no such spec pack (known: {}; a folder pack is named \
+                         by a path holding a `/`, or a folder holding pack.yaml)",
+                        self.packs
+                            .iter()
+                            .map(|p| p.name())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                })
+            }
         }
     }
 
     /// Whether `pack` is the default pack.
     pub(super) fn is_default(&self, pack: &dyn Pack) -> bool {
-        self.packs.first().is_some_and(|p| p.name() == pack.name())
+        self.packs.first().is_some_and(|p| p.spec() == pack.spec())
     }
 }
 

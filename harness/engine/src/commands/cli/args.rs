@@ -117,7 +117,8 @@ pub(super) enum Sub {
 pub(super) struct Cli {
     /// The spec pack whose program is checked (default: the first one
     /// registered).
-    #[arg(long, value_name = "NAME")]
+    /// A folder holding pack.yaml is a folder pack (docs/folder-packs.md).
+    #[arg(long, value_name = "NAME|PATH")]
     pub(super) spec: Option<String>,
     /// The program to check (default: the built-in reference): a path, or
     /// for a pack whose programs are command lines one shell-quoted command
@@ -349,7 +350,8 @@ impl TestArgs {
 #[derive(Debug, clap::Args)]
 pub(super) struct Select {
     /// The spec pack (default: the first one registered).
-    #[arg(long, value_name = "NAME")]
+    /// A folder holding pack.yaml is a folder pack (docs/folder-packs.md).
+    #[arg(long, value_name = "NAME|PATH")]
     spec: Option<String>,
     /// A case folder or case file; repeatable (default: the built-in suite;
     /// for `bless`, its source folder, only when run inside its tree).
@@ -420,7 +422,8 @@ pub(super) struct ListCli {
 #[derive(Debug, clap::Args)]
 pub(super) struct CoverageCli {
     /// The spec pack whose rules are counted.
-    #[arg(long, value_name = "NAME")]
+    /// A folder holding pack.yaml is a folder pack (docs/folder-packs.md).
+    #[arg(long, value_name = "NAME|PATH")]
     spec: Option<String>,
     /// A case folder or case file; repeatable (default: the built-in suite).
     #[arg(long = "cases", value_name = "PATH")]
@@ -466,7 +469,8 @@ impl From<CoverageCli> for Cli {
 pub(super) struct DiffCommand {
     /// The spec pack whose program is explored (default: the first one
     /// registered).
-    #[arg(long, value_name = "NAME")]
+    /// A folder holding pack.yaml is a folder pack (docs/folder-packs.md).
+    #[arg(long, value_name = "NAME|PATH")]
     pub(super) spec: Option<String>,
     #[command(flatten)]
     pub(super) diff: DiffCli,

@@ -20,6 +20,9 @@ use super::args::Cli;
 
 pub(super) struct Context {
     pub(super) target: Target,
+    /// The pack's reference, which traced runs place a failure by (the
+    /// target itself when it is the reference); `None` when it cannot run.
+    pub(super) reference: Option<Target>,
     /// The pack's name and `--bin` as given, for the command that re-runs
     /// one conversation case.
     pub(super) spec: &'static str,
@@ -51,9 +54,15 @@ pub(super) fn context(
     target: Target,
     timeout: Option<Duration>,
 ) -> Result<Context, String> {
+    let reference = if target.is_reference() {
+        Some(target.clone())
+    } else {
+        pack.reference().ok()
+    };
     Ok(Context {
         target,
-        spec: pack.name(),
+        reference,
+        spec: pack.spec(),
         // A student's report names their program as they build it.
         bin: cli
             .reproduce_as
@@ -64,7 +73,10 @@ pub(super) fn context(
             time_factor: time_factor(cli, pack)?,
             timeout,
         },
-        overrides: Overrides { timeout },
+        overrides: Overrides {
+            timeout,
+            default_timeout: pack.default_timeout(),
+        },
         style: Style {
             colour: cli.libtest.colour(),
         },

@@ -70,6 +70,7 @@ pub(super) fn print_header(program: &str, cli: &Cli, ctx: &Context, plan: &Plan)
         .roots
         .iter()
         .map(|r| match r {
+            Root::Embedded(s) if s.at_run_time => s.display.to_owned(),
             Root::Embedded(_) => "built in".to_owned(),
             Root::Dir(d) => d.display().to_string(),
         })

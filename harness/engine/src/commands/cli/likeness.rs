@@ -48,6 +48,7 @@ fn fit(pack: &dyn Pack, target: &Target) -> (usize, usize) {
         }
         let overrides = Overrides {
             timeout: Some(PROBE_TIMEOUT),
+            default_timeout: None,
         };
         let (Ok(inv), Ok(expected)) = (
             case::invocation(&case, &file, target, overrides),

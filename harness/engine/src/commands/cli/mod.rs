@@ -77,6 +77,8 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
     );
     // Finished runs' folders are reused until the command ends.
     let _kept = crate::exec::spare::Scope::enter();
+    // A folder pack's built model lives until the command ends.
+    let _models = crate::commands::folder::model::Scope::enter();
     match top.command {
         None => run_cases(app, top.run, defaults),
         Some(Sub::Run(cli)) => run_cases(app, *cli, defaults),
@@ -87,6 +89,14 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
         Some(Sub::Mark(command)) => mark_main(app, &command, top.contain.allow_weaker_containment),
         Some(Sub::GradescopeAutograder(cli)) => match app.pack(cli.spec.as_deref()) {
             Err(e) => usage_error(app.program, &e),
+            Ok(pack) if pack.suite_folder().is_some() => usage_error(
+                app.program,
+                &format!(
+                    "--spec {}: the autograder is written for built-in packs only; a folder \
+                     pack's is not written yet",
+                    pack.spec()
+                ),
+            ),
             Ok(pack) if pack.build().is_none() => usage_error(
                 app.program,
                 &format!("spec pack {} has no build line: no autograder", pack.name()),
@@ -191,8 +201,14 @@ fn diff_main(app: &App<'_>, command: DiffCommand) -> ExitCode {
             .filter(|v| !v.is_empty())
             .map(PathBuf::from);
     }
+    let reference = match pack.reference() {
+        Ok(r) => r,
+        Err(e) => return report(&e),
+    };
     let context = DiffContext {
         pack: pack.name(),
+        spec: pack.spec(),
+        reference: &reference,
         program: app.program,
         default: app.is_default(pack),
     };

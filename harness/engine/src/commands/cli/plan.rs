@@ -26,6 +26,11 @@ pub(super) fn selections(cli: &Cli, pack: &dyn Pack) -> Result<Vec<Selection>, S
         if !cli.bless {
             return Ok(vec![Selection::Tree(Root::Embedded(pack.suite()))]);
         }
+        // A folder pack's suite was named on the command line: that
+        // folder is the one to rewrite.
+        if let Some(dir) = pack.suite_folder() {
+            return Ok(vec![Selection::Tree(Root::Dir(dir.to_owned()))]);
+        }
         let dir = PathBuf::from(pack.suite().source_dir);
         let dir = dir.canonicalize().unwrap_or(dir);
         if !dir.is_dir() {

@@ -322,11 +322,14 @@ pub(super) fn target(cli: &Cli, pack: &dyn Pack) -> Result<(Target, Option<Durat
         ));
     }
     let target = match &cli.bin {
-        Some(p) if pack.bin_is_command() => Target::command(&p.to_string_lossy()),
-        Some(p) => Target::binary(p),
-        None => Target::reference(pack.name()),
-    }
-    .map_err(|e| e.to_string())?;
+        Some(p) if pack.bin_is_command() => {
+            Target::command(&p.to_string_lossy()).map_err(|e| e.to_string())
+        }
+        Some(p) => Target::binary(p).map_err(|e| e.to_string()),
+        // Listing runs nothing: a folder pack's model is not built for it.
+        None if cli.test.list => Target::reference(pack.name()).map_err(|e| e.to_string()),
+        None => pack.reference(),
+    }?;
     // A program that cannot even start is a set-up error, explained once,
     // not the same failure in every case.
     if !target.is_reference() && !cli.test.list {

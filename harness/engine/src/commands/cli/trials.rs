@@ -2,7 +2,7 @@
 //! compared, and judged into a verdict with its failure notes and the
 //! commands that reproduce or re-bless it.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -320,7 +320,9 @@ pub(super) fn judge(
     let rebless = ctx.target.is_reference().then(|| {
         (
             "re-bless from the reference (if the expectation is wrong):".to_owned(),
-            rebless_command(ctx.program, file),
+            // A folder pack is named: without it the default pack's
+            // reference would bless.
+            rebless_command(ctx.program, ctx.target.is_model().then_some(ctx.spec), file),
         )
     });
     let notes = Notes {
@@ -353,7 +355,11 @@ pub(super) fn judge(
         rebless,
         prompt: Some(inv.prompt.clone()),
         provenance: ruled(&mismatches)
-            .then(|| crate::judge::provenance::of_case(ctx.spec, inv, &expected.stdout))
+            .then(|| {
+                ctx.reference
+                    .as_ref()
+                    .and_then(|r| crate::judge::provenance::of_case(r, inv, &expected.stdout))
+            })
             .flatten(),
         weight: weight(inv, expected),
     };
@@ -380,26 +386,24 @@ fn weight(inv: &Invocation, expected: &crate::model::case::Expectation) -> usize
     files + args + expected.stdout.len() + expected.stderr.len()
 }
 
-/// The command that re-blesses one case file.
-pub(super) fn rebless_command(program: &str, file: &CaseFile) -> String {
+/// The command that re-blesses one case file (of the pack `--spec spec`
+/// when given).
+pub(super) fn rebless_command(program: &str, spec: Option<&str>, file: &CaseFile) -> String {
     let path = file.root.disk_path(&file.rel);
     let shown = pathdiff_cwd(&path);
-    format!("{program} --bless --cases {}", quote::shell_quote(&shown))
+    let spec = spec.map_or_else(String::new, |s| {
+        format!(" --spec {}", quote::shell_quote(s))
+    });
+    format!(
+        "{program}{spec} --bless --cases {}",
+        quote::shell_quote(&shown)
+    )
 }
 
 /// `path` relative to the current directory when it lies below it.
 pub(super) fn pathdiff_cwd(path: &Path) -> String {
     let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
-    let clean: PathBuf = abs.components().fold(PathBuf::new(), |mut acc, c| {
-        match c {
-            std::path::Component::ParentDir => {
-                acc.pop();
-            }
-            std::path::Component::CurDir => {}
-            c => acc.push(c),
-        }
-        acc
-    });
+    let clean = crate::commands::folder::clean(&abs);
     std::env::current_dir()
         .ok()
         .and_then(|cwd| clean.strip_prefix(cwd).ok().map(Path::to_owned))

@@ -79,12 +79,12 @@ impl Ord for Key {
 }
 
 /// The key of `trial`, a run of `session` that mismatches; `None` when it
-/// does not. A stdout difference is placed by the provenance of `pack`'s
+/// does not. A stdout difference is placed by the provenance of the
 /// reference when its stdout is the expected side's (as in a case's
 /// report), so that one bug met on different lines is one key.
 pub fn key<E: Explorer>(
     explorer: &E,
-    pack: &'static str,
+    reference: &Target,
     session: &E::Session,
     trial: &Trial,
 ) -> Option<Key> {
@@ -101,7 +101,7 @@ pub fn key<E: Explorer>(
         .unwrap_or_default();
     // Placed by the reference's provenance, a cause is keyed as the
     // suite's causes are ([`Key::identity`]).
-    if let Some(cause) = placed(explorer, pack, session, trial) {
+    if let Some(cause) = placed(explorer, reference, session, trial) {
         let part = match cause.parts.first().map(|p| p.part.as_str()) {
             Some("stdout") => Part::Stdout,
             Some("stderr") => Part::Stderr,
@@ -129,7 +129,7 @@ pub fn key<E: Explorer>(
 /// there is one: the same key a case's report groups by.
 fn placed<E: Explorer>(
     explorer: &E,
-    pack: &'static str,
+    reference: &Target,
     session: &E::Session,
     trial: &Trial,
 ) -> Option<Cause> {
@@ -169,12 +169,12 @@ fn placed<E: Explorer>(
     }
     let probe = explorer.probe(session);
     let mut inv = Invocation::new(
-        Target::reference(pack).ok()?,
+        reference.clone(),
         probe.args.iter().map(OsString::from).collect(),
         probe.stdin,
     );
     inv.files = probe.files;
-    let record = crate::judge::provenance::of_case(pack, &inv, &trial.expected.stdout)?;
+    let record = crate::judge::provenance::of_case(reference, &inv, &trial.expected.stdout)?;
     Some(Cause::located(&mismatches, Some(&record), None))
 }
 
@@ -217,23 +217,9 @@ pub fn cause(part: &Part, expected: &Outcome, actual: &Outcome) -> Cause {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exec::run::Ending;
-    use std::collections::{BTreeMap, BTreeSet};
-    use std::time::Duration;
 
     fn outcome(stdout: &[u8]) -> Outcome {
-        Outcome {
-            ending: Ending::Exited(0),
-            stdout: stdout.to_vec(),
-            stderr: Vec::new(),
-            files: BTreeMap::new(),
-            dirs: BTreeSet::new(),
-            written: BTreeSet::new(),
-            left_process: false,
-            left_behind: Vec::new(),
-            dropped: crate::exec::run::Dropped::default(),
-            elapsed: Duration::ZERO,
-        }
+        Outcome::exited_with(stdout)
     }
 
     #[test]

@@ -107,8 +107,14 @@ pub trait Explorer: Send + Sync {
 /// What `diff` needs to know about the pack and the binary running it.
 #[derive(Debug, Clone, Copy)]
 pub struct Context<'a> {
-    /// The pack's name (`--spec`).
+    /// The pack's name (`NAME_BIN`, messages).
     pub pack: &'static str,
+    /// How `--spec` names the pack in printed commands (its name, or a
+    /// folder pack's path).
+    pub spec: &'a str,
+    /// The expected side when `--against` is not given: the pack's
+    /// reference.
+    pub reference: &'a Target,
     /// The program name used in printed commands.
     pub program: &'a str,
     /// Whether the pack is the binary's default (no `--spec` needed).
@@ -121,7 +127,7 @@ impl Context<'_> {
         if self.default {
             String::new()
         } else {
-            format!(" --spec {}", self.pack)
+            format!(" --spec {}", crate::bytes::quote::shell_quote(self.spec))
         }
     }
 }

@@ -113,7 +113,7 @@ pub fn run<E: Explorer>(
     crate::exec::preflight::check(&candidate).map_err(|e| e.to_string())?;
     let expected = match &cli.against {
         Some(path) => Target::binary(path).map_err(|e| e.to_string())?,
-        None => Target::reference(context.pack).map_err(|e| e.to_string())?,
+        None => context.reference.clone(),
     };
     let (timeout, derived) = match cli.timeout {
         Some(d) => (d, false),
@@ -254,7 +254,8 @@ fn one_session<E: Explorer>(
         return Ok(());
     };
     shared.mismatching.fetch_add(1, Ordering::Relaxed);
-    let Some(raw_key) = dedup::key(shared.explorer, shared.context.pack, &session, &trial) else {
+    let reference = shared.context.reference;
+    let Some(raw_key) = dedup::key(shared.explorer, reference, &session, &trial) else {
         return Ok(());
     };
     if !lock(&shared.raw_keys).insert(raw_key.clone()) {
@@ -274,19 +275,14 @@ fn one_session<E: Explorer>(
         return Ok(());
     }
     let same = |candidate: &E::Session, trial: &Trial| {
-        dedup::key(shared.explorer, shared.context.pack, candidate, trial)
+        dedup::key(shared.explorer, reference, candidate, trial)
             .is_some_and(|k| k.cause == raw_key.cause)
     };
     let shrunk = shrink::shrink(shared.explorer, &shared.runner, session, trial, same)?;
     let Some(first) = shrunk.trial.first().cloned() else {
         return Ok(());
     };
-    let Some(key) = dedup::key(
-        shared.explorer,
-        shared.context.pack,
-        &shrunk.session,
-        &shrunk.trial,
-    ) else {
+    let Some(key) = dedup::key(shared.explorer, reference, &shrunk.session, &shrunk.trial) else {
         return Ok(());
     };
     lock(&shared.raw_keys).insert(key.clone());

@@ -11,7 +11,8 @@ use crate::exec::run;
 pub struct MarkCli {
     /// The spec pack whose suite marks the submissions (default: the first
     /// one registered).
-    #[arg(long, value_name = "NAME")]
+    /// A folder holding pack.yaml is a folder pack (docs/folder-packs.md).
+    #[arg(long, value_name = "NAME|PATH")]
     pub spec: Option<String>,
     /// A folder holding one entry per submission: a folder or an archive
     /// (.zip, .tar, .tar.gz), its name the submission's id; GitHub

@@ -55,7 +55,7 @@ pub fn wrong_run(packs: &[&dyn Pack], pack: &dyn Pack, marks: &[SubmissionMark])
     if !none_passed && lines.is_empty() {
         return None;
     }
-    let own = Target::reference(pack.name()).ok().and_then(usage_line);
+    let own = pack.reference().ok().and_then(usage_line);
     // Another pack whose reference's usage line more than half of the
     // programs print (and this pack's reference does not).
     let other = packs

@@ -102,6 +102,12 @@ pub fn mark(
             ),
         );
     };
+    // The reference made ready once, before any check: a folder pack's
+    // model is built here and shared with every check's harness, and a
+    // model that cannot be built stops the marking before it starts.
+    if let Err(e) = pack.reference() {
+        return usage(program, &format!("the reference: {e}"));
+    }
     let subs = match select(program, dir, cli) {
         Ok(subs) => subs,
         Err(code) => return code,
@@ -126,7 +132,7 @@ pub fn mark(
         out: cli.out.clone(),
         suite,
         check: CheckOptions {
-            spec: pack.name().to_owned(),
+            spec: pack.spec().to_owned(),
             timeout: cli.timeout,
             strict: cli.strict,
             program: recipe.program.to_owned(),

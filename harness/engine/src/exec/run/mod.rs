@@ -62,7 +62,7 @@ pub fn run_with_activity(inv: &Invocation) -> Result<(Outcome, Activity), RunErr
     let containment = sandbox::containment();
     // A program under test reads the system, its case folder and its own
     // files; the reference (ours) is not narrowed.
-    let reads = (!inv.target.is_reference())
+    let reads = (!inv.target.is_builtin_reference())
         .then(|| {
             let own = inv.target.own_paths();
             sandbox::reads_for(&own.iter().map(PathBuf::as_path).collect::<Vec<_>>())

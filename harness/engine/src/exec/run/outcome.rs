@@ -96,3 +96,22 @@ pub enum RunError {
         source: io::Error,
     },
 }
+
+#[cfg(test)]
+impl Outcome {
+    /// A run that exited 0 having written `stdout` and nothing else.
+    pub(crate) fn exited_with(stdout: &[u8]) -> Self {
+        Self {
+            ending: Ending::Exited(0),
+            stdout: stdout.to_vec(),
+            stderr: Vec::new(),
+            files: BTreeMap::new(),
+            dirs: BTreeSet::new(),
+            written: BTreeSet::new(),
+            left_process: false,
+            left_behind: Vec::new(),
+            dropped: Dropped::default(),
+            elapsed: Duration::ZERO,
+        }
+    }
+}

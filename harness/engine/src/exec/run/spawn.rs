@@ -230,7 +230,7 @@ pub(super) fn spawn_contained(
     let spec = sandbox::Spec::new(layout, inv.target.path(), &args, env, LINGER_GRACE)
         .limited(inv.limits)
         .with_reads(reads);
-    let program_dir = if inv.target.is_reference() {
+    let program_dir = if inv.target.is_builtin_reference() {
         None
     } else {
         inv.target.path().parent()

@@ -20,6 +20,9 @@ pub struct Target {
     words: Vec<OsString>,
     /// The pack whose reference this is, if it is one.
     pub(super) reference: Option<&'static str>,
+    /// A folder pack's model solution: the reference of its pack, yet
+    /// run and contained exactly as a program under test.
+    model: bool,
 }
 
 /// A `--bin` that cannot be run.
@@ -51,6 +54,7 @@ impl Target {
             path,
             words: Vec::new(),
             reference: Some(pack),
+            model: false,
         })
     }
 
@@ -70,6 +74,7 @@ impl Target {
             path,
             words: Vec::new(),
             reference: None,
+            model: false,
         })
     }
 
@@ -117,7 +122,7 @@ impl Target {
     /// the harness: [`conformance_sandbox::reads::own_of`]). Empty for the
     /// reference, which is not narrowed.
     pub fn own_paths(&self) -> Vec<PathBuf> {
-        if self.is_reference() {
+        if self.is_builtin_reference() {
             return Vec::new();
         }
         conformance_sandbox::reads::own_of(
@@ -135,9 +140,29 @@ impl Target {
         &self.path
     }
 
-    /// Whether this is the reference.
+    /// This command as a folder pack's model solution: the source of its
+    /// pack's expectations, contained as a program under test.
+    #[must_use]
+    pub fn into_model(mut self) -> Self {
+        self.model = true;
+        self
+    }
+
+    /// Whether this is the reference: a pack's built-in one or a folder
+    /// pack's model (the source of expectations either way).
     pub fn is_reference(&self) -> bool {
+        self.reference.is_some() || self.model
+    }
+
+    /// Whether this is a built-in reference (this executable re-run, not
+    /// narrowed by containment).
+    pub fn is_builtin_reference(&self) -> bool {
         self.reference.is_some()
+    }
+
+    /// Whether this is a folder pack's model solution.
+    pub fn is_model(&self) -> bool {
+        self.model
     }
 
     /// The pack whose reference this is, if it is one.
@@ -148,15 +173,16 @@ impl Target {
     /// How the target is named to people.
     pub fn describe(&self) -> String {
         if self.reference.is_some() {
-            "the reference (built in)".to_owned()
-        } else if self.words.is_empty() {
-            self.path.display().to_string()
+            return "the reference (built in)".to_owned();
+        }
+        let mut line = self.path.display().to_string();
+        for w in &self.words {
+            line.push(' ');
+            line.push_str(&crate::bytes::quote::shell_quote(&w.to_string_lossy()));
+        }
+        if self.model {
+            format!("the model: {line}")
         } else {
-            let mut line = self.path.display().to_string();
-            for w in &self.words {
-                line.push(' ');
-                line.push_str(&crate::bytes::quote::shell_quote(&w.to_string_lossy()));
-            }
             line
         }
     }

@@ -1,0 +1,300 @@
+//! Folder packs: a spec pack that is a folder holding `pack.yaml` beside
+//! the suite layout (`suite.yaml`, `rules.yaml`, rulings, case folders),
+//! named on the command line by `--spec PATH` (docs/folder-packs.md). Its
+//! suite is read once when the pack loads, as a built-in pack's is
+//! embedded at build time, so every command reads it the same way; its
+//! reference is its model solution ([`model`]), contained as a program
+//! under test; `mark` builds submissions with its `submissions:` line;
+//! `diff` explores sessions from its `explore.yaml` ([`grammar`]) or,
+//! without one, derived from its own cases ([`explore`]).
+//!
+//! - [`pack_file`]: `pack.yaml`, typed and checked.
+//! - [`model`]: the model built and run.
+//! - [`bless`]: a model's run checked for the same bytes twice.
+//! - [`explore`]: the explorer derived from a suite's cases.
+//! - [`grammar`]: the explorer an `explore.yaml` describes.
+
+pub mod bless;
+pub mod explore;
+pub mod grammar;
+pub mod model;
+pub mod pack_file;
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use crate::commands::diff::DynExplorer;
+use crate::commands::pack::{BuildRecipe, EmbeddedSuite, Pack};
+use crate::exec::run::Target;
+use crate::model::suite::{self, Root};
+
+use self::pack_file::PackFile;
+
+/// Bytes of a folder pack's suite read into memory at most.
+const SUITE_CAP: u64 = 256 << 20;
+
+/// Whether a `--spec` value names a folder rather than a registered
+/// pack: it holds a `/`, or it is no registered pack's name and is a
+/// folder holding `pack.yaml`.
+pub fn names_folder(spec: &str, registered: bool) -> bool {
+    spec.contains('/') || (!registered && Path::new(spec).join(pack_file::FILE).is_file())
+}
+
+/// A spec pack read from a folder.
+#[derive(Debug)]
+pub struct FolderPack {
+    /// `--spec` as given.
+    spec: &'static str,
+    name: &'static str,
+    file: PackFile,
+    /// The pack's folder.
+    dir: PathBuf,
+    /// The folder the suite was read from.
+    suite_dir: PathBuf,
+    suite: &'static EmbeddedSuite,
+    rule_ids: Vec<&'static str>,
+    model: OnceLock<Result<Target, String>>,
+    /// `explore.yaml`, when the pack has one.
+    grammar: Option<grammar::Grammar>,
+    explorer: OnceLock<explore::Derived>,
+}
+
+fn leak(text: String) -> &'static str {
+    Box::leak(text.into_boxed_str())
+}
+
+impl FolderPack {
+    /// Reads the pack in `dir` (`spec`, the `--spec` value naming it): its
+    /// `pack.yaml`, its suite and its rule IDs; widens the containment by
+    /// what `pack.yaml` allows. Every error names the file at fault.
+    pub fn load(spec: &str) -> Result<Self, String> {
+        let given = Path::new(spec);
+        let dir = std::path::absolute(given).unwrap_or_else(|_| given.to_owned());
+        let file_path = dir.join(pack_file::FILE);
+        let shown = given.join(pack_file::FILE).display().to_string();
+        let bytes = std::fs::read(&file_path).map_err(|e| {
+            format!("--spec {spec}: a folder pack needs {shown}, which cannot be read: {e}")
+        })?;
+        let file = pack_file::parse(&shown, &bytes).map_err(|e| e.to_string())?;
+        let suite_dir = clean(&dir.join(file.suite.as_deref().unwrap_or(".")));
+        if !suite_dir.is_dir() {
+            return Err(format!(
+                "{shown}: suite: {} is not a folder",
+                suite_dir.display()
+            ));
+        }
+        let model_dir = clean(&dir.join(file.model.dir.as_deref().unwrap_or(".")));
+        let suite = snapshot(&suite_dir, &model_dir, &shown_dir(&suite_dir))?;
+        let root = Root::Embedded(suite);
+        let categories: Vec<String> = suite::suite_for(&root, suite)
+            .map_err(|e| e.to_string())?
+            .categories
+            .into_iter()
+            .map(|c| c.name)
+            .collect();
+        let rules = suite::rules_for(&root, suite).map_err(|e| e.to_string())?;
+        let rule_ids: Vec<&'static str> = rules.rules.into_iter().map(|r| leak(r.id)).collect();
+        let grammar = read_grammar(&dir, given, &rule_ids, &categories)?;
+        if let Some(c) = &file.containment {
+            widen(&dir, c);
+        }
+        Ok(Self {
+            spec: leak(spec.to_owned()),
+            name: leak(file.name.clone()),
+            file,
+            dir,
+            suite_dir,
+            suite,
+            rule_ids,
+            model: OnceLock::new(),
+            grammar,
+            explorer: OnceLock::new(),
+        })
+    }
+
+    /// The parsed `pack.yaml`.
+    pub fn file(&self) -> &PackFile {
+        &self.file
+    }
+
+    fn recipe(&self) -> model::Recipe {
+        model::Recipe {
+            dir: clean(&self.dir.join(self.file.model.dir.as_deref().unwrap_or("."))),
+            build: self.file.model.build.clone(),
+            command: self.file.model.command.clone(),
+        }
+    }
+}
+
+/// The pack's `explore.yaml`, if it has one, its rules checked against
+/// `rules.yaml` and its category against `suite.yaml`.
+fn read_grammar(
+    dir: &Path,
+    given: &Path,
+    rule_ids: &[&str],
+    categories: &[String],
+) -> Result<Option<grammar::Grammar>, String> {
+    let path = dir.join(grammar::FILE);
+    if !path.exists() {
+        return Ok(None);
+    }
+    let shown = given.join(grammar::FILE).display().to_string();
+    let bytes = std::fs::read(&path).map_err(|e| format!("{shown}: {e}"))?;
+    let g = grammar::parse(&shown, &bytes).map_err(|e| e.to_string())?;
+    if let Some(unknown) = g.rules.iter().find(|r| !rule_ids.contains(&r.as_str())) {
+        return Err(format!("{shown}: rules: {unknown} is not in rules.yaml"));
+    }
+    if !categories.contains(&g.category) {
+        return Err(format!(
+            "{shown}: category: {} is not in suite.yaml (known: {})",
+            g.category,
+            categories.join(", ")
+        ));
+    }
+    Ok(Some(g))
+}
+
+/// `path` without `.` and `..` components, lexically.
+pub(crate) fn clean(path: &Path) -> PathBuf {
+    path.components().fold(PathBuf::new(), |mut acc, c| {
+        match c {
+            std::path::Component::ParentDir => {
+                acc.pop();
+            }
+            std::path::Component::CurDir => {}
+            c => acc.push(c),
+        }
+        acc
+    })
+}
+
+/// A folder as named to people: relative to the current folder when it
+/// lies below it.
+fn shown_dir(dir: &Path) -> String {
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| dir.strip_prefix(cwd).ok().map(Path::to_owned))
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or_else(|| dir.to_owned())
+        .display()
+        .to_string()
+}
+
+/// Every file of the suite folder (the model's sources left out when they
+/// lie inside it), read once and kept for the process, as an embedded
+/// suite is.
+fn snapshot(dir: &Path, model_dir: &Path, shown: &str) -> Result<&'static EmbeddedSuite, String> {
+    let mut listed =
+        conformance_embed::walk::files(dir).map_err(|e| format!("suite {}: {e}", dir.display()))?;
+    listed.retain(|(_, path)| model_dir == dir || !path.starts_with(model_dir));
+    listed.sort();
+    let mut files: Vec<(&'static str, &'static [u8])> = Vec::with_capacity(listed.len());
+    let mut total = 0u64;
+    for (rel, path) in listed {
+        let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        total = total.saturating_add(bytes.len() as u64);
+        if total > SUITE_CAP {
+            return Err(format!(
+                "suite {}: more than {} MiB of files",
+                dir.display(),
+                SUITE_CAP >> 20
+            ));
+        }
+        files.push((leak(rel), Box::leak(bytes.into_boxed_slice())));
+    }
+    Ok(Box::leak(Box::new(EmbeddedSuite {
+        files: Box::leak(files.into_boxed_slice()),
+        source_dir: leak(dir.display().to_string()),
+        display: leak(shown.to_owned()),
+        at_run_time: true,
+    })))
+}
+
+/// Adds what `containment:` allows to the policy of this process (before
+/// any program runs).
+fn widen(dir: &Path, c: &pack_file::Containment) {
+    let policy = conformance_sandbox::policy::get();
+    let mut allow_read = policy.allow_read;
+    allow_read.extend(c.allow_read.iter().map(|p| clean(&dir.join(p))));
+    conformance_sandbox::policy::set(allow_read, policy.allow_network || c.network, policy.bounds);
+}
+
+impl Pack for FolderPack {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn suite(&self) -> &'static EmbeddedSuite {
+        self.suite
+    }
+
+    fn rule_ids(&self) -> Vec<&'static str> {
+        self.rule_ids.clone()
+    }
+
+    /// The model, built on first use (once per process).
+    fn reference(&self) -> Result<Target, String> {
+        self.model
+            .get_or_init(|| model::prepare(&self.recipe()))
+            .clone()
+    }
+
+    fn spec(&self) -> &'static str {
+        self.spec
+    }
+
+    fn suite_folder(&self) -> Option<&Path> {
+        Some(&self.suite_dir)
+    }
+
+    fn default_timeout(&self) -> Option<std::time::Duration> {
+        self.file.timeout()
+    }
+
+    /// Sessions from `explore.yaml`, else derived from the pack's own
+    /// cases; none when no case runs once with expected bytes.
+    fn explorer(&self) -> Option<&dyn DynExplorer> {
+        if let Some(g) = &self.grammar {
+            return Some(g);
+        }
+        let derived = self
+            .explorer
+            .get_or_init(|| explore::Derived::from_suite(&Root::Embedded(self.suite)));
+        (!derived.is_empty()).then_some(derived as &dyn DynExplorer)
+    }
+
+    /// A folder pack's model and submissions are command lines.
+    fn bin_is_command(&self) -> bool {
+        true
+    }
+
+    fn build(&self) -> Option<BuildRecipe> {
+        let s = self.file.submissions.as_ref()?;
+        Some(BuildRecipe {
+            program: leak(s.program.clone()),
+            with_makefile: s.with_makefile.clone().map(leak),
+            otherwise: leak(s.build.clone()),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_spec_with_a_slash_is_a_folder() {
+        assert!(names_folder("./nogo", true));
+        assert!(names_folder("examples/x", false));
+        assert!(!names_folder("nogo", true));
+        assert!(!names_folder("no-such-folder-here", false));
+    }
+
+    #[test]
+    fn paths_are_cleaned_lexically() {
+        assert_eq!(
+            clean(Path::new("/a/b/../../cases/nogo/.")),
+            PathBuf::from("/cases/nogo")
+        );
+    }
+}

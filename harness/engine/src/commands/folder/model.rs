@@ -1,0 +1,273 @@
+//! A folder pack's model solution made runnable: with a `build` line, its
+//! sources built once, contained like a submission's build (`sh -c` in a
+//! sandbox holding a copy of `model.dir`), and what the build left written
+//! to a temporary folder that is removed when the command ends, an
+//! interrupt included; without one, its command taken from `model.dir`.
+//! Either way the result is a command [`Target`] marked as the model: it
+//! runs exactly as a program under test runs (its own folder readable,
+//! nothing else of the caller's).
+
+use std::collections::BTreeSet;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
+
+use crate::commands::mark::unpack::Files;
+use crate::exec::interrupt::Ticket;
+use crate::exec::run::{self, Ending, Invocation, Keep, Limits, Target};
+
+/// The time a model's build may take.
+const BUILD_LIMIT: Duration = Duration::from_secs(300);
+/// Bytes of a model's sources read into its build's sandbox at most.
+const SOURCES_CAP: u64 = 64 << 20;
+/// Bytes of a failed build's output shown.
+const LOG_SHOWN: usize = 2000;
+
+/// A built model's folder, kept until the command's [`Scope`] ends.
+struct Kept {
+    /// What was built: [`Recipe::key`].
+    key: String,
+    dir: tempfile::TempDir,
+    /// Registers the folder for removal on an interrupt.
+    _ticket: Ticket,
+}
+
+static KEPT: Mutex<Vec<Kept>> = Mutex::new(Vec::new());
+
+/// While alive, built models' folders stay; dropping it removes them all.
+/// The command line holds one for the whole command.
+#[derive(Debug)]
+pub struct Scope(());
+
+impl Scope {
+    /// Starts the scope.
+    pub fn enter() -> Self {
+        Self(())
+    }
+}
+
+impl Drop for Scope {
+    fn drop(&mut self) {
+        let kept = std::mem::take(&mut *KEPT.lock().unwrap_or_else(PoisonError::into_inner));
+        for k in kept {
+            let _ = k.dir.close();
+        }
+    }
+}
+
+/// Names, for the harnesses this one starts (`mark`'s checks), the
+/// models it built: lines of `KEY\tFOLDER`, so that a class is marked with
+/// one build of the model, not one per submission.
+pub const BUILT_ENV: &str = "CONFORMANCE_MODELS_BUILT";
+
+/// The variable naming the models this process built, for a harness it
+/// starts; `None` when it built none.
+pub fn child_env() -> Option<(&'static str, String)> {
+    let kept = KEPT.lock().unwrap_or_else(PoisonError::into_inner);
+    let lines: Vec<String> = kept
+        .iter()
+        .map(|k| format!("{}\t{}", k.key, k.dir.path().display()))
+        .collect();
+    (!lines.is_empty()).then(|| (BUILT_ENV, lines.join("\n")))
+}
+
+/// The folder a parent harness built `recipe` in, when it names one that
+/// still exists.
+fn built_by_parent(recipe: &Recipe) -> Option<PathBuf> {
+    let listed = std::env::var(BUILT_ENV).ok()?;
+    let key = recipe.key();
+    listed
+        .lines()
+        .filter_map(|l| l.split_once('\t'))
+        .find(|(k, _)| *k == key)
+        .map(|(_, dir)| PathBuf::from(dir))
+        .filter(|dir| dir.is_dir())
+}
+
+/// What `pack.yaml` says of the model, with its folder made absolute.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recipe {
+    /// The folder holding its sources.
+    pub dir: PathBuf,
+    /// The `sh -c` build line, if any.
+    pub build: Option<String>,
+    /// The command line.
+    pub command: String,
+}
+
+impl Recipe {
+    /// What identifies a build: the folder and the line (one line of
+    /// text: tabs and newlines become spaces).
+    fn key(&self) -> String {
+        format!(
+            "{} {}",
+            self.dir.display(),
+            self.build.as_deref().unwrap_or_default()
+        )
+        .replace(['\t', '\n'], " ")
+    }
+}
+
+/// The model as a target: built first when it has a build line (unless
+/// the harness that started this one built it already).
+pub fn prepare(recipe: &Recipe) -> Result<Target, String> {
+    let home = match (&recipe.build, built_by_parent(recipe)) {
+        (None, _) => recipe.dir.clone(),
+        (Some(_), Some(home)) => home,
+        (Some(line), None) => build(recipe, line)?,
+    };
+    command_in(&home, &recipe.command).map(Target::into_model)
+}
+
+/// `command` with its words resolved in `home`: the first word, when it
+/// holds a `/`, is a path there (else it is looked up in `PATH`), and any
+/// later word naming a file there becomes its absolute path (so the model
+/// may read it, as a program reads its own folder).
+fn command_in(home: &Path, command: &str) -> Result<Target, String> {
+    let words = shlex::split(command)
+        .filter(|w| !w.is_empty())
+        .ok_or_else(|| format!("model command `{command}` does not split into words"))?;
+    let resolved: Vec<String> = words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            let path = Path::new(w);
+            let local = home.join(path);
+            let is_path = if i == 0 {
+                w.contains('/')
+            } else {
+                !w.starts_with('-') && local.exists()
+            };
+            if is_path && path.is_relative() {
+                super::clean(&local).display().to_string()
+            } else {
+                w.clone()
+            }
+        })
+        .collect();
+    let line = shlex::try_join(resolved.iter().map(String::as_str))
+        .map_err(|e| format!("model command `{command}`: {e}"))?;
+    Target::command(&line).map_err(|e| format!("model command `{command}`: {e}"))
+}
+
+/// The model's sources: every regular file below `dir`, bounded.
+fn sources(dir: &Path) -> Result<Files, String> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let listed = conformance_embed::walk::files(dir)
+        .map_err(|e| format!("model dir {}: {e}", dir.display()))?;
+    let mut files = Files::default();
+    let mut total = 0u64;
+    for (rel, path) in listed {
+        let meta = std::fs::metadata(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        total = total.saturating_add(meta.len());
+        if total > SOURCES_CAP {
+            return Err(format!(
+                "model dir {}: more than {} MiB of sources",
+                dir.display(),
+                SOURCES_CAP >> 20
+            ));
+        }
+        if meta.permissions().mode() & 0o111 != 0 {
+            files.1.insert(rel.clone());
+        }
+        let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        files.0.insert(rel, bytes);
+    }
+    Ok(files)
+}
+
+/// Builds the model contained and writes every file its sandbox holds
+/// afterwards to a fresh temporary folder, which is returned.
+fn build(recipe: &Recipe, line: &str) -> Result<PathBuf, String> {
+    let files = sources(&recipe.dir)?;
+    let sh = Target::binary(Path::new("/bin/sh")).map_err(|e| e.to_string())?;
+    let mut inv = Invocation::new(sh, vec![OsString::from("-c"), line.into()], Vec::new());
+    inv.files = files
+        .0
+        .iter()
+        .map(|(p, b)| (p.clone(), b.clone()))
+        .collect();
+    inv.executable = files.1.iter().cloned().collect();
+    inv.timeout = BUILD_LIMIT;
+    inv.limits = Limits::for_timeout(BUILD_LIMIT);
+    inv.keep = Keep::ALL;
+    let outcome =
+        run::run(&inv).map_err(|e| format!("cannot run the model's build `{line}`: {e}"))?;
+    if outcome.ending != Ending::Exited(0) {
+        let mut log = String::from_utf8_lossy(&outcome.stderr).into_owned();
+        log.push_str(&String::from_utf8_lossy(&outcome.stdout));
+        let shown: String = log.chars().take(LOG_SHOWN).collect();
+        return Err(format!(
+            "the model's build `{line}` (in a copy of {}) ended with {}:\n{shown}",
+            recipe.dir.display(),
+            outcome.ending
+        ));
+    }
+    let made: BTreeSet<&String> = outcome
+        .files
+        .keys()
+        .filter(|p| !files.0.contains_key(*p))
+        .collect();
+    let (dir, ticket) = match Ticket::register(|| {
+        let dir = tempfile::Builder::new()
+            .prefix("conformance-model-")
+            .tempdir()?;
+        let path = dir.path().to_owned();
+        Ok((dir, path))
+    }) {
+        Err(interrupted) => return Err(interrupted.to_string()),
+        Ok(Err(e)) => return Err(format!("cannot make the model's folder: {e}")),
+        Ok(Ok((ticket, dir))) => (dir, ticket),
+    };
+    let home = dir.path().to_owned();
+    KEPT.lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .push(Kept {
+            key: recipe.key(),
+            dir,
+            _ticket: ticket,
+        });
+    for (rel, bytes) in &outcome.files {
+        // The sandbox does not tell modes: what the build made (a compiled
+        // program) and what was executable before are executable.
+        let exec = made.contains(rel) || files.1.contains(rel);
+        write(&home, rel, bytes, exec).map_err(|e| format!("model folder {rel}: {e}"))?;
+    }
+    Ok(home)
+}
+
+fn write(home: &Path, rel: &str, bytes: &[u8], exec: bool) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let path = home.join(rel);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::write(&path, bytes)?;
+    let mode = if exec { 0o755 } else { 0o644 };
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_words_resolve_in_the_model_folder() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(dir.path().join("model.py"), b"print(1)\n").expect("write");
+        let t = command_in(dir.path(), "sh model.py --x")
+            .expect("resolves")
+            .into_model();
+        assert!(t.path().ends_with("sh"), "{}", t.path().display());
+        assert!(t.is_model());
+        assert_eq!(
+            t.words(),
+            [
+                OsString::from(dir.path().join("model.py")),
+                OsString::from("--x")
+            ]
+        );
+        assert!(command_in(dir.path(), "./missing").is_err());
+    }
+}
