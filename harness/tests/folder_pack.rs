@@ -562,7 +562,7 @@ fn diff_with_the_examples_grammar_finds_a_variants_bug() {
     // A grammar that does not parse is exit 2 naming its file and line.
     std::fs::write(
         pack.join("explore.yaml"),
-        "category: full-games\nargs:\n  - {range: [1, 2]}\n",
+        "category: full-games\nargv:\n  - {range: [1, 2]}\n",
     )
     .expect("bad grammar");
     let run = harness()

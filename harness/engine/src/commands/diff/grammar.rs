@@ -181,6 +181,16 @@ impl Grammar {
         Ok(grammar)
     }
 
+    /// Every rule ID its parts cite, in order, with repeats.
+    pub fn cited_rules(&self) -> impl Iterator<Item = &str> {
+        self.argv
+            .iter()
+            .map(|a| &a.tags)
+            .chain(self.files.iter().map(|f| &f.tags))
+            .chain(self.stdin.lines.iter().map(|l| &l.tags))
+            .flat_map(|t| t.rules.iter().map(String::as_str))
+    }
+
     /// The first fault and a piece of text to find its line by.
     fn check(&self) -> Result<(), (String, String)> {
         for (name, value) in &self.values {

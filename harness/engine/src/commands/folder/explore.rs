@@ -37,7 +37,7 @@ struct Seed {
 /// A session: a case's inputs, varied.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Session {
-    /// The index of the case it started from (0 for a grammar's).
+    /// The index of the case it started from.
     pub(super) seed: usize,
     pub(super) args: Vec<String>,
     pub(super) lines: Vec<Vec<u8>>,

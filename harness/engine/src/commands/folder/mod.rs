@@ -5,18 +5,17 @@
 //! embedded at build time, so every command reads it the same way; its
 //! reference is its model solution ([`model`]), contained as a program
 //! under test; `mark` builds submissions with its `submissions:` line;
-//! `diff` explores sessions from its `explore.yaml` ([`grammar`]) or,
+//! `diff` explores sessions from its `explore.yaml`
+//! ([`crate::commands::diff::grammar`]) or,
 //! without one, derived from its own cases ([`explore`]).
 //!
 //! - [`pack_file`]: `pack.yaml`, typed and checked.
 //! - [`model`]: the model built and run.
 //! - [`bless`]: a model's run checked for the same bytes twice.
 //! - [`explore`]: the explorer derived from a suite's cases.
-//! - [`grammar`]: the explorer an `explore.yaml` describes.
 
 pub mod bless;
 pub mod explore;
-pub mod grammar;
 pub mod model;
 pub mod pack_file;
 
@@ -24,6 +23,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use crate::commands::diff::DynExplorer;
+use crate::commands::diff::grammar::{self, Grammar, GrammarExplorer};
 use crate::commands::pack::{BuildRecipe, EmbeddedSuite, Pack};
 use crate::exec::run::Target;
 use crate::model::suite::{self, Root};
@@ -55,7 +55,7 @@ pub struct FolderPack {
     rule_ids: Vec<&'static str>,
     model: OnceLock<Result<Target, String>>,
     /// `explore.yaml`, when the pack has one.
-    grammar: Option<grammar::Grammar>,
+    grammar: Option<GrammarExplorer>,
     explorer: OnceLock<explore::Derived>,
 }
 
@@ -126,32 +126,34 @@ impl FolderPack {
     }
 }
 
-/// The pack's `explore.yaml`, if it has one, its rules checked against
-/// `rules.yaml` and its category against `suite.yaml`.
+/// The pack's `explore.yaml`, if it has one, every rule it cites checked
+/// against `rules.yaml` and its category against `suite.yaml` (the first
+/// category when it names none).
 fn read_grammar(
     dir: &Path,
     given: &Path,
     rule_ids: &[&str],
     categories: &[String],
-) -> Result<Option<grammar::Grammar>, String> {
+) -> Result<Option<GrammarExplorer>, String> {
     let path = dir.join(grammar::FILE);
     if !path.exists() {
         return Ok(None);
     }
     let shown = given.join(grammar::FILE).display().to_string();
     let bytes = std::fs::read(&path).map_err(|e| format!("{shown}: {e}"))?;
-    let g = grammar::parse(&shown, &bytes).map_err(|e| e.to_string())?;
-    if let Some(unknown) = g.rules.iter().find(|r| !rule_ids.contains(&r.as_str())) {
+    let g = Grammar::parse(&shown, &bytes).map_err(|e| e.to_string())?;
+    if let Some(unknown) = g.cited_rules().find(|r| !rule_ids.contains(r)) {
         return Err(format!("{shown}: rules: {unknown} is not in rules.yaml"));
     }
-    if !categories.contains(&g.category) {
+    let first = categories.first().map_or("", String::as_str);
+    let category = g.category.as_deref().unwrap_or(first);
+    if !categories.iter().any(|c| c == category) {
         return Err(format!(
-            "{shown}: category: {} is not in suite.yaml (known: {})",
-            g.category,
+            "{shown}: category: {category} is not in suite.yaml (known: {})",
             categories.join(", ")
         ));
     }
-    Ok(Some(g))
+    Ok(Some(GrammarExplorer::new(g, first)))
 }
 
 /// `path` without `.` and `..` components, lexically.
