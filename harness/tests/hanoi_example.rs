@@ -467,3 +467,63 @@ fn the_models_record_names_each_submissions_bug_by_rule() {
         assert!(told.contains(says), "{student}: {told}");
     }
 }
+
+/// The rule that names each student's first cause in the class view: the
+/// rule of their bug, except alice's, whose program refuses 9 discs where
+/// the model draws its board, so her output stops in the board (DISP-1).
+const CLASS_CAUSES: [(&str, &str); 5] = [
+    ("alice", "DISP-1"),
+    ("bob", "EOF-1"),
+    ("carol", "FILE-4"),
+    ("dave", "DISP-1"),
+    ("erin", "MOVE-3"),
+];
+
+#[test]
+fn the_five_marked_as_a_class_are_named_by_rule() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let out = dir.path().join("marks");
+    let run = Command::cargo_bin("boxes-harness")
+        .expect("the harness")
+        .args(["mark", "--spec"])
+        .arg(pack())
+        .arg(pack().join("submissions"))
+        .arg("--out")
+        .arg(&out)
+        .env("CONFORMANCE_ALLOW_READ", env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("mark runs");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    let cohort: Value = serde_json::from_slice(
+        &std::fs::read(out.join("cohort.json")).expect("cohort.json"),
+    )
+    .expect("cohort.json parses");
+    let rows = cohort["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), CLASS_CAUSES.len(), "{cohort}");
+    for (student, rule) in CLASS_CAUSES {
+        let row = rows
+            .iter()
+            .find(|r| r["id"] == student)
+            .unwrap_or_else(|| panic!("{student} is marked: {cohort}"));
+        assert_eq!(row["build"], "ok", "{row}");
+        let total = row["total"].as_f64().expect("a total");
+        assert!(total < 20.0, "{student} loses marks: {row}");
+        let cause = row["first_cause"].as_str().expect("a first cause");
+        assert!(cause.contains(rule), "{student}'s cause names {rule}: {cause}");
+    }
+    // The checks the class misses, by rule, with who misses them.
+    let missing = cohort["missing_checks"].as_array().expect("missing checks");
+    for (rule, student) in [("FILE-4", "carol"), ("MOVE-3", "erin")] {
+        assert!(
+            missing
+                .iter()
+                .any(|m| m["rule"] == rule && m["submissions"][0] == student),
+            "{rule} missed by {student}: {missing:?}"
+        );
+    }
+    let page = std::fs::read_to_string(out.join("index.html")).expect("index.html");
+    for (student, rule) in CLASS_CAUSES {
+        assert!(page.contains(student) && page.contains(rule), "{student} {rule}");
+    }
+}
