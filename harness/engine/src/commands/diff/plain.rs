@@ -113,8 +113,8 @@ pub fn damage(bytes: &mut Vec<u8>, rng: &mut SplitMix64) {
 }
 
 /// Smaller sessions, the most reducing first: half the lines, each line
-/// (from the end), each file, each argument, each number a digit shorter,
-/// and a newline on the last line.
+/// (from the end), each file, each argument, each number smaller (a digit
+/// shorter, or a digit one less), and a newline on the last line.
 pub fn shrink(session: &PlainSession) -> Vec<PlainSession> {
     let mut out = Vec::new();
     let n = session.lines.len();
@@ -170,8 +170,8 @@ pub fn shrink(session: &PlainSession) -> Vec<PlainSession> {
     out
 }
 
-/// `bytes` with its first number of two digits or more one digit shorter
-/// (`1234` → `123`), if it has one.
+/// `bytes` with its first number above 1 made smaller: a digit shorter
+/// (`1234` → `123`), or a single digit one less (`8` → `7`), if it has one.
 pub fn shorter_number(bytes: &[u8]) -> Option<Vec<u8>> {
     let mut i = 0;
     while i < bytes.len() {
@@ -180,9 +180,13 @@ pub fn shorter_number(bytes: &[u8]) -> Option<Vec<u8>> {
                 .iter()
                 .position(|b| !b.is_ascii_digit())
                 .map_or(bytes.len(), |p| i + p);
+            let mut short = bytes.to_vec();
             if end - i >= 2 {
-                let mut short = bytes.to_vec();
                 short.remove(end - 1);
+                return Some(short);
+            }
+            if bytes[i] > b'1' {
+                short[i] -= 1;
                 return Some(short);
             }
             i = end;
@@ -254,8 +258,9 @@ mod tests {
 
     #[test]
     fn numbers_shorten_by_a_digit() {
-        assert_eq!(shorter_number(b"a 5 123"), Some(b"a 5 12".to_vec()));
-        assert_eq!(shorter_number(b"7 x 9"), None);
+        assert_eq!(shorter_number(b"a 1 123"), Some(b"a 1 12".to_vec()));
+        assert_eq!(shorter_number(b"a 5 123"), Some(b"a 4 123".to_vec()));
+        assert_eq!(shorter_number(b"1 x 0"), None);
     }
 
     #[test]
