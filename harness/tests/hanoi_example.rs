@@ -495,10 +495,9 @@ fn the_five_marked_as_a_class_are_named_by_rule() {
         .expect("mark runs");
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(0), "{stderr}");
-    let cohort: Value = serde_json::from_slice(
-        &std::fs::read(out.join("cohort.json")).expect("cohort.json"),
-    )
-    .expect("cohort.json parses");
+    let cohort: Value =
+        serde_json::from_slice(&std::fs::read(out.join("cohort.json")).expect("cohort.json"))
+            .expect("cohort.json parses");
     let rows = cohort["rows"].as_array().expect("rows");
     assert_eq!(rows.len(), CLASS_CAUSES.len(), "{cohort}");
     for (student, rule) in CLASS_CAUSES {
@@ -510,7 +509,10 @@ fn the_five_marked_as_a_class_are_named_by_rule() {
         let total = row["total"].as_f64().expect("a total");
         assert!(total < 20.0, "{student} loses marks: {row}");
         let cause = row["first_cause"].as_str().expect("a first cause");
-        assert!(cause.contains(rule), "{student}'s cause names {rule}: {cause}");
+        assert!(
+            cause.contains(rule),
+            "{student}'s cause names {rule}: {cause}"
+        );
     }
     // The checks the class misses, by rule, with who misses them.
     let missing = cohort["missing_checks"].as_array().expect("missing checks");
@@ -524,6 +526,9 @@ fn the_five_marked_as_a_class_are_named_by_rule() {
     }
     let page = std::fs::read_to_string(out.join("index.html")).expect("index.html");
     for (student, rule) in CLASS_CAUSES {
-        assert!(page.contains(student) && page.contains(rule), "{student} {rule}");
+        assert!(
+            page.contains(student) && page.contains(rule),
+            "{student} {rule}"
+        );
     }
 }

@@ -98,6 +98,10 @@ pub(super) enum Sub {
     Mark(crate::commands::mark::args::MarkCommand),
     /// Write a Gradescope autograder (setup.sh, run_autograder) for a pack.
     GradescopeAutograder(super::autograder::AutograderCli),
+    /// Write a new pack folder for your own assignment: pack.yaml naming
+    /// the model, an example rule, category and cases, explore.yaml
+    /// (docs/new-pack.md).
+    NewPack(NewPackCli),
     /// Print the version and each pack's suite content hash (as --version).
     Version,
     /// Print the JSON Schema of the case format.
@@ -106,6 +110,20 @@ pub(super) enum Sub {
         #[arg(long)]
         results: bool,
     },
+}
+
+/// The options of `new-pack`.
+#[derive(Debug, clap::Args)]
+pub(super) struct NewPackCli {
+    /// The pack's name: one lowercase word (NAME_BIN names a program).
+    pub(super) name: String,
+    /// The command that runs the model solution, from the pack's folder
+    /// (`python3 model/NAME.py`, `./model/NAME`).
+    #[arg(long, value_name = "CMD")]
+    pub(super) model: String,
+    /// The folder to write (default: ./NAME); it must not exist.
+    #[arg(long, value_name = "PATH")]
+    pub(super) dir: Option<std::path::PathBuf>,
 }
 
 /// The options of a run.

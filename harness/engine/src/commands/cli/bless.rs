@@ -30,6 +30,9 @@ pub(super) fn bless_one(
     // A model solution is a program like any other: one that does not
     // give the same bytes twice is named, and its case left as it was.
     if ctx.target.is_model() {
+        if let Some(why) = crate::commands::folder::bless::could_not_run(&outcome) {
+            return Err(format!("{}: not blessed: {why}", file.display()));
+        }
         let again = run::run(&inv).map_err(|e| format!("{}: {e}", file.display()))?;
         if let Some(part) = crate::commands::folder::bless::unstable(&outcome, &again) {
             return Err(format!(

@@ -115,6 +115,7 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
                 Err(e) => usage_error(app.program, &e),
             },
         },
+        Some(Sub::NewPack(cli)) => new_pack(app, &cli),
         Some(Sub::Version) => {
             println!("{} {}", app.program, version(app));
             exit::code(exit::PASSED)
@@ -127,6 +128,33 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
             }
             exit::code(exit::PASSED)
         }
+    }
+}
+
+/// `new-pack`: writes the folder and says what to do next.
+fn new_pack(app: &App<'_>, cli: &args::NewPackCli) -> ExitCode {
+    let dir = cli
+        .dir
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(".").join(&cli.name));
+    match crate::commands::scaffold::new_pack(&cli.name, &cli.model, &dir, app.program) {
+        Ok(files) => {
+            let shown = dir.display();
+            println!(
+                "{}: wrote {} files into {shown}: {}",
+                app.program,
+                files.len(),
+                files.join(", ")
+            );
+            println!(
+                "next: write the rulings, rules.yaml and cases, then\n  {0} bless --spec {shown}\n  {0} \
+                 --spec {shown} --bin path/to/program --score\n  {0} diff --spec {shown} --bin \
+                 path/to/program",
+                app.program
+            );
+            exit::code(exit::PASSED)
+        }
+        Err(e) => usage_error(app.program, &format!("new-pack: {e}")),
     }
 }
 

@@ -3,7 +3,34 @@
 //! leaves), so that a model that reads the clock, an address or an
 //! uninitialised byte is named rather than written into the suite.
 
-use crate::exec::run::Outcome;
+use crate::exec::run::{Ending, Outcome};
+
+/// Why a model's run cannot be an expectation: it could not start its
+/// program (status 126 or 127, as a shell reports a command it cannot
+/// execute or find), say with its first line on stderr.
+pub fn could_not_run(outcome: &Outcome) -> Option<String> {
+    let Ending::Exited(code @ (126 | 127)) = outcome.ending else {
+        return None;
+    };
+    let said = String::from_utf8_lossy(&outcome.stderr);
+    let first = said
+        .lines()
+        .next()
+        .unwrap_or("")
+        .chars()
+        .take(160)
+        .collect::<String>();
+    Some(format!(
+        "the model could not run (status {code}, as a command that cannot be executed or \
+         found{}); check pack.yaml's model.command: a contained model reads only the system \
+         and its own folder",
+        if first.is_empty() {
+            String::new()
+        } else {
+            format!(": {first}")
+        }
+    ))
+}
 
 /// The first part in which two runs of the same case differ, named for
 /// people (`stdout at byte 12`), or `None` when they agree.
@@ -42,6 +69,20 @@ pub fn unstable(first: &Outcome, second: &Outcome) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_model_that_cannot_start_is_named() {
+        let mut o = Outcome::exited_with(b"");
+        assert_eq!(could_not_run(&o), None);
+        o.ending = Ending::Exited(126);
+        o.stderr = b"/x/shims/python3: line 12: /x/pyenv: Permission denied\nmore\n".to_vec();
+        let why = could_not_run(&o).unwrap_or_default();
+        assert!(
+            why.contains("status 126") && why.contains("Permission denied"),
+            "{why}"
+        );
+        assert!(!why.contains("more"), "{why}");
+    }
+
     use super::*;
     use crate::exec::run::Ending;
 

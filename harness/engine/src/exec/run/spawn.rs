@@ -90,7 +90,7 @@ impl Proc {
 /// The whole environment of the program: cleared, then these.
 pub(super) fn environment(inv: &Invocation, layout: &Layout) -> Vec<(OsString, OsString)> {
     let mut env: Vec<(OsString, OsString)> = vec![
-        ("PATH".into(), "/usr/bin:/bin".into()),
+        ("PATH".into(), super::target::RUN_PATH.into()),
         ("LC_ALL".into(), "C".into()),
         ("HOME".into(), layout.work.clone().into()),
     ];

@@ -10,6 +10,9 @@ use std::path::{Path, PathBuf};
 /// reference: its value is the pack's name.
 pub const REFERENCE_ENV: &str = "CONFORMANCE_REFERENCE";
 
+/// The `PATH` a contained program runs with.
+pub const RUN_PATH: &str = "/usr/bin:/bin";
+
 /// The program to run: a path, or the reference, which is this very
 /// executable re-run with [`REFERENCE_ENV`] set (never looked up by path).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,7 +84,9 @@ impl Target {
     /// A command line: one shell-quoted string split into words with the
     /// shell's quoting rules (never run through a shell). A first word
     /// with a slash is a path, checked like [`Target::binary`]; one
-    /// without is looked up in `PATH`, as a shell would.
+    /// without is looked up as a shell would, first in [`RUN_PATH`] (where
+    /// the program itself looks: a contained run cannot read a caller's
+    /// `~/.pyenv/shims` or the like), then in the caller's `PATH`.
     pub fn command(line: &str) -> Result<Self, TargetError> {
         let words = shlex::split(line)
             .filter(|w| !w.is_empty())
@@ -92,9 +97,9 @@ impl Target {
         let mut target = if first.contains('/') {
             Self::binary(Path::new(first))?
         } else {
-            let found = std::env::var_os("PATH")
-                .iter()
-                .flat_map(std::env::split_paths)
+            let caller = std::env::var_os("PATH").unwrap_or_default();
+            let found = std::env::split_paths(RUN_PATH)
+                .chain(std::env::split_paths(&caller))
                 .map(|dir| dir.join(first))
                 .find(|p| Self::binary(p).is_ok())
                 .ok_or_else(|| TargetError::NotFound(first.clone()))?;
