@@ -140,14 +140,31 @@ class _Counted:
 
     def __init__(self, inner):
         self._inner = inner
-        self.encoding = inner.encoding or "utf-8"
-        self.errors = inner.errors or "strict"
         self.buffer = _CountedBuffer(inner.buffer)
+
+    # Read from the real stream each time: reconfigure() may change them.
+    @property
+    def encoding(self):
+        return self._inner.encoding or "utf-8"
+
+    @property
+    def errors(self):
+        return self._inner.errors or "strict"
+
+    def __getattr__(self, name):
+        # Anything else a model asks of sys.stdout (reconfigure,
+        # line_buffering, name, closed...) is the real stream's, so tracing
+        # never makes a model fail where it runs untraced.
+        return getattr(self._inner, name)
 
     def write(self, s):
         data = s.encode(self.encoding, self.errors)
         self.buffer.write(data)
         return len(s)
+
+    def writelines(self, lines):
+        for s in lines:
+            self.write(s)
 
     def flush(self):
         self.buffer.flush()
@@ -178,6 +195,9 @@ class _CountedBuffer:
 
     def flush(self):
         self._inner.flush()
+
+    def __getattr__(self, name):
+        return getattr(self._inner, name)
 
 
 def install():

@@ -258,3 +258,11 @@ fn the_prompt_of_pythons_input_is_counted_at_a_terminal() {
     let answer = span(8, 16, &["DISP-1"], "the answer");
     assert_eq!(spans, vec![span(0, 8, &["MOVE-1"], "the prompt"), answer]);
 }
+
+#[test]
+fn a_traced_python_stdout_is_still_the_real_stream() {
+    let dir = workdir();
+    let (stdout, spans) = traced_spans(dir.path(), &["python3", "span_stream.py"]);
+    assert_eq!(stdout, b"a\nbc\nd\n");
+    assert_eq!(spans, vec![span(0, 7, &["DISP-1"], "the lines")]);
+}
