@@ -21,6 +21,10 @@
 //! files) for any tree: `LAYERS_SRC=/some/src cargo test -p
 //! conformance-engine --test layers -- --nocapture` prints them for another
 //! checkout.
+//!
+//! Past 600 lines: the use-tree reader, the graph, the measures and the
+//! synthetic trees that prove the checker can fail belong together; about
+//! half of the file is those tests.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
