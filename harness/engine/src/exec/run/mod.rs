@@ -39,7 +39,7 @@ mod target;
 mod watch;
 
 pub use ending::{Ending, MAX_TIMEOUT, Stream, format_secs, parse_timeout, signal_name};
-pub use files::normalize;
+pub use files::{checked_relative, normalize};
 use files::place_files;
 pub use invocation::{
     DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Invocation, KEEP_WINDOW, Keep, MIN_TIME_LIMIT,
