@@ -65,7 +65,10 @@ mod tests {
             line_of_path(TEXT, &[("files", 0), ("path", 1), ("chance", 0)]),
             Some(7)
         );
-        assert_eq!(line_of_path(TEXT, &[("files", 0), ("path", 0), ("chance", 0)]), Some(5));
+        assert_eq!(
+            line_of_path(TEXT, &[("files", 0), ("path", 0), ("chance", 0)]),
+            Some(5)
+        );
         assert_eq!(line_of_path(TEXT, &[("stdin", 0), ("values", 0)]), None);
     }
 }

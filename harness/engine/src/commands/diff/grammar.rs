@@ -35,8 +35,8 @@ use serde::Deserialize;
 use super::explore::{Classification, Explorer, Label, Probe};
 use super::plain::{self, PlainSession, Source};
 use super::template::{Value, chance, fill, pick, placeholders};
-use crate::model::rng::SplitMix64;
 use crate::model::key_line;
+use crate::model::rng::SplitMix64;
 use crate::model::schema::{self, ParseError};
 
 /// The file's name in a pack's folder.
@@ -597,7 +597,10 @@ stdin:
     fn a_list_that_weighs_nothing_is_refused_at_its_line() {
         let (line, message) = fault("argv:\n  - {words: [a], weight: 0}\n");
         assert_eq!(line, Some(1));
-        assert!(message.contains("argv: every argument list weighs 0"), "{message}");
+        assert!(
+            message.contains("argv: every argument list weighs 0"),
+            "{message}"
+        );
         let (line, message) = fault("values: {}\nstdin:\n  lines:\n    - {text: a, weight: 0}\n");
         assert_eq!(line, Some(3));
         assert!(message.contains("line template weighs 0"), "{message}");
@@ -610,7 +613,10 @@ stdin:
     #[test]
     fn a_fault_names_the_line_of_its_own_key() {
         let (line, message) = fault("values:\n  s: {choice: []}\n");
-        assert_eq!((line, message.as_str()), (Some(2), "value `s`: choice has no words"));
+        assert_eq!(
+            (line, message.as_str()),
+            (Some(2), "value `s`: choice has no words")
+        );
         let (line, message) = fault(
             "files:\n  - {path: a, chance: 0.5, text: x}\n  - path: b\n    text: y\n    chance: 3\n",
         );
@@ -623,8 +629,9 @@ stdin:
     #[test]
     fn a_file_path_must_stay_in_the_programs_folder() {
         for path in ["../x", "/etc/passwd", "a/../../b"] {
-            let (line, message) =
-                fault(&format!("files:\n  - {{path: a, text: x}}\n  - {{path: '{path}', text: x}}\n"));
+            let (line, message) = fault(&format!(
+                "files:\n  - {{path: a, text: x}}\n  - {{path: '{path}', text: x}}\n"
+            ));
             assert_eq!(line, Some(3), "{path}");
             assert!(message.contains("must be relative"), "{message}");
         }

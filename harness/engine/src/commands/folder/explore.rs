@@ -438,7 +438,10 @@ mod tests {
         let d = derived();
         let s = d.session_of(0);
         let c = d.shrink(&s);
-        assert!(c.iter().any(|x| x.lines.len() == 1 && x.lines[0].bytes == b"3 4"));
+        assert!(
+            c.iter()
+                .any(|x| x.lines.len() == 1 && x.lines[0].bytes == b"3 4")
+        );
         assert!(c.iter().any(|x| x.args == ["h", "10"]));
         assert!(c.iter().any(|x| x.args == ["h", "1", "20"]));
         assert!(c.iter().all(|x| *x != s));
