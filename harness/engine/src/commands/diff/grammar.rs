@@ -24,7 +24,7 @@
 //! files:
 //!   - {path: game.sav, chance: 0.5, text: "{discs}\n", rules: [FILE-1]}
 //! stdin:
-//!   length: [0, 12]         # lines per session
+//!   length: [0, 12]         # lines per session (default [0, 8]; [0, 0] without lines)
 //!   lines:
 //!     - {text: "{peg} {peg}", rules: [MOVE-1]}
 //!     - {text: "q", rules: [END-2]}
