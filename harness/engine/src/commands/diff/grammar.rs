@@ -239,16 +239,16 @@ impl Grammar {
                 "stdin asks for lines but lists no `lines` templates".to_owned(),
             ));
         }
-        drawable(
-            self.argv.iter().map(|a| (a.weight, &a.tags)),
-            "argv: every argument list",
-        )
-        .map_err(|m| (At::keys(&[("argv", 0)]), m))?;
-        drawable(
-            self.stdin.lines.iter().map(|l| (l.weight, &l.tags)),
-            "stdin: every line template",
-        )
-        .map_err(|m| (At::keys(&[("stdin", 0), ("lines", 0)]), m))
+        let argv: Vec<_> = self.argv.iter().map(|a| (a.weight, &a.tags)).collect();
+        drawable(&argv, "argv: every argument list").map_err(|m| (At::keys(&[("argv", 0)]), m))?;
+        let lines: Vec<_> = self
+            .stdin
+            .lines
+            .iter()
+            .map(|l| (l.weight, &l.tags))
+            .collect();
+        drawable(&lines, "stdin: every line template")
+            .map_err(|m| (At::keys(&[("stdin", 0), ("lines", 0)]), m))
     }
 
     /// Each file's path is one, in the program's folder, listed once; each
@@ -320,22 +320,19 @@ impl Grammar {
 /// Whether a list weighted by `items` can be drawn from: some weight above
 /// 0, and some among the parts not marked ambiguous if there are such (a
 /// run without `--ambiguous` draws only those). `what` names the list.
-fn drawable<'a>(
-    items: impl Iterator<Item = (u32, &'a Tags)> + Clone,
-    what: &str,
-) -> Result<(), String> {
+fn drawable(items: &[(u32, &Tags)], what: &str) -> Result<(), String> {
     let weighs = |ambiguous: bool| {
         items
-            .clone()
+            .iter()
             .filter(|(_, t)| ambiguous || t.ambiguous.is_none())
-            .map(|(w, _)| u64::from(w))
+            .map(|&(w, _)| u64::from(w))
             .sum::<u64>()
     };
-    let plain = items.clone().filter(|(_, t)| t.ambiguous.is_none()).count();
-    if items.clone().next().is_some() && weighs(true) == 0 {
+    let plain = items.iter().any(|(_, t)| t.ambiguous.is_none());
+    if !items.is_empty() && weighs(true) == 0 {
         return Err(format!("{what} weighs 0, so none can be drawn"));
     }
-    if plain > 0 && weighs(false) == 0 {
+    if plain && weighs(false) == 0 {
         return Err(format!(
             "{what} not marked ambiguous weighs 0, so none can be drawn without --ambiguous"
         ));
