@@ -45,6 +45,21 @@ pub fn line_of_path(text: &str, path: &[(&str, usize)]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Any text: every line found exists and holds the key followed by
+        /// a colon.
+        #[test]
+        fn found_lines_hold_the_key(text in "[ a-c:{},\\n-]{0,80}", key in "[a-c]{1,2}") {
+            let lines: Vec<&str> = text.lines().collect();
+            for l in key_lines(&text, &key) {
+                let line = lines[l - 1];
+                prop_assert!(line.contains(key.as_str()) && line.contains(':'), "{line:?}");
+            }
+            let _ = line_of_path(&text, &[(&key, 1), (&key, 0)]);
+        }
+    }
 
     const TEXT: &str = "values:\n  s: {choice: [a]}\n  n: {int: [1, 2]}\nfiles:\n  - {path: a, \
                         chance: 1}\n  - path: b\n    chance: 2\nstdin:\n  length: [0, 1]\n";
