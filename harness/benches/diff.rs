@@ -57,6 +57,7 @@ fn main() -> ExitCode {
             reference: &reference,
             program: boxes_harness::PROGRAM,
             default: true,
+            bin_is_command: false,
         };
         match boxes_harness::engine::diff::run(&BoxesExplorer, &context, &cli) {
             Ok(report) if report.mismatching == 0 => {

@@ -579,3 +579,30 @@ fn diff_with_the_examples_grammar_finds_a_variants_bug() {
         "{text}"
     );
 }
+
+#[test]
+fn diff_takes_bin_and_against_as_command_lines_as_run_does() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pack = script_pack(dir.path(), "echo hi\n", &[("a", "args: [x]\n")]);
+    let diff = |extra: &[&str]| {
+        let run = harness()
+            .env("CONFORMANCE_CONTAINMENT", "group")
+            .args(["diff", "--spec"])
+            .arg(&pack)
+            .args(extra)
+            .args(["--sessions", "5", "--seed", "1", "--max-failures", "1"])
+            .arg("--out")
+            .arg(dir.path().join("found"))
+            .output()
+            .expect("diff");
+        let text = String::from_utf8_lossy(&run.stdout).into_owned()
+            + &String::from_utf8_lossy(&run.stderr);
+        (run.status.code(), text)
+    };
+    let (code, text) = diff(&["--bin", "sh -c 'echo bye'"]);
+    assert_eq!(code, Some(1), "a command line with arguments: {text}");
+    let (code, text) = diff(&["--bin", "sh -c 'echo hi'", "--against", "sh -c 'echo ho'"]);
+    assert_eq!(code, Some(1), "{text}");
+    let (code, text) = diff(&["--bin", "sh -c 'echo hi'"]);
+    assert_eq!(code, Some(0), "{text}");
+}

@@ -3,13 +3,15 @@
 //! [`crate::exec::run::Invocation`]) and what to expect
 //! ([`case::Expectation`]) ([`case`]), suites on disk ([`suite`]) or
 //! embedded in the binary ([`embedded`]), and the seeded PRNG every pack's
-//! corpus and explorer share ([`rng`]).
+//! corpus and explorer share ([`rng`]), and where a key sits in a YAML
+//! file for the errors serde cannot place ([`key_line`]).
 //!
 //! May use: [`crate::bytes`], [`crate::exec`] (a case describes a run; the
 //! run knows nothing of cases). Used by judging, output and the commands.
 
 pub mod case;
 pub mod embedded;
+pub mod key_line;
 pub mod rng;
 pub mod schema;
 pub mod suite;

@@ -239,6 +239,7 @@ fn diff_main(app: &App<'_>, command: DiffCommand) -> ExitCode {
         reference: &reference,
         program: app.program,
         default: app.is_default(pack),
+        bin_is_command: pack.bin_is_command(),
     };
     match explorer.diff(&context, &cli) {
         Ok(r) if r.findings.is_empty() && r.mismatching == 0 => exit::code(exit::PASSED),

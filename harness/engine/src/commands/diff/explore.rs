@@ -119,6 +119,24 @@ pub struct Context<'a> {
     pub program: &'a str,
     /// Whether the pack is the binary's default (no `--spec` needed).
     pub default: bool,
+    /// Whether `--bin` and `--against` are command lines (a folder pack's),
+    /// as `run` takes them, rather than paths.
+    pub bin_is_command: bool,
+}
+
+impl Context<'_> {
+    /// The program `--bin` or `--against` names, as the pack reads it.
+    ///
+    /// # Errors
+    /// What is wrong with it, for a person.
+    pub fn target(&self, given: &std::path::Path) -> Result<Target, String> {
+        if self.bin_is_command {
+            Target::command(&given.to_string_lossy())
+        } else {
+            Target::binary(given)
+        }
+        .map_err(|e| e.to_string())
+    }
 }
 
 impl Context<'_> {

@@ -8,6 +8,10 @@
 //! ([`crate::commands::diff::plain`]) and classifies them by the rules of the parts
 //! they were made of.
 //!
+//! Past 600 lines: the file's format, its checks (each fault placed on its
+//! own key's line) and the explorer that draws from it are one concept;
+//! nearly half the file is their tests.
+//!
 //! ```yaml
 //! category: play            # the suite.yaml category diff's cases go into
 //! values:
@@ -20,7 +24,7 @@
 //! files:
 //!   - {path: game.sav, chance: 0.5, text: "{discs}\n", rules: [FILE-1]}
 //! stdin:
-//!   length: [0, 12]         # lines per session
+//!   length: [0, 12]         # lines per session (default [0, 8]; [0, 0] without lines)
 //!   lines:
 //!     - {text: "{peg} {peg}", rules: [MOVE-1]}
 //!     - {text: "q", rules: [END-2]}
@@ -35,6 +39,7 @@ use serde::Deserialize;
 use super::explore::{Classification, Explorer, Label, Probe};
 use super::plain::{self, PlainSession, Source};
 use super::template::{Value, chance, fill, pick, placeholders};
+use crate::model::key_line;
 use crate::model::rng::SplitMix64;
 use crate::model::schema::{self, ParseError};
 
@@ -106,12 +111,13 @@ pub struct FileTemplate {
 }
 
 /// Standard input: lines drawn from templates.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Stdin {
-    /// The fewest and most lines of a session.
-    #[serde(default = "default_length")]
-    pub length: [usize; 2],
+    /// The fewest and most lines of a session (default `[0, 8]` with line
+    /// templates, `[0, 0]` without).
+    #[serde(default)]
+    pub length: Option<[usize; 2]>,
     /// The line templates, one drawn per line.
     #[serde(default)]
     pub lines: Vec<LineTemplate>,
@@ -123,14 +129,14 @@ pub struct Stdin {
     pub unterminated: f64,
 }
 
-impl Default for Stdin {
-    fn default() -> Self {
-        Self {
-            length: default_length(),
-            lines: Vec::new(),
-            damage: 0.0,
-            unterminated: 0.0,
-        }
+impl Stdin {
+    /// The fewest and most lines of a session, as written or by default.
+    pub fn length(&self) -> [usize; 2] {
+        self.length.unwrap_or(if self.lines.is_empty() {
+            [0, 0]
+        } else {
+            [0, 8]
+        })
     }
 }
 
@@ -156,26 +162,23 @@ fn always() -> f64 {
     1.0
 }
 
-fn default_length() -> [usize; 2] {
-    [0, 8]
-}
-
 /// The most lines a session may ask for: a grammar is for finding bugs,
 /// and the shrink loop pays for every line.
 pub const MAX_LINES: usize = 1000;
 
 impl Grammar {
     /// Parses `bytes`, the file shown to people as `file`; checks that
-    /// every template names a known value, every chance is a probability
-    /// and every range is in order.
+    /// every template names a known value, every chance is a probability,
+    /// every range is in order, every file path stays in the program's
+    /// folder and every list can be drawn from.
     ///
     /// # Errors
     /// [`ParseError`] naming the file and, where it can, the line.
     pub fn parse(file: &str, bytes: &[u8]) -> Result<Self, ParseError> {
         let grammar: Self = schema::parse(file, bytes)?;
-        grammar.check().map_err(|(needle, message)| ParseError {
+        grammar.check().map_err(|(at, message)| ParseError {
             file: file.to_owned(),
-            location: line_of(bytes, &needle).map(|l| (l, 1)),
+            location: at.line(&String::from_utf8_lossy(bytes)).map(|l| (l, 1)),
             message,
         })?;
         Ok(grammar)
@@ -191,34 +194,96 @@ impl Grammar {
             .flat_map(|t| t.rules.iter().map(String::as_str))
     }
 
-    /// The first fault and a piece of text to find its line by.
-    fn check(&self) -> Result<(), (String, String)> {
+    /// The first fault and where it is written.
+    fn check(&self) -> Result<(), (At, String)> {
         for (name, value) in &self.values {
+            let at = || At::keys(&[("values", 0), (name, 0)]);
             match value {
                 Value::Int([lo, hi]) if lo > hi => {
                     return Err((
-                        format!("{name}:"),
+                        at(),
                         format!("value `{name}`: int range [{lo}, {hi}] is empty"),
                     ));
                 }
                 Value::Choice(words) if words.is_empty() => {
-                    return Err((
-                        format!("{name}:"),
-                        format!("value `{name}`: choice has no words"),
-                    ));
+                    return Err((at(), format!("value `{name}`: choice has no words")));
                 }
                 _ => {}
             }
         }
-        let mut paths = BTreeSet::new();
-        for file in &self.files {
-            if !paths.insert(&file.path) {
+        self.check_files()?;
+        self.check_templates()?;
+        let chances = [
+            ("damage", self.stdin.damage),
+            ("unterminated", self.stdin.unterminated),
+        ];
+        for (key, p) in chances {
+            if !(0.0..=1.0).contains(&p) {
                 return Err((
-                    format!("path: {}", file.path),
-                    format!("file `{}` is listed twice", file.path),
+                    At::keys(&[("stdin", 0), (key, 0)]),
+                    format!("{key} {p} is not a chance from 0 to 1"),
                 ));
             }
         }
+        let [lo, hi] = self.stdin.length();
+        let length = || At::keys(&[("stdin", 0), ("length", 0)]);
+        if lo > hi || hi > MAX_LINES {
+            return Err((
+                length(),
+                format!("stdin length [{lo}, {hi}] must be in order and at most {MAX_LINES}"),
+            ));
+        }
+        if hi > 0 && self.stdin.lines.is_empty() {
+            return Err((
+                length(),
+                "stdin asks for lines but lists no `lines` templates".to_owned(),
+            ));
+        }
+        let argv: Vec<_> = self.argv.iter().map(|a| (a.weight, &a.tags)).collect();
+        drawable(&argv, "argv: every argument list").map_err(|m| (At::keys(&[("argv", 0)]), m))?;
+        let lines: Vec<_> = self
+            .stdin
+            .lines
+            .iter()
+            .map(|l| (l.weight, &l.tags))
+            .collect();
+        drawable(&lines, "stdin: every line template")
+            .map_err(|m| (At::keys(&[("stdin", 0), ("lines", 0)]), m))
+    }
+
+    /// Each file's path is one, in the program's folder, listed once; each
+    /// chance is a probability.
+    fn check_files(&self) -> Result<(), (At, String)> {
+        let mut paths = BTreeSet::new();
+        for (i, file) in self.files.iter().enumerate() {
+            let at = |key| At::keys(&[("files", 0), ("path", i), (key, 0)]);
+            if crate::exec::run::checked_relative(&file.path).is_err() {
+                return Err((
+                    at("path"),
+                    format!(
+                        "file path `{}` must be relative and stay in the program's folder",
+                        file.path
+                    ),
+                ));
+            }
+            if !paths.insert(&file.path) {
+                return Err((at("path"), format!("file `{}` is listed twice", file.path)));
+            }
+            if !(0.0..=1.0).contains(&file.chance) {
+                return Err((
+                    at("chance"),
+                    format!(
+                        "file `{}`: chance {} is not a chance from 0 to 1",
+                        file.path, file.chance
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Every template names known values.
+    fn check_templates(&self) -> Result<(), (At, String)> {
         let words = self.values.values().flat_map(|v| match v {
             Value::Choice(words) => words.as_slice(),
             Value::Int(_) => &[],
@@ -235,7 +300,7 @@ impl Grammar {
                 if !self.values.contains_key(&name) {
                     let known: Vec<&str> = self.values.keys().map(String::as_str).collect();
                     return Err((
-                        format!("{{{name}}}"),
+                        At::Text(format!("{{{name}}}")),
                         format!(
                             "`{{{name}}}` names no value; values: {}",
                             if known.is_empty() {
@@ -248,43 +313,59 @@ impl Grammar {
                 }
             }
         }
-        let chances = self.files.iter().map(|f| ("chance:", f.chance)).chain([
-            ("damage:", self.stdin.damage),
-            ("unterminated:", self.stdin.unterminated),
-        ]);
-        for (key, p) in chances {
-            if !(0.0..=1.0).contains(&p) {
-                return Err((
-                    key.to_owned(),
-                    format!(
-                        "{} {p} is not a chance from 0 to 1",
-                        key.trim_end_matches(':')
-                    ),
-                ));
-            }
-        }
-        let [lo, hi] = self.stdin.length;
-        if lo > hi || hi > MAX_LINES {
-            return Err((
-                "length:".to_owned(),
-                format!("stdin length [{lo}, {hi}] must be in order and at most {MAX_LINES}"),
-            ));
-        }
-        if hi > 0 && self.stdin.lines.is_empty() {
-            return Err((
-                "stdin:".to_owned(),
-                "stdin asks for lines but lists no `lines` templates".to_owned(),
-            ));
-        }
         Ok(())
     }
 }
 
-/// The 1-based line of the first occurrence of `needle` in `bytes`.
-fn line_of(bytes: &[u8], needle: &str) -> Option<usize> {
-    let text = String::from_utf8_lossy(bytes);
-    let at = text.find(needle)?;
-    Some(text[..at].matches('\n').count() + 1)
+/// Whether a list weighted by `items` can be drawn from: some weight above
+/// 0, and some among the parts not marked ambiguous if there are such (a
+/// run without `--ambiguous` draws only those). `what` names the list.
+fn drawable(items: &[(u32, &Tags)], what: &str) -> Result<(), String> {
+    let weighs = |ambiguous: bool| {
+        items
+            .iter()
+            .filter(|(_, t)| ambiguous || t.ambiguous.is_none())
+            .map(|&(w, _)| u64::from(w))
+            .sum::<u64>()
+    };
+    let plain = items.iter().any(|(_, t)| t.ambiguous.is_none());
+    if !items.is_empty() && weighs(true) == 0 {
+        return Err(format!("{what} weighs 0, so none can be drawn"));
+    }
+    if plain && weighs(false) == 0 {
+        return Err(format!(
+            "{what} not marked ambiguous weighs 0, so none can be drawn without --ambiguous"
+        ));
+    }
+    Ok(())
+}
+
+/// Where a fault is written.
+enum At {
+    /// The line a chain of keys reaches ([`key_line::line_of_path`]).
+    Keys(Vec<(String, usize)>),
+    /// The first line holding this text (a template's placeholder).
+    Text(String),
+}
+
+impl At {
+    fn keys(path: &[(&str, usize)]) -> Self {
+        Self::Keys(path.iter().map(|&(k, n)| (k.to_owned(), n)).collect())
+    }
+
+    /// Its 1-based line in `text`.
+    fn line(&self, text: &str) -> Option<usize> {
+        match self {
+            Self::Keys(path) => {
+                let path: Vec<(&str, usize)> = path.iter().map(|(k, n)| (k.as_str(), *n)).collect();
+                key_line::line_of_path(text, &path)
+            }
+            Self::Text(needle) => {
+                let at = text.find(needle.as_str())?;
+                Some(text[..at].matches('\n').count() + 1)
+            }
+        }
+    }
 }
 
 /// `diff`'s explorer for a grammar.
@@ -310,7 +391,7 @@ impl GrammarExplorer {
             Source::Argv(i) => self.grammar.argv.get(i).map(|a| &a.tags),
             Source::File(i) => self.grammar.files.get(i).map(|f| &f.tags),
             Source::Line(i) => self.grammar.stdin.lines.get(i).map(|l| &l.tags),
-            Source::Derived => None,
+            Source::Case(_) | Source::Derived => None,
         }
     }
 }
@@ -330,6 +411,8 @@ impl Explorer for GrammarExplorer {
         let g = &self.grammar;
         let mut rng = SplitMix64::new(seed).fork(index);
         let mut session = PlainSession::default();
+        // `check` saw to it that a list with parts allowed has weight among
+        // them: `pick` is `None` only for a list with none.
         let argv = allowed(&g.argv, |a| &a.tags, ambiguous);
         if let Some(i) = pick(&argv, |i| g.argv[i].weight, &mut rng) {
             session.args = g.argv[i]
@@ -352,7 +435,7 @@ impl Explorer for GrammarExplorer {
         }
         let lines = allowed(&g.stdin.lines, |l| &l.tags, ambiguous);
         if !lines.is_empty() {
-            let [lo, hi] = g.stdin.length;
+            let [lo, hi] = g.stdin.length();
             for _ in 0..rng.between(lo, hi) {
                 let Some(i) = pick(&lines, |i| g.stdin.lines[i].weight, &mut rng) else {
                     break;
@@ -489,5 +572,70 @@ stdin:
                 .contains(":2:1: value `n`: int range [5, 1] is empty"),
             "{e}"
         );
+    }
+
+    /// The line and message of the grammar `text`'s fault.
+    fn fault(text: &str) -> (Option<usize>, String) {
+        let e = Grammar::parse("explore.yaml", text.as_bytes()).expect_err(text);
+        (e.location.map(|l| l.0), e.message)
+    }
+
+    #[test]
+    fn a_grammar_of_arguments_alone_has_no_stdin() {
+        let g = Grammar::parse("explore.yaml", b"argv:\n  - {words: [a]}\n").expect("parses");
+        let e = GrammarExplorer::new(g, "first");
+        for index in 0..20 {
+            let s = e.generate(1, index, false);
+            assert_eq!(s.args, ["a"]);
+            assert!(s.lines.is_empty());
+        }
+        let (line, message) = fault("argv:\n  - {words: [a]}\nstdin:\n  length: [1, 2]\n");
+        assert_eq!(line, Some(4));
+        assert!(message.contains("lists no `lines`"), "{message}");
+    }
+
+    #[test]
+    fn a_list_that_weighs_nothing_is_refused_at_its_line() {
+        let (line, message) = fault("argv:\n  - {words: [a], weight: 0}\n");
+        assert_eq!(line, Some(1));
+        assert!(
+            message.contains("argv: every argument list weighs 0"),
+            "{message}"
+        );
+        let (line, message) = fault("values: {}\nstdin:\n  lines:\n    - {text: a, weight: 0}\n");
+        assert_eq!(line, Some(3));
+        assert!(message.contains("line template weighs 0"), "{message}");
+        let (line, message) =
+            fault("argv:\n  - {words: [a], weight: 0}\n  - {words: [b], ambiguous: x}\n");
+        assert_eq!(line, Some(1));
+        assert!(message.contains("without --ambiguous"), "{message}");
+    }
+
+    #[test]
+    fn a_fault_names_the_line_of_its_own_key() {
+        let (line, message) = fault("values:\n  s: {choice: []}\n");
+        assert_eq!(
+            (line, message.as_str()),
+            (Some(2), "value `s`: choice has no words")
+        );
+        let (line, message) = fault(
+            "files:\n  - {path: a, chance: 0.5, text: x}\n  - path: b\n    text: y\n    chance: 3\n",
+        );
+        assert_eq!(line, Some(5), "{message}");
+        assert!(message.contains("file `b`: chance 3"), "{message}");
+        let (line, _) = fault("stdin:\n  lines: [{text: 'length: x'}]\n  length: [3, 1]\n");
+        assert_eq!(line, Some(3));
+    }
+
+    #[test]
+    fn a_file_path_must_stay_in_the_programs_folder() {
+        for path in ["../x", "/etc/passwd", "a/../../b"] {
+            let (line, message) = fault(&format!(
+                "files:\n  - {{path: a, text: x}}\n  - {{path: '{path}', text: x}}\n"
+            ));
+            assert_eq!(line, Some(3), "{path}");
+            assert!(message.contains("must be relative"), "{message}");
+        }
+        Grammar::parse("explore.yaml", b"files:\n  - {path: d/a.txt, text: x}\n").expect("parses");
     }
 }

@@ -40,7 +40,7 @@ use self::explore::{Context, Explorer};
 use self::found::{Finding, Report};
 use self::progress::Progress;
 use crate::bytes::quote::shell_quote;
-use crate::exec::run::{DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Ending, RunError, Target};
+use crate::exec::run::{DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Ending, RunError};
 
 /// The subcommand's name, the first argument that selects it.
 pub const SUBCOMMAND: &str = "diff";
@@ -109,10 +109,10 @@ pub fn run<E: Explorer>(
     };
     // Finished runs' folders are reused until the sessions end.
     let _kept = crate::exec::spare::Scope::enter();
-    let candidate = Target::binary(bin).map_err(|e| e.to_string())?;
+    let candidate = context.target(bin)?;
     crate::exec::preflight::check(&candidate).map_err(|e| e.to_string())?;
     let expected = match &cli.against {
-        Some(path) => Target::binary(path).map_err(|e| e.to_string())?,
+        Some(path) => context.target(path)?,
         None => context.reference.clone(),
     };
     let (timeout, derived) = match cli.timeout {

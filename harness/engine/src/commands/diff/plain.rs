@@ -17,6 +17,8 @@ pub enum Source {
     File(usize),
     /// Its stdin line template number `i`.
     Line(usize),
+    /// The suite's case number `i` (an explorer derived from the cases).
+    Case(usize),
     /// Nothing the explorer can cite.
     #[default]
     Derived,
@@ -114,9 +116,20 @@ pub fn damage(bytes: &mut Vec<u8>, rng: &mut SplitMix64) {
 
 /// Smaller sessions, the most reducing first: half the lines, each line
 /// (from the end), each file, each argument, each number smaller (a digit
-/// shorter, or a digit one less), and a newline on the last line.
+/// shorter, or a digit one less), and a newline on the last line. Every
+/// candidate is strictly smaller, so shrinking ends; at most
+/// [`shrink::BUDGET`](super::shrink::BUDGET) of them, as the shrink loop
+/// never tries more (a session of a thousand lines would otherwise be
+/// copied a thousand times).
 pub fn shrink(session: &PlainSession) -> Vec<PlainSession> {
     let mut out = Vec::new();
+    shrink_into(session, &mut out);
+    out.truncate(super::shrink::BUDGET);
+    out
+}
+
+fn shrink_into(session: &PlainSession, out: &mut Vec<PlainSession>) {
+    let full = |out: &Vec<PlainSession>| out.len() >= super::shrink::BUDGET;
     let n = session.lines.len();
     if n > 2 {
         let mut half = session.clone();
@@ -124,6 +137,9 @@ pub fn shrink(session: &PlainSession) -> Vec<PlainSession> {
         out.push(half);
     }
     for i in (0..n).rev() {
+        if full(out) {
+            return;
+        }
         let mut one = session.clone();
         one.lines.remove(i);
         if one.lines.is_empty() {
@@ -149,6 +165,9 @@ pub fn shrink(session: &PlainSession) -> Vec<PlainSession> {
         }
     }
     for (i, line) in session.lines.iter().enumerate() {
+        if full(out) {
+            return;
+        }
         if let Some(short) = shorter_number(&line.bytes) {
             let mut one = session.clone();
             one.lines[i].bytes = short;
@@ -167,7 +186,6 @@ pub fn shrink(session: &PlainSession) -> Vec<PlainSession> {
         ended.unterminated = false;
         out.push(ended);
     }
-    out
 }
 
 /// `bytes` with its first number above 1 made smaller: a digit shorter

@@ -62,27 +62,35 @@ pub(super) fn placeholders(template: &str) -> Vec<String> {
 /// names itself stops there, its last braces left as they are).
 const DEPTH: usize = 4;
 
-/// A template with its values drawn.
+/// The most bytes a filled template grows to before expansion stops: depth
+/// alone bounds nesting, not size (a word naming its own value `k` times
+/// expands to `k^DEPTH` copies).
+pub const MAX_FILL: usize = 64 * 1024;
+
+/// A template with its values drawn; past [`MAX_FILL`] bytes the rest is
+/// left out (the text ends within one template's length of the cap).
 pub(super) fn fill(
     template: &str,
     values: &BTreeMap<String, Value>,
     rng: &mut SplitMix64,
 ) -> String {
-    fill_at(template, values, rng, 0)
+    let mut out = String::new();
+    fill_into(template, values, rng, 0, &mut out);
+    out
 }
 
-fn fill_at(
+fn fill_into(
     template: &str,
     values: &BTreeMap<String, Value>,
     rng: &mut SplitMix64,
     depth: usize,
-) -> String {
-    let mut out = String::new();
+    out: &mut String,
+) {
     let mut rest = template;
-    loop {
+    while out.len() < MAX_FILL {
         let Some(open) = rest.find(['{', '}']) else {
             out.push_str(rest);
-            return out;
+            return;
         };
         out.push_str(&rest[..open]);
         let tail = &rest[open..];
@@ -95,7 +103,7 @@ fn fill_at(
             match values.get(&tail[1..close]) {
                 Some(Value::Choice(words)) if depth < DEPTH => {
                     let word = &words[rng.below(words.len())];
-                    out.push_str(&fill_at(word, values, rng, depth + 1));
+                    fill_into(word, values, rng, depth + 1, out);
                 }
                 Some(v) => out.push_str(&draw(v, rng)),
                 None => {}
@@ -150,7 +158,13 @@ pub(super) fn chance(p: f64, rng: &mut SplitMix64) -> bool {
     x < p
 }
 
-/// One of `indices` drawn by `weight`; `None` when all weigh nothing.
+/// A uniform index below `n`; `None` when there is none.
+pub fn uniform(n: usize, rng: &mut SplitMix64) -> Option<usize> {
+    (n > 0).then(|| rng.below(n))
+}
+
+/// One of `indices` drawn by `weight`; `None` when all weigh nothing
+/// (a grammar's check refuses lists that do).
 pub(super) fn pick(
     indices: &[usize],
     weight: impl Fn(usize) -> u32,
@@ -198,5 +212,18 @@ mod tests {
         values.insert("y".to_owned(), Value::Choice(vec!["<{x}{y}>".to_owned()]));
         assert_eq!(fill("{y}", &values, &mut rng), "<7<7<7<7<{x}{y}>>>>>");
         assert_eq!(placeholders("{{a}} {b} {c"), ["b"]);
+    }
+
+    #[test]
+    fn a_word_that_multiplies_itself_fills_to_a_bounded_size() {
+        // 32 self-references over DEPTH levels would be 32^4 copies of 200
+        // bytes: 200 MiB.
+        let word = format!("{}{}", "x".repeat(200), "{w}".repeat(32));
+        let mut values = BTreeMap::new();
+        values.insert("w".to_owned(), Value::Choice(vec![word.clone()]));
+        let mut rng = SplitMix64::new(0);
+        let text = fill("{w}{w}", &values, &mut rng);
+        assert!(text.len() >= MAX_FILL, "{}", text.len());
+        assert!(text.len() <= MAX_FILL + word.len(), "{}", text.len());
     }
 }

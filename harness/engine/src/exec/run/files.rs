@@ -8,7 +8,11 @@ use std::path::{Path, PathBuf};
 
 use super::outcome::RunError;
 
-fn checked_relative(path: &str) -> Result<PathBuf, RunError> {
+/// `path` as a path inside the sandbox: relative, not empty, never `..`.
+///
+/// # Errors
+/// [`RunError::BadPath`] naming it otherwise.
+pub fn checked_relative(path: &str) -> Result<PathBuf, RunError> {
     let p = Path::new(path);
     let ok = !path.is_empty()
         && p.components().all(|c| {

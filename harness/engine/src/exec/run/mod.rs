@@ -39,8 +39,8 @@ mod target;
 mod watch;
 
 pub use ending::{Ending, MAX_TIMEOUT, Stream, format_secs, parse_timeout, signal_name};
-pub use files::normalize;
 use files::place_files;
+pub use files::{checked_relative, normalize};
 pub use invocation::{
     DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Invocation, KEEP_WINDOW, Keep, MIN_TIME_LIMIT,
     SLOWDOWN_ALLOWED, limit_from_reference, recorded_reference_ms,
