@@ -247,6 +247,15 @@ fn one_session<E: Explorer>(
     session: E::Session,
 ) -> Result<(), RunError> {
     let trial = shared.runner.trial(shared.explorer, &session)?;
+    // A model that could not start its program gives no expectation: a
+    // case expecting its "can't open file" would be written otherwise.
+    if shared.runner.expected.is_model()
+        && let Some(why) = crate::commands::folder::bless::could_not_run(&trial.expected)
+    {
+        *lock(&shared.failure) = Some(why);
+        shared.stop.store(true, Ordering::Relaxed);
+        return Ok(());
+    }
     if matches!(trial.actual.ending, Ending::TimedOut { .. }) {
         shared.hung.fetch_add(1, Ordering::Relaxed);
     }

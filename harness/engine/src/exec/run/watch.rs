@@ -117,15 +117,17 @@ pub(super) fn watch(
     };
 
     let [(stdout, stdout_dropped), (stderr, stderr_dropped)] = supervisor.captured();
-    let (files, dirs, written) = survey(&layout.work, &inv.files, inv.output_cap);
+    let survey = survey(&layout.work, &inv.files, inv.output_cap);
     Ok((
         Outcome {
             ending,
             stdout,
             stderr,
-            files,
-            dirs,
-            written,
+            files: survey.files,
+            dirs: survey.dirs,
+            written: survey.written,
+            cut: survey.cut,
+            folder: layout.work.clone(),
             left_process,
             left_behind,
             dropped: Dropped {
