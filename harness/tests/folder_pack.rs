@@ -746,11 +746,8 @@ fn diff_stops_when_the_model_cannot_run() {
     );
     let bin = dir.path().join("prog");
     std::fs::write(&bin, "#!/bin/sh\necho y\n").expect("program");
-    std::fs::set_permissions(
-        &bin,
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .expect("chmod");
+    std::fs::set_permissions(&bin, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("chmod");
     let out_dir = dir.path().join("found");
     let run = harness()
         .args(["diff", "--spec"])
@@ -761,8 +758,8 @@ fn diff_stops_when_the_model_cannot_run() {
         .arg(&out_dir)
         .output()
         .expect("diff");
-    let text = String::from_utf8_lossy(&run.stdout).into_owned()
-        + &String::from_utf8_lossy(&run.stderr);
+    let text =
+        String::from_utf8_lossy(&run.stdout).into_owned() + &String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(2), "{text}");
     assert!(
         text.contains("the model could not run (status 127") && text.contains("can't open file"),

@@ -393,7 +393,11 @@ mod tests {
         );
         assert_eq!(s.own_of([classes.join(".")]), [real.clone()]);
         // A folder that holds the caller's (or is the root) is nobody's.
-        let s = shared(&real.join("course"), Path::new("/home/u"), Path::new("/o/h"));
+        let s = shared(
+            &real.join("course"),
+            Path::new("/home/u"),
+            Path::new("/o/h"),
+        );
         assert!(s.own_of([classes, PathBuf::from("/")]).is_empty());
     }
 

@@ -377,6 +377,44 @@ mod tests {
     }
 
     #[test]
+    fn a_model_sharing_the_suites_folder_keeps_its_own_files_only() {
+        let suite = EmbeddedSuite {
+            files: &[
+                ("c/a.yaml", b""),
+                ("c/a.stdout", b""),
+                ("c/in/board", b""),
+                ("explore.yaml", b""),
+                ("model.sh", b""),
+                ("lib/util.sh", b""),
+                ("pack.yaml", b""),
+                ("rules.yaml", b""),
+                ("suite.yaml", b""),
+            ],
+            source_dir: "/p",
+            display: "p",
+            at_run_time: true,
+        };
+        let out = |model: &str| -> Vec<String> {
+            answers(&suite, Path::new("/p"), Path::new(model))
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect()
+        };
+        assert_eq!(
+            out("/p"),
+            [
+                "/p/c/a.stdout",
+                "/p/c/a.yaml",
+                "/p/c/in/board",
+                "/p/rules.yaml",
+                "/p/suite.yaml"
+            ]
+        );
+        // A model elsewhere (the pack above a suite folder) sees none of it.
+        assert_eq!(out("/").len(), suite.files.len());
+    }
+
+    #[test]
     fn paths_are_cleaned_lexically() {
         assert_eq!(
             clean(Path::new("/a/b/../../cases/nogo/.")),

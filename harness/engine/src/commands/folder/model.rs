@@ -342,4 +342,21 @@ mod tests {
         );
         assert!(command_in(dir.path(), "./missing", "p:1:1").is_err());
     }
+
+    #[test]
+    fn a_word_that_looks_like_a_file_must_name_one() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(dir.path().join("model.py"), b"").expect("write");
+        let missing = |c: &str| missing_file(dir.path(), c);
+        assert_eq!(missing("python3 model.py --x -"), None);
+        assert_eq!(missing("python3 modl.py").as_deref(), Some("modl.py"));
+        assert_eq!(missing("java -jar out/m.jar").as_deref(), Some("out/m.jar"));
+        assert_eq!(missing("java -cp . Model"), None);
+        assert_eq!(missing("env A=b/c sh -c 'echo a/b'"), None);
+        let e = command_in(dir.path(), "python3 modl.py", "p/pack.yaml:3:1").expect_err("refused");
+        assert!(
+            e.starts_with("p/pack.yaml:3:1: model.command: `modl.py`"),
+            "{e}"
+        );
+    }
 }
