@@ -391,7 +391,7 @@ mod tests {
             Path::new("/home/u"),
             Path::new("/o/h"),
         );
-        assert_eq!(s.own_of([classes.join(".")]), [real.clone()]);
+        assert_eq!(s.own_of([classes.join(".")]), std::slice::from_ref(&real));
         // A folder that holds the caller's (or is the root) is nobody's.
         let s = shared(
             &real.join("course"),

@@ -76,12 +76,7 @@ pub(super) fn watch(
     let status = settle(&mut started.proc, forced.is_some(), supervisor.exited());
     // What the streams still hold was written before the kill. A process
     // left behind is killed only now: a moment for the pipes to close.
-    let until = Instant::now()
-        + if left_process {
-            LEFT_DRAIN
-        } else {
-            Duration::ZERO
-        };
+    let until = Instant::now() + LEFT_DRAIN * u32::from(left_process);
     // A failed poll here only loses output after the verdict.
     let _ = supervisor.drain(until);
     let elapsed = start.elapsed();
