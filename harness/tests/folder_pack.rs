@@ -393,14 +393,8 @@ fn a_case_the_model_is_not_deterministic_on_is_named_and_not_blessed() {
         model,
         &[("steady", "args: []\n"), ("random", "args: [random]\n")],
     );
-    let out = harness()
-        .args(["bless", "--spec"])
-        .arg(&pack)
-        .output()
-        .expect("bless");
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{text}");
+    let (code, text) = on_pack("bless", &pack);
+    assert_eq!(code, Some(2), "{text}");
     assert!(
         text.contains("c/random.yaml: not blessed: the model is not deterministic on this case (stdout at byte"),
         "{text}"
@@ -424,14 +418,9 @@ fn the_model_is_contained_like_a_program_under_test() {
     // one place besides the system and its case folder it may read; the
     // secret lies just outside it.
     let pack = script_pack(dir.path(), &model, &[("read", "args: []\n")]);
-    let out = harness()
-        .args(["bless", "--spec"])
-        .arg(&pack)
-        .output()
-        .expect("bless");
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let (code, text) = on_pack("bless", &pack);
     let blessed = std::fs::read_to_string(pack.join("c/read.yaml")).expect("case");
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert_eq!(code, Some(0), "{text}");
     assert!(blessed.contains("stdout: \"refused\\n\""), "{blessed}");
     assert!(text.contains("blessing from the model: "), "{text}");
 }
@@ -580,13 +569,13 @@ fn diff_with_the_examples_grammar_finds_a_variants_bug() {
     );
 }
 
-/// Bless of `pack`: exit status and stdout with stderr.
-fn bless_text(pack: &Path) -> (Option<i32>, String) {
+/// The subcommand `sub` on `pack`: exit status and stdout with stderr.
+fn on_pack(sub: &str, pack: &Path) -> (Option<i32>, String) {
     let out = harness()
-        .args(["bless", "--spec"])
+        .args([sub, "--spec"])
         .arg(pack)
         .output()
-        .expect("bless");
+        .expect("run the harness");
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
@@ -622,7 +611,7 @@ fn the_model_never_reads_the_suites_answers_in_any_layout() {
         std::fs::create_dir_all(pack.join("m")).expect("mkdir");
         std::fs::write(pack.join("m/model.sh"), &script).expect("model");
         std::fs::write(pack.join("pack.yaml"), format!("name: toy\n{model}")).expect("pack.yaml");
-        let (code, text) = bless_text(&pack);
+        let (code, text) = on_pack("bless", &pack);
         assert_eq!(code, Some(0), "{name}: {text}");
         let blessed = std::fs::read_to_string(pack.join("c/a.yaml")).expect("case");
         assert!(
@@ -641,7 +630,7 @@ fn bless_refuses_output_naming_the_models_folders() {
         model,
         &[("usage", "args: []\n"), ("where", "args: [where]\n")],
     );
-    let (code, text) = bless_text(&pack);
+    let (code, text) = on_pack("bless", &pack);
     assert_eq!(code, Some(2), "{text}");
     assert!(
         text.contains("c/usage.yaml: not blessed: its stderr names the folder it runs from"),
@@ -666,13 +655,8 @@ fn a_command_word_naming_no_file_is_refused_at_load() {
         "name: toy\nmodel:\n  command: sh modl.sh\n",
     )
     .expect("pack.yaml");
-    let out = harness()
-        .args(["list", "--spec"])
-        .arg(&pack)
-        .output()
-        .expect("list");
-    let text = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(2), "{text}");
+    let (code, text) = on_pack("list", &pack);
+    assert_eq!(code, Some(2), "{text}");
     assert!(
         text.contains(&format!(
             "{}:3:1: model.command: `modl.sh` looks like a file",
@@ -696,7 +680,7 @@ fn a_suite_in_a_subfolder_keeps_its_files() {
         "name: toy\nsuite: suite\nmodel:\n  command: sh model.sh\n",
     )
     .expect("pack.yaml");
-    let (code, text) = bless_text(&pack);
+    let (code, text) = on_pack("bless", &pack);
     assert_eq!(code, Some(0), "{text}");
     let case = std::fs::read_to_string(pack.join("suite/c/a.yaml")).expect("case");
     assert!(case.contains("stdout: \"same\\n\""), "{case}");
@@ -709,13 +693,8 @@ fn a_suite_file_past_the_cap_is_refused_by_its_length() {
     // A sparse terabyte: read whole, it would exhaust memory first.
     let big = std::fs::File::create(pack.join("c/big.bin")).expect("create");
     big.set_len(1 << 40).expect("sparse file");
-    let out = harness()
-        .args(["list", "--spec"])
-        .arg(&pack)
-        .output()
-        .expect("list");
-    let text = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(2), "{text}");
+    let (code, text) = on_pack("list", &pack);
+    assert_eq!(code, Some(2), "{text}");
     assert!(text.contains("more than 256 MiB of files"), "{text}");
 }
 
@@ -728,7 +707,7 @@ fn a_build_output_cut_at_the_cap_is_an_error() {
         "name: toy\nmodel:\n  build: head -c 16777217 /dev/zero > big\n  command: sh model.sh\n",
     )
     .expect("pack.yaml");
-    let (code, text) = bless_text(&pack);
+    let (code, text) = on_pack("bless", &pack);
     assert_eq!(code, Some(2), "{text}");
     assert!(
         text.contains("left big, longer than the 16 MiB a built file may be"),
