@@ -1,9 +1,9 @@
-//! A folder pack's model solution made runnable: with a `build` line, its
-//! sources built once, contained like a submission's build (`sh -c` in a
-//! sandbox holding a copy of `model.dir`), and what the build left written
-//! to a temporary folder that is removed when the command ends, an
-//! interrupt included; without one, its command taken from `model.dir`.
-//! Either way the result is a command [`Target`] marked as the model: it
+//! A folder pack's model solution made runnable, from a folder of its own
+//! that never holds the suite: a copy of `model.dir` without the suite's
+//! files, built there once when it has a `build` line (contained like a
+//! submission's build: `sh -c` in a sandbox holding that copy), written to
+//! a temporary folder that is removed when the command ends, an interrupt
+//! included. The result is a command [`Target`] marked as the model: it
 //! runs exactly as a program under test runs (its own folder readable,
 //! nothing else of the caller's).
 
