@@ -129,9 +129,10 @@ fn all_public(dir: &Path, depth: usize) -> bool {
 }
 
 /// What a program may read of its own, given the files that make it (the
-/// program, the files its command line names): for each, the folder
-/// holding it, or the file alone where that folder is shared
-/// ([`Shared`]).
+/// program, the files and folders its command line names): for a file,
+/// the folder holding it, or the file alone where that folder is shared
+/// ([`Shared`]); for a folder (`java -cp /x/classes`), that folder itself,
+/// never its parent, and nothing where it is shared itself.
 pub fn own_of(named: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
     Shared::of_this_process().own_of(named)
 }
@@ -180,9 +181,18 @@ impl Shared {
         let mut out: Vec<PathBuf> = Vec::new();
         for path in named {
             let path = fs::canonicalize(&path).unwrap_or(path);
-            let own = match path.parent() {
-                Some(dir) if !self.holds(dir) => dir.to_owned(),
-                _ => path.clone(),
+            let own = if path.is_dir() {
+                // A named folder is the program's own; its parent may hold
+                // anything (a pack's suite beside its model's classes).
+                if self.holds(&path) {
+                    continue;
+                }
+                path
+            } else {
+                match path.parent() {
+                    Some(dir) if !self.holds(dir) => dir.to_owned(),
+                    _ => path.clone(),
+                }
             };
             if !out.contains(&own) {
                 out.push(own);
@@ -368,6 +378,27 @@ mod tests {
             s.own_of([PathBuf::from("/home/u/course/bin/prog")]),
             [PathBuf::from("/home/u/course/bin")]
         );
+    }
+
+    #[test]
+    fn a_named_folder_is_its_own_never_its_parent() {
+        let parent = tempfile::tempdir().unwrap();
+        let classes = parent.path().join("classes");
+        fs::create_dir(&classes).unwrap();
+        let real = fs::canonicalize(&classes).unwrap();
+        let s = shared(
+            Path::new("/w/suite"),
+            Path::new("/home/u"),
+            Path::new("/o/h"),
+        );
+        assert_eq!(s.own_of([classes.join(".")]), std::slice::from_ref(&real));
+        // A folder that holds the caller's (or is the root) is nobody's.
+        let s = shared(
+            &real.join("course"),
+            Path::new("/home/u"),
+            Path::new("/o/h"),
+        );
+        assert!(s.own_of([classes, PathBuf::from("/")]).is_empty());
     }
 
     #[test]

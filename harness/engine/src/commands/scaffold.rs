@@ -55,10 +55,7 @@ pub fn new_pack(
     dir: &Path,
     program: &str,
 ) -> Result<Vec<String>, ScaffoldError> {
-    let mut chars = name.chars();
-    let word = chars.next().is_some_and(|c| c.is_ascii_lowercase())
-        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
-    if !word {
+    if !crate::commands::folder::pack_file::is_word(name) {
         return Err(ScaffoldError::Name(name.to_owned()));
     }
     if model.trim().is_empty() {

@@ -33,6 +33,11 @@ pub(super) fn bless_one(
         if let Some(why) = crate::commands::folder::bless::could_not_run(&outcome) {
             return Err(format!("{}: not blessed: {why}", file.display()));
         }
+        if let Some(why) =
+            crate::commands::folder::bless::names_its_folders(&outcome, ctx.target.model_home())
+        {
+            return Err(format!("{}: not blessed: {why}", file.display()));
+        }
         let again = run::run(&inv).map_err(|e| format!("{}: {e}", file.display()))?;
         if let Some(part) = crate::commands::folder::bless::unstable(&outcome, &again) {
             return Err(format!(

@@ -193,6 +193,8 @@ mod tests {
                 .collect::<BTreeMap<_, _>>(),
             dirs: BTreeSet::new(),
             written: BTreeSet::new(),
+            cut: BTreeSet::new(),
+            folder: std::path::PathBuf::new(),
             left_process: false,
             left_behind: Vec::new(),
             dropped: crate::exec::run::Dropped::default(),

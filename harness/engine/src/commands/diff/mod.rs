@@ -241,12 +241,33 @@ fn worker<E: Explorer>(shared: &Shared<'_, E>) {
     }
 }
 
+/// Whether the expected side is a model that could not start its program
+/// on this session: then no expectation comes from it (a case expecting its
+/// "can't open file" would be written otherwise), and diff stops with why.
+fn model_could_not_run<E: Explorer>(shared: &Shared<'_, E>, trial: &Trial) -> bool {
+    let why = shared
+        .runner
+        .expected
+        .is_model()
+        .then(|| crate::commands::folder::bless::could_not_run(&trial.expected))
+        .flatten();
+    let Some(why) = why else {
+        return false;
+    };
+    *lock(&shared.failure) = Some(why);
+    shared.stop.store(true, Ordering::Relaxed);
+    true
+}
+
 fn one_session<E: Explorer>(
     shared: &Shared<'_, E>,
     index: u64,
     session: E::Session,
 ) -> Result<(), RunError> {
     let trial = shared.runner.trial(shared.explorer, &session)?;
+    if model_could_not_run(shared, &trial) {
+        return Ok(());
+    }
     if matches!(trial.actual.ending, Ending::TimedOut { .. }) {
         shared.hung.fetch_add(1, Ordering::Relaxed);
     }

@@ -3,6 +3,9 @@
 //! leaves), so that a model that reads the clock, an address or an
 //! uninitialised byte is named rather than written into the suite.
 
+use std::os::unix::ffi::OsStrExt as _;
+use std::path::Path;
+
 use crate::exec::run::{Ending, Outcome};
 
 /// Why a model's run cannot be an expectation: it could not start its
@@ -30,6 +33,35 @@ pub fn could_not_run(outcome: &Outcome) -> Option<String> {
             format!(": {first}")
         }
     ))
+}
+
+/// Why a model's run cannot be an expectation although two runs agree:
+/// its stdout or stderr names the folder it runs from or its case folder
+/// (`Usage: /tmp/conformance-model-x1/prog`), paths that are another run's
+/// the next time (and the same in both runs only because a run's folders
+/// are reused).
+pub fn names_its_folders(outcome: &Outcome, home: Option<&Path>) -> Option<String> {
+    let folders = home
+        .into_iter()
+        .map(|h| ("the folder it runs from", h))
+        .chain([("its case folder", outcome.folder.as_path())])
+        .filter(|(_, f)| f.as_os_str().len() > 1);
+    for (what, folder) in folders {
+        let real = std::fs::canonicalize(folder).unwrap_or_else(|_| folder.to_owned());
+        for path in [folder, real.as_path()] {
+            let needle = path.as_os_str().as_bytes();
+            for (stream, bytes) in [("stdout", &outcome.stdout), ("stderr", &outcome.stderr)] {
+                if bytes.windows(needle.len()).any(|w| w == needle) {
+                    return Some(format!(
+                        "its {stream} names {what} ({}), which is another folder on another \
+                         run: an expectation must not hold it",
+                        path.display()
+                    ));
+                }
+            }
+        }
+    }
+    None
 }
 
 /// The first part in which two runs of the same case differ, named for
@@ -85,6 +117,23 @@ mod tests {
 
     use super::*;
     use crate::exec::run::Ending;
+
+    #[test]
+    fn output_naming_the_models_folders_is_named() {
+        let mut o = Outcome::exited_with(b"Usage: /tmp/conformance-model-ab/prog\n");
+        o.folder = "/tmp/conformance-case-cd/case".into();
+        let home = Path::new("/tmp/conformance-model-ab");
+        let why = names_its_folders(&o, Some(home)).unwrap_or_default();
+        assert!(
+            why.contains("stdout names the folder it runs from (/tmp/conformance-model-ab)"),
+            "{why}"
+        );
+        o.stdout = b"ok\n".to_vec();
+        assert_eq!(names_its_folders(&o, Some(home)), None);
+        o.stderr = b"/tmp/conformance-case-cd/case/save: cannot write\n".to_vec();
+        let why = names_its_folders(&o, Some(home)).unwrap_or_default();
+        assert!(why.contains("stderr names its case folder"), "{why}");
+    }
 
     fn outcome(stdout: &[u8]) -> Outcome {
         Outcome::exited_with(stdout)

@@ -19,6 +19,7 @@ pub mod explore;
 pub mod model;
 pub mod pack_file;
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -52,6 +53,10 @@ pub struct FolderPack {
     /// The folder the suite was read from.
     suite_dir: PathBuf,
     suite: &'static EmbeddedSuite,
+    /// The suite's files the model's folder leaves out ([`answers`]).
+    left_out: BTreeSet<PathBuf>,
+    /// Where `model.command` is written (`pack.yaml:5:1`).
+    origin: String,
     rule_ids: Vec<&'static str>,
     model: OnceLock<Result<Target, String>>,
     /// `explore.yaml`, when the pack has one.
@@ -84,7 +89,18 @@ impl FolderPack {
             ));
         }
         let model_dir = clean(&dir.join(file.model.dir.as_deref().unwrap_or(".")));
+        let origin = command_origin(&shown, &bytes);
+        if file.model.build.is_none()
+            && let Some(word) = model::missing_file(&model_dir, &file.model.command)
+        {
+            return Err(format!(
+                "{origin}: model.command: `{word}` looks like a file, but {} holds no such file \
+                 (a typo?)",
+                shown_dir(&model_dir)
+            ));
+        }
         let suite = snapshot(&suite_dir, &model_dir, &shown_dir(&suite_dir))?;
+        let left_out = answers(suite, &suite_dir, &model_dir);
         let root = Root::Embedded(suite);
         let categories: Vec<String> = suite::suite_for(&root, suite)
             .map_err(|e| e.to_string())?
@@ -105,6 +121,8 @@ impl FolderPack {
             dir,
             suite_dir,
             suite,
+            left_out,
+            origin,
             rule_ids,
             model: OnceLock::new(),
             grammar,
@@ -122,6 +140,8 @@ impl FolderPack {
             dir: clean(&self.dir.join(self.file.model.dir.as_deref().unwrap_or("."))),
             build: self.file.model.build.clone(),
             command: self.file.model.command.clone(),
+            origin: self.origin.clone(),
+            left_out: self.left_out.clone(),
         }
     }
 }
@@ -182,25 +202,89 @@ fn shown_dir(dir: &Path) -> String {
         .to_string()
 }
 
-/// Every file of the suite folder (the model's sources left out when they
-/// lie inside it), read once and kept for the process, as an embedded
-/// suite is.
+/// `FILE:LINE:1` of `model.command` in `pack.yaml` (its `command:` key,
+/// which only the model has), or the file alone.
+fn command_origin(shown: &str, bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes)
+        .lines()
+        .position(|l| l.trim_start().starts_with("command:"))
+        .map_or_else(|| shown.to_owned(), |i| format!("{shown}:{}:1", i + 1))
+}
+
+/// The files of the suite a model in `model_dir` must never see, as
+/// canonical paths. When the model's folder is the suite's own (the
+/// default `model.dir: .`), they are `suite.yaml`, `rules.yaml`, every
+/// case file and every file of a folder holding a case (its sidecars and
+/// input files) or below one; the rest (the model's sources, `pack.yaml`,
+/// the rulings) is the model's. Otherwise every file of the suite is.
+fn answers(suite: &EmbeddedSuite, suite_dir: &Path, model_dir: &Path) -> BTreeSet<PathBuf> {
+    let is_case = |rel: &str| {
+        let top = !rel.contains('/');
+        Path::new(rel).extension().is_some_and(|e| e == "yaml")
+            && !(top && matches!(rel, "pack.yaml" | "explore.yaml"))
+    };
+    let case_dirs: BTreeSet<&str> = suite
+        .files
+        .iter()
+        .filter(|(rel, _)| is_case(rel))
+        .filter_map(|(rel, _)| rel.rsplit_once('/').map(|(d, _)| d))
+        .collect();
+    let shared = model_dir == suite_dir;
+    suite
+        .files
+        .iter()
+        .map(|(rel, _)| *rel)
+        .filter(|rel| {
+            !shared
+                || is_case(rel)
+                || case_dirs
+                    .iter()
+                    .any(|d| rel.strip_prefix(d).is_some_and(|r| r.starts_with('/')))
+        })
+        .map(|rel| {
+            let path = suite_dir.join(rel);
+            std::fs::canonicalize(&path).unwrap_or(path)
+        })
+        .collect()
+}
+
+/// Every file of the suite folder (the model's sources left out when their
+/// folder lies strictly inside it), read once and kept for the process, as
+/// an embedded suite is. Each file's length is checked against the cap
+/// before it is read, and no more than the cap is read.
 fn snapshot(dir: &Path, model_dir: &Path, shown: &str) -> Result<&'static EmbeddedSuite, String> {
+    use std::io::Read as _;
     let mut listed =
         conformance_embed::walk::files(dir).map_err(|e| format!("suite {}: {e}", dir.display()))?;
-    listed.retain(|(_, path)| model_dir == dir || !path.starts_with(model_dir));
+    let model_inside = model_dir != dir && model_dir.starts_with(dir);
+    listed.retain(|(_, path)| !model_inside || !path.starts_with(model_dir));
     listed.sort();
     let mut files: Vec<(&'static str, &'static [u8])> = Vec::with_capacity(listed.len());
     let mut total = 0u64;
+    let too_big = || {
+        format!(
+            "suite {}: more than {} MiB of files",
+            dir.display(),
+            SUITE_CAP >> 20
+        )
+    };
     for (rel, path) in listed {
-        let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        total = total.saturating_add(bytes.len() as u64);
+        let failed = |e: std::io::Error| format!("{}: {e}", path.display());
+        let file = std::fs::File::open(&path).map_err(failed)?;
+        let len = file.metadata().map_err(failed)?.len();
+        total = total.saturating_add(len);
         if total > SUITE_CAP {
-            return Err(format!(
-                "suite {}: more than {} MiB of files",
-                dir.display(),
-                SUITE_CAP >> 20
-            ));
+            return Err(too_big());
+        }
+        // A file that grows after its length was read is read no further
+        // than the cap.
+        let mut bytes = Vec::new();
+        file.take(SUITE_CAP - (total - len) + 1)
+            .read_to_end(&mut bytes)
+            .map_err(failed)?;
+        total = total - len + bytes.len() as u64;
+        if total > SUITE_CAP {
+            return Err(too_big());
         }
         files.push((leak(rel), Box::leak(bytes.into_boxed_slice())));
     }
@@ -290,6 +374,44 @@ mod tests {
         assert!(names_folder("examples/x", false));
         assert!(!names_folder("nogo", true));
         assert!(!names_folder("no-such-folder-here", false));
+    }
+
+    #[test]
+    fn a_model_sharing_the_suites_folder_keeps_its_own_files_only() {
+        let suite = EmbeddedSuite {
+            files: &[
+                ("c/a.yaml", b""),
+                ("c/a.stdout", b""),
+                ("c/in/board", b""),
+                ("explore.yaml", b""),
+                ("model.sh", b""),
+                ("lib/util.sh", b""),
+                ("pack.yaml", b""),
+                ("rules.yaml", b""),
+                ("suite.yaml", b""),
+            ],
+            source_dir: "/p",
+            display: "p",
+            at_run_time: true,
+        };
+        let out = |model: &str| -> Vec<String> {
+            answers(&suite, Path::new("/p"), Path::new(model))
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect()
+        };
+        assert_eq!(
+            out("/p"),
+            [
+                "/p/c/a.stdout",
+                "/p/c/a.yaml",
+                "/p/c/in/board",
+                "/p/rules.yaml",
+                "/p/suite.yaml"
+            ]
+        );
+        // A model elsewhere (the pack above a suite folder) sees none of it.
+        assert_eq!(out("/").len(), suite.files.len());
     }
 
     #[test]

@@ -1,9 +1,9 @@
-//! A folder pack's model solution made runnable: with a `build` line, its
-//! sources built once, contained like a submission's build (`sh -c` in a
-//! sandbox holding a copy of `model.dir`), and what the build left written
-//! to a temporary folder that is removed when the command ends, an
-//! interrupt included; without one, its command taken from `model.dir`.
-//! Either way the result is a command [`Target`] marked as the model: it
+//! A folder pack's model solution made runnable, from a folder of its own
+//! that never holds the suite: a copy of `model.dir` without the suite's
+//! files, built there once when it has a `build` line (contained like a
+//! submission's build: `sh -c` in a sandbox holding that copy), written to
+//! a temporary folder that is removed when the command ends, an interrupt
+//! included. The result is a command [`Target`] marked as the model: it
 //! runs exactly as a program under test runs (its own folder readable,
 //! nothing else of the caller's).
 
@@ -94,11 +94,16 @@ pub struct Recipe {
     pub build: Option<String>,
     /// The command line.
     pub command: String,
+    /// Where `command` is written (`pack.yaml:5:1`), for its errors.
+    pub origin: String,
+    /// The suite's files below `dir` (canonical paths): never copied into
+    /// the model's folder.
+    pub left_out: BTreeSet<PathBuf>,
 }
 
 impl Recipe {
-    /// What identifies a build: the folder and the line (one line of
-    /// text: tabs and newlines become spaces).
+    /// What identifies a staged model: the folder and the line (one line
+    /// of text: tabs and newlines become spaces).
     fn key(&self) -> String {
         format!(
             "{} {}",
@@ -109,22 +114,58 @@ impl Recipe {
     }
 }
 
-/// The model as a target: built first when it has a build line (unless
-/// the harness that started this one built it already).
+/// The model as a target, run from a folder of its own: a copy of its
+/// sources without the suite's files, built first when it has a build line
+/// (unless the harness that started this one staged it already). So the
+/// model never runs from, nor reads, a folder holding the answers.
 pub fn prepare(recipe: &Recipe) -> Result<Target, String> {
-    let home = match (&recipe.build, built_by_parent(recipe)) {
-        (None, _) => recipe.dir.clone(),
-        (Some(_), Some(home)) => home,
-        (Some(line), None) => build(recipe, line)?,
+    let home = match built_by_parent(recipe) {
+        Some(home) => home,
+        None => stage(recipe)?,
     };
-    command_in(&home, &recipe.command).map(Target::into_model)
+    command_in(&home, &recipe.command, &recipe.origin).map(|t| t.into_model(home))
+}
+
+/// Extensions of a word that names a file to run (`modl.py`).
+const PROGRAM_EXTENSIONS: [&str; 10] = [
+    "py", "js", "rb", "pl", "sh", "jar", "class", "lua", "php", "java",
+];
+
+/// Whether a later word of a command line looks like a file (it holds a
+/// `/` or ends in a program's extension) rather than an option, a setting
+/// or a word of text.
+fn looks_like_file(word: &str) -> bool {
+    !word.starts_with('-')
+        && !word.contains('=')
+        && !word.chars().any(char::is_whitespace)
+        && (word.contains('/')
+            || Path::new(word)
+                .extension()
+                .is_some_and(|e| PROGRAM_EXTENSIONS.iter().any(|x| e.eq_ignore_ascii_case(x))))
+}
+
+/// The first later word of `command` that looks like a file and names
+/// none in `home` (a typo such as `python3 modl.py`, whose "can't open
+/// file" would otherwise be blessed as the expectation).
+pub fn missing_file(home: &Path, command: &str) -> Option<String> {
+    shlex::split(command)?
+        .into_iter()
+        .skip(1)
+        .find(|w| looks_like_file(w) && !home.join(w).exists())
 }
 
 /// `command` with its words resolved in `home`: the first word, when it
 /// holds a `/`, is a path there (else it is looked up in `PATH`), and any
 /// later word naming a file there becomes its absolute path (so the model
-/// may read it, as a program reads its own folder).
-fn command_in(home: &Path, command: &str) -> Result<Target, String> {
+/// may read it, as a program reads its own folder); a later word that
+/// looks like a file and names none is an error naming `origin`.
+fn command_in(home: &Path, command: &str, origin: &str) -> Result<Target, String> {
+    if let Some(word) = missing_file(home, command) {
+        return Err(format!(
+            "{origin}: model.command: `{word}` looks like a file, but the model's folder holds \
+             no such file (a typo?)"
+        ));
+    }
     let words = shlex::split(command)
         .filter(|w| !w.is_empty())
         .ok_or_else(|| format!("model command `{command}` does not split into words"))?;
@@ -151,14 +192,19 @@ fn command_in(home: &Path, command: &str) -> Result<Target, String> {
     Target::command(&line).map_err(|e| format!("model command `{command}`: {e}"))
 }
 
-/// The model's sources: every regular file below `dir`, bounded.
-fn sources(dir: &Path) -> Result<Files, String> {
+/// The model's sources: every regular file below `dir` but those
+/// `left_out` (a link to one is left out too), bounded.
+fn sources(dir: &Path, left_out: &BTreeSet<PathBuf>) -> Result<Files, String> {
     use std::os::unix::fs::PermissionsExt as _;
     let listed = conformance_embed::walk::files(dir)
         .map_err(|e| format!("model dir {}: {e}", dir.display()))?;
     let mut files = Files::default();
     let mut total = 0u64;
     for (rel, path) in listed {
+        let real = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+        if left_out.contains(&real) {
+            continue;
+        }
         let meta = std::fs::metadata(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         total = total.saturating_add(meta.len());
         if total > SOURCES_CAP {
@@ -177,18 +223,29 @@ fn sources(dir: &Path) -> Result<Files, String> {
     Ok(files)
 }
 
-/// Builds the model contained and writes every file its sandbox holds
-/// afterwards to a fresh temporary folder, which is returned.
-fn build(recipe: &Recipe, line: &str) -> Result<PathBuf, String> {
-    let files = sources(&recipe.dir)?;
+/// The model's own folder: its sources (the suite's files left out),
+/// built there when it has a build line, written to a fresh temporary
+/// folder that lives until the command's [`Scope`] ends.
+fn stage(recipe: &Recipe) -> Result<PathBuf, String> {
+    let sources = sources(&recipe.dir, &recipe.left_out)?;
+    let staged = match &recipe.build {
+        None => sources,
+        Some(line) => build(recipe, line, &sources)?,
+    };
+    keep(recipe, &staged)
+}
+
+/// Builds the model contained, in a sandbox holding `sources`: every file
+/// the sandbox holds afterwards, what the build made executable.
+fn build(recipe: &Recipe, line: &str, sources: &Files) -> Result<Files, String> {
     let sh = Target::binary(Path::new("/bin/sh")).map_err(|e| e.to_string())?;
     let mut inv = Invocation::new(sh, vec![OsString::from("-c"), line.into()], Vec::new());
-    inv.files = files
+    inv.files = sources
         .0
         .iter()
         .map(|(p, b)| (p.clone(), b.clone()))
         .collect();
-    inv.executable = files.1.iter().cloned().collect();
+    inv.executable = sources.1.iter().cloned().collect();
     inv.timeout = BUILD_LIMIT;
     inv.limits = Limits::for_timeout(BUILD_LIMIT);
     inv.keep = Keep::ALL;
@@ -204,11 +261,28 @@ fn build(recipe: &Recipe, line: &str) -> Result<PathBuf, String> {
             outcome.ending
         ));
     }
-    let made: BTreeSet<&String> = outcome
+    if let Some(cut) = outcome.cut.first() {
+        return Err(format!(
+            "the model's build `{line}` (in a copy of {}) left {cut}, longer than the {} MiB a \
+             built file may be: a model cut short would be corrupt",
+            recipe.dir.display(),
+            inv.output_cap >> 20
+        ));
+    }
+    // The sandbox does not tell modes: what the build made (a compiled
+    // program) and what was executable before are executable.
+    let executable = outcome
         .files
         .keys()
-        .filter(|p| !files.0.contains_key(*p))
+        .filter(|p| !sources.0.contains_key(*p) || sources.1.contains(*p))
+        .cloned()
         .collect();
+    Ok(Files(outcome.files, executable))
+}
+
+/// Writes `files` to a fresh temporary folder, registered for removal when
+/// the [`Scope`] ends or on an interrupt, and returns it.
+fn keep(recipe: &Recipe, files: &Files) -> Result<PathBuf, String> {
     let (dir, ticket) = match Ticket::register(|| {
         let dir = tempfile::Builder::new()
             .prefix("conformance-model-")
@@ -228,11 +302,9 @@ fn build(recipe: &Recipe, line: &str) -> Result<PathBuf, String> {
             dir,
             _ticket: ticket,
         });
-    for (rel, bytes) in &outcome.files {
-        // The sandbox does not tell modes: what the build made (a compiled
-        // program) and what was executable before are executable.
-        let exec = made.contains(rel) || files.1.contains(rel);
-        write(&home, rel, bytes, exec).map_err(|e| format!("model folder {rel}: {e}"))?;
+    for (rel, bytes) in &files.0 {
+        write(&home, rel, bytes, files.1.contains(rel))
+            .map_err(|e| format!("model folder {rel}: {e}"))?;
     }
     Ok(home)
 }
@@ -256,9 +328,9 @@ mod tests {
     fn command_words_resolve_in_the_model_folder() {
         let dir = tempfile::tempdir().expect("temp dir");
         std::fs::write(dir.path().join("model.py"), b"print(1)\n").expect("write");
-        let t = command_in(dir.path(), "sh model.py --x")
+        let t = command_in(dir.path(), "sh model.py --x", "p:1:1")
             .expect("resolves")
-            .into_model();
+            .into_model(dir.path().to_owned());
         assert!(t.path().ends_with("sh"), "{}", t.path().display());
         assert!(t.is_model());
         assert_eq!(
@@ -268,6 +340,23 @@ mod tests {
                 OsString::from("--x")
             ]
         );
-        assert!(command_in(dir.path(), "./missing").is_err());
+        assert!(command_in(dir.path(), "./missing", "p:1:1").is_err());
+    }
+
+    #[test]
+    fn a_word_that_looks_like_a_file_must_name_one() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(dir.path().join("model.py"), b"").expect("write");
+        let missing = |c: &str| missing_file(dir.path(), c);
+        assert_eq!(missing("python3 model.py --x -"), None);
+        assert_eq!(missing("python3 modl.py").as_deref(), Some("modl.py"));
+        assert_eq!(missing("java -jar out/m.jar").as_deref(), Some("out/m.jar"));
+        assert_eq!(missing("java -cp . Model"), None);
+        assert_eq!(missing("env A=b/c sh -c 'echo a/b'"), None);
+        let e = command_in(dir.path(), "python3 modl.py", "p/pack.yaml:3:1").expect_err("refused");
+        assert!(
+            e.starts_with("p/pack.yaml:3:1: model.command: `modl.py`"),
+            "{e}"
+        );
     }
 }

@@ -94,7 +94,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<PackFile, ParseError> {
     let text = String::from_utf8_lossy(bytes);
     let fail = |key: &str, message: String| ParseError {
         file: file.to_owned(),
-        location: line_of(&text, key).map(|l| (l, 1)),
+        location: crate::model::key_line::line_of(&text, key).map(|l| (l, 1)),
         message,
     };
     if !is_word(&pack.name) {
@@ -159,23 +159,12 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<PackFile, ParseError> {
     Ok(pack)
 }
 
-/// Whether `name` is one lowercase word, fit for `NAME_BIN`.
-fn is_word(name: &str) -> bool {
+/// Whether `name` is one lowercase word, fit for `NAME_BIN` (a pack's
+/// name, here and in `new-pack`).
+pub fn is_word(name: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(|c| c.is_ascii_lowercase())
         && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
-}
-
-/// The 1-based line of the first `key:` in `text` (at any indentation), for
-/// errors serde cannot place.
-fn line_of(text: &str, key: &str) -> Option<usize> {
-    text.lines()
-        .position(|l| {
-            l.trim_start()
-                .strip_prefix(key)
-                .is_some_and(|rest| rest.trim_start().starts_with(':'))
-        })
-        .map(|i| i + 1)
 }
 
 #[cfg(test)]

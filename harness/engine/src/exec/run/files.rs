@@ -48,16 +48,23 @@ pub(super) fn place_files(
     Ok(())
 }
 
-pub(super) type Survey = (
-    BTreeMap<String, Vec<u8>>,
-    BTreeSet<String>,
-    BTreeSet<String>,
-);
+/// What the sandbox holds after a run.
+pub(super) struct Survey {
+    /// Every regular file, up to the cap, by relative path.
+    pub files: BTreeMap<String, Vec<u8>>,
+    /// Every folder.
+    pub dirs: BTreeSet<String>,
+    /// The files the run created or changed.
+    pub written: BTreeSet<String>,
+    /// The files longer than the cap (kept cut to it).
+    pub cut: BTreeSet<String>,
+}
 
 /// Lists what the sandbox holds after the run, and what the run wrote.
 pub(super) fn survey(root: &Path, placed: &[(String, Vec<u8>)], cap: u64) -> Survey {
     let mut files = BTreeMap::new();
     let mut dirs = BTreeSet::new();
+    let mut cut = BTreeSet::new();
     let mut pending = vec![(root.to_owned(), String::new())];
     while let Some((dir, prefix)) = pending.pop() {
         let Ok(entries) = fs::read_dir(&dir) else {
@@ -77,7 +84,12 @@ pub(super) fn survey(root: &Path, placed: &[(String, Vec<u8>)], cap: u64) -> Sur
                 if kind.is_file()
                     && let Ok(f) = fs::File::open(entry.path())
                 {
-                    let _ = f.take(cap).read_to_end(&mut bytes);
+                    // One byte past the cap tells a file cut short.
+                    let _ = f.take(cap.saturating_add(1)).read_to_end(&mut bytes);
+                    if bytes.len() as u64 > cap {
+                        bytes.truncate(usize::try_from(cap).unwrap_or(usize::MAX));
+                        cut.insert(rel.clone());
+                    }
                 }
                 files.insert(rel, bytes);
             }
@@ -90,7 +102,12 @@ pub(super) fn survey(root: &Path, placed: &[(String, Vec<u8>)], cap: u64) -> Sur
         .filter(|(p, b)| before.get(*p).is_none_or(|old| *old != *b))
         .map(|(p, _)| p.clone())
         .collect();
-    (files, dirs, written)
+    Survey {
+        files,
+        dirs,
+        written,
+        cut,
+    }
 }
 
 /// A relative path in the form [`super::outcome::Outcome::files`] uses.

@@ -27,6 +27,13 @@ pub struct Outcome {
     pub dirs: BTreeSet<String>,
     /// The files created or changed by the run.
     pub written: BTreeSet<String>,
+    /// The files of [`Outcome::files`] longer than the cap, kept only up
+    /// to it (a build's output must not be kept cut short).
+    pub cut: BTreeSet<String>,
+    /// The case folder the program ran in (its working directory), by
+    /// the path it saw: output naming it names a folder that is reused or
+    /// gone once the run ends.
+    pub folder: PathBuf,
     /// The program exited but a process it left behind kept an output
     /// stream open; the harness killed it.
     pub left_process: bool,
@@ -108,6 +115,8 @@ impl Outcome {
             files: BTreeMap::new(),
             dirs: BTreeSet::new(),
             written: BTreeSet::new(),
+            cut: BTreeSet::new(),
+            folder: PathBuf::new(),
             left_process: false,
             left_behind: Vec::new(),
             dropped: Dropped::default(),

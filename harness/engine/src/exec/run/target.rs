@@ -23,9 +23,10 @@ pub struct Target {
     words: Vec<OsString>,
     /// The pack whose reference this is, if it is one.
     pub(super) reference: Option<&'static str>,
-    /// A folder pack's model solution: the reference of its pack, yet
-    /// run and contained exactly as a program under test.
-    model: bool,
+    /// A folder pack's model solution (the folder it runs from): the
+    /// reference of its pack, yet run and contained exactly as a program
+    /// under test.
+    model: Option<PathBuf>,
 }
 
 /// A `--bin` that cannot be run.
@@ -57,7 +58,7 @@ impl Target {
             path,
             words: Vec::new(),
             reference: Some(pack),
-            model: false,
+            model: None,
         })
     }
 
@@ -77,7 +78,7 @@ impl Target {
             path,
             words: Vec::new(),
             reference: None,
-            model: false,
+            model: None,
         })
     }
 
@@ -145,18 +146,24 @@ impl Target {
         &self.path
     }
 
-    /// This command as a folder pack's model solution: the source of its
-    /// pack's expectations, contained as a program under test.
+    /// This command as a folder pack's model solution run from `home`:
+    /// the source of its pack's expectations, contained as a program
+    /// under test.
     #[must_use]
-    pub fn into_model(mut self) -> Self {
-        self.model = true;
+    pub fn into_model(mut self, home: PathBuf) -> Self {
+        self.model = Some(home);
         self
+    }
+
+    /// The folder a model solution runs from, if this is one.
+    pub fn model_home(&self) -> Option<&Path> {
+        self.model.as_deref()
     }
 
     /// Whether this is the reference: a pack's built-in one or a folder
     /// pack's model (the source of expectations either way).
     pub fn is_reference(&self) -> bool {
-        self.reference.is_some() || self.model
+        self.reference.is_some() || self.model.is_some()
     }
 
     /// Whether this is a built-in reference (this executable re-run, not
@@ -167,7 +174,7 @@ impl Target {
 
     /// Whether this is a folder pack's model solution.
     pub fn is_model(&self) -> bool {
-        self.model
+        self.model.is_some()
     }
 
     /// The pack whose reference this is, if it is one.
@@ -185,7 +192,7 @@ impl Target {
             line.push(' ');
             line.push_str(&crate::bytes::quote::shell_quote(&w.to_string_lossy()));
         }
-        if self.model {
+        if self.model.is_some() {
             format!("the model: {line}")
         } else {
             line

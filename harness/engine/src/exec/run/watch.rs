@@ -76,12 +76,7 @@ pub(super) fn watch(
     let status = settle(&mut started.proc, forced.is_some(), supervisor.exited());
     // What the streams still hold was written before the kill. A process
     // left behind is killed only now: a moment for the pipes to close.
-    let until = Instant::now()
-        + if left_process {
-            LEFT_DRAIN
-        } else {
-            Duration::ZERO
-        };
+    let until = Instant::now() + LEFT_DRAIN * u32::from(left_process);
     // A failed poll here only loses output after the verdict.
     let _ = supervisor.drain(until);
     let elapsed = start.elapsed();
@@ -117,15 +112,17 @@ pub(super) fn watch(
     };
 
     let [(stdout, stdout_dropped), (stderr, stderr_dropped)] = supervisor.captured();
-    let (files, dirs, written) = survey(&layout.work, &inv.files, inv.output_cap);
+    let survey = survey(&layout.work, &inv.files, inv.output_cap);
     Ok((
         Outcome {
             ending,
             stdout,
             stderr,
-            files,
-            dirs,
-            written,
+            files: survey.files,
+            dirs: survey.dirs,
+            written: survey.written,
+            cut: survey.cut,
+            folder: layout.work.clone(),
             left_process,
             left_behind,
             dropped: Dropped {
