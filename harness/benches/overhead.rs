@@ -26,8 +26,8 @@ use std::path::PathBuf;
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
-use boxes_harness::engine::judge::compare;
-use boxes_harness::engine::model::case::{self, Expectation, Overrides};
+use boxes_harness::engine::case::{self, Expectation, Overrides};
+use boxes_harness::engine::compare;
 use boxes_harness::engine::run::{self, Invocation, REFERENCE_ENV, Target};
 use boxes_harness::engine::sandbox::{self, CONTAINMENT_ENV};
 use boxes_harness::engine::suite::{CaseFile, Root};
@@ -300,7 +300,7 @@ fn measure(level: &str, opts: &Options) -> ExitCode {
 /// (their CPU time reaped into this process's) before it is read. Returns
 /// how many passed.
 fn run_all(cases: &[(Invocation, Expectation)]) -> usize {
-    let _kept = boxes_harness::engine::exec::spare::Scope::enter();
+    let _kept = boxes_harness::engine::spare::Scope::enter();
     cases
         .iter()
         .filter(|(inv, exp)| {

@@ -8,7 +8,7 @@ fn main() -> ExitCode {
         return code;
     }
     // A closed output pipe (`| head`) ends the command quietly.
-    boxes_harness::engine::exec::quiet::run(|| {
+    boxes_harness::engine::quiet::run(|| {
         boxes_harness::main_with_args(
             std::env::args_os().collect(),
             boxes_harness::engine::Defaults::default(),

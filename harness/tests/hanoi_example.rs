@@ -21,9 +21,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use boxes_harness::engine::judge::cause::Cause;
-use boxes_harness::engine::judge::compare::Mismatch;
-use boxes_harness::engine::judge::failure::input_note;
+use boxes_harness::engine::cause::Cause;
+use boxes_harness::engine::compare::Mismatch;
+use boxes_harness::engine::failure::input_note;
 use boxes_harness::engine::run::{Ending, Stream};
 use serde_json::Value;
 

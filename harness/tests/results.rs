@@ -128,7 +128,7 @@ fn results_validate_against_the_published_schema() {
     )
     .unwrap();
     let generated: Value =
-        serde_json::from_str(&boxes_harness::engine::output::results::json_schema()).unwrap();
+        serde_json::from_str(&boxes_harness::engine::results::json_schema()).unwrap();
     assert_eq!(
         published, generated,
         "cases/results.schema.json drifted; regenerate it with\n  \

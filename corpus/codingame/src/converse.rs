@@ -18,10 +18,10 @@ use codingame_reference::contain::Running;
 use codingame_reference::greedy::name_of;
 use codingame_reference::judge::{Judge, Reason};
 use codingame_reference::{client, strategy};
-use conformance_engine::bytes::{quote, visible};
 use conformance_engine::driver::{CaseDriver, Conversation, DriveSettings, Exchange};
 use conformance_engine::interrupt::{Interrupted, Killer, Ticket};
 use conformance_engine::run::Target;
+use conformance_engine::{quote, visible};
 
 use crate::force::{self, Forcer, Scenario};
 use crate::script::{self, Script};

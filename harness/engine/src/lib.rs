@@ -7,26 +7,31 @@
 //! below it (`docs/architecture.md` draws them; `tests/layers.rs` keeps
 //! them so):
 //!
-//! - [`commands`]: the command line, `diff`, `mark`, the spec pack
+//! - `commands/`: the command line, `diff`, `mark`, the spec pack
 //!   interface;
-//! - [`output`]: reports, results, `--bless`'s rewriting, exit statuses;
-//! - [`judge`]: comparison, failures, their causes, groups and verdicts;
-//! - [`model`]: the case format, cases, suites;
-//! - [`exec`]: a program run contained and supervised;
-//! - [`bytes`]: bytes made visible and quoted for people.
+//! - `output/`: reports, results, `--bless`'s rewriting, exit statuses;
+//! - `judge/`: comparison, failures, their causes, groups and verdicts;
+//! - `model/`: the case format, cases, suites;
+//! - `exec/`: a program run contained and supervised;
+//! - `bytes/`: bytes made visible and quoted for people.
 //!
-//! The other crates of the workspace (packs, references, the harness) use
-//! the short paths below; inside the engine every path names its layer.
+//! The layers are private: the other crates of the workspace (packs,
+//! references, the harness) use the named short paths below; inside the
+//! engine every path names its layer.
 
-pub mod bytes;
-pub mod commands;
-pub mod exec;
-pub mod judge;
-pub mod model;
-pub mod output;
+mod bytes;
+mod commands;
+mod exec;
+mod judge;
+mod model;
+mod output;
 
-// The short paths the packs, the references and the harness use: a named
-// list, the engine's public surface besides the layers themselves.
+// The engine's public surface, a named list: the short paths the packs,
+// the references, the harness and its tests use. The layers themselves
+// are private, so nothing else is reachable from outside.
+/// Bytes shown to people and quoted for shells (the codingame driver's
+/// reports).
+pub use bytes::{quote, visible};
 pub use commands::cli::{App, Defaults, main_with_args};
 pub use commands::pack::{EmbeddedSuite, Pack, reference_mode};
 pub use commands::{builtin, corpus_cli, diff, pack};
@@ -36,5 +41,13 @@ pub use conformance_embed::walk;
 /// without the engine).
 pub use conformance_sandbox as sandbox;
 pub use exec::{driver, interrupt, run};
+/// Kept sandbox folders and a quiet end on a closed pipe, for the
+/// harness's own `main`.
+pub use exec::{quiet, spare};
+/// A run judged: comparison, the bounded failure and its cause (the
+/// harness's example tests place causes themselves).
+pub use judge::{cause, compare, failure};
+/// A case resolved into a run and its expectation.
+pub use model::case;
 pub use model::{rng, schema, suite};
-pub use output::{exit, writer};
+pub use output::{exit, results, writer};

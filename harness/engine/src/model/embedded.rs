@@ -17,7 +17,7 @@
 macro_rules! embedded_suite {
     ($(#[$meta:meta])* $vis:vis static $ident:ident = $name:literal;) => {
         $(#[$meta])*
-        $vis static $ident: $crate::model::embedded::EmbeddedSuite = $crate::model::embedded::EmbeddedSuite {
+        $vis static $ident: $crate::EmbeddedSuite = $crate::EmbeddedSuite {
             files: {
                 mod embedded {
                     include!(concat!(env!("OUT_DIR"), "/embedded_suite.rs"));

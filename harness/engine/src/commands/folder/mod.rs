@@ -130,11 +130,6 @@ impl FolderPack {
         })
     }
 
-    /// The parsed `pack.yaml`.
-    pub fn file(&self) -> &PackFile {
-        &self.file
-    }
-
     fn recipe(&self) -> model::Recipe {
         model::Recipe {
             dir: clean(&self.dir.join(self.file.model.dir.as_deref().unwrap_or("."))),
