@@ -226,11 +226,25 @@ fn stop_all(reason: Reason) -> MutexGuard<'static, Registry> {
     // zygote forked die with it.
     conformance_sandbox::zygote::kill();
     conformance_sandbox::resident::kill_all();
-    for live in reg.runs.values() {
-        let _ = std::fs::remove_dir_all(&live.sandbox);
+    // Other threads may still be writing into a registered folder (a
+    // submission being unpacked, a report being written) and can make it
+    // again between removals: remove until every folder stays gone for one
+    // pass, bounded, so that an interrupt leaves no half-written folder.
+    for pass in 0..REMOVAL_PASSES {
+        for live in reg.runs.values() {
+            let _ = std::fs::remove_dir_all(&live.sandbox);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        if reg.runs.values().all(|live| !live.sandbox.exists()) && pass > 0 {
+            break;
+        }
     }
     reg
 }
+
+/// How many times [`stop_all`] removes the registered folders at most
+/// (10 ms apart): a bound on the exit's wait, not a measured need.
+const REMOVAL_PASSES: usize = 50;
 
 /// Asks every run to stop without ending the process (the output closed:
 /// the main thread unwinds and ends the command).
