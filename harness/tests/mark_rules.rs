@@ -228,7 +228,7 @@ fn gradescope_shaped(doc: &serde_json::Value) {
 
 /// `setup.sh` installs the harness from the release archive beside it,
 /// with no Rust toolchain (cargo is not on its PATH), refuses a missing
-/// archive by name, and checks the version it installed.
+/// archive by name, and one holding another version.
 fn setup_installs_the_release_archive(root: &Path, scripts: &Path, archive: &str) {
     let setup_text = std::fs::read_to_string(scripts.join("setup.sh")).expect("setup.sh");
     assert!(
@@ -252,19 +252,39 @@ fn setup_installs_the_release_archive(root: &Path, scripts: &Path, archive: &str
         said(&missing)
     );
     // The archive as dist/build lays it out: one folder named as the file.
-    let file = std::fs::File::create(scripts.join(format!("{archive}.tar.gz"))).expect("archive");
-    let mut tar = tar::Builder::new(flate2::write::GzEncoder::new(
-        file,
-        flate2::Compression::fast(),
-    ));
-    tar.append_path_with_name(
-        env!("CARGO_BIN_EXE_boxes-harness"),
-        format!("{archive}/boxes-harness"),
+    let pack = |binary: &Path| {
+        let file =
+            std::fs::File::create(scripts.join(format!("{archive}.tar.gz"))).expect("archive");
+        let mut tar = tar::Builder::new(flate2::write::GzEncoder::new(
+            file,
+            flate2::Compression::fast(),
+        ));
+        tar.append_path_with_name(binary, format!("{archive}/boxes-harness"))
+            .expect("the binary archived");
+        tar.into_inner()
+            .and_then(flate2::write::GzEncoder::finish)
+            .expect("archive written");
+    };
+    // An archive of another version, renamed, is refused.
+    let impostor = root.join("impostor");
+    write(
+        &impostor,
+        b"#!/bin/sh\necho 'boxes-harness 9.9.9 (elsewhere)'\n",
+    );
+    std::fs::set_permissions(
+        &impostor,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
     )
-    .expect("the binary archived");
-    tar.into_inner()
-        .and_then(flate2::write::GzEncoder::finish)
-        .expect("archive written");
+    .expect("chmod");
+    pack(&impostor);
+    let wrong = setup();
+    assert_eq!(wrong.status.code(), Some(1), "{}", said(&wrong));
+    assert!(
+        String::from_utf8_lossy(&wrong.stderr).contains("another version"),
+        "{}",
+        said(&wrong)
+    );
+    pack(Path::new(env!("CARGO_BIN_EXE_boxes-harness")));
     let installed = setup();
     assert_eq!(installed.status.code(), Some(0), "{}", said(&installed));
     assert!(
