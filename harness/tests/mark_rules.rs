@@ -226,6 +226,76 @@ fn gradescope_shaped(doc: &serde_json::Value) {
     }
 }
 
+/// `setup.sh` installs the harness from the release archive beside it,
+/// with no Rust toolchain (cargo is not on its PATH), refuses a missing
+/// archive by name, and one holding another version.
+fn setup_installs_the_release_archive(root: &Path, scripts: &Path, archive: &str) {
+    let setup_text = std::fs::read_to_string(scripts.join("setup.sh")).expect("setup.sh");
+    assert!(
+        setup_text.contains("build-essential") && !setup_text.contains("cargo"),
+        "{setup_text}"
+    );
+    let prefix = root.join("prefix");
+    let setup = || {
+        std::process::Command::new(scripts.join("setup.sh"))
+            .env("AUTOGRADER_PREFIX", &prefix)
+            .env("PATH", "/usr/bin:/bin")
+            .env("TMPDIR", root)
+            .output()
+            .expect("setup.sh runs")
+    };
+    let missing = setup();
+    assert_eq!(missing.status.code(), Some(1), "{}", said(&missing));
+    assert!(
+        String::from_utf8_lossy(&missing.stderr).contains(&format!("{archive}.tar.gz is missing")),
+        "{}",
+        said(&missing)
+    );
+    // The archive as dist/build lays it out: one folder named as the file.
+    let pack = |binary: &Path| {
+        let file =
+            std::fs::File::create(scripts.join(format!("{archive}.tar.gz"))).expect("archive");
+        let mut tar = tar::Builder::new(flate2::write::GzEncoder::new(
+            file,
+            flate2::Compression::fast(),
+        ));
+        tar.append_path_with_name(binary, format!("{archive}/boxes-harness"))
+            .expect("the binary archived");
+        tar.into_inner()
+            .and_then(flate2::write::GzEncoder::finish)
+            .expect("archive written");
+    };
+    // An archive of another version, renamed, is refused.
+    let impostor = root.join("impostor");
+    write(
+        &impostor,
+        b"#!/bin/sh\necho 'boxes-harness 9.9.9 (elsewhere)'\n",
+    );
+    std::fs::set_permissions(
+        &impostor,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .expect("chmod");
+    pack(&impostor);
+    let wrong = setup();
+    assert_eq!(wrong.status.code(), Some(1), "{}", said(&wrong));
+    assert!(
+        String::from_utf8_lossy(&wrong.stderr).contains("another version"),
+        "{}",
+        said(&wrong)
+    );
+    pack(Path::new(env!("CARGO_BIN_EXE_boxes-harness")));
+    let installed = setup();
+    assert_eq!(installed.status.code(), Some(0), "{}", said(&installed));
+    assert!(
+        String::from_utf8_lossy(&installed.stdout)
+            .starts_with(&format!("boxes-harness {} (", env!("CARGO_PKG_VERSION"))),
+        "{}",
+        said(&installed)
+    );
+    assert!(prefix.join("bin/boxes-harness").is_file());
+}
+
 #[test]
 fn the_gradescope_autograder_runs_against_a_fake_tree() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -237,11 +307,16 @@ fn the_gradescope_autograder_runs_against_a_fake_tree() {
         .output()
         .expect("runs");
     assert_eq!(wrote.status.code(), Some(0), "{}", said(&wrote));
-    let setup = std::fs::read_to_string(scripts.join("setup.sh")).expect("setup.sh");
-    assert!(
-        setup.contains("cargo install") && setup.contains("build-essential"),
-        "{setup}"
+    let said_wrote = String::from_utf8_lossy(&wrote.stdout);
+    let archive = format!(
+        "boxes-harness-{}-x86_64-unknown-linux-gnu",
+        env!("CARGO_PKG_VERSION")
     );
+    assert!(
+        said_wrote.contains(&format!("{archive}.tar.gz")),
+        "{said_wrote}"
+    );
+    setup_installs_the_release_archive(root, &scripts, &archive);
     // Gradescope's containers usually refuse user namespaces: mark is told
     // it may run in a weaker containment, or no student would get a mark.
     let runner = std::fs::read_to_string(scripts.join("run_autograder")).expect("run_autograder");

@@ -1,20 +1,27 @@
 //! `gradescope-autograder --spec NAME --out DIR`: the two files of a
 //! Gradescope autograder for a pack. `setup.sh` installs the build tools
-//! and this harness from the repository's source shipped beside it;
-//! `run_autograder` builds `/autograder/submission` with the pack's course
-//! line and runs the suite on it through `mark` (one submission), then
-//! copies its Gradescope document to `/autograder/results/results.json`,
-//! which exists whatever happened (a build that fails gives score 0 and
-//! the build's output). The root is `$AUTOGRADER_ROOT` when set (and the
-//! harness `$AUTOGRADER_HARNESS`), so the script runs against a fake tree
-//! in a test.
+//! the submissions need and this harness's static binary from its release
+//! archive shipped beside it (no Rust toolchain in the image; the version
+//! is pinned to the harness that wrote it); `run_autograder` builds
+//! `/autograder/submission` with the pack's course line and runs the suite
+//! on it through `mark` (one submission), then copies its Gradescope
+//! document to `/autograder/results/results.json`, which exists whatever
+//! happened (a build that fails gives score 0 and the build's output). The
+//! root is `$AUTOGRADER_ROOT` when set (and the harness
+//! `$AUTOGRADER_HARNESS`, the install prefix `$AUTOGRADER_PREFIX`), so the
+//! scripts run against a fake tree in a test.
 
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 
-/// The folder the repository's source is expected in, inside the
-/// autograder's `source/`.
-pub const SOURCE_DIR: &str = "conformance";
+/// The only target a release archive is built for (see docs/install.md).
+pub const TARGET: &str = "x86_64-unknown-linux-gnu";
+
+/// The file name of `program`'s release archive at this version, which
+/// `setup.sh` expects beside it: what `dist/build` writes.
+pub fn release_archive(program: &str) -> String {
+    format!("{program}-{}-{TARGET}.tar.gz", env!("CARGO_PKG_VERSION"))
+}
 
 /// `gradescope-autograder`'s options.
 #[derive(Debug, clap::Args)]
@@ -27,23 +34,39 @@ pub struct AutograderCli {
     pub out: PathBuf,
 }
 
-/// `setup.sh`: Gradescope runs it once, as root, in the image.
+/// `setup.sh`: Gradescope runs it once, as root, in the image. The C tools
+/// are installed only where missing, so that a test can run the script.
 fn setup_sh(program: &str) -> String {
+    let version = env!("CARGO_PKG_VERSION");
     format!(
         "#!/bin/bash\n\
-         # Gradescope autograder set-up, written by `{program} gradescope-autograder`.\n\
-         # Installs the build tools and {program} from the repository's source,\n\
-         # which must sit beside this file as {SOURCE_DIR}/ (see docs/staff.md).\n\
+         # Gradescope autograder set-up, written by `{program} gradescope-autograder` ({program} {version}).\n\
+         # Installs the build tools the submissions need and {program} {version}, a static\n\
+         # binary, from its release archive beside this file: no Rust toolchain. To pin\n\
+         # another version, see docs/staff.md.\n\
          set -euo pipefail\n\
          here=\"$(cd \"$(dirname \"$0\")\" && pwd)\"\n\
-         apt-get update\n\
-         DEBIAN_FRONTEND=noninteractive apt-get install -y build-essential curl ca-certificates\n\
-         if ! command -v cargo >/dev/null; then\n\
-         \x20   curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal\n\
-         \x20   . \"$HOME/.cargo/env\"\n\
+         version={version}\n\
+         name=\"{program}-$version-{TARGET}\"\n\
+         prefix=\"${{AUTOGRADER_PREFIX:-/usr/local}}\"\n\
+         if [ ! -f \"$here/$name.tar.gz\" ]; then\n\
+         \x20   echo \"setup.sh: $name.tar.gz is missing: put {program} $version's release archive beside setup.sh (docs/staff.md)\" >&2\n\
+         \x20   exit 1\n\
          fi\n\
-         cargo install --locked --root /usr/local --path \"$here/{SOURCE_DIR}/harness\" --bin {program}\n\
-         {program} --version\n"
+         if ! command -v cc >/dev/null || ! command -v make >/dev/null; then\n\
+         \x20   apt-get update\n\
+         \x20   DEBIAN_FRONTEND=noninteractive apt-get install -y build-essential\n\
+         fi\n\
+         unpacked=\"$(mktemp -d)\"\n\
+         tar -xzf \"$here/$name.tar.gz\" -C \"$unpacked\"\n\
+         install -D -m 0755 \"$unpacked/$name/{program}\" \"$prefix/bin/{program}\"\n\
+         rm -rf \"$unpacked\"\n\
+         installed=\"$(\"$prefix/bin/{program}\" --version)\"\n\
+         echo \"$installed\"\n\
+         case \"$installed\" in\n\
+         \x20   \"{program} $version \"*) ;;\n\
+         \x20   *) echo \"setup.sh: the archive holds another version than $version\" >&2; exit 1 ;;\n\
+         esac\n"
     )
 }
 

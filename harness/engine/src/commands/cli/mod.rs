@@ -104,11 +104,11 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
             Ok(pack) => match autograder::write(app.program, pack.name(), &cli.out) {
                 Ok(()) => {
                     println!(
-                        "{}: wrote {0}/setup.sh and {0}/run_autograder; put the repository's \
-                         source beside them as {1}/ (git archive --prefix={1}/ HEAD | tar -x -C \
-                         {0}), then zip the folder's contents for Gradescope",
+                        "{}: wrote {0}/setup.sh and {0}/run_autograder; put the release archive \
+                         {1} beside them (dist/build writes it; see docs/staff.md), then zip the \
+                         folder's contents for Gradescope",
                         cli.out.display(),
-                        autograder::SOURCE_DIR
+                        autograder::release_archive(app.program)
                     );
                     exit::code(exit::PASSED)
                 }
