@@ -10,6 +10,10 @@
 //! - `eof-prompt`: prints prompts forever once input ends (targets: report
 //!   under 5 MB, harness under 200 MB);
 //! - `diff` against both hangs (target: ends within 2 minutes);
+//! - `nogo-loader-spin`: `nogo-fixture-variant` as `loader-spin`, over
+//!   the nogo suite: it passes most cases and spins for ever on each
+//!   faulty save file (45 cases), so no early verdict cuts it short; each
+//!   loop costs its limit once (target: the report within 30 s);
 //! - with `-- --games`, `hang-games` (passes the argument cases, hangs in
 //!   every game) at the defaults, to count what a game-only hang costs now
 //!   that each case's limit derives from the reference's time.
@@ -24,6 +28,7 @@ use std::time::{Duration, Instant};
 
 const HARNESS: &str = env!("CARGO_BIN_EXE_boxes-harness");
 const FIXTURE: &str = env!("CARGO_BIN_EXE_boxes-fixture-misbehave");
+const NOGO_VARIANT: &str = env!("CARGO_BIN_EXE_nogo-fixture-variant");
 
 /// What one harness run cost.
 struct Measured {
@@ -57,6 +62,10 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
+    if let Err(e) = std::os::unix::fs::symlink(NOGO_VARIANT, dir.path().join("loader-spin")) {
+        eprintln!("cannot link loader-spin: {e}");
+        return ExitCode::FAILURE;
+    }
     println!("hostile programs over the whole boxes suite (default options)");
     println!("load average before: {}", loadavg());
     if wanted("reference") {
@@ -70,6 +79,19 @@ fn main() -> ExitCode {
         let bin = dir.path().join(name);
         let m = measure(dir.path(), &["--bin".as_ref(), bin.as_os_str()]);
         line(name, &m);
+    }
+    if wanted("nogo-loader-spin") {
+        let bin = dir.path().join("loader-spin");
+        let m = measure(
+            dir.path(),
+            &[
+                "--spec".as_ref(),
+                "nogo".as_ref(),
+                "--bin".as_ref(),
+                bin.as_os_str(),
+            ],
+        );
+        line("nogo-loader-spin", &m);
     }
     for name in ["hang-spin", "hang-sleep"] {
         if !wanted(&format!("diff-{name}")) {
@@ -124,6 +146,7 @@ fn measure(dir: &Path, args: &[&std::ffi::OsStr]) -> Measured {
     cmd.current_dir(dir)
         .env("NO_COLOR", "1")
         .env_remove("BOXES_BIN")
+        .env_remove("NOGO_BIN")
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

@@ -85,7 +85,7 @@ const PATTERNS: &[(&str, &str, &str, &str)] = &[
         "nogo",
         NOGO,
         "crash-after-failed-save",
-        "killed by signal SIGABRT",
+        "crashes (SIGABRT) on the input line `w",
     ),
     (
         "gridgame",
@@ -215,6 +215,15 @@ const MISSING_CHECKS: &[(&str, &str, &str, &[&str])] = &[
         NOGO,
         "file-extra-fields",
         &["not nine fields", "FILE-1 rejects"],
+    ),
+    (
+        "nogo",
+        NOGO,
+        "file-move-number-bounded",
+        &[
+            "stops after a save file the reference loads",
+            "FILE-3 sets no bound on move numbers",
+        ],
     ),
     (
         "nogo",
@@ -379,4 +388,71 @@ fn a_difference_confined_to_one_line_does_not_hide_the_rest() {
             "{block}"
         );
     }
+}
+
+/// The `-q` cause lines of `args` on the nogo fixture under `name`.
+fn nogo_causes(dir: &Path, name: &str, args: &[&str]) -> Vec<String> {
+    let link = dir.join(name);
+    std::os::unix::fs::symlink(NOGO, &link).expect("symlink the fixture");
+    let out = Command::cargo_bin("boxes-harness")
+        .expect("the harness binary")
+        .env("NO_COLOR", "1")
+        .env_remove("CONFORMANCE_REFERENCE")
+        .env_remove("NOGO_BIN")
+        .args(["--spec", "nogo", "-q"])
+        .args(args)
+        .arg("--bin")
+        .arg(&link)
+        .output()
+        .expect("the harness runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{name}: {text}");
+    text.lines()
+        .filter(|l| l.starts_with("cause "))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn three_crash_sites_are_three_causes_each_named_by_a_rule() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let causes = nogo_causes(dir.path(), "crash-three-sites", &[]);
+    let crashes: Vec<&String> = causes
+        .iter()
+        .filter(|c| c.contains("crashes (SIGABRT)"))
+        .collect();
+    let joined = causes.join("\n");
+    for (site, rule) in [
+        ("on the input line `w", "SAVE-3"),
+        ("on the input line `", "TURN-2"),
+        ("", "FILE-"),
+    ] {
+        assert!(
+            crashes.iter().any(|c| c.contains(site) && c.contains(rule)),
+            "{site} {rule}:\n{joined}"
+        );
+    }
+    assert!(crashes.len() >= 3, "{joined}");
+}
+
+#[test]
+fn a_hang_after_a_loader_bug_names_the_rule_it_stops_by() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let causes = nogo_causes(
+        dir.path(),
+        "loader-spin",
+        &[
+            "--timeout",
+            "0.3",
+            "--no-early-stop",
+            "--category",
+            "file-errors",
+        ],
+    );
+    let joined = causes.join("\n");
+    assert_eq!(causes.len(), 1, "{joined}");
+    assert!(
+        causes[0].contains("hangs (timed out) where the reference stops (FILE-6): "),
+        "{joined}"
+    );
 }

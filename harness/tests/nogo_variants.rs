@@ -17,7 +17,7 @@ use assert_cmd::Command;
 const FIXTURE: &str = env!("CARGO_BIN_EXE_nogo-fixture-variant");
 
 /// A variant and whether only ambiguous rulings see it.
-const VARIANTS: [(&str, bool); 13] = [
+const VARIANTS: [(&str, bool); 16] = [
     ("dims-before-types", false),
     ("dimension-1000-refused", false),
     ("load-ignores-next", false),
@@ -31,6 +31,12 @@ const VARIANTS: [(&str, bool); 13] = [
     ("save-states-swapped", false),
     ("save-reprints-grid", false),
     ("eof-on-stdout", false),
+    // Found in real programs, each passing the whole suite once: 0xFF read
+    // as end of input, a suicide beside no opponent stone, a long last
+    // grid line.
+    ("byte-ff-is-eof", false),
+    ("capture-beside-only", false),
+    ("file-last-line-cut", false),
 ];
 
 /// Sessions `diff` may take to find a variant.
@@ -216,4 +222,45 @@ fn a_generated_corpus_runs_as_cases_and_passes_on_the_reference() {
         .output()
         .expect("run the corpus on a variant");
     assert_eq!(run.status.code(), Some(1));
+}
+
+#[test]
+fn diff_sets_ambiguous_differences_apart_and_tags_them_when_asked() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Saves a generator state moved past taken candidates: SAVE-2 calls
+    // a state that loads into the same game ambiguous.
+    let bin = variant(dir.path(), "save-skips-taken");
+    let run = |ambiguous: bool, out: &Path| {
+        let mut cmd = harness();
+        cmd.current_dir(dir.path())
+            .args(["diff", "--spec", "nogo", "--bin"])
+            .arg(&bin)
+            .args(["--sessions", "400", "--seed", "7", "--out"])
+            .arg(out);
+        if ambiguous {
+            cmd.arg("--ambiguous");
+        }
+        let run = cmd.output().expect("run diff");
+        (
+            run.status.code(),
+            String::from_utf8_lossy(&run.stdout).into_owned(),
+        )
+    };
+    let (code, text) = run(false, &dir.path().join("plain"));
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains("difference(s) on ambiguous points, not counted: --ambiguous shows them"),
+        "{text}"
+    );
+    assert!(text.contains(" 0 mismatching, 0 distinct"), "{text}");
+    let out = dir.path().join("asked");
+    let (code, text) = run(true, &out);
+    assert_eq!(code, Some(1), "{text}");
+    let cases = written_cases(&out);
+    assert!(!cases.is_empty(), "{text}");
+    for case in cases {
+        let yaml = std::fs::read_to_string(&case).expect("case text");
+        assert!(yaml.contains("ambiguous"), "{}: {yaml}", case.display());
+        assert!(yaml.contains("saved-state-same-game"), "{yaml}");
+    }
 }

@@ -251,6 +251,12 @@ def all_cases():
         ["FILE-4"])
     bad("grid-long-line", ok_head + "....\n....\n.....\n....\n", "a row of 5 on width 4",
         ["FILE-4"])
+    # Only the last line: a loader that reads W bytes of the H-th line and
+    # leaves the rest to FILE-5's "whatever follows" misses these two.
+    bad("grid-long-last-line", ok_head + "....\n....\n....\n.....\n",
+        "the last row 5 bytes on width 4", ["FILE-4", "FILE-5"])
+    bad("grid-crlf-last-line", ok_head + "....\n....\n....\n....\r\n",
+        "only the last row ends in CR LF", ["FILE-4", "FILE-5"])
     bad("grid-lowercase-o", ok_head + "....\n.o..\n....\n....\n", "a lower-case o", ["FILE-4"])
     bad("grid-digit-zero", ok_head + "....\n....\n..0.\n....\n", "the digit 0 for O", ["FILE-4"])
     bad("grid-space", ok_head + "....\n. ..\n....\n....\n", "a space in a row", ["FILE-4"])
@@ -340,6 +346,14 @@ def all_cases():
     rej("tab-separator", "1\t1\n", "a tab instead of the space", tags=AMB)
     rej("carriage-return", "1 1\r\n", "a CR before the newline", tags=AMB)
     rej("nul-byte", "1 1\0\n", "a NUL after the column", tags=AMB)
+    # 0xFF is a byte like any other: `getc`'s result kept in a `char`
+    # reads it as EOF (-1) and ends the game at a line that is not the end.
+    add(Case(cat, "byte-ff-line",
+             "a line of two 0xFF bytes is an invalid line, not the end of input: the move "
+             "after it is played", ["TURN-2", "TURN-4", "TURN-5", "GRID-2", "EOF-1"],
+             ["h", "h", "4", "5"], stdin=b"\xff\xff\n1 1\n", status=6,
+             hint="0xFF is a byte like any other: a `char` holding getc's result reads it as "
+                  "EOF (-1). Keep getc's result in an `int`."))
     rej("letters", "a b\n", "two letters")
     rej("comma", "1,1\n", "a comma")
     rej("upper-w", "W1 1\n", "an upper-case W is no save", ["TURN-4"])
@@ -508,6 +522,12 @@ def all_cases():
     add(Case(cat, "new-game-corner-win", "a new game won in the corner after four moves",
              ["CAPTURE-2", "END-1", "GRID-2"], ["h", "h", "4", "4"],
              stdin="0 1\n0 0\n1 0\n", status=0))
+    # The placed stone touches no X stone: a program that checks capture
+    # only beside an opponent misses this suicide.
+    add(Case(cat, "self-capture-no-opponent-beside",
+             "by play: O joins its two stones in the corner, no X beside the new one: X wins",
+             ["CAPTURE-1", "CAPTURE-2", "END-1", "GRID-2"], ["h", "h", "4", "4"],
+             stdin="0 1\n0 2\n1 0\n1 1\n3 3\n2 0\n0 0\n", status=0))
     add(Case(cat, "suicide-new-game", "a new game lost by suicide",
              ["CAPTURE-2", "END-1"], ["h", "h", "4", "4"],
              stdin="0 1\n3 3\n1 0\n0 0\n", status=0))

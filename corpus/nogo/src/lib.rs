@@ -10,6 +10,7 @@
 //! ([`session`], [`lines`], [`sim`], [`shrink`], [`classify`]), all built on
 //! the reference's own types and functions.
 
+pub mod ambiguity;
 pub mod class;
 pub mod classify;
 pub mod command;

@@ -1,6 +1,7 @@
 //! The stdin lines a session is made of: moves onto empty cells, invalid
 //! lines of every kind TURN-2..4 name (out of range, occupied, huge
-//! numbers, stray bytes, `W`), and save lines to good and bad paths
+//! numbers, stray bytes, bytes at or above 0x80, lines past 70, 256 and
+//! 4096 bytes, `W`), and save lines to good and bad paths
 //! (SAVE-1, SAVE-4). Lines whose reading an ambiguous ruling decides
 //! (signs, extra spaces, trailing junk, leading zeros, a path with a space)
 //! come only with `--ambiguous`, each labelled with its rule.
@@ -29,11 +30,18 @@ pub const SPACED_PATH: Ambiguity = Ambiguity {
     rule: Rule::Save1,
 };
 
-/// A move onto an empty cell of `sim`'s grid (`0 0` when there is none).
+/// A move onto an empty cell of `sim`'s grid (`0 0` when there is none):
+/// half the time, when there is one, a suicide beside no opponent stone
+/// (CAPTURE-2's own-string check, which a program checking capture only
+/// next to an enemy misses).
 pub fn valid_move(rng: &mut SplitMix64, sim: &Sim, options: Options) -> Input {
-    let cell = sim
-        .random_empty(rng)
-        .unwrap_or(nogo_reference::Cell::new(0, 0));
+    let lonely = sim.lonely_suicides();
+    let cell = if !lonely.is_empty() && rng.below(2) == 0 {
+        lonely[rng.below(lonely.len())]
+    } else {
+        sim.random_empty(rng)
+            .unwrap_or(nogo_reference::Cell::new(0, 0))
+    };
     if options.ambiguous && rng.below(10) == 0 {
         return Input {
             bytes: format!("0{} {}", cell.row, cell.col).into_bytes(),
@@ -65,7 +73,7 @@ pub fn bad_line(rng: &mut SplitMix64, sim: &Sim, options: Options) -> Input {
         };
     }
     let (r, c) = (rng.below(h), rng.below(w));
-    let line: Vec<u8> = match rng.below(14) {
+    let line: Vec<u8> = match rng.below(16) {
         0 => format!("{h} {c}").into_bytes(),
         1 => format!("{r} {w}").into_bytes(),
         2 => format!("{} {}", h + rng.below(50), w + rng.below(50)).into_bytes(),
@@ -82,9 +90,34 @@ pub fn bad_line(rng: &mut SplitMix64, sim: &Sim, options: Options) -> Input {
         10 => format!("{r}\t{c}").into_bytes(),
         11 => format!("{r} {c}\r").into_bytes(),
         12 => [format!("{r}").as_bytes(), b"\0 ", format!("{c}").as_bytes()].concat(),
+        13 => high_bytes(rng),
+        14 => long_line(rng),
         _ => pick_bytes(rng, &[b"Wsave", b"x", b"quit", b"a b", b"save"]),
     };
     Input::plain(line)
+}
+
+/// One to four bytes at or above 0x80, 0xFF among them half the time: a
+/// byte a `char` holding `getc`'s result mistakes for end of input.
+fn high_bytes(rng: &mut SplitMix64) -> Vec<u8> {
+    let mut line: Vec<u8> = (0..rng.between(1, 4))
+        .map(|_| 0x80 + u8::try_from(rng.below(0x80)).unwrap_or(0))
+        .collect();
+    if rng.below(2) == 0 {
+        let at = rng.below(line.len());
+        line[at] = 0xFF;
+    }
+    line
+}
+
+/// A line past a common buffer's size (70, 256 or 4096 bytes, give or
+/// take one): letters, a NUL or a high byte among them.
+fn long_line(rng: &mut SplitMix64) -> Vec<u8> {
+    let size = [69, 70, 71, 255, 256, 257, 4095, 4096, 4097][rng.below(9)];
+    let mut line = vec![b'x'; size];
+    let at = rng.below(size);
+    line[at] = [b'\0', 0xFF, b'7'][rng.below(3)];
+    line
 }
 
 fn pick_bytes(rng: &mut SplitMix64, items: &[&[u8]]) -> Vec<u8> {

@@ -9,6 +9,7 @@
 use conformance_engine::builtin::Builtin;
 use conformance_engine::diff::explore::{Classification, Explorer, Label, Probe};
 use conformance_engine::pack::BuildRecipe;
+use conformance_engine::run::Outcome;
 
 use crate::session::{Options, Session};
 
@@ -31,6 +32,13 @@ pub static PACK: Builtin = Builtin::new("nogo", &SUITE, rule_ids, nogo_reference
 /// The nogo explorer for `diff`.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct NogoExplorer;
+
+fn label(a: &crate::session::Ambiguity) -> Label {
+    Label {
+        name: a.name.to_owned(),
+        rule: a.rule.id().to_owned(),
+    }
+}
 
 fn rule_ids() -> Vec<&'static str> {
     nogo_reference::rules::ALL.iter().map(|r| r.id()).collect()
@@ -64,13 +72,13 @@ impl Explorer for NogoExplorer {
     }
 
     fn labels(&self, session: &Session) -> Vec<Label> {
-        session
-            .labels()
+        session.labels().iter().map(label).collect()
+    }
+
+    fn ambiguity(&self, session: &Session, expected: &Outcome, actual: &Outcome) -> Vec<Label> {
+        crate::ambiguity::of_difference(session, &expected.files, &actual.files)
             .iter()
-            .map(|a| Label {
-                name: a.name.to_owned(),
-                rule: a.rule.id().to_owned(),
-            })
+            .map(label)
             .collect()
     }
 }

@@ -375,7 +375,11 @@ fn game_session(rng: &mut SplitMix64, options: Options) -> Session {
         (rng.between(4, 6), rng.between(4, 6))
     };
     let (source, state, label) = if rng.below(3) == 0 {
-        let state = reached_by_play(rng, height, width);
+        let state = if rng.below(4) == 0 {
+            lonely_corner(rng, height, width)
+        } else {
+            reached_by_play(rng, height, width)
+        };
         let (bytes, label) = save_bytes(rng, &state, options);
         (
             Source::Load {
@@ -412,8 +416,37 @@ fn game_session(rng: &mut SplitMix64, options: Options) -> Session {
 /// A position some turns into a new game, both generators used as a
 /// computer would; a move that would end the game is taken back.
 pub fn reached_by_play(rng: &mut SplitMix64, height: usize, width: usize) -> State {
-    let mut sim = Sim::new(Some([Kind::Human; 2]), Some(State::new(height, width)));
     let turns = rng.below(height * width / 2);
+    reached_from(rng, State::new(height, width), turns)
+}
+
+/// A position some turns into a game whose top left corner is set for a
+/// self-capture beside no opponent stone (CAPTURE-2): the mover's stones
+/// at 0 1 and 1 0, the opponent's at 0 2, 1 1 and 2 0, so that the mover
+/// playing 0 0 loses with no enemy next to the stone placed. Neither
+/// player can fill 0 0 without ending the game, so it stays open.
+fn lonely_corner(rng: &mut SplitMix64, height: usize, width: usize) -> State {
+    let mut state = State::new(height, width);
+    let own = if rng.below(2) == 0 {
+        Player::O
+    } else {
+        Player::X
+    };
+    for (r, c) in [(0, 1), (1, 0)] {
+        state.grid.set(Cell::new(r, c), Stone::Taken(own));
+    }
+    for (r, c) in [(0, 2), (1, 1), (2, 0)] {
+        state.grid.set(Cell::new(r, c), Stone::Taken(own.other()));
+    }
+    let turns = rng.below(height * width / 4);
+    let mut state = reached_from(rng, state, turns);
+    state.next = own;
+    state
+}
+
+/// `state` after `turns` quiet moves (fewer if the grid fills up).
+fn reached_from(rng: &mut SplitMix64, state: State, turns: usize) -> State {
+    let mut sim = Sim::new(Some([Kind::Human; 2]), Some(state));
     for _ in 0..turns {
         let mover = sim.state().next;
         let by_generator = rng.below(2) == 0;

@@ -181,6 +181,28 @@ impl Sim {
         None
     }
 
+    /// The empty cells where the player to move would capture its own
+    /// string with no opponent stone beside the placed one (CAPTURE-2).
+    pub fn lonely_suicides(&self) -> Vec<Cell> {
+        let grid = &self.state.grid;
+        let mover = self.state.next;
+        let (h, w) = (grid.height(), grid.width());
+        (0..h)
+            .flat_map(|r| (0..w).map(move |c| Cell::new(r, c)))
+            .filter(|&cell| {
+                grid.is_free(cell)
+                    && !grid
+                        .neighbours(cell)
+                        .any(|n| grid.get(n) == Some(Stone::Taken(mover.other())))
+                    && {
+                        let mut after = grid.clone();
+                        after.set(cell, Stone::Taken(mover));
+                        !after.has_liberty(cell)
+                    }
+            })
+            .collect()
+    }
+
     /// A random taken cell, if any.
     pub fn random_taken(&self, rng: &mut SplitMix64) -> Option<Cell> {
         let (h, w) = (self.state.grid.height(), self.state.grid.width());

@@ -61,15 +61,24 @@ pub fn set(mut allow_read: Vec<PathBuf>, allow_network: bool, bounds: crate::lim
     if let Some(list) = std::env::var_os(ALLOW_READ_ENV) {
         allow_read.extend(std::env::split_paths(&list).filter(|p| !p.as_os_str().is_empty()));
     }
-    let allow_read = allow_read
-        .into_iter()
-        .map(|p| std::path::absolute(&p).unwrap_or(p))
-        .collect();
+    let allow_read = distinct(
+        allow_read
+            .into_iter()
+            .map(|p| std::path::absolute(&p).unwrap_or(p)),
+    );
     *POLICY.lock().unwrap_or_else(PoisonError::into_inner) = Some(Policy {
         allow_read,
         allow_network,
         bounds,
     });
+}
+
+/// Each path once, in the order first given: the environment is read
+/// again each time the policy is widened (a folder pack's `containment:`),
+/// and a run's header names every path.
+fn distinct(paths: impl Iterator<Item = PathBuf>) -> Vec<PathBuf> {
+    let mut seen = std::collections::BTreeSet::new();
+    paths.filter(|p| seen.insert(p.clone())).collect()
 }
 
 /// The widenings in force (none until [`set`], except what
@@ -160,5 +169,14 @@ mod tests {
         assert_eq!(get(ALLOW_READ_ENV), Some("/opt/py:/srv/data".into()));
         assert_eq!(get(ALLOW_NETWORK_ENV), Some("1".into()));
         assert_eq!(get(BOUNDS_ENV), Some("1073741824,64,32,8388608".into()));
+    }
+
+    #[test]
+    fn a_path_given_again_is_kept_once_in_its_first_place() {
+        let paths = ["/srv/data", "/opt/py", "/srv/data", "/opt/py"].map(PathBuf::from);
+        assert_eq!(
+            distinct(paths.into_iter()),
+            ["/srv/data", "/opt/py"].map(PathBuf::from)
+        );
     }
 }

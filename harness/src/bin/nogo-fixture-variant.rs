@@ -83,6 +83,30 @@ enum Variant {
     /// Three missing checks at once: `FileCrlfAccepted`,
     /// `FileLongLineAccepted` and `FileExtraFields`.
     FileCombo,
+    /// TURN-2, EOF-1: `getc`'s result kept in a `char`: a byte 0xFF reads
+    /// as end of input.
+    ByteFfIsEof,
+    /// CAPTURE-2: capture is checked only when the placed stone touches an
+    /// opponent's stone, so a suicide with none beside it goes unseen.
+    CaptureBesideOnly,
+    /// FILE-4, FILE-5: the last grid line is read for W bytes and the rest
+    /// left as what follows the grid (a long last line, or its CR, loads).
+    FileLastLineCut,
+    /// Three crash sites (SIGABRT), as in a real program: an unchecked
+    /// `fopen` on a failed save (SAVE-4), a header longer than its 20-byte
+    /// buffer (FILE-1), `strtol` on the missing second number of a line
+    /// holding one (TURN-2).
+    CrashThreeSites,
+    /// SAVE-2 (ambiguous part): a saved generator state is moved on past
+    /// candidates already taken; the file loads into the same game.
+    SaveSkipsTaken,
+    /// FILE-3: a save file whose move number is past H·W/2 is refused
+    /// (no game of new play reaches one, but the rulings set no bound).
+    FileMoveNumberBounded,
+    /// FILE-6: the loader spins for ever on a save file it should refuse
+    /// (a loop waiting for a byte that never comes): a genuine infinite
+    /// loop in every faulty-file case, to measure what hangs cost.
+    LoaderSpin,
     /// None: the rulings with C's stdio buffering
     /// ([`boxes_harness::cstdio`]), the prompt printed without a flush; at a
     /// terminal glibc flushes stdout before each read, so every case passes.
@@ -93,7 +117,7 @@ enum Variant {
 }
 
 impl Variant {
-    const ALL: [(&'static str, Self); 25] = [
+    const ALL: [(&'static str, Self); 32] = [
         ("dims-before-types", Self::DimsBeforeTypes),
         ("dimension-1000-refused", Self::Dimension1000Refused),
         ("load-ignores-next", Self::LoadIgnoresNext),
@@ -119,6 +143,13 @@ impl Variant {
         ("file-extra-fields", Self::FileExtraFields),
         ("file-next-unchecked", Self::FileNextUnchecked),
         ("combo-file-three", Self::FileCombo),
+        ("loader-spin", Self::LoaderSpin),
+        ("byte-ff-is-eof", Self::ByteFfIsEof),
+        ("capture-beside-only", Self::CaptureBesideOnly),
+        ("file-last-line-cut", Self::FileLastLineCut),
+        ("crash-three-sites", Self::CrashThreeSites),
+        ("save-skips-taken", Self::SaveSkipsTaken),
+        ("file-move-number-bounded", Self::FileMoveNumberBounded),
     ];
 
     /// The save-file checks a variant misses: itself, or a combination's
@@ -146,6 +177,7 @@ impl Variant {
                 | Self::FileExtraFields
                 | Self::FileNextUnchecked
                 | Self::FileCombo
+                | Self::FileLastLineCut
         )
     }
 
@@ -203,6 +235,14 @@ impl Variant {
                 .collect::<Vec<_>>()
                 .concat();
         }
+        if self.misses(Self::FileLastLineCut)
+            && let (Some(h), Some(w)) = (
+                fields.first().and_then(|f| number(f)),
+                width.and_then(|w| usize::try_from(w).ok()),
+            )
+        {
+            rest = cut_last_line(&rest, h, w);
+        }
         [fields.join(&b' '), rest].concat()
     }
 
@@ -216,6 +256,23 @@ impl Variant {
             .find(|(n, _)| *n == name)
             .map_or(Self::None, |(_, v)| *v)
     }
+}
+
+/// `rest` (the header's `\n` and the grid) with grid line `height` cut to
+/// `width` bytes and a `\n`: what such a loader takes from it.
+fn cut_last_line(rest: &[u8], height: u64, width: usize) -> Vec<u8> {
+    let mut lines: Vec<Vec<u8>> = rest
+        .split_inclusive(|&b| b == b'\n')
+        .map(<[u8]>::to_vec)
+        .collect();
+    // Line 0 is the header's own `\n`.
+    if let Some(last) = usize::try_from(height).ok().and_then(|h| lines.get_mut(h))
+        && last.len() > width
+    {
+        last.truncate(width);
+        last.push(b'\n');
+    }
+    lines.concat()
 }
 
 fn main() -> ExitCode {
@@ -291,6 +348,18 @@ fn start(variant: Variant, operands: &[OsString]) -> Result<(State, [Kind; 2]), 
             }
             State::new(*height, *width)
         }
+        Source::File(path)
+            if variant == Variant::CrashThreeSites
+                && std::fs::read(path).is_ok_and(|bytes| {
+                    bytes
+                        .iter()
+                        .position(|&b| b == b'\n')
+                        .unwrap_or(bytes.len())
+                        > 20
+                }) =>
+        {
+            std::process::abort()
+        }
         Source::File(path) if variant.lenient_loader() => {
             let bytes = std::fs::read(path).map_err(|_| Exit::FileOpen)?;
             savefile::load_bytes(&variant.lenient(bytes)).map_err(|_| Exit::FileContents)?
@@ -298,15 +367,30 @@ fn start(variant: Variant, operands: &[OsString]) -> Result<(State, [Kind; 2]), 
         Source::File(path) => {
             let mut state = savefile::load_path(Path::new(path)).map_err(|e| match e {
                 LoadFailure::Open(_) => Exit::FileOpen,
+                LoadFailure::Contents(_) if variant == Variant::LoaderSpin => spin(),
                 LoadFailure::Contents(_) => Exit::FileContents,
             })?;
             if variant == Variant::LoadIgnoresNext {
                 state.next = Player::O;
             }
+            let half = u64::try_from(state.grid.height() * state.grid.width() / 2).unwrap_or(0);
+            if variant == Variant::FileMoveNumberBounded
+                && state.generators.iter().any(|g| g.state().number > half)
+            {
+                return Err(Exit::FileContents);
+            }
             state
         }
     };
     Ok((state, config.kinds))
+}
+
+/// Never returns, using the CPU all the while.
+fn spin() -> ! {
+    let mut n: u64 = 0;
+    loop {
+        n = std::hint::black_box(n.wrapping_add(1));
+    }
 }
 
 fn play<R: BufRead, O: Write, E: Write>(
@@ -390,6 +474,14 @@ fn computer_move(variant: Variant, state: &mut State, mover: Player) -> Cell {
 fn winner(variant: Variant, state: &mut State, cell: Cell, mover: Player) -> Option<Player> {
     match variant {
         Variant::SuicideFirst if !state.grid.has_liberty(cell) => Some(mover.other()),
+        Variant::CaptureBesideOnly
+            if !state
+                .grid
+                .neighbours(cell)
+                .any(|n| state.grid.get(n) == Some(Stone::Taken(mover.other()))) =>
+        {
+            None
+        }
         Variant::WholeBoardScan => {
             capture::winner_after(&mut state.grid, cell, mover).or_else(|| {
                 let (h, w) = (state.grid.height(), state.grid.width());
@@ -433,11 +525,17 @@ impl Turn<'_> {
             if !line.read(input) {
                 return None;
             }
+            if self.variant == Variant::ByteFfIsEof && line.kept().contains(&0xFF) {
+                return None;
+            }
             match line.command() {
                 Command::Save(path) => {
                     if self.save(path).is_err() {
                         let _ = writeln!(err, "{}", status::SAVE_FAILED);
-                        if self.variant == Variant::CrashAfterFailedSave {
+                        if matches!(
+                            self.variant,
+                            Variant::CrashAfterFailedSave | Variant::CrashThreeSites
+                        ) {
                             let _ = out.flush();
                             std::process::abort();
                         }
@@ -452,6 +550,14 @@ impl Turn<'_> {
                             .kept()
                             .split(|&b| b == b' ')
                             .any(|n| n.len() > 1 && n.starts_with(b"0")) => {}
+                Command::Invalid
+                    if self.variant == Variant::CrashThreeSites
+                        && !line.kept().is_empty()
+                        && line.kept().iter().all(u8::is_ascii_digit) =>
+                {
+                    let _ = out.flush();
+                    std::process::abort();
+                }
                 Command::Move(cell) if self.state.grid.is_free(cell) => return Some(cell),
                 Command::Move(_) | Command::Invalid => {}
             }
@@ -459,12 +565,24 @@ impl Turn<'_> {
     }
 
     fn save(&self, path: Option<&[u8]>) -> Result<(), save::SaveError> {
-        if self.variant != Variant::SaveStatesSwapped {
-            return save::save(self.state, path);
+        let mut saved = self.state.clone();
+        match self.variant {
+            Variant::SaveStatesSwapped => saved.generators.swap(0, 1),
+            Variant::SaveSkipsTaken => {
+                let cells = saved.grid.height() * saved.grid.width();
+                for g in &mut saved.generators {
+                    for _ in 0..cells {
+                        let next = g.state();
+                        if self.state.grid.is_free(Cell::new(next.row, next.col)) {
+                            break;
+                        }
+                        g.take();
+                    }
+                }
+            }
+            _ => return save::save(self.state, path),
         }
-        let mut swapped = self.state.clone();
-        swapped.generators.swap(0, 1);
-        let bytes = savefile::to_bytes(&swapped);
+        let bytes = savefile::to_bytes(&saved);
         let path = path
             .filter(|p| !p.is_empty())
             .ok_or(save::SaveError::EmptyPath)?;

@@ -109,6 +109,10 @@ pub enum Verdict {
     Rejected,
     /// The program stops with an error status and message.
     Stopped,
+    /// The program accepted input whose acceptance a program may well get
+    /// wrong (a value the rulings leave unbounded): a program that stops
+    /// there refuses what the reference accepts.
+    Accepted,
 }
 
 impl Verdict {
@@ -116,6 +120,7 @@ impl Verdict {
         match self {
             Self::Rejected => "rejected",
             Self::Stopped => "stopped",
+            Self::Accepted => "accepted",
         }
     }
 }
@@ -196,6 +201,13 @@ pub fn rejected<R: Reason>(reason: R, line: &[u8], detail: impl FnOnce() -> Stri
 /// only while tracing).
 pub fn stopped<R: Reason>(reason: R, exit_rule: &str, detail: impl FnOnce() -> String) {
     note(Verdict::Stopped, reason, b"", exit_rule, detail);
+}
+
+/// The reference accepted input for `reason` (a rule that leaves a value
+/// unbounded, say) where a program may refuse it; `detail` names the
+/// case's values (called only while tracing).
+pub fn accepted<R: Reason>(reason: R, detail: impl FnOnce() -> String) {
+    note(Verdict::Accepted, reason, b"", "", detail);
 }
 
 fn note<R: Reason>(
@@ -362,6 +374,7 @@ pub fn parse_rulings(text: &str) -> Vec<Ruling> {
             let verdict = match words.next()? {
                 "rejected" => Verdict::Rejected,
                 "stopped" => Verdict::Stopped,
+                "accepted" => Verdict::Accepted,
                 _ => return None,
             };
             let at = words.next()?.parse().ok()?;

@@ -59,6 +59,9 @@ pub fn start(args: &[OsString]) -> Result<(State, [Kind; 2]), Exit> {
             }
         })?,
     };
+    if matches!(config.source, Source::File(_)) {
+        why::loaded(&state);
+    }
     Ok((state, config.kinds))
 }
 

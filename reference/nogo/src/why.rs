@@ -56,6 +56,9 @@ pub enum Why {
     Unreadable,
     /// EOF-1: input ended where a line was expected.
     EndOfInput,
+    /// FILE-3 (accepted): a move number above H·W/2, which the rulings do
+    /// not bound.
+    UnboundedMoveNumber,
 }
 
 impl Reason for Why {
@@ -97,6 +100,11 @@ impl Reason for Why {
             Self::Empty => Told::new("FILE-5", "empty", "an empty file"),
             Self::Unreadable => Told::new("ARGS-4", "unreadable", "a file that cannot be read"),
             Self::EndOfInput => Told::new("EOF-1", "end-of-input", "input ends"),
+            Self::UnboundedMoveNumber => Told::new(
+                "FILE-3",
+                "move-number-unbounded",
+                "a move number past H·W/2, which FILE-3 does not bound",
+            ),
         }
     }
 }
@@ -149,6 +157,26 @@ impl Why {
             _ => "a move is two decimal numbers and one space, nothing else".to_owned(),
         };
         format!("{} rejects it ({specific})", self.rule())
+    }
+}
+
+/// Records, while traced, what a loaded game holds that a program may
+/// wrongly refuse: a move number past H·W/2 (no game of new play reaches
+/// one, but FILE-3 sets no bound).
+pub fn loaded(state: &crate::State) {
+    let (h, w) = (state.grid.height(), state.grid.width());
+    let half = u64::try_from(h * w / 2).unwrap_or(u64::MAX);
+    for player in crate::Player::BOTH {
+        let number = state.generators[player.index()].state().number;
+        if number > half {
+            trace::accepted(Why::UnboundedMoveNumber, || {
+                format!(
+                    "a save file the reference loads: FILE-3 sets no bound on move numbers (m{} \
+                     is {number}, past H·W/2 = {half})",
+                    char::from(player.symbol())
+                )
+            });
+        }
     }
 }
 

@@ -215,6 +215,14 @@ impl Group<'_> {
                 "{rule} stops the program at {says}: check for it, then print the message and \
                  exit with the status the rulings give (the worked example shows both)"
             )),
+            Edit::Missed {
+                shape: Missed::Refuses,
+                rule,
+                says,
+                ..
+            } => Some(format!(
+                "{rule} accepts {says}: find the check that refuses it and drop or widen it                  (the worked example names the value)"
+            )),
             _ => None,
         })
     }

@@ -29,6 +29,9 @@ pub struct Sources<'a> {
     /// The time limit the program was killed at, if it was: the command
     /// then carries it (`timeout 10s …`), so that replaying a hang ends.
     pub killed_after: Option<std::time::Duration>,
+    /// Whether the program was killed by a signal of its own making (a
+    /// crash): what it had not flushed died with it, as with a timeout.
+    pub crashed: bool,
 }
 
 /// How to reproduce an invocation by hand: a shell command line in a fresh
@@ -69,8 +72,8 @@ pub fn reproduce_command(inv: &Invocation, from: Sources<'_>) -> String {
     let mut cmd = command_line(inv, from.stdin_path, from.killed_after);
     if inv.mode == Mode::Interactive {
         typed_lines(&mut cmd, &inv.stdin, from.kit);
-    } else if from.killed_after.is_some()
-        && let Some(line) = unbuffered_line(inv, &cmd)
+    } else if (from.killed_after.is_some() || from.crashed)
+        && let Some(line) = unbuffered_line(inv, &cmd, from.crashed)
     {
         cmd.push_str(&line);
     }
@@ -129,6 +132,7 @@ pub fn student_reproduce(
     program: &str,
     kit: Option<&str>,
     killed_after: Option<std::time::Duration>,
+    crashed: bool,
 ) -> String {
     let files: usize = inv.files.iter().map(|(_, b)| b.len()).sum();
     let stdin_inline = if inv.mode == Mode::Interactive {
@@ -156,8 +160,8 @@ pub fn student_reproduce(
     let real = format!(" {}", shell_quote_os(inv.target.path().as_os_str()));
     let mut line = command_line(inv, None, killed_after);
     if inv.mode != Mode::Interactive
-        && killed_after.is_some()
-        && let Some(unbuffered) = unbuffered_line(inv, &line)
+        && (killed_after.is_some() || crashed)
+        && let Some(unbuffered) = unbuffered_line(inv, &line, crashed)
     {
         line.push_str(&unbuffered);
     }
@@ -175,20 +179,25 @@ pub fn student_reproduce(
     cmd
 }
 
-/// For a program killed at its time limit: why its output may show
-/// nothing (what it had not flushed died in its stdio buffer) and the same
-/// command with its stdout unbuffered (`stdbuf -o0`, after `env -i`, which
-/// would clear the `LD_PRELOAD` stdbuf sets), so what it printed up to the
-/// hang shows.
-fn unbuffered_line(inv: &Invocation, cmd: &str) -> Option<String> {
+/// For a program killed at its time limit, or `crashed`: why its output
+/// may show nothing (what it had not flushed died in its stdio buffer) and
+/// the same command with its stdout unbuffered (`stdbuf -o0`, after `env
+/// -i`, which would clear the `LD_PRELOAD` stdbuf sets), so what it printed
+/// up to the hang or the crash shows.
+fn unbuffered_line(inv: &Invocation, cmd: &str, crashed: bool) -> Option<String> {
     let env = env_and_command(inv);
     let program = format!(" {}", shell_quote_os(inv.target.path().as_os_str()));
     let at = env.find(&program)?;
     let unbuffered = format!("{} stdbuf -o0{}", &env[..at], &env[at..]);
+    let (how, until) = if crashed {
+        ("it crashed", "crash")
+    } else {
+        ("killed at its time limit", "hang")
+    };
     Some(format!(
-        "\n  (killed at its time limit: output it had not flushed died in its stdio buffer, \
-         so the output above may be empty; with stdout unbuffered, what it printed up to the \
-         hang shows:)\n  {}",
+        "\n  ({how}: output it had not flushed died in its stdio buffer, so the output above \
+         may be empty or end early; with stdout unbuffered, what it printed up to the {until} \
+         shows:)\n  {}",
         cmd.replacen(&env, &unbuffered, 1)
     ))
 }
@@ -320,6 +329,7 @@ mod tests {
             stdin_path: None,
             kit: None,
             killed_after,
+            crashed: false,
         };
         let plain = reproduce_command(&inv, from(None));
         assert!(!plain.contains("stdbuf"), "{plain}");
@@ -332,6 +342,24 @@ mod tests {
             "{killed}"
         );
         assert!(lines[2].contains("timeout 2s env -i"), "{killed}");
+        let crashed = reproduce_command(
+            &inv,
+            Sources {
+                crashed: true,
+                ..from(None)
+            },
+        );
+        let lines: Vec<&str> = crashed.lines().collect();
+        assert_eq!(lines.len(), 3, "{crashed}");
+        assert!(
+            lines[1].starts_with("  (it crashed: output it had not flushed"),
+            "{crashed}"
+        );
+        assert!(lines[1].contains("up to the crash shows"), "{crashed}");
+        assert!(lines[2].contains("stdbuf -o0 /bin/true 2"), "{crashed}");
+        assert!(!lines[2].contains("timeout"), "{crashed}");
+        let student = student_reproduce(&inv, "./prog", None, None, true);
+        assert!(student.contains("stdbuf -o0 \"$p\" 2"), "{student}");
     }
 }
 
@@ -347,7 +375,7 @@ mod student_tests {
 
     #[test]
     fn a_students_line_names_their_program_and_no_path_of_the_marker() {
-        let line = student_reproduce(&inv(b"0 1 v\n"), "./prog", None, None);
+        let line = student_reproduce(&inv(b"0 1 v\n"), "./prog", None, None, false);
         assert!(line.starts_with("(p=\"$(pwd)/\"prog && d="), "{line}");
         assert!(line.contains("printf '0 1 v\\n' | "), "{line}");
         assert!(line.contains(" \"$p\" -c cat"), "{line}");
@@ -362,7 +390,7 @@ mod student_tests {
     #[test]
     fn past_the_inline_bytes_a_students_line_names_the_shipped_kit() {
         let big = vec![b'x'; MAX_INLINE + 1];
-        let line = student_reproduce(&inv(&big), "./prog", Some("reproduce/c/case"), None);
+        let line = student_reproduce(&inv(&big), "./prog", Some("reproduce/c/case"), None, false);
         assert!(
             line.ends_with("bash reproduce/c/case/run.sh ./prog"),
             "{line}"
@@ -373,7 +401,7 @@ mod student_tests {
     #[test]
     fn a_gradescope_student_is_not_sent_to_a_kit_they_do_not_have() {
         let big = vec![b'x'; MAX_INLINE + 1];
-        let line = student_reproduce(&inv(&big), "./prog", Some("reproduce/c/case"), None);
+        let line = student_reproduce(&inv(&big), "./prog", Some("reproduce/c/case"), None, false);
         let text = format!("cause 1 of 1: x\n  reproduce: {line}\nnext line\n");
         let shown = for_gradescope(&text);
         assert_eq!(
@@ -385,7 +413,7 @@ mod student_tests {
             )
         );
         // Text with no kit is left alone.
-        let small = student_reproduce(&inv(b"0 1 v\n"), "./prog", None, None);
+        let small = student_reproduce(&inv(b"0 1 v\n"), "./prog", None, None, false);
         assert_eq!(for_gradescope(&small), small);
     }
 }

@@ -18,6 +18,13 @@
 //!   runnable (starved by the machine's load): it runs once more with
 //!   [`HEADROOM`] times as long again, then is judged as above.
 //!
+//! A run that used its whole limit of CPU time by the kill is charged at
+//! once ([`Confirmed::Spent`]): no load explains that, since an idle
+//! machine would have killed it too. Whether it is slow or stuck is then
+//! told once per cause, by confirming the cause's worked example
+//! ([`tell`]), not every case: a program with 45 loops that never end
+//! costs 45 limits, not 45 limits and 45 confirmations.
+//!
 //! A run killed while blocked (nothing of it runnable, and under a tenth
 //! of the limit's CPU time used) was waiting for something, not starved:
 //! no load explains that, and it is charged without a second run (a
@@ -31,6 +38,46 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use crate::exec::run::{self, Activity, Ending, Invocation, Limits, Outcome};
+use crate::judge::group;
+use crate::judge::verdict::{CaseResult, Verdict};
+
+/// A case charged as [`Confirmed::Spent`], kept so that its cause's
+/// worked example can be told slow or stuck after the run.
+pub(super) struct SpentRun {
+    /// The case's name, as its result names it.
+    pub(super) name: String,
+    /// The run, to repeat with more time.
+    pub(super) inv: Invocation,
+    /// The note its failure carries now.
+    pub(super) note: String,
+    /// What the reference takes on the case.
+    pub(super) reference: Option<Duration>,
+}
+
+/// Tells each cause whose worked example was charged as
+/// [`Confirmed::Spent`] whether it is slow or stuck ([`tell`]), and puts
+/// the answer in that example's note. The verdicts do not change: the
+/// example was charged on its first run, whatever the second says.
+pub(super) fn tell_examples(results: &mut [CaseResult], spent: Vec<SpentRun>) {
+    if spent.is_empty() {
+        return;
+    }
+    let examples: Vec<String> = group::groups(results)
+        .iter()
+        .map(|g| g.example.0.to_owned())
+        .collect();
+    for run in spent.into_iter().filter(|r| examples.contains(&r.name)) {
+        let Some(told) = tell(&run.inv) else { continue };
+        let Some(note) = note(&told, run.inv.timeout, run.reference) else {
+            continue;
+        };
+        for r in results.iter_mut().filter(|r| r.name == run.name) {
+            if let Verdict::Failed(f) = &mut r.verdict {
+                f.summary = f.summary.replacen(&run.note, &note, 1);
+            }
+        }
+    }
+}
 
 /// How many times the limit a confirming run is given.
 pub(super) const HEADROOM: u32 = 4;
@@ -52,6 +99,11 @@ pub(super) enum Confirmed {
     },
     /// Killed blocked, using no CPU: charged at once.
     Blocked,
+    /// Killed having used its whole limit of CPU time: charged at once.
+    Spent {
+        /// How busy it was at the kill.
+        activity: Activity,
+    },
     /// Killed again at the headroom.
     Stuck {
         /// How busy it was at the second kill.
@@ -71,6 +123,40 @@ pub(super) fn confirm(inv: &Invocation, first: &Outcome, how: Activity) -> Optio
     if !how.runnable && how.cpu.is_some_and(|cpu| cpu < limit / 10) {
         return Some(Confirmed::Blocked);
     }
+    if spent(how.cpu, limit) {
+        return Some(Confirmed::Spent { activity: how });
+    }
+    again(inv)
+}
+
+/// Whether a run's CPU time reached its limit, to the resolution `/proc`
+/// counts it in (a clock tick): only a run that got clearly less CPU than
+/// its limit can have been starved. The bound is the limit itself, not a
+/// fraction of it, so a program that needs 0.95 s of CPU passes a 1 s
+/// limit on an idle machine and on a loaded one alike.
+fn spent(cpu: Option<Duration>, limit: Duration) -> bool {
+    cpu.is_some_and(|cpu| cpu + TICK >= limit)
+}
+
+/// The resolution of a process's CPU time in `/proc` (`USER_HZ` is 100 on
+/// Linux).
+const TICK: Duration = Duration::from_millis(10);
+
+/// Tells whether a run charged as [`Confirmed::Spent`] is slow or stuck:
+/// once more with [`HEADROOM`] times the limit. `None` when the run could
+/// not be made or, against the odds, it finished within its limit's CPU
+/// time (the charge stands on the first run, which used all of it).
+pub(super) fn tell(inv: &Invocation) -> Option<Confirmed> {
+    match again(inv)? {
+        Confirmed::Cleared(_) => None,
+        told => Some(told),
+    }
+}
+
+/// Runs `inv` again with [`HEADROOM`] times its limit (twice more when the
+/// machine starved it) and judges the limit on its CPU time.
+fn again(inv: &Invocation) -> Option<Confirmed> {
+    let limit = inv.timeout;
     let within = |cpu: Option<Duration>, wall: Duration| cpu.map_or(wall <= limit, |c| c <= limit);
     let _alone = ONE_AT_A_TIME
         .lock()
@@ -121,6 +207,12 @@ pub(super) fn note(
     };
     match confirmed {
         Confirmed::Cleared(_) => None,
+        Confirmed::Spent { activity } => Some(format!(
+            "still running after {} s, having used all of its CPU time; {} (charged without a \
+             second run: no load explains it){reference}",
+            secs(limit),
+            doing(activity, limit)
+        )),
         Confirmed::Blocked => Some(format!(
             "still running after {} s, waiting at the kill and using no CPU (blocked reading \
              input?){reference}",
@@ -132,23 +224,26 @@ pub(super) fn note(
             secs(*took),
             secs(limit)
         )),
-        Confirmed::Stuck { activity, after } => {
-            let doing = match (activity.cpu, activity.last_output) {
-                (_, Some(out)) if after.saturating_sub(out) < Duration::from_millis(200) => {
-                    "still writing output at the kill"
-                }
-                (Some(_), _) if activity.runnable => {
-                    "still using the CPU at the kill (a loop that never ends?)"
-                }
-                (Some(_), _) => "waiting at the kill, using no CPU (blocked reading input?)",
-                (None, _) => "still running",
-            };
-            Some(format!(
-                "timed out twice: still running after {} s, and again after {} s; {doing}{reference}",
-                secs(limit),
-                secs(*after)
-            ))
+        Confirmed::Stuck { activity, after } => Some(format!(
+            "timed out twice: still running after {} s, and again after {} s; {}{reference}",
+            secs(limit),
+            secs(*after),
+            doing(activity, *after)
+        )),
+    }
+}
+
+/// What a run killed at `after` was doing then.
+fn doing(activity: &Activity, after: Duration) -> &'static str {
+    match (activity.cpu, activity.last_output) {
+        (_, Some(out)) if after.saturating_sub(out) < Duration::from_millis(200) => {
+            "still writing output at the kill"
         }
+        (Some(_), _) if activity.runnable => {
+            "still using the CPU at the kill (a loop that never ends?)"
+        }
+        (Some(_), _) => "waiting at the kill, using no CPU (blocked reading input?)",
+        (None, _) => "still running",
     }
 }
 
@@ -207,10 +302,38 @@ mod tests {
         .unwrap();
         assert!(writing.contains("still writing"), "{writing}");
         let blocked = note(&Confirmed::Blocked, limit, Some(Duration::from_millis(1))).unwrap();
+        let spent_note = note(
+            &Confirmed::Spent {
+                activity: Activity {
+                    cpu: Some(Duration::from_secs(1)),
+                    runnable: true,
+                    last_output: None,
+                },
+            },
+            limit,
+            None,
+        )
+        .unwrap();
+        assert!(
+            spent_note.starts_with(
+                "still running after 1 s, having used all of its CPU time; still using"
+            ),
+            "{spent_note}"
+        );
         assert_eq!(
             blocked,
             "still running after 1 s, waiting at the kill and using no CPU (blocked reading \
              input?); the reference takes under 0.05 s"
         );
+    }
+
+    #[test]
+    fn only_a_run_clearly_short_of_its_cpu_limit_is_confirmed() {
+        let limit = Duration::from_secs(1);
+        assert!(spent(Some(Duration::from_secs(1)), limit));
+        assert!(spent(Some(Duration::from_millis(995)), limit));
+        assert!(!spent(Some(Duration::from_millis(950)), limit));
+        assert!(!spent(Some(Duration::from_millis(400)), limit));
+        assert!(!spent(None, limit));
     }
 }

@@ -17,6 +17,7 @@ use crate::judge::verdict::CaseResult;
 use crate::model::case::Overrides;
 
 use super::args::Cli;
+use super::confirm::SpentRun;
 
 pub(super) struct Context {
     pub(super) target: Target,
@@ -44,6 +45,9 @@ pub(super) struct Context {
     pub(super) results: Mutex<Vec<CaseResult>>,
     /// The early verdict on a program that hangs.
     pub(super) budget: EarlyStop,
+    /// Timeouts charged without a second run, for telling their causes'
+    /// worked examples slow or stuck after the run.
+    pub(super) spent: Mutex<Vec<SpentRun>>,
 }
 
 /// The state every trial shares.
@@ -87,6 +91,7 @@ pub(super) fn context(
         full_messages: matches!(cli.test.format, Some(FormatSetting::Json)),
         results: Mutex::new(Vec::new()),
         budget: EarlyStop::new(!cli.bless && !cli.no_early_stop),
+        spent: Mutex::new(Vec::new()),
     })
 }
 

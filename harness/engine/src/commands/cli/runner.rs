@@ -41,6 +41,17 @@ fn print_early_verdict(ctx: &Context, chatty: bool) {
     }
 }
 
+/// The run's results by name, each cause's worked example charged at
+/// once as a timeout told slow or stuck (`confirm::tell_examples`).
+fn finished(ctx: &Context) -> Vec<CaseResult> {
+    let mut results =
+        std::mem::take(&mut *ctx.results.lock().unwrap_or_else(PoisonError::into_inner));
+    results.sort_by(|a, b| a.name.cmp(&b.name));
+    let spent = std::mem::take(&mut *ctx.spent.lock().unwrap_or_else(PoisonError::into_inner));
+    super::confirm::tell_examples(&mut results, spent);
+    results
+}
+
 pub(super) fn env_flag(name: &str) -> bool {
     std::env::var(name).is_ok_and(|v| !v.is_empty() && v != "0")
 }
@@ -105,9 +116,7 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     if plan.ambiguous_ignored > 0 && narrate {
         print_ambiguous_note(pack, plan.ambiguous_ignored);
     }
-    let mut results =
-        std::mem::take(&mut *ctx.results.lock().unwrap_or_else(PoisonError::into_inner));
-    results.sort_by(|a, b| a.name.cmp(&b.name));
+    let results = finished(&ctx);
     if chatty {
         let shown = (narrate, libtest);
         // No probe of other packs for a program that hangs (its failures

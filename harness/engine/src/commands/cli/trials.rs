@@ -160,6 +160,17 @@ pub(super) fn check_one(
                         Some(confirm::Confirmed::Cleared(again)) => (*again, None),
                         Some(c) => {
                             let note = confirm::note(&c, inv.timeout, reference_time(&case));
+                            if let (confirm::Confirmed::Spent { .. }, Some(note)) = (&c, &note) {
+                                ctx.spent
+                                    .lock()
+                                    .unwrap_or_else(PoisonError::into_inner)
+                                    .push(confirm::SpentRun {
+                                        name: file.name().to_owned(),
+                                        inv: inv.clone(),
+                                        note: note.clone(),
+                                        reference: reference_time(&case),
+                                    });
+                            }
                             (outcome, note)
                         }
                         None => (outcome, None),
@@ -294,6 +305,7 @@ pub(super) fn judge(
         crate::exec::run::Ending::TimedOut { after, .. } => Some(after),
         _ => None,
     };
+    let crashed = matches!(outcome.ending, crate::exec::run::Ending::Signaled(_));
     let mismatches = compare::compare_owned(expected, outcome);
     if mismatches.is_empty() {
         return Verdict::Passed;
@@ -340,7 +352,7 @@ pub(super) fn judge(
                     );
                     format!("{last}/{}", file.name())
                 });
-                reproduce::student_reproduce(inv, program, shown.as_deref(), killed_after)
+                reproduce::student_reproduce(inv, program, shown.as_deref(), killed_after, crashed)
             }
             None => reproduce::reproduce_command(
                 inv,
@@ -349,6 +361,7 @@ pub(super) fn judge(
                     stdin_path: stdin_path.as_deref(),
                     kit: kit.as_deref(),
                     killed_after,
+                    crashed,
                 },
             ),
         },

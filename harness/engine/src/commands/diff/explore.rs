@@ -81,6 +81,20 @@ pub trait Explorer: Send + Sync {
     /// The ambiguous rulings `session` touches.
     fn labels(&self, session: &Self::Session) -> Vec<Label>;
 
+    /// The ambiguous rulings a difference between `expected` and `actual`
+    /// (two runs of `session`) rests on beyond those its input touches
+    /// ([`Self::labels`]): a saved state spelled otherwise that loads into
+    /// the same game, a number play took past where a ruling stops
+    /// deciding. The default knows none.
+    fn ambiguity(
+        &self,
+        _session: &Self::Session,
+        _expected: &Outcome,
+        _actual: &Outcome,
+    ) -> Vec<Label> {
+        Vec::new()
+    }
+
     /// Runs `session` on `target`. The default runs the probe once in the
     /// sandbox; a pack whose program holds a conversation (a bot answering
     /// requests) drives it here instead.

@@ -34,6 +34,10 @@ pub struct Report {
     pub mismatching: u64,
     /// Mismatching sessions not shrunk, as likely repeats of known ones.
     pub unshrunk: u64,
+    /// Mismatching sessions whose difference rests on a ruling marked
+    /// ambiguous, set apart (not counted in [`Self::mismatching`]) without
+    /// `--ambiguous`.
+    pub set_apart: u64,
     /// The distinct mismatches.
     pub findings: Vec<Finding>,
     /// Wall time.

@@ -18,6 +18,7 @@
 //!   discs: {int: [1, 8]}    # in range mostly; sometimes 0, -1, an end ±1, huge
 //!   peg: {choice: [A, B, C]}
 //!   two: {choice: ["{peg} {peg}", "{peg}"]}   # a word may be a template
+//!   key: {permutation: ABCDEFGHIJKLMNOPQRSTUVWXYZ}  # its letters shuffled
 //! argv:                     # one alternative per session
 //!   - {words: ["{discs}"], rules: [ARGS-2], weight: 4}   # 4 times as often
 //!   - {words: [], rules: [ARGS-1]}
@@ -286,7 +287,7 @@ impl Grammar {
     fn check_templates(&self) -> Result<(), (At, String)> {
         let words = self.values.values().flat_map(|v| match v {
             Value::Choice(words) => words.as_slice(),
-            Value::Int(_) => &[],
+            Value::Int(_) | Value::Permutation(_) => &[],
         });
         let templates = self
             .argv
@@ -458,8 +459,22 @@ impl Explorer for GrammarExplorer {
         session.probe()
     }
 
+    /// [`plain::shrink`]'s candidates the grammar could have drawn: at
+    /// least `length`'s fewest lines, and every file it always places.
     fn shrink(&self, session: &PlainSession) -> Vec<PlainSession> {
+        let g = &self.grammar;
+        let [fewest, _] = g.stdin.length();
+        let always = |s: &PlainSession| {
+            g.files
+                .iter()
+                .enumerate()
+                .all(|(i, f)| f.chance < 1.0 || s.files.iter().any(|p| p.source == Source::File(i)))
+        };
+        let had = always(session);
         plain::shrink(session)
+            .into_iter()
+            .filter(|s| s.lines.len() >= fewest.min(session.lines.len()) && (!had || always(s)))
+            .collect()
     }
 
     fn classify(&self, session: &PlainSession, _status: u8) -> Classification {
@@ -543,6 +558,25 @@ stdin:
                 rule: "ARGS-1".to_owned()
             }]
         );
+    }
+
+    #[test]
+    fn shrinking_stays_inside_the_grammars_bounds() {
+        let e = explorer();
+        for index in 0..100 {
+            let s = e.generate(3, index, false);
+            for smaller in e.shrink(&s) {
+                assert!(!smaller.lines.is_empty(), "below length's 1: {smaller:?}");
+            }
+        }
+        let always = "files:\n  - {path: f, text: x}\nstdin:\n  lines:\n    - {text: a}\n";
+        let e = GrammarExplorer::new(
+            Grammar::parse("explore.yaml", always.as_bytes()).expect("parses"),
+            "first",
+        );
+        let s = e.generate(1, 0, false);
+        assert_eq!(s.files.len(), 1);
+        assert!(e.shrink(&s).iter().all(|c| c.files.len() == 1));
     }
 
     #[test]

@@ -3,7 +3,10 @@
 //! `--against`), in parallel, each in its own sandbox; every mismatch is
 //! shrunk ([`shrink`]), deduplicated by the part and line of its first
 //! difference, written as a ready case ([`case`]) and summarized with a
-//! command that reproduces it.
+//! command that reproduces it. A mismatch resting on a ruling marked
+//! ambiguous (the session's labels, or its difference's:
+//! [`Explorer::ambiguity`]) is set apart and only counted, unless
+//! `--ambiguous` asks for it; then its case is tagged `ambiguous`.
 //!
 //! - [`explore`]: what a pack supplies (generate, shrink, classify).
 //! - [`exec`]: running one session on both sides.
@@ -36,7 +39,7 @@ use self::case::Found;
 use self::compare::visible;
 use self::dedup::{Key, REPEATS_BEFORE_SKIPPING};
 use self::exec::{Runner, Trial};
-use self::explore::{Context, Explorer};
+use self::explore::{Context, Explorer, Label};
 use self::found::{Finding, Report};
 use self::progress::Progress;
 use crate::bytes::quote::shell_quote;
@@ -73,6 +76,9 @@ struct Shared<'a, E: Explorer> {
     repeats: AtomicUsize,
     /// Mismatching sessions left unshrunk because of [`Shared::repeats`].
     unshrunk: AtomicU64,
+    /// Mismatching sessions resting on an ambiguous ruling, set apart
+    /// without `--ambiguous`.
+    set_apart: AtomicU64,
     /// Sessions whose candidate run timed out.
     hung: AtomicU64,
     /// Whether the run stopped because every session timed out.
@@ -159,6 +165,7 @@ pub fn run<E: Explorer>(
         raw_keys: Mutex::new(HashSet::new()),
         repeats: AtomicUsize::new(0),
         unshrunk: AtomicU64::new(0),
+        set_apart: AtomicU64::new(0),
         hung: AtomicU64::new(0),
         all_hung: AtomicBool::new(false),
         findings: Mutex::new(Vec::new()),
@@ -183,6 +190,7 @@ pub fn run<E: Explorer>(
         sessions: shared.done.load(Ordering::Relaxed),
         mismatching: shared.mismatching.load(Ordering::Relaxed),
         unshrunk: shared.unshrunk.load(Ordering::Relaxed),
+        set_apart: shared.set_apart.load(Ordering::Relaxed),
         findings,
         elapsed: started.elapsed(),
     };
@@ -274,30 +282,26 @@ fn one_session<E: Explorer>(
     let Some(first) = trial.first() else {
         return Ok(());
     };
+    let ambiguous = !ambiguity(shared.explorer, &session, &trial).is_empty();
+    if ambiguous && !shared.ambiguous {
+        shared.set_apart.fetch_add(1, Ordering::Relaxed);
+        return Ok(());
+    }
     shared.mismatching.fetch_add(1, Ordering::Relaxed);
     let reference = shared.context.reference;
     let Some(raw_key) = dedup::key(shared.explorer, reference, &session, &trial) else {
         return Ok(());
     };
-    if !lock(&shared.raw_keys).insert(raw_key.clone()) {
-        return Ok(());
-    }
-    if shared.stop.load(Ordering::Relaxed) {
-        return Ok(());
-    }
-    // After a run of shrinks that only found known mismatches, a new
-    // mismatch in a part already known is most likely one of them again:
-    // count it, but spend no more time on it.
-    let new_part = !lock(&shared.findings)
-        .iter()
-        .any(|f| f.key.part == first.part);
-    if !new_part && shared.repeats.load(Ordering::Relaxed) >= REPEATS_BEFORE_SKIPPING {
-        shared.unshrunk.fetch_add(1, Ordering::Relaxed);
+    if !lock(&shared.raw_keys).insert(raw_key.clone())
+        || shared.stop.load(Ordering::Relaxed)
+        || skipped(shared, first)
+    {
         return Ok(());
     }
     let same = |candidate: &E::Session, trial: &Trial| {
         dedup::key(shared.explorer, reference, candidate, trial)
             .is_some_and(|k| k.cause == raw_key.cause)
+            && ambiguity(shared.explorer, candidate, trial).is_empty() != ambiguous
     };
     let shrunk = shrink::shrink(shared.explorer, &shared.runner, session, trial, same)?;
     let Some(first) = shrunk.trial.first().cloned() else {
@@ -322,7 +326,7 @@ fn one_session<E: Explorer>(
         shared.runner.expected.describe()
     };
     let probe = shared.explorer.probe(&shrunk.session);
-    let labels = shared.explorer.labels(&shrunk.session);
+    let labels = ambiguity(shared.explorer, &shrunk.session, &shrunk.trial);
     let status = shrunk
         .trial
         .expected
@@ -368,6 +372,36 @@ fn one_session<E: Explorer>(
         shared.stop.store(true, Ordering::Relaxed);
     }
     Ok(())
+}
+
+/// Whether a mismatch first differing at `first` is left unshrunk (and
+/// counted so): after a run of shrinks that only found known mismatches,
+/// a new mismatch in a part already known is most likely one of them
+/// again.
+fn skipped<E: Explorer>(shared: &Shared<'_, E>, first: &compare::Difference) -> bool {
+    let new_part = !lock(&shared.findings)
+        .iter()
+        .any(|f| f.key.part == first.part);
+    let skip = !new_part && shared.repeats.load(Ordering::Relaxed) >= REPEATS_BEFORE_SKIPPING;
+    if skip {
+        shared.unshrunk.fetch_add(1, Ordering::Relaxed);
+    }
+    skip
+}
+
+/// Every ambiguous ruling a mismatch of `session` rests on: those its
+/// input touches and those its difference does, by rule and name. A
+/// difference on an ambiguous point is no finding without `--ambiguous`
+/// (careful programs differ there), and a smaller session is the same
+/// mismatch only if it rests on an ambiguous ruling exactly when the
+/// first did: shrinking neither drops the tags a case needs nor makes a
+/// plain difference ambiguous.
+fn ambiguity<E: Explorer>(explorer: &E, session: &E::Session, trial: &Trial) -> Vec<Label> {
+    let mut labels = explorer.labels(session);
+    labels.extend(explorer.ambiguity(session, &trial.expected, &trial.actual));
+    labels.sort();
+    labels.dedup();
+    labels
 }
 
 /// The short report of one distinct mismatch.

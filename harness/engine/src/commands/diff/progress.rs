@@ -177,6 +177,12 @@ pub fn summary(report: &Report, seed: u64, cli: &DiffCli, bin: &Path, context: &
         report.findings.len(),
         cli.out.display()
     );
+    if report.set_apart > 0 {
+        println!(
+            "  {} difference(s) on ambiguous points, not counted: --ambiguous shows them",
+            report.set_apart
+        );
+    }
     if report.unshrunk > 0 {
         println!(
             "  {} mismatching session(s) not shrunk: the {} shrinks before them only found \

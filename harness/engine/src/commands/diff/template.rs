@@ -1,6 +1,7 @@
 //! The values of an `explore.yaml` drawn into its templates: `{name}`
 //! replaced by a draw of the value (an int mostly in its range, sometimes
-//! at or past an end; a choice uniformly, its word a template itself),
+//! at or past an end; a choice uniformly, its word a template itself; a
+//! permutation: the characters of its word in a random order),
 //! `{{`/`}}` as braces, chances and weighted picks. Deterministic from the
 //! session's generator: the same seed draws the same session.
 
@@ -10,7 +11,8 @@ use serde::Deserialize;
 
 use crate::model::rng::SplitMix64;
 
-/// A named value: `{int: [lo, hi]}` or `{choice: [words]}`.
+/// A named value: `{int: [lo, hi]}`, `{choice: [words]}` or
+/// `{permutation: word}`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(try_from = "ValueKeys")]
 pub enum Value {
@@ -18,6 +20,9 @@ pub enum Value {
     Int([i64; 2]),
     /// One of these words.
     Choice(Vec<String>),
+    /// The characters of this word in a random order (a cipher key, a
+    /// shuffled deck): every arrangement equally likely.
+    Permutation(String),
 }
 
 /// A value as written: exactly one of its keys.
@@ -26,16 +31,21 @@ pub enum Value {
 struct ValueKeys {
     int: Option<[i64; 2]>,
     choice: Option<Vec<String>>,
+    permutation: Option<String>,
 }
 
 impl TryFrom<ValueKeys> for Value {
     type Error = &'static str;
 
     fn try_from(keys: ValueKeys) -> Result<Self, Self::Error> {
-        match (keys.int, keys.choice) {
-            (Some(range), None) => Ok(Self::Int(range)),
-            (None, Some(words)) => Ok(Self::Choice(words)),
-            _ => Err("a value is either `{int: [lo, hi]}` or `{choice: [words]}`"),
+        match (keys.int, keys.choice, keys.permutation) {
+            (Some(range), None, None) => Ok(Self::Int(range)),
+            (None, Some(words), None) => Ok(Self::Choice(words)),
+            (None, None, Some(word)) => Ok(Self::Permutation(word)),
+            _ => Err(
+                "a value is one of `{int: [lo, hi]}`, `{choice: [words]}` or \
+                 `{permutation: word}`",
+            ),
         }
     }
 }
@@ -121,6 +131,14 @@ fn fill_into(
 fn draw(value: &Value, rng: &mut SplitMix64) -> String {
     match value {
         Value::Choice(words) => words[rng.below(words.len())].clone(),
+        Value::Permutation(word) => {
+            let mut chars: Vec<char> = word.chars().collect();
+            // Fisher-Yates: each arrangement equally likely.
+            for i in (1..chars.len()).rev() {
+                chars.swap(i, rng.below(i + 1));
+            }
+            chars.into_iter().collect()
+        }
         Value::Int([lo, hi]) => {
             let (lo, hi) = (*lo, *hi);
             if rng.below(4) > 0 {
@@ -201,6 +219,24 @@ mod tests {
         for n in [-1, 0, 1, 8, 9, 2_147_483_648] {
             assert!(drawn.contains(&n), "{n} never drawn: {drawn:?}");
         }
+    }
+
+    #[test]
+    fn a_permutation_rearranges_its_word() {
+        let v = Value::Permutation("ABCDE".to_owned());
+        let mut rng = SplitMix64::new(7);
+        let drawn: BTreeSet<String> = (0..500).map(|_| draw(&v, &mut rng)).collect();
+        for word in &drawn {
+            let mut sorted: Vec<char> = word.chars().collect();
+            sorted.sort_unstable();
+            assert_eq!(sorted.into_iter().collect::<String>(), "ABCDE");
+        }
+        // 120 arrangements: 500 draws reach most of them.
+        assert!(drawn.len() > 100, "{}", drawn.len());
+        assert_eq!(
+            draw(&Value::Permutation(String::new()), &mut rng),
+            String::new()
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! missed check that names the whole failure when there is one.
 
 use super::edit::first_edit;
+use super::grave::grave_place;
 use super::missed::missed_check;
 use super::signature::{Cause, Departure, Edit, PartCause, Place};
 use super::text::{echoes, ending, exact, is_grave, normalise};
@@ -138,7 +139,9 @@ impl Cause {
         let Some(record) = record else {
             return (cause, None);
         };
-        if let Some((part, label)) = missed_check(mismatches, record, answered) {
+        if let Some((part, label)) = missed_check(mismatches, record, answered)
+            .or_else(|| grave_place(mismatches, record, answered))
+        {
             cause.parts = vec![part];
             return (cause, Some(label));
         }

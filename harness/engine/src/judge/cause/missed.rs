@@ -1,6 +1,8 @@
 //! Missed checks: a program that accepts what the reference rejects, or
 //! goes on where the reference stops, is named by the check it misses
-//! rather than by the bytes that follow.
+//! rather than by the bytes that follow; one that stops after input the
+//! reference accepts (a value the rulings leave unbounded) is named by
+//! the rule that accepts it.
 
 use super::edit::first_edit;
 use super::signature::{Cause, Edit, Missed, PartCause};
@@ -77,6 +79,10 @@ pub(super) fn missed_check(
         );
         return Some((part, label));
     };
+    if let Some(accepted) = refused(mismatches, record, expected, actual) {
+        let label = format!("stops after {}", accepted.detail);
+        return Some((missed(Missed::Refuses, accepted), label));
+    }
     let first = first_edit(expected, actual, true);
     if echoes(actual, first.at, answered) {
         return None;
@@ -96,6 +102,29 @@ pub(super) fn missed_check(
         rejected.detail
     );
     Some((missed(Missed::Accepts, rejected), label))
+}
+
+/// What the reference accepted before the point where the program's
+/// output stops, when it stops (its stdout a strict prefix of the
+/// reference's, and it ended otherwise): the input it most likely refused.
+fn refused<'r>(
+    mismatches: &[Mismatch],
+    record: &'r Record,
+    expected: &[u8],
+    actual: &[u8],
+) -> Option<&'r Ruling> {
+    let stops = actual.len() < expected.len() && expected.starts_with(actual);
+    let ended = mismatches
+        .iter()
+        .any(|m| matches!(m, Mismatch::Ending { .. }));
+    if !stops || !ended {
+        return None;
+    }
+    let at = u64::try_from(actual.len()).ok()?;
+    record
+        .rulings
+        .iter()
+        .rfind(|r| r.verdict == Verdict::Accepted && r.at <= at)
 }
 
 /// The rejection whose answer holds the first difference at `at`, when

@@ -17,11 +17,13 @@
 //! digits written `#`, cut short.
 //!
 //! The parts, lowest first: `text` helpers, the `signature` types,
-//! the first `edit` of a stream, `missed` checks, `later`
-//! departures, and the cause `build` from them all.
+//! the first `edit` of a stream, `missed` checks, crashes and hangs
+//! placed where the program was (`grave`), `later` departures, and the
+//! cause `build` from them all.
 
 mod build;
 mod edit;
+mod grave;
 mod later;
 mod missed;
 mod signature;
@@ -338,13 +340,130 @@ mod tests {
             cause.to_string(),
             "status: stops otherwise where the reference stops (FILE-6)"
         );
-        // A crash is a crash wherever it happens.
+        // A crash is a crash, placed where the reference stops.
         let crash = Mismatch::Ending {
             expected: Ending::Exited(5),
             actual: Ending::Signaled(11),
         };
         let (cause, label) = Cause::labelled(&[crash], Some(&record), None);
-        assert!(label.is_none());
+        assert_eq!(
+            label.as_deref(),
+            Some(
+                "crashes (SIGSEGV) where the reference stops (FILE-6): a grid file whose next \
+                 player is 0: FILE-2 wants 1..P"
+            )
+        );
         assert_eq!(cause.severity(), 0);
+    }
+
+    #[test]
+    fn crashes_and_hangs_are_placed_where_the_program_was() {
+        let record = rejecting();
+        let crash = |actual: &[u8]| {
+            Cause::labelled(
+                &[
+                    Mismatch::Ending {
+                        expected: Ending::Exited(6),
+                        actual: Ending::Signaled(11),
+                    },
+                    stdout_of(b"+-+ \nA> A> ", actual),
+                ],
+                Some(&record),
+                Some(b"3 14 h"),
+            )
+        };
+        // In the grid, and at the prompt after the rejected line: two
+        // causes, each named by its rule.
+        let (early, _) = crash(b"+-");
+        let (late, label) = crash(b"+-+ \nA> ");
+        assert_ne!(early, late);
+        assert_eq!(
+            late.to_string(),
+            "status: killed by signal SIGSEGV (11), where the reference writes the prompt \
+             after a rejected line (TURN-3)"
+        );
+        assert_eq!(
+            label.as_deref(),
+            Some(
+                "crashes (SIGSEGV) on the input line `3 14 h`, where the reference writes the \
+                 prompt after a rejected line (TURN-3)"
+            )
+        );
+        assert!(early.to_string().contains("the grid (DISP-1)"), "{early}");
+        assert_eq!(late.severity(), 0);
+        // Another input line, the same place: the same cause.
+        assert_eq!(crash(b"+-+ \nA> ").0, late);
+
+        // A hang where the reference stops is keyed by the stop's rule.
+        let stops = Record {
+            spans: Vec::new(),
+            rulings: vec![ruling(
+                Verdict::Stopped,
+                0,
+                "FILE-4",
+                "long-line",
+                "a grid line too long: FILE-4 rejects it",
+            )],
+        };
+        let (hang, label) = Cause::labelled(
+            &[Mismatch::Ending {
+                expected: Ending::Exited(5),
+                actual: Ending::TimedOut {
+                    after: std::time::Duration::from_secs(1),
+                    awaiting_prompt: None,
+                },
+            }],
+            Some(&stops),
+            None,
+        );
+        assert_eq!(
+            hang.to_string(),
+            "status: timed out, where the reference writes the message of its stop (FILE-6)"
+        );
+        assert_eq!(
+            label.as_deref(),
+            Some(
+                "hangs (timed out) where the reference stops (FILE-6): a grid line too long: \
+                 FILE-4 rejects it"
+            )
+        );
+    }
+
+    #[test]
+    fn stopping_after_what_the_reference_accepts_names_the_rule_that_accepts_it() {
+        let mut accepted = ruling(
+            Verdict::Accepted,
+            0,
+            "FILE-3",
+            "move-number-unbounded",
+            "a save file the reference loads: FILE-3 sets no bound on move numbers (mO is 11)",
+        );
+        accepted.line = Vec::new();
+        accepted.exit_rule = String::new();
+        let record = Record {
+            spans: spans(),
+            rulings: vec![accepted],
+        };
+        let status = Mismatch::Ending {
+            expected: Ending::Exited(6),
+            actual: Ending::Exited(5),
+        };
+        let (cause, label) =
+            Cause::labelled(&[status, stdout_of(b"+-+ \nA> ", b"")], Some(&record), None);
+        assert_eq!(
+            cause.to_string(),
+            "stdout: refuses what the reference accepts: FILE-3, move-number-unbounded in words"
+        );
+        assert_eq!(
+            label.as_deref(),
+            Some(
+                "stops after a save file the reference loads: FILE-3 sets no bound on move \
+                 numbers (mO is 11)"
+            )
+        );
+        assert_eq!(
+            missed_check_of(&cause.to_string()).map(|(rule, _)| rule),
+            Some("FILE-3")
+        );
     }
 }

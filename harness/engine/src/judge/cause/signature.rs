@@ -155,11 +155,14 @@ pub(super) const ACCEPTS: &str = "accepts what the reference rejects";
 /// How a cause's key names going on where the reference stops.
 pub(super) const GOES_ON: &str = "goes on where the reference stops";
 
+/// How a cause's key names stopping after what the reference accepts.
+pub(super) const REFUSES: &str = "refuses what the reference accepts";
+
 /// The rule and the check of a cause's key ([`Cause`]'s one line) when it
 /// names a missed check: (`TURN-3`, `accepts what the reference rejects:
 /// a horizontal edge's row past H`). What `mark`'s class view lists.
 pub fn missed_check_of(key: &str) -> Option<(&str, String)> {
-    [ACCEPTS, GOES_ON].iter().find_map(|shape| {
+    [ACCEPTS, GOES_ON, REFUSES].iter().find_map(|shape| {
         let (_, rest) = key.split_once(&format!("{shape}: "))?;
         let (rule, says) = rest.split_once(", ")?;
         Some((rule, format!("{shape}: {says}")))
@@ -175,6 +178,8 @@ pub enum Missed {
     GoesOn,
     /// It stops there too, with another status or message.
     StopsOtherwise,
+    /// It stops where the reference accepted the input and went on.
+    Refuses,
 }
 
 impl fmt::Display for Edit {
@@ -210,10 +215,10 @@ impl fmt::Display for Edit {
             Self::Missed {
                 shape, rule, says, ..
             } => {
-                let what = if *shape == Missed::Accepts {
-                    ACCEPTS
-                } else {
-                    GOES_ON
+                let what = match shape {
+                    Missed::Accepts => ACCEPTS,
+                    Missed::Refuses => REFUSES,
+                    _ => GOES_ON,
                 };
                 write!(f, "{what}: {rule}, {says}")
             }
@@ -235,6 +240,13 @@ impl fmt::Display for Cause {
                 }
                 (Some(place), Edit::Departed(d @ Departure::LineBreak)) => {
                     write!(text, "{}, after {place}: {d}", p.part)
+                }
+                (Some(place), edit @ Edit::Ending { .. }) => {
+                    write!(
+                        text,
+                        "{}: {edit}, where the reference writes {place}",
+                        p.part
+                    )
                 }
                 (Some(place), edit) => write!(text, "{}, in {place}: {edit}", p.part),
                 (None, edit) => write!(text, "{}: {edit}", p.part),
