@@ -120,7 +120,7 @@ fn main() -> ExitCode {
         "#!/bin/sh\nexec valgrind -q --error-exitcode=99 --vgdb=no \"{}\" \"$@\"\n",
         debug.display()
     );
-    let wrapped = build(&debug, &["-O2", "-g"]) && std::fs::write(&wrapper, script).is_ok() && {
+    let ready = build(&debug, &["-O2", "-g"]) && std::fs::write(&wrapper, script).is_ok() && {
         use std::os::unix::fs::PermissionsExt as _;
         std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).is_ok()
     };
@@ -128,7 +128,7 @@ fn main() -> ExitCode {
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success());
-    if wrapped && has_valgrind {
+    if ready && has_valgrind {
         let (wall, said) = best(&wrapper, rounds);
         println!(
             "valgrind memcheck (-O2 -g): {:.2} s ({:.2}x)  {said}",

@@ -478,6 +478,10 @@ impl Layout {
 /// What the keeper runs, passed in [`KEEPER_ENV`] as JSON (bytes, since
 /// paths and arguments need not be UTF-8).
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "a message on the wire: each flag is an independent choice of the caller"
+)]
 pub struct Spec {
     /// The program; empty for a probe.
     program: Vec<u8>,

@@ -294,12 +294,12 @@ fn start_mounted(
         c.unshare(hakoniwa::Namespace::Network);
         c.unshare(hakoniwa::Namespace::Ipc);
     }
-    let shows = mounted_view(&exe, spec, shown);
-    for path in &shows.bound {
+    let view = mounted_view(&exe, spec, shown);
+    for path in &view.bound {
         let p = text(path)?;
         c.bindmount_ro(&p, &p);
     }
-    for dir in &shows.empty {
+    for dir in &view.empty {
         c.dir(&text(dir)?, 0o555);
     }
     // The keeper runs from a file of its own outside every readable
@@ -435,11 +435,11 @@ mod tests {
         // The program beside the harness reads its file alone: that file is
         // shown, its folder is there but empty.
         let view = mounted_view(&exe, &spec(Some(&[prog_text])), &[&debug]);
-        assert_eq!(view.bound, [prog.clone()]);
-        assert_eq!(view.empty, [debug.clone()]);
+        assert_eq!(view.bound, [prog]);
+        assert_eq!(view.empty, std::slice::from_ref(&debug));
         // The reference (ours) sees the harness's folder.
         let view = mounted_view(&exe, &spec(None), &[&debug]);
-        assert_eq!(view.bound, [debug.clone()]);
+        assert_eq!(view.bound, [debug]);
         assert!(view.empty.is_empty());
         // A folder of its own beneath /tmp is shown whole.
         let own = fs::canonicalize(clone.path()).unwrap().join("own");

@@ -108,12 +108,12 @@ pub(super) fn environment(inv: &Invocation, layout: &Layout) -> Vec<(OsString, O
     // watches its memory: ASan's own limit does. A case's own
     // `ASAN_OPTIONS` (below) decides otherwise.
     if !inv.target.is_builtin_reference() && sandbox::reserves_address_space(inv.target.path()) {
-        let mut options = "detect_leaks=0".to_owned();
-        if let (sandbox::Containment::ProcessGroup(_), Some(bytes)) =
-            (sandbox::containment(), inv.limits.address_space)
-        {
-            options.push_str(&format!(":hard_rss_limit_mb={}", (bytes >> 20).max(1)));
-        }
+        let options = match (sandbox::containment(), inv.limits.address_space) {
+            (sandbox::Containment::ProcessGroup(_), Some(bytes)) => {
+                format!("detect_leaks=0:hard_rss_limit_mb={}", (bytes >> 20).max(1))
+            }
+            _ => "detect_leaks=0".to_owned(),
+        };
         env.push((ASAN_OPTIONS.into(), options.into()));
     }
     env.extend(inv.env.iter().cloned());
