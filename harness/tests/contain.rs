@@ -144,40 +144,78 @@ fn namespaced(text: &str) -> bool {
 fn a_setsid_daemon_dies_with_its_case() {
     let marker = "31.4159";
     let dir = suite_with(&daemon_case("daemon", marker));
-    let (code, text) = run_suite(dir.path(), &[]);
-    assert!(namespaced(&text), "{text}");
-    assert_eq!(code, 0, "{text}");
-    std::thread::sleep(Duration::from_millis(200));
-    assert_eq!(processes_with(marker), Vec::<String>::new(), "{text}");
+    // At `landlock` (no namespace) the keeper, the daemons' subreaper,
+    // kills them itself.
+    for level in ["pid", "landlock"] {
+        let (code, text) = run_suite(dir.path(), &[("CONFORMANCE_CONTAINMENT", level)]);
+        assert!(namespaced(&text), "{level}: {text}");
+        assert_eq!(code, 0, "{level}: {text}");
+        std::thread::sleep(Duration::from_millis(200));
+        assert_eq!(
+            processes_with(marker),
+            Vec::<String>::new(),
+            "{level}: {text}"
+        );
+    }
 }
 
 #[test]
 fn a_daemon_holding_the_output_is_named_and_killed() {
     let marker = "32.718";
     let dir = suite_with(&daemon_case("daemon-holding", marker));
-    let (code, text) = run_suite(dir.path(), &[]);
-    assert_eq!(code, 1, "{text}");
-    assert!(
-        text.contains("left a process running that kept its output open: `sleep` (pid"),
-        "{text}"
-    );
-    assert!(
-        text.contains("killed with the sandbox when the case ended"),
-        "{text}"
-    );
-    std::thread::sleep(Duration::from_millis(200));
-    assert_eq!(processes_with(marker), Vec::<String>::new());
+    for level in ["pid", "landlock"] {
+        let (code, text) = run_suite(dir.path(), &[("CONFORMANCE_CONTAINMENT", level)]);
+        assert_eq!(code, 1, "{level}: {text}");
+        assert!(
+            text.contains("left a process running that kept its output open: `sleep` (pid"),
+            "{level}: {text}"
+        );
+        assert!(
+            text.contains("killed with the sandbox when the case ended"),
+            "{level}: {text}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+        assert_eq!(processes_with(marker), Vec::<String>::new(), "{level}");
+    }
 }
 
 #[test]
-fn without_namespaces_the_fallback_is_announced_and_truthful() {
-    let dir = suite_with(&daemon_case("daemon-holding", "33.1"));
-    let (code, text) = run_suite(dir.path(), &[("CONFORMANCE_CONTAINMENT", "nonsense")]);
-    assert_eq!(code, 1, "{text}");
+fn the_landlock_level_says_what_it_cannot_promise() {
+    let dir = suite_with(&daemon_case("daemon", "33.2"));
+    let (code, text) = run_suite(dir.path(), &[("CONFORMANCE_CONTAINMENT", "landlock")]);
+    assert_eq!(code, 0, "{text}");
     assert!(
-        text.contains("containment: process group only, because CONFORMANCE_CONTAINMENT=nonsense"),
+        text.contains(
+            "containment: Landlock without namespaces, because CONFORMANCE_CONTAINMENT=landlock"
+        ),
         "{text}"
     );
+    assert!(
+        text.contains("no PID namespace: a program sees the host's processes"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_unknown_level_is_a_usage_error_naming_the_levels() {
+    let dir = suite_with(&daemon_case("daemon", "33.0"));
+    let (code, text) = run_suite(dir.path(), &[("CONFORMANCE_CONTAINMENT", "pidd")]);
+    assert_eq!(code, 2, "{text}");
+    assert!(
+        text.contains(
+            "CONFORMANCE_CONTAINMENT=pidd is not a containment level: one of pid, full, \
+             landlock, group"
+        ),
+        "{text}"
+    );
+    assert_eq!(processes_with("33.0"), Vec::<String>::new(), "{text}");
+}
+
+#[test]
+fn at_group_level_an_escaped_daemon_is_said_to_be_beyond_reach() {
+    let dir = suite_with(&daemon_case("daemon-holding", "33.1"));
+    let (code, text) = run_suite(dir.path(), &[("CONFORMANCE_CONTAINMENT", "group")]);
+    assert_eq!(code, 1, "{text}");
     assert!(text.contains("is beyond its reach"), "{text}");
     // The daemon escaped the group: this level cannot kill it.
     for p in processes_with("33.1") {
@@ -296,9 +334,11 @@ fn a_program_cannot_stop_the_harness() {
     let case = "summary: stops its parent\ncategory: process\nrules: [T-2]\n\
                 args: [stop-parent]\ntimeout: 5\nstatus: 0\nstdout: \"done\\n\"\n";
     let dir = suite_with(case);
-    let (code, text) = run_suite(dir.path(), &[]);
-    assert!(namespaced(&text), "{text}");
-    assert_eq!(code, 0, "{text}");
+    for level in ["pid", "landlock"] {
+        let (code, text) = run_suite(dir.path(), &[("CONFORMANCE_CONTAINMENT", level)]);
+        assert!(namespaced(&text), "{level}: {text}");
+        assert_eq!(code, 0, "{level}: {text}");
+    }
 }
 
 #[test]

@@ -38,6 +38,12 @@ struct Bait {
 
 impl Bait {
     fn new() -> Self {
+        Self::against(&assert_cmd::cargo::cargo_bin("boxes-harness"))
+    }
+
+    /// The bait for a run of the harness at `harness`, which is a secret
+    /// too (every expected output is embedded in it).
+    fn against(harness: &Path) -> Self {
         let home = tempfile::tempdir().unwrap();
         std::fs::write(home.path().join(".bashrc"), b"export TOKEN=secret\n").unwrap();
         let classmates = tempfile::tempdir().unwrap();
@@ -67,7 +73,7 @@ impl Bait {
         let udp = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
         udp.set_nonblocking(true).unwrap();
         let secrets = vec![
-            assert_cmd::cargo::cargo_bin("boxes-harness"),
+            harness.to_owned(),
             home.path().join(".bashrc"),
             classmates.path().join("bob/ass1.c"),
             host_tmp.path().join("answers.txt"),
@@ -167,7 +173,12 @@ fn suite_of(cases: &[(String, String)]) -> tempfile::TempDir {
 }
 
 fn harness(home: &Path, tmp: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("boxes-harness").unwrap();
+    harness_at(&assert_cmd::cargo::cargo_bin("boxes-harness"), home, tmp)
+}
+
+/// The harness at `exe` (a copy elsewhere, or cargo's).
+fn harness_at(exe: &Path, home: &Path, tmp: &Path) -> Command {
+    let mut cmd = Command::new(exe);
     cmd.env("NO_COLOR", "1")
         .env("HOME", home)
         .env("TMPDIR", tmp)
@@ -187,27 +198,56 @@ fn output_of(cmd: &mut Command) -> (i32, String) {
 
 #[test]
 fn every_access_probe_is_refused_under_run() {
+    probe_battery(&assert_cmd::cargo::cargo_bin("boxes-harness"));
+}
+
+/// A checkout cloned under `/tmp` (which a program reads whole at `full`,
+/// being its private one there): the harness copied beneath `/tmp` is as
+/// unreadable as anywhere else.
+#[test]
+fn every_access_probe_is_refused_with_the_harness_under_tmp() {
+    let clone = tempfile::Builder::new()
+        .prefix("clone-")
+        .tempdir_in("/tmp")
+        .unwrap();
+    let debug = clone.path().join("target/debug");
+    std::fs::create_dir_all(&debug).unwrap();
+    let copy = debug.join("boxes-harness");
+    std::fs::copy(assert_cmd::cargo::cargo_bin("boxes-harness"), &copy).unwrap();
+    probe_battery(&copy);
+}
+
+/// Every probe at `pid` and `full`, run by the harness at `exe`: each is
+/// refused.
+fn probe_battery(exe_of_harness: &Path) {
     let _alone = beside_hogs();
-    let bait = Bait::new();
+    let bait = Bait::against(exe_of_harness);
     let (_prog_dir, exe) = program_folder();
     let suite_file = tempfile::tempdir().unwrap();
-    // The suite's own case file is bait too: it is written before the
-    // probes are known, so a placeholder names it.
-    let suite = suite_of(&[]);
-    let probes = bait.probes(&suite.path().join("process/read-0.yaml"));
-    for (i, line) in probes.iter().enumerate() {
-        let (mode, arg) = line.split_once(' ').unwrap();
-        std::fs::write(
-            suite.path().join(format!("process/{mode}-{i}.yaml")),
-            case_yaml(mode, arg, "refused\n"),
-        )
-        .unwrap();
-    }
-    // The default level, and `full` (a mount namespace too), alike.
-    for level in ["pid", "full"] {
+    // The default level, `full` (a mount namespace too) and `landlock`
+    // (no namespace at all), alike; except that with no PID namespace the
+    // environment of a process of the same user (here, this test's) is
+    // readable, as docs/containment.md says.
+    for level in ["pid", "full", "landlock"] {
+        // The suite's own case file is bait too: it is written before the
+        // probes are known, so a placeholder names it.
+        let suite = suite_of(&[]);
+        let probes: Vec<String> = bait
+            .probes(&suite.path().join("process/read-0.yaml"))
+            .into_iter()
+            .filter(|p| level != "landlock" || !p.ends_with("/environ"))
+            .collect();
+        for (i, line) in probes.iter().enumerate() {
+            let (mode, arg) = line.split_once(' ').unwrap();
+            std::fs::write(
+                suite.path().join(format!("process/{mode}-{i}.yaml")),
+                case_yaml(mode, arg, "refused\n"),
+            )
+            .unwrap();
+        }
         let tmp = tempfile::tempdir().unwrap();
         let (code, text) = output_of(
-            harness(&bait.home, tmp.path())
+            harness_at(exe_of_harness, &bait.home, tmp.path())
                 .env("CONFORMANCE_CONTAINMENT", level)
                 .current_dir(suite_file.path())
                 .args(["--bin"])

@@ -12,10 +12,18 @@
 //! caller (hakoniwa, used with a mount namespace) means forking the whole
 //! caller twice per run, whose page tables a large multi-threaded harness
 //! pays for on every case.
+//!
+//! At the `landlock` level (namespaces refused) the keeper makes none: it
+//! leads a process group of its own, takes the same Landlock rules and
+//! seccomp filter, and forks the program's parent as before, which is
+//! then the run's subreaper instead of PID 1 and kills what lies below it
+//! itself (at the end of a run, at a limit, or when the outer keeper is
+//! killed: it watches a pipe only the outer one holds).
 
 use std::ffi::OsString;
 use std::fs;
 use std::io::{self, Write as _};
+use std::os::fd::{AsFd as _, BorrowedFd};
 use std::os::unix::ffi::{OsStrExt as _, OsStringExt as _};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -123,14 +131,18 @@ fn keep_mounted(spec: &Spec) -> io::Result<()> {
             left: Vec::new(),
         });
     }
-    keep(spec, files)
+    keep(spec, files, None)
 }
 
 /// A resident keeper for programs under test takes their read rules on
 /// itself, once: each program then starts the cheap way (`posix_spawn`),
 /// with no hook between `fork` and `exec`.
+///
+/// Not without namespaces: there its programs must be in a Landlock
+/// domain below its own, or they could signal it (no PID namespace makes
+/// it an init that ignores them), so each takes the rules alone.
 fn narrow_resident(spec: &Spec) -> Result<(), String> {
-    match own_reads(spec).filter(|_| spec.resident) {
+    match own_reads(spec).filter(|_| spec.resident && !spec.no_namespaces) {
         Some(own) => crate::reads::ruleset(&own)
             .and_then(crate::reads::enforce)
             .map_err(|e| e.to_string()),
@@ -165,22 +177,26 @@ fn enter(spec: &Spec, confine: &Confine) -> io::Result<ExitCode> {
         }
     }
     crate::watchdog::raise_keeper();
-    let (uid, gid) = (
-        rustix::process::getuid().as_raw(),
-        rustix::process::getgid().as_raw(),
-    );
-    nix::sched::unshare(
-        nix::sched::CloneFlags::CLONE_NEWUSER | nix::sched::CloneFlags::CLONE_NEWPID,
-    )
-    .map_err(io::Error::from)?;
-    // Inside, the caller's user and group are themselves: files the
-    // program makes belong to whoever runs the harness.
-    fs::write("/proc/self/setgroups", "deny")?;
-    fs::write("/proc/self/uid_map", format!("{uid} {uid} 1\n"))?;
-    fs::write("/proc/self/gid_map", format!("{gid} {gid} 1\n"))?;
-    // Counted in this user namespace alone from here on.
-    if !spec.resident {
-        spec.limits.apply_processes(None)?;
+    if spec.no_namespaces {
+        without_namespaces()?;
+    } else {
+        let (uid, gid) = (
+            rustix::process::getuid().as_raw(),
+            rustix::process::getgid().as_raw(),
+        );
+        nix::sched::unshare(
+            nix::sched::CloneFlags::CLONE_NEWUSER | nix::sched::CloneFlags::CLONE_NEWPID,
+        )
+        .map_err(io::Error::from)?;
+        // Inside, the caller's user and group are themselves: files the
+        // program makes belong to whoever runs the harness.
+        fs::write("/proc/self/setgroups", "deny")?;
+        fs::write("/proc/self/uid_map", format!("{uid} {uid} 1\n"))?;
+        fs::write("/proc/self/gid_map", format!("{gid} {gid} 1\n"))?;
+        // Counted in this user namespace alone from here on.
+        if !spec.resident {
+            spec.limits.apply_processes(None)?;
+        }
     }
     let files = Files::create(&bytes_path(&confine.control))?;
     let writable: Vec<PathBuf> = confine.writable.iter().map(|w| bytes_path(w)).collect();
@@ -202,15 +218,30 @@ fn enter(spec: &Spec, confine: &Confine) -> io::Result<ExitCode> {
     match fork()? {
         Forked::Child => {
             drop(alive_write);
+            if spec.no_namespaces {
+                // Its death would not kill the program: it outlives the
+                // outer keeper long enough to kill what lies below it,
+                // watching the pipe while the program runs. The parent of
+                // the program, it is the one to be the subreaper (which
+                // `fork` does not pass on).
+                rustix::process::set_child_subreaper(Some(rustix::process::getpid()))?;
+                let done = if spec.resident {
+                    crate::resident::reside(&files, spec, Some(alive_read.as_fd()))
+                } else {
+                    keep(spec, files, Some(alive_read.as_fd()))
+                };
+                crate::watchdog::kill_all();
+                return done.map(|()| ExitCode::SUCCESS);
+            }
             rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
             if crate::readable(&alive_read, Some(Duration::ZERO))? {
                 return Ok(ExitCode::from(KEEPER_FAILED));
             }
             drop(alive_read);
             if spec.resident {
-                return crate::resident::reside(&files, spec).map(|()| ExitCode::SUCCESS);
+                return crate::resident::reside(&files, spec, None).map(|()| ExitCode::SUCCESS);
             }
-            keep(spec, files).map(|()| ExitCode::SUCCESS)
+            keep(spec, files, None).map(|()| ExitCode::SUCCESS)
         }
         Forked::Parent(pid_one) => {
             drop(alive_read);
@@ -229,6 +260,29 @@ fn enter(spec: &Spec, confine: &Confine) -> io::Result<ExitCode> {
             Ok(ExitCode::from(code))
         }
     }
+}
+
+/// The `landlock` level's keeper, in place of namespaces: a process group
+/// of its own (a program's `kill(0, …)` reaches the run, not the
+/// harness), and kills by the tree below it, not `kill(-1)`. Its child
+/// (the program's parent) is the subreaper of the run, so that a process
+/// the program orphans (a `setsid` daemon) comes back to it and dies with
+/// the run instead of going to the host's init.
+///
+/// Nothing hides the host's processes either: the keeper is sealed
+/// ([`crate::seal`]), and its programs lose `CAP_SYS_PTRACE` (a harness
+/// run as root, as in a Gradescope container, would pass it on), so that
+/// the `/proc` entries of the harness's processes stay closed to them.
+fn without_namespaces() -> io::Result<()> {
+    crate::watchdog::without_pid_namespace();
+    crate::seal();
+    // Refused to a process without `CAP_SETPCAP` (not root), whose
+    // programs have no `CAP_SYS_PTRACE` to lose.
+    let _ = rustix::thread::remove_capability_from_bounding_set(
+        rustix::thread::CapabilitySet::SYS_PTRACE,
+    );
+    rustix::process::setpgid(None, None)?;
+    Ok(())
 }
 
 /// Which side of [`fork`] this process is.
@@ -267,13 +321,15 @@ pub(crate) fn fork() -> io::Result<Forked> {
     }
 }
 
-fn bytes_path(bytes: &[u8]) -> PathBuf {
+pub(crate) fn bytes_path(bytes: &[u8]) -> PathBuf {
     PathBuf::from(OsString::from_vec(bytes.to_vec()))
 }
 
-/// The keeper's work, as PID 1 of the sandbox: starts the program, waits
-/// for it and what it left behind, and reports.
-fn keep(spec: &Spec, mut files: Files) -> io::Result<()> {
+/// The keeper's work, as PID 1 of the sandbox (or, without namespaces,
+/// the subreaper of the run, watching `outer`: the pipe that hangs up
+/// when the outer keeper is killed): starts the program, waits for it and
+/// what it left behind, and reports.
+fn keep(spec: &Spec, mut files: Files, outer: Option<BorrowedFd<'_>>) -> io::Result<()> {
     if spec.program.is_empty() {
         return files.report(&Report {
             ending: Reported::Probe,
@@ -295,7 +351,7 @@ fn keep(spec: &Spec, mut files: Files) -> io::Result<()> {
                 limits: spec.limits,
                 folders: watched_folders(spec),
                 stderr,
-                socket: None,
+                gone: outer.into_iter().collect(),
             };
             if spec.release_streams {
                 release_streams();

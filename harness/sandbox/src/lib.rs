@@ -28,8 +28,13 @@
 //! [`start`]; a caller that reuses a run's folders keeps a [`resident`]
 //! keeper with them, and one that runs many keepers shares a [`zygote`].
 //!
-//! Where namespaces are refused (some containers), runs fall back to a
-//! process group, and the harness says so once.
+//! Where namespaces are refused (some containers, Gradescope's), runs
+//! fall back to the `landlock` level: no namespace, but the same Landlock
+//! read and write rules and seccomp filter, the limits, a process group
+//! of the keeper's own, and a keeper that is the *subreaper* of what the
+//! program starts (so `setsid` daemons come back to it and die with the
+//! run). Where Landlock is missing too, a process group only; the harness
+//! says so once.
 
 use std::ffi::OsString;
 use std::fs;
@@ -54,7 +59,7 @@ mod wire;
 pub mod zygote;
 
 pub use keeper::keeper_mode;
-pub use limits::{Bounds, Limits};
+pub use limits::{Bounds, Limits, reserves_address_space};
 pub use report::{LeftBehind, Report, Reported, read_report, started};
 pub use start::{Io, Kept, Streams, start, start_with};
 
@@ -75,8 +80,27 @@ pub const KEEPER_ENV: &str = "CONFORMANCE_KEEPER";
 /// The environment variable that chooses the containment: `pid` (the
 /// default: user and PID namespaces, reads and writes confined by
 /// Landlock, no network), `full` (PID, mount, IPC and network namespaces
-/// too), or `group` (a process group only).
+/// too), `landlock` (no namespace: Landlock and the seccomp filter), or
+/// `group` (a process group only).
 pub const CONTAINMENT_ENV: &str = "CONFORMANCE_CONTAINMENT";
+
+/// The values [`CONTAINMENT_ENV`] takes.
+pub const LEVELS: [&str; 4] = ["pid", "full", "landlock", "group"];
+
+/// Checks [`CONTAINMENT_ENV`] before anything runs: `Err` names the value
+/// and the levels, for the caller's usage error (exit 2). An unknown
+/// level never quietly becomes a weaker one.
+pub fn check_choice() -> Result<(), String> {
+    match std::env::var_os(CONTAINMENT_ENV) {
+        None => Ok(()),
+        Some(v) if v.is_empty() || LEVELS.iter().any(|l| v == *l) => Ok(()),
+        Some(v) => Err(format!(
+            "{CONTAINMENT_ENV}={} is not a containment level: one of {}",
+            v.to_string_lossy(),
+            LEVELS.join(", ")
+        )),
+    }
+}
 
 /// Where the keeper finds its status folder inside the sandbox; it
 /// detaches the mount once the file is open, so the program never sees it.
@@ -98,6 +122,11 @@ pub enum Containment {
         /// Writes are confined by Landlock, with no mount namespace.
         landlock: bool,
     },
+    /// No namespace (the `landlock` level): the Landlock read and write
+    /// rules and the seccomp filter of the default level, the limits, and
+    /// a keeper leading a process group of its own, the subreaper of what
+    /// the program starts. With the reason it was chosen.
+    Landlock(String),
     /// A process group only, with the reason namespaces are not used.
     ProcessGroup(String),
 }
@@ -131,11 +160,41 @@ impl Containment {
                 "containment: PID and mount namespaces ({reads}; writes: the case folder and \
                  a private /tmp; {network})"
             ),
+            Containment::Landlock(why) => format!(
+                "containment: Landlock without namespaces, because {why} ({reads}; writes: the \
+                 case folder and a private TMPDIR; {network}; no PID namespace: a program sees \
+                 the host's processes, and the environment of its user's, and its daemons die \
+                 with the run unless its keeper is killed outright)"
+            ),
             Containment::ProcessGroup(why) => {
                 format!("containment: process group only, because {why}")
             }
         }
     }
+
+    /// Whether runs at this level are kept without namespaces: the keeper
+    /// leads a process group and reaps orphans instead of being PID 1.
+    pub(crate) fn without_namespaces(&self) -> bool {
+        matches!(self, Containment::Landlock(_))
+    }
+}
+
+/// Set once runs are kept at the `landlock` level: the keepers' zygote
+/// this process starts seals itself too ([`seal`]).
+static SEALED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// The environment variable that tells a zygote to [`seal`] itself.
+const SEALED_ENV: &str = "CONFORMANCE_SEALED";
+
+/// Makes this process (the harness, a keeper, the zygote: every one holds
+/// the harness's executable, and so the embedded suite, in its memory)
+/// non-dumpable, so that a program under test of the same user cannot
+/// read its `/proc` entries (`mem`, `maps`, `environ`): the kernel's
+/// ptrace check refuses them to a process without `CAP_SYS_PTRACE`, which
+/// a keeper at the `landlock` level takes away from its programs. With no
+/// PID namespace, this is what hides them.
+fn seal() {
+    let _ = rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
 }
 
 /// Set by [`keeper_mode`]: this executable's `main` hands control to the
@@ -165,17 +224,42 @@ pub fn containment() -> &'static Containment {
             // for the numbers).
             // Landlock where the kernel has it: a mount namespace costs
             // tens of milliseconds per run.
-            "" | "pid" => match probe(true, true) {
-                Containment::ProcessGroup(_) => probe(true, false),
-                chosen @ Containment::Namespaces { .. } => chosen,
-            },
-            "full" => probe(false, false),
+            "" | "pid" => {
+                let namespaces = Containment::Namespaces {
+                    network: true,
+                    landlock: true,
+                };
+                match probe(namespaces) {
+                    Containment::ProcessGroup(_) => match probe(Containment::Namespaces {
+                        network: true,
+                        landlock: false,
+                    }) {
+                        // Namespaces refused (a container): Landlock alone.
+                        Containment::ProcessGroup(why) => probe(Containment::Landlock(why)),
+                        chosen => chosen,
+                    },
+                    chosen => chosen,
+                }
+            }
+            "full" => probe(Containment::Namespaces {
+                network: false,
+                landlock: false,
+            }),
+            "landlock" => probe(Containment::Landlock(format!("{CONTAINMENT_ENV}=landlock"))),
+            // [`check_choice`] stopped the command before any run.
             other => Containment::ProcessGroup(format!(
-                "{CONTAINMENT_ENV}={other} is not one of full, pid, group"
+                "{CONTAINMENT_ENV}={other} is not one of {}",
+                LEVELS.join(", ")
             )),
         };
         match &chosen {
             Containment::ProcessGroup(_) if wanted != "group" => {
+                eprintln!("{}: {}", own_name(), chosen.describe());
+            }
+            // Chosen or fallen back to, it says what it cannot promise.
+            Containment::Landlock(_) => {
+                seal();
+                SEALED.store(true, std::sync::atomic::Ordering::Relaxed);
                 eprintln!("{}: {}", own_name(), chosen.describe());
             }
             Containment::Namespaces { .. } if !reads::available() => eprintln!(
@@ -202,7 +286,9 @@ pub fn shortfall() -> Option<String> {
         Containment::Namespaces { .. } if !reads::available() => {
             Some("this kernel lacks Landlock: programs could read the whole file system".to_owned())
         }
-        Containment::Namespaces { .. } => None,
+        // Reads and writes confined by Landlock and no socket: what `mark`
+        // needs (the header says what this level cannot promise).
+        Containment::Namespaces { .. } | Containment::Landlock(_) => None,
     }
 }
 
@@ -234,10 +320,9 @@ fn own_name() -> String {
         .unwrap_or_default()
 }
 
-/// Starts one keeper that runs nothing: namespaces (and, with `landlock`,
-/// its rules) work if it reports.
-fn probe(network: bool, landlock: bool) -> Containment {
-    let level = Containment::Namespaces { network, landlock };
+/// Starts one keeper that runs nothing at `level`: its namespaces (and
+/// its Landlock rules) work if it reports.
+fn probe(level: Containment) -> Containment {
     let result = (|| -> Result<(), String> {
         let dir = tempfile::Builder::new()
             .prefix("conformance-probe-")
@@ -266,9 +351,12 @@ fn probe(network: bool, landlock: bool) -> Containment {
             _ => Err(format!("the kernel refused namespaces ({})", ended.trim())),
         }
     })();
-    match result {
-        Ok(()) => level,
-        Err(why) => Containment::ProcessGroup(why),
+    match (result, level) {
+        (Ok(()), level) => level,
+        (Err(why), Containment::Landlock(before)) => {
+            Containment::ProcessGroup(format!("{before}, and {why}"))
+        }
+        (Err(why), _) => Containment::ProcessGroup(why),
     }
 }
 
@@ -340,7 +428,9 @@ impl Layout {
     pub fn for_containment(root: &Path, containment: &Containment) -> io::Result<Self> {
         match containment {
             Containment::ProcessGroup(_) => Ok(Self::group(root)),
-            Containment::Namespaces { landlock: true, .. } => Self::confined(root),
+            Containment::Namespaces { landlock: true, .. } | Containment::Landlock(_) => {
+                Self::confined(root)
+            }
             Containment::Namespaces {
                 landlock: false, ..
             } => Self::new(root),
@@ -388,6 +478,10 @@ impl Layout {
 /// What the keeper runs, passed in [`KEEPER_ENV`] as JSON (bytes, since
 /// paths and arguments need not be UTF-8).
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "a message on the wire: each flag is an independent choice of the caller"
+)]
 pub struct Spec {
     /// The program; empty for a probe.
     program: Vec<u8>,
@@ -428,6 +522,11 @@ pub struct Spec {
     /// caller that reads the output as a conversation sees the end there.
     #[serde(default)]
     release_streams: bool,
+    /// The `landlock` level: the keeper makes no namespace; it leads a
+    /// process group of its own and is the subreaper of what the program
+    /// starts, and kills that itself.
+    #[serde(default)]
+    no_namespaces: bool,
 }
 
 /// What a program under test may read besides the system and its run's
@@ -483,6 +582,7 @@ impl Spec {
             caller: 0,
             resident: false,
             release_streams: false,
+            no_namespaces: false,
         }
     }
 

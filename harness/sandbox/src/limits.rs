@@ -9,6 +9,12 @@
 //! the limit, saying which on the program's stderr. The process limit is
 //! also `RLIMIT_NPROC` inside the sandbox's user namespace (where the
 //! kernel counts per sandbox; it does not bind root, the watchdog does).
+//!
+//! A program built with a sanitizer that reserves its shadow memory up
+//! front (AddressSanitizer, MemorySanitizer, ThreadSanitizer: terabytes
+//! of address space, which no address-space limit admits) is bounded by
+//! the memory it holds instead ([`Limits::bounding_resident`]): the
+//! keeper's watch sums its processes' resident memory.
 
 use rustix::process::{Pid, Resource, Rlimit};
 
@@ -31,6 +37,11 @@ pub struct Limits {
     /// folder together.
     #[serde(default)]
     pub folder_bytes: Option<u64>,
+    /// Resident memory of the sandbox's processes together, bytes (the
+    /// keeper's watch): the memory bound of a sanitized program, in place
+    /// of its address space.
+    #[serde(default)]
+    pub resident: Option<u64>,
 }
 
 /// The defaults, which `--max-*` options change for a whole command.
@@ -69,6 +80,19 @@ impl Limits {
             open_files: Some(bounds.open_files),
             processes: Some(bounds.processes),
             folder_bytes: Some(bounds.folder_bytes),
+            resident: None,
+        }
+    }
+
+    /// The same limits for a program whose sanitizer reserves its shadow
+    /// memory up front ([`reserves_address_space`]): the memory bound is
+    /// on its resident memory (the keeper's watch), not its address space.
+    #[must_use]
+    pub fn bounding_resident(self) -> Self {
+        Self {
+            resident: self.address_space.or(self.resident),
+            address_space: None,
+            ..self
         }
     }
 
@@ -109,4 +133,84 @@ fn set(pid: Option<Pid>, pairs: &[(Resource, Option<u64>)]) -> std::io::Result<(
         }
     }
     Ok(())
+}
+
+/// The marks a sanitizer that reserves its shadow memory at start leaves
+/// in a program built with it: its initialisation function, which the
+/// compiler's module constructor calls (a dynamic symbol, or the static
+/// runtime's own code).
+const SHADOW_RUNTIMES: [&[u8]; 4] = [
+    b"__asan_init",
+    b"__msan_init",
+    b"__tsan_init",
+    b"__hwasan_init",
+];
+
+/// How much of a program file is searched for [`SHADOW_RUNTIMES`].
+const SEARCHED: u64 = 64 << 20;
+
+/// Whether the executable at `program` is built with AddressSanitizer,
+/// MemorySanitizer or ThreadSanitizer (whose shadow memory takes
+/// terabytes of address space). Asked once per file and version.
+pub fn reserves_address_space(program: &std::path::Path) -> bool {
+    use std::collections::HashMap;
+    use std::io::Read as _;
+    use std::sync::{Mutex, PoisonError};
+    type Key = (std::path::PathBuf, Option<std::time::SystemTime>, u64);
+    static SEEN: Mutex<Option<HashMap<Key, bool>>> = Mutex::new(None);
+    let Ok(meta) = std::fs::metadata(program) else {
+        return false;
+    };
+    let key = (program.to_owned(), meta.modified().ok(), meta.len());
+    if let Some(&known) = SEEN
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get_or_insert_with(HashMap::new)
+        .get(&key)
+    {
+        return known;
+    }
+    let mut bytes = Vec::new();
+    let read = std::fs::File::open(program).and_then(|f| f.take(SEARCHED).read_to_end(&mut bytes));
+    let found = read.is_ok() && SHADOW_RUNTIMES.iter().any(|mark| contains(&bytes, mark));
+    SEEN.lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get_or_insert_with(HashMap::new)
+        .insert(key, found);
+    found
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    let Some((&first, rest)) = needle.split_first() else {
+        return true;
+    };
+    haystack
+        .iter()
+        .enumerate()
+        .filter(|&(_, &b)| b == first)
+        .any(|(i, _)| haystack.get(i + 1..i + needle.len()) == Some(rest))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sanitized_program_is_bounded_by_what_it_holds() {
+        let limits = Limits {
+            address_space: Some(1 << 30),
+            ..Limits::default()
+        };
+        let sanitized = limits.bounding_resident();
+        assert_eq!(sanitized.address_space, None);
+        assert_eq!(sanitized.resident, Some(1 << 30));
+        let dir = tempfile::tempdir().unwrap();
+        let (plain, asan) = (dir.path().join("plain"), dir.path().join("asan"));
+        std::fs::write(&plain, b"\x7fELF ... puts main").unwrap();
+        std::fs::write(&asan, b"\x7fELF ... __asan_init_v8 puts").unwrap();
+        assert!(!reserves_address_space(&plain));
+        assert!(reserves_address_space(&asan));
+        assert!(!reserves_address_space(&dir.path().join("missing")));
+        assert!(contains(b"abc", b"bc") && !contains(b"abc", b"cb"));
+    }
 }

@@ -30,7 +30,7 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 
 use landlock::{
     ABI, AccessFs, BitFlags, CompatLevel, Compatible, PathBeneath, PathFd, Ruleset, RulesetAttr,
-    RulesetCreated, RulesetCreatedAttr, RulesetStatus,
+    RulesetCreated, RulesetCreatedAttr, RulesetStatus, Scope,
 };
 
 /// The system's folders a program may read and execute from.
@@ -235,9 +235,15 @@ pub fn ruleset(own: &[PathBuf]) -> Result<RulesetCreated, ReadsError> {
     if map.len() >= MAX_KEPT {
         map.clear();
     }
+    // Signals and abstract sockets scoped to this layer too (where the
+    // kernel has Landlock ABI 6): the keeper's own scope leaves the keeper
+    // in reach, being inside it, and with no PID namespace nothing else
+    // keeps a program from stopping its keeper.
     let mut rules = Ruleset::default()
         .set_compatibility(CompatLevel::HardRequirement)
         .handle_access(handled())?
+        .set_compatibility(CompatLevel::BestEffort)
+        .scope(Scope::Signal | Scope::AbstractUnixSocket)?
         .create()?;
     for path in system().iter().chain(own) {
         // A path that does not exist (no `/lib32` here, a `--allow-read`

@@ -61,11 +61,16 @@ pub struct Resident {
 
 impl Resident {
     /// Starts a resident keeper for the folders of `layout` (made by
-    /// [`Layout::confined`]: the Landlock level), for programs that read
+    /// [`Layout::confined`]: a Landlock level, `containment`), for programs that read
     /// `reads` (the built-in reference: `None`).
-    pub fn start(layout: &Layout, reads: Option<crate::Reads>) -> Result<Self, String> {
+    pub fn start(
+        layout: &Layout,
+        reads: Option<crate::Reads>,
+        containment: &crate::Containment,
+    ) -> Result<Self, String> {
         let mut spec = Spec::new(layout, Path::new(""), &[], &[], Duration::ZERO);
         spec.resident = true;
+        spec.no_namespaces = containment.without_namespaces();
         spec.reads.clone_from(&reads);
         spec.confine = Some(confine_of(layout));
         let json = serde_json::to_string(&spec).map_err(|e| e.to_string())?;
@@ -145,7 +150,14 @@ impl Drop for Resident {
 }
 
 /// PID 1's side: serves runs until the socket (its stdin) closes.
-pub(crate) fn reside(files: &Files, own: &Spec) -> io::Result<()> {
+///
+/// Without namespaces, `outer` hangs up when the outer keeper is killed
+/// (a run cut short): the watch then ends, and the caller kills the rest.
+pub(crate) fn reside(
+    files: &Files,
+    own: &Spec,
+    outer: Option<std::os::fd::BorrowedFd<'_>>,
+) -> io::Result<()> {
     let socket = UnixStream::from(rustix::io::dup(rustix::stdio::stdin())?);
     loop {
         let Some((spec, [stdin, stdout, stderr])) = crate::wire::receive(&socket) else {
@@ -154,19 +166,22 @@ pub(crate) fn reside(files: &Files, own: &Spec) -> io::Result<()> {
         // Held until the report is written: their closing tells the caller
         // the run is over.
         let ours = [own_link_of(&stdout), own_link_of(&stderr)];
-        let narrow = spec.reads != own.reads;
+        // Without namespaces the keeper holds no read rules of its own.
+        let narrow = own.no_namespaces || spec.reads != own.reads;
         let ending = match program(&spec, narrow, stdin, &stdout, &stderr) {
             Err(e) => Reported::SpawnFailed(e.raw_os_error().unwrap_or(0), e.to_string()),
             Ok(child) => {
                 let pid = Some(Pid::from_child(&child));
                 spec.limits.apply(pid)?;
-                spec.limits.apply_processes(pid)?;
+                if !spec.no_namespaces {
+                    spec.limits.apply_processes(pid)?;
+                }
                 files.started.write_all_at(b"started\n", 0)?;
                 let watch = crate::watchdog::Watch {
                     limits: spec.limits,
                     folders: crate::keeper::watched_folders(&spec),
                     stderr: Some(stderr.as_fd()),
-                    socket: Some(socket.as_fd()),
+                    gone: std::iter::once(socket.as_fd()).chain(outer).collect(),
                 };
                 crate::watchdog::wait(child, &watch)?
             }

@@ -15,7 +15,7 @@ use rustix::process::Pid;
 
 use crate::keeper::path_bytes;
 use crate::resident::Resident;
-use crate::{CONTROL_MOUNT, Confine, Containment, KEEPER_ENV, Layout, Spec};
+use crate::{CONTROL_MOUNT, Confine, Containment, KEEPER_ENV, Layout, PRIVATE_TMP, Spec};
 
 /// Where one of the program's standard streams goes.
 #[derive(Debug)]
@@ -164,8 +164,8 @@ pub fn start_with(
 ) -> Result<Kept, String> {
     match containment {
         Containment::ProcessGroup(why) => Err(format!("no sandbox to start: {why}")),
-        Containment::Namespaces { landlock: true, .. } => {
-            start_confined(layout, spec, streams, resident)
+        Containment::Namespaces { landlock: true, .. } | Containment::Landlock(_) => {
+            start_confined(layout, spec, containment, streams, resident)
         }
         Containment::Namespaces {
             network,
@@ -174,16 +174,18 @@ pub fn start_with(
     }
 }
 
-/// The Landlock level: a keeper forked by the zygote when a session shares
+/// The Landlock levels (`pid`, and `landlock` without namespaces): a keeper forked by the zygote when a session shares
 /// one ([`crate::zygote`]), else this executable started as a child.
 fn start_confined(
     layout: &Layout,
     spec: &Spec,
+    containment: &Containment,
     streams: Streams,
     resident: Option<&mut Resident>,
 ) -> Result<Kept, String> {
     let mut spec = spec.clone();
     spec.confine = Some(confine_of(layout));
+    spec.no_namespaces = containment.without_namespaces();
     let (theirs, [stdin, stdout, stderr]) =
         ends(streams).map_err(|e| format!("cannot make the program's streams: {e}"))?;
     // A resident keeper that cannot take the run is broken: the run falls
@@ -292,30 +294,26 @@ fn start_mounted(
         c.unshare(hakoniwa::Namespace::Network);
         c.unshare(hakoniwa::Namespace::Ipc);
     }
-    // The executables may live outside the standard folders (a build
-    // folder, a student's home): their folders are shown read-only.
-    let mut folders: Vec<PathBuf> = Vec::new();
-    for dir in exe.parent().into_iter().chain(shown.iter().copied()) {
-        let dir = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_owned());
-        // The root itself is never shown whole: only its standard folders.
-        if dir.parent().is_some()
-            && !folders.iter().any(|d| dir.starts_with(d))
-            && !is_standard(&dir)
-        {
-            folders.push(dir);
-        }
+    let view = mounted_view(&exe, spec, shown);
+    for path in &view.bound {
+        let p = text(path)?;
+        c.bindmount_ro(&p, &p);
     }
-    for dir in &folders {
-        let d = text(dir)?;
-        c.bindmount_ro(&d, &d);
+    for dir in &view.empty {
+        c.dir(&text(dir)?, 0o555);
     }
-    c.tmpfsmount(crate::PRIVATE_TMP);
+    // The keeper runs from a file of its own outside every readable
+    // path: a program under test never reads the harness, wherever the
+    // harness lives (its folder may lie beneath `/tmp`, which the program
+    // reads whole, being its private one).
+    c.bindmount_ro(&text(&exe)?, KEEPER_MOUNT);
+    c.tmpfsmount(PRIVATE_TMP);
     c.devfsmount("/dev");
     let work = text(&layout.work)?;
     c.bindmount_rw(&work, &work);
     c.bindmount_rw(&text(&layout.control)?, CONTROL_MOUNT);
     let json = serde_json::to_string(spec).map_err(|e| e.to_string())?;
-    let mut cmd = c.command(&text(&exe)?);
+    let mut cmd = c.command(KEEPER_MOUNT);
     let hakoniwa_io = |io: Io| match io {
         Io::Piped => hakoniwa::Stdio::piped(),
         Io::Fd(f) => hakoniwa::Stdio::from(f),
@@ -340,8 +338,114 @@ fn start_mounted(
     })
 }
 
+/// Where the keeper's executable is shown in a mount namespace: a file
+/// of its own, outside every path a program under test may read.
+const KEEPER_MOUNT: &str = "/run/conformance-keeper";
+
+/// What a mount namespace shows of the host besides its standard folders.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct MountedView {
+    /// Bound read-only at their own paths.
+    bound: Vec<PathBuf>,
+    /// Made as empty folders (a working folder that must exist, beneath
+    /// the private `/tmp` that a program reads whole).
+    empty: Vec<PathBuf>,
+}
+
+/// What to show of the host for `spec`, run by the harness `exe`.
+/// A program of ours (the reference), or one whose reads are not
+/// narrowed, sees the harness's folder and the `shown` ones. A program
+/// under test sees the paths it may read, and the `shown` folders; but a
+/// `shown` folder beneath the private `/tmp` that is not its own (a
+/// folder holding the harness, the caller's working folder) is shown
+/// empty: the program may read all of `/tmp`, so what is mounted there
+/// is readable whatever its read rules say.
+fn mounted_view(exe: &Path, spec: &Spec, shown: &[&Path]) -> MountedView {
+    let real = |p: &Path| fs::canonicalize(p).unwrap_or_else(|_| p.to_owned());
+    let mut view = MountedView::default();
+    let own: Vec<PathBuf> = match &spec.reads {
+        None => {
+            let folders = exe.parent().into_iter().chain(shown.iter().copied());
+            view.bound = outermost(folders.map(real).collect());
+            return view;
+        }
+        Some(reads) => reads
+            .iter()
+            .map(|r| real(&crate::keeper::bytes_path(r)))
+            .collect(),
+    };
+    let (inside_tmp, outside): (Vec<PathBuf>, Vec<PathBuf>) = shown
+        .iter()
+        .map(|p| real(p))
+        .filter(|p| !own.iter().any(|o| p.starts_with(o)))
+        .partition(|p| p.starts_with(PRIVATE_TMP));
+    view.bound = outermost(own.into_iter().chain(outside).collect());
+    view.empty = inside_tmp
+        .into_iter()
+        .filter(|p| !view.bound.iter().any(|b| p.starts_with(b)))
+        .collect();
+    view
+}
+
+/// `paths` that exist, without the root, the standard folders (shown anyway) and any
+/// path beneath another, sorted.
+fn outermost(mut paths: Vec<PathBuf>) -> Vec<PathBuf> {
+    // A path that is gone (an `--allow-read` removed since) shows nothing.
+    paths.retain(|p| p.parent().is_some() && !is_standard(p) && p.exists());
+    paths.sort();
+    paths.dedup();
+    let mut out: Vec<PathBuf> = Vec::new();
+    for p in paths {
+        if !out.iter().any(|o| p.starts_with(o)) {
+            out.push(p);
+        }
+    }
+    out
+}
+
 fn is_standard(dir: &Path) -> bool {
     ["/bin", "/etc", "/lib", "/lib64", "/lib32", "/sbin", "/usr"]
         .iter()
         .any(|s| dir.starts_with(s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A spec reading `reads` (`None`: a program of ours).
+    fn spec(reads: Option<&[&str]>) -> Spec {
+        let layout = Layout::group(Path::new("/nowhere"));
+        Spec::new(&layout, Path::new("/bin/true"), &[], &[], Duration::ZERO)
+            .with_reads(reads.map(|r| r.iter().map(|p| p.as_bytes().to_vec()).collect()))
+    }
+
+    #[test]
+    fn a_program_under_test_never_sees_the_harness_beneath_tmp() {
+        let clone = tempfile::Builder::new()
+            .prefix("clone-")
+            .tempdir_in("/tmp")
+            .unwrap();
+        let debug = fs::canonicalize(clone.path()).unwrap().join("target/debug");
+        fs::create_dir_all(&debug).unwrap();
+        let (exe, prog) = (debug.join("boxes-harness"), debug.join("prog"));
+        fs::write(&exe, b"x").unwrap();
+        fs::write(&prog, b"x").unwrap();
+        let prog_text = prog.to_str().unwrap();
+        // The program beside the harness reads its file alone: that file is
+        // shown, its folder is there but empty.
+        let view = mounted_view(&exe, &spec(Some(&[prog_text])), &[&debug]);
+        assert_eq!(view.bound, [prog]);
+        assert_eq!(view.empty, std::slice::from_ref(&debug));
+        // The reference (ours) sees the harness's folder.
+        let view = mounted_view(&exe, &spec(None), &[&debug]);
+        assert_eq!(view.bound, [debug]);
+        assert!(view.empty.is_empty());
+        // A folder of its own beneath /tmp is shown whole.
+        let own = fs::canonicalize(clone.path()).unwrap().join("own");
+        fs::create_dir(&own).unwrap();
+        let view = mounted_view(&exe, &spec(Some(&[own.to_str().unwrap()])), &[&own]);
+        assert_eq!(view.bound, [own]);
+        assert!(view.empty.is_empty());
+    }
 }

@@ -70,6 +70,20 @@ pub fn count_below(limit: usize) -> usize {
     count
 }
 
+/// The resident memory of every process below this one together, bytes
+/// (a process's pages shared with another count for each).
+pub fn resident_below() -> u64 {
+    let page = u64::try_from(rustix::param::page_size()).unwrap_or(4096);
+    descendants()
+        .iter()
+        .filter_map(|d| {
+            let statm = fs::read_to_string(format!("/proc/{}/statm", d.proc_pid)).ok()?;
+            statm.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+        .sum::<u64>()
+        * page
+}
+
 /// The children of `pid`, from each of its threads' `children` file; where
 /// the kernel has none (built without `CONFIG_PROC_CHILDREN`), from the
 /// parent field of every process.

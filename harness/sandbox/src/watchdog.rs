@@ -63,9 +63,10 @@ pub(crate) struct Watch<'a> {
     pub folders: Vec<PathBuf>,
     /// Where the reason of a kill is written (the program's stderr).
     pub stderr: Option<BorrowedFd<'a>>,
-    /// A resident keeper's socket: its hanging up ends the watch with an
-    /// error (the caller is gone).
-    pub socket: Option<BorrowedFd<'a>>,
+    /// Descriptors whose hanging up ends the watch with an error (the
+    /// caller is gone): a resident keeper's socket; without namespaces,
+    /// the pipe the outer keeper holds (the caller killed it).
+    pub gone: Vec<BorrowedFd<'a>>,
 }
 
 /// Waits for `child` under `watch`.
@@ -78,11 +79,8 @@ pub(crate) fn wait(mut child: std::process::Child, watch: &Watch<'_>) -> io::Res
             &pidfd,
             rustix::event::PollFlags::IN,
         )];
-        if let Some(socket) = &watch.socket {
-            fds.push(rustix::event::PollFd::new(
-                socket,
-                rustix::event::PollFlags::IN,
-            ));
+        for fd in &watch.gone {
+            fds.push(rustix::event::PollFd::new(fd, rustix::event::PollFlags::IN));
         }
         let tick = rustix::event::Timespec {
             tv_sec: 0,
@@ -92,7 +90,7 @@ pub(crate) fn wait(mut child: std::process::Child, watch: &Watch<'_>) -> io::Res
             Ok(_) | Err(rustix::io::Errno::INTR) => {}
             Err(e) => return Err(e.into()),
         }
-        if fds.get(1).is_some_and(|s| !s.revents().is_empty()) {
+        if fds.iter().skip(1).any(|s| !s.revents().is_empty()) {
             return Err(io::Error::other("the caller is gone"));
         }
         if !fds[0].revents().is_empty() {
@@ -124,6 +122,14 @@ fn over_limit(watch: &Watch<'_>) -> Option<String> {
                 "it had more than {max} processes running at once (the process limit)"
             ));
         }
+    }
+    if let Some(max) = watch.limits.resident
+        && crate::tree::resident_below() > max
+    {
+        return Some(format!(
+            "its processes held more than {} MiB of memory (the memory limit)",
+            max >> 20
+        ));
     }
     if let Some(max) = watch.limits.folder_bytes {
         let mut entries = 0usize;
@@ -163,18 +169,41 @@ fn bytes_under(dir: &Path, entries: &mut usize) -> u64 {
     total
 }
 
-/// Kills every process of the namespace but this one (PID 1) and reaps
-/// them, until none is left alive: a fork bomb forks while it is being
-/// killed, so one `kill(-1)` may miss a child born meanwhile, and a
-/// blocking wait for it would wait for ever. Gives up after
-/// [`KILL_LIMIT`] (the keeper's own end then kills the rest).
+/// Set by a keeper that made no PID namespace (the `landlock` level):
+/// `kill(-1)` would reach every process of its user, so it kills what
+/// lies below it, found through `/proc` (being the subreaper, it is the
+/// parent of every orphan of the run).
+static NO_PID_NAMESPACE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Marks this keeper as one without a PID namespace (see [`kill_all`]).
+pub(crate) fn without_pid_namespace() {
+    NO_PID_NAMESPACE.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Kills every process of the namespace but this one (PID 1), or, with
+/// no PID namespace, every process below this one, and reaps them, until
+/// none is left alive: a fork bomb forks while it is being killed, so one
+/// `kill(-1)` may miss a child born meanwhile, and a blocking wait for it
+/// would wait for ever. Gives up after [`KILL_LIMIT`] (the keeper's own
+/// end then kills the rest, in a PID namespace).
 pub(crate) fn kill_all() {
     let deadline = std::time::Instant::now() + KILL_LIMIT;
     loop {
-        let _ = nix::sys::signal::kill(
-            nix::unistd::Pid::from_raw(-1),
-            nix::sys::signal::Signal::SIGKILL,
-        );
+        if NO_PID_NAMESPACE.load(std::sync::atomic::Ordering::Relaxed) {
+            for d in crate::tree::descendants() {
+                if let Ok(pid) = i32::try_from(d.proc_pid) {
+                    let _ = nix::sys::signal::kill(
+                        nix::unistd::Pid::from_raw(pid),
+                        nix::sys::signal::Signal::SIGKILL,
+                    );
+                }
+            }
+        } else {
+            let _ = nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(-1),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+        }
         crate::keeper::reap();
         if crate::tree::count_below(0) == 0 || std::time::Instant::now() >= deadline {
             crate::keeper::reap();

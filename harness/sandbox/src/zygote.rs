@@ -136,9 +136,13 @@ fn start() -> io::Result<Client> {
         SocketFlags::CLOEXEC,
         None,
     )?;
-    let child = std::process::Command::new(exe)
-        .env_clear()
-        .env(ZYGOTE_ENV, std::process::id().to_string())
+    let mut cmd = std::process::Command::new(exe);
+    cmd.env_clear()
+        .env(ZYGOTE_ENV, std::process::id().to_string());
+    if crate::SEALED.load(std::sync::atomic::Ordering::Relaxed) {
+        cmd.env(crate::SEALED_ENV, "1");
+    }
+    let child = cmd
         .stdin(std::process::Stdio::from(theirs))
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -172,6 +176,9 @@ fn request(
 /// keeper too, with that keeper's exit status.
 pub(crate) fn serve() -> ExitCode {
     let _ = rustix::thread::set_name(c"conformance-zyg");
+    if std::env::var_os(crate::SEALED_ENV).is_some() {
+        crate::seal();
+    }
     let socket = match rustix::io::dup(rustix::stdio::stdin()) {
         Ok(fd) => std::os::unix::net::UnixStream::from(fd),
         Err(_) => return ExitCode::FAILURE,

@@ -162,7 +162,7 @@ pub fn start_in(
         env.push(("TMPDIR".into(), tmp.clone().into()));
     }
     match containment {
-        Containment::Namespaces { .. } => {
+        Containment::Namespaces { .. } | Containment::Landlock(_) => {
             start_contained(&program, args, &env, &cwd, layout, containment, dir)
         }
         Containment::ProcessGroup(_) => start_grouped(&program, args, &env, &cwd, dir),

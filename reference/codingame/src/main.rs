@@ -21,6 +21,10 @@ fn main() -> ExitCode {
             });
         }
     };
+    if let Err(e) = conformance_sandbox::check_choice() {
+        eprintln!("cg-referee: {e}");
+        return ExitCode::from(Exit::Usage.code());
+    }
     // The bots' keepers are forked by one zygote for the whole command,
     // not started by `exec` each; it ends (and is waited for) with it.
     let _zygote = conformance_sandbox::zygote::Session::enter();

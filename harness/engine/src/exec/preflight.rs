@@ -31,7 +31,14 @@ pub fn check(target: &Target) -> Result<(), PreflightError> {
     let mut inv = Invocation::new(target.clone(), Vec::new(), Vec::new());
     inv.timeout = PREFLIGHT_TIMEOUT;
     match run::run(&inv) {
-        Ok(_) | Err(RunError::Interrupted) => Ok(()),
+        Ok(outcome) => match sanitizer_failed(&outcome.stderr) {
+            Some(why) => Err(PreflightError {
+                path: target.path().display().to_string(),
+                why,
+            }),
+            None => Ok(()),
+        },
+        Err(RunError::Interrupted) => Ok(()),
         Err(RunError::Spawn { path, source }) => Err(PreflightError {
             path: path.display().to_string(),
             why: diagnose(&path, &source),
@@ -41,6 +48,36 @@ pub fn check(target: &Target) -> Result<(), PreflightError> {
             why: other.to_string(),
         }),
     }
+}
+
+/// What a sanitizer's runtime prints when it cannot set itself up (its
+/// shadow memory refused, a layout it cannot live with), before the
+/// program's `main`: every case would fail with the same text.
+const SANITIZER_START_FAILURES: [&str; 5] = [
+    "failed to allocate",
+    "ReserveShadowMemoryRange failed",
+    "Shadow memory range interleaves",
+    "failed to mmap",
+    "ASan runtime does not come first",
+];
+
+/// Why a sanitizer could not start, from the first run's stderr: the
+/// sanitizer's own line (bounded), and what commonly causes it.
+fn sanitizer_failed(stderr: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(stderr.get(..8192).unwrap_or(stderr));
+    let line = text.lines().find(|l| {
+        l.contains("Sanitizer")
+            && !l.contains("SUMMARY")
+            && SANITIZER_START_FAILURES.iter().any(|f| l.contains(f))
+    })?;
+    let line: String = line.trim().chars().take(300).collect();
+    Some(format!(
+        "its sanitizer cannot start in the sandbox (`{line}`), so every case would fail the \
+         same way. The harness bounds a sanitized executable it is given by the memory it \
+         holds; one started through a script or another program is bounded by its address \
+         space, which a sanitizer's shadow memory exceeds: give the sanitized executable \
+         itself (docs/containment.md, the memory bound)"
+    ))
 }
 
 /// The first bytes of the file: enough for a `#!` line or an ELF header.
@@ -156,5 +193,24 @@ mod tests {
         std::fs::set_permissions(&text, std::os::unix::fs::PermissionsExt::from_mode(0o755))
             .unwrap_or_else(|e| panic!("{e}"));
         assert!(diagnose(&text, &eacces).contains("`--allow-read`"));
+    }
+}
+
+#[cfg(test)]
+mod sanitizer_tests {
+    use super::*;
+
+    #[test]
+    fn a_sanitizer_that_cannot_start_is_named() {
+        let stderr = b"==12==ERROR: AddressSanitizer failed to allocate 0xdfff0001000 (15392894357504) \
+bytes at address 2008fff7000 (errno: 12)\n==12==ReserveShadowMemoryRange failed while trying to map \
+0xdfff0001000 bytes. Perhaps you're using ulimit -v\n";
+        let why = sanitizer_failed(stderr).unwrap();
+        assert!(why.contains("AddressSanitizer failed to allocate"), "{why}");
+        assert_eq!(
+            sanitizer_failed(b"==1==ERROR: AddressSanitizer: heap-buffer-overflow\n"),
+            None
+        );
+        assert_eq!(sanitizer_failed(b"Usage: boxes height width\n"), None);
     }
 }

@@ -69,6 +69,10 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
             crate::exec::run::signal_name(sig)
         );
     });
+    // An unknown level is the caller's mistake, never a weaker sandbox.
+    if let Err(e) = conformance_sandbox::check_choice() {
+        return usage_error(app.program, &e);
+    }
     // Before the first sandbox starts: its keeper takes the policy.
     conformance_sandbox::policy::set(
         top.contain.allow_read.clone(),

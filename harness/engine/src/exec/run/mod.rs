@@ -88,20 +88,25 @@ pub fn run_with_activity(inv: &Invocation) -> Result<(Outcome, Activity), RunErr
     // The reference is contained too: what a program sees of the file
     // system must be the same on both sides of a comparison.
     let started = match containment {
-        Containment::Namespaces { network, landlock } => {
+        Containment::Namespaces { .. } | Containment::Landlock(_) => {
             // A folder that is kept gets a keeper that stays with it, one
             // that reads as this run's program does.
-            if *landlock
+            let landlock = matches!(
+                containment,
+                Containment::Namespaces { landlock: true, .. } | Containment::Landlock(_)
+            );
+            if landlock
                 && crate::exec::spare::active()
                 && resident
                     .as_ref()
                     .is_none_or(|r| r.reads() != reads.as_ref())
             {
-                *resident = sandbox::resident::Resident::start(layout, reads.clone()).ok();
+                *resident =
+                    sandbox::resident::Resident::start(layout, reads.clone(), containment).ok();
             }
             let resident = resident.as_mut();
             let keeping = spawn::Keeping {
-                level: (*network, *landlock),
+                containment,
                 resident,
                 reads,
             };

@@ -102,9 +102,26 @@ pub(super) fn environment(inv: &Invocation, layout: &Layout) -> Vec<(OsString, O
     if let Some(pack) = inv.target.reference {
         env.push((REFERENCE_ENV.into(), pack.into()));
     }
+    // A sanitized program keeps its ordinary verdicts: LeakSanitizer, on
+    // by default in an ASan build, would turn every leak into exit 23,
+    // and many courses do not charge leaks. In a process group no keeper
+    // watches its memory: ASan's own limit does. A case's own
+    // `ASAN_OPTIONS` (below) decides otherwise.
+    if !inv.target.is_builtin_reference() && sandbox::reserves_address_space(inv.target.path()) {
+        let options = match (sandbox::containment(), inv.limits.address_space) {
+            (sandbox::Containment::ProcessGroup(_), Some(bytes)) => {
+                format!("detect_leaks=0:hard_rss_limit_mb={}", (bytes >> 20).max(1))
+            }
+            _ => "detect_leaks=0".to_owned(),
+        };
+        env.push((ASAN_OPTIONS.into(), options.into()));
+    }
     env.extend(inv.env.iter().cloned());
     env
 }
+
+/// The options of AddressSanitizer's runtime, from its environment.
+const ASAN_OPTIONS: &str = "ASAN_OPTIONS";
 
 /// Starts the program alone in its process group.
 pub(super) fn spawn_grouped(
@@ -161,7 +178,7 @@ pub(super) fn spawn_grouped(
         source,
     })?;
     let pid = Pid::from_child(&child);
-    apply_limits(pid, inv.limits);
+    apply_limits(pid, limits_of(inv));
     let (master, typist) = master.unzip();
     let (stdin, stdout, stderr) = streams(
         child.stdin.take(),
@@ -197,8 +214,8 @@ pub(super) fn streams(
 /// How a contained run is kept: the level's namespaces, the folder's
 /// resident keeper (if any), what the program may read.
 pub(super) struct Keeping<'a> {
-    /// `(network, landlock)` of [`sandbox::Containment::Namespaces`].
-    pub(super) level: (bool, bool),
+    /// The level (one that starts a keeper).
+    pub(super) containment: &'a sandbox::Containment,
     /// The folder's resident keeper.
     pub(super) resident: Option<&'a mut sandbox::resident::Resident>,
     /// What a program under test may read (`None`: not narrowed).
@@ -215,7 +232,7 @@ pub(super) fn spawn_contained(
     ticket: &Ticket,
 ) -> Result<Started, RunError> {
     let Keeping {
-        level: (network, landlock),
+        containment,
         resident,
         reads,
     } = keeping;
@@ -228,7 +245,7 @@ pub(super) fn spawn_contained(
         .cloned()
         .collect();
     let spec = sandbox::Spec::new(layout, inv.target.path(), &args, env, LINGER_GRACE)
-        .limited(inv.limits)
+        .limited(limits_of(inv))
         .with_reads(reads);
     let program_dir = if inv.target.is_builtin_reference() {
         None
@@ -256,11 +273,10 @@ pub(super) fn spawn_contained(
             )
         }
     };
-    let containment = sandbox::Containment::Namespaces { network, landlock };
     let mut kept = sandbox::start_with(
         layout,
         &spec,
-        &containment,
+        containment,
         program_dir.as_slice(),
         io,
         resident,
@@ -292,6 +308,18 @@ pub(super) fn spawn_contained(
             waiter: Some(kept),
         },
     })
+}
+
+/// The limits of `inv`'s program: one built with a sanitizer that
+/// reserves its shadow memory up front (ASan, MSan, TSan: terabytes of
+/// address space) is bounded by the memory it holds instead of its
+/// address space, or it could not even start.
+fn limits_of(inv: &Invocation) -> Limits {
+    if !inv.target.is_builtin_reference() && sandbox::reserves_address_space(inv.target.path()) {
+        inv.limits.bounding_resident()
+    } else {
+        inv.limits
+    }
 }
 
 /// Sets the limits on the running child. std has no safe pre-exec hook, so
