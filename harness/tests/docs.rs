@@ -279,8 +279,14 @@ fn as_run(args: &[String], dir: &Path) -> (Vec<String>, Vec<(&'static str, &'sta
         match word.as_str() {
             "--bin" | "--against" => {
                 let named = words.next();
-                // A program the page itself wrote is the reader's own.
-                if let Some(own) = named.filter(|n| dir.join(n).is_file()) {
+                // A program the page itself wrote is the reader's own, and
+                // so is a command line naming one (`python3 fuel.py`).
+                let written = |n: &&String| {
+                    dir.join(n).is_file()
+                        || shlex::split(n)
+                            .is_some_and(|w| w.iter().skip(1).any(|w| dir.join(w).is_file()))
+                };
+                if let Some(own) = named.filter(written) {
                     out.push(own.clone());
                     continue;
                 }

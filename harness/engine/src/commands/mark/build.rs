@@ -58,6 +58,10 @@ pub struct Built {
     pub log: Vec<u8>,
     /// The program's bytes.
     pub program: Option<Vec<u8>>,
+    /// Every file the build's folder holds afterwards (what it made
+    /// executable marked so), when asked for: a program run by a course's
+    /// run line (`python3 fuel.py`) may read its other files.
+    pub folder: Option<Files>,
 }
 
 /// Lines of `log` that report a compiler warning.
@@ -87,8 +91,44 @@ pub fn first_error(log: &[u8]) -> Option<String> {
     Some(line.chars().take(200).collect())
 }
 
-/// Builds `files` with `line` (run by `/bin/sh -c`), expecting `program`.
-pub fn build(files: &Files, line: &str, program: &str, limit: Duration) -> Result<Built, String> {
+/// A submission with no build line: it runs as handed in, so it must hold
+/// `program`.
+fn as_handed_in(files: &Files, program: &str, keep_folder: bool) -> Built {
+    let found = files.0.get(program).cloned();
+    let reason = found.is_none().then(|| {
+        format!("the submission holds no `{program}` (nothing is built: it runs as handed in)")
+    });
+    let mut log = b"no build: the submission runs as handed in\n".to_vec();
+    if let Some(r) = &reason {
+        log.extend_from_slice(format!("\n[{r}]\n").as_bytes());
+    }
+    Built {
+        status: if found.is_some() {
+            BuildStatus::Ok
+        } else {
+            BuildStatus::NoBinary
+        },
+        reason,
+        warnings: 0,
+        log,
+        folder: (keep_folder && found.is_some()).then(|| files.clone()),
+        program: found,
+    }
+}
+
+/// Builds `files` with `line` (run by `/bin/sh -c`), expecting `program`;
+/// with `keep_folder`, every file the build leaves is kept too. An empty
+/// line ([`crate::commands::pack::NO_BUILD`]) builds nothing.
+pub fn build(
+    files: &Files,
+    line: &str,
+    program: &str,
+    limit: Duration,
+    keep_folder: bool,
+) -> Result<Built, String> {
+    if line == crate::commands::pack::NO_BUILD {
+        return Ok(as_handed_in(files, program, keep_folder));
+    }
     let sh = Target::binary(std::path::Path::new("/bin/sh")).map_err(|e| e.to_string())?;
     let mut inv = Invocation::new(sh, vec!["-c".into(), line.into()], Vec::new());
     inv.files = files
@@ -145,12 +185,15 @@ pub fn build(files: &Files, line: &str, program: &str, limit: Duration) -> Resul
     let program = (status == BuildStatus::Ok)
         .then(|| outcome.files.get(program).cloned())
         .flatten();
+    let folder =
+        (keep_folder && program.is_some()).then(|| Files::after_build(files, outcome.files));
     Ok(Built {
         status,
         reason,
         warnings,
         log,
         program,
+        folder,
     })
 }
 
