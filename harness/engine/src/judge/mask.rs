@@ -51,21 +51,18 @@ impl Folders {
         let mut out = Vec::with_capacity(bytes.len());
         let mut i = 0;
         while i < bytes.len() {
-            match self.folder_at(bytes, i) {
-                Some(len) => {
-                    let end = i + len;
-                    if bytes.get(end) == Some(&b'/') {
-                        out.extend_from_slice(b"./");
-                        i = end + 1;
-                    } else {
-                        out.push(b'.');
-                        i = end;
-                    }
+            if let Some(len) = self.folder_at(bytes, i) {
+                let end = i + len;
+                if bytes.get(end) == Some(&b'/') {
+                    out.extend_from_slice(b"./");
+                    i = end + 1;
+                } else {
+                    out.push(b'.');
+                    i = end;
                 }
-                None => {
-                    out.push(bytes[i]);
-                    i += 1;
-                }
+            } else {
+                out.push(bytes[i]);
+                i += 1;
             }
         }
         out

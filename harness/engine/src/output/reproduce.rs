@@ -169,22 +169,20 @@ pub fn student_reproduce(
     }
     // Every command of the line (the unbuffered one too) runs their
     // program, found before the command moves to a fresh folder.
-    let mut cmd = match their_run_line(inv, program) {
+    let mut cmd = if let Some((real, theirs)) = their_run_line(inv, program) {
         // The course's run line (`python3 fuel.py`): the student's files
         // in it are found in the folder they run it from.
-        Some((real, theirs)) => line
-            .replace(&real, &theirs)
-            .replace("(d=", "(p=\"$(pwd)\" && d="),
-        None => {
-            let real = format!(" {}", shell_quote_os(inv.target.path().as_os_str()));
-            line.replace(&real, " \"$p\"").replace(
-                "(d=",
-                &format!(
-                    "(p=\"$(pwd)/\"{} && d=",
-                    shell_quote(program.trim_start_matches("./"))
-                ),
-            )
-        }
+        line.replace(&real, &theirs)
+            .replace("(d=", "(p=\"$(pwd)\" && d=")
+    } else {
+        let real = format!(" {}", shell_quote_os(inv.target.path().as_os_str()));
+        line.replace(&real, " \"$p\"").replace(
+            "(d=",
+            &format!(
+                "(p=\"$(pwd)/\"{} && d=",
+                shell_quote(program.trim_start_matches("./"))
+            ),
+        )
     };
     if inv.mode == Mode::Interactive {
         typed_lines(&mut cmd, &inv.stdin, kit.map(std::path::Path::new));
