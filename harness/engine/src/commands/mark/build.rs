@@ -197,6 +197,33 @@ pub fn build(
     })
 }
 
+/// The course's run line for `program` (`python3 {program}` →
+/// `python3 fuel.py`), the file name quoted as a shell word.
+pub fn run_line(run: &str, program: &str) -> String {
+    run.replace("{program}", &crate::bytes::quote::shell_quote(program))
+}
+
+/// The program placed in `dir` as the check runs it, and its `--bin`:
+/// the file itself, or the course's `run` line typed in `dir` (its words
+/// naming the program's files become their paths there). `Err` says why
+/// it cannot run: the submission's fault.
+pub fn program_target(
+    dir: &std::path::Path,
+    program: &str,
+    run: Option<&str>,
+) -> Result<(Target, std::ffi::OsString), String> {
+    let binary = dir.join(program);
+    let Some(run) = run else {
+        let target = Target::binary(&binary).map_err(|e| e.to_string())?;
+        return Ok((target, binary.into_os_string()));
+    };
+    let line = run_line(run, program);
+    let typed = run::typed_line(&line, dir).unwrap_or_default();
+    Target::command_from(&line, dir)
+        .map(|t| (t, typed.into()))
+        .map_err(|e| format!("`{line}` cannot run: {e}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

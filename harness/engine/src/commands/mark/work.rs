@@ -140,7 +140,7 @@ pub fn mark(
             timeout: cli.timeout,
             strict: cli.strict,
             reproduce_as: match pack.run_line() {
-                Some(run) => run_line(run, recipe.program),
+                Some(run) => build::run_line(run, recipe.program),
                 None => format!("./{}", recipe.program),
             },
         },
@@ -505,25 +505,12 @@ fn fill(
     folder
         .write_to(&dir)
         .map_err(|e| format!("cannot place the program: {e}"))?;
-    let binary = dir.join(shared.recipe.program);
-    let (target, bin) = match shared.run {
-        None => (
-            crate::exec::run::Target::binary(&binary).map_err(|e| e.to_string())?,
-            binary.into_os_string(),
-        ),
-        // The course's line, typed in the program's folder: its words
-        // naming the program's files become their paths there.
-        Some(run) => {
-            let line = run_line(run, shared.recipe.program);
-            let typed = crate::exec::run::typed_line(&line, &dir).unwrap_or_default();
-            match crate::exec::run::Target::command_from(&line, &dir) {
-                Ok(t) => (t, typed.into()),
-                Err(e) => {
-                    mark.build = BuildStatus::NoBinary;
-                    mark.reason = Some(format!("`{line}` cannot run: {e}"));
-                    return Ok(());
-                }
-            }
+    let (target, bin) = match build::program_target(&dir, shared.recipe.program, shared.run) {
+        Ok(found) => found,
+        Err(why) => {
+            mark.build = BuildStatus::NoBinary;
+            mark.reason = Some(why);
+            return Ok(());
         }
     };
     // A program that cannot start (not an executable format, a `#!` line
@@ -535,7 +522,7 @@ fn fill(
         mark.reason = Some(match shared.run {
             Some(run) => format!(
                 "`{}` cannot run: {}",
-                run_line(run, shared.recipe.program),
+                build::run_line(run, shared.recipe.program),
                 e.why
             ),
             None => format!(
@@ -549,12 +536,6 @@ fn fill(
     let results = check::check(&bin, staging, &shared.check, ticket)?;
     mark.take_results(&results, shared.check.strict);
     Ok(())
-}
-
-/// The course's run line for `program` (`python3 {program}` →
-/// `python3 fuel.py`), the file name quoted as a shell word.
-fn run_line(run: &str, program: &str) -> String {
-    run.replace("{program}", &crate::bytes::quote::shell_quote(program))
 }
 
 /// Bytes of the build's log a Gradescope output quotes (its end).
