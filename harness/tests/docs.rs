@@ -279,8 +279,18 @@ fn as_run(args: &[String], dir: &Path) -> (Vec<String>, Vec<(&'static str, &'sta
         match word.as_str() {
             "--bin" | "--against" => {
                 let named = words.next();
-                // A program the page itself wrote is the reader's own.
-                if let Some(own) = named.filter(|n| dir.join(n).is_file()) {
+                // A program the page itself wrote is the reader's own, and
+                // so is a command line naming a file of a folder it wrote
+                // (`python3 submissions/bob/fuel.py`, or a typo there).
+                let written = |n: &&String| {
+                    let in_written = |w: &String| {
+                        let path = dir.join(w);
+                        path.is_file() || path.parent().is_some_and(|p| p != dir && p.is_dir())
+                    };
+                    dir.join(n).is_file()
+                        || shlex::split(n).is_some_and(|w| w.iter().skip(1).any(in_written))
+                };
+                if let Some(own) = named.filter(written) {
                     out.push(own.clone());
                     continue;
                 }

@@ -93,12 +93,46 @@ pub trait Pack: Send + Sync {
         None
     }
 
-    /// The normative rulings (Markdown): the suite's `NAME-rulings.md`.
+    /// How the course runs a submission's program, `{program}` standing
+    /// for its file (`python3 {program}`), when it is not run itself (a
+    /// script handed in as it runs).
+    fn run_line(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The normative rulings (Markdown): the suite's rulings file
+    /// ([`Pack::rulings_file`]).
     fn rulings(&self) -> Option<&'static str> {
-        let file = format!("{}-rulings.md", self.name());
+        let file = self.rulings_file()?;
         self.suite()
             .get(&file)
             .and_then(|b| std::str::from_utf8(b).ok())
+    }
+
+    /// The suite's rulings file, as it names it: the file `suite.yaml`'s
+    /// `spec:` names, else `NAME-rulings.md`, else the one file ending in
+    /// `-rulings.md` (a pack renamed after its rulings were written).
+    fn rulings_file(&self) -> Option<String> {
+        let suite = self.suite();
+        let root = crate::model::suite::Root::Embedded(suite);
+        let named = crate::model::suite::suite_for(&root, suite)
+            .ok()
+            .and_then(|s| s.spec)
+            .filter(|f| suite.get(f).is_some());
+        let own = format!("{}-rulings.md", self.name());
+        named
+            .or_else(|| suite.get(&own).is_some().then_some(own))
+            .or_else(|| {
+                let mut any = suite
+                    .files
+                    .iter()
+                    .map(|(f, _)| *f)
+                    .filter(|f| f.ends_with("-rulings.md"));
+                match (any.next(), any.next()) {
+                    (Some(one), None) => Some(one.to_owned()),
+                    _ => None,
+                }
+            })
     }
 
     /// The environment variable naming the program under test.
@@ -111,6 +145,10 @@ pub trait Pack: Send + Sync {
         format!("{}_BLESS", self.name().to_ascii_uppercase())
     }
 }
+
+/// The build line of a course that builds nothing: the submission runs as
+/// it is handed in ([`Pack::run_line`]).
+pub const NO_BUILD: &str = "";
 
 /// The course's build line for a submission, as its assignment states it:
 /// `mark` runs it with `sh -c` in a contained copy of the submission.
@@ -129,6 +167,9 @@ impl BuildRecipe {
     /// The recipe in words, for the class view's header: `make` with a
     /// Makefile, else `gcc … *.c`.
     pub fn describe(&self) -> String {
+        if self.otherwise == NO_BUILD && self.with_makefile.is_none() {
+            return "no build (run as handed in)".to_owned();
+        }
         match self.with_makefile {
             Some(make) => format!("{make} with a Makefile, else {}", self.otherwise),
             None => self.otherwise.to_owned(),

@@ -31,13 +31,15 @@ pub fn check(target: &Target) -> Result<(), PreflightError> {
     let mut inv = Invocation::new(target.clone(), Vec::new(), Vec::new());
     inv.timeout = PREFLIGHT_TIMEOUT;
     match run::run(&inv) {
-        Ok(outcome) => match sanitizer_failed(&outcome.stderr) {
-            Some(why) => Err(PreflightError {
-                path: target.path().display().to_string(),
-                why,
-            }),
-            None => Ok(()),
-        },
+        Ok(outcome) => {
+            match sanitizer_failed(&outcome.stderr).or_else(|| cannot_start(target, &outcome)) {
+                None => Ok(()),
+                Some(why) => Err(PreflightError {
+                    path: target.describe(),
+                    why,
+                }),
+            }
+        }
         Err(RunError::Interrupted) => Ok(()),
         Err(RunError::Spawn { path, source }) => Err(PreflightError {
             path: path.display().to_string(),
@@ -78,6 +80,75 @@ fn sanitizer_failed(stderr: &[u8]) -> Option<String> {
          space, which a sanitizer's shadow memory exceeds: give the sanitized executable \
          itself (docs/containment.md, the memory bound)"
     ))
+}
+
+/// What interpreters say, on their first line of stderr, when they cannot
+/// open the script they were given (Python, Perl, Node, Ruby, Java, sh).
+const CANNOT_OPEN: [&str; 5] = [
+    "can't open file",
+    "Can't open perl script",
+    "Cannot find module",
+    "No such file or directory",
+    "Could not find or load main class",
+];
+
+/// Why a program that started could not run what it was given: the
+/// shell's statuses for a command that cannot be executed (126) or found
+/// (127), or an interpreter whose first line of stderr says it cannot open
+/// a file its command line names (`python3: can't open file
+/// '/x/fuel.py'`). A program's own behaviour (any other status, its own
+/// error messages) is left to the cases.
+pub fn cannot_start(target: &Target, outcome: &run::Outcome) -> Option<String> {
+    let first = String::from_utf8_lossy(&outcome.stderr)
+        .lines()
+        .next()
+        .unwrap_or("")
+        .chars()
+        .take(300)
+        .collect::<String>();
+    let said = if first.is_empty() {
+        String::new()
+    } else {
+        format!(": `{first}`")
+    };
+    match outcome.ending {
+        run::Ending::Exited(126) if first.contains("Permission denied") => {
+            return Some(format!(
+                "it ended with status 126 (a command it runs cannot be executed){said}: the \
+                 sandbox lets a program read the system's folders and its own, nothing else; \
+                 a program it runs from elsewhere needs that folder given to `--allow-read` \
+                 (docs/containment.md)"
+            ));
+        }
+        run::Ending::Exited(code @ (126 | 127)) => {
+            return Some(format!(
+                "it ended with status {code}, as a command that cannot be {} does{said}",
+                if code == 126 { "executed" } else { "found" }
+            ));
+        }
+        _ => {}
+    }
+    let names_a_word = target
+        .words()
+        .iter()
+        .map(|w| w.to_string_lossy())
+        .filter(|w| !w.starts_with('-') && w.len() > 1)
+        .any(|w| {
+            // The word itself, or a script's file name (`fuel.py` of
+            // `/x/fuel.py`: interpreters name it either way).
+            let word: &str = &w;
+            let name = Path::new(word)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .filter(|n| n.contains('.') && n.len() > 2);
+            first.contains(word) || name.is_some_and(|n| first.contains(&n))
+        });
+    (names_a_word && CANNOT_OPEN.iter().any(|p| first.contains(p))).then(|| {
+        format!(
+            "its interpreter cannot open what its command line names{said} (a path typed \
+             relative to another folder, or a file the sandbox cannot read?)"
+        )
+    })
 }
 
 /// The first bytes of the file: enough for a `#!` line or an ELF header.
@@ -171,6 +242,43 @@ mod tests {
         let mut f = tempfile::NamedTempFile::new().unwrap_or_else(|e| panic!("{e}"));
         std::io::Write::write_all(&mut f, bytes).unwrap_or_else(|e| panic!("{e}"));
         f.into_temp_path()
+    }
+
+    #[test]
+    fn a_program_that_cannot_start_what_it_was_given_is_named() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(dir.path().join("fuel.py"), b"").unwrap_or_else(|e| panic!("{e}"));
+        let target =
+            Target::command_from("sh fuel.py", dir.path()).unwrap_or_else(|e| panic!("{e}"));
+        let mut o = run::Outcome::exited_with(b"");
+        assert_eq!(cannot_start(&target, &o), None);
+        o.ending = run::Ending::Exited(2);
+        o.stderr = format!(
+            "/usr/bin/python3: can't open file '{}': [Errno 2] No such file or directory\n",
+            dir.path().join("fuel.py").display()
+        )
+        .into_bytes();
+        let why = cannot_start(&target, &o).unwrap_or_default();
+        assert!(why.contains("can't open file"), "{why}");
+        // The program's own words about a file it was not given are its own.
+        o.stderr = b"Traceback (most recent call last):\n".to_vec();
+        assert_eq!(cannot_start(&target, &o), None);
+        o.stderr = b"data.txt: No such file or directory\n".to_vec();
+        assert_eq!(cannot_start(&target, &o), None);
+        o.ending = run::Ending::Exited(126);
+        o.stderr = b"./run.sh: 2: exec: /x/prog: Permission denied\n".to_vec();
+        let why = cannot_start(&target, &o).unwrap_or_default();
+        assert!(
+            why.contains("--allow-read") && why.contains("status 126"),
+            "{why}"
+        );
+        o.ending = run::Ending::Exited(127);
+        o.stderr = b"sh: 1: nope: not found\n".to_vec();
+        let why = cannot_start(&target, &o).unwrap_or_default();
+        assert!(
+            why.contains("status 127") && why.contains("not found"),
+            "{why}"
+        );
     }
 
     #[test]

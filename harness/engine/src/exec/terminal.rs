@@ -296,6 +296,11 @@ impl<'a> Typist<'a> {
         }
     }
 
+    /// The prompt that releases each line.
+    pub fn prompt(&self) -> &'a [u8] {
+        self.prompt
+    }
+
     /// The program wrote `data` to its stdout: counts its prompts.
     pub fn saw(&mut self, data: &[u8]) {
         self.prompts += count_prompts(self.prompt, &self.tail, data);

@@ -4,7 +4,8 @@
 //! ([`cause`]), failures grouped by cause ([`group`]), the rule a
 //! difference falls under, as a traced reference tells it
 //! ([`provenance`]), the verdict of a case ([`verdict`]) and the early
-//! verdict on a program that hangs ([`budget`]).
+//! verdict on a program that hangs ([`budget`]), and the marker's folders
+//! shown as the student's own in what a program printed ([`mask`]).
 //!
 //! May use: [`crate::bytes`], [`crate::exec`], [`crate::model`]. Used by
 //! output and the commands.
@@ -14,5 +15,6 @@ pub mod cause;
 pub mod compare;
 pub mod failure;
 pub mod group;
+pub mod mask;
 pub mod provenance;
 pub mod verdict;

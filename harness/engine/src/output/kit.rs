@@ -20,7 +20,8 @@ use crate::output::reproduce::env_and_command;
 ///
 /// `program_as`: the program as a student names it (`./PROGRAM`); `run.sh`
 /// then runs `${1:-./PROGRAM}` from where it is started, and names no path
-/// of the machine that wrote it.
+/// of the machine that wrote it. A course's run line (`python3 fuel.py`)
+/// runs with the student's files found in the folder `${1:-.}`.
 pub fn write(
     dir: &Path,
     name: &str,
@@ -70,7 +71,11 @@ fn run_script(name: &str, inv: &Invocation, program_as: Option<&str>) -> String 
         name.replace('\n', " ")
     );
     s.push_str("kit=$(cd \"$(dirname \"$0\")\" && pwd) || exit 2\n");
-    if let Some(program) = program_as {
+    let run_line = program_as.and_then(|p| crate::output::reproduce::their_run_line(inv, p));
+    if run_line.is_some() {
+        // A course's run line names the student's files in their folder.
+        s.push_str("p=\"$(cd \"${1:-.}\" && pwd)\" || exit 2\n");
+    } else if let Some(program) = program_as {
         let _ = writeln!(
             s,
             "prog=\"${{1:-{}}}\"; prog=\"$(cd \"$(dirname \"$prog\")\" && pwd)/$(basename \"$prog\")\" || exit 2",
@@ -98,7 +103,9 @@ fn run_script(name: &str, inv: &Invocation, program_as: Option<&str>) -> String 
         );
     }
     let mut command = env_and_command(inv);
-    if program_as.is_some() {
+    if let Some((real, theirs)) = &run_line {
+        command = command.replacen(real, theirs, 1);
+    } else if program_as.is_some() {
         let real = format!(
             " {}",
             crate::bytes::quote::shell_quote_os(inv.target.path().as_os_str())

@@ -142,22 +142,28 @@ pub fn student_reproduce(
     };
     if files + stdin_inline > MAX_INLINE {
         return match kit {
-            Some(k) => format!(
-                "its inputs ({} bytes) {TOO_LONG}: they are in {k}/{SHIPPED}{program} and \
-                 run\n  bash {} {}",
-                files + stdin_inline,
-                // Quoted whole, so the kit's path reads as it is on disk.
-                shell_quote(&format!("{k}/run.sh")),
-                shell_quote(program)
-            ),
+            Some(k) => {
+                // A run line's kit takes the folder holding the student's
+                // files; a program's, the program.
+                let (beside, arg) = if their_run_line(inv, program).is_some() {
+                    (format!("the files `{program}` runs"), ".".to_owned())
+                } else {
+                    (program.to_owned(), shell_quote(program))
+                };
+                format!(
+                    "its inputs ({} bytes) {TOO_LONG}: they are in {k}/{SHIPPED}{beside} and \
+                     run\n  bash {} {arg}",
+                    files + stdin_inline,
+                    // Quoted whole, so the kit's path reads as it is on disk.
+                    shell_quote(&format!("{k}/run.sh")),
+                )
+            }
             None => format!(
                 "its inputs ({} bytes) are too long to paste",
                 files + stdin_inline
             ),
         };
     }
-    // The program is found before the command moves to a fresh folder.
-    let real = format!(" {}", shell_quote_os(inv.target.path().as_os_str()));
     let mut line = command_line(inv, None, killed_after);
     if inv.mode != Mode::Interactive
         && (killed_after.is_some() || crashed)
@@ -165,18 +171,67 @@ pub fn student_reproduce(
     {
         line.push_str(&unbuffered);
     }
-    // Every command of the line (the unbuffered one too) runs their program.
-    let mut cmd = line.replace(&real, " \"$p\"").replace(
-        "(d=",
-        &format!(
-            "(p=\"$(pwd)/\"{} && d=",
-            shell_quote(program.trim_start_matches("./"))
-        ),
-    );
+    // Every command of the line (the unbuffered one too) runs their
+    // program, found before the command moves to a fresh folder.
+    let mut cmd = if let Some((real, theirs)) = their_run_line(inv, program) {
+        // The course's run line (`python3 fuel.py`): the student's files
+        // in it are found in the folder they run it from.
+        line.replace(&real, &theirs)
+            .replace("(d=", "(p=\"$(pwd)\" && d=")
+    } else {
+        let real = format!(" {}", shell_quote_os(inv.target.path().as_os_str()));
+        line.replace(&real, " \"$p\"").replace(
+            "(d=",
+            &format!(
+                "(p=\"$(pwd)/\"{} && d=",
+                shell_quote(program.trim_start_matches("./"))
+            ),
+        )
+    };
     if inv.mode == Mode::Interactive {
         typed_lines(&mut cmd, &inv.stdin, kit.map(std::path::Path::new));
     }
     cmd
+}
+
+/// For a course's run line `program` (more than one word: `python3
+/// fuel.py`): the marked command as [`env_and_command`] writes it (` PATH
+/// WORDS`) and the same as the student runs it from their folder `"$p"`
+/// (` python3 "$p"/fuel.py`).
+pub fn their_run_line(inv: &Invocation, program: &str) -> Option<(String, String)> {
+    let words = shlex::split(program).filter(|w| w.len() > 1)?;
+    let mut real = format!(" {}", shell_quote_os(inv.target.path().as_os_str()));
+    for w in inv.target.words() {
+        real.push(' ');
+        real.push_str(&shell_quote_os(w));
+    }
+    let mut theirs = String::new();
+    for w in &words {
+        theirs.push(' ');
+        theirs.push_str(&their_word(w, inv.target.words()));
+    }
+    Some((real, theirs))
+}
+
+/// A word of the course's run line as the student's reproduce line says
+/// it: their folder `"$p"` for `.`, `"$p"/FILE` for a file of it (a word
+/// the marked command names by its path there), else the word itself.
+fn their_word(word: &str, marked: &[std::ffi::OsString]) -> String {
+    if word == "." {
+        return "\"$p\"".to_owned();
+    }
+    let rel = word.trim_start_matches("./");
+    let names_theirs = !word.starts_with('-')
+        && !std::path::Path::new(word).is_absolute()
+        && marked.iter().any(|m| {
+            let m = std::path::Path::new(m);
+            m.is_absolute() && m.ends_with(rel)
+        });
+    if names_theirs {
+        format!("\"$p\"/{}", shell_quote(rel))
+    } else {
+        shell_quote(word)
+    }
 }
 
 /// For a program killed at its time limit, or `crashed`: why its output
@@ -385,6 +440,34 @@ mod student_tests {
             .output()
             .unwrap();
         assert_eq!(out.stdout, b"0 1 v\nexit status 0\n");
+    }
+
+    #[test]
+    fn a_run_line_names_the_students_file_in_their_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("fuel.py"),
+            b"import sys\nprint(sys.stdin.read())\n",
+        )
+        .unwrap();
+        let target = Target::command_from("sh fuel.py", dir.path()).unwrap();
+        let inv = Invocation::new(target, vec!["x".into()], b"1/4\n".to_vec());
+        let line = student_reproduce(&inv, "sh fuel.py", None, None, false);
+        assert!(line.starts_with("(p=\"$(pwd)\" && d="), "{line}");
+        assert!(line.contains(" sh \"$p\"/fuel.py x;"), "{line}");
+        assert!(!line.contains(&dir.path().display().to_string()), "{line}");
+        // Pasted in the student's folder, it runs their file.
+        std::fs::write(dir.path().join("fuel.py"), b"cat\n").unwrap();
+        let out = std::process::Command::new("bash")
+            .args(["-c", &line])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(out.stdout, b"1/4\nexit status 0\n");
+        let big = vec![b'x'; MAX_INLINE + 1];
+        let inv = Invocation::new(inv.target.clone(), vec![], big);
+        let line = student_reproduce(&inv, "sh fuel.py", Some("reproduce/c/case"), None, false);
+        assert!(line.ends_with("bash reproduce/c/case/run.sh ."), "{line}");
     }
 
     #[test]

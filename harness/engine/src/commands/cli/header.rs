@@ -70,6 +70,14 @@ pub(super) fn print_header(program: &str, cli: &Cli, ctx: &Context, plan: &Plan)
         .roots
         .iter()
         .map(|r| match r {
+            // A student's report (`--reproduce-as`) names no folder of
+            // the marker's: the suite's folder by its name alone.
+            Root::Embedded(s) if s.at_run_time && ctx.reproduce_as.is_some() => {
+                std::path::Path::new(s.display).file_name().map_or_else(
+                    || s.display.to_owned(),
+                    |n| n.to_string_lossy().into_owned(),
+                )
+            }
             Root::Embedded(s) if s.at_run_time => s.display.to_owned(),
             Root::Embedded(_) => "built in".to_owned(),
             Root::Dir(d) => d.display().to_string(),
@@ -89,8 +97,56 @@ pub(super) fn print_header(program: &str, cli: &Cli, ctx: &Context, plan: &Plan)
         plan.trials.len(),
         from.join(", ")
     );
+    // Which interpreter ran, in its own words: a `python3` on the marker's
+    // machine is not always the one a student has.
+    if !cli.test.list
+        && let Some(interpreter) = interpreter(&ctx.target)
+    {
+        println!("{program}: interpreter {interpreter}");
+    }
     if let Some(widened) = conformance_sandbox::policy::get().describe() {
         println!("{program}: {widened}");
     }
     let _ = std::io::stdout().flush();
+}
+
+/// What the header says of `target`'s interpreter: its path and the
+/// first line it prints for `--version`, run contained as the program
+/// runs (`/usr/bin/python3 (Python 3.11.2)`); `None` for a program that is
+/// run itself.
+pub(super) fn interpreter(target: &run::Target) -> Option<String> {
+    if !target.is_interpreted() {
+        return None;
+    }
+    let mut inv = run::Invocation::new(
+        target.interpreter_only(),
+        vec!["--version".into()],
+        Vec::new(),
+    );
+    inv.timeout = std::time::Duration::from_secs(5);
+    let said = run::run(&inv).ok().and_then(|o| {
+        let mut both = o.stdout;
+        both.extend_from_slice(&o.stderr);
+        String::from_utf8_lossy(&both)
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .map(|l| l.chars().take(100).collect::<String>())
+    });
+    // A path under the caller's home is shown from `~`: the interpreter
+    // is named, not the marker's folders.
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    let path = match home
+        .as_deref()
+        .and_then(|h| target.path().strip_prefix(h).ok())
+    {
+        Some(rest) if home.as_deref() != Some(std::path::Path::new("/")) => {
+            format!("~/{}", rest.display())
+        }
+        _ => target.path().display().to_string(),
+    };
+    Some(match said {
+        Some(v) => format!("{path} ({v})"),
+        None => format!("{path} (it printed no version)"),
+    })
 }

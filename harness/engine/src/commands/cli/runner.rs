@@ -275,7 +275,10 @@ fn print_ambiguous_note(pack: &dyn Pack, count: usize) {
     let explained = if pack.suite().get("AMBIGUITIES.md").is_some() {
         "AMBIGUITIES.md beside the cases".to_owned()
     } else {
-        format!("the (ambiguous) marks of {}-rulings.md", pack.name())
+        match pack.rulings_file() {
+            Some(file) => format!("the (ambiguous) marks of {file}"),
+            None => "the rules marked ambiguous in rules.yaml".to_owned(),
+        }
     };
     println!(
         "{count} ambiguous cases ignored: their expected bytes rest on a ruling marked \

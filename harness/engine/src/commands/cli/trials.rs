@@ -306,10 +306,14 @@ pub(super) fn judge(
         _ => None,
     };
     let crashed = matches!(outcome.ending, crate::exec::run::Ending::Signaled(_));
-    let mismatches = compare::compare_owned(expected, outcome);
+    let case_folder = outcome.folder.clone();
+    let mut mismatches = compare::compare_owned(expected, outcome);
     if mismatches.is_empty() {
         return Verdict::Passed;
     }
+    // What a student reads names their folder as `./`, never the marker's.
+    crate::judge::mask::Folders::of(ctx.target.home().as_deref(), &case_folder)
+        .mask_all(&mut mismatches);
     let stdin_path = case
         .stdin_file
         .as_ref()

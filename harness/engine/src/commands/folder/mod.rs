@@ -157,32 +157,47 @@ fn read_grammar(
     let shown = given.join(grammar::FILE).display().to_string();
     let bytes = std::fs::read(&path).map_err(|e| format!("{shown}: {e}"))?;
     let g = Grammar::parse(&shown, &bytes).map_err(|e| e.to_string())?;
+    // Every command reads the pack whole, `bless` too: the message says
+    // where and what to change, and that `diff` is what reads this file.
+    let text = String::from_utf8_lossy(&bytes);
+    let why = "explore.yaml is diff's grammar, read with the pack by every command";
     if let Some(unknown) = g.cited_rules().find(|r| !rule_ids.contains(r)) {
-        return Err(format!("{shown}: rules: {unknown} is not in rules.yaml"));
+        let at = word_line(&text, unknown).map_or_else(String::new, |l| format!(":{l}:1"));
+        return Err(format!(
+            "{shown}{at}: rules: {unknown} is not in rules.yaml (its rules: {}); {why}: cite one \
+             of those there, or delete the file to derive diff's sessions from the cases",
+            rule_ids.join(", ")
+        ));
     }
     let first = categories.first().map_or("", String::as_str);
     let category = g.category.as_deref().unwrap_or(first);
     if !categories.iter().any(|c| c == category) {
+        let at = crate::model::key_line::line_of(&text, "category")
+            .map_or_else(String::new, |l| format!(":{l}:1"));
         return Err(format!(
-            "{shown}: category: {category} is not in suite.yaml (known: {})",
+            "{shown}{at}: category: {category} is not in suite.yaml (its categories: {}); \
+             {why}: name one of those there",
             categories.join(", ")
         ));
     }
     Ok(Some(GrammarExplorer::new(g, first)))
 }
 
-/// `path` without `.` and `..` components, lexically.
-pub(crate) fn clean(path: &Path) -> PathBuf {
-    path.components().fold(PathBuf::new(), |mut acc, c| {
-        match c {
-            std::path::Component::ParentDir => {
-                acc.pop();
-            }
-            std::path::Component::CurDir => {}
-            c => acc.push(c),
-        }
-        acc
-    })
+pub(crate) use crate::exec::run::clean;
+
+/// The 1-based line where `word` first stands as a word of its own (not
+/// inside a longer ID: `ARGS-1` is not in `ARGS-10`).
+fn word_line(text: &str, word: &str) -> Option<usize> {
+    let inside = |b: u8| b.is_ascii_alphanumeric() || b == b'-' || b == b'_';
+    text.lines()
+        .position(|line| {
+            line.match_indices(word).any(|(at, _)| {
+                let before = line.as_bytes().get(at.wrapping_sub(1)).copied();
+                let after = line.as_bytes().get(at + word.len()).copied();
+                !before.is_some_and(inside) && !after.is_some_and(inside)
+            })
+        })
+        .map(|i| i + 1)
 }
 
 /// A folder as named to people: relative to the current folder when it
@@ -354,8 +369,16 @@ impl Pack for FolderPack {
         Some(BuildRecipe {
             program: leak(s.program.clone()),
             with_makefile: s.with_makefile.clone().map(leak),
-            otherwise: leak(s.build.clone()),
+            otherwise: s
+                .build
+                .clone()
+                .map_or(crate::commands::pack::NO_BUILD, leak),
         })
+    }
+
+    fn run_line(&self) -> Option<&'static str> {
+        let s = self.file.submissions.as_ref()?;
+        s.run.clone().map(leak)
     }
 }
 
@@ -407,6 +430,14 @@ mod tests {
         );
         // A model elsewhere (the pack above a suite folder) sees none of it.
         assert_eq!(out("/").len(), suite.files.len());
+    }
+
+    #[test]
+    fn a_rule_is_found_as_a_word_of_its_own() {
+        let text = "argv:\n  - {words: [], rules: [ARGS-10]}\n  - {rules: [ARGS-1]}\n";
+        assert_eq!(word_line(text, "ARGS-1"), Some(3));
+        assert_eq!(word_line(text, "ARGS-10"), Some(2));
+        assert_eq!(word_line(text, "LINE-1"), None);
     }
 
     #[test]

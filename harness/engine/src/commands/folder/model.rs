@@ -269,15 +269,7 @@ fn build(recipe: &Recipe, line: &str, sources: &Files) -> Result<Files, String> 
             inv.output_cap >> 20
         ));
     }
-    // The sandbox does not tell modes: what the build made (a compiled
-    // program) and what was executable before are executable.
-    let executable = outcome
-        .files
-        .keys()
-        .filter(|p| !sources.0.contains_key(*p) || sources.1.contains(*p))
-        .cloned()
-        .collect();
-    Ok(Files(outcome.files, executable))
+    Ok(Files::after_build(sources, outcome.files))
 }
 
 /// Writes `files` to a fresh temporary folder, registered for removal when
@@ -302,22 +294,10 @@ fn keep(recipe: &Recipe, files: &Files) -> Result<PathBuf, String> {
             dir,
             _ticket: ticket,
         });
-    for (rel, bytes) in &files.0 {
-        write(&home, rel, bytes, files.1.contains(rel))
-            .map_err(|e| format!("model folder {rel}: {e}"))?;
-    }
+    files
+        .write_to(&home)
+        .map_err(|e| format!("model folder {}: {e}", home.display()))?;
     Ok(home)
-}
-
-fn write(home: &Path, rel: &str, bytes: &[u8], exec: bool) -> std::io::Result<()> {
-    use std::os::unix::fs::PermissionsExt as _;
-    let path = home.join(rel);
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)?;
-    }
-    std::fs::write(&path, bytes)?;
-    let mode = if exec { 0o755 } else { 0o644 };
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode))
 }
 
 #[cfg(test)]

@@ -52,14 +52,20 @@ pub struct Model {
     pub command: String,
 }
 
-/// The course's build of a submission.
+/// The course's build and run of a submission.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Submissions {
-    /// The executable the build leaves.
+    /// The file the build leaves, or the student's own file when there
+    /// is no build (`fuel.py`).
     pub program: String,
-    /// The build line.
-    pub build: String,
+    /// How the program runs, as the course types it, `{program}` standing
+    /// for its file (`python3 {program}`); default: the program itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<String>,
+    /// The build line; none: the submission runs as it is handed in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<String>,
     /// The line when the submission has a Makefile.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub with_makefile: Option<String>,
@@ -117,7 +123,14 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<PackFile, ParseError> {
     let lines = [
         ("command", Some(pack.model.command.as_str())),
         ("build", pack.model.build.as_deref()),
-        ("build", pack.submissions.as_ref().map(|s| s.build.as_str())),
+        (
+            "build",
+            pack.submissions.as_ref().and_then(|s| s.build.as_deref()),
+        ),
+        (
+            "run",
+            pack.submissions.as_ref().and_then(|s| s.run.as_deref()),
+        ),
         (
             "with_makefile",
             pack.submissions
@@ -142,6 +155,25 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<PackFile, ParseError> {
                 "command: expected shell words (balanced quotes), not `{}`",
                 pack.model.command
             ),
+        ));
+    }
+    if let Some(s) = &pack.submissions
+        && s.build.is_none()
+        && s.run.is_none()
+    {
+        return Err(fail(
+            "submissions",
+            "submissions: expected a `build` line, a `run` line (`run: \"python3 {program}\"`, \
+             for a script handed in as it runs), or both"
+                .to_owned(),
+        ));
+    }
+    if let Some(run) = pack.submissions.as_ref().and_then(|s| s.run.as_deref())
+        && shlex::split(run).is_none_or(|w| w.is_empty())
+    {
+        return Err(fail(
+            "run",
+            format!("run: expected shell words (balanced quotes), not `{run}`"),
         ));
     }
     if let Some(s) = &pack.submissions
@@ -234,6 +266,29 @@ mod tests {
     }
 
     #[test]
+    fn a_script_runs_by_the_courses_line_with_no_build() {
+        let text = "name: fuel\nmodel:\n  command: python3 fuel.py\nsubmissions:\n  program: \
+                    fuel.py\n  run: \"python3 {program}\"\n";
+        let pack = parse("pack.yaml", text.as_bytes()).expect("parses");
+        let s = pack.submissions.expect("submissions");
+        assert_eq!(s.run.as_deref(), Some("python3 {program}"));
+        assert_eq!(s.build, None);
+        let e = parse(
+            "pack.yaml",
+            b"name: x\nmodel:\n  command: ./x\nsubmissions:\n  program: x\n",
+        )
+        .expect_err("neither build nor run");
+        assert_eq!(e.location, Some((4, 1)));
+        assert!(e.message.contains("`run` line"), "{e}");
+        let e = parse(
+            "pack.yaml",
+            b"name: x\nmodel:\n  command: ./x\nsubmissions:\n  program: x\n  run: \"'a\"\n",
+        )
+        .expect_err("unbalanced");
+        assert_eq!(e.location, Some((6, 1)));
+    }
+
+    #[test]
     fn a_missing_model_is_refused() {
         let e = parse("pack.yaml", b"name: x\n").expect_err("refused");
         assert!(e.message.contains("model"), "{e}");
@@ -258,7 +313,13 @@ mod tests {
                 proptest::option::of(line()),
                 "[a-z./][a-z./ ]{0,20}",
             ),
-            proptest::option::of((word(), line(), proptest::option::of(line()))),
+            proptest::option::of((
+                word(),
+                // A run line splits into shell words.
+                proptest::option::of("[a-z][a-z ./{}]{0,20}"),
+                proptest::option::of(line()),
+                proptest::option::of(line()),
+            )),
             proptest::option::of((proptest::collection::vec(line(), 0..3), any::<bool>())),
             proptest::option::of((1u32..=86_400).prop_map(|n| format!("{n}s"))),
         )
@@ -271,11 +332,14 @@ mod tests {
                         build,
                         command,
                     },
-                    submissions: subs.map(|(program, build, with_makefile)| Submissions {
-                        program,
-                        build,
-                        with_makefile,
-                    }),
+                    submissions: subs
+                        .filter(|(_, run, build, _)| run.is_some() || build.is_some())
+                        .map(|(program, run, build, with_makefile)| Submissions {
+                            program,
+                            run,
+                            build,
+                            with_makefile,
+                        }),
                     containment: contain.map(|(allow_read, network)| Containment {
                         allow_read,
                         network,

@@ -58,6 +58,10 @@ pub struct Built {
     pub log: Vec<u8>,
     /// The program's bytes.
     pub program: Option<Vec<u8>>,
+    /// Every file the build's folder holds afterwards (what it made
+    /// executable marked so), when asked for: a program run by a course's
+    /// run line (`python3 fuel.py`) may read its other files.
+    pub folder: Option<Files>,
 }
 
 /// Lines of `log` that report a compiler warning.
@@ -87,8 +91,44 @@ pub fn first_error(log: &[u8]) -> Option<String> {
     Some(line.chars().take(200).collect())
 }
 
-/// Builds `files` with `line` (run by `/bin/sh -c`), expecting `program`.
-pub fn build(files: &Files, line: &str, program: &str, limit: Duration) -> Result<Built, String> {
+/// A submission with no build line: it runs as handed in, so it must hold
+/// `program`.
+fn as_handed_in(files: &Files, program: &str, keep_folder: bool) -> Built {
+    let found = files.0.get(program).cloned();
+    let reason = found.is_none().then(|| {
+        format!("the submission holds no `{program}` (nothing is built: it runs as handed in)")
+    });
+    let mut log = b"no build: the submission runs as handed in\n".to_vec();
+    if let Some(r) = &reason {
+        log.extend_from_slice(format!("\n[{r}]\n").as_bytes());
+    }
+    Built {
+        status: if found.is_some() {
+            BuildStatus::Ok
+        } else {
+            BuildStatus::NoBinary
+        },
+        reason,
+        warnings: 0,
+        log,
+        folder: (keep_folder && found.is_some()).then(|| files.clone()),
+        program: found,
+    }
+}
+
+/// Builds `files` with `line` (run by `/bin/sh -c`), expecting `program`;
+/// with `keep_folder`, every file the build leaves is kept too. An empty
+/// line ([`crate::commands::pack::NO_BUILD`]) builds nothing.
+pub fn build(
+    files: &Files,
+    line: &str,
+    program: &str,
+    limit: Duration,
+    keep_folder: bool,
+) -> Result<Built, String> {
+    if line == crate::commands::pack::NO_BUILD {
+        return Ok(as_handed_in(files, program, keep_folder));
+    }
     let sh = Target::binary(std::path::Path::new("/bin/sh")).map_err(|e| e.to_string())?;
     let mut inv = Invocation::new(sh, vec!["-c".into(), line.into()], Vec::new());
     inv.files = files
@@ -145,13 +185,43 @@ pub fn build(files: &Files, line: &str, program: &str, limit: Duration) -> Resul
     let program = (status == BuildStatus::Ok)
         .then(|| outcome.files.get(program).cloned())
         .flatten();
+    let folder =
+        (keep_folder && program.is_some()).then(|| Files::after_build(files, outcome.files));
     Ok(Built {
         status,
         reason,
         warnings,
         log,
         program,
+        folder,
     })
+}
+
+/// The course's run line for `program` (`python3 {program}` →
+/// `python3 fuel.py`), the file name quoted as a shell word.
+pub fn run_line(run: &str, program: &str) -> String {
+    run.replace("{program}", &crate::bytes::quote::shell_quote(program))
+}
+
+/// The program placed in `dir` as the check runs it, and its `--bin`:
+/// the file itself, or the course's `run` line typed in `dir` (its words
+/// naming the program's files become their paths there). `Err` says why
+/// it cannot run: the submission's fault.
+pub fn program_target(
+    dir: &std::path::Path,
+    program: &str,
+    run: Option<&str>,
+) -> Result<(Target, std::ffi::OsString), String> {
+    let binary = dir.join(program);
+    let Some(run) = run else {
+        let target = Target::binary(&binary).map_err(|e| e.to_string())?;
+        return Ok((target, binary.into_os_string()));
+    };
+    let line = run_line(run, program);
+    let typed = run::typed_line(&line, dir).unwrap_or_default();
+    Target::command_from(&line, dir)
+        .map(|t| (t, typed.into()))
+        .map_err(|e| format!("`{line}` cannot run: {e}"))
 }
 
 #[cfg(test)]

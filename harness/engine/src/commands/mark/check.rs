@@ -27,19 +27,21 @@ pub struct CheckOptions {
     pub timeout: Option<Duration>,
     /// `--strict`.
     pub strict: bool,
-    /// The program's file name as the build makes it: the reports name
-    /// it `./NAME`, as the student runs it.
-    pub program: String,
+    /// How the student runs their program, as the reports name it:
+    /// `./NAME` for the file the build makes, or the course's run line
+    /// (`python3 fuel.py`).
+    pub reproduce_as: String,
 }
 
-/// Runs the suite on `program` and returns its `--results` document,
+/// Runs the suite on `bin` (a path, or for a folder pack a command line
+/// whose paths are absolute) and returns its `--results` document,
 /// writing `report.txt`, `results.json` and
 /// `gradescope.json` into `dir`.
 ///
 /// `ticket` is the submission's: its folder is removed and the child
 /// stopped if the harness is interrupted.
 pub fn check(
-    program: &Path,
+    bin: &std::ffi::OsStr,
     dir: &Path,
     options: &CheckOptions,
     ticket: &Ticket,
@@ -56,7 +58,7 @@ pub fn check(
         "--spec".into(),
         options.spec.clone().into(),
         "--bin".into(),
-        program.into(),
+        bin.into(),
         "--score".into(),
         "--results".into(),
         results_path.clone().into(),
@@ -67,7 +69,7 @@ pub fn check(
         "--color".into(),
         "never".into(),
         "--reproduce-as".into(),
-        format!("./{}", options.program).into(),
+        options.reproduce_as.clone().into(),
         "--keep-failed".into(),
         dir.join(REPRODUCE_DIR).into(),
     ];

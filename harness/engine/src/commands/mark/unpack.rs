@@ -27,6 +27,35 @@ pub const MAX_FILES: usize = 10_000;
 pub struct Files(pub BTreeMap<String, Vec<u8>>, pub BTreeSet<String>);
 
 impl Files {
+    /// What a build in a sandbox holding `sources` left (`files`): the
+    /// sandbox does not tell modes, so what the build made and what was
+    /// executable before are executable.
+    pub fn after_build(sources: &Files, files: BTreeMap<String, Vec<u8>>) -> Self {
+        let executable = files
+            .keys()
+            .filter(|p| !sources.0.contains_key(*p) || sources.1.contains(*p))
+            .cloned()
+            .collect();
+        Self(files, executable)
+    }
+
+    /// Writes every file below `dir` (made, with its folders, when
+    /// missing), the executable ones with mode 755, the others 644.
+    pub fn write_to(&self, dir: &Path) -> std::io::Result<()> {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::create_dir_all(dir)?;
+        for (rel, bytes) in &self.0 {
+            let path = dir.join(rel);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)?;
+            }
+            std::fs::write(&path, bytes)?;
+            let mode = if self.1.contains(rel) { 0o755 } else { 0o644 };
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode))?;
+        }
+        Ok(())
+    }
+
     /// The SHA-256 of every path and its bytes, in path order.
     pub fn hash(&self) -> String {
         let mut h = Sha256::new();

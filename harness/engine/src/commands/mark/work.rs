@@ -42,6 +42,9 @@ enum Done {
 struct Shared {
     pack_name: String,
     recipe: BuildRecipe,
+    /// The course's run line ([`Pack::run_line`]), if the program is not
+    /// run itself.
+    run: Option<&'static str>,
     cli_build: Option<String>,
     out: PathBuf,
     suite: SuiteInfo,
@@ -128,6 +131,7 @@ pub fn mark(
     let shared = Arc::new(Shared {
         pack_name: pack.name().to_owned(),
         recipe,
+        run: pack.run_line(),
         cli_build: cli.build.clone(),
         out: cli.out.clone(),
         suite,
@@ -135,7 +139,10 @@ pub fn mark(
             spec: pack.spec().to_owned(),
             timeout: cli.timeout,
             strict: cli.strict,
-            program: recipe.program.to_owned(),
+            reproduce_as: match pack.run_line() {
+                Some(run) => build::run_line(run, recipe.program),
+                None => format!("./{}", recipe.program),
+            },
         },
         build_timeout: cli.build_timeout,
         rerun: cli.rerun,
@@ -345,6 +352,7 @@ fn inputs_hash(shared: &Shared, files: &unpack::Files, line: &str) -> String {
         &shared.pack_name,
         &shared.suite.content_hash,
         line,
+        shared.run.unwrap_or_default(),
         &format!("{:?}", shared.check.timeout),
         &format!("{}", shared.check.strict),
         &format!("{:?}", shared.build_timeout),
@@ -469,7 +477,13 @@ fn fill(
             return write("build.log", format!("not built: {e}\n").as_bytes());
         }
     };
-    let built = build::build(&files, line, shared.recipe.program, shared.build_timeout)?;
+    let built = build::build(
+        &files,
+        line,
+        shared.recipe.program,
+        shared.build_timeout,
+        shared.run.is_some(),
+    )?;
     write("build.log", &built.log)?;
     mark.build = built.status;
     mark.warnings = built.warnings;
@@ -482,28 +496,44 @@ fn fill(
     let dir = std::path::absolute(shared.out.join("programs").join(&sub.slug))
         .map_err(|e| format!("cannot place the program: {e}"))?;
     let _ = std::fs::remove_dir_all(&dir);
-    let binary = dir.join(shared.recipe.program);
-    std::fs::create_dir_all(&dir)
-        .and_then(|()| std::fs::write(&binary, &bytes))
-        .and_then(|()| {
-            use std::os::unix::fs::PermissionsExt as _;
-            std::fs::set_permissions(&binary, std::fs::Permissions::from_mode(0o755))
-        })
+    let folder = built.folder.unwrap_or_else(|| {
+        unpack::Files(
+            [(shared.recipe.program.to_owned(), bytes)].into(),
+            [shared.recipe.program.to_owned()].into(),
+        )
+    });
+    folder
+        .write_to(&dir)
         .map_err(|e| format!("cannot place the program: {e}"))?;
+    let (target, bin) = match build::program_target(&dir, shared.recipe.program, shared.run) {
+        Ok(found) => found,
+        Err(why) => {
+            mark.build = BuildStatus::NoBinary;
+            mark.reason = Some(why);
+            return Ok(());
+        }
+    };
     // A program that cannot start (not an executable format, a `#!` line
-    // ending in a carriage return, a missing interpreter) is the
-    // submission's fault, said once, not the harness's.
-    let target = crate::exec::run::Target::binary(&binary).map_err(|e| e.to_string())?;
+    // ending in a carriage return, a missing interpreter, a script its
+    // interpreter cannot open) is the submission's fault, said once, not
+    // the harness's.
     if let Err(e) = crate::exec::preflight::check(&target) {
         mark.build = BuildStatus::NoBinary;
-        mark.reason = Some(format!(
-            "the build made `{}`, which cannot run: {}",
-            shared.recipe.program, e.why
-        ));
+        mark.reason = Some(match shared.run {
+            Some(run) => format!(
+                "`{}` cannot run: {}",
+                build::run_line(run, shared.recipe.program),
+                e.why
+            ),
+            None => format!(
+                "the build made `{}`, which cannot run: {}",
+                shared.recipe.program, e.why
+            ),
+        });
         return Ok(());
     }
     mark.usage = super::sanity::usage_line(target);
-    let results = check::check(&binary, staging, &shared.check, ticket)?;
+    let results = check::check(&bin, staging, &shared.check, ticket)?;
     mark.take_results(&results, shared.check.strict);
     Ok(())
 }

@@ -11,7 +11,8 @@
 //! case into an [`Invocation`], and the later `diff` subcommand builds its own.
 //!
 //! Submodules: `target` (what runs: a path, a command line, the
-//! reference), `spawn` (starting it in a process group or a sandbox),
+//! reference), `shim` (a version manager's shim resolved to its
+//! interpreter), `spawn` (starting it in a process group or a sandbox),
 //! `watch` (supervising it to its end and settling what it left),
 //! `ending` (how a run ended, its streams, time limits in words), `files`
 //! (the files placed in the sandbox and surveyed after).
@@ -33,6 +34,7 @@ mod invocation;
 mod mode;
 mod outcome;
 mod pipes;
+mod shim;
 mod spawn;
 mod supervise;
 mod target;
@@ -48,7 +50,7 @@ pub use invocation::{
 pub use mode::Mode;
 pub use outcome::{Activity, Dropped, Outcome, RunError};
 use spawn::{environment, plan_stdout, spawn_contained, spawn_grouped};
-pub use target::{REFERENCE_ENV, Target, TargetError};
+pub use target::{REFERENCE_ENV, Target, TargetError, clean, typed_line};
 use watch::watch;
 
 /// Runs `inv` in a fresh sandbox and reports what happened.
@@ -169,6 +171,32 @@ mod tests {
         ));
         let out = run(&Invocation::new(t, vec![], Vec::new())).unwrap();
         assert_eq!(out.stdout, b"a b\n");
+    }
+
+    #[test]
+    fn a_command_line_is_read_as_typed_in_its_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("fuel.py"), b"print(1)\n").unwrap();
+        let t = Target::command_from("sh fuel.py -x . nothing-here", dir.path()).unwrap();
+        let base = dir.path().to_owned();
+        assert_eq!(
+            t.words(),
+            [
+                OsString::from(base.join("fuel.py")),
+                "-x".into(),
+                base.clone().into_os_string(),
+                "nothing-here".into()
+            ]
+        );
+        assert!(!t.is_interpreted() || t.path().ends_with("sh"));
+        assert_eq!(t.home().as_deref(), Some(base.as_path()));
+        assert_eq!(
+            typed_line("python3 fuel.py 'a b'", dir.path()).as_deref(),
+            Some(format!("python3 {} 'a b'", base.join("fuel.py").display()).as_str())
+        );
+        // A program with no words is at home in its own folder.
+        let sh = Target::binary(Path::new("/bin/sh")).unwrap();
+        assert_eq!(sh.home().as_deref(), Some(Path::new("/bin")));
     }
 
     #[test]

@@ -49,6 +49,29 @@ impl Reader {
         })
     }
 
+    /// Takes back the bytes read since `kept` held `before` bytes when
+    /// they are one prompt: a piece of a line ending in `prompt`, no
+    /// newline in it. Returns them.
+    pub(super) fn take_prompt(&mut self, before: usize, prompt: &[u8]) -> Option<Vec<u8>> {
+        let read = self.kept.get(before..).unwrap_or_default();
+        if prompt.is_empty() || !read.ends_with(prompt) || read.contains(&b'\n') {
+            return None;
+        }
+        let taken = read.to_vec();
+        self.kept.truncate(before);
+        self.total -= taken.len() as u64;
+        Some(taken)
+    }
+
+    /// Adds `bytes` as if read from this stream (within what it keeps).
+    pub(super) fn push(&mut self, bytes: &[u8]) {
+        let room = self.keep.saturating_sub(self.total);
+        let keep = usize::try_from(room).unwrap_or(usize::MAX).min(bytes.len());
+        self.kept.extend_from_slice(&bytes[..keep]);
+        self.dropped += (bytes.len() - keep) as u64;
+        self.total += bytes.len() as u64;
+    }
+
     /// One `read(2)`; what it brings goes to `typist` too, if there is one.
     pub(super) fn read_once(
         &mut self,

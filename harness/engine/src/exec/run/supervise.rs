@@ -34,6 +34,9 @@ const PEEK_INTERVAL: Duration = Duration::from_millis(5);
 
 /// Bytes read per `read(2)`: a whole default pipe buffer.
 const CHUNK: usize = 64 * 1024;
+/// How long stdout is given to pass on what it holds before a prompt
+/// written to stderr joins it ([`Supervisor::prompt_on_stderr`]).
+const STDOUT_SETTLE: Duration = Duration::from_millis(5);
 
 /// The descriptors of a started run the harness holds.
 pub(crate) struct Ends {
@@ -294,14 +297,50 @@ impl<'a> Supervisor<'a> {
         };
         let typing = typist.is_some();
         let stream = reader.stream;
+        let before = reader.kept.len();
         let got = reader.read_once(&mut self.chunk, self.rules.cap, typist);
         if matches!(got, Got::Data | Got::Cap) {
             self.last_output = Some(Instant::now());
+        }
+        if stream == Stream::Stderr && got == Got::Data {
+            self.prompt_on_stderr(i, before);
         }
         if typing && got == Got::Data {
             self.type_due();
         }
         (got == Got::Cap).then_some(stream)
+    }
+
+    /// At a terminal, a prompt written alone to stderr (a piece of a line
+    /// ending in the suite's prompt) is the prompt:
+    /// Python's `input()` writes it there when stdin and stdout are a
+    /// terminal, and a person, whose stdout and stderr are the one
+    /// terminal, sees it where a C program's prompt shows. It moves to
+    /// stdout, after whatever stdout still holds (the terminal passes
+    /// bytes on a moment later than a pipe).
+    fn prompt_on_stderr(&mut self, i: usize, before: usize) {
+        let Some((_, typist)) = &self.typist else {
+            return;
+        };
+        let Some(prompt) = self.readers[i].take_prompt(before, typist.prompt()) else {
+            return;
+        };
+        let out = self.readers.iter().position(|r| r.stream == Stream::Stdout);
+        if let Some(out) = out {
+            while self.poll(STDOUT_SETTLE, true).is_ok_and(|ready| {
+                ready
+                    .iter()
+                    .any(|s| matches!(s, Slot::Reader(r) if *r == out))
+            }) && self.readers[out].file.is_some()
+            {
+                self.read(out);
+            }
+            self.readers[out].push(&prompt);
+        }
+        if let Some((_, typist)) = &mut self.typist {
+            typist.saw(&prompt);
+        }
+        self.type_due();
     }
 
     fn feed(&mut self) {

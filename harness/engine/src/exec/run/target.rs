@@ -27,6 +27,12 @@ pub struct Target {
     /// reference of its pack, yet run and contained exactly as a program
     /// under test.
     model: Option<PathBuf>,
+    /// The program was named by a word looked up in `PATH` (`python3`),
+    /// not by a path: with words after it, an interpreter.
+    by_name: bool,
+    /// Folders it may read besides its own: the installation of the
+    /// interpreter a version manager's shim stands for ([`super::shim`]).
+    reads: Vec<PathBuf>,
 }
 
 /// A `--bin` that cannot be run.
@@ -49,6 +55,50 @@ pub enum TargetError {
     NoSelf(io::Error),
 }
 
+/// A later word of a command line typed in `base`: its absolute path
+/// when it names a file or folder there (never an option: `-x`, `--x=y`).
+fn typed_in(base: &Path, word: &str) -> OsString {
+    let path = Path::new(word);
+    if word.starts_with('-') || path.is_absolute() || !base.join(path).exists() {
+        return OsString::from(word);
+    }
+    clean(&base.join(path)).into_os_string()
+}
+
+/// The command line `line` as typed in `base`, for a harness started in
+/// another folder: a first word holding a `/` and each later word naming
+/// a file or folder of `base` become their paths there; a first word
+/// without one stays, to be looked up as [`Target::command`] does.
+pub fn typed_line(line: &str, base: &Path) -> Option<String> {
+    use crate::bytes::quote::shell_quote;
+    let words = shlex::split(line)?;
+    let (first, rest) = words.split_first()?;
+    let mut out = if first.contains('/') {
+        shell_quote(&clean(&base.join(first)).to_string_lossy())
+    } else {
+        shell_quote(first)
+    };
+    for w in rest {
+        out.push(' ');
+        out.push_str(&shell_quote(&typed_in(base, w).to_string_lossy()));
+    }
+    Some(out)
+}
+
+/// `path` without `.` and `..` components, lexically.
+pub fn clean(path: &Path) -> PathBuf {
+    path.components().fold(PathBuf::new(), |mut acc, c| {
+        match c {
+            std::path::Component::ParentDir => {
+                acc.pop();
+            }
+            std::path::Component::CurDir => {}
+            c => acc.push(c),
+        }
+        acc
+    })
+}
+
 impl Target {
     /// The reference of the pack `pack`: the current executable in
     /// reference mode.
@@ -59,6 +109,8 @@ impl Target {
             words: Vec::new(),
             reference: Some(pack),
             model: None,
+            by_name: false,
+            reads: Vec::new(),
         })
     }
 
@@ -79,6 +131,8 @@ impl Target {
             words: Vec::new(),
             reference: None,
             model: None,
+            by_name: false,
+            reads: Vec::new(),
         })
     }
 
@@ -88,7 +142,20 @@ impl Target {
     /// without is looked up as a shell would, first in [`RUN_PATH`] (where
     /// the program itself looks: a contained run cannot read a caller's
     /// `~/.pyenv/shims` or the like), then in the caller's `PATH`.
+    ///
+    /// A later word naming a file or folder of the current folder (the
+    /// `fuel.py` of `python3 fuel.py`, the `.` of `java -cp . Fuel`) is
+    /// taken as typed there: it becomes its absolute path, since the
+    /// program runs from its case folder ([`Target::command_from`]).
     pub fn command(line: &str) -> Result<Self, TargetError> {
+        let here = std::env::current_dir().unwrap_or_default();
+        Self::command_from(line, &here)
+    }
+
+    /// [`Target::command`] as typed in the folder `base`: a relative first
+    /// word with a `/` and every later word naming a file or folder of
+    /// `base` become absolute paths there.
+    pub fn command_from(line: &str, base: &Path) -> Result<Self, TargetError> {
         let words = shlex::split(line)
             .filter(|w| !w.is_empty())
             .ok_or_else(|| TargetError::BadCommand(line.to_owned()))?;
@@ -96,7 +163,7 @@ impl Target {
             .split_first()
             .ok_or_else(|| TargetError::BadCommand(line.to_owned()))?;
         let mut target = if first.contains('/') {
-            Self::binary(Path::new(first))?
+            Self::binary(&base.join(first))?
         } else {
             let caller = std::env::var_os("PATH").unwrap_or_default();
             let found = std::env::split_paths(RUN_PATH)
@@ -104,9 +171,20 @@ impl Target {
                 .map(|dir| dir.join(first))
                 .find(|p| Self::binary(p).is_ok())
                 .ok_or_else(|| TargetError::NotFound(first.clone()))?;
-            Self::binary(&found)?
+            // A version manager's shim cannot run contained: the
+            // interpreter it stands for runs, its installation readable.
+            let resolved = super::shim::is_shim(&found)
+                .then(|| super::shim::resolve_shim(&found))
+                .flatten();
+            let mut target = match &resolved {
+                Some(r) => Self::binary(&r.program)?,
+                None => Self::binary(&found)?,
+            };
+            target.by_name = true;
+            target.reads = resolved.map(|r| r.prefix).into_iter().collect();
+            target
         };
-        target.words = rest.iter().map(OsString::from).collect();
+        target.words = rest.iter().map(|w| typed_in(base, w)).collect();
         Ok(target)
     }
 
@@ -132,13 +210,35 @@ impl Target {
             return Vec::new();
         }
         conformance_sandbox::reads::own_of(
-            std::iter::once(self.path.clone()).chain(
-                self.words
-                    .iter()
-                    .map(PathBuf::from)
-                    .filter(|w| w.is_absolute() && w.exists()),
-            ),
+            std::iter::once(self.path.clone())
+                .chain(self.reads.iter().cloned())
+                .chain(
+                    self.words
+                        .iter()
+                        .map(PathBuf::from)
+                        .filter(|w| w.is_absolute() && w.exists()),
+                ),
         )
+    }
+
+    /// Whether this runs an interpreter: a program named by a word looked
+    /// up in `PATH`, with words after it (`python3 fuel.py`).
+    pub fn is_interpreted(&self) -> bool {
+        self.by_name && !self.words.is_empty()
+    }
+
+    /// The interpreter alone (no words), contained as this target is: to
+    /// ask it its version.
+    #[must_use]
+    pub fn interpreter_only(&self) -> Self {
+        Self {
+            path: self.path.clone(),
+            words: Vec::new(),
+            reference: None,
+            model: None,
+            by_name: self.by_name,
+            reads: self.reads.clone(),
+        }
     }
 
     /// The executable's path.
@@ -153,6 +253,35 @@ impl Target {
     pub fn into_model(mut self, home: PathBuf) -> Self {
         self.model = Some(home);
         self
+    }
+
+    /// The program's own folder, as a report shows it (`./`): a model's
+    /// folder; the folder of the first file (or the folder) its command
+    /// line names by an absolute path (`python3 /x/fuel.py`: `/x`); a
+    /// program's own folder when it has no words. `None` for the built-in
+    /// reference and for a command naming no file (an interpreter's folder
+    /// is the system's, not the program's).
+    pub fn home(&self) -> Option<PathBuf> {
+        if let Some(home) = &self.model {
+            return Some(home.clone());
+        }
+        if self.reference.is_some() {
+            return None;
+        }
+        if self.words.is_empty() {
+            return self.path.parent().map(Path::to_owned);
+        }
+        self.words.iter().map(Path::new).find_map(|w| {
+            if !w.is_absolute() {
+                None
+            } else if w.is_file() {
+                w.parent().map(Path::to_owned)
+            } else if w.is_dir() {
+                Some(w.to_owned())
+            } else {
+                None
+            }
+        })
     }
 
     /// The folder a model solution runs from, if this is one.
