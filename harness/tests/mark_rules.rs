@@ -235,6 +235,12 @@ fn setup_installs_the_release_archive(root: &Path, scripts: &Path, archive: &str
         setup_text.contains("build-essential") && !setup_text.contains("cargo"),
         "{setup_text}"
     );
+    // Never into a system folder, which every program under test may read:
+    // the executable embeds the expected outputs.
+    assert!(
+        setup_text.contains("/opt/boxes-harness") && !setup_text.contains("/usr/local"),
+        "{setup_text}"
+    );
     let prefix = root.join("prefix");
     let setup = || {
         std::process::Command::new(scripts.join("setup.sh"))

@@ -278,6 +278,11 @@ pub fn containment() -> &'static Containment {
 /// namespaces, or reads not narrowed (no Landlock). `mark` refuses to run
 /// without `--allow-weaker-containment` when there is any.
 pub fn shortfall() -> Option<String> {
+    level_shortfall().or_else(readable_harness)
+}
+
+/// What the containment level itself lacks.
+fn level_shortfall() -> Option<String> {
     match containment() {
         Containment::ProcessGroup(why) => Some(format!(
             "programs would run in a process group only ({why}): they could read and write \
@@ -286,10 +291,34 @@ pub fn shortfall() -> Option<String> {
         Containment::Namespaces { .. } if !reads::available() => {
             Some("this kernel lacks Landlock: programs could read the whole file system".to_owned())
         }
+        Containment::Landlock(_) if !reads::scopes_signals() => Some(
+            "this kernel's Landlock predates signal scoping (ABI 6): with no PID namespace, \
+             programs could signal the harness and its keeper, and leave processes behind"
+                .to_owned(),
+        ),
         // Reads and writes confined by Landlock and no socket: what `mark`
         // needs (the header says what this level cannot promise).
         Containment::Namespaces { .. } | Containment::Landlock(_) => None,
     }
+}
+
+/// The harness's own executable, when it lies in a folder every program
+/// may read (`/usr/local/bin` after a `sudo pip install`): it embeds the
+/// suites, and so the expected outputs.
+fn readable_harness() -> Option<String> {
+    let exe = std::env::current_exe().ok()?;
+    let exe = std::fs::canonicalize(&exe).unwrap_or(exe);
+    reads::system()
+        .iter()
+        .any(|dir| dir.is_dir() && exe.starts_with(dir))
+        .then(|| {
+            format!(
+                "this executable, {}, lies in a folder every program may read, and it embeds \
+                 the suites with their expected outputs: install it elsewhere (a virtual \
+                 environment, /opt; docs/install.md)",
+                exe.display()
+            )
+        })
 }
 
 /// Whether `fd` is readable (or hung up), waiting up to `timeout` (`None`:

@@ -274,6 +274,20 @@ pub fn available() -> bool {
     })
 }
 
+/// Whether this kernel's Landlock scopes signals (ABI 6): without it, a
+/// program at the `landlock` level, where no PID namespace hides them, may
+/// signal the harness and its keeper.
+pub fn scopes_signals() -> bool {
+    static SCOPES: OnceLock<bool> = OnceLock::new();
+    *SCOPES.get_or_init(|| {
+        Ruleset::default()
+            .set_compatibility(CompatLevel::HardRequirement)
+            .scope(Scope::Signal)
+            .and_then(Ruleset::create)
+            .is_ok()
+    })
+}
+
 /// Puts `ruleset` on the calling process and all it starts from then on
 /// (a resident keeper, once; or a program alone, between `fork` and
 /// `exec`).

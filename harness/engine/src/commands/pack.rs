@@ -167,12 +167,14 @@ impl BuildRecipe {
     /// The recipe in words, for the class view's header: `make` with a
     /// Makefile, else `gcc … *.c`.
     pub fn describe(&self) -> String {
-        if self.otherwise == NO_BUILD && self.with_makefile.is_none() {
-            return "no build (run as handed in)".to_owned();
-        }
+        let otherwise = if self.otherwise == NO_BUILD {
+            "no build (run as handed in)"
+        } else {
+            self.otherwise
+        };
         match self.with_makefile {
-            Some(make) => format!("{make} with a Makefile, else {}", self.otherwise),
-            None => self.otherwise.to_owned(),
+            Some(make) => format!("{make} with a Makefile, else {otherwise}"),
+            None => otherwise.to_owned(),
         }
     }
 
@@ -242,4 +244,30 @@ pub fn reference_mode(packs: &[&dyn Pack]) -> Option<ExitCode> {
     Some(reference_kit::trace::run_traced(|| {
         pack.reference_main(std::env::args_os().collect())
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_recipe_says_its_lines_and_the_absence_of_a_build() {
+        let recipe = |with_makefile, otherwise| BuildRecipe {
+            program: "fuel.py",
+            with_makefile,
+            otherwise,
+        };
+        assert_eq!(
+            recipe(None, NO_BUILD).describe(),
+            "no build (run as handed in)"
+        );
+        assert_eq!(
+            recipe(Some("make"), NO_BUILD).describe(),
+            "make with a Makefile, else no build (run as handed in)"
+        );
+        assert_eq!(
+            recipe(Some("make"), "gcc -o p *.c").describe(),
+            "make with a Makefile, else gcc -o p *.c"
+        );
+    }
 }

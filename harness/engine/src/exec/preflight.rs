@@ -92,6 +92,16 @@ const CANNOT_OPEN: [&str; 5] = [
     "Could not find or load main class",
 ];
 
+/// What a shell or the loader says, on its first line of stderr, of a
+/// command it cannot run (status 126) or find (127).
+const SHELL_CANNOT_RUN: [&str; 5] = [
+    "not found",
+    "cannot execute",
+    "No such file or directory",
+    "Exec format error",
+    "Permission denied",
+];
+
 /// Why a program that started could not run what it was given: the
 /// shell's statuses for a command that cannot be executed (126) or found
 /// (127), or an interpreter whose first line of stderr says it cannot open
@@ -120,7 +130,11 @@ pub fn cannot_start(target: &Target, outcome: &run::Outcome) -> Option<String> {
                  (docs/containment.md)"
             ));
         }
-        run::Ending::Exited(code @ (126 | 127)) => {
+        // A program may choose 126 or 127 itself: only a shell's or the
+        // loader's own words say the command could not run.
+        run::Ending::Exited(code @ (126 | 127))
+            if SHELL_CANNOT_RUN.iter().any(|p| first.contains(p)) =>
+        {
             return Some(format!(
                 "it ended with status {code}, as a command that cannot be {} does{said}",
                 if code == 126 { "executed" } else { "found" }
@@ -128,6 +142,11 @@ pub fn cannot_start(target: &Target, outcome: &run::Outcome) -> Option<String> {
         }
         _ => {}
     }
+    // Whole words of the line only: `sh` is not named by `shadow.txt`.
+    let tokens: Vec<&str> = first
+        .split(|c: char| c.is_whitespace() || "'\"`:()[]{},;".contains(c))
+        .filter(|t| !t.is_empty())
+        .collect();
     let names_a_word = target
         .words()
         .iter()
@@ -141,7 +160,12 @@ pub fn cannot_start(target: &Target, outcome: &run::Outcome) -> Option<String> {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .filter(|n| n.contains('.') && n.len() > 2);
-            first.contains(word) || name.is_some_and(|n| first.contains(&n))
+            tokens.iter().any(|t| {
+                *t == word
+                    || name.as_deref().is_some_and(|n| {
+                        *t == n || t.strip_suffix(n).is_some_and(|d| d.ends_with('/'))
+                    })
+            })
         });
     (names_a_word && CANNOT_OPEN.iter().any(|p| first.contains(p))).then(|| {
         format!(
@@ -264,6 +288,13 @@ mod tests {
         o.stderr = b"Traceback (most recent call last):\n".to_vec();
         assert_eq!(cannot_start(&target, &o), None);
         o.stderr = b"data.txt: No such file or directory\n".to_vec();
+        assert_eq!(cannot_start(&target, &o), None);
+        // `sh`, a word of the command line, is not named by `shadow.txt`.
+        o.stderr = b"shadow.txt: No such file or directory\n".to_vec();
+        assert_eq!(cannot_start(&target, &o), None);
+        // A status 127 the program chose, with words of its own.
+        o.ending = run::Ending::Exited(127);
+        o.stderr = b"usage: fuel FRACTION\n".to_vec();
         assert_eq!(cannot_start(&target, &o), None);
         o.ending = run::Ending::Exited(126);
         o.stderr = b"./run.sh: 2: exec: /x/prog: Permission denied\n".to_vec();

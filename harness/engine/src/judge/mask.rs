@@ -16,6 +16,13 @@ const CASE_FOLDER: &[u8] = b"/conformance-case-";
 /// The case folder inside a run's folder.
 const WORK: &[u8] = b"/case";
 
+/// `text`, a message quoting what a program printed or naming its files
+/// (why it cannot start), with the program's folder `home` shown as `./`.
+pub fn in_program_folder(home: &Path, text: &str) -> String {
+    let shown = Folders::of(Some(home), Path::new("/"));
+    String::from_utf8_lossy(&shown.mask(text.as_bytes())).into_owned()
+}
+
 /// The folders to show as `./`: the program's own and the case's.
 #[derive(Debug, Clone, Default)]
 pub struct Folders(Vec<Vec<u8>>);
@@ -149,6 +156,15 @@ mod tests {
 
     fn masked(folders: &Folders, text: &str) -> String {
         String::from_utf8_lossy(&folders.mask(text.as_bytes())).into_owned()
+    }
+
+    #[test]
+    fn a_message_on_why_a_program_cannot_start_names_no_marker_folder() {
+        let why = "its interpreter cannot open what its command line names: `python3: can't \
+                   open file '/m/marks/programs/bob/fuel.py': [Errno 2]`";
+        let shown = in_program_folder(Path::new("/m/marks/programs/bob"), why);
+        assert!(shown.contains("'./fuel.py'"), "{shown}");
+        assert!(!shown.contains("/m/marks"), "{shown}");
     }
 
     #[test]

@@ -509,7 +509,7 @@ fn fill(
         Ok(found) => found,
         Err(why) => {
             mark.build = BuildStatus::NoBinary;
-            mark.reason = Some(why);
+            mark.reason = Some(crate::judge::mask::in_program_folder(&dir, &why));
             return Ok(());
         }
     };
@@ -519,15 +519,16 @@ fn fill(
     // the harness's.
     if let Err(e) = crate::exec::preflight::check(&target) {
         mark.build = BuildStatus::NoBinary;
+        let why = crate::judge::mask::in_program_folder(&dir, &e.why);
         mark.reason = Some(match shared.run {
             Some(run) => format!(
                 "`{}` cannot run: {}",
                 build::run_line(run, shared.recipe.program),
-                e.why
+                why
             ),
             None => format!(
                 "the build made `{}`, which cannot run: {}",
-                shared.recipe.program, e.why
+                shared.recipe.program, why
             ),
         });
         return Ok(());

@@ -302,13 +302,15 @@ impl<'a> Supervisor<'a> {
         if matches!(got, Got::Data | Got::Cap) {
             self.last_output = Some(Instant::now());
         }
+        // Moving a prompt reads stdout, which may reach the cap there.
+        let mut capped = None;
         if stream == Stream::Stderr && got == Got::Data {
-            self.prompt_on_stderr(i, before);
+            capped = self.prompt_on_stderr(i, before);
         }
         if typing && got == Got::Data {
             self.type_due();
         }
-        (got == Got::Cap).then_some(stream)
+        (got == Got::Cap).then_some(stream).or(capped)
     }
 
     /// At a terminal, a prompt written alone to stderr (a piece of a line
@@ -318,13 +320,10 @@ impl<'a> Supervisor<'a> {
     /// terminal, sees it where a C program's prompt shows. It moves to
     /// stdout, after whatever stdout still holds (the terminal passes
     /// bytes on a moment later than a pipe).
-    fn prompt_on_stderr(&mut self, i: usize, before: usize) {
-        let Some((_, typist)) = &self.typist else {
-            return;
-        };
-        let Some(prompt) = self.readers[i].take_prompt(before, typist.prompt()) else {
-            return;
-        };
+    /// Returns the stream whose cap was reached while stdout was read.
+    fn prompt_on_stderr(&mut self, i: usize, before: usize) -> Option<Stream> {
+        let (_, typist) = self.typist.as_ref()?;
+        let prompt = self.readers[i].take_prompt(before, typist.prompt())?;
         let out = self.readers.iter().position(|r| r.stream == Stream::Stdout);
         if let Some(out) = out {
             while self.poll(STDOUT_SETTLE, true).is_ok_and(|ready| {
@@ -333,7 +332,10 @@ impl<'a> Supervisor<'a> {
                     .any(|s| matches!(s, Slot::Reader(r) if *r == out))
             }) && self.readers[out].file.is_some()
             {
-                self.read(out);
+                if let Some(capped) = self.read(out) {
+                    // The run ends at its cap: the prompt no longer matters.
+                    return Some(capped);
+                }
             }
             self.readers[out].push(&prompt);
         }
@@ -341,6 +343,7 @@ impl<'a> Supervisor<'a> {
             typist.saw(&prompt);
         }
         self.type_due();
+        None
     }
 
     fn feed(&mut self) {
