@@ -350,6 +350,6 @@ bytes at address 2008fff7000 (errno: 12)\n==12==ReserveShadowMemoryRange failed 
             sanitizer_failed(b"==1==ERROR: AddressSanitizer: heap-buffer-overflow\n"),
             None
         );
-        assert_eq!(sanitizer_failed(b"Usage: boxes height width\n"), None);
+        assert_eq!(sanitizer_failed(b"Usage: prog height width\n"), None);
     }
 }
