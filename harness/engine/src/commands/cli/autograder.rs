@@ -34,12 +34,10 @@ pub struct AutograderCli {
     pub out: PathBuf,
 }
 
-/// Where `setup.sh` installs the harness: outside the system folders
-/// (`/usr`, `/bin`, ...), which every program under test may read, since
-/// the executable embeds the suite and so the expected outputs.
-const PREFIX: &str = "/opt/boxes-harness";
-
-/// `setup.sh`: Gradescope runs it once, as root, in the image. The C tools
+/// `setup.sh`: Gradescope runs it once, as root, in the image. It installs
+/// the harness under `/opt/PROGRAM`, outside the system folders (`/usr`,
+/// `/bin`, ...) which every program under test may read: the executable
+/// embeds the suite, and so the expected outputs. The C tools
 /// are installed only where missing, so that a test can run the script.
 fn setup_sh(program: &str) -> String {
     let version = env!("CARGO_PKG_VERSION");
@@ -53,7 +51,7 @@ fn setup_sh(program: &str) -> String {
          here=\"$(cd \"$(dirname \"$0\")\" && pwd)\"\n\
          version={version}\n\
          name=\"{program}-$version-{TARGET}\"\n\
-         prefix=\"${{AUTOGRADER_PREFIX:-{PREFIX}}}\"\n\
+         prefix=\"${{AUTOGRADER_PREFIX:-/opt/{program}}}\"\n\
          if [ ! -f \"$here/$name.tar.gz\" ]; then\n\
          \x20   echo \"setup.sh: $name.tar.gz is missing: put {program} $version's release archive beside setup.sh (docs/staff.md)\" >&2\n\
          \x20   exit 1\n\
@@ -84,7 +82,7 @@ fn run_autograder(program: &str, spec: &str) -> String {
          # writes results/results.json, whatever happens.\n\
          set -u\n\
          root=\"${{AUTOGRADER_ROOT:-/autograder}}\"\n\
-         harness=\"${{AUTOGRADER_HARNESS:-${{AUTOGRADER_PREFIX:-{PREFIX}}}/bin/{program}}}\"\n\
+         harness=\"${{AUTOGRADER_HARNESS:-${{AUTOGRADER_PREFIX:-/opt/{program}}}/bin/{program}}}\"\n\
          work=\"$(mktemp -d)\"\n\
          trap 'rm -rf \"$work\"' EXIT\n\
          mkdir -p \"$work/subs\" \"$root/results\"\n\
