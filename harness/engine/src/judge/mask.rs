@@ -90,7 +90,8 @@ impl Folders {
     }
 
     /// Every excerpt of `mismatches` masked: the bytes a stream or a file
-    /// held, what a conversation answered.
+    /// held. A conversation's answers (a bot's moves) are left as they are:
+    /// a bot pack's report quotes them from the protocol, not from paths.
     pub fn mask_all(&self, mismatches: &mut [Mismatch]) {
         if self.0.is_empty() && !mismatches.iter().any(holds_case_folder) {
             return;
