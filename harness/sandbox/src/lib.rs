@@ -35,6 +35,11 @@
 //! program starts (so `setsid` daemons come back to it and die with the
 //! run). Where Landlock is missing too, a process group only; the harness
 //! says so once.
+//!
+//! Past 600 lines: the `landlock` level (issue 38) and `shortfall`'s
+//! checks grew it from 571 to 700; the level chooser, its probe and
+//! `shortfall` are one concept and should move together into a module of
+//! their own, which is left to the next change of this crate.
 
 use std::ffi::OsString;
 use std::fs;
