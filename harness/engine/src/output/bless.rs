@@ -62,8 +62,14 @@ pub enum Blessed {
 }
 
 /// Rewrites the expected fields of `file` (whose parsed content is `case`)
-/// from the reference's `outcome`.
-pub fn bless(file: &CaseFile, case: &Case, outcome: &Outcome) -> Result<Blessed, BlessError> {
+/// from the reference's `outcome`; `took` is the reference's time on the
+/// case (its CPU time where known), recorded as `reference-ms`.
+pub fn bless(
+    file: &CaseFile,
+    case: &Case,
+    outcome: &Outcome,
+    took: std::time::Duration,
+) -> Result<Blessed, BlessError> {
     let Root::Dir(_) = &file.root else {
         return Err(BlessError::NotOnDisk(file.display()));
     };
@@ -91,7 +97,7 @@ pub fn bless(file: &CaseFile, case: &Case, outcome: &Outcome) -> Result<Blessed,
     // derives. Kept as written while it gives the same limit (every run
     // under 50 ms gives 1 s), so that re-blessing on a busier machine
     // rewrites nothing.
-    let ms = crate::exec::run::recorded_reference_ms(outcome.elapsed);
+    let ms = crate::exec::run::recorded_reference_ms(took);
     let limit = |ms| crate::exec::run::limit_from_reference(std::time::Duration::from_millis(ms));
     let same_limit = case.reference_ms.is_some_and(|old| limit(old) == limit(ms));
     groups.push(Group {
