@@ -1,7 +1,11 @@
 //! The harness against hostile programs over the whole built-in boxes
 //! suite, each run with default options as a child process: wall time,
-//! verdicts, report bytes and the harness's peak RSS (`VmHWM` of
-//! `/proc/PID/status`, read until the child exits).
+//! the CPU time (user + sys) of the harness and every process it waited
+//! for (the programs under test included), verdicts, how its timeouts were
+//! charged, report bytes and the harness's peak RSS (`VmHWM` of
+//! `/proc/PID/status`, read until the child exits). The CPU time shows
+//! what a wall time owes to the machine's load: on a loaded machine the
+//! wall time grows, the CPU time does not.
 //!
 //! - `hang-spin`, `hang-sleep`: hang on every case (target: verdict within
 //!   60 s on 2 cores);
@@ -33,12 +37,27 @@ const NOGO_VARIANT: &str = env!("CARGO_BIN_EXE_nogo-fixture-variant");
 /// What one harness run cost.
 struct Measured {
     wall: Duration,
+    /// User + sys time of the harness and its waited-for descendants.
+    cpu: Duration,
     code: Option<i32>,
     report_bytes: u64,
     peak_rss_kib: u64,
     /// Verdicts from `--results`: passed, failed, not run (early verdict),
     /// errors.
     verdicts: Option<(usize, usize, usize, usize)>,
+    /// How the timeouts were charged, from `--results`.
+    timeouts: Option<Timeouts>,
+}
+
+/// How a run's timeouts were charged, read from the failures' notes
+/// (`confirm.rs`): at once, having used their whole CPU limit; after a
+/// second run (confirmed: stuck or slow, each cause's worked example told
+/// once included); blocked at a prompt, charged at once.
+#[derive(Default)]
+struct Timeouts {
+    at_once: usize,
+    confirmed: usize,
+    blocked: usize,
 }
 
 fn main() -> ExitCode {
@@ -127,9 +146,16 @@ fn line(name: &str, m: &Measured) {
     let verdicts = m.verdicts.map_or_else(String::new, |(p, f, n, e)| {
         format!(", {p} passed, {f} failed ({n} of them not run), {e} errors")
     });
+    let timeouts = m.timeouts.as_ref().map_or_else(String::new, |t| {
+        format!(
+            "; timeouts: {} charged at once, {} confirmed by a second run, {} blocked",
+            t.at_once, t.confirmed, t.blocked
+        )
+    });
     println!(
-        "{name:<24} wall {:>7.1} s, exit {}, report {:>9} bytes, harness peak RSS {:>7} KiB{verdicts}",
+        "{name:<24} wall {:>7.1} s, cpu {:>7.1} s, exit {}, report {:>9} bytes, harness peak RSS {:>7} KiB{verdicts}{timeouts}",
         m.wall.as_secs_f64(),
+        m.cpu.as_secs_f64(),
         m.code
             .map_or_else(|| "signal".to_owned(), |c| c.to_string()),
         m.report_bytes,
@@ -155,10 +181,13 @@ fn measure(dir: &Path, args: &[&std::ffi::OsStr]) -> Measured {
         cmd.arg("--results").arg(&results);
     }
     let start = Instant::now();
+    let cpu_before = children_cpu();
     let Ok(mut child) = cmd.spawn() else {
         eprintln!("cannot start {HARNESS}");
         return Measured {
             wall: Duration::ZERO,
+            cpu: Duration::ZERO,
+            timeouts: None,
             code: None,
             report_bytes: 0,
             peak_rss_kib: 0,
@@ -206,9 +235,12 @@ fn measure(dir: &Path, args: &[&std::ffi::OsStr]) -> Measured {
         }
     };
     let wall = start.elapsed();
+    let cpu = children_cpu().saturating_sub(cpu_before);
     let report_bytes = counters.into_iter().map(|t| t.join().unwrap_or(0)).sum();
     Measured {
         wall,
+        cpu,
+        timeouts: (!is_diff).then(|| timeouts(&results)).flatten(),
         code,
         report_bytes,
         peak_rss_kib: peak,
@@ -231,6 +263,41 @@ fn verdicts(path: &Path) -> Option<(usize, usize, usize, usize)> {
         .filter(|c| c["differences"][0]["part"] == "not-run")
         .count();
     Some((count("passed"), count("failed"), not_run, count("error")))
+}
+
+/// The user + sys time of this process's waited-for children and their
+/// own waited-for descendants (`cutime` + `cstime` of `/proc/self/stat`).
+fn children_cpu() -> Duration {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return Duration::ZERO;
+    };
+    // The fields after the command name, which may hold spaces, in
+    // parentheses: cutime and cstime are the 16th and 17th of the line.
+    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let ticks: u64 = after
+        .split_whitespace()
+        .skip(13)
+        .take(2)
+        .filter_map(|f| f.parse::<u64>().ok())
+        .sum();
+    let hz = rustix::param::clock_ticks_per_second().max(1);
+    Duration::from_millis(ticks.saturating_mul(1000) / hz)
+}
+
+fn timeouts(path: &Path) -> Option<Timeouts> {
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
+    let mut t = Timeouts::default();
+    for case in doc["cases"].as_array()? {
+        let text = case.to_string();
+        if text.contains("charged without a second run") {
+            t.at_once += 1;
+        } else if text.contains("timed out twice") || text.contains("slow: finishes in") {
+            t.confirmed += 1;
+        } else if text.contains("waiting at the kill and using no CPU") {
+            t.blocked += 1;
+        }
+    }
+    Some(t)
 }
 
 fn loadavg() -> String {
