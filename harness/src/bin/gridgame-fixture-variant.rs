@@ -83,11 +83,7 @@ struct FfIsEof<R> {
 
 impl<R: BufRead> Read for FfIsEof<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let available = self.fill_buf()?;
-        let n = available.len().min(buf.len());
-        buf[..n].copy_from_slice(&available[..n]);
-        self.consume(n);
-        Ok(n)
+        reference_kit::stdio::read_through_buffer(self, buf)
     }
 }
 
