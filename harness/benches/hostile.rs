@@ -1,7 +1,14 @@
 //! The harness against hostile programs over the whole built-in boxes
 //! suite, each run with default options as a child process: wall time,
-//! verdicts, report bytes and the harness's peak RSS (`VmHWM` of
-//! `/proc/PID/status`, read until the child exits).
+//! the harness's own CPU time (user + sys of it and what it waited for;
+//! the programs under test are not counted: their CPU does not reach the
+//! harness's children's times, as measured: 0.6 s user for 30 spins),
+//! verdicts, how its timeouts were charged (from each failed case's
+//! duration in `--results`: a timeout of limit L whose case took over
+//! 1.5 L was run again), report bytes and the harness's peak RSS (`VmHWM`
+//! of `/proc/PID/status`, read until the child exits). With the load
+//! average before and after, they show what a wall time owes to the
+//! machine's load.
 //!
 //! - `hang-spin`, `hang-sleep`: hang on every case (target: verdict within
 //!   60 s on 2 cores);
@@ -33,12 +40,28 @@ const NOGO_VARIANT: &str = env!("CARGO_BIN_EXE_nogo-fixture-variant");
 /// What one harness run cost.
 struct Measured {
     wall: Duration,
+    /// User + sys time of the harness and its waited-for descendants.
+    cpu: Duration,
     code: Option<i32>,
     report_bytes: u64,
     peak_rss_kib: u64,
     /// Verdicts from `--results`: passed, failed, not run (early verdict),
     /// errors.
     verdicts: Option<(usize, usize, usize, usize)>,
+    /// How the timeouts were charged, from `--results`.
+    timeouts: Option<Timeouts>,
+}
+
+/// How a run's timeouts were charged (`confirm.rs`), read from the
+/// failed cases' durations: at once (the case took about its limit), or
+/// after a second run with more time (it took over 1.5 times its limit:
+/// confirmed, or the worked example of its cause told slow or stuck).
+#[derive(Default)]
+struct Timeouts {
+    at_once: usize,
+    confirmed: usize,
+    /// Wall seconds the confirmations' cases took in all.
+    confirming_secs: f64,
 }
 
 fn main() -> ExitCode {
@@ -127,9 +150,16 @@ fn line(name: &str, m: &Measured) {
     let verdicts = m.verdicts.map_or_else(String::new, |(p, f, n, e)| {
         format!(", {p} passed, {f} failed ({n} of them not run), {e} errors")
     });
+    let timeouts = m.timeouts.as_ref().map_or_else(String::new, |t| {
+        format!(
+            "; timeouts: {} charged at once, {} run again ({:.0} s of wall time in those cases)",
+            t.at_once, t.confirmed, t.confirming_secs
+        )
+    });
     println!(
-        "{name:<24} wall {:>7.1} s, exit {}, report {:>9} bytes, harness peak RSS {:>7} KiB{verdicts}",
+        "{name:<24} wall {:>7.1} s, harness cpu {:>5.1} s, exit {}, report {:>9} bytes, harness peak RSS {:>7} KiB{verdicts}{timeouts}",
         m.wall.as_secs_f64(),
+        m.cpu.as_secs_f64(),
         m.code
             .map_or_else(|| "signal".to_owned(), |c| c.to_string()),
         m.report_bytes,
@@ -155,10 +185,13 @@ fn measure(dir: &Path, args: &[&std::ffi::OsStr]) -> Measured {
         cmd.arg("--results").arg(&results);
     }
     let start = Instant::now();
+    let cpu_before = children_cpu();
     let Ok(mut child) = cmd.spawn() else {
         eprintln!("cannot start {HARNESS}");
         return Measured {
             wall: Duration::ZERO,
+            cpu: Duration::ZERO,
+            timeouts: None,
             code: None,
             report_bytes: 0,
             peak_rss_kib: 0,
@@ -206,9 +239,12 @@ fn measure(dir: &Path, args: &[&std::ffi::OsStr]) -> Measured {
         }
     };
     let wall = start.elapsed();
+    let cpu = children_cpu().saturating_sub(cpu_before);
     let report_bytes = counters.into_iter().map(|t| t.join().unwrap_or(0)).sum();
     Measured {
         wall,
+        cpu,
+        timeouts: (!is_diff).then(|| timeouts(&results)).flatten(),
         code,
         report_bytes,
         peak_rss_kib: peak,
@@ -231,6 +267,48 @@ fn verdicts(path: &Path) -> Option<(usize, usize, usize, usize)> {
         .filter(|c| c["differences"][0]["part"] == "not-run")
         .count();
     Some((count("passed"), count("failed"), not_run, count("error")))
+}
+
+/// The user + sys time of this process's waited-for children and their
+/// own waited-for descendants (`cutime` + `cstime` of `/proc/self/stat`).
+fn children_cpu() -> Duration {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return Duration::ZERO;
+    };
+    // The fields after the command name, which may hold spaces, in
+    // parentheses: cutime and cstime are the 16th and 17th of the line.
+    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let ticks: u64 = after
+        .split_whitespace()
+        .skip(13)
+        .take(2)
+        .filter_map(|f| f.parse::<u64>().ok())
+        .sum();
+    let hz = rustix::param::clock_ticks_per_second().max(1);
+    Duration::from_millis(ticks.saturating_mul(1000) / hz)
+}
+
+fn timeouts(path: &Path) -> Option<Timeouts> {
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
+    let mut t = Timeouts::default();
+    for case in doc["cases"].as_array()? {
+        let Some(limit) = case["actual_status"]
+            .as_str()
+            .and_then(|s| s.strip_prefix("timed out after "))
+            .and_then(|s| s.split_once(" s"))
+            .and_then(|(secs, _)| secs.parse::<f64>().ok())
+        else {
+            continue;
+        };
+        let took = case["duration"].as_f64().unwrap_or(0.0);
+        if took > 1.5 * limit {
+            t.confirmed += 1;
+            t.confirming_secs += took;
+        } else {
+            t.at_once += 1;
+        }
+    }
+    Some(t)
 }
 
 fn loadavg() -> String {

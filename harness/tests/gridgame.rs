@@ -172,3 +172,21 @@ fn a_chooser_wrong_in_one_tie_break_level_is_failed_found_and_named() {
         assert!(out.join("computer-tie-break").is_dir(), "{name}: {text}");
     }
 }
+
+#[test]
+fn byte_ff_read_as_end_of_input_is_failed_and_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = chooser_variant(dir.path(), "byte-ff-is-eof");
+    let (code, text) = suite(Some(&bin), &[]);
+    assert_eq!(code, 1, "{text}");
+    for case in [
+        "human-input/accepted-byte-above-127",
+        "pre-game/size-line-high-bytes",
+    ] {
+        assert!(text.contains(case), "{case}: {text}");
+    }
+    // diff reaches a 0xFF inside a line (MOVE-3 drops it; the variant stops).
+    let out = dir.path().join("found");
+    let (code, text) = diff(&bin, &out);
+    assert_eq!(code, 1, "{text}");
+}

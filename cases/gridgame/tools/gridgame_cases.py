@@ -86,6 +86,8 @@ case(P, "end-of-input-after-a-rejected-size", "0 rejected, then end of input",
 case(P, "negative-size", "-3 is rejected, then 2", ["PRE-2", "PRE-3"], "-3\n2\nQ\n")
 case(P, "huge-size-never-wraps", "a 20-digit size is rejected, never wrapped",
      ["PRE-2", "PRE-3"], "99999999999999999994\n2\nQ\n")
+case(P, "size-line-high-bytes", "a size line of bytes above 127 (0xFF first) is rejected, then 2",
+     ["PRE-2", "PRE-3", "IN-1"], "\xff\x80\n2\nQ\n")
 case(P, "sign-and-leading-zero", "+05 is 5", ["PRE-2"], "+05\nQ\n", AMB)
 case(P, "carriage-return-after-size", "5 followed by a CR is 5", ["PRE-2", "IN-1"],
      "5\r\nQ\n", AMB)
@@ -141,6 +143,8 @@ case(H, "upper-case-row-letters", "A1 A2 is out of range", ["MOVE-4", "MOVE-6"],
 case(H, "quit-among-junk", "' Q!' keeps only Q: a quit", ["MOVE-3", "POST-3"], "2\n Q!\n")
 case(H, "long-junk-line", "a 100,000-byte line is one bad line", ["IN-1", "MOVE-6"],
      "2\n" + "x" * 100000 + "\nQ\n")
+case(H, "accepted-past-4096-bytes", "a move padded with spaces to 4,097 bytes is accepted",
+     ["IN-1", "MOVE-3", "MOVE-5"], "2\na1" + " " * 4093 + "a2\nQ\n")
 case(H, "many-bad-lines", "every bad line prints Sorry and the prompt again",
      ["MOVE-6", "MOVE-1"], "2\n\n-\na1\nb\nQ\n")
 
@@ -182,6 +186,8 @@ case(Q, "computer-ahead-at-quit", "a quit behind: better luck next time",
      ["POST-2", "POST-3"], "2\na1 a2\n2a,b2\nQ\n")
 case(Q, "unterminated-last-move", "a last move line without newline is played, then the end",
      ["IN-2", "MOVE-2", "POST-3"], "2\na1 a2", AMB)
+case(Q, "end-of-input-after-a-move", "a move on the last line, then end of input: the "
+     "computer's reply, then the final grid", ["MOVE-2", "POST-1", "POST-3"], "2\na1 a2\n")
 case(Q, "end-of-input-after-bad-lines", "bad lines, then end of input", ["MOVE-2", "MOVE-6"],
      "2\nzz\nyy\n")
 

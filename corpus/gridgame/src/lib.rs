@@ -164,6 +164,11 @@ impl Explorer for GridgameExplorer {
         // The rules that decided the computer's last move, so that a
         // chooser wrong in one level is named by that level.
         let mut rules = rules(ids);
+        if session.has_hard_bytes() {
+            // A line only a careless reader gets wrong: held whole and
+            // stripped of what is not a letter or digit.
+            rules.extend(["IN-1".to_owned(), "MOVE-3".to_owned()]);
+        }
         rules.extend(
             decided
                 .iter()

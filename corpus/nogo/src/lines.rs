@@ -6,6 +6,7 @@
 //! (signs, extra spaces, trailing junk, leading zeros, a path with a space)
 //! come only with `--ambiguous`, each labelled with its rule.
 
+use conformance_engine::hard_lines;
 use nogo_reference::rules::Rule;
 
 use crate::rng::SplitMix64;
@@ -90,34 +91,11 @@ pub fn bad_line(rng: &mut SplitMix64, sim: &Sim, options: Options) -> Input {
         10 => format!("{r}\t{c}").into_bytes(),
         11 => format!("{r} {c}\r").into_bytes(),
         12 => [format!("{r}").as_bytes(), b"\0 ", format!("{c}").as_bytes()].concat(),
-        13 => high_bytes(rng),
-        14 => long_line(rng),
+        13 => hard_lines::high_bytes(rng),
+        14 => hard_lines::long_line(rng, &[b'\0', hard_lines::EOF_BYTE, b'7']),
         _ => pick_bytes(rng, &[b"Wsave", b"x", b"quit", b"a b", b"save"]),
     };
     Input::plain(line)
-}
-
-/// One to four bytes at or above 0x80, 0xFF among them half the time: a
-/// byte a `char` holding `getc`'s result mistakes for end of input.
-fn high_bytes(rng: &mut SplitMix64) -> Vec<u8> {
-    let mut line: Vec<u8> = (0..rng.between(1, 4))
-        .map(|_| 0x80 + u8::try_from(rng.below(0x80)).unwrap_or(0))
-        .collect();
-    if rng.below(2) == 0 {
-        let at = rng.below(line.len());
-        line[at] = 0xFF;
-    }
-    line
-}
-
-/// A line past a common buffer's size (70, 256 or 4096 bytes, give or
-/// take one): letters, a NUL or a high byte among them.
-fn long_line(rng: &mut SplitMix64) -> Vec<u8> {
-    let size = [69, 70, 71, 255, 256, 257, 4095, 4096, 4097][rng.below(9)];
-    let mut line = vec![b'x'; size];
-    let at = rng.below(size);
-    line[at] = [b'\0', 0xFF, b'7'][rng.below(3)];
-    line
 }
 
 fn pick_bytes(rng: &mut SplitMix64, items: &[&[u8]]) -> Vec<u8> {
@@ -138,4 +116,23 @@ pub fn save_line(rng: &mut SplitMix64, options: Options) -> Input {
     } else {
         pick_bytes(rng, &[b"wsaved", b"wg1", b"wgame", b"wout.txt"])
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use conformance_engine::hard_lines::Reach;
+
+    use crate::session::{Options, Session};
+
+    #[test]
+    fn sessions_reach_high_bytes_nuls_and_lines_at_buffer_edges() {
+        let sessions: Vec<Session> = (0..1500)
+            .map(|i| Session::generate(5, i, Options::default()))
+            .collect();
+        let lines = sessions
+            .iter()
+            .flat_map(|s| s.lines.iter().map(|l| l.bytes.as_slice()));
+        let missing = Reach::of(lines).missing(true);
+        assert!(missing.is_empty(), "not reached: {missing:?}");
+    }
 }

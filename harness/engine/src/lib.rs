@@ -49,5 +49,5 @@ pub use exec::{quiet, spare};
 pub use judge::{cause, compare, failure};
 /// A case resolved into a run and its expectation.
 pub use model::case;
-pub use model::{rng, schema, suite};
+pub use model::{hard_lines, rng, schema, suite};
 pub use output::{exit, results, writer};

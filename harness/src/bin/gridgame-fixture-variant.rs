@@ -4,8 +4,10 @@
 //! does: a computer player wrong in one tie-break level (`y-sum-first`,
 //! `largest-x-sum`), a line printed after every read (`echo-lines`,
 //! `debug-line`), a size prompt saying `(2..9)` (`size-prompt-2-9`, and
-//! with `y-sum-first`'s bug too: `size-prompt-2-9-y-sum-first`); the suite must fail it, name one cause, and `diff
-//! --spec gridgame` must find and shrink it.
+//! with `y-sum-first`'s bug too: `size-prompt-2-9-y-sum-first`), byte 0xFF
+//! read as end of input (`byte-ff-is-eof`: `getc`'s result kept in a
+//! `char`); the suite must fail it, name one cause, and `diff --spec
+//! gridgame` must find and shrink it.
 //!
 //! The variant is picked by the basename of `argv[0]` (the harness clears
 //! the environment, so a symlink named after the variant is the only
@@ -13,7 +15,7 @@
 //! choice among the first-level candidates is the reference's.
 
 use std::cmp::Reverse;
-use std::io::Write;
+use std::io::{BufRead, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -70,6 +72,45 @@ impl<W: Write> Write for WrongSizePrompt<W> {
     }
 }
 
+/// IN-2 departed from when `active`: byte 0xFF ends the input, as it
+/// does for a program comparing a `char` holding `getc`'s result with
+/// `EOF`; stdin unchanged otherwise.
+struct FfIsEof<R> {
+    inner: R,
+    active: bool,
+    ended: bool,
+}
+
+impl<R: BufRead> Read for FfIsEof<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        reference_kit::stdio::read_through_buffer(self, buf)
+    }
+}
+
+impl<R: BufRead> BufRead for FfIsEof<R> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        if self.ended {
+            return Ok(&[]);
+        }
+        let available = self.inner.fill_buf()?;
+        if !self.active {
+            return Ok(available);
+        }
+        let upto = available
+            .iter()
+            .position(|&b| b == 0xFF)
+            .unwrap_or(available.len());
+        if upto == 0 && !available.is_empty() {
+            self.ended = true;
+        }
+        Ok(&available[..upto])
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.inner.consume(amount);
+    }
+}
+
 fn pick<K: Ord>(grid: &Grid, key: impl Fn(&Candidate) -> K) -> Option<Edge> {
     let (_, candidates) = chooser::ranked(grid)?;
     candidates.iter().min_by_key(|c| key(c)).map(|c| c.edge)
@@ -94,7 +135,11 @@ fn main() -> ExitCode {
         "debug-line" => debug,
         _ => nothing,
     };
-    let stdin = std::io::stdin().lock();
+    let stdin = FfIsEof {
+        inner: std::io::stdin().lock(),
+        active: name == "byte-ff-is-eof",
+        ended: false,
+    };
     let stdout = reference_kit::stdout::process_stdout();
     let exit = if name.starts_with("size-prompt-2-9") {
         game::run_with(stdin, WrongSizePrompt(stdout), choose, after_read)

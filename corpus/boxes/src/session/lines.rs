@@ -1,8 +1,11 @@
 //! Stdin lines for sessions: valid moves in random order, near misses,
-//! out-of-range and closed edges, saves to good and bad paths, long lines,
-//! junk and (when allowed) lines resting on an ambiguous ruling.
+//! out-of-range and closed edges, saves to good and bad paths, long lines
+//! (past 30 bytes, and at the 70, 256 and 4,096-byte buffer edges), bytes
+//! at or above 0x80, junk and (when allowed) lines resting on an ambiguous
+//! ruling, a NUL inside a line among them (TURN-2).
 
 use boxes_reference::{Edge, State};
+use conformance_engine::hard_lines;
 
 use super::Session;
 use super::generator::Generator;
@@ -117,7 +120,8 @@ impl Generator {
                 let path = self.rng.pick(&BAD_SAVES).unwrap_or(".");
                 format!("w {path}").into_bytes()
             }
-            72..=79 => self.long_line(r, c, d),
+            72..=75 => self.long_line(r, c, d),
+            76..=79 => self.hard_line(r, c, d),
             80..=89 => {
                 let junk: [&[u8]; 14] = [
                     b"",
@@ -194,6 +198,29 @@ impl Generator {
             line.extend_from_slice(format!(" {c} {d}").as_bytes());
         }
         line
+    }
+
+    /// An invalid line a careless reader gets wrong (TURN-2, TURN-4): a
+    /// line at a common buffer's edge holding one odd byte, a few bytes at
+    /// or above 0x80, or the move `r c d` with a high byte inside it (0xFF
+    /// half the time, which a `char` holding `getc`'s result reads as end
+    /// of input). A NUL, whose rejection TURN-2 marks ambiguous, only when
+    /// ambiguity is allowed.
+    fn hard_line(&mut self, r: usize, c: usize, d: char) -> Vec<u8> {
+        let rng = self.rng.stream();
+        let nul: &[u8] = if self.ambiguous { &[0] } else { &[] };
+        match rng.below(3) {
+            0 => {
+                let odd = [&[hard_lines::EOF_BYTE, b'7'], nul].concat();
+                hard_lines::long_line(rng, &odd)
+            }
+            1 => hard_lines::high_bytes(rng),
+            _ => {
+                let high = hard_lines::high_byte(rng);
+                let odd = [&[high], nul].concat();
+                hard_lines::with_odd_byte(rng, format!("{r} {c} {d}").as_bytes(), &odd)
+            }
+        }
     }
 
     /// A line whose outcome rests on an ambiguous ruling.

@@ -186,6 +186,21 @@ mod tests {
     }
 
     #[test]
+    fn sessions_reach_high_bytes_and_lines_at_buffer_edges() {
+        let plain = sessions(4, 1500, DEFAULT);
+        let lines = plain.iter().flat_map(|s| s.lines.iter().map(Vec::as_slice));
+        let missing = conformance_engine::hard_lines::Reach::of(lines).missing(false);
+        assert!(missing.is_empty(), "not reached: {missing:?}");
+        // A NUL inside a line only with ambiguity (TURN-2), labelled.
+        let asked = sessions(4, 1500, AMBIGUOUS);
+        let nul_inside = asked.iter().any(|s| {
+            s.lines.iter().any(|l| l.len() > 1 && l.contains(&0))
+                && s.labels.contains(&Ambiguity::NulInput)
+        });
+        assert!(nul_inside);
+    }
+
+    #[test]
     fn ambiguous_option_reaches_every_ambiguity_and_labels_it() {
         let all = sessions(2, 4000, AMBIGUOUS);
         let mut seen: HashMap<Ambiguity, usize> = HashMap::new();

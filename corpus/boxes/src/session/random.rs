@@ -42,6 +42,12 @@ impl Rng {
         self.pick(items).unwrap_or_default().to_owned()
     }
 
+    /// The stream itself, for the engine's shared line generators
+    /// ([`conformance_engine::hard_lines`]).
+    pub(super) const fn stream(&mut self) -> &mut SplitMix64 {
+        &mut self.0
+    }
+
     /// One item of a slice, `None` when it is empty.
     pub(super) fn pick<T: Copy>(&mut self, items: &[T]) -> Option<T> {
         items.get(self.below(items.len())).copied()

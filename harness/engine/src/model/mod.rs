@@ -3,7 +3,8 @@
 //! [`crate::exec::run::Invocation`]) and what to expect
 //! ([`case::Expectation`]) ([`case`]), suites on disk ([`suite`]) or
 //! embedded in the binary ([`embedded`]), and the seeded PRNG every pack's
-//! corpus and explorer share ([`rng`]), and where a key sits in a YAML
+//! corpus and explorer share ([`rng`]), the lines that break careless
+//! readers every explorer draws from it ([`hard_lines`]), and where a key sits in a YAML
 //! file for the errors serde cannot place ([`key_line`]).
 //!
 //! May use: [`crate::bytes`], [`crate::exec`] (a case describes a run; the
@@ -11,6 +12,7 @@
 
 pub mod case;
 pub mod embedded;
+pub mod hard_lines;
 pub mod key_line;
 pub mod rng;
 pub mod schema;
