@@ -117,6 +117,19 @@ pub fn run<E: Explorer>(
     let _kept = crate::exec::spare::Scope::enter();
     let candidate = context.target(bin)?;
     crate::exec::preflight::check(&candidate).map_err(|e| e.to_string())?;
+    if let Some(memcheck) = &cli.memcheck {
+        if memcheck.leaks || memcheck.warn {
+            return Err(format!(
+                "diff --memcheck takes `asan` or `valgrind` alone, not `{memcheck}`: a memory \
+                 error is a mismatch there (leaks and warnings are for run and mark)"
+            ));
+        }
+        memcheck.check(&candidate)?;
+    }
+    let candidate = match &cli.memcheck {
+        Some(m) => m.wrap(candidate)?,
+        None => candidate,
+    };
     let expected = match &cli.against {
         Some(path) => context.target(path)?,
         None => context.reference.clone(),
@@ -153,6 +166,7 @@ pub fn run<E: Explorer>(
             timeout,
             derived,
             output_cap: DEFAULT_OUTPUT_CAP,
+            memcheck: cli.memcheck,
         },
         seed,
         ambiguous: cli.ambiguous,

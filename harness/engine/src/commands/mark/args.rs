@@ -47,6 +47,13 @@ pub struct MarkCli {
     /// Count ambiguous cases in their categories.
     #[arg(long)]
     pub strict: bool,
+    /// Check each program's memory: `asan` builds each submission with
+    /// AddressSanitizer and UndefinedBehaviorSanitizer (through CFLAGS,
+    /// CXXFLAGS and LDFLAGS), `valgrind` runs each case under valgrind's
+    /// memcheck; then `leaks` to charge leaks, `warn` to report errors
+    /// without taking marks (docs/memory.md).
+    #[arg(long, value_name = "TOOL[,leaks][,warn]")]
+    pub memcheck: Option<crate::exec::memcheck::Memcheck>,
 }
 
 /// `mark merge`'s options.

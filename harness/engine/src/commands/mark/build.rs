@@ -117,20 +117,28 @@ fn as_handed_in(files: &Files, program: &str, keep_folder: bool) -> Built {
 }
 
 /// Builds `files` with `line` (run by `/bin/sh -c`), expecting `program`;
-/// with `keep_folder`, every file the build leaves is kept too. An empty
-/// line ([`crate::commands::pack::NO_BUILD`]) builds nothing.
+/// with `keep_folder`, every file the build leaves is kept too; with
+/// `flags` (`--memcheck`'s), `CFLAGS`, `CXXFLAGS` and `LDFLAGS` hold them
+/// (make's built-in rules and a Makefile's `CFLAGS +=` take them). An
+/// empty line ([`crate::commands::pack::NO_BUILD`]) builds nothing.
 pub fn build(
     files: &Files,
     line: &str,
     program: &str,
     limit: Duration,
     keep_folder: bool,
+    flags: Option<&str>,
 ) -> Result<Built, String> {
     if line == crate::commands::pack::NO_BUILD {
         return Ok(as_handed_in(files, program, keep_folder));
     }
     let sh = Target::binary(std::path::Path::new("/bin/sh")).map_err(|e| e.to_string())?;
     let mut inv = Invocation::new(sh, vec!["-c".into(), line.into()], Vec::new());
+    if let Some(f) = flags {
+        inv.env = ["CFLAGS", "CXXFLAGS", "LDFLAGS"]
+            .map(|name| (name.into(), f.into()))
+            .to_vec();
+    }
     inv.files = files
         .0
         .iter()
@@ -145,7 +153,11 @@ pub fn build(
         stderr: LOG_KEPT,
     };
     let outcome = run::run(&inv).map_err(|e| format!("cannot run the build: {e}"))?;
-    let mut log = format!("$ {line}\n").into_bytes();
+    let mut log = match flags {
+        Some(f) => format!("$ CFLAGS='{f}' CXXFLAGS='{f}' LDFLAGS='{f}' {line}\n"),
+        None => format!("$ {line}\n"),
+    }
+    .into_bytes();
     log.extend_from_slice(&outcome.stdout);
     log.extend_from_slice(&outcome.stderr);
     let dropped = outcome.dropped.stdout + outcome.dropped.stderr;

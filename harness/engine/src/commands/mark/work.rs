@@ -139,6 +139,7 @@ pub fn mark(
             spec: pack.spec().to_owned(),
             timeout: cli.timeout,
             strict: cli.strict,
+            memcheck: cli.memcheck,
             reproduce_as: match pack.run_line() {
                 Some(run) => build::run_line(run, recipe.program),
                 None => format!("./{}", recipe.program),
@@ -355,6 +356,11 @@ fn inputs_hash(shared: &Shared, files: &unpack::Files, line: &str) -> String {
         shared.run.unwrap_or_default(),
         &format!("{:?}", shared.check.timeout),
         &format!("{}", shared.check.strict),
+        &shared
+            .check
+            .memcheck
+            .map(|m| m.to_string())
+            .unwrap_or_default(),
         &format!("{:?}", shared.build_timeout),
         &files.hash(),
     ] {
@@ -477,12 +483,14 @@ fn fill(
             return write("build.log", format!("not built: {e}\n").as_bytes());
         }
     };
+    let flags = shared.check.memcheck.map(|m| m.flags());
     let built = build::build(
         &files,
         line,
         shared.recipe.program,
         shared.build_timeout,
         shared.run.is_some(),
+        flags.as_deref(),
     )?;
     write("build.log", &built.log)?;
     mark.build = built.status;
@@ -532,6 +540,17 @@ fn fill(
             ),
         });
         return Ok(());
+    }
+    // A build line that ignores the sanitizer flags (a Makefile setting
+    // CFLAGS itself) would leave every submission unchecked: the
+    // course's line is at fault, said once per submission.
+    if let Some(memcheck) = &shared.check.memcheck {
+        memcheck.check(&target).map_err(|e| {
+            format!(
+                "{e}: the build line `{line}` does not use CFLAGS from its environment \
+                 (docs/memory.md says how a Makefile takes them)"
+            )
+        })?;
     }
     mark.usage = super::sanity::usage_line(target);
     let results = check::check(&bin, staging, &shared.check, ticket)?;

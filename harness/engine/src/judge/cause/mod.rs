@@ -31,7 +31,9 @@ mod text;
 
 pub use edit::bytes_edit;
 pub use later::{Later, later};
-pub use signature::{Cause, Departure, Edit, Missed, PartCause, Place, missed_check_of};
+pub use signature::{
+    Cause, Departure, Edit, Missed, PartCause, Place, memory_error_of, missed_check_of,
+};
 pub use text::{ending, normalise};
 
 #[cfg(test)]
