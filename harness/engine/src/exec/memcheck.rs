@@ -161,6 +161,13 @@ impl Memcheck {
                 // valgrind's own shadow memory beside the program's.
                 limits.resident = limits.resident.map(|r| r.saturating_mul(2));
                 limits.cpu_seconds = Some(inv.timeout.as_secs() + 2);
+                // valgrind reads its descriptor limit once, at its start,
+                // and keeps descriptors of its own at the top of it; a
+                // limit lowered a moment later (as it is, right after the
+                // start) leaves them out of range and valgrind stops
+                // ("failed to move log file descriptor into safe range").
+                // The limit stays the harness's own.
+                limits.open_files = None;
                 inv.limits = limits;
             }
         }
@@ -251,5 +258,6 @@ mod tests {
         assert_eq!(inv.timeout, Duration::from_secs(25));
         assert_eq!(inv.limits.address_space, None);
         assert!(inv.limits.resident.is_some());
+        assert_eq!(inv.limits.open_files, None);
     }
 }

@@ -408,8 +408,8 @@ fn memory_error(
     let failure = error
         .filter(|_| !memcheck.warn)
         .map(|error| compare::Mismatch::Memory {
+            quoted: error.lines.clone(),
             error,
-            quoted: report.quoted,
         });
     (outcome, failure)
 }

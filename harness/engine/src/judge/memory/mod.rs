@@ -38,6 +38,8 @@ pub struct MemoryError {
     pub frame: Option<Frame>,
     /// Which tool saw it.
     pub tool: Tool,
+    /// The first lines of its report ([`QUOTED_LINES`], each cut).
+    pub lines: Vec<String>,
 }
 
 /// Which tool reported an error.
@@ -119,8 +121,6 @@ impl fmt::Display for MemoryError {
 pub struct Report {
     /// The errors, in the order reported (at most [`ERRORS_KEPT`]).
     pub errors: Vec<MemoryError>,
-    /// The report's first lines ([`QUOTED_LINES`], each cut).
-    pub quoted: Vec<String>,
     /// stderr without the report's lines: what the program itself wrote.
     pub rest: Vec<u8>,
 }
@@ -168,16 +168,18 @@ pub fn parse(stderr: &[u8]) -> Report {
                 for t in taken.iter_mut().take(end).skip(i) {
                     *t = true;
                 }
-                if report.quoted.len() < QUOTED_LINES {
-                    for line in &lines[i..end] {
-                        if report.quoted.len() == QUOTED_LINES {
-                            break;
-                        }
-                        report.quoted.push(cut(&line.text));
-                    }
-                }
+                let quoted: Vec<String> = lines[i..end]
+                    .iter()
+                    .take(QUOTED_LINES)
+                    .map(|l| cut(&l.text))
+                    .collect();
                 let room = ERRORS_KEPT.saturating_sub(report.errors.len());
-                report.errors.extend(errors.into_iter().take(room));
+                report
+                    .errors
+                    .extend(errors.into_iter().take(room).map(|mut e| {
+                        e.lines.clone_from(&quoted);
+                        e
+                    }));
                 i = end;
             }
             None => i += 1,

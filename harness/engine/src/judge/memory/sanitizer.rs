@@ -146,6 +146,7 @@ fn error(kind: String, body: &[Line<'_>]) -> MemoryError {
         what,
         frame: own_frame(&first_stack),
         tool: Tool::Sanitizer,
+        lines: Vec::new(),
     }
 }
 
@@ -231,6 +232,7 @@ fn leaks(body: &[Line<'_>]) -> Vec<MemoryError> {
             ),
             frame: own_frame(&stack),
             tool: Tool::Sanitizer,
+            lines: Vec::new(),
         });
     }
     out
@@ -281,6 +283,7 @@ fn undefined(lines: &[Line<'_>], i: usize) -> Option<(usize, Vec<MemoryError>)> 
             what: message.chars().take(120).collect(),
             frame,
             tool: Tool::Undefined,
+            lines: Vec::new(),
         }],
     ))
 }

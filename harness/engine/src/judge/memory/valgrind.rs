@@ -141,6 +141,7 @@ fn error(header: &str, body: &[String]) -> Option<MemoryError> {
         what,
         frame: own_frame(&stack),
         tool: Tool::Valgrind,
+        lines: Vec::new(),
     })
 }
 
