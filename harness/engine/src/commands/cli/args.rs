@@ -193,9 +193,8 @@ pub(super) struct Cli {
     pub(super) reproduce_as: Option<String>,
     /// Check the program's memory: `asan` (it is built with
     /// -fsanitize=address,undefined) or `valgrind` (each case runs under
-    /// valgrind's memcheck); then `leaks` to charge leaks, `warn` to report
-    /// errors without failing cases (docs/memory.md).
-    #[arg(long, value_name = "TOOL[,leaks][,warn]")]
+    /// valgrind's memcheck); `,leaks` charges leaks too (docs/memory.md).
+    #[arg(long, value_name = "TOOL[,leaks]")]
     pub(super) memcheck: Option<crate::exec::memcheck::Memcheck>,
     /// Run every case even when the first ones to finish all timed out
     /// (by default the rest are then not run: the program hangs).

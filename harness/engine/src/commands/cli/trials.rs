@@ -390,8 +390,8 @@ pub(super) fn judge(
 
 /// Under `--memcheck`, the run with its stderr stripped of the
 /// sanitizer's or valgrind's report (what the program wrote itself still
-/// compares), and the memory error it fails by (none with `warn`, or
-/// only leaks not asked for).
+/// compares), and the memory error it fails by (none when the report
+/// holds only leaks not asked for).
 fn memory_error(
     ctx: &Context,
     mut outcome: crate::exec::run::Outcome,
@@ -405,12 +405,10 @@ fn memory_error(
     }
     let error = report.first(memcheck.leaks).cloned();
     outcome.stderr = report.rest;
-    let failure = error
-        .filter(|_| !memcheck.warn)
-        .map(|error| compare::Mismatch::Memory {
-            quoted: error.lines.clone(),
-            error,
-        });
+    let failure = error.map(|error| compare::Mismatch::Memory {
+        quoted: error.lines.clone(),
+        error,
+    });
     (outcome, failure)
 }
 

@@ -74,7 +74,8 @@ impl fmt::Display for Difference {
             None => "(nothing)".to_owned(),
         };
         if let Part::Memory { .. } = self.part {
-            write!(f, "memory error: {}", show(&self.actual))
+            let error = self.actual.as_deref().unwrap_or_default();
+            write!(f, "memory error: {}", String::from_utf8_lossy(error))
         } else if self.part == Part::Status {
             write!(
                 f,

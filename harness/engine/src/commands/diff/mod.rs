@@ -118,10 +118,10 @@ pub fn run<E: Explorer>(
     let candidate = context.target(bin)?;
     crate::exec::preflight::check(&candidate).map_err(|e| e.to_string())?;
     if let Some(memcheck) = &cli.memcheck {
-        if memcheck.leaks || memcheck.warn {
+        if memcheck.leaks {
             return Err(format!(
-                "diff --memcheck takes `asan` or `valgrind` alone, not `{memcheck}`: a memory \
-                 error is a mismatch there (leaks and warnings are for run and mark)"
+                "diff --memcheck takes `asan` or `valgrind` alone, not `{memcheck}`: a leak is \
+                 no difference between two runs (leaks are for run and mark)"
             ));
         }
         memcheck.check(&candidate)?;

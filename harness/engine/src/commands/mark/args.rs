@@ -50,9 +50,8 @@ pub struct MarkCli {
     /// Check each program's memory: `asan` builds each submission with
     /// AddressSanitizer and UndefinedBehaviorSanitizer (through CFLAGS,
     /// CXXFLAGS and LDFLAGS), `valgrind` runs each case under valgrind's
-    /// memcheck; then `leaks` to charge leaks, `warn` to report errors
-    /// without taking marks (docs/memory.md).
-    #[arg(long, value_name = "TOOL[,leaks][,warn]")]
+    /// memcheck; `,leaks` charges leaks too (docs/memory.md).
+    #[arg(long, value_name = "TOOL[,leaks]")]
     pub memcheck: Option<crate::exec::memcheck::Memcheck>,
 }
 
