@@ -35,16 +35,22 @@ fn build(out: &Path, flags: &[&str]) -> bool {
         .is_ok_and(|s| s.success())
 }
 
-/// CPU time (user and system) of every waited-for child so far.
+/// CPU time (user and system) of every waited-for child so far: the
+/// `cutime` and `cstime` fields of `/proc/self/stat`, in clock ticks.
 fn children_cpu() -> Duration {
-    let usage = rustix::process::getrusage(rustix::process::UsageWho::Children);
-    let time = |t: rustix::process::Timeval| {
-        Duration::new(
-            u64::try_from(t.tv_sec).unwrap_or(0),
-            u32::try_from(t.tv_usec).unwrap_or(0).saturating_mul(1000),
-        )
-    };
-    time(usage.ru_utime) + time(usage.ru_stime)
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let fields: Vec<u64> = stat
+        .rsplit_once(')')
+        .map(|(_, rest)| {
+            rest.split_whitespace()
+                .map(|f| f.parse().unwrap_or(0))
+                .collect()
+        })
+        .unwrap_or_default();
+    // Fields 16 and 17 of the file; the rest starts at field 3.
+    let ticks = fields.get(13).unwrap_or(&0) + fields.get(14).unwrap_or(&0);
+    let per_second = rustix::param::clock_ticks_per_second().max(1);
+    Duration::from_secs_f64(ticks as f64 / per_second as f64)
 }
 
 /// One timing: wall time and CPU time.
