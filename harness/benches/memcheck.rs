@@ -50,7 +50,8 @@ fn children_cpu() -> Duration {
     // Fields 16 and 17 of the file; the rest starts at field 3.
     let ticks = fields.get(13).unwrap_or(&0) + fields.get(14).unwrap_or(&0);
     let per_second = rustix::param::clock_ticks_per_second().max(1);
-    Duration::from_secs_f64(ticks as f64 / per_second as f64)
+    // Whole ticks: nanoseconds from integers, never through a float.
+    Duration::from_nanos(ticks.saturating_mul(1_000_000_000) / per_second)
 }
 
 /// One timing: wall time and CPU time.

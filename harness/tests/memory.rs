@@ -252,10 +252,9 @@ fn mark(subs: &Path, out: &Path, memcheck: &str) -> String {
 
 /// The row of `id` in `marks.csv`: its total and first cause.
 fn row<'a>(csv: &'a str, id: &str) -> (&'a str, &'a str) {
-    let line = csv
-        .lines()
-        .find(|l| l.starts_with(&format!("{id},")))
-        .unwrap_or_else(|| panic!("no row {id}: {csv}"));
+    let line = csv.lines().find(|l| l.starts_with(&format!("{id},")));
+    assert!(line.is_some(), "no row {id}: {csv}");
+    let line = line.unwrap();
     let fields: Vec<&str> = line.split(',').collect();
     (fields[7], fields[11])
 }
@@ -326,9 +325,9 @@ fn mark_builds_with_the_sanitizers_and_lists_each_error_by_kind_and_place() {
     let page = std::fs::read_to_string(out.path().join("index.html")).unwrap();
     let table = page
         .split_once("<table id=\"memory-errors\">")
-        .and_then(|(_, rest)| rest.split_once("</table>"))
-        .map(|(table, _)| table)
-        .unwrap_or_else(|| panic!("no memory table: {page}"));
+        .and_then(|(_, rest)| rest.split_once("</table>"));
+    assert!(table.is_some(), "no memory table: {page}");
+    let (table, _) = table.unwrap();
     for (id, cause) in expected {
         let (kind, place) = cause
             .strip_prefix("memory: ")
@@ -336,8 +335,9 @@ fn mark_builds_with_the_sanitizers_and_lists_each_error_by_kind_and_place() {
             .unwrap();
         let line = table
             .lines()
-            .find(|l| l.contains(&format!("<code>{kind}</code>")))
-            .unwrap_or_else(|| panic!("{kind}: {table}"));
+            .find(|l| l.contains(&format!("<code>{kind}</code>")));
+        assert!(line.is_some(), "{kind}: {table}");
+        let line = line.unwrap();
         assert!(
             line.contains(place) && line.contains(&format!("<td>{id}</td>")),
             "{line}"

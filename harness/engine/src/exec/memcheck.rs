@@ -96,7 +96,7 @@ impl Memcheck {
     /// Whether it can run `target`: `Err` says why not (a fault of the
     /// command, exit 2): a program not built with AddressSanitizer under
     /// `asan`, valgrind missing under `valgrind`.
-    pub fn check(&self, target: &Target) -> Result<(), String> {
+    pub fn check(self, target: &Target) -> Result<(), String> {
         if target.is_reference() {
             return Err("--memcheck checks a program under test: give --bin".to_owned());
         }
@@ -117,7 +117,7 @@ impl Memcheck {
     }
 
     /// The compiler flags a build for this check takes.
-    pub fn flags(&self) -> &'static str {
+    pub fn flags(self) -> &'static str {
         match self.tool {
             Tool::Asan => ASAN_FLAGS,
             Tool::Valgrind => VALGRIND_FLAGS,
@@ -128,7 +128,7 @@ impl Memcheck {
     /// its environment (a case's own `ASAN_OPTIONS` still decides), or
     /// the program under valgrind with its time limit scaled and its
     /// memory bounded by what it holds.
-    pub fn apply(&self, inv: &mut Invocation) -> Result<(), String> {
+    pub fn apply(self, inv: &mut Invocation) -> Result<(), String> {
         match self.tool {
             Tool::Asan => {
                 inv.timeout = self.scale(inv.timeout);
@@ -166,7 +166,7 @@ impl Memcheck {
 
     /// The target as this check runs it: under valgrind, `valgrind
     /// OPTIONS PROGRAM`; otherwise itself.
-    pub fn wrap(&self, target: Target) -> Result<Target, String> {
+    pub fn wrap(self, target: Target) -> Result<Target, String> {
         if self.tool != Tool::Valgrind {
             return Ok(target);
         }
@@ -195,7 +195,7 @@ impl Memcheck {
     /// A time limit as this check gives it: three times under `asan`;
     /// ten times and five seconds more under valgrind (its start alone
     /// takes a second or more on a loaded machine).
-    pub fn scale(&self, limit: Duration) -> Duration {
+    pub fn scale(self, limit: Duration) -> Duration {
         match self.tool {
             Tool::Asan => limit.saturating_mul(ASAN_SLOWDOWN),
             Tool::Valgrind => limit

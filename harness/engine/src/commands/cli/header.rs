@@ -105,7 +105,7 @@ pub(super) fn print_header(program: &str, cli: &Cli, ctx: &Context, plan: &Plan)
         println!("{program}: interpreter {interpreter}");
     }
     if let Some(m) = &ctx.memcheck {
-        println!("{program}: memory checked: {}", memcheck_line(m));
+        println!("{program}: memory checked: {}", memcheck_line(*m));
     }
     if let Some(widened) = conformance_sandbox::policy::get().describe() {
         println!("{program}: {widened}");
@@ -155,7 +155,7 @@ pub(super) fn interpreter(target: &run::Target) -> Option<String> {
 }
 
 /// What `--memcheck` does, in the header's words.
-fn memcheck_line(m: &crate::exec::memcheck::Memcheck) -> String {
+fn memcheck_line(m: crate::exec::memcheck::Memcheck) -> String {
     use crate::exec::memcheck::Tool;
     let tool = match m.tool {
         Tool::Asan => "AddressSanitizer and UndefinedBehaviorSanitizer (built in; time limits x3)",

@@ -135,16 +135,7 @@ pub fn mark(
         cli_build: cli.build.clone(),
         out: cli.out.clone(),
         suite,
-        check: CheckOptions {
-            spec: pack.spec().to_owned(),
-            timeout: cli.timeout,
-            strict: cli.strict,
-            memcheck: cli.memcheck,
-            reproduce_as: match pack.run_line() {
-                Some(run) => build::run_line(run, recipe.program),
-                None => format!("./{}", recipe.program),
-            },
-        },
+        check: check_options(pack, cli, recipe.program),
         build_timeout: cli.build_timeout,
         rerun: cli.rerun,
     });
@@ -194,6 +185,20 @@ pub fn mark(
         return exit::code(exit::USAGE);
     }
     exit::code(exit::PASSED)
+}
+
+/// What each submission's check is run with.
+fn check_options(pack: &dyn Pack, cli: &MarkCli, program: &str) -> CheckOptions {
+    CheckOptions {
+        spec: pack.spec().to_owned(),
+        timeout: cli.timeout,
+        strict: cli.strict,
+        memcheck: cli.memcheck,
+        reproduce_as: match pack.run_line() {
+            Some(run) => build::run_line(run, program),
+            None => format!("./{program}"),
+        },
+    }
 }
 
 /// The submissions of `dir` this run marks (its slice), the entries that
@@ -483,14 +488,17 @@ fn fill(
             return write("build.log", format!("not built: {e}\n").as_bytes());
         }
     };
-    let flags = shared.check.memcheck.map(|m| m.flags());
+    let flags = shared
+        .check
+        .memcheck
+        .map(crate::exec::memcheck::Memcheck::flags);
     let built = build::build(
         &files,
         line,
         shared.recipe.program,
         shared.build_timeout,
         shared.run.is_some(),
-        flags.as_deref(),
+        flags,
     )?;
     write("build.log", &built.log)?;
     mark.build = built.status;

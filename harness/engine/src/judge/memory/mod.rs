@@ -136,7 +136,7 @@ impl Report {
             .iter()
             .filter(counted)
             .find(|e| e.tool != Tool::Undefined)
-            .or_else(|| self.errors.iter().filter(counted).next())
+            .or_else(|| self.errors.iter().find(counted))
     }
 }
 

@@ -130,9 +130,10 @@ fn error(kind: String, body: &[Line<'_>]) -> MemoryError {
         .find(|l| l.text.contains("<== Memory access at offset"))
         .and_then(|l| stack_variable(&l.text));
     let what = match (kind.as_str(), access, located, variable) {
-        ("double-free", _, Some(located), _) => region_size(&located)
-            .map(|n| format!("a {n}-byte block freed twice"))
-            .unwrap_or_else(|| "a block freed twice".to_owned()),
+        ("double-free", _, Some(located), _) => region_size(&located).map_or_else(
+            || "a block freed twice".to_owned(),
+            |n| format!("a {n}-byte block freed twice"),
+        ),
         (_, Some(access), _, Some(variable)) => format!("{access} {variable}"),
         (_, Some(access), Some(located), None) => match relation(&located) {
             Some(relation) => format!("{access} {relation}"),
@@ -158,12 +159,12 @@ fn stack_variable(text: &str) -> Option<String> {
     let (to, rest) = rest.split_once(')')?;
     let size = number(to)?.checked_sub(number(from)?)?;
     let name = rest.split('\'').nth(1)?;
-    let side = if text.contains("underflows") {
+    let direction = if text.contains("underflows") {
         "before"
     } else {
         "past"
     };
-    Some(format!("{side} the {size}-byte array `{name}`"))
+    Some(format!("{direction} the {size}-byte array `{name}`"))
 }
 
 /// The size of `… of 72-byte region […)`.
