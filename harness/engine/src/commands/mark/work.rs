@@ -1,6 +1,10 @@
 //! One marking run: the submissions found and sliced, marked by `--jobs`
 //! workers (read, build, check, outputs renamed into place), progress on
 //! stderr, then the class view from every submission's `mark.json`.
+//!
+//! Past 600 lines: one submission's whole course (read, build, the
+//! memory-checking build's check, the check, the outputs put in place)
+//! reads best in one file; the build and its run line live in `build.rs`.
 
 use std::collections::VecDeque;
 use std::io::IsTerminal as _;
