@@ -45,6 +45,7 @@ fn main() -> ExitCode {
             out: dir.path().join("cases"),
             max_failures: 10,
             timeout: None,
+            memcheck: None,
             jobs: None,
         };
         let Ok(reference) = boxes_harness::engine::run::Target::reference("boxes") else {

@@ -57,6 +57,14 @@ pub enum Mismatch {
     },
     /// In a conversation (a case with a `script`), an answer broke a rule.
     Exchange(crate::exec::driver::Exchange),
+    /// Under `--memcheck`, a sanitizer or valgrind reported a memory
+    /// error (the first one counted: [`crate::judge::memory::Report::first`]).
+    Memory {
+        /// The error.
+        error: crate::judge::memory::MemoryError,
+        /// The report's first lines.
+        quoted: Vec<String>,
+    },
 }
 
 impl fmt::Display for Mismatch {
@@ -96,6 +104,7 @@ impl fmt::Display for Mismatch {
             } => write!(f, "file `{path}` differs: {}", at(expected, actual)),
             Self::FileUnexpected { path } => write!(f, "file `{path}` must not exist"),
             Self::Exchange(x) => write!(f, "request {}: {}: {}", x.number, x.rule, x.message),
+            Self::Memory { error, .. } => write!(f, "memory error: {error}"),
         }
     }
 }

@@ -101,6 +101,11 @@ impl Folders {
                 Mismatch::Stream { actual, .. } | Mismatch::FileDiffers { actual, .. } => {
                     *actual = self.mask(actual);
                 }
+                Mismatch::Memory { quoted, .. } => {
+                    for line in quoted {
+                        *line = String::from_utf8_lossy(&self.mask(line.as_bytes())).into_owned();
+                    }
+                }
                 Mismatch::Ending { .. }
                 | Mismatch::LeftProcess { .. }
                 | Mismatch::FileMissing { .. }

@@ -5,7 +5,8 @@
 //! difference falls under, as a traced reference tells it
 //! ([`provenance`]), the verdict of a case ([`verdict`]) and the early
 //! verdict on a program that hangs ([`budget`]), and the marker's folders
-//! shown as the student's own in what a program printed ([`mask`]).
+//! shown as the student's own in what a program printed ([`mask`]), and
+//! the memory errors a sanitizer or valgrind reported ([`memory`]).
 //!
 //! May use: [`crate::bytes`], [`crate::exec`], [`crate::model`]. Used by
 //! output and the commands.
@@ -16,5 +17,6 @@ pub mod compare;
 pub mod failure;
 pub mod group;
 pub mod mask;
+pub mod memory;
 pub mod provenance;
 pub mod verdict;

@@ -100,8 +100,10 @@ pub enum VerdictKind {
 pub struct DifferenceRecord {
     /// `status`, `stdout`, `stderr`, `file`, `file-missing`,
     /// `file-unexpected`, `left-process`, `exchange` (an answer in a
-    /// conversation that broke a rule), or `not-run` (the early verdict on
-    /// a program that hangs left the case out; `message` says why and how
+    /// conversation that broke a rule), `memory` (under `--memcheck`, a
+    /// memory error: `message` names its kind and place, `actual` holds
+    /// the report's first lines), or `not-run` (the early verdict on a
+    /// program that hangs left the case out; `message` says why and how
     /// to run it anyway).
     pub part: String,
     /// For `exchange`: the rule ID broken.
@@ -268,6 +270,10 @@ fn difference(m: &Difference) -> DifferenceRecord {
             "exchange"
         }
         Difference::NotRun { .. } => "not-run",
+        Difference::Memory { quoted, .. } => {
+            d.actual = Some(quoted.join("\n"));
+            "memory"
+        }
     };
     part.clone_into(&mut d.part);
     d

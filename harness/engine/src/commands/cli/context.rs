@@ -48,6 +48,8 @@ pub(super) struct Context {
     /// Timeouts charged without a second run, for telling their causes'
     /// worked examples slow or stuck after the run.
     pub(super) spent: Mutex<Vec<SpentRun>>,
+    /// `--memcheck`.
+    pub(super) memcheck: Option<crate::exec::memcheck::Memcheck>,
 }
 
 /// The state every trial shares.
@@ -58,6 +60,9 @@ pub(super) fn context(
     target: Target,
     timeout: Option<Duration>,
 ) -> Result<Context, String> {
+    if let Some(memcheck) = &cli.memcheck {
+        memcheck.check(&target)?;
+    }
     let reference = if target.is_reference() {
         Some(target.clone())
     } else {
@@ -92,6 +97,7 @@ pub(super) fn context(
         results: Mutex::new(Vec::new()),
         budget: EarlyStop::new(!cli.bless && !cli.no_early_stop),
         spent: Mutex::new(Vec::new()),
+        memcheck: cli.memcheck,
     })
 }
 

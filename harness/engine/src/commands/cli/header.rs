@@ -104,6 +104,9 @@ pub(super) fn print_header(program: &str, cli: &Cli, ctx: &Context, plan: &Plan)
     {
         println!("{program}: interpreter {interpreter}");
     }
+    if let Some(m) = &ctx.memcheck {
+        println!("{program}: memory checked: {}", memcheck_line(*m));
+    }
     if let Some(widened) = conformance_sandbox::policy::get().describe() {
         println!("{program}: {widened}");
     }
@@ -149,4 +152,19 @@ pub(super) fn interpreter(target: &run::Target) -> Option<String> {
         Some(v) => format!("{path} ({v})"),
         None => format!("{path} (it printed no version)"),
     })
+}
+
+/// What `--memcheck` does, in the header's words.
+fn memcheck_line(m: crate::exec::memcheck::Memcheck) -> String {
+    use crate::exec::memcheck::Tool;
+    let tool = match m.tool {
+        Tool::Asan => "AddressSanitizer and UndefinedBehaviorSanitizer (built in; time limits x3)",
+        Tool::Valgrind => "each case under valgrind's memcheck (time limits x10 + 5 s)",
+    };
+    let leaks = if m.leaks {
+        "leaks charged"
+    } else {
+        "leaks not charged"
+    };
+    format!("{tool}; {leaks}; an error fails its case")
 }

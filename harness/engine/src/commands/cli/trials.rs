@@ -289,6 +289,9 @@ pub(super) fn prepare(
     if let Some(prompt) = suite.prompt.as_ref().filter(|p| !p.is_empty()) {
         inv.prompt = prompt.as_bytes().to_vec();
     }
+    if let Some(memcheck) = &ctx.memcheck {
+        memcheck.apply(&mut inv)?;
+    }
     Ok((case, inv, expected))
 }
 
@@ -307,7 +310,9 @@ pub(super) fn judge(
     };
     let crashed = matches!(outcome.ending, crate::exec::run::Ending::Signaled(_));
     let case_folder = outcome.folder.clone();
+    let (outcome, memory) = memory_error(ctx, outcome);
     let mut mismatches = compare::compare_owned(expected, outcome);
+    mismatches.extend(memory);
     if mismatches.is_empty() {
         return Verdict::Passed;
     }
@@ -381,6 +386,30 @@ pub(super) fn judge(
         weight: weight(inv, expected),
     };
     Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &inv.stdin, notes)))
+}
+
+/// Under `--memcheck`, the run with its stderr stripped of the
+/// sanitizer's or valgrind's report (what the program wrote itself still
+/// compares), and the memory error it fails by (none when the report
+/// holds only leaks not asked for).
+fn memory_error(
+    ctx: &Context,
+    mut outcome: crate::exec::run::Outcome,
+) -> (crate::exec::run::Outcome, Option<compare::Mismatch>) {
+    let Some(memcheck) = &ctx.memcheck else {
+        return (outcome, None);
+    };
+    let report = crate::judge::memory::parse(&outcome.stderr);
+    if report.errors.is_empty() {
+        return (outcome, None);
+    }
+    let error = report.first(memcheck.leaks).cloned();
+    outcome.stderr = report.rest;
+    let failure = error.map(|error| compare::Mismatch::Memory {
+        quoted: error.lines.clone(),
+        error,
+    });
+    (outcome, failure)
 }
 
 /// Whether stdout, stderr or the status is among the parts that differ:

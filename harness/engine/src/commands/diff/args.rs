@@ -39,6 +39,12 @@ pub struct DiffCli {
     /// second per session).
     #[arg(long, value_name = "SECS", value_parser = crate::exec::run::parse_timeout)]
     pub timeout: Option<Duration>,
+    /// Check the candidate's memory: `asan` (it is built with
+    /// -fsanitize=address,undefined) or `valgrind` (each session runs
+    /// under valgrind's memcheck); a memory error is a mismatch
+    /// (docs/memory.md).
+    #[arg(long, value_name = "TOOL")]
+    pub memcheck: Option<crate::exec::memcheck::Memcheck>,
     /// Parallel workers (0 or default: one per core).
     #[arg(long, short = 'j', visible_alias = "test-threads", value_name = "N")]
     pub jobs: Option<usize>,

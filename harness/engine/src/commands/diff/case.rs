@@ -185,5 +185,11 @@ fn hint(d: &Difference) -> String {
             "the file `{path}` differs at line {}: check what is written there, and where",
             d.line
         ),
+        Part::Memory { kind, place } if place.is_empty() => {
+            format!("a memory error ({kind}): run it with the same --memcheck to see the report")
+        }
+        Part::Memory { kind, place } => format!(
+            "a memory error ({kind}) in {place}: run it with the same --memcheck to see the report"
+        ),
     }
 }

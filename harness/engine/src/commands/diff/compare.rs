@@ -18,6 +18,14 @@ pub enum Part {
     Stderr,
     /// A file in the sandbox afterwards, by relative path.
     File(String),
+    /// A memory error under `--memcheck`, by kind and the program's own
+    /// frame.
+    Memory {
+        /// `heap-buffer-overflow`, ...
+        kind: String,
+        /// The program's frame, empty when unknown.
+        place: String,
+    },
 }
 
 impl fmt::Display for Part {
@@ -27,6 +35,7 @@ impl fmt::Display for Part {
             Self::Stdout => write!(f, "stdout"),
             Self::Stderr => write!(f, "stderr"),
             Self::File(path) => write!(f, "file `{path}`"),
+            Self::Memory { kind, .. } => write!(f, "memory ({kind})"),
         }
     }
 }
@@ -64,7 +73,10 @@ impl fmt::Display for Difference {
             Some(bytes) => format!("\"{}\"", visible(bytes)),
             None => "(nothing)".to_owned(),
         };
-        if self.part == Part::Status {
+        if let Part::Memory { .. } = self.part {
+            let error = self.actual.as_deref().unwrap_or_default();
+            write!(f, "memory error: {}", String::from_utf8_lossy(error))
+        } else if self.part == Part::Status {
             write!(
                 f,
                 "status differs: expected {}, got {}",

@@ -100,8 +100,12 @@ pub fn key<E: Explorer>(
         .map(|c| c.rules.into_iter().collect())
         .unwrap_or_default();
     // Placed by the reference's provenance, a cause is keyed as the
-    // suite's causes are ([`Key::identity`]).
-    if let Some(cause) = placed(explorer, reference, session, trial) {
+    // suite's causes are ([`Key::identity`]); a memory error by its kind
+    // and place.
+    if let Some(cause) = (!matches!(first.part, Part::Memory { .. }))
+        .then(|| placed(explorer, reference, session, trial))
+        .flatten()
+    {
         let part = match cause.parts.first().map(|p| p.part.as_str()) {
             Some("stdout") => Part::Stdout,
             Some("stderr") => Part::Stderr,
@@ -195,6 +199,13 @@ pub fn cause(part: &Part, expected: &Outcome, actual: &Outcome) -> Cause {
         Part::Stderr => (
             "stderr".to_owned(),
             bytes_edit(&expected.stderr, &actual.stderr),
+        ),
+        Part::Memory { kind, place } => (
+            "memory".to_owned(),
+            Edit::Memory {
+                kind: kind.clone(),
+                place: place.clone(),
+            },
         ),
         Part::File(path) => {
             let name = format!("file {}", crate::judge::cause::normalise(path.as_bytes()));

@@ -25,6 +25,9 @@ pub struct Runner {
     pub derived: bool,
     /// Per-stream output cap.
     pub output_cap: u64,
+    /// `--memcheck`: the candidate's stderr is read for memory errors
+    /// (the candidate is already wrapped for valgrind).
+    pub memcheck: Option<crate::exec::memcheck::Memcheck>,
 }
 
 /// The candidate's timeout for a session the expected side ran in
@@ -64,16 +67,43 @@ impl Runner {
             output_cap: self.output_cap,
         };
         let expected = explorer.run(&self.expected, session, bounds)?;
+        let timeout = if self.derived {
+            candidate_timeout(expected.elapsed, self.timeout)
+        } else {
+            self.timeout
+        };
         let candidate = Bounds {
-            timeout: if self.derived {
-                candidate_timeout(expected.elapsed, self.timeout)
-            } else {
-                self.timeout
-            },
+            timeout: self.memcheck.map_or(timeout, |m| m.scale(timeout)),
             ..bounds
         };
-        let actual = explorer.run(&self.candidate, session, candidate)?;
-        let differences = compare::compare(&expected, &actual);
+        let mut actual = explorer.run(&self.candidate, session, candidate)?;
+        // A memory error is the mismatch, first: what the program printed
+        // after it follows from it. Its report is no part of stderr.
+        let mut memory = None;
+        if self.memcheck.is_some() {
+            let report = crate::judge::memory::parse(&actual.stderr);
+            if !report.errors.is_empty() {
+                memory = report.first(false).map(|e| Difference {
+                    part: compare::Part::Memory {
+                        kind: e.kind.clone(),
+                        place: e
+                            .frame
+                            .as_ref()
+                            .map(ToString::to_string)
+                            .unwrap_or_default(),
+                    },
+                    line: 1,
+                    offset: 0,
+                    expected: None,
+                    actual: Some(e.to_string().into_bytes()),
+                });
+                actual.stderr = report.rest;
+            }
+        }
+        let mut differences = compare::compare(&expected, &actual);
+        if let Some(memory) = memory {
+            differences.insert(0, memory);
+        }
         Ok(Trial {
             expected,
             actual,

@@ -43,7 +43,7 @@ use self::explore::{Context, Explorer, Label};
 use self::found::{Finding, Report};
 use self::progress::Progress;
 use crate::bytes::quote::shell_quote;
-use crate::exec::run::{DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Ending, RunError};
+use crate::exec::run::{DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Ending, RunError, Target};
 
 /// The subcommand's name, the first argument that selects it.
 pub const SUBCOMMAND: &str = "diff";
@@ -117,6 +117,7 @@ pub fn run<E: Explorer>(
     let _kept = crate::exec::spare::Scope::enter();
     let candidate = context.target(bin)?;
     crate::exec::preflight::check(&candidate).map_err(|e| e.to_string())?;
+    let candidate = memchecked(cli, candidate)?;
     let expected = match &cli.against {
         Some(path) => context.target(path)?,
         None => context.reference.clone(),
@@ -153,6 +154,7 @@ pub fn run<E: Explorer>(
             timeout,
             derived,
             output_cap: DEFAULT_OUTPUT_CAP,
+            memcheck: cli.memcheck,
         },
         seed,
         ambiguous: cli.ambiguous,
@@ -203,6 +205,22 @@ pub fn run<E: Explorer>(
         );
     }
     Ok(report)
+}
+
+/// The candidate as `--memcheck` runs it (under valgrind, wrapped), once
+/// the check is known to be able to run it.
+fn memchecked(cli: &DiffCli, candidate: Target) -> Result<Target, String> {
+    let Some(memcheck) = cli.memcheck else {
+        return Ok(candidate);
+    };
+    if memcheck.leaks {
+        return Err(format!(
+            "diff --memcheck takes `asan` or `valgrind` alone, not `{memcheck}`: a leak is no \
+             difference between two runs (leaks are for run and mark)"
+        ));
+    }
+    memcheck.check(&candidate)?;
+    memcheck.wrap(candidate)
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

@@ -47,6 +47,12 @@ pub struct MarkCli {
     /// Count ambiguous cases in their categories.
     #[arg(long)]
     pub strict: bool,
+    /// Check each program's memory: `asan` builds each submission with
+    /// AddressSanitizer and UndefinedBehaviorSanitizer (through CFLAGS,
+    /// CXXFLAGS and LDFLAGS), `valgrind` runs each case under valgrind's
+    /// memcheck; `,leaks` charges leaks too (docs/memory.md).
+    #[arg(long, value_name = "TOOL[,leaks]")]
+    pub memcheck: Option<crate::exec::memcheck::Memcheck>,
 }
 
 /// `mark merge`'s options.

@@ -116,21 +116,50 @@ fn as_handed_in(files: &Files, program: &str, keep_folder: bool) -> Built {
     }
 }
 
+/// The compilers a build line may start with, which take `--memcheck`'s
+/// flags on the line itself when it names no `CFLAGS`.
+const COMPILERS: [&str; 6] = ["gcc", "cc", "g++", "c++", "clang", "clang++"];
+
+/// `line` as a build with `flags` runs it: a line that starts with a C or
+/// C++ compiler and names no `CFLAGS` or `CXXFLAGS` (`gcc -Wall -o boxes
+/// *.c`, the built-in packs' lines) gets them after the compiler; any
+/// other line (`make`, `cc $CFLAGS …`) takes them from the environment.
+pub fn line_with_flags(line: &str, flags: &str) -> String {
+    let trimmed = line.trim_start();
+    let first = trimmed.split_whitespace().next().unwrap_or_default();
+    let name = first.rsplit('/').next().unwrap_or(first);
+    if COMPILERS.contains(&name) && !line.contains("CFLAGS") && !line.contains("CXXFLAGS") {
+        format!("{first} {flags}{}", &trimmed[first.len()..])
+    } else {
+        line.to_owned()
+    }
+}
+
 /// Builds `files` with `line` (run by `/bin/sh -c`), expecting `program`;
-/// with `keep_folder`, every file the build leaves is kept too. An empty
-/// line ([`crate::commands::pack::NO_BUILD`]) builds nothing.
+/// with `keep_folder`, every file the build leaves is kept too; with
+/// `flags` (`--memcheck`'s), `CFLAGS`, `CXXFLAGS` and `LDFLAGS` hold them
+/// (make's built-in rules and a Makefile's `CFLAGS +=` take them) and a
+/// compiler's line takes them itself ([`line_with_flags`]). An empty line
+/// ([`crate::commands::pack::NO_BUILD`]) builds nothing.
 pub fn build(
     files: &Files,
     line: &str,
     program: &str,
     limit: Duration,
     keep_folder: bool,
+    flags: Option<&str>,
 ) -> Result<Built, String> {
     if line == crate::commands::pack::NO_BUILD {
         return Ok(as_handed_in(files, program, keep_folder));
     }
     let sh = Target::binary(std::path::Path::new("/bin/sh")).map_err(|e| e.to_string())?;
+    let line = &flags.map_or_else(|| line.to_owned(), |f| line_with_flags(line, f));
     let mut inv = Invocation::new(sh, vec!["-c".into(), line.into()], Vec::new());
+    if let Some(f) = flags {
+        inv.env = ["CFLAGS", "CXXFLAGS", "LDFLAGS"]
+            .map(|name| (name.into(), f.into()))
+            .to_vec();
+    }
     inv.files = files
         .0
         .iter()
@@ -145,7 +174,11 @@ pub fn build(
         stderr: LOG_KEPT,
     };
     let outcome = run::run(&inv).map_err(|e| format!("cannot run the build: {e}"))?;
-    let mut log = format!("$ {line}\n").into_bytes();
+    let mut log = match flags {
+        Some(f) => format!("$ CFLAGS='{f}' CXXFLAGS='{f}' LDFLAGS='{f}' {line}\n"),
+        None => format!("$ {line}\n"),
+    }
+    .into_bytes();
     log.extend_from_slice(&outcome.stdout);
     log.extend_from_slice(&outcome.stderr);
     let dropped = outcome.dropped.stdout + outcome.dropped.stderr;
@@ -235,6 +268,22 @@ mod tests {
                     b.c:9:2: warning: implicit declaration\n  note: warning: in a note\n";
         assert_eq!(count_warnings(log), 3);
         assert_eq!(count_warnings(b"all good\n"), 0);
+    }
+
+    #[test]
+    fn a_compilers_line_takes_the_flags_itself_and_others_from_the_environment() {
+        let flags = "-g -fsanitize=address";
+        assert_eq!(
+            line_with_flags("gcc -Wall -pedantic -std=gnu99 -o boxes *.c", flags),
+            "gcc -g -fsanitize=address -Wall -pedantic -std=gnu99 -o boxes *.c"
+        );
+        assert_eq!(
+            line_with_flags("/usr/bin/g++ -o dotsAndBoxes -g *.cpp", flags),
+            "/usr/bin/g++ -g -fsanitize=address -o dotsAndBoxes -g *.cpp"
+        );
+        for line in ["make", "cc $CFLAGS -o shout *.c", "gccx -o a a.c", ""] {
+            assert_eq!(line_with_flags(line, flags), line);
+        }
     }
 
     #[test]

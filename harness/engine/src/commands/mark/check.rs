@@ -27,6 +27,8 @@ pub struct CheckOptions {
     pub timeout: Option<Duration>,
     /// `--strict`.
     pub strict: bool,
+    /// `--memcheck`.
+    pub memcheck: Option<crate::exec::memcheck::Memcheck>,
     /// How the student runs their program, as the reports name it:
     /// `./NAME` for the file the build makes, or the course's run line
     /// (`python3 fuel.py`).
@@ -78,6 +80,9 @@ pub fn check(
     }
     if options.strict {
         args.push("--strict".into());
+    }
+    if let Some(m) = options.memcheck {
+        args.extend(["--memcheck".into(), m.to_string().into()]);
     }
     let mut cmd = Command::new(&me);
     cmd.args(&args)

@@ -3,7 +3,11 @@
 //! spreadsheet or a gradebook, and `cohort.json` with the distribution of
 //! marks, the averages per category, every case with the share of the
 //! class that failed it (more than half flagged) and the causes several
-//! submissions share. Nothing here depends on timings.
+//! submissions share, the checks they miss and the memory errors they
+//! make. Nothing here depends on timings.
+//!
+//! Past 600 lines: the view's types, its builders and their unit tests
+//! (a third of the file) are one record, read back by `mark merge`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -76,6 +80,11 @@ pub struct Cohort {
     /// submission that misses it: what the class did not check.
     #[serde(default)]
     pub missing_checks: Vec<MissingCheck>,
+    /// The memory errors programs make (under `--memcheck`), by kind and
+    /// place in the program's source, each with every submission that
+    /// makes it.
+    #[serde(default)]
+    pub memory_errors: Vec<MemoryErrorShare>,
     /// A row per submission, in id order.
     pub rows: Vec<Row>,
     /// The slice of a `--partition K/N` run (`mark merge` checks that it
@@ -148,6 +157,22 @@ pub struct MissingCheck {
     /// horizontal edge's row past H`).
     pub check: String,
     /// The submissions (ids) that miss it.
+    pub submissions: Vec<String>,
+    /// Failed cases it explains, over all of them.
+    pub cases: usize,
+}
+
+/// A memory error some submissions make: one kind at one place (the
+/// function and source line, in each submission's own source).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MemoryErrorShare {
+    /// `heap-buffer-overflow`, `leak`, ...
+    pub kind: String,
+    /// The program's frame (`` `encipher` (substitution.c:41) ``), empty
+    /// when the report names none.
+    pub place: String,
+    /// The submissions (ids) that make it.
     pub submissions: Vec<String>,
     /// Failed cases it explains, over all of them.
     pub cases: usize,
@@ -226,6 +251,7 @@ pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
     let cases = case_shares(&built);
     let shared_causes = shared(marks);
     let missing_checks = missing_checks(marks);
+    let memory_errors = memory_errors(marks);
     let flagged_rules = flagged_rules(&cases);
     Cohort {
         slice: None,
@@ -242,6 +268,7 @@ pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
         flagged_rules,
         shared_causes,
         missing_checks,
+        memory_errors,
         rows: marks
             .iter()
             .map(|m| Row {
@@ -346,39 +373,65 @@ fn shared(marks: &[SubmissionMark]) -> Vec<SharedCause> {
     found
 }
 
-/// The missed checks of every submission's causes, by rule, the most
-/// missed first.
-fn missing_checks(marks: &[SubmissionMark]) -> Vec<MissingCheck> {
+/// The causes `key` names a pair for (a missed check's rule and words, a
+/// memory error's kind and place), each with the submissions that have
+/// it and the cases it explains: the most submissions first, then by the
+/// pair.
+fn by_pair(
+    marks: &[SubmissionMark],
+    key: impl Fn(&str) -> Option<(String, String)>,
+) -> Vec<((String, String), Vec<String>, usize)> {
     let mut by: BTreeMap<(String, String), (Vec<String>, usize)> = BTreeMap::new();
     for m in marks {
         for c in &m.causes {
-            let Some((rule, check)) = crate::judge::cause::missed_check_of(&c.cause) else {
+            let Some(pair) = key(&c.cause) else {
                 continue;
             };
-            let entry = by.entry((rule.to_owned(), check)).or_default();
+            let entry = by.entry(pair).or_default();
             if entry.0.last() != Some(&m.id) {
                 entry.0.push(m.id.clone());
             }
             entry.1 += c.cases.len();
         }
     }
-    let mut found: Vec<MissingCheck> = by
+    let mut found: Vec<_> = by
         .into_iter()
-        .map(|((rule, check), (submissions, cases))| MissingCheck {
-            rule,
-            check,
-            submissions,
-            cases,
-        })
+        .map(|(pair, (submissions, cases))| (pair, submissions, cases))
         .collect();
-    found.sort_by(|a, b| {
-        b.submissions
-            .len()
-            .cmp(&a.submissions.len())
-            .then_with(|| a.rule.cmp(&b.rule))
-            .then_with(|| a.check.cmp(&b.check))
-    });
+    found.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(&b.0)));
     found
+}
+
+/// The missed checks of every submission's causes, by rule, the most
+/// missed first.
+fn missing_checks(marks: &[SubmissionMark]) -> Vec<MissingCheck> {
+    by_pair(marks, |cause| {
+        crate::judge::cause::missed_check_of(cause).map(|(rule, check)| (rule.to_owned(), check))
+    })
+    .into_iter()
+    .map(|((rule, check), submissions, cases)| MissingCheck {
+        rule,
+        check,
+        submissions,
+        cases,
+    })
+    .collect()
+}
+
+/// The memory errors of every submission's causes, by kind and place,
+/// the most made first.
+fn memory_errors(marks: &[SubmissionMark]) -> Vec<MemoryErrorShare> {
+    by_pair(marks, |cause| {
+        crate::judge::cause::memory_error_of(cause).map(|(k, p)| (k.to_owned(), p.to_owned()))
+    })
+    .into_iter()
+    .map(|((kind, place), submissions, cases)| MemoryErrorShare {
+        kind,
+        place,
+        submissions,
+        cases,
+    })
+    .collect()
 }
 
 /// One CSV field: quoted when it must be, and a leading `=`, `+`, `-` or

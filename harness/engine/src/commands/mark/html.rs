@@ -146,6 +146,7 @@ pub fn index(c: &Cohort) -> String {
         b.push_str("<tr><td colspan=\"4\" class=\"muted\">none: no cause is shared by two submissions</td></tr>\n");
     }
     missing_checks(c, &mut b);
+    memory_errors(c, &mut b);
     let _ = write!(
         b,
         "<div class=\"top\"><div><h2>Distribution of marks</h2>\n{}</div>\n",
@@ -184,6 +185,27 @@ fn missing_checks(c: &Cohort, b: &mut String) {
     }
     if c.missing_checks.is_empty() {
         b.push_str("<tr><td colspan=\"5\" class=\"muted\">none: no submission lets through what a rule rejects</td></tr>\n");
+    }
+    b.push_str("</table>\n");
+}
+
+/// The memory errors the class makes, by kind and place, with the
+/// submissions making each (only under `--memcheck`: none otherwise).
+fn memory_errors(c: &Cohort, b: &mut String) {
+    if c.memory_errors.is_empty() {
+        return;
+    }
+    b.push_str("<h2>Memory errors</h2>\n<table id=\"memory-errors\"><tr><th>kind</th><th>where</th><th class=\"n\">submissions</th><th class=\"n\">cases</th><th>which</th></tr>\n");
+    for m in &c.memory_errors {
+        let _ = writeln!(
+            b,
+            "<tr><td><code>{}</code></td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td></tr>",
+            esc(&m.kind),
+            esc(&m.place),
+            m.submissions.len(),
+            m.cases,
+            esc(&m.submissions.join(", "))
+        );
     }
     b.push_str("</table>\n");
 }
@@ -450,6 +472,47 @@ mod tests {
             "{section}"
         );
         assert!(section.contains("<td>a, c</td>"), "{section}");
+    }
+
+    #[test]
+    fn memory_errors_are_listed_by_kind_and_place_with_their_submissions() {
+        let overflow = "memory: heap-buffer-overflow in `shout` (shout.c:11)";
+        let marks = vec![
+            sub("a", 5.0, &["a"], Some(overflow)),
+            sub("b", 5.0, &["a", "b"], Some(overflow)),
+            sub(
+                "c",
+                5.0,
+                &["b"],
+                Some("memory: double-free in `release` (x.c:7)"),
+            ),
+            sub("d", 10.0, &[], None),
+        ];
+        let view = build(&suite(), &marks);
+        let listed: Vec<(&str, &str, Vec<&str>)> = view
+            .memory_errors
+            .iter()
+            .map(|m| {
+                let subs = m.submissions.iter().map(String::as_str).collect();
+                (m.kind.as_str(), m.place.as_str(), subs)
+            })
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                (
+                    "heap-buffer-overflow",
+                    "`shout` (shout.c:11)",
+                    vec!["a", "b"]
+                ),
+                ("double-free", "`release` (x.c:7)", vec!["c"]),
+            ]
+        );
+        let page = index(&view);
+        assert!(page.contains("<h2>Memory errors</h2>"), "{page}");
+        assert!(page.contains("<td>a, b</td>"), "{page}");
+        // Without --memcheck no memory table at all.
+        assert!(!index(&build(&suite(), &marks[3..])).contains("Memory errors"));
     }
 
     #[test]

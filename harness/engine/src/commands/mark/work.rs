@@ -1,6 +1,10 @@
 //! One marking run: the submissions found and sliced, marked by `--jobs`
 //! workers (read, build, check, outputs renamed into place), progress on
 //! stderr, then the class view from every submission's `mark.json`.
+//!
+//! Past 600 lines: one submission's whole course (read, build, the
+//! memory-checking build's check, the check, the outputs put in place)
+//! reads best in one file; the build and its run line live in `build.rs`.
 
 use std::collections::VecDeque;
 use std::io::IsTerminal as _;
@@ -135,15 +139,7 @@ pub fn mark(
         cli_build: cli.build.clone(),
         out: cli.out.clone(),
         suite,
-        check: CheckOptions {
-            spec: pack.spec().to_owned(),
-            timeout: cli.timeout,
-            strict: cli.strict,
-            reproduce_as: match pack.run_line() {
-                Some(run) => build::run_line(run, recipe.program),
-                None => format!("./{}", recipe.program),
-            },
-        },
+        check: check_options(pack, cli, recipe.program),
         build_timeout: cli.build_timeout,
         rerun: cli.rerun,
     });
@@ -193,6 +189,20 @@ pub fn mark(
         return exit::code(exit::USAGE);
     }
     exit::code(exit::PASSED)
+}
+
+/// What each submission's check is run with.
+fn check_options(pack: &dyn Pack, cli: &MarkCli, program: &str) -> CheckOptions {
+    CheckOptions {
+        spec: pack.spec().to_owned(),
+        timeout: cli.timeout,
+        strict: cli.strict,
+        memcheck: cli.memcheck,
+        reproduce_as: match pack.run_line() {
+            Some(run) => build::run_line(run, program),
+            None => format!("./{program}"),
+        },
+    }
 }
 
 /// The submissions of `dir` this run marks (its slice), the entries that
@@ -355,6 +365,11 @@ fn inputs_hash(shared: &Shared, files: &unpack::Files, line: &str) -> String {
         shared.run.unwrap_or_default(),
         &format!("{:?}", shared.check.timeout),
         &format!("{}", shared.check.strict),
+        &shared
+            .check
+            .memcheck
+            .map(|m| m.to_string())
+            .unwrap_or_default(),
         &format!("{:?}", shared.build_timeout),
         &files.hash(),
     ] {
@@ -477,12 +492,17 @@ fn fill(
             return write("build.log", format!("not built: {e}\n").as_bytes());
         }
     };
+    let flags = shared
+        .check
+        .memcheck
+        .map(crate::exec::memcheck::Memcheck::flags);
     let built = build::build(
         &files,
         line,
         shared.recipe.program,
         shared.build_timeout,
         shared.run.is_some(),
+        flags,
     )?;
     write("build.log", &built.log)?;
     mark.build = built.status;
@@ -532,6 +552,17 @@ fn fill(
             ),
         });
         return Ok(());
+    }
+    // A build line that ignores the sanitizer flags (a Makefile setting
+    // CFLAGS itself) would leave every submission unchecked: the
+    // course's line is at fault, said once per submission.
+    if let Some(memcheck) = &shared.check.memcheck {
+        memcheck.check(&target).map_err(|e| {
+            format!(
+                "{e}: the build line `{line}` does not use CFLAGS from its environment \
+                 (docs/memory.md says how a Makefile takes them)"
+            )
+        })?;
     }
     mark.usage = super::sanity::usage_line(target);
     let results = check::check(&bin, staging, &shared.check, ticket)?;

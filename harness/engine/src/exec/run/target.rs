@@ -188,6 +188,19 @@ impl Target {
         Ok(target)
     }
 
+    /// This program run by `tool` with `options` before it (`valgrind
+    /// -q … ./prog ARGS`): what it reads stays readable, its home and
+    /// model folder are its own.
+    pub fn under(self, tool: &Path, options: Vec<OsString>) -> Result<Self, TargetError> {
+        let mut wrapped = Self::binary(tool)?;
+        wrapped.words = options;
+        wrapped.words.push(self.path.into_os_string());
+        wrapped.words.extend(self.words);
+        wrapped.model = self.model;
+        wrapped.reads = self.reads;
+        Ok(wrapped)
+    }
+
     /// The words after the path that belong to the program.
     pub fn words(&self) -> &[OsString] {
         &self.words

@@ -93,13 +93,13 @@ pub(super) fn stream_cause(
 
 impl Cause {
     /// How bad the departure is, for ordering causes met equally often:
-    /// 0 a crash (a signal), a hang or a flood; 1 anything else (wrong
+    /// 0 a crash (a signal), a hang, a flood or a memory error; 1 anything else (wrong
     /// bytes, another status).
     pub fn severity(&self) -> u8 {
-        let grave = self
-            .parts
-            .iter()
-            .any(|p| matches!(&p.edit, Edit::Ending { actual, .. } if is_grave(actual)));
+        let grave = self.parts.iter().any(|p| {
+            matches!(&p.edit, Edit::Ending { actual, .. } if is_grave(actual))
+                || matches!(p.edit, Edit::Memory { .. })
+        });
         u8::from(!grave)
     }
 
@@ -136,6 +136,18 @@ impl Cause {
     ) -> (Self, Option<String>) {
         let spans = record.map(|r| r.spans.as_slice());
         let mut cause = Self::parts_of(mismatches, spans, answered, true, true);
+        // A memory error is the bug whatever else differs: what the
+        // program printed after it (or did not, aborted) follows from it.
+        if let Some((part, Mismatch::Memory { error, .. })) = cause
+            .parts
+            .iter()
+            .zip(mismatches)
+            .find(|(_, m)| matches!(m, Mismatch::Memory { .. }))
+        {
+            let label = error.to_string();
+            cause.parts = vec![part.clone()];
+            return (cause, Some(label));
+        }
         let Some(record) = record else {
             return (cause, None);
         };
@@ -242,6 +254,18 @@ impl Cause {
                     expected,
                     actual,
                 } => stream_cause(mask, file(path), expected, actual, None, None),
+                Mismatch::Memory { error, .. } => PartCause {
+                    part: super::signature::MEMORY.to_owned(),
+                    place: None,
+                    edit: Edit::Memory {
+                        kind: error.kind.clone(),
+                        place: error
+                            .frame
+                            .as_ref()
+                            .map(ToString::to_string)
+                            .unwrap_or_default(),
+                    },
+                },
                 Mismatch::Exchange(x) => PartCause {
                     part: "answer".to_owned(),
                     place: None,

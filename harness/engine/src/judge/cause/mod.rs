@@ -31,7 +31,9 @@ mod text;
 
 pub use edit::bytes_edit;
 pub use later::{Later, later};
-pub use signature::{Cause, Departure, Edit, Missed, PartCause, Place, missed_check_of};
+pub use signature::{
+    Cause, Departure, Edit, Missed, PartCause, Place, memory_error_of, missed_check_of,
+};
 pub use text::{ending, normalise};
 
 #[cfg(test)]
@@ -53,6 +55,62 @@ mod tests {
             None,
             None,
         )
+    }
+
+    #[test]
+    fn a_memory_error_is_the_cause_alone_keyed_by_kind_and_place() {
+        let error = |what: &str| crate::judge::memory::MemoryError {
+            kind: "heap-buffer-overflow".into(),
+            what: what.into(),
+            frame: Some(crate::judge::memory::Frame {
+                function: "shout".into(),
+                file: Some("shout.c".into()),
+                line: Some(11),
+            }),
+            tool: crate::judge::memory::Tool::Sanitizer,
+            lines: Vec::new(),
+        };
+        let failed = |what: &str, out: &[u8]| {
+            Cause::labelled(
+                &[
+                    Mismatch::Ending {
+                        expected: Ending::Exited(0),
+                        actual: Ending::Exited(1),
+                    },
+                    Mismatch::Stream {
+                        stream: Stream::Stdout,
+                        expected: b"HI\n".to_vec(),
+                        actual: out.to_vec(),
+                        dropped: 0,
+                    },
+                    Mismatch::Memory {
+                        error: error(what),
+                        quoted: Vec::new(),
+                    },
+                ],
+                None,
+                None,
+            )
+        };
+        let (short, label) = failed("a write of 1 byte past a 2-byte block", b"");
+        let (long, _) = failed("a write of 1 byte past a 5-byte block", b"HEL");
+        assert_eq!(short, long);
+        assert_eq!(
+            short.to_string(),
+            "memory: heap-buffer-overflow in `shout` (shout.c:11)"
+        );
+        assert_eq!(
+            label.as_deref(),
+            Some(
+                "heap-buffer-overflow: a write of 1 byte past a 2-byte block in `shout` (shout.c:11)"
+            )
+        );
+        assert_eq!(short.severity(), 0);
+        assert_eq!(
+            memory_error_of(&short.to_string()),
+            Some(("heap-buffer-overflow", "`shout` (shout.c:11)"))
+        );
+        assert_eq!(memory_error_of("stdout: a line differs"), None);
     }
 
     #[test]

@@ -132,6 +132,16 @@ pub enum Edit {
     },
     /// The case was not run (why, in a few words).
     NotRun(String),
+    /// A memory error a sanitizer or valgrind reported: its kind and the
+    /// program's own frame, never what it did (the sizes and offsets
+    /// differ from input to input; the worked example says them).
+    Memory {
+        /// `heap-buffer-overflow`, `leak`, ...
+        kind: String,
+        /// The program's frame (`` `shout` (shout.c:11) ``), empty when
+        /// unknown.
+        place: String,
+    },
     /// A departure named by its shape, at a known place.
     Departed(Departure),
     /// A check the program misses, named by the reference's ruling: its
@@ -167,6 +177,17 @@ pub fn missed_check_of(key: &str) -> Option<(&str, String)> {
         let (rule, says) = rest.split_once(", ")?;
         Some((rule, format!("{shape}: {says}")))
     })
+}
+
+/// The part a memory error's cause names.
+pub(super) const MEMORY: &str = "memory";
+
+/// The kind and place of a cause's key ([`Cause`]'s one line) when it
+/// names a memory error: (`heap-buffer-overflow`, `` `shout` (shout.c:11) ``),
+/// the place empty when unknown. What `mark`'s class view lists.
+pub fn memory_error_of(key: &str) -> Option<(&str, &str)> {
+    let rest = key.strip_prefix(MEMORY)?.strip_prefix(": ")?;
+    Some(rest.split_once(" in ").unwrap_or((rest, "")))
 }
 
 /// How a program departs where the reference rejects a line or stops.
@@ -206,6 +227,8 @@ impl fmt::Display for Edit {
             Self::LeftProcess => write!(f, "left running, holding the output open"),
             Self::Broke { rule, message } => write!(f, "broke {rule}: {message}"),
             Self::NotRun(why) => write!(f, "not run ({why})"),
+            Self::Memory { kind, place } if place.is_empty() => f.write_str(kind),
+            Self::Memory { kind, place } => write!(f, "{kind} in {place}"),
             Self::Departed(d) => write!(f, "{d}"),
             Self::Missed {
                 shape: Missed::StopsOtherwise,

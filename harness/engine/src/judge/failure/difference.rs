@@ -100,6 +100,14 @@ pub enum Difference {
     },
     /// In a conversation, an answer broke a rule.
     Exchange(Box<ExchangeDifference>),
+    /// A sanitizer or valgrind reported a memory error (`--memcheck`).
+    Memory {
+        /// The error in one line (`heap-buffer-overflow: a write of 1 byte
+        /// past a 5-byte block in `shout` (shout.c:11)`).
+        error: String,
+        /// The report's first lines, each cut.
+        quoted: Vec<String>,
+    },
     /// The case was not run: the run's budget ([`crate::judge::budget`]) gave its
     /// verdict before it started.
     NotRun {
@@ -182,6 +190,10 @@ impl Difference {
             ))),
             Mismatch::FileMissing { path } => Self::FileMissing { path: path.clone() },
             Mismatch::FileUnexpected { path } => Self::FileUnexpected { path: path.clone() },
+            Mismatch::Memory { error, quoted } => Self::Memory {
+                error: error.to_string(),
+                quoted: quoted.clone(),
+            },
             Mismatch::Exchange(x) => Self::Exchange(Box::new(ExchangeDifference {
                 rule: x.rule.clone(),
                 message: x.message.clone(),
@@ -255,6 +267,15 @@ impl Difference {
             }
             Self::NotRun { reason } => {
                 let _ = writeln!(out, "{} {reason}", style.paint("1", "not run:"));
+            }
+            Self::Memory { error, quoted } => {
+                let _ = writeln!(out, "{} {error}", style.paint("1", "memory error:"));
+                if !quoted.is_empty() {
+                    let _ = writeln!(out, "the report's first lines on stderr:");
+                }
+                for line in quoted {
+                    let _ = writeln!(out, "  | {line}");
+                }
             }
         }
     }
@@ -345,6 +366,7 @@ impl fmt::Display for Difference {
             ),
             Self::Exchange(x) => write!(f, "request {}: {}: {}", x.number, x.rule, x.message),
             Self::NotRun { reason } => f.write_str(reason),
+            Self::Memory { error, .. } => write!(f, "memory error: {error}"),
         }
     }
 }
