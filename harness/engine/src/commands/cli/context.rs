@@ -9,6 +9,7 @@ use std::time::Duration;
 use libtest_mimic::FormatSetting;
 
 use crate::bytes::visible::Style;
+use crate::commands::checker::Checkers;
 use crate::commands::pack::Pack;
 use crate::exec::driver::{CaseDriver, DriveSettings};
 use crate::exec::run::Target;
@@ -48,6 +49,11 @@ pub(super) struct Context {
     /// Timeouts charged without a second run, for telling their causes'
     /// worked examples slow or stuck after the run.
     pub(super) spent: Mutex<Vec<SpentRun>>,
+    /// The pack's `match:` checkers.
+    pub(super) checkers: Checkers,
+    /// `--strict`: tolerances forgive nothing (what they would have is
+    /// listed).
+    pub(super) strict: bool,
 }
 
 /// The state every trial shares.
@@ -92,6 +98,8 @@ pub(super) fn context(
         results: Mutex::new(Vec::new()),
         budget: EarlyStop::new(!cli.bless && !cli.no_early_stop),
         spent: Mutex::new(Vec::new()),
+        checkers: Checkers::of(pack),
+        strict: cli.strict,
     })
 }
 
