@@ -284,7 +284,7 @@ fn the_save_game_checker_passes_the_same_game_and_fails_another() {
     assert!(text.contains("player to move"), "{text}");
     assert!(text.contains("builtin:save-game"), "{text}");
     // --strict judges exactly and lists what the checker forgave.
-    let bin = variant(dir.path(), "save-unreduced");
+    let bin = dir.path().join("save-unreduced");
     let (code, text) = suite(&bin, &["--category", "save", "--strict"]);
     assert_eq!(code, Some(1), "{text}");
     assert!(
