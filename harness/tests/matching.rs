@@ -211,7 +211,7 @@ fn bless_records_the_model_s_exact_bytes() {
         .expect("case")
         .lines()
         .filter(|l| !l.starts_with("reference-ms:"))
-        .map(|l| format!("{l}\n"))
+        .flat_map(|l| [l, "\n"])
         .collect();
     assert_eq!(blessed, text);
     let named = std::fs::read_to_string(pack.path().join("basic/named.yaml")).expect("case");
@@ -232,7 +232,7 @@ fn documented(name: &str) -> String {
     text.lines()
         .skip(start + 1)
         .take_while(|l| !l.starts_with("```"))
-        .map(|l| format!("{l}\n"))
+        .flat_map(|l| [l, "\n"])
         .collect()
 }
 

@@ -5,6 +5,10 @@
 //! declaration judges each stream ([`Matching`]). How a tolerance compares
 //! bytes is the judge's (`judge/tolerance.rs`); what `bless` records never
 //! changes.
+//!
+//! Past 600 lines: each tolerance's parser (errors naming the line), its
+//! JSON Schema and the resolution of one case's declarations belong
+//! together; about a third of the file is their tests.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -577,13 +581,13 @@ pub fn resolve(
                     charges: voting.iter().flat_map(|(id, s, _)| charge(s, id)).collect(),
                 }
             }
-            (Some(_), _) => StatusJudging::default(),
             (None, Some((spec, s))) => StatusJudging {
                 status: s.clone(),
                 origin: Origin::Suite,
                 charges: charge(spec, "suite"),
             },
-            (None, None) => StatusJudging::default(),
+            // Disagreeing rules compare exactly, as nothing declared does.
+            (Some(_) | None, _) => StatusJudging::default(),
         }
     };
     let files = output_files

@@ -127,9 +127,7 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
         print_causes(app, pack, &ctx.target, &results, ctx.style, shown, probe);
     }
     print_early_verdict(&ctx, chatty);
-    if chatty && cli.strict {
-        print_forgiven(&results);
-    }
+    print_forgiven(&results, chatty && cli.strict);
     let first_suite = first_suite(&plan);
     let info = RunInfo {
         spec: pack.name(),
@@ -170,9 +168,9 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
 
 /// Under `--strict`: every departure a tolerance would have forgiven, by
 /// case (the cases fail, judged exactly; a normal run passes them).
-fn print_forgiven(results: &[CaseResult]) {
+fn print_forgiven(results: &[CaseResult], shown: bool) {
     let forgiven: Vec<&CaseResult> = results.iter().filter(|r| !r.forgiven.is_empty()).collect();
-    if forgiven.is_empty() {
+    if forgiven.is_empty() || !shown {
         return;
     }
     println!(
