@@ -480,3 +480,46 @@ pub(super) fn pathdiff_cwd(path: &Path) -> String {
         .display()
         .to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::matching::Charge;
+
+    fn forgave(part: &str, charges: &[(&str, f64)]) -> compare::Forgiven {
+        compare::Forgiven {
+            part: part.to_owned(),
+            how: "ignoring spacing".to_owned(),
+            charges: charges
+                .iter()
+                .map(|(by, marks)| Charge {
+                    by: (*by).to_owned(),
+                    marks: *marks,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_rule_deducts_once_per_case_however_many_parts_it_forgave() {
+        let d = deductions(&[
+            forgave("stdout", &[("IO-1", 0.25)]),
+            forgave("stderr", &[("IO-1", 0.5), ("case", 1.0)]),
+            forgave("status", &[]),
+        ]);
+        assert_eq!(
+            d,
+            [
+                Deduction {
+                    rule: "IO-1".to_owned(),
+                    marks: 0.5
+                },
+                Deduction {
+                    rule: "case".to_owned(),
+                    marks: 1.0
+                }
+            ]
+        );
+        assert!(deductions(&[]).is_empty());
+    }
+}
