@@ -264,3 +264,31 @@ fn diff_sets_ambiguous_differences_apart_and_tags_them_when_asked() {
         assert!(yaml.contains("saved-state-same-game"), "{yaml}");
     }
 }
+
+/// SAVE-2 through the `save-game` checker: a saved generator state that
+/// loads into the same game (unreduced, or moved past taken candidates)
+/// passes every case; a wrong player to move fails, named by the checker.
+#[test]
+fn the_save_game_checker_passes_the_same_game_and_fails_another() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for name in ["save-unreduced", "save-skips-taken"] {
+        let bin = variant(dir.path(), name);
+        let (code, text) = suite(&bin, &["--category", "save"]);
+        assert_eq!(code, Some(0), "{name}: {text}");
+        let (code, text) = suite(&bin, &["--exact", "full-games/eof-after-save"]);
+        assert_eq!(code, Some(0), "{name}: {text}");
+    }
+    let bin = variant(dir.path(), "save-wrong-next");
+    let (code, text) = suite(&bin, &["--category", "save"]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("player to move"), "{text}");
+    assert!(text.contains("builtin:save-game"), "{text}");
+    // --strict judges exactly and lists what the checker forgave.
+    let bin = dir.path().join("save-unreduced");
+    let (code, text) = suite(&bin, &["--category", "save", "--strict"]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("--strict: what the tolerances forgive"),
+        "{text}"
+    );
+}

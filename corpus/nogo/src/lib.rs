@@ -9,6 +9,7 @@
 //! embedded, the reference, and the explorer behind `diff --spec nogo`
 //! ([`session`], [`lines`], [`sim`], [`shrink`], [`classify`]), all built on
 //! the reference's own types and functions.
+//! [`save_check`] is its built-in checker `save-game` (SAVE-2).
 
 pub mod ambiguity;
 pub mod class;
@@ -20,6 +21,7 @@ pub mod pack;
 pub mod play;
 pub use conformance_engine::rng;
 pub mod samples;
+pub mod save_check;
 pub mod session;
 pub mod shrink;
 pub mod sim;

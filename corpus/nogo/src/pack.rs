@@ -27,7 +27,9 @@ pub static PACK: Builtin = Builtin::new("nogo", &SUITE, rule_ids, nogo_reference
         with_makefile: Some("make"),
         otherwise: "gcc -Wall -pedantic -std=gnu99 -o nogo *.c",
     })
-    .with_explorer(&NogoExplorer);
+    .with_explorer(&NogoExplorer)
+    // SAVE-2: a saved file is judged by the game it loads into.
+    .with_checkers(&[(crate::save_check::NAME, crate::save_check::save_game)]);
 
 /// The nogo explorer for `diff`.
 #[derive(Debug, Clone, Copy, Default)]

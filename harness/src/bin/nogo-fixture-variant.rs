@@ -100,6 +100,12 @@ enum Variant {
     /// SAVE-2 (ambiguous part): a saved generator state is moved on past
     /// candidates already taken; the file loads into the same game.
     SaveSkipsTaken,
+    /// SAVE-2 (ambiguous part): the generator states are saved unreduced
+    /// (H added to each row, W to each column); the file loads into the
+    /// same game, so the `save-game` checker passes it.
+    SaveUnreduced,
+    /// SAVE-2: the saved file names the other player as the next to move.
+    SaveWrongNext,
     /// FILE-3: a save file whose move number is past H·W/2 is refused
     /// (no game of new play reaches one, but the rulings set no bound).
     FileMoveNumberBounded,
@@ -117,7 +123,7 @@ enum Variant {
 }
 
 impl Variant {
-    const ALL: [(&'static str, Self); 32] = [
+    const ALL: [(&'static str, Self); 34] = [
         ("dims-before-types", Self::DimsBeforeTypes),
         ("dimension-1000-refused", Self::Dimension1000Refused),
         ("load-ignores-next", Self::LoadIgnoresNext),
@@ -149,6 +155,8 @@ impl Variant {
         ("file-last-line-cut", Self::FileLastLineCut),
         ("crash-three-sites", Self::CrashThreeSites),
         ("save-skips-taken", Self::SaveSkipsTaken),
+        ("save-unreduced", Self::SaveUnreduced),
+        ("save-wrong-next", Self::SaveWrongNext),
         ("file-move-number-bounded", Self::FileMoveNumberBounded),
     ];
 
@@ -256,6 +264,35 @@ impl Variant {
             .find(|(n, _)| *n == name)
             .map_or(Self::None, |(_, v)| *v)
     }
+}
+
+/// A saved file with H added to each generator row and W to each column
+/// of its header: the same game, written unreduced.
+fn unreduced(bytes: &[u8]) -> Vec<u8> {
+    let end = bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .unwrap_or(bytes.len());
+    let header = String::from_utf8_lossy(&bytes[..end]);
+    let mut fields: Vec<u64> = header.split(' ').filter_map(|f| f.parse().ok()).collect();
+    if fields.len() != 9 {
+        return bytes.to_vec();
+    }
+    let (h, w) = (fields[0], fields[1]);
+    for i in [3, 6] {
+        fields[i] += h;
+    }
+    for i in [4, 7] {
+        fields[i] += w;
+    }
+    let mut out = fields
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+        .into_bytes();
+    out.extend_from_slice(&bytes[end..]);
+    out
 }
 
 /// `rest` (the header's `\n` and the grid) with grid line `height` cut to
@@ -580,9 +617,14 @@ impl Turn<'_> {
                     }
                 }
             }
+            Variant::SaveWrongNext => saved.next = saved.next.other(),
+            Variant::SaveUnreduced => {}
             _ => return save::save(self.state, path),
         }
-        let bytes = savefile::to_bytes(&saved);
+        let mut bytes = savefile::to_bytes(&saved);
+        if self.variant == Variant::SaveUnreduced {
+            bytes = unreduced(&bytes);
+        }
         let path = path
             .filter(|p| !p.is_empty())
             .ok_or(save::SaveError::EmptyPath)?;

@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use crate::commands::diff::DynExplorer;
-use crate::commands::pack::{BuildRecipe, Pack};
+use crate::commands::pack::{BuildRecipe, CheckerFn, Pack};
 use crate::exec::driver::CaseDriver;
 use crate::model::embedded::EmbeddedSuite;
 
@@ -30,6 +30,7 @@ pub struct Builtin {
     driver: Option<fn() -> Arc<dyn CaseDriver>>,
     bin_is_command: bool,
     build: Option<BuildRecipe>,
+    checkers: &'static [(&'static str, CheckerFn)],
 }
 
 impl Builtin {
@@ -51,7 +52,16 @@ impl Builtin {
             driver: None,
             bin_is_command: false,
             build: None,
+            checkers: &[],
         }
+    }
+
+    /// With built-in checkers (`match: {…: {checker: "builtin:NAME"}}`),
+    /// by name.
+    #[must_use]
+    pub const fn with_checkers(mut self, checkers: &'static [(&'static str, CheckerFn)]) -> Self {
+        self.checkers = checkers;
+        self
     }
 
     /// With the explorer behind `diff`.
@@ -127,6 +137,17 @@ impl Pack for Builtin {
 
     fn build(&self) -> Option<BuildRecipe> {
         self.build
+    }
+
+    fn checker(&self, name: &str) -> Option<CheckerFn> {
+        self.checkers
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, f)| *f)
+    }
+
+    fn checker_names(&self) -> Vec<&'static str> {
+        self.checkers.iter().map(|(n, _)| *n).collect()
     }
 }
 

@@ -5,7 +5,8 @@
 //! them ([`pack`]: its suite, rules, reference, driver and explorer; it
 //! sits here because its explorer runs the `diff` command), a built-in
 //! pack's registration as one value ([`builtin`]), a pack's corpus writer's
-//! command line ([`corpus_cli`]) and the folder `new-pack` writes
+//! command line ([`corpus_cli`]), checker programs and spans for the judge
+//! ([`checker`]) and the folder `new-pack` writes
 //! ([`scaffold`]).
 //!
 //! May use: every layer below ([`crate::bytes`], [`crate::exec`],
@@ -13,6 +14,7 @@
 //! engine uses it; `lib.rs` names its entry points.
 
 pub mod builtin;
+pub mod checker;
 pub mod cli;
 pub mod corpus_cli;
 pub mod diff;

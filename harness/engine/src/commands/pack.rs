@@ -135,6 +135,24 @@ pub trait Pack: Send + Sync {
             })
     }
 
+    /// The built-in checker `builtin:NAME` of a `match:` declaration
+    /// (docs/matching.md), run contained by re-executing this binary as
+    /// the reference is: none by default.
+    fn checker(&self, _name: &str) -> Option<CheckerFn> {
+        None
+    }
+
+    /// The names of the built-in checkers ([`Pack::checker`]).
+    fn checker_names(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+
+    /// The folder a `match:` checker command runs from and may read (a
+    /// folder pack's own folder); `None`: only `builtin:` checkers.
+    fn checker_home(&self) -> Option<&Path> {
+        None
+    }
+
     /// The environment variable naming the program under test.
     fn bin_env(&self) -> String {
         format!("{}_BIN", self.name().to_ascii_uppercase())
@@ -143,6 +161,94 @@ pub trait Pack: Send + Sync {
     /// The environment variable that turns on blessing.
     fn bless_env(&self) -> String {
         format!("{}_BLESS", self.name().to_ascii_uppercase())
+    }
+}
+
+/// What a built-in checker is given (the checker protocol of
+/// docs/matching.md, read back from the files it names).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CheckerInput {
+    /// The case's arguments.
+    pub args: Vec<Vec<u8>>,
+    /// The case's stdin.
+    pub stdin: Vec<u8>,
+    /// The folder holding the case's input files at their paths.
+    pub files: std::path::PathBuf,
+    /// `stdout`, `stderr` or `file:PATH`.
+    pub stream: String,
+    /// The model's bytes of that stream.
+    pub expected: Vec<u8>,
+    /// The program's bytes of that stream.
+    pub actual: Vec<u8>,
+}
+
+/// A built-in checker: `Ok` accepts, `Err(reason)` rejects (the reason is
+/// shown); a panic is a fault of the checker.
+pub type CheckerFn = fn(&CheckerInput) -> Result<(), String>;
+
+/// The variable that turns a reference re-run into one of its pack's
+/// built-in checkers: its value is the checker's name.
+pub const CHECKER_ENV: &str = "CONFORMANCE_CHECKER";
+
+/// The checker protocol's variables (docs/matching.md).
+pub mod protocol {
+    /// A file holding the arguments, each followed by a NUL byte.
+    pub const ARGS: &str = "CONFORMANCE_ARGS";
+    /// A file holding stdin.
+    pub const STDIN: &str = "CONFORMANCE_STDIN";
+    /// A folder holding the input files at their paths.
+    pub const FILES: &str = "CONFORMANCE_FILES";
+    /// `stdout`, `stderr` or `file:PATH`.
+    pub const STREAM: &str = "CONFORMANCE_STREAM";
+    /// A file holding the model's bytes.
+    pub const EXPECTED: &str = "CONFORMANCE_EXPECTED";
+    /// A file holding the program's bytes.
+    pub const ACTUAL: &str = "CONFORMANCE_ACTUAL";
+}
+
+/// Reads the checker protocol's files as the environment names them.
+fn checker_input() -> Result<CheckerInput, String> {
+    let var = |name: &str| std::env::var_os(name).ok_or_else(|| format!("{name} is not set"));
+    let read = |name: &str| {
+        let path = var(name)?;
+        std::fs::read(&path).map_err(|e| format!("{name}={}: {e}", path.to_string_lossy()))
+    };
+    let args = read(protocol::ARGS)?;
+    Ok(CheckerInput {
+        args: args
+            .split_inclusive(|&b| b == 0)
+            .map(|a| a.strip_suffix(&[0]).unwrap_or(a).to_vec())
+            .collect(),
+        stdin: read(protocol::STDIN)?,
+        files: var(protocol::FILES)?.into(),
+        stream: var(protocol::STREAM)?.to_string_lossy().into_owned(),
+        expected: read(protocol::EXPECTED)?,
+        actual: read(protocol::ACTUAL)?,
+    })
+}
+
+/// Runs `pack`'s built-in checker `name` on the protocol's files: exit 0
+/// accepts, 1 rejects (the reason on stdout), 2 is a fault.
+fn run_checker(pack: &dyn Pack, name: &str) -> ExitCode {
+    let Some(check) = pack.checker(name) else {
+        eprintln!(
+            "{CHECKER_ENV}={name}: pack `{}` registers no such checker",
+            pack.name()
+        );
+        return crate::output::exit::code(crate::output::exit::USAGE);
+    };
+    match checker_input() {
+        Err(e) => {
+            eprintln!("{CHECKER_ENV}={name}: {e}");
+            crate::output::exit::code(crate::output::exit::USAGE)
+        }
+        Ok(input) => match check(&input) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(reason) => {
+                println!("{}", reason.lines().next().unwrap_or("rejected"));
+                ExitCode::from(1)
+            }
+        },
     }
 }
 
@@ -239,6 +345,9 @@ pub fn reference_mode(packs: &[&dyn Pack]) -> Option<ExitCode> {
         );
         return Some(crate::output::exit::code(crate::output::exit::USAGE));
     };
+    if let Some(checker) = std::env::var_os(CHECKER_ENV).filter(|v| !v.is_empty()) {
+        return Some(run_checker(*pack, &checker.to_string_lossy()));
+    }
     // Traced when the caller asks which rule each span of stdout obeys
     // (see [`crate::judge::provenance`]).
     Some(reference_kit::trace::run_traced(|| {

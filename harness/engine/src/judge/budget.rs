@@ -205,6 +205,7 @@ impl EarlyStop {
             label: None,
             later: Vec::new(),
             later_differences: Vec::new(),
+            judged: Vec::new(),
         }
     }
 
@@ -219,6 +220,7 @@ impl EarlyStop {
             prompt: None,
             provenance: None,
             weight: 0,
+            judged: Vec::new(),
         };
         Verdict::Failed(Box::new(self.failure(notes)))
     }

@@ -251,6 +251,8 @@ mod tests {
                 Notes::default(),
             ))),
             time: Duration::ZERO,
+            deductions: Vec::new(),
+            forgiven: Vec::new(),
         }
     }
 

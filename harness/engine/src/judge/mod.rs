@@ -1,5 +1,6 @@
 //! Judging what came back: a run against what its case expected. It owns
-//! byte-exact comparison ([`compare`]), how a case failed, structured and
+//! comparison, byte-exact or under the
+//! tolerance a `match:` declares ([`compare`], [`tolerance`]), how a case failed, structured and
 //! bounded ([`failure`]), the cause that makes failures the same
 //! ([`cause`]), failures grouped by cause ([`group`]), the rule a
 //! difference falls under, as a traced reference tells it
@@ -19,4 +20,5 @@ pub mod group;
 pub mod mask;
 pub mod memory;
 pub mod provenance;
+pub mod tolerance;
 pub mod verdict;

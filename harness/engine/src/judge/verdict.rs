@@ -31,6 +31,15 @@ impl fmt::Display for Verdict {
     }
 }
 
+/// A departure a tolerance forgave that carries a one-time deduction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Deduction {
+    /// The rule whose `match:` declared it (or `case` / `suite` when declared there).
+    pub rule: String,
+    /// Marks taken, once per submission and rule.
+    pub marks: f64,
+}
+
 /// One case's result.
 #[derive(Debug, Clone)]
 pub struct CaseResult {
@@ -52,4 +61,10 @@ pub struct CaseResult {
     pub verdict: Verdict,
     /// Wall time.
     pub time: Duration,
+    /// Empty unless a tolerance with `deduct:` forgave a departure in
+    /// this case.
+    pub deductions: Vec<Deduction>,
+    /// The departures a tolerance forgave (`--strict` lists them):
+    /// `stdout compared ignoring spacing (IO-1)`.
+    pub forgiven: Vec<String>,
 }

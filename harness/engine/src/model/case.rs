@@ -12,6 +12,7 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use crate::exec::run::{
     DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Ending, Invocation, Keep, Limits, Target,
 };
+use crate::model::matching::Matching;
 use crate::model::schema::{self, Case, FileSpec, ParseError, Suite};
 use crate::model::suite::CaseFile;
 
@@ -32,6 +33,9 @@ pub struct Expectation {
     /// only how the program ended otherwise (a signal, a timeout, the cap)
     /// can differ.
     pub any_status: bool,
+    /// How each part is judged where the bytes differ (`match:`; exact
+    /// unless declared).
+    pub matching: crate::model::matching::Matching,
 }
 
 /// A case file that cannot be run as written.
@@ -120,6 +124,16 @@ pub enum CaseError {
         /// The file.
         file: String,
     },
+    /// A `match:` on a part the case does not have.
+    #[error("{at}: `match:` names {part}, which the case does not compare ({known})")]
+    NoSuchPart {
+        /// The file and line.
+        at: String,
+        /// The part named.
+        part: String,
+        /// What the case has.
+        known: String,
+    },
     /// An interactive case's stdin line longer than a terminal delivers.
     #[error(
         "{file}: stdin line {line} has {len} bytes, but `mode: interactive` types stdin at a \
@@ -135,6 +149,69 @@ pub enum CaseError {
         /// Its length without the newline.
         len: usize,
     },
+}
+
+/// The tolerances that judge `case`: its own `match:`, else its rules',
+/// else the suite's (docs/matching.md). A file tolerance naming no output
+/// file of the case, or a stream tolerance on a conversation, is an error
+/// at its line.
+pub fn matching(case: &Case, file: &CaseFile, suite: &Suite) -> Result<Matching, CaseError> {
+    let outputs: Vec<String> = case
+        .output_files
+        .iter()
+        .map(|f| crate::exec::run::normalize(&f.path))
+        .collect();
+    if let Some(own) = &case.matching {
+        let at = |path: &[(&str, usize)]| {
+            let text = file.root.read(&file.rel).unwrap_or_default();
+            let text = String::from_utf8_lossy(&text);
+            let line = crate::model::key_line::line_of_path(&text, path)
+                .or_else(|| crate::model::key_line::line_of(&text, "match"));
+            format!(
+                "{}{}",
+                file.display(),
+                line.map(|l| format!(":{l}")).unwrap_or_default()
+            )
+        };
+        if let Some(path) = own
+            .files
+            .keys()
+            .find(|p| !outputs.contains(&crate::exec::run::normalize(p)))
+        {
+            return Err(CaseError::NoSuchPart {
+                at: at(&[("match", 0), ("files", 0), (path.as_str(), 0)]),
+                part: format!("file `{path}`"),
+                known: if outputs.is_empty() {
+                    "the case lists no output-files".to_owned()
+                } else {
+                    format!("its output-files: {}", outputs.join(", "))
+                },
+            });
+        }
+        if case.script.is_some()
+            && let Some(stream) = [
+                ("stdout", &own.stdout),
+                ("stderr", &own.stderr),
+                ("status", &None),
+            ]
+            .into_iter()
+            .find_map(|(n, t)| t.as_ref().map(|_| n))
+            .or_else(|| own.status.as_ref().map(|_| "status"))
+        {
+            return Err(CaseError::NoSuchPart {
+                at: at(&[("match", 0), (stream, 0)]),
+                part: stream.to_owned(),
+                known: "a conversation (`script`) is judged by its pack's driver".to_owned(),
+            });
+        }
+    }
+    Ok(crate::model::matching::resolve(
+        case.matching.as_ref(),
+        &case.rules,
+        &suite.rule_matching,
+        suite.matching.as_ref(),
+        outputs.into_iter(),
+    ))
 }
 
 /// Reads and parses a case file.
@@ -359,5 +436,6 @@ pub fn expectation(case: &Case, file: &CaseFile) -> Result<Expectation, CaseErro
         output_files,
         absent_files: case.absent_files.clone(),
         any_status: false,
+        matching: crate::model::matching::Matching::default(),
     })
 }

@@ -4,8 +4,10 @@
 //! ([`case::Expectation`]) ([`case`]), suites on disk ([`suite`]) or
 //! embedded in the binary ([`embedded`]), and the seeded PRNG every pack's
 //! corpus and explorer share ([`rng`]), the lines that break careless
-//! readers every explorer draws from it ([`hard_lines`]), and where a key sits in a YAML
-//! file for the errors serde cannot place ([`key_line`]).
+//! readers every explorer draws from it ([`hard_lines`]), where a key sits
+//! in a YAML file for the errors serde cannot place ([`key_line`]), and the
+//! `match:` declarations saying how a case's outputs are judged
+//! ([`matching`]).
 //!
 //! May use: [`crate::bytes`], [`crate::exec`] (a case describes a run; the
 //! run knows nothing of cases). Used by judging, output and the commands.
@@ -14,6 +16,7 @@ pub mod case;
 pub mod embedded;
 pub mod hard_lines;
 pub mod key_line;
+pub mod matching;
 pub mod rng;
 pub mod schema;
 pub mod suite;

@@ -12,6 +12,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::exec::run::Mode;
+use crate::model::matching::MatchSpec;
 
 /// One case file, `cases/<category>/<name>.yaml`, as written.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
@@ -92,6 +93,10 @@ pub struct Case {
     /// Files that must not exist after the run.
     #[serde(default)]
     pub absent_files: Vec<String>,
+    /// How the outputs are judged where the rulings leave them free
+    /// (docs/matching.md): overrides the cited rules' and the suite's.
+    #[serde(default, rename = "match")]
+    pub matching: Option<MatchSpec>,
     /// Pack-specific conversation data: a case holding it is not one run
     /// compared with expected bytes but a conversation the pack's driver
     /// holds with the program, checking each answer (`status` and the
@@ -153,6 +158,15 @@ pub struct Suite {
     /// and a failure names the stdin line by counting them.
     #[serde(default)]
     pub prompt: Option<String>,
+    /// The suite's default `match:` (docs/matching.md), for every case
+    /// whose rules and own declaration say nothing.
+    #[serde(default, rename = "match")]
+    pub matching: Option<MatchSpec>,
+    /// The `match:` of every rule of `rules.yaml` declaring one, by rule
+    /// ID: attached when the run loads the suite, never written here.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub rule_matching: BTreeMap<String, MatchSpec>,
 }
 
 /// One marking category of `suite.yaml`.
@@ -186,6 +200,10 @@ pub struct Rule {
     pub summary: String,
     /// `no`, `part` or `whole`.
     pub ambiguous: Ambiguity,
+    /// How the outputs of every case citing the rule are judged, and
+    /// with spans the bytes the rule produced (docs/matching.md).
+    #[serde(default, rename = "match")]
+    pub matching: Option<MatchSpec>,
 }
 
 /// How much of a rule is marked ambiguous in the rulings.

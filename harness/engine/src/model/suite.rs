@@ -253,6 +253,25 @@ pub fn suite_for(root: &Root, fallback: &'static EmbeddedSuite) -> Result<Suite,
     schema::parse(&file, &bytes)
 }
 
+/// The `suite.yaml` governing a tree with the `match:` of every rule of
+/// its `rules.yaml` attached ([`Suite::rule_matching`]); a tree without
+/// `rules.yaml` has none.
+pub fn suite_with_rules(
+    root: &Root,
+    fallback: &'static EmbeddedSuite,
+) -> Result<Suite, ParseError> {
+    let mut suite = suite_for(root, fallback)?;
+    if let Some((file, bytes)) = find_upwards(root, fallback, "rules.yaml") {
+        let rules: Rules = schema::parse(&file, &bytes)?;
+        suite.rule_matching = rules
+            .rules
+            .into_iter()
+            .filter_map(|r| r.matching.map(|m| (r.id, m)))
+            .collect();
+    }
+    Ok(suite)
+}
+
 /// The `rules.yaml` governing a tree (`fallback`: see [`find_upwards`]).
 pub fn rules_for(root: &Root, fallback: &'static EmbeddedSuite) -> Result<Rules, ParseError> {
     let (file, bytes) = find_upwards(root, fallback, "rules.yaml").ok_or_else(|| ParseError {

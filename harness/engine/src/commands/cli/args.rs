@@ -165,7 +165,9 @@ pub(super) struct Cli {
     /// Print the marking categories with passed/total and an estimated mark.
     #[arg(long)]
     pub(super) score: bool,
-    /// Count ambiguous cases in their categories (and run them).
+    /// Count ambiguous cases in their categories (and run them), and judge
+    /// every part exactly, ignoring `match:`, listing what the tolerances
+    /// would have forgiven (docs/matching.md).
     #[arg(long)]
     pub(super) strict: bool,
     /// Write a JUnit XML report to PATH.

@@ -9,6 +9,7 @@ use std::time::Duration;
 use libtest_mimic::FormatSetting;
 
 use crate::bytes::visible::Style;
+use crate::commands::checker::Checkers;
 use crate::commands::pack::Pack;
 use crate::exec::driver::{CaseDriver, DriveSettings};
 use crate::exec::run::Target;
@@ -50,6 +51,11 @@ pub(super) struct Context {
     pub(super) spent: Mutex<Vec<SpentRun>>,
     /// `--memcheck`.
     pub(super) memcheck: Option<crate::exec::memcheck::Memcheck>,
+    /// The pack's `match:` checkers.
+    pub(super) checkers: Checkers,
+    /// `--strict`: tolerances forgive nothing (what they would have is
+    /// listed).
+    pub(super) strict: bool,
 }
 
 /// The state every trial shares.
@@ -98,6 +104,8 @@ pub(super) fn context(
         budget: EarlyStop::new(!cli.bless && !cli.no_early_stop),
         spent: Mutex::new(Vec::new()),
         memcheck: cli.memcheck,
+        checkers: Checkers::of(pack),
+        strict: cli.strict,
     })
 }
 

@@ -107,10 +107,48 @@ pub(super) fn print_header(program: &str, cli: &Cli, ctx: &Context, plan: &Plan)
     if let Some(m) = &ctx.memcheck {
         println!("{program}: memory checked: {}", memcheck_line(*m));
     }
+    if !cli.bless
+        && let Some(line) = tolerances(plan, cli.strict)
+    {
+        println!("{program}: {line}");
+    }
     if let Some(widened) = conformance_sandbox::policy::get().describe() {
         println!("{program}: {widened}");
     }
     let _ = std::io::stdout().flush();
+}
+
+/// The header's line on the tolerances the run uses (docs/matching.md),
+/// `None` when every case compares exactly.
+pub(super) fn tolerances(plan: &Plan, strict: bool) -> Option<String> {
+    let mut declared: Vec<String> = Vec::new();
+    for (_, suite) in &plan.suites {
+        if let Ok(s) = suite {
+            for d in crate::model::matching::declared(s.matching.as_ref(), &s.rule_matching) {
+                if !declared.contains(&d) {
+                    declared.push(d);
+                }
+            }
+        }
+    }
+    if plan.cases_with_match > 0 {
+        declared.push(format!(
+            "{} case(s) declare their own",
+            plan.cases_with_match
+        ));
+    }
+    if declared.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "tolerances{}: {}",
+        if strict {
+            " (--strict: judged exactly; what they forgive is listed)"
+        } else {
+            ""
+        },
+        declared.join("; ")
+    ))
 }
 
 /// What the header says of `target`'s interpreter: its path and the

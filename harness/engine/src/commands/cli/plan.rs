@@ -163,6 +163,8 @@ pub(super) struct Plan {
     /// what an unmatched `--category` or `--rule` is told exists.
     pub(super) seen_categories: BTreeSet<String>,
     pub(super) seen_rules: BTreeSet<String>,
+    /// Selected cases with a `match:` of their own (the header says so).
+    pub(super) cases_with_match: usize,
 }
 
 pub(super) fn plan(
@@ -180,6 +182,7 @@ pub(super) fn plan(
         filtered_by_name: 0,
         seen_categories: BTreeSet::new(),
         seen_rules: BTreeSet::new(),
+        cases_with_match: 0,
     };
     let run_ambiguous = defaults.include_ambiguous || cli.strict || cli.bless;
     for selection in selections {
@@ -198,7 +201,7 @@ pub(super) fn plan(
         let suite = if let Some((_, s)) = plan.suites.iter().find(|(r, _)| *r == root) {
             s.clone()
         } else {
-            let s = suite::suite_for(&root, pack.suite()).map_err(|e| e.to_string());
+            let s = suite::suite_with_rules(&root, pack.suite()).map_err(|e| e.to_string());
             plan.suites.push((root.clone(), s.clone()));
             s
         };
@@ -216,6 +219,9 @@ pub(super) fn plan(
             }
             if !selected(cli, &file, parsed.as_ref().ok()) {
                 continue;
+            }
+            if parsed.as_ref().is_ok_and(|c| c.matching.is_some()) {
+                plan.cases_with_match += 1;
             }
             let ambiguous = parsed.as_ref().is_ok_and(Case::is_ambiguous);
             if ambiguous && !run_ambiguous && !cli.test.include_ignored && !cli.test.ignored {

@@ -127,6 +127,7 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
         print_causes(app, pack, &ctx.target, &results, ctx.style, shown, probe);
     }
     print_early_verdict(&ctx, chatty);
+    print_forgiven(&results, chatty && cli.strict);
     let first_suite = first_suite(&plan);
     let info = RunInfo {
         spec: pack.name(),
@@ -163,6 +164,23 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
         println!("\n{}", tally.line());
     }
     exit_status(program, &results, tally.as_ref(), failed)
+}
+
+/// Under `--strict`: every departure a tolerance would have forgiven, by
+/// case (the cases fail, judged exactly; a normal run passes them).
+fn print_forgiven(results: &[CaseResult], shown: bool) {
+    let forgiven: Vec<&CaseResult> = results.iter().filter(|r| !r.forgiven.is_empty()).collect();
+    if forgiven.is_empty() || !shown {
+        return;
+    }
+    println!(
+        "\n--strict: what the tolerances forgive, judged exactly here ({} case(s); a run \
+         without --strict forgives these parts):",
+        forgiven.len()
+    );
+    for r in forgiven {
+        println!("  {}: {}", r.name, r.forgiven.join("; "));
+    }
 }
 
 /// A program that cannot be checked at all: a usage error, and for an

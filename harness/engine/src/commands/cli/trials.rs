@@ -14,11 +14,13 @@ use crate::exec::run::{self, Invocation};
 use crate::judge::budget::{Finish, Rerun};
 use crate::judge::compare;
 use crate::judge::failure::{CaseFailure, Notes};
-use crate::judge::verdict::{CaseResult, Verdict};
+use crate::judge::verdict::{CaseResult, Deduction, Verdict};
 use crate::model::case;
 use crate::model::schema::{Case, Suite};
 use crate::model::suite::CaseFile;
 use crate::output::reproduce;
+
+use crate::commands::checker::CaseOracle;
 
 use super::bless::bless_one;
 use super::confirm;
@@ -77,6 +79,8 @@ pub(super) fn job(
             actual: None,
             verdict: Verdict::Passed,
             time: Duration::ZERO,
+            deductions: Vec::new(),
+            forgiven: Vec::new(),
         };
         match &parsed {
             Ok(c) => {
@@ -99,7 +103,21 @@ pub(super) fn job(
                 .err()
                 .map_or(Verdict::Passed, Verdict::Error)
             } else {
-                check_one(&ctx, &file, parsed, suite, &mut result.actual)
+                let mut forgiven = Vec::new();
+                let verdict = check_one(
+                    &ctx,
+                    &file,
+                    parsed,
+                    suite,
+                    &mut result.actual,
+                    &mut forgiven,
+                );
+                result.deductions = deductions(&forgiven);
+                result.forgiven = forgiven
+                    .iter()
+                    .map(|f| format!("{} compared {}", f.part, f.how))
+                    .collect();
+                verdict
             }
         } else {
             let rerun = Rerun {
@@ -133,13 +151,31 @@ pub(super) fn job(
     }
 }
 
-/// Runs one case and judges it; `actual` receives how the program ended.
+/// The deductions of what a tolerance forgave: once per rule (the
+/// greatest, when two parts of one case charge the same rule).
+fn deductions(forgiven: &[compare::Forgiven]) -> Vec<Deduction> {
+    let mut out: Vec<Deduction> = Vec::new();
+    for charge in forgiven.iter().flat_map(|f| &f.charges) {
+        match out.iter_mut().find(|d| d.rule == charge.by) {
+            Some(d) => d.marks = d.marks.max(charge.marks),
+            None => out.push(Deduction {
+                rule: charge.by.clone(),
+                marks: charge.marks,
+            }),
+        }
+    }
+    out
+}
+
+/// Runs one case and judges it; `actual` receives how the program ended,
+/// `forgiven` what a tolerance forgave.
 pub(super) fn check_one(
     ctx: &Context,
     file: &CaseFile,
     parsed: Result<Case, String>,
     suite: Result<Suite, String>,
     actual: &mut Option<crate::exec::run::Ending>,
+    forgiven: &mut Vec<compare::Forgiven>,
 ) -> Verdict {
     if let Ok(case) = &parsed
         && let Some(script) = &case.script
@@ -176,7 +212,7 @@ pub(super) fn check_one(
                         None => (outcome, None),
                     };
                     *actual = Some(outcome.ending.clone());
-                    let mut verdict = judge(ctx, file, &case, &inv, &expected, outcome);
+                    let mut verdict = judge(ctx, file, &case, &inv, &expected, outcome, forgiven);
                     if let (Verdict::Failed(f), Some(note)) = (&mut verdict, timing) {
                         f.summary = if f.summary.is_empty() {
                             note
@@ -265,6 +301,7 @@ pub(super) fn conversation_failure(
         prompt: None,
         provenance: None,
         weight: 0,
+        judged: Vec::new(),
     };
     Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &[], notes)))
 }
@@ -285,6 +322,12 @@ pub(super) fn prepare(
         case::invocation(&case, file, &ctx.target, ctx.overrides).map_err(|e| e.to_string())?;
     let mut expected = case::expectation(&case, file).map_err(|e| e.to_string())?;
     expected.any_status = suite.status_ambiguous && !case.is_ambiguous();
+    expected.matching = case::matching(&case, file, &suite).map_err(|e| e.to_string())?;
+    for command in expected.matching.checkers() {
+        ctx.checkers
+            .usable(command)
+            .map_err(|e| format!("{}: {e}", file.display()))?;
+    }
     let mut inv = inv;
     if let Some(prompt) = suite.prompt.as_ref().filter(|p| !p.is_empty()) {
         inv.prompt = prompt.as_bytes().to_vec();
@@ -295,7 +338,8 @@ pub(super) fn prepare(
     Ok((case, inv, expected))
 }
 
-/// The verdict on one run of a case.
+/// The verdict on one run of a case; `forgiven` receives what a
+/// tolerance forgave (under `--strict`, what it would have).
 pub(super) fn judge(
     ctx: &Context,
     file: &CaseFile,
@@ -303,6 +347,7 @@ pub(super) fn judge(
     inv: &Invocation,
     expected: &crate::model::case::Expectation,
     outcome: crate::exec::run::Outcome,
+    forgiven: &mut Vec<compare::Forgiven>,
 ) -> Verdict {
     let killed_after = match outcome.ending {
         crate::exec::run::Ending::TimedOut { after, .. } => Some(after),
@@ -311,7 +356,19 @@ pub(super) fn judge(
     let crashed = matches!(outcome.ending, crate::exec::run::Ending::Signaled(_));
     let case_folder = outcome.folder.clone();
     let (outcome, memory) = memory_error(ctx, outcome);
-    let mut mismatches = compare::compare_owned(expected, outcome);
+    let oracle = CaseOracle::new(&ctx.checkers, inv, ctx.reference.as_ref(), &expected.stdout);
+    // `--strict` judges exactly and lists what the tolerance forgave: the
+    // run is compared both ways only where a tolerance is declared.
+    let exact_copy = (ctx.strict && !expected.matching.is_exact()).then(|| outcome.clone());
+    let judgement = match compare::judge_owned(expected, outcome, &oracle) {
+        Ok(j) => j,
+        Err(e) => return Verdict::Error(format!("{}: {e}", file.display())),
+    };
+    *forgiven = judgement.forgiven;
+    let (mut mismatches, judged) = match exact_copy {
+        Some(copy) if !forgiven.is_empty() => (compare::compare_owned(expected, copy), Vec::new()),
+        _ => (judgement.mismatches, judgement.judged),
+    };
     mismatches.extend(memory);
     if mismatches.is_empty() {
         return Verdict::Passed;
@@ -376,14 +433,9 @@ pub(super) fn judge(
         },
         rebless,
         prompt: Some(inv.prompt.clone()),
-        provenance: ruled(&mismatches)
-            .then(|| {
-                ctx.reference
-                    .as_ref()
-                    .and_then(|r| crate::judge::provenance::of_case(r, inv, &expected.stdout))
-            })
-            .flatten(),
+        provenance: oracle.take_record(ruled(&mismatches)),
         weight: weight(inv, expected),
+        judged,
     };
     Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &inv.stdin, notes)))
 }
@@ -456,4 +508,47 @@ pub(super) fn pathdiff_cwd(path: &Path) -> String {
         .unwrap_or(clean)
         .display()
         .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::matching::Charge;
+
+    fn forgave(part: &str, charges: &[(&str, f64)]) -> compare::Forgiven {
+        compare::Forgiven {
+            part: part.to_owned(),
+            how: "ignoring spacing".to_owned(),
+            charges: charges
+                .iter()
+                .map(|(by, marks)| Charge {
+                    by: (*by).to_owned(),
+                    marks: *marks,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_rule_deducts_once_per_case_however_many_parts_it_forgave() {
+        let d = deductions(&[
+            forgave("stdout", &[("IO-1", 0.25)]),
+            forgave("stderr", &[("IO-1", 0.5), ("case", 1.0)]),
+            forgave("status", &[]),
+        ]);
+        assert_eq!(
+            d,
+            [
+                Deduction {
+                    rule: "IO-1".to_owned(),
+                    marks: 0.5
+                },
+                Deduction {
+                    rule: "case".to_owned(),
+                    marks: 1.0
+                }
+            ]
+        );
+        assert!(deductions(&[]).is_empty());
+    }
 }

@@ -343,6 +343,10 @@ impl Pack for FolderPack {
         Some(&self.suite_dir)
     }
 
+    fn checker_home(&self) -> Option<&Path> {
+        Some(&self.dir)
+    }
+
     fn default_timeout(&self) -> Option<std::time::Duration> {
         self.file.timeout()
     }

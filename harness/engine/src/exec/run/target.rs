@@ -201,6 +201,14 @@ impl Target {
         Ok(wrapped)
     }
 
+    /// This target allowed to read `dir` besides its own folders (a
+    /// checker reads its pack's folder).
+    #[must_use]
+    pub fn reading(mut self, dir: PathBuf) -> Self {
+        self.reads.push(dir);
+        self
+    }
+
     /// The words after the path that belong to the program.
     pub fn words(&self) -> &[OsString] {
         &self.words

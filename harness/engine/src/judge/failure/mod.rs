@@ -64,6 +64,10 @@ pub struct CaseFailure {
     /// The difference each of [`Self::later`] shows as a worked example:
     /// the stdout compared past the departures before it.
     pub later_differences: Vec<Difference>,
+    /// How the parts that differ were compared, where a tolerance judged
+    /// them (`stdout compared ignoring spacing (IO-1)`); the differences
+    /// still show the raw bytes.
+    pub judged: Vec<String>,
 }
 
 /// The texts of a failure besides its differences.
@@ -86,6 +90,8 @@ pub struct Notes {
     /// Bytes of the case's input besides stdin (files, arguments) and of
     /// its expected output.
     pub weight: usize,
+    /// How the parts that differ were compared under a tolerance.
+    pub judged: Vec<String>,
 }
 
 impl CaseFailure {
@@ -140,6 +146,7 @@ impl CaseFailure {
             .filter_map(|l| l.stdout.take().map(|m| Difference::of(&m)))
             .collect();
         Self {
+            judged: notes.judged,
             later,
             later_differences,
             differences,
@@ -193,6 +200,9 @@ impl CaseFailure {
         // The input note places the first departure, not a later one.
         if let Some(note) = self.input.as_ref().filter(|_| later.is_none()) {
             let _ = writeln!(out, "{} {note}", style.paint("1", "input:"));
+        }
+        for how in &self.judged {
+            let _ = writeln!(out, "{} {how}", style.paint("1", "judged:"));
         }
         match later {
             Some(d) => {

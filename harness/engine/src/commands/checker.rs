@@ -1,0 +1,242 @@
+//! Checker programs and spans for the judge ([`crate::judge::compare::Oracle`]):
+//! a `match:` checker run contained like a program under test, bounded
+//! in time and output, once per judged part, by the protocol of
+//! docs/matching.md; the reference's spans of a case's stdout, from one
+//! traced run shared with the failure's report.
+//!
+//! A checker's fault (a status other than 0 or 1, a signal, a timeout, a
+//! flood, a checker that cannot start) is an error naming the checker,
+//! never a failure of the program.
+
+use std::cell::OnceCell;
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::commands::pack::{CHECKER_ENV, Pack, protocol};
+use crate::exec::run::{Ending, Invocation, Keep, Limits, Mode, Target};
+use crate::judge::compare::Oracle;
+use crate::judge::provenance::{self, Record, Span};
+
+/// A checker's time limit.
+pub const CHECKER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A checker's output cap per stream: its reason is one line.
+pub const CHECKER_OUTPUT_CAP: u64 = 64 * 1024;
+
+/// The prefix naming a checker the pack registers.
+pub const BUILTIN: &str = "builtin:";
+
+/// Where a run's checkers come from: the pack's built-in ones and the
+/// folder a checker command runs from.
+#[derive(Debug, Clone, Default)]
+pub struct Checkers {
+    /// The pack, for `builtin:NAME` (re-executed as its reference is).
+    pub pack: Option<&'static str>,
+    /// The checkers the pack registers, by name.
+    pub builtin: Vec<&'static str>,
+    /// The folder a checker command runs from and may read.
+    pub home: Option<PathBuf>,
+}
+
+impl Checkers {
+    /// The checkers of `pack`.
+    pub fn of(pack: &dyn Pack) -> Self {
+        Self {
+            pack: Some(pack.name()),
+            builtin: pack.checker_names(),
+            home: pack.checker_home().map(std::path::Path::to_path_buf),
+        }
+    }
+
+    /// Whether `command` names a checker that can run here: a registered
+    /// `builtin:NAME`, or a command where checker commands run. `Err`
+    /// says why not, for an error at the declaration's line.
+    pub fn usable(&self, command: &str) -> Result<(), String> {
+        match command.strip_prefix(BUILTIN) {
+            Some(name) if self.builtin.contains(&name) => Ok(()),
+            Some(name) => Err(format!(
+                "checker `{command}`: the pack registers no checker `{name}` (it has: {})",
+                if self.builtin.is_empty() {
+                    "none".to_owned()
+                } else {
+                    self.builtin.join(", ")
+                }
+            )),
+            None if self.home.is_some() => Ok(()),
+            None => Err(format!(
+                "checker `{command}`: a built-in pack runs only `{BUILTIN}NAME` checkers"
+            )),
+        }
+    }
+
+    /// The target a checker command names.
+    fn target(&self, command: &str) -> Result<(Target, Vec<(OsString, OsString)>), String> {
+        if let Some(name) = command.strip_prefix(BUILTIN) {
+            self.usable(command)?;
+            let pack = self
+                .pack
+                .ok_or_else(|| format!("checker `{command}`: no pack registers it"))?;
+            let target =
+                Target::reference(pack).map_err(|e| format!("checker `{command}`: {e}"))?;
+            return Ok((target, vec![(CHECKER_ENV.into(), name.into())]));
+        }
+        self.usable(command)?;
+        let home = self.home.clone().unwrap_or_default();
+        let target = Target::command_from(command, &home)
+            .map_err(|e| format!("checker `{command}`: {e}"))?
+            .reading(home);
+        Ok((target, Vec::new()))
+    }
+
+    /// Runs the checker `command` on one part of a case run by `inv`.
+    pub fn check(
+        &self,
+        command: &str,
+        inv: &Invocation,
+        part: &str,
+        expected: &[u8],
+        actual: &[u8],
+    ) -> Result<Option<String>, String> {
+        let (target, mut env) = self.target(command)?;
+        let dir = ".conformance";
+        let mut args = Vec::new();
+        for a in &inv.args {
+            args.extend_from_slice(a.as_encoded_bytes());
+            args.push(0);
+        }
+        let mut files: Vec<(String, Vec<u8>)> = inv.files.clone();
+        files.extend([
+            (format!("{dir}/args"), args),
+            (format!("{dir}/stdin"), inv.stdin.clone()),
+            (format!("{dir}/expected"), expected.to_vec()),
+            (format!("{dir}/actual"), actual.to_vec()),
+        ]);
+        env.extend(
+            [
+                (protocol::ARGS, format!("{dir}/args")),
+                (protocol::STDIN, format!("{dir}/stdin")),
+                (protocol::FILES, ".".to_owned()),
+                (protocol::STREAM, part.to_owned()),
+                (protocol::EXPECTED, format!("{dir}/expected")),
+                (protocol::ACTUAL, format!("{dir}/actual")),
+            ]
+            .map(|(k, v)| (OsString::from(k), OsString::from(v))),
+        );
+        let run = Invocation {
+            target,
+            args: Vec::new(),
+            env,
+            stdin: Vec::new(),
+            files,
+            executable: Vec::new(),
+            mode: Mode::Pipe,
+            timeout: CHECKER_TIMEOUT,
+            output_cap: CHECKER_OUTPUT_CAP,
+            limits: Limits::for_timeout(CHECKER_TIMEOUT),
+            keep: Keep::ALL,
+            prompt: inv.prompt.clone(),
+        };
+        let fault = |why: String| {
+            format!(
+                "checker `{command}` on {part}: {why} (a fault of the checker, not of the program)"
+            )
+        };
+        let outcome = crate::exec::run::run(&run).map_err(|e| fault(e.to_string()))?;
+        match outcome.ending {
+            Ending::Exited(0) if outcome.dropped.stdout == 0 => Ok(None),
+            Ending::Exited(1) if outcome.dropped.stdout == 0 => {
+                let first = outcome
+                    .stdout
+                    .split(|&b| b == b'\n')
+                    .next()
+                    .unwrap_or_default();
+                let reason = String::from_utf8_lossy(first).trim().to_owned();
+                Ok(Some(if reason.is_empty() {
+                    "rejected (the checker gave no reason)".to_owned()
+                } else {
+                    crate::judge::failure::bound(reason, 200)
+                }))
+            }
+            ending => {
+                let said = String::from_utf8_lossy(&outcome.stderr);
+                let said = said.lines().next().unwrap_or_default();
+                Err(fault(if said.is_empty() {
+                    format!("ended {ending}")
+                } else {
+                    format!(
+                        "ended {ending}: {}",
+                        crate::judge::failure::bound(said.to_owned(), 200)
+                    )
+                }))
+            }
+        }
+    }
+}
+
+/// The oracle of one case: its checkers and the reference's record of
+/// its stdout, traced at most once and kept for the failure's report.
+pub struct CaseOracle<'a> {
+    /// The run's checkers.
+    pub checkers: &'a Checkers,
+    /// The case's run.
+    pub inv: &'a Invocation,
+    /// The pack's reference, when it runs.
+    pub reference: Option<&'a Target>,
+    /// The case's expected stdout.
+    pub expected_stdout: &'a [u8],
+    record: OnceCell<Option<Record>>,
+}
+
+impl<'a> CaseOracle<'a> {
+    /// An oracle that has traced nothing yet.
+    pub fn new(
+        checkers: &'a Checkers,
+        inv: &'a Invocation,
+        reference: Option<&'a Target>,
+        expected_stdout: &'a [u8],
+    ) -> Self {
+        Self {
+            checkers,
+            inv,
+            reference,
+            expected_stdout,
+            record: OnceCell::new(),
+        }
+    }
+
+    /// The reference's record of the case (one traced run at most).
+    pub fn record(&self) -> Option<&Record> {
+        self.record
+            .get_or_init(|| {
+                self.reference
+                    .and_then(|r| provenance::of_case(r, self.inv, self.expected_stdout))
+            })
+            .as_ref()
+    }
+
+    /// The record, when it was traced or is worth tracing (`wanted`).
+    pub fn take_record(self, wanted: bool) -> Option<Record> {
+        if wanted {
+            let _ = self.record();
+        }
+        self.record.into_inner().flatten()
+    }
+}
+
+impl Oracle for CaseOracle<'_> {
+    fn spans(&self) -> Option<Vec<Span>> {
+        self.record().map(|r| r.spans.clone())
+    }
+
+    fn check(
+        &self,
+        command: &str,
+        part: &str,
+        expected: &[u8],
+        actual: &[u8],
+    ) -> Result<Option<String>, String> {
+        self.checkers
+            .check(command, self.inv, part, expected, actual)
+    }
+}

@@ -1,0 +1,388 @@
+//! How a tolerance compares bytes (docs/matching.md): `spacing` and
+//! `case` by normalising both sides, `lines`, `regex`, `nonempty` and
+//! `any` by what they promise, and stdout by span (each rule's tolerance
+//! on the bytes its spans produced) as one anchored regular expression
+//! built from the expected bytes. Checkers are not here: they run a
+//! program ([`crate::judge::compare::Oracle`]).
+//!
+//! Every function is only reached once the bytes differ: a case whose
+//! output equals its expectation never pays for its tolerance.
+
+use std::fmt::Write as _;
+
+use regex_automata::meta::Regex;
+use regex_automata::util::syntax;
+
+use crate::model::matching::{HOLE, LINES_HOLE, Tolerance};
+
+/// `bytes` with runs of spaces and tabs made one space, spaces and tabs at
+/// line ends dropped, and a final newline added to a nonempty text that
+/// lacks one: two texts equal ignoring spacing normalise to the same bytes.
+pub fn normalise_spacing(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len() + 1);
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        let body = line.strip_suffix(b"\n").unwrap_or(line);
+        let mut blank = false;
+        for &b in body {
+            if b == b' ' || b == b'\t' {
+                blank = true;
+            } else {
+                if blank {
+                    out.push(b' ');
+                    blank = false;
+                }
+                out.push(b);
+            }
+        }
+        out.push(b'\n');
+    }
+    out
+}
+
+/// `bytes` with ASCII letters lowercased.
+pub fn fold_case(bytes: &[u8]) -> Vec<u8> {
+    bytes.to_ascii_lowercase()
+}
+
+/// `bytes` as `spacing` and/or `case` see them.
+pub fn normalise(bytes: &[u8], spacing: bool, case: bool) -> Vec<u8> {
+    let spaced = if spacing {
+        normalise_spacing(bytes)
+    } else {
+        bytes.to_vec()
+    };
+    if case { fold_case(&spaced) } else { spaced }
+}
+
+/// A nonempty text with a final newline (what `spacing`, `lines` and
+/// `regex` compare: a missing final newline is ignored).
+fn with_final_newline(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    if bytes.is_empty() || bytes.ends_with(b"\n") {
+        bytes.into()
+    } else {
+        let mut v = bytes.to_vec();
+        v.push(b'\n');
+        v.into()
+    }
+}
+
+/// Whether `actual` passes where the model printed `expected`, under a
+/// tolerance that runs no program. `Err` is a fault of the suite (a
+/// checker asked here, a pattern too big to build).
+pub fn accepts(tolerance: &Tolerance, expected: &[u8], actual: &[u8]) -> Result<bool, String> {
+    Ok(match tolerance {
+        Tolerance::Exact => expected == actual,
+        Tolerance::Loose { spacing, case } => {
+            normalise(expected, *spacing, *case) == normalise(actual, *spacing, *case)
+        }
+        Tolerance::Nonempty => expected.is_empty() == actual.is_empty(),
+        Tolerance::Any => true,
+        Tolerance::Lines(_) | Tolerance::Regex(_) => {
+            let re = build(&pattern(tolerance, expected, true)?)?;
+            re.is_match(with_final_newline(actual).as_ref())
+        }
+        Tolerance::Checker(c) => {
+            return Err(format!("checker `{c}` cannot judge part of a stream"));
+        }
+    })
+}
+
+/// One part of the expected stdout with the tolerance that judges it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Segment<'a> {
+    /// How.
+    pub tolerance: &'a Tolerance,
+    /// The model's bytes of it.
+    pub expected: &'a [u8],
+}
+
+/// Whether `actual` passes as the sequence of `segments` (in order, their
+/// expected bytes making the model's stdout).
+pub fn accepts_segments(segments: &[Segment<'_>], actual: &[u8]) -> Result<bool, String> {
+    let mut whole = String::from(r"\A");
+    let last = segments.len().saturating_sub(1);
+    for (i, s) in segments.iter().enumerate() {
+        whole.push_str("(?:");
+        whole.push_str(&pattern(s.tolerance, s.expected, i == last)?);
+        whole.push(')');
+    }
+    whole.push_str(r"\z");
+    let re = build(&whole)?;
+    // A missing final newline is ignored where the last part is loose.
+    let loose_end = segments.last().is_some_and(|s| {
+        matches!(
+            s.tolerance,
+            Tolerance::Loose { spacing: true, .. } | Tolerance::Lines(_) | Tolerance::Regex(_)
+        )
+    });
+    Ok(if loose_end {
+        re.is_match(with_final_newline(actual).as_ref())
+    } else {
+        re.is_match(actual)
+    })
+}
+
+fn build(pattern: &str) -> Result<Regex, String> {
+    Regex::builder()
+        .syntax(
+            syntax::Config::new()
+                .unicode(false)
+                .utf8(false)
+                .multi_line(true),
+        )
+        .configure(Regex::config().nfa_size_limit(Some(256 << 20)))
+        .build(pattern)
+        .map_err(|e| format!("cannot build the comparison: {e}"))
+}
+
+/// One byte as a regular expression matching it alone.
+fn escape(out: &mut String, b: u8) {
+    if b.is_ascii_alphanumeric() || b == b'_' {
+        out.push(char::from(b));
+    } else {
+        let _ = write!(out, r"\x{b:02X}");
+    }
+}
+
+fn literal(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        escape(&mut out, b);
+    }
+    out
+}
+
+/// The regular expression a tolerance makes of `expected`; `last`: it ends
+/// the stream (where a final newline is added before matching).
+fn pattern(tolerance: &Tolerance, expected: &[u8], last: bool) -> Result<String, String> {
+    Ok(match tolerance {
+        Tolerance::Exact => literal(expected),
+        Tolerance::Loose { spacing, case } => {
+            let body = if *spacing {
+                spaced(&if last {
+                    with_final_newline(expected)
+                } else {
+                    expected.into()
+                })
+            } else {
+                literal(expected)
+            };
+            if *case { format!("(?i:{body})") } else { body }
+        }
+        Tolerance::Nonempty if expected.is_empty() => String::new(),
+        Tolerance::Nonempty => r"[\x00-\xFF]+".to_owned(),
+        Tolerance::Any => r"[\x00-\xFF]*".to_owned(),
+        Tolerance::Lines(lines) => lines_pattern(lines, expected, last, |l| {
+            l.split(HOLE)
+                .map(|part| literal(part.as_bytes()))
+                .collect::<Vec<_>>()
+                .join(r"[^\n]*")
+        }),
+        Tolerance::Regex(lines) => lines_pattern(lines, expected, last, |l| format!("(?:{l})")),
+        Tolerance::Checker(c) => {
+            return Err(format!(
+                "checker `{c}` judges a whole stream: declare it on the case (or the suite), \
+                 not on a rule whose spans are part of stdout"
+            ));
+        }
+    })
+}
+
+/// Pattern lines joined: each followed by a newline (the last only when
+/// the part ends with one, or ends the stream).
+fn lines_pattern(
+    lines: &[String],
+    expected: &[u8],
+    last: bool,
+    one: impl Fn(&str) -> String,
+) -> String {
+    let mut out = String::new();
+    let n = lines.len();
+    for (i, l) in lines.iter().enumerate() {
+        let newline = i + 1 < n || last || expected.ends_with(b"\n");
+        if l == LINES_HOLE {
+            out.push_str(r"(?:[^\n]*\n)*");
+        } else {
+            out.push_str(&one(l));
+            if newline {
+                out.push_str(r"\n");
+            }
+        }
+    }
+    out
+}
+
+/// `expected` as a pattern ignoring spacing: a run of spaces and tabs
+/// matches any run, spaces before a newline any or none.
+fn spaced(expected: &[u8]) -> String {
+    let mut out = String::new();
+    let mut i = 0;
+    while i < expected.len() {
+        let b = expected[i];
+        if b == b' ' || b == b'\t' {
+            while i < expected.len() && matches!(expected[i], b' ' | b'\t') {
+                i += 1;
+            }
+            // A part that is not the stream's last may end inside a line
+            // (a prompt): its run still needs a blank.
+            let at_line_end = expected.get(i) == Some(&b'\n');
+            out.push_str(if at_line_end { r"[ \t]*" } else { r"[ \t]+" });
+            continue;
+        }
+        if b == b'\n' && !out.ends_with(r"[ \t]*") {
+            out.push_str(r"[ \t]*");
+        }
+        escape(&mut out, b);
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn loose(spacing: bool, case: bool) -> Tolerance {
+        Tolerance::Loose { spacing, case }
+    }
+
+    fn every() -> Vec<Tolerance> {
+        vec![
+            Tolerance::Exact,
+            loose(true, false),
+            loose(false, true),
+            loose(true, true),
+            Tolerance::Nonempty,
+            Tolerance::Any,
+        ]
+    }
+
+    #[test]
+    fn spacing_ignores_runs_line_ends_and_a_final_newline() {
+        let s = loose(true, false);
+        for (e, a) in [
+            (&b"plaintext:  x\n"[..], &b"plaintext: x"[..]),
+            (b"a\tb  \n", b"a b\n"),
+            (b"a\n", b"a  "),
+        ] {
+            assert_eq!(accepts(&s, e, a), Ok(true), "{e:?} {a:?}");
+        }
+        for (e, a) in [
+            (&b"a b\n"[..], &b"ab\n"[..]),
+            (b"\n", b""),
+            (b"a\n", b"a\n\n"),
+        ] {
+            assert_eq!(accepts(&s, e, a), Ok(false), "{e:?} {a:?}");
+        }
+        assert_eq!(
+            accepts(&loose(false, true), b"Error\n", b"ERROR\n"),
+            Ok(true)
+        );
+        assert_eq!(
+            accepts(&loose(false, true), b"Error\n", b"ERROR \n"),
+            Ok(false)
+        );
+    }
+
+    #[test]
+    fn lines_and_regex() {
+        let l = Tolerance::Lines(vec!["Usage: {..}".into(), LINES_HOLE.into(), "end".into()]);
+        assert_eq!(
+            accepts(&l, b"", b"Usage: cipher KEY\nmore\nlines\nend"),
+            Ok(true)
+        );
+        assert_eq!(accepts(&l, b"", b"Usage: x\nend\n"), Ok(true));
+        assert_eq!(accepts(&l, b"", b"Usage x\nend\n"), Ok(false));
+        let r = Tolerance::Regex(vec!["^Usage: .*$".into(), "[0-9]+%".into()]);
+        assert_eq!(accepts(&r, b"", b"Usage: a\n25%\n"), Ok(true));
+        assert_eq!(accepts(&r, b"", b"Usage: a\n25 %\n"), Ok(false));
+        assert_eq!(accepts(&r, b"", b"Usage: a\n"), Ok(false));
+    }
+
+    #[test]
+    fn a_loose_prompt_then_an_exact_line() {
+        let s = loose(true, false);
+        let e = Tolerance::Exact;
+        let parts = [
+            Segment {
+                tolerance: &s,
+                expected: b"plaintext:  ",
+            },
+            Segment {
+                tolerance: &e,
+                expected: b"ciphertext: IFMMP\n",
+            },
+        ];
+        assert_eq!(
+            accepts_segments(&parts, b"plaintext: ciphertext: IFMMP\n"),
+            Ok(true)
+        );
+        assert_eq!(
+            accepts_segments(&parts, b"plaintext: ciphertext:  IFMMP\n"),
+            Ok(false)
+        );
+        assert_eq!(
+            accepts_segments(&parts, b"plaintext:ciphertext: IFMMP\n"),
+            Ok(false)
+        );
+        let free = Tolerance::Nonempty;
+        let parts = [
+            Segment {
+                tolerance: &free,
+                expected: b"Usage: x KEY\n",
+            },
+            Segment {
+                tolerance: &e,
+                expected: b"bye\n",
+            },
+        ];
+        assert_eq!(accepts_segments(&parts, b"give me a key\nbye\n"), Ok(true));
+        assert_eq!(accepts_segments(&parts, b"bye\n"), Ok(false));
+    }
+
+    proptest! {
+        /// Every tolerance accepts the model's own bytes, whole or by spans.
+        #[test]
+        fn every_tolerance_accepts_the_exact_bytes(text in proptest::collection::vec(
+            prop_oneof![Just(b' '), Just(b'\t'), Just(b'\n'), Just(b'a'), Just(b'B'), any::<u8>()], 0..40),
+            cut in 0usize..40) {
+            for t in every() {
+                prop_assert_eq!(accepts(&t, &text, &text), Ok(true), "{}", t);
+                let cut = cut.min(text.len());
+                let parts = [
+                    Segment { tolerance: &t, expected: &text[..cut] },
+                    Segment { tolerance: &Tolerance::Exact, expected: &text[cut..] },
+                ];
+                prop_assert_eq!(accepts_segments(&parts, &text), Ok(true), "{}", t);
+            }
+        }
+
+        /// Normalising twice changes nothing.
+        #[test]
+        fn normalising_is_idempotent(text in proptest::collection::vec(
+            prop_oneof![Just(b' '), Just(b'\t'), Just(b'\n'), Just(b'a'), Just(b'Q')], 0..40)) {
+            for (s, c) in [(true, false), (false, true), (true, true)] {
+                let once = normalise(&text, s, c);
+                prop_assert_eq!(normalise(&once, s, c), once);
+            }
+        }
+
+        /// On the same pair: exact accepting implies spacing accepting
+        /// implies nonempty accepting; and spacing as one part agrees with
+        /// spacing on the whole stream.
+        #[test]
+        fn looser_accepts_more(
+            e in proptest::collection::vec(prop_oneof![Just(b' '), Just(b'\t'), Just(b'\n'), Just(b'a')], 0..12),
+            a in proptest::collection::vec(prop_oneof![Just(b' '), Just(b'\t'), Just(b'\n'), Just(b'a')], 0..12)) {
+            let exact = accepts(&Tolerance::Exact, &e, &a) == Ok(true);
+            let spacing = accepts(&loose(true, false), &e, &a) == Ok(true);
+            let nonempty = accepts(&Tolerance::Nonempty, &e, &a) == Ok(true);
+            prop_assert!(!exact || spacing);
+            prop_assert!(!spacing || nonempty);
+            let s = loose(true, false);
+            let one = [Segment { tolerance: &s, expected: &e }];
+            prop_assert_eq!(accepts_segments(&one, &a), Ok(spacing), "{:?} {:?}", e, a);
+        }
+    }
+}

@@ -1,0 +1,266 @@
+//! `match:` (docs/matching.md) on a small folder pack whose text leaves a
+//! prompt's spacing and a usage message free (`tests/fixtures/matching`):
+//! programs correct by the text pass, programs with real bugs fail, named
+//! by rule and by the tolerance that judged them; a rule's tolerance
+//! covers only its spans; a checker decides where one is declared, and a
+//! checker's fault or hang is exit 2 naming it, never the program's; a
+//! misspelt tolerance or one on a file the case lacks is exit 2 naming
+//! file and line.
+
+#![expect(
+    clippy::expect_used,
+    reason = "a failing set-up step in a test helper is that test's failure"
+)]
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/matching")
+}
+
+/// A copy of the fixture pack in a temporary folder, with the span
+/// protocol's Python module (`span/`) its model imports.
+fn pack_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    copy(&fixture(), dir.path());
+    let module = Path::new(env!("CARGO_MANIFEST_DIR")).join("../span/conformance_span.py");
+    std::fs::copy(module, dir.path().join("conformance_span.py")).expect("copy the module");
+    dir
+}
+
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("folder");
+    for entry in std::fs::read_dir(from).expect("fixture folder").flatten() {
+        let path = entry.path();
+        let dest = to.join(entry.file_name());
+        if path.is_dir() {
+            copy(&path, &dest);
+        } else {
+            std::fs::copy(&path, &dest).expect("copy");
+        }
+    }
+}
+
+/// Runs the harness on the pack in `pack` with `args`: status and output.
+fn run(pack: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let out = Command::cargo_bin("boxes-harness")
+        .expect("the harness binary")
+        .current_dir(pack)
+        .env("NO_COLOR", "1")
+        .env("CONFORMANCE_CONTAINMENT", "group")
+        .args(["--spec", "."])
+        .args(args)
+        .output()
+        .expect("run the harness");
+    let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
+    text.push_str(&String::from_utf8_lossy(&out.stderr));
+    (out.status.code(), text)
+}
+
+fn student(pack: &Path, name: &str, extra: &[&str]) -> (Option<i32>, String) {
+    let bin = format!("python3 students/{name}.py");
+    let mut args = vec!["--bin", bin.as_str()];
+    args.extend_from_slice(extra);
+    run(pack, &args)
+}
+
+#[test]
+fn the_model_passes_and_the_header_names_the_tolerances() {
+    let pack = pack_copy();
+    let (code, text) = run(pack.path(), &[]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains("tolerances: IO-1: stdout spacing; USE-1: stderr nonempty, status nonzero"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_program_right_by_the_text_passes_and_strict_lists_what_was_forgiven() {
+    let pack = pack_copy();
+    let (code, text) = student(pack.path(), "loose", &[]);
+    assert_eq!(code, Some(0), "{text}");
+    // Exact, the same program fails: one space in the prompt, another
+    // message and status.
+    let (code, text) = student(pack.path(), "loose", &["--strict"]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("--strict: what the tolerances forgive"),
+        "{text}"
+    );
+    assert!(
+        text.contains("basic/greet: stdout compared by span: ignoring spacing (IO-1)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("status compared as nonzero (USE-1)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_rule_s_tolerance_covers_its_spans_only() {
+    let pack = pack_copy();
+    // Two spaces inside the greeting (OUT-1, exact) fail though the
+    // prompt's spacing (IO-1) is free.
+    let (code, text) = student(pack.path(), "comma", &[]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("judged: stdout compared by span: ignoring spacing (IO-1), the rest exactly"),
+        "{text}"
+    );
+    assert!(text.contains("1 failed"), "{text}");
+}
+
+#[test]
+fn missing_checks_still_fail_under_tolerance() {
+    let pack = pack_copy();
+    // No message where `nonempty` wants one.
+    let (code, text) = student(pack.path(), "silent", &[]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("judged: stderr compared as nonempty"),
+        "{text}"
+    );
+    // Going on where the model stops.
+    let (code, text) = student(pack.path(), "goes-on", &[]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("basic/usage"), "{text}");
+}
+
+#[test]
+fn a_checker_decides_and_its_reason_is_shown() {
+    let pack = pack_copy();
+    let (code, text) = student(pack.path(), "anonymous", &[]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains(
+            "judged: stdout compared by checker `python3 names.py` (case): the greeting does not \
+             name Bob"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_faulty_or_hanging_checker_is_exit_2_naming_it() {
+    let pack = pack_copy();
+    std::fs::write(pack.path().join("names.py"), "import sys\nsys.exit(3)\n").expect("write");
+    let (code, text) = student(pack.path(), "loose", &[]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(
+        text.contains("checker `python3 names.py` on stdout: ended status 3"),
+        "{text}"
+    );
+    assert!(
+        text.contains("a fault of the checker, not of the program"),
+        "{text}"
+    );
+    std::fs::write(
+        pack.path().join("names.py"),
+        "import time\nwhile True:\n    time.sleep(1)\n",
+    )
+    .expect("write");
+    let start = Instant::now();
+    let (code, text) = student(pack.path(), "loose", &[]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("checker `python3 names.py`"), "{text}");
+    assert!(
+        start.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn a_misspelt_tolerance_or_a_missing_file_is_exit_2_at_its_line() {
+    let pack = pack_copy();
+    let rules = pack.path().join("rules.yaml");
+    let text = std::fs::read_to_string(&rules).expect("rules");
+    std::fs::write(&rules, text.replace("stdout: spacing", "stdout: spacng")).expect("write");
+    let (code, out) = run(pack.path(), &[]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(out.contains("rules.yaml:12:"), "{out}");
+    assert!(out.contains("unknown tolerance `spacng`"), "{out}");
+    std::fs::write(&rules, text).expect("write");
+    let case = pack.path().join("basic/named.yaml");
+    let named = std::fs::read_to_string(&case).expect("case");
+    std::fs::write(&case, format!("{named}  files:\n    saved.txt: any\n")).expect("write");
+    let (code, out) = run(pack.path(), &[]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(
+        out.contains("named.yaml:12: `match:` names file `saved.txt`"),
+        "{out}"
+    );
+}
+
+#[test]
+fn bless_records_the_model_s_exact_bytes() {
+    let pack = pack_copy();
+    let case = pack.path().join("basic/greet.yaml");
+    let text = std::fs::read_to_string(&case).expect("case");
+    std::fs::write(&case, text.replace("greeting:  Hello", "greeting: Hello")).expect("write");
+    let basic = pack.path().join("basic");
+    let (code, out) = run(
+        pack.path(),
+        &["bless", "--cases", basic.to_str().expect("utf-8 path")],
+    );
+    assert_eq!(code, Some(0), "{out}");
+    let blessed: String = std::fs::read_to_string(&case)
+        .expect("case")
+        .lines()
+        .filter(|l| !l.starts_with("reference-ms:"))
+        .flat_map(|l| [l, "\n"])
+        .collect();
+    assert_eq!(blessed, text);
+    let named = std::fs::read_to_string(pack.path().join("basic/named.yaml")).expect("case");
+    assert!(
+        named.contains("match:\n  stdout: {checker: python3 names.py}"),
+        "{named}"
+    );
+}
+
+/// The block of docs/matching.md written as `file=NAME`.
+fn documented(name: &str) -> String {
+    let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/matching.md");
+    let text = std::fs::read_to_string(page).expect("docs/matching.md");
+    let start = text
+        .lines()
+        .position(|l| l.starts_with("```") && l.contains(&format!("file={name}")))
+        .expect("the documented checker");
+    text.lines()
+        .skip(start + 1)
+        .take_while(|l| !l.starts_with("```"))
+        .flat_map(|l| [l, "\n"])
+        .collect()
+}
+
+#[test]
+fn the_documented_checkers_accept_and_reject_as_documented() {
+    let pack = pack_copy();
+    std::fs::write(pack.path().join("names.py"), documented("names.py")).expect("write");
+    let c = pack.path().join("names.c");
+    std::fs::write(&c, documented("names.c")).expect("write");
+    let built = std::process::Command::new("cc")
+        .current_dir(pack.path())
+        .args(["-std=gnu99", "-Wall", "-Werror", "-o", "names", "names.c"])
+        .status()
+        .expect("cc runs");
+    assert!(built.success());
+    let case = pack.path().join("basic/named.yaml");
+    let python = std::fs::read_to_string(&case).expect("case");
+    for text in [
+        python.clone(),
+        python.replace("python3 names.py", "./names"),
+    ] {
+        std::fs::write(&case, &text).expect("write");
+        let (code, out) = student(pack.path(), "loose", &[]);
+        assert_eq!(code, Some(0), "{out}");
+        let (code, out) = student(pack.path(), "anonymous", &[]);
+        assert_eq!(code, Some(1), "{out}");
+        assert!(out.contains("the greeting does not name Bob"), "{out}");
+    }
+}
