@@ -121,7 +121,7 @@ fn as_handed_in(files: &Files, program: &str, keep_folder: bool) -> Built {
 const COMPILERS: [&str; 6] = ["gcc", "cc", "g++", "c++", "clang", "clang++"];
 
 /// `line` as a build with `flags` runs it: a line that starts with a C or
-/// C++ compiler and names no `CFLAGS` or `CXXFLAGS` (`gcc -Wall -o boxes
+/// C++ compiler and names no `CFLAGS` or `CXXFLAGS` (`gcc -Wall -o prog
 /// *.c`, the built-in packs' lines) gets them after the compiler; any
 /// other line (`make`, `cc $CFLAGS …`) takes them from the environment.
 pub fn line_with_flags(line: &str, flags: &str) -> String {
@@ -274,12 +274,12 @@ mod tests {
     fn a_compilers_line_takes_the_flags_itself_and_others_from_the_environment() {
         let flags = "-g -fsanitize=address";
         assert_eq!(
-            line_with_flags("gcc -Wall -pedantic -std=gnu99 -o boxes *.c", flags),
-            "gcc -g -fsanitize=address -Wall -pedantic -std=gnu99 -o boxes *.c"
+            line_with_flags("gcc -Wall -pedantic -std=gnu99 -o prog *.c", flags),
+            "gcc -g -fsanitize=address -Wall -pedantic -std=gnu99 -o prog *.c"
         );
         assert_eq!(
-            line_with_flags("/usr/bin/g++ -o dotsAndBoxes -g *.cpp", flags),
-            "/usr/bin/g++ -g -fsanitize=address -o dotsAndBoxes -g *.cpp"
+            line_with_flags("/usr/bin/g++ -o game -g *.cpp", flags),
+            "/usr/bin/g++ -g -fsanitize=address -o game -g *.cpp"
         );
         for line in ["make", "cc $CFLAGS -o shout *.c", "gccx -o a a.c", ""] {
             assert_eq!(line_with_flags(line, flags), line);
