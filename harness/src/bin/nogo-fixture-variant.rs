@@ -10,6 +10,9 @@
 //! placing, capture and saving come from `nogo_reference`; only the turn
 //! loop is repeated here so that each departure sits where a student would
 //! make it.
+//!
+//! Past 600 lines: a table of deliberately wrong programs, one arm each,
+//! beside the one turn loop they bend; splitting the table would scatter it.
 
 use std::ffi::OsString;
 use std::io::{self, BufRead, BufWriter, Write};
