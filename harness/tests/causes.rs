@@ -367,8 +367,8 @@ fn a_difference_confined_to_one_line_does_not_hide_the_rest() {
         text.contains("count under another cause too"),
         "the report says a case counts twice"
     );
-    // The score counts cases, not causes: 66 failed, as the prompt alone.
-    assert!(text.contains("66 failed case(s), 3 cause(s)"), "{text}");
+    // The score counts cases, not causes: 69 failed, as the prompt alone.
+    assert!(text.contains("69 failed case(s), 3 cause(s)"), "{text}");
     // A later cause's worked example shows its own departure, compared
     // past the prompt's, never the prompt's line again.
     for k in 2..=3 {
