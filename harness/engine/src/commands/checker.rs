@@ -37,6 +37,11 @@ pub struct Checkers {
     pub builtin: Vec<&'static str>,
     /// The folder a checker command runs from and may read.
     pub home: Option<PathBuf>,
+    /// A folder pack's model: `builtin:NAME` runs it with
+    /// `CONFORMANCE_CHECKER=NAME`, as a built-in pack's reference is run
+    /// (a folder pack over a built-in suite, whose model is that pack's
+    /// reference, keeps the suite's built-in checkers).
+    pub model: Option<Target>,
 }
 
 impl Checkers {
@@ -46,7 +51,17 @@ impl Checkers {
             pack: Some(pack.name()),
             builtin: pack.checker_names(),
             home: pack.checker_home().map(std::path::Path::to_path_buf),
+            model: None,
         }
+    }
+
+    /// With the folder pack's model, for its `builtin:NAME` checkers.
+    #[must_use]
+    pub fn with_model(mut self, model: Option<Target>) -> Self {
+        if self.home.is_some() {
+            self.model = model;
+        }
+        self
     }
 
     /// Whether `command` names a checker that can run here: a registered
@@ -55,6 +70,9 @@ impl Checkers {
     pub fn usable(&self, command: &str) -> Result<(), String> {
         match command.strip_prefix(BUILTIN) {
             Some(name) if self.builtin.contains(&name) => Ok(()),
+            // A folder pack's model says at its run whether it has the
+            // checker (a fault of the checker, exit 2, if not).
+            Some(_) if self.model.is_some() => Ok(()),
             Some(name) => Err(format!(
                 "checker `{command}`: the pack registers no checker `{name}` (it has: {})",
                 if self.builtin.is_empty() {
@@ -74,6 +92,9 @@ impl Checkers {
     fn target(&self, command: &str) -> Result<(Target, Vec<(OsString, OsString)>), String> {
         if let Some(name) = command.strip_prefix(BUILTIN) {
             self.usable(command)?;
+            if let (false, Some(model)) = (self.builtin.contains(&name), &self.model) {
+                return Ok((model.clone(), vec![(CHECKER_ENV.into(), name.into())]));
+            }
             let pack = self
                 .pack
                 .ok_or_else(|| format!("checker `{command}`: no pack registers it"))?;

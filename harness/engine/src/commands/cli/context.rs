@@ -74,6 +74,7 @@ pub(super) fn context(
     } else {
         pack.reference().ok()
     };
+    let checkers = Checkers::of(pack).with_model(reference.clone());
     Ok(Context {
         target,
         reference,
@@ -104,7 +105,7 @@ pub(super) fn context(
         budget: EarlyStop::new(!cli.bless && !cli.no_early_stop),
         spent: Mutex::new(Vec::new()),
         memcheck: cli.memcheck,
-        checkers: Checkers::of(pack),
+        checkers,
         strict: cli.strict,
     })
 }
