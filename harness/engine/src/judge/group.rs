@@ -251,6 +251,8 @@ mod tests {
                 Notes::default(),
             ))),
             time: Duration::ZERO,
+            weight: 1.0,
+            deductions: Vec::new(),
         }
     }
 

@@ -31,6 +31,15 @@ impl fmt::Display for Verdict {
     }
 }
 
+/// A departure a tolerance forgave that carries a one-time deduction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Deduction {
+    /// The rule whose `match:` declared it (or `case` / `suite` when declared there).
+    pub rule: String,
+    /// Marks taken, once per submission and rule.
+    pub marks: f64,
+}
+
 /// One case's result.
 #[derive(Debug, Clone)]
 pub struct CaseResult {
@@ -52,4 +61,11 @@ pub struct CaseResult {
     pub verdict: Verdict,
     /// Wall time.
     pub time: Duration,
+    /// What the case weighs in its category
+    /// ([`crate::model::weight`]; 1 unless the suite weighs it).
+    pub weight: f64,
+    /// One-time deductions a tolerance declared for the departures it
+    /// forgave in this case; scored once per submission and rule, however
+    /// many cases carry them (the score does).
+    pub deductions: Vec<Deduction>,
 }

@@ -32,6 +32,17 @@ pub struct Expectation {
     /// only how the program ended otherwise (a signal, a timeout, the cap)
     /// can differ.
     pub any_status: bool,
+    /// Stdout is not compared exactly (a tolerance frees its text): how
+    /// many stdin lines the program reads before it ends is compared with
+    /// [`Self::reads`] instead, so a program that prompts once where the
+    /// model prompts twice (it accepted a line the model refused) fails
+    /// whatever its wording. Stdin is then fed a line at a time as the
+    /// program reads it ([`crate::exec::run::Invocation::count_reads`]).
+    pub count_reads: bool,
+    /// How many stdin lines the model reads on this case, measured on the
+    /// reference when [`Self::count_reads`] asks for it; `None` until
+    /// then, or when the reference could not say (nothing is compared).
+    pub reads: Option<usize>,
 }
 
 /// A case file that cannot be run as written.
@@ -323,6 +334,7 @@ pub fn invocation(
         limits: Limits::for_timeout(timeout),
         keep: Keep::ALL,
         prompt: crate::exec::terminal::PROMPT.to_vec(),
+        count_reads: false,
     })
 }
 
@@ -359,5 +371,7 @@ pub fn expectation(case: &Case, file: &CaseFile) -> Result<Expectation, CaseErro
         output_files,
         absent_files: case.absent_files.clone(),
         any_status: false,
+        count_reads: false,
+        reads: None,
     })
 }

@@ -3,7 +3,8 @@
 //! [`crate::exec::run::Invocation`]) and what to expect
 //! ([`case::Expectation`]) ([`case`]), suites on disk ([`suite`]) or
 //! embedded in the binary ([`embedded`]), and the seeded PRNG every pack's
-//! corpus and explorer share ([`rng`]), and where a key sits in a YAML
+//! corpus and explorer share ([`rng`]), what a case weighs in its
+//! category ([`weight`]), and where a key sits in a YAML
 //! file for the errors serde cannot place ([`key_line`]).
 //!
 //! May use: [`crate::bytes`], [`crate::exec`] (a case describes a run; the
@@ -15,3 +16,4 @@ pub mod key_line;
 pub mod rng;
 pub mod schema;
 pub mod suite;
+pub mod weight;

@@ -146,6 +146,8 @@ mod tests {
             output_files: BTreeMap::new(),
             absent_files: Vec::new(),
             any_status: false,
+            count_reads: false,
+            reads: None,
         };
         let kit = write(dir.path(), "cat/one", &inv, &expected, None).unwrap();
         assert_eq!(kit, dir.path().join("cat").join("one"));
@@ -176,6 +178,8 @@ mod tests {
             output_files: BTreeMap::new(),
             absent_files: Vec::new(),
             any_status: false,
+            count_reads: false,
+            reads: None,
         };
         let kit = write(dir.path(), "reproduce/x", &inv, &expected, Some("./prog")).unwrap();
         let script = std::fs::read_to_string(kit.join("run.sh")).unwrap();

@@ -100,7 +100,8 @@ pub enum VerdictKind {
 pub struct DifferenceRecord {
     /// `status`, `stdout`, `stderr`, `file`, `file-missing`,
     /// `file-unexpected`, `left-process`, `exchange` (an answer in a
-    /// conversation that broke a rule), or `not-run` (the early verdict on
+    /// conversation that broke a rule), `reads` (another number of stdin
+    /// lines read than the model's), or `not-run` (the early verdict on
     /// a program that hangs left the case out; `message` says why and how
     /// to run it anyway).
     pub part: String,
@@ -268,6 +269,7 @@ fn difference(m: &Difference) -> DifferenceRecord {
             "exchange"
         }
         Difference::NotRun { .. } => "not-run",
+        Difference::Reads { .. } => "reads",
     };
     part.clone_into(&mut d.part);
     d
@@ -367,6 +369,9 @@ pub fn gradescope(
             let _ = write!(output, ", {} could not be run", row.errors);
         }
         output.push('\n');
+        for d in &row.deductions {
+            let _ = writeln!(output, "{}", d.line());
+        }
         if let Some((_, text)) = causes.iter().find(|(n, _)| *n == row.name) {
             output.push_str(&bounded(text, GRADESCOPE_TEST_MAX));
         }

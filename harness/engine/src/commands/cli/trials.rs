@@ -18,6 +18,7 @@ use crate::judge::verdict::{CaseResult, Verdict};
 use crate::model::case;
 use crate::model::schema::{Case, Suite};
 use crate::model::suite::CaseFile;
+use crate::model::weight;
 use crate::output::reproduce;
 
 use super::bless::bless_one;
@@ -53,13 +54,22 @@ impl Job {
     }
 }
 
+/// How the plan sets one case up beside its file.
+pub(super) struct Setting {
+    /// Ambiguous: run only when asked for.
+    pub(super) ignored: bool,
+    /// What it weighs in its category, or why that cannot be known.
+    pub(super) weight: Result<f64, String>,
+}
+
 pub(super) fn job(
     ctx: Arc<Context>,
     file: CaseFile,
     parsed: Result<Case, String>,
     suite: Result<Suite, String>,
-    ignored: bool,
+    setting: Setting,
 ) -> Job {
+    let Setting { ignored, weight } = setting;
     let name = file.name().to_owned();
     let job_name = name.clone();
     let run = Box::new(move || {
@@ -77,6 +87,8 @@ pub(super) fn job(
             actual: None,
             verdict: Verdict::Passed,
             time: Duration::ZERO,
+            weight: weight::DEFAULT,
+            deductions: Vec::new(),
         };
         match &parsed {
             Ok(c) => {
@@ -88,7 +100,11 @@ pub(super) fn job(
             }
             Err(_) => result.category = file.folder().map(str::to_owned),
         }
-        result.verdict = if ctx.budget.admit() {
+        let weighed = weight.map(|w| result.weight = w);
+        result.verdict = if let Err(e) = weighed {
+            // The score would be wrong: the case is the suite's fault.
+            Verdict::Error(e)
+        } else if ctx.budget.admit() {
             if ctx.bless {
                 bless_one(
                     &ctx,
@@ -289,6 +305,21 @@ pub(super) fn prepare(
     if let Some(prompt) = suite.prompt.as_ref().filter(|p| !p.is_empty()) {
         inv.prompt = prompt.as_bytes().to_vec();
     }
+    // At a terminal the prompt gate types a line per prompt: reads are
+    // counted where stdin is a pipe.
+    if expected.count_reads && inv.mode != crate::exec::run::Mode::Interactive {
+        let reference = ctx.reference.as_ref().ok_or_else(|| {
+            format!(
+                "{}: the case counts reads, but the reference cannot run to count its own",
+                file.display()
+            )
+        })?;
+        expected.reads = Some(
+            crate::judge::provenance::reads_of_case(reference, &inv)
+                .map_err(|e| format!("{}: {e}", file.display()))?,
+        );
+        inv.count_reads = true;
+    }
     Ok((case, inv, expected))
 }
 
@@ -314,6 +345,15 @@ pub(super) fn judge(
     // What a student reads names their folder as `./`, never the marker's.
     crate::judge::mask::Folders::of(ctx.target.home().as_deref(), &case_folder)
         .mask_all(&mut mismatches);
+    let provenance = ruled(&mismatches)
+        .then(|| {
+            ctx.reference
+                .as_ref()
+                .and_then(|r| crate::judge::provenance::of_case(r, inv, &expected.stdout))
+        })
+        .flatten();
+    // A read counted apart is named by the line it accepted.
+    compare::place_reads(&mut mismatches, &inv.stdin, provenance.as_ref());
     let stdin_path = case
         .stdin_file
         .as_ref()
@@ -371,13 +411,7 @@ pub(super) fn judge(
         },
         rebless,
         prompt: Some(inv.prompt.clone()),
-        provenance: ruled(&mismatches)
-            .then(|| {
-                ctx.reference
-                    .as_ref()
-                    .and_then(|r| crate::judge::provenance::of_case(r, inv, &expected.stdout))
-            })
-            .flatten(),
+        provenance,
         weight: weight(inv, expected),
     };
     Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &inv.stdin, notes)))
@@ -390,7 +424,9 @@ fn ruled(mismatches: &[compare::Mismatch]) -> bool {
     mismatches.iter().any(|m| {
         matches!(
             m,
-            compare::Mismatch::Stream { .. } | compare::Mismatch::Ending { .. }
+            compare::Mismatch::Stream { .. }
+                | compare::Mismatch::Ending { .. }
+                | compare::Mismatch::Reads(_)
         )
     })
 }

@@ -302,6 +302,42 @@ mod tests {
     }
 
     #[test]
+    fn fewer_reads_ending_on_a_line_the_reference_rejects_is_the_missed_check() {
+        // Free text: stdout is not compared, only the reads (counted apart
+        // and placed on the line the program accepted).
+        let record = rejecting();
+        let reads = |actual: usize| {
+            let mut m = [Mismatch::Reads(crate::judge::compare::ReadCount {
+                expected: 2,
+                actual,
+                line: None,
+                ruling: None,
+            })];
+            crate::judge::compare::place_reads(&mut m, b"3 14 h\n0 0 h\n", Some(&record));
+            m
+        };
+        let (cause, label) = Cause::labelled(&reads(1), Some(&record), None);
+        assert_eq!(
+            cause.to_string(),
+            "stdin: accepts what the reference rejects: TURN-3, h-row in words"
+        );
+        assert_eq!(
+            label.as_deref(),
+            Some(
+                "accepts `3 14 h`: TURN-3 rejects it (row 3 is outside a 2-row grid) (it reads 1 \
+                 stdin line(s) where the reference reads 2)"
+            )
+        );
+        // More reads than the reference: named by the counts, numbers as `#`.
+        let (cause, label) = Cause::labelled(&reads(3), Some(&record), None);
+        assert!(label.is_none());
+        assert_eq!(
+            cause.to_string(),
+            "stdin: reads # stdin line(s) where # was expected"
+        );
+    }
+
+    #[test]
     fn going_on_where_the_reference_stops_is_keyed_by_its_check() {
         let record = Record {
             spans: Vec::new(),

@@ -100,6 +100,12 @@ pub enum Difference {
     },
     /// In a conversation, an answer broke a rule.
     Exchange(Box<ExchangeDifference>),
+    /// It read another number of stdin lines than the model (one line:
+    /// how many each read, and the line where they part).
+    Reads {
+        /// What differs, one line.
+        message: String,
+    },
     /// The case was not run: the run's budget ([`crate::judge::budget`]) gave its
     /// verdict before it started.
     NotRun {
@@ -189,6 +195,9 @@ impl Difference {
                 request: cut_exchange(&x.request),
                 answer: cut_exchange(&x.answer),
             })),
+            Mismatch::Reads(r) => Self::Reads {
+                message: r.to_string(),
+            },
         }
     }
 
@@ -255,6 +264,13 @@ impl Difference {
             }
             Self::NotRun { reason } => {
                 let _ = writeln!(out, "{} {reason}", style.paint("1", "not run:"));
+            }
+            Self::Reads { message } => {
+                let _ = writeln!(
+                    out,
+                    "{} it {message} (stdin fed a line at a time as it reads)",
+                    style.paint("1", "stdin:")
+                );
             }
         }
     }
@@ -345,6 +361,7 @@ impl fmt::Display for Difference {
             ),
             Self::Exchange(x) => write!(f, "request {}: {}: {}", x.number, x.rule, x.message),
             Self::NotRun { reason } => f.write_str(reason),
+            Self::Reads { message } => write!(f, "stdin: {message}"),
         }
     }
 }
