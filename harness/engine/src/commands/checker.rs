@@ -157,6 +157,7 @@ impl Checkers {
             limits: Limits::for_timeout(CHECKER_TIMEOUT),
             keep: Keep::ALL,
             prompt: inv.prompt.clone(),
+            count_reads: false,
         };
         let fault = |why: String| {
             format!(
@@ -247,7 +248,29 @@ impl<'a> CaseOracle<'a> {
 
 impl Oracle for CaseOracle<'_> {
     fn spans(&self) -> Option<Vec<Span>> {
-        self.record().map(|r| r.spans.clone())
+        self.record().map(|r| {
+            let mut spans = r.spans.clone();
+            // A stop is an empty span of its rules at the point it
+            // happened: what the model prints after it (nothing, at the end
+            // of input) is judged by those rules' tolerance, so "any output
+            // after the last prompt" is said where it happens.
+            spans.extend(
+                r.rulings
+                    .iter()
+                    .filter(|x| x.verdict == crate::judge::provenance::Verdict::Stopped)
+                    .map(|x| Span {
+                        start: x.at,
+                        end: x.at,
+                        rules: [&x.rule, &x.exit_rule]
+                            .into_iter()
+                            .filter(|r| !r.is_empty() && r.as_str() != "-")
+                            .cloned()
+                            .collect(),
+                        what: x.says.clone(),
+                    }),
+            );
+            spans
+        })
     }
 
     fn check(

@@ -135,6 +135,86 @@ pub enum Mismatch {
         /// The report's first lines.
         quoted: Vec<String>,
     },
+    /// It read another number of stdin lines than the model before it
+    /// ended ([`Expectation::count_reads`]).
+    Reads(ReadCount),
+}
+
+/// How many stdin lines the model and the program read, and where they
+/// part.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadCount {
+    /// Lines the model reads.
+    pub expected: usize,
+    /// Lines the program read.
+    pub actual: usize,
+    /// The stdin line where they part (1-based, and its bytes without the
+    /// newline): for a program that read fewer, the last line it read,
+    /// which it accepted where the model asked again; for one that read
+    /// more, the model's last line, after which it asked again. Filled by
+    /// [`place_reads`].
+    pub line: Option<(usize, Vec<u8>)>,
+    /// The reference's ruling on that line, when its record has one (the
+    /// rule of the line the program accepted).
+    pub ruling: Option<crate::judge::provenance::Ruling>,
+}
+
+impl fmt::Display for ReadCount {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "reads {} stdin line(s) before it ends where the model reads {}",
+            self.actual, self.expected
+        )?;
+        let Some((n, line)) = &self.line else {
+            return Ok(());
+        };
+        let line = crate::bytes::visible::escape(line);
+        if self.actual < self.expected {
+            write!(f, ": it accepted line {n} `{line}`")?;
+            if let Some(r) = &self.ruling {
+                write!(f, " ({})", r.detail)?;
+            }
+            Ok(())
+        } else {
+            write!(
+                f,
+                ": it asked again after line {n} `{line}`, which the model accepts"
+            )
+        }
+    }
+}
+
+/// Fills each [`Mismatch::Reads`]'s line from the case's `stdin` and its
+/// ruling from the reference's `record` (the rejection of that line).
+pub fn place_reads(
+    mismatches: &mut [Mismatch],
+    stdin: &[u8],
+    record: Option<&crate::judge::provenance::Record>,
+) {
+    for m in mismatches {
+        let Mismatch::Reads(r) = m else { continue };
+        let number = r.actual.min(r.expected);
+        let Some(line) = number
+            .checked_sub(1)
+            .and_then(|i| stdin.split_inclusive(|&b| b == b'\n').nth(i))
+        else {
+            continue;
+        };
+        let line = line.strip_suffix(b"\n").unwrap_or(line).to_vec();
+        if r.actual < r.expected {
+            r.ruling = record.and_then(|rec| {
+                rec.rulings
+                    .iter()
+                    .find(|x| {
+                        x.verdict == crate::judge::provenance::Verdict::Rejected
+                            && x.line.strip_suffix(b"\n").unwrap_or(&x.line) == line.as_slice()
+                    })
+                    .cloned()
+            });
+        }
+        r.line = Some((number, line));
+    }
 }
 
 impl fmt::Display for Mismatch {
@@ -175,6 +255,7 @@ impl fmt::Display for Mismatch {
             Self::FileUnexpected { path } => write!(f, "file `{path}` must not exist"),
             Self::Exchange(x) => write!(f, "request {}: {}: {}", x.number, x.rule, x.message),
             Self::Memory { error, .. } => write!(f, "memory error: {error}"),
+            Self::Reads(r) => write!(f, "{r}"),
         }
     }
 }
@@ -210,6 +291,7 @@ pub fn compare(expected: &Expectation, actual: &Outcome) -> Vec<Mismatch> {
         &mut out,
     );
     files(expected, actual, &mut out);
+    reads(expected, actual, &mut out);
     out
 }
 
@@ -229,6 +311,7 @@ pub fn compare_owned(expected: &Expectation, mut actual: Outcome) -> Vec<Mismatc
         &mut out,
     );
     files(expected, &actual, &mut out);
+    reads(expected, &actual, &mut out);
     out
 }
 
@@ -297,6 +380,7 @@ pub fn judge_owned(
         }
     }
     absent(expected, &actual, &mut out.mismatches);
+    reads(expected, &actual, &mut out.mismatches);
     Ok(out)
 }
 
@@ -439,6 +523,12 @@ struct Part<'a> {
 /// judges both (a line split over two spans is still one line).
 fn add<'a>(judging: &'a Judging, range: std::ops::Range<usize>, parts: &mut Vec<Part<'a>>) {
     if range.is_empty() {
+        // An empty span judged `any` still frees what the program prints
+        // there (the model printed nothing after the last prompt).
+        if judging.tolerance == Tolerance::Any && parts.last().is_none_or(|l| l.judging != judging)
+        {
+            parts.push(Part { judging, range });
+        }
         return;
     }
     match parts.last_mut() {
@@ -482,6 +572,26 @@ fn origin(o: &Origin) -> String {
     match o {
         Origin::Default => String::new(),
         o => format!(" ({o})"),
+    }
+}
+
+/// The number of stdin lines read, where the case counts them and both
+/// sides were measured. A run that did not exit (a crash, a hang, the cap)
+/// fails by its ending: the reads it made before say nothing more.
+fn reads(expected: &Expectation, actual: &Outcome, out: &mut Vec<Mismatch>) {
+    if !expected.count_reads || !matches!(actual.ending, Ending::Exited(_)) {
+        return;
+    }
+    let (Some(model), Some(seen)) = (expected.reads, actual.reads.as_ref()) else {
+        return;
+    };
+    if seen.count() != model {
+        out.push(Mismatch::Reads(ReadCount {
+            expected: model,
+            actual: seen.count(),
+            line: None,
+            ruling: None,
+        }));
     }
 }
 
@@ -581,6 +691,8 @@ mod tests {
             absent_files: Vec::new(),
             any_status: false,
             matching: crate::model::matching::Matching::default(),
+            count_reads: false,
+            reads: None,
         }
     }
 
@@ -656,5 +768,96 @@ mod tests {
         assert!(compare(&e, &o).is_empty());
         o.ending = Ending::Signaled(11);
         assert!(matches!(compare(&e, &o)[0], Mismatch::Ending { .. }));
+    }
+
+    /// An expectation that counts reads, the model reading `model` lines,
+    /// and a run that read `read`.
+    fn counted(model: usize, read: usize) -> (Expectation, Outcome) {
+        let mut e = expect(0, b"Fahrenheit? 212\n");
+        e.count_reads = true;
+        e.reads = Some(model);
+        let mut o = outcome(0, b"Fahrenheit? 212\n");
+        o.reads = Some(crate::exec::run::Reads {
+            stdout_at: vec![0; read],
+        });
+        (e, o)
+    }
+
+    #[test]
+    fn a_case_that_counts_reads_fails_another_count_whatever_the_bytes() {
+        let (e, o) = counted(2, 2);
+        assert!(compare(&e, &o).is_empty());
+        let (e, o) = counted(2, 1);
+        let m = compare(&e, &o);
+        assert_eq!(
+            m,
+            [Mismatch::Reads(ReadCount {
+                expected: 2,
+                actual: 1,
+                line: None,
+                ruling: None
+            })]
+        );
+        assert_eq!(compare_owned(&e, o), m);
+        // Not counted unless the case asks, nor for a run that did not
+        // exit: its ending is the failure.
+        let (mut e, o) = counted(2, 1);
+        e.count_reads = false;
+        assert!(compare(&e, &o).is_empty());
+        let (e, mut o) = counted(2, 1);
+        o.ending = Ending::Signaled(11);
+        assert!(
+            !compare(&e, &o)
+                .iter()
+                .any(|m| matches!(m, Mismatch::Reads(_)))
+        );
+    }
+
+    fn ruling(line: &[u8], rule: &str) -> crate::judge::provenance::Ruling {
+        crate::judge::provenance::Ruling {
+            verdict: crate::judge::provenance::Verdict::Rejected,
+            at: 12,
+            rule: rule.to_owned(),
+            kind: "not-a-number".to_owned(),
+            says: "a temperature that is not a number".to_owned(),
+            detail: format!("{rule} rejects it (not a number)"),
+            line: line.to_vec(),
+            exit_rule: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_read_count_is_named_by_the_line_accepted_and_its_rule() {
+        let record = crate::judge::provenance::Record {
+            spans: Vec::new(),
+            rulings: vec![ruling(b"abc", "TEMP-2"), ruling(b"zz", "TEMP-3")],
+        };
+        let (e, o) = counted(2, 1);
+        let mut m = compare(&e, &o);
+        place_reads(&mut m, b"abc\n212\n", Some(&record));
+        let Mismatch::Reads(r) = &m[0] else {
+            panic!("{m:?}")
+        };
+        assert_eq!(r.line, Some((1, b"abc".to_vec())));
+        assert_eq!(r.ruling.as_ref().map(|r| r.rule.as_str()), Some("TEMP-2"));
+        assert_eq!(
+            m[0].to_string(),
+            "reads 1 stdin line(s) before it ends where the model reads 2: it accepted line 1 \
+             `abc` (TEMP-2 rejects it (not a number))"
+        );
+        // Read more than the model: the line after which it asked again.
+        let (e, o) = counted(1, 2);
+        let mut m = compare(&e, &o);
+        place_reads(&mut m, b"212\nabc\n", Some(&record));
+        assert_eq!(
+            m[0].to_string(),
+            "reads 2 stdin line(s) before it ends where the model reads 1: it asked again after \
+             line 1 `212`, which the model accepts"
+        );
+        // Without a record: the line, no rule.
+        let (e, o) = counted(2, 1);
+        let mut m = compare(&e, &o);
+        place_reads(&mut m, b"abc\n212\n", None);
+        assert!(matches!(&m[0], Mismatch::Reads(r) if r.ruling.is_none() && r.line.is_some()));
     }
 }

@@ -207,6 +207,15 @@ impl Group<'_> {
                  and answer such a line as the rulings say (the worked example shows how)"
             )),
             Edit::Missed {
+                shape: Missed::Silent,
+                rule,
+                says,
+                ..
+            } => Some(format!(
+                "{rule} answers a line with {says} with a message: print one (its words are \
+                 yours where the rulings leave them free) before asking again"
+            )),
+            Edit::Missed {
                 shape: Missed::GoesOn,
                 rule,
                 says,
@@ -251,6 +260,7 @@ mod tests {
                 Notes::default(),
             ))),
             time: Duration::ZERO,
+            weight: 1.0,
             deductions: Vec::new(),
             forgiven: Vec::new(),
         }

@@ -110,7 +110,8 @@ impl Folders {
                 | Mismatch::LeftProcess { .. }
                 | Mismatch::FileMissing { .. }
                 | Mismatch::FileUnexpected { .. }
-                | Mismatch::Exchange(_) => {}
+                | Mismatch::Exchange(_)
+                | Mismatch::Reads(_) => {}
             }
         }
     }

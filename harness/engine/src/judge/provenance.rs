@@ -11,6 +11,9 @@
 //! record whose stdout is not the case's expectation gives none, and the
 //! failure is reported by its bytes as before.
 //!
+//! A case that counts reads asks the reference how many stdin lines it
+//! reads ([`reads_of_case`]).
+//!
 //! The record also holds the reference's rulings: each input line it
 //! rejected and the check it stopped on, by rule and reason kind, so a
 //! program that accepts what the reference rejects is told which check it
@@ -47,6 +50,30 @@ pub fn of_case(reference: &Target, inv: &Invocation, expected: &[u8]) -> Option<
     // so any output is extra.
     let record = outcome.files.get(FILE)?;
     Some(parse_record(&String::from_utf8_lossy(record)))
+}
+
+/// How many stdin lines the reference reads on `inv` (run as `reference`)
+/// before it ends, stdin fed a line at a time: what a case that counts
+/// reads compares a program's count with
+/// ([`crate::model::case::Expectation::count_reads`]). Measured when the
+/// case runs rather than recorded, so that no blessed case changes; `Err`
+/// says why it cannot be (a fault of the harness or the suite).
+pub fn reads_of_case(reference: &Target, inv: &Invocation) -> Result<usize, String> {
+    let mut inv = inv.clone();
+    inv.target = reference.clone();
+    inv.count_reads = true;
+    inv.keep = crate::exec::run::Keep {
+        stdout: 0,
+        stderr: 0,
+    };
+    let outcome = crate::exec::run::run(&inv)
+        .map_err(|e| format!("cannot count the reference's reads: {e}"))?;
+    match (&outcome.ending, outcome.reads) {
+        (crate::exec::run::Ending::Exited(_), Some(reads)) => Ok(reads.count()),
+        (ending, _) => Err(format!(
+            "cannot count the reference's reads: it did not exit ({ending})"
+        )),
+    }
 }
 
 /// The span holding byte `at` of stdout; at the very end, the last span.

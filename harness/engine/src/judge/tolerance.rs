@@ -66,6 +66,14 @@ fn with_final_newline(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     }
 }
 
+/// Whether `bytes` hold a byte other than a space, a tab, a carriage
+/// return or a newline: text, where blanks alone are no message.
+fn has_text(bytes: &[u8]) -> bool {
+    bytes
+        .iter()
+        .any(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+}
+
 /// Whether `actual` passes where the model printed `expected`, under a
 /// tolerance that runs no program. `Err` is a fault of the suite (a
 /// checker asked here, a pattern too big to build).
@@ -75,7 +83,11 @@ pub fn accepts(tolerance: &Tolerance, expected: &[u8], actual: &[u8]) -> Result<
         Tolerance::Loose { spacing, case } => {
             normalise(expected, *spacing, *case) == normalise(actual, *spacing, *case)
         }
-        Tolerance::Nonempty => expected.is_empty() == actual.is_empty(),
+        Tolerance::Nonempty => match (expected.is_empty(), has_text(expected)) {
+            (true, _) => actual.is_empty(),
+            (false, true) => has_text(actual),
+            (false, false) => !actual.is_empty(),
+        },
         Tolerance::Any => true,
         Tolerance::Lines(_) | Tolerance::Regex(_) => {
             let re = build(&pattern(tolerance, expected, true)?)?;
@@ -170,6 +182,11 @@ fn pattern(tolerance: &Tolerance, expected: &[u8], last: bool) -> Result<String,
             if *case { format!("(?i:{body})") } else { body }
         }
         Tolerance::Nonempty if expected.is_empty() => String::new(),
+        // A message is text: blanks alone are no message where the model
+        // printed some (a prompt's space must not pass for it).
+        Tolerance::Nonempty if has_text(expected) => {
+            r"[\x00-\xFF]*[^\x09\x0A\x0D\x20][\x00-\xFF]*".to_owned()
+        }
         Tolerance::Nonempty => r"[\x00-\xFF]+".to_owned(),
         Tolerance::Any => r"[\x00-\xFF]*".to_owned(),
         Tolerance::Lines(lines) => lines_pattern(lines, expected, last, |l| {
@@ -223,9 +240,11 @@ fn spaced(expected: &[u8]) -> String {
             while i < expected.len() && matches!(expected[i], b' ' | b'\t') {
                 i += 1;
             }
-            // A part that is not the stream's last may end inside a line
-            // (a prompt): its run still needs a blank.
-            let at_line_end = expected.get(i) == Some(&b'\n');
+            // A part ending in blanks inside a line is a prompt: the line
+            // the user types follows it, so its trailing blanks are those
+            // of a line end, free (`Celsius:` and `Celsius:  ` pass for
+            // `Celsius: `). Inside a line a run still needs a blank.
+            let at_line_end = matches!(expected.get(i), Some(&b'\n') | None);
             out.push_str(if at_line_end { r"[ \t]*" } else { r"[ \t]+" });
             continue;
         }
@@ -322,10 +341,24 @@ mod tests {
             accepts_segments(&parts, b"plaintext: ciphertext:  IFMMP\n"),
             Ok(false)
         );
+        // The prompt's blanks end where the user's line goes: free, none
+        // included; inside a line a run still needs one.
         assert_eq!(
             accepts_segments(&parts, b"plaintext:ciphertext: IFMMP\n"),
-            Ok(false)
+            Ok(true)
         );
+        let inside = [
+            Segment {
+                tolerance: &s,
+                expected: b"plain text: ",
+            },
+            Segment {
+                tolerance: &e,
+                expected: b"x\n",
+            },
+        ];
+        assert_eq!(accepts_segments(&inside, b"plaintext:x\n"), Ok(false));
+        assert_eq!(accepts_segments(&inside, b"plain\t text:x\n"), Ok(true));
         let free = Tolerance::Nonempty;
         let parts = [
             Segment {

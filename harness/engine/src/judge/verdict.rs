@@ -61,8 +61,12 @@ pub struct CaseResult {
     pub verdict: Verdict,
     /// Wall time.
     pub time: Duration,
-    /// Empty unless a tolerance with `deduct:` forgave a departure in
-    /// this case.
+    /// What the case weighs in its category
+    /// ([`crate::model::weight`]; 1 unless the suite weighs it).
+    pub weight: f64,
+    /// One-time deductions a tolerance declared for the departures it
+    /// forgave in this case; scored once per submission and rule, however
+    /// many cases carry them (the score does).
     pub deductions: Vec<Deduction>,
     /// The departures a tolerance forgave (`--strict` lists them):
     /// `stdout compared ignoring spacing (IO-1)`.

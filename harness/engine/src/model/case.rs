@@ -36,6 +36,17 @@ pub struct Expectation {
     /// How each part is judged where the bytes differ (`match:`; exact
     /// unless declared).
     pub matching: crate::model::matching::Matching,
+    /// Stdout is not compared exactly (a tolerance frees its text): how
+    /// many stdin lines the program reads before it ends is compared with
+    /// [`Self::reads`] instead, so a program that prompts once where the
+    /// model prompts twice (it accepted a line the model refused) fails
+    /// whatever its wording. Stdin is then fed a line at a time as the
+    /// program reads it ([`crate::exec::run::Invocation::count_reads`]).
+    pub count_reads: bool,
+    /// How many stdin lines the model reads on this case, measured on the
+    /// reference when [`Self::count_reads`] asks for it; `None` until
+    /// then, or when the reference could not say (nothing is compared).
+    pub reads: Option<usize>,
 }
 
 /// A case file that cannot be run as written.
@@ -400,6 +411,7 @@ pub fn invocation(
         limits: Limits::for_timeout(timeout),
         keep: Keep::ALL,
         prompt: crate::exec::terminal::PROMPT.to_vec(),
+        count_reads: false,
     })
 }
 
@@ -437,5 +449,7 @@ pub fn expectation(case: &Case, file: &CaseFile) -> Result<Expectation, CaseErro
         absent_files: case.absent_files.clone(),
         any_status: false,
         matching: crate::model::matching::Matching::default(),
+        count_reads: false,
+        reads: None,
     })
 }

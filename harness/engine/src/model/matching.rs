@@ -458,6 +458,15 @@ impl Matching {
             })
     }
 
+    /// Whether some tolerance frees stdout's bytes (whole or by span):
+    /// then how many stdin lines the program reads is compared instead
+    /// (docs/matching.md, "Free text still counts reads").
+    pub fn frees_stdout(&self) -> bool {
+        !self.stdout.tolerance.is_exact()
+            || !self.span_default.tolerance.is_exact()
+            || self.by_rule.values().any(|j| !j.tolerance.is_exact())
+    }
+
     /// Whether every part compares exactly (nothing to forgive).
     pub fn is_exact(&self) -> bool {
         self.stdout.tolerance.is_exact()

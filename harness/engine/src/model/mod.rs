@@ -5,9 +5,9 @@
 //! embedded in the binary ([`embedded`]), and the seeded PRNG every pack's
 //! corpus and explorer share ([`rng`]), the lines that break careless
 //! readers every explorer draws from it ([`hard_lines`]), where a key sits
-//! in a YAML file for the errors serde cannot place ([`key_line`]), and the
+//! in a YAML file for the errors serde cannot place ([`key_line`]), the
 //! `match:` declarations saying how a case's outputs are judged
-//! ([`matching`]).
+//! ([`matching`]), and what a case weighs in its category ([`weight`]).
 //!
 //! May use: [`crate::bytes`], [`crate::exec`] (a case describes a run; the
 //! run knows nothing of cases). Used by judging, output and the commands.
@@ -20,3 +20,4 @@ pub mod matching;
 pub mod rng;
 pub mod schema;
 pub mod suite;
+pub mod weight;

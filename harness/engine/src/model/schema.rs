@@ -28,6 +28,12 @@ pub struct Case {
     /// Free tags; `ambiguous` marks a case ignored unless `--include-ignored`.
     #[serde(default)]
     pub tags: Vec<String>,
+    /// What the case weighs in its marking category (a positive number,
+    /// default 1): a category's marks are shared by weight. Without it the
+    /// case takes the largest `weight` of the rules it cites that have one.
+    #[serde(default)]
+    #[schemars(range(min = 0))]
+    pub weight: Option<f64>,
     /// The common mistake behind a failure, shown on failure.
     #[serde(default)]
     pub hint: Option<String>,
@@ -204,6 +210,11 @@ pub struct Rule {
     /// with spans the bytes the rule produced (docs/matching.md).
     #[serde(default, rename = "match")]
     pub matching: Option<MatchSpec>,
+    /// What each case citing the rule weighs in its category (a positive
+    /// number; a case's own `weight` wins, and a case citing several
+    /// weighted rules takes the largest).
+    #[serde(default)]
+    pub weight: Option<f64>,
 }
 
 /// How much of a rule is marked ambiguous in the rulings.

@@ -274,12 +274,26 @@ pub fn suite_with_rules(
 
 /// The `rules.yaml` governing a tree (`fallback`: see [`find_upwards`]).
 pub fn rules_for(root: &Root, fallback: &'static EmbeddedSuite) -> Result<Rules, ParseError> {
-    let (file, bytes) = find_upwards(root, fallback, "rules.yaml").ok_or_else(|| ParseError {
-        file: "rules.yaml".to_owned(),
-        location: None,
-        message: "no rules.yaml found".to_owned(),
-    })?;
-    schema::parse(&file, &bytes)
+    rules_if_any(root, fallback)?
+        .map(|(_, rules)| rules)
+        .ok_or_else(|| ParseError {
+            file: "rules.yaml".to_owned(),
+            location: None,
+            message: "no rules.yaml found".to_owned(),
+        })
+}
+
+/// The `rules.yaml` governing a tree and its name as shown to people,
+/// `None` when there is none (a suite may have no rules file).
+pub fn rules_if_any(
+    root: &Root,
+    fallback: &'static EmbeddedSuite,
+) -> Result<Option<(String, Rules)>, ParseError> {
+    let Some((file, bytes)) = find_upwards(root, fallback, "rules.yaml") else {
+        return Ok(None);
+    };
+    let rules = schema::parse(&file, &bytes)?;
+    Ok(Some((file, rules)))
 }
 
 /// The first 12 hex digits of a SHA-256 over every file of the trees

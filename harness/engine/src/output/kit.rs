@@ -147,6 +147,8 @@ mod tests {
             absent_files: Vec::new(),
             any_status: false,
             matching: crate::model::matching::Matching::default(),
+            count_reads: false,
+            reads: None,
         };
         let kit = write(dir.path(), "cat/one", &inv, &expected, None).unwrap();
         assert_eq!(kit, dir.path().join("cat").join("one"));
@@ -178,6 +180,8 @@ mod tests {
             absent_files: Vec::new(),
             any_status: false,
             matching: crate::model::matching::Matching::default(),
+            count_reads: false,
+            reads: None,
         };
         let kit = write(dir.path(), "reproduce/x", &inv, &expected, Some("./prog")).unwrap();
         let script = std::fs::read_to_string(kit.join("run.sh")).unwrap();

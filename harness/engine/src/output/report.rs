@@ -24,55 +24,125 @@ pub struct ScoreRow {
     pub errors: usize,
     /// Marks the category is worth (`None` for the ambiguous row).
     pub marks: Option<f64>,
-    /// Marks earned, pro rata.
+    /// Marks earned: the weight passed over the weight judged, less the
+    /// deductions taken here.
     pub earned: Option<f64>,
+    /// What the cases passed weigh (a case weighs 1 unless the suite
+    /// weighs it: `weight:` on the case or its rules).
+    #[serde(default)]
+    pub weight_passed: f64,
+    /// What the cases judged weigh.
+    #[serde(default)]
+    pub weight_total: f64,
+    /// The one-time deductions taken from this category: each rule's
+    /// once per program, in the category of the first case (by name) that
+    /// carries it.
+    #[serde(default)]
+    pub deductions: Vec<DeductionRecord>,
 }
 
-/// Scores results by the suite's categories. Ambiguous cases get their own
-/// row and no marks, unless `strict`, where they count in their category.
+/// A one-time deduction as the score takes it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DeductionRecord {
+    /// The rule whose tolerance forgave the departure (or `case` /
+    /// `suite` when the tolerance was declared there).
+    pub rule: String,
+    /// Marks taken (the largest any case declared for the rule).
+    pub marks: f64,
+    /// The first case, by name, where the tolerance forgave it.
+    pub case: String,
+}
+
+impl DeductionRecord {
+    /// One line, as the score table, Gradescope and `marks.csv` show it.
+    pub fn line(&self) -> String {
+        format!(
+            "-{} {}: a departure its tolerance forgives (once, first in {})",
+            self.marks, self.rule, self.case
+        )
+    }
+}
+
+/// Scores results by the suite's categories, each case counting by its
+/// weight, then takes each rule's one-time deduction once. Ambiguous cases
+/// get their own row and no marks, unless `strict`, where they count in
+/// their category.
 pub fn score(suite: &Suite, results: &[CaseResult], strict: bool) -> Vec<ScoreRow> {
-    let mut rows: Vec<ScoreRow> = suite
-        .categories
-        .iter()
-        .map(|c| ScoreRow {
-            name: c.name.clone(),
-            passed: 0,
-            total: 0,
-            errors: 0,
-            marks: Some(c.marks),
-            earned: None,
-        })
-        .collect();
-    let mut ambiguous = ScoreRow {
-        name: "ambiguous".to_owned(),
+    let row = |name: &str, marks: Option<f64>| ScoreRow {
+        name: name.to_owned(),
         passed: 0,
         total: 0,
         errors: 0,
-        marks: None,
+        marks,
         earned: None,
+        weight_passed: 0.0,
+        weight_total: 0.0,
+        deductions: Vec::new(),
     };
-    for r in results {
-        let passed = usize::from(r.verdict == Verdict::Passed);
-        let row = if r.ambiguous && !strict {
-            Some(&mut ambiguous)
+    let mut rows: Vec<ScoreRow> = suite
+        .categories
+        .iter()
+        .map(|c| row(&c.name, Some(c.marks)))
+        .collect();
+    let mut ambiguous = row("ambiguous", None);
+    // By name: which case a deduction is first seen in must not depend on
+    // the order parallel cases finished in.
+    let mut sorted: Vec<&CaseResult> = results.iter().collect();
+    sorted.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut taken: Vec<(usize, DeductionRecord)> = Vec::new();
+    for r in sorted {
+        let charged = !r.ambiguous || strict;
+        let index = r
+            .category
+            .as_ref()
+            .and_then(|c| rows.iter().position(|row| &row.name == c));
+        let row = if charged {
+            index.map(|i| &mut rows[i])
         } else {
-            r.category
-                .as_ref()
-                .and_then(|c| rows.iter_mut().find(|row| &row.name == c))
+            Some(&mut ambiguous)
         };
-        if let Some(row) = row {
-            if matches!(r.verdict, Verdict::Error(_)) {
-                row.errors += 1;
-            } else {
-                row.passed += passed;
-                row.total += 1;
+        let Some(row) = row else { continue };
+        if matches!(r.verdict, Verdict::Error(_)) {
+            row.errors += 1;
+            continue;
+        }
+        row.total += 1;
+        row.weight_total += r.weight;
+        if r.verdict == Verdict::Passed {
+            row.passed += 1;
+            row.weight_passed += r.weight;
+        }
+        let Some(i) = index.filter(|_| charged) else {
+            continue;
+        };
+        for d in &r.deductions {
+            let marks = d.marks.max(0.0);
+            match taken.iter_mut().find(|(_, t)| t.rule == d.rule) {
+                Some((_, t)) => t.marks = t.marks.max(marks),
+                None => taken.push((
+                    i,
+                    DeductionRecord {
+                        rule: d.rule.clone(),
+                        marks,
+                        case: r.name.clone(),
+                    },
+                )),
             }
         }
     }
+    for (i, d) in taken {
+        rows[i].deductions.push(d);
+    }
     for row in &mut rows {
         if row.total > 0 {
-            let ratio = as_f64(row.passed) / as_f64(row.total);
-            row.earned = row.marks.map(|m| m * ratio);
+            let ratio = if row.weight_total > 0.0 {
+                row.weight_passed / row.weight_total
+            } else {
+                as_f64(row.passed) / as_f64(row.total)
+            };
+            let deducted: f64 = row.deductions.iter().map(|d| d.marks).sum();
+            row.earned = row.marks.map(|m| (m * ratio - deducted).max(0.0));
         }
     }
     rows.push(ambiguous);
@@ -118,16 +188,27 @@ pub fn score_table(suite: &Suite, rows: &[ScoreRow], strict: bool) -> String {
             (None, _) if strict => "counted above".to_owned(),
             (None, _) => "not counted".to_owned(),
         };
-        let errors = if row.errors > 0 {
+        let mut errors = if row.errors > 0 {
             format!("  ({} could not be run)", row.errors)
         } else {
             String::new()
         };
+        // Weighed cases: the marks follow the weight, not the count.
+        if (row.weight_total - as_f64(row.total)).abs() > f64::EPSILON {
+            let _ = write!(
+                errors,
+                "  (by weight {}/{})",
+                row.weight_passed, row.weight_total
+            );
+        }
         let _ = writeln!(
             out,
             "  {:<width$} {:>7} {:>14}{errors}",
             row.name, ratio, marks
         );
+        for d in &row.deductions {
+            let _ = writeln!(out, "    {}", d.line());
+        }
     }
     let total: f64 = suite.categories.iter().map(|c| c.marks).sum();
     let _ = writeln!(
@@ -223,4 +304,143 @@ pub fn junit(program: &str, results: &[CaseResult]) -> String {
     }
     report.add_test_suites(suites.into_values());
     report.to_string().unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::judge::failure::{CaseFailure, Notes};
+    use crate::judge::verdict::Deduction;
+    use crate::model::schema::parse;
+
+    fn suite() -> Suite {
+        parse(
+            "suite.yaml",
+            b"name: t\ncategories:\n  - {name: io, marks: 4}\n  - {name: calc, marks: 6}\n",
+        )
+        .unwrap()
+    }
+
+    /// A case of `category` weighing `weight`, passed or failed, with the
+    /// deductions `(rule, marks)` a tolerance would have filled.
+    fn case(
+        name: &str,
+        category: &str,
+        weight: f64,
+        passed: bool,
+        d: &[(&str, f64)],
+    ) -> CaseResult {
+        CaseResult {
+            name: name.to_owned(),
+            category: Some(category.to_owned()),
+            rules: Vec::new(),
+            tags: Vec::new(),
+            ambiguous: false,
+            expected_status: None,
+            actual: None,
+            verdict: if passed {
+                Verdict::Passed
+            } else {
+                Verdict::Failed(Box::new(CaseFailure::new(&[], b"", Notes::default())))
+            },
+            time: Duration::ZERO,
+            weight,
+            deductions: d
+                .iter()
+                .map(|&(rule, marks)| Deduction {
+                    rule: rule.to_owned(),
+                    marks,
+                })
+                .collect(),
+            forgiven: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_category_scores_by_weight_not_by_count() {
+        // One heavy check failed, three light prompts passed: 3 of 6 by
+        // weight, where the count would say 3 of 4.
+        let results = [
+            case("calc/a", "calc", 1.0, true, &[]),
+            case("calc/b", "calc", 1.0, true, &[]),
+            case("calc/c", "calc", 1.0, true, &[]),
+            case("calc/d", "calc", 3.0, false, &[]),
+        ];
+        let rows = score(&suite(), &results, false);
+        let calc = &rows[1];
+        assert_eq!((calc.passed, calc.total), (3, 4));
+        assert_eq!((calc.weight_passed, calc.weight_total), (3.0, 6.0));
+        assert_eq!(calc.earned, Some(3.0));
+        let table = score_table(&suite(), &rows, false);
+        assert!(
+            table.contains("3/4       3.00 / 6  (by weight 3/6)"),
+            "{table}"
+        );
+    }
+
+    #[test]
+    fn unweighed_cases_score_as_before() {
+        let results = [
+            case("io/a", "io", 1.0, true, &[]),
+            case("io/b", "io", 1.0, false, &[]),
+        ];
+        let rows = score(&suite(), &results, false);
+        assert_eq!(rows[0].earned, Some(2.0));
+        assert!(!score_table(&suite(), &rows, false).contains("by weight"));
+    }
+
+    #[test]
+    fn a_deduction_is_taken_once_per_rule_whatever_the_number_of_cases() {
+        // IO-1 forgave a prompt's spacing in three cases of two categories:
+        // taken once, in the category of the first case by name, at the
+        // largest amount declared; IO-2 once more.
+        let results = [
+            case("io/z", "io", 1.0, true, &[("IO-1", 0.25)]),
+            case("calc/b", "calc", 1.0, true, &[("IO-1", 0.5), ("IO-2", 1.0)]),
+            case("calc/a", "calc", 1.0, true, &[("IO-1", 0.25)]),
+            case("io/y", "io", 1.0, true, &[]),
+        ];
+        let rows = score(&suite(), &results, false);
+        assert_eq!(rows[0].deductions, []);
+        assert_eq!(rows[0].earned, Some(4.0));
+        let taken: Vec<(&str, f64, &str)> = rows[1]
+            .deductions
+            .iter()
+            .map(|d| (d.rule.as_str(), d.marks, d.case.as_str()))
+            .collect();
+        assert_eq!(taken, [("IO-1", 0.5, "calc/a"), ("IO-2", 1.0, "calc/b")]);
+        assert_eq!(rows[1].earned, Some(4.5));
+        // The same results in another order give the same score.
+        let mut reversed = results.to_vec();
+        reversed.reverse();
+        assert_eq!(score(&suite(), &reversed, false), rows);
+        let table = score_table(&suite(), &rows, false);
+        assert!(
+            table.contains(
+                "    -0.5 IO-1: a departure its tolerance forgives (once, first in calc/a)"
+            ),
+            "{table}"
+        );
+        assert!(table.contains("estimated mark: 8.50 / 10"), "{table}");
+    }
+
+    #[test]
+    fn deductions_never_take_a_category_below_zero_nor_come_from_ambiguous_cases() {
+        let mut ambiguous = case("io/a", "io", 1.0, true, &[("IO-9", 3.0)]);
+        ambiguous.ambiguous = true;
+        let results = [
+            ambiguous,
+            case("io/b", "io", 1.0, true, &[]),
+            case("calc/a", "calc", 1.0, false, &[("IO-1", 2.0)]),
+        ];
+        let rows = score(&suite(), &results, false);
+        assert_eq!(rows[0].earned, Some(4.0));
+        assert_eq!(rows[1].earned, Some(0.0));
+        assert_eq!(rows[1].deductions.len(), 1);
+        // Under --strict the ambiguous case counts, and so does its deduction.
+        let strict = score(&suite(), &results, true);
+        assert_eq!(strict[0].earned, Some(1.0));
+    }
 }

@@ -102,7 +102,8 @@ pub struct DifferenceRecord {
     /// `file-unexpected`, `left-process`, `exchange` (an answer in a
     /// conversation that broke a rule), `memory` (under `--memcheck`, a
     /// memory error: `message` names its kind and place, `actual` holds
-    /// the report's first lines), or `not-run` (the early verdict on a
+    /// the report's first lines), `reads` (another number of stdin lines
+    /// read than the model's), or `not-run` (the early verdict on a
     /// program that hangs left the case out; `message` says why and how
     /// to run it anyway).
     pub part: String,
@@ -274,6 +275,7 @@ fn difference(m: &Difference) -> DifferenceRecord {
             d.actual = Some(quoted.join("\n"));
             "memory"
         }
+        Difference::Reads { .. } => "reads",
     };
     part.clone_into(&mut d.part);
     d
@@ -373,6 +375,9 @@ pub fn gradescope(
             let _ = write!(output, ", {} could not be run", row.errors);
         }
         output.push('\n');
+        for d in &row.deductions {
+            let _ = writeln!(output, "{}", d.line());
+        }
         if let Some((_, text)) = causes.iter().find(|(n, _)| *n == row.name) {
             output.push_str(&bounded(text, GRADESCOPE_TEST_MAX));
         }

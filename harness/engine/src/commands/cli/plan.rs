@@ -13,11 +13,12 @@ use crate::model::case;
 use crate::model::schema::{Case, Suite};
 pub(super) use crate::model::suite::Selection;
 use crate::model::suite::{self, CaseFile, Root};
+use crate::model::weight::{self, Weights};
 
 use super::app::Defaults;
 use super::args::Cli;
 use super::context::Context;
-use super::trials::{Job, job};
+use super::trials::{Job, Setting, job};
 
 /// What `--cases` names; without it the pack's built-in suite (or, to
 /// bless, the folder it was built from).
@@ -205,6 +206,7 @@ pub(super) fn plan(
             plan.suites.push((root.clone(), s.clone()));
             s
         };
+        let weights = weights_of(&root, pack)?;
         for (file, parsed) in cases {
             match parsed.as_ref() {
                 Ok(c) => {
@@ -227,12 +229,18 @@ pub(super) fn plan(
             if ambiguous && !run_ambiguous && !cli.test.include_ignored && !cli.test.ignored {
                 plan.ambiguous_ignored += 1;
             }
+            let weight = parsed
+                .as_ref()
+                .map_or(Ok(weight::DEFAULT), |c| weights.of_case(&file.display(), c));
             plan.trials.push(job(
                 Arc::clone(ctx),
                 file,
                 parsed,
                 suite.clone(),
-                ambiguous && !run_ambiguous,
+                Setting {
+                    ignored: ambiguous && !run_ambiguous,
+                    weight,
+                },
             ));
         }
     }
@@ -240,6 +248,16 @@ pub(super) fn plan(
     plan.trials.retain(|j| cli.libtest.passes_filters(&j.name));
     plan.filtered_by_name = before - plan.trials.len();
     Ok(plan)
+}
+
+/// The weights the `rules.yaml` governing `root` gives its rules: a rules
+/// file that does not parse, or weighs a rule wrongly, is a fault of the
+/// suite (the score would be wrong), none at all weighs nothing.
+fn weights_of(root: &Root, pack: &dyn Pack) -> Result<Weights, String> {
+    match suite::rules_if_any(root, pack.suite()).map_err(|e| e.to_string())? {
+        Some((file, rules)) => Weights::of_rules(&file, &rules),
+        None => Ok(Weights::default()),
+    }
 }
 
 /// The first suite of a run: the one its score is counted in.

@@ -18,6 +18,7 @@ use crate::judge::verdict::{CaseResult, Deduction, Verdict};
 use crate::model::case;
 use crate::model::schema::{Case, Suite};
 use crate::model::suite::CaseFile;
+use crate::model::weight;
 use crate::output::reproduce;
 
 use crate::commands::checker::CaseOracle;
@@ -55,13 +56,22 @@ impl Job {
     }
 }
 
+/// How the plan sets one case up beside its file.
+pub(super) struct Setting {
+    /// Ambiguous: run only when asked for.
+    pub(super) ignored: bool,
+    /// What it weighs in its category, or why that cannot be known.
+    pub(super) weight: Result<f64, String>,
+}
+
 pub(super) fn job(
     ctx: Arc<Context>,
     file: CaseFile,
     parsed: Result<Case, String>,
     suite: Result<Suite, String>,
-    ignored: bool,
+    setting: Setting,
 ) -> Job {
+    let Setting { ignored, weight } = setting;
     let name = file.name().to_owned();
     let job_name = name.clone();
     let run = Box::new(move || {
@@ -79,6 +89,7 @@ pub(super) fn job(
             actual: None,
             verdict: Verdict::Passed,
             time: Duration::ZERO,
+            weight: weight::DEFAULT,
             deductions: Vec::new(),
             forgiven: Vec::new(),
         };
@@ -92,7 +103,11 @@ pub(super) fn job(
             }
             Err(_) => result.category = file.folder().map(str::to_owned),
         }
-        result.verdict = if ctx.budget.admit() {
+        let weighed = weight.map(|w| result.weight = w);
+        result.verdict = if let Err(e) = weighed {
+            // The score would be wrong: the case is the suite's fault.
+            Verdict::Error(e)
+        } else if ctx.budget.admit() {
             if ctx.bless {
                 bless_one(
                     &ctx,
@@ -332,6 +347,25 @@ pub(super) fn prepare(
     if let Some(prompt) = suite.prompt.as_ref().filter(|p| !p.is_empty()) {
         inv.prompt = prompt.as_bytes().to_vec();
     }
+    // Where a tolerance frees stdout's text, how many lines the program
+    // reads still counts (the reference's own count is measured once per
+    // case). Without a reference to measure, nothing is counted.
+    expected.count_reads = expected.matching.frees_stdout() && ctx.reference.is_some();
+    // At a terminal the prompt gate types a line per prompt: reads are
+    // counted where stdin is a pipe.
+    if expected.count_reads && inv.mode != crate::exec::run::Mode::Interactive {
+        let reference = ctx.reference.as_ref().ok_or_else(|| {
+            format!(
+                "{}: the case counts reads, but the reference cannot run to count its own",
+                file.display()
+            )
+        })?;
+        expected.reads = Some(
+            crate::judge::provenance::reads_of_case(reference, &inv)
+                .map_err(|e| format!("{}: {e}", file.display()))?,
+        );
+        inv.count_reads = true;
+    }
     if let Some(memcheck) = &ctx.memcheck {
         memcheck.apply(&mut inv)?;
     }
@@ -376,6 +410,9 @@ pub(super) fn judge(
     // What a student reads names their folder as `./`, never the marker's.
     crate::judge::mask::Folders::of(ctx.target.home().as_deref(), &case_folder)
         .mask_all(&mut mismatches);
+    let provenance = oracle.take_record(ruled(&mismatches));
+    // A read counted apart is named by the line it accepted.
+    compare::place_reads(&mut mismatches, &inv.stdin, provenance.as_ref());
     let stdin_path = case
         .stdin_file
         .as_ref()
@@ -433,7 +470,7 @@ pub(super) fn judge(
         },
         rebless,
         prompt: Some(inv.prompt.clone()),
-        provenance: oracle.take_record(ruled(&mismatches)),
+        provenance,
         weight: weight(inv, expected),
         judged,
     };
@@ -471,7 +508,9 @@ fn ruled(mismatches: &[compare::Mismatch]) -> bool {
     mismatches.iter().any(|m| {
         matches!(
             m,
-            compare::Mismatch::Stream { .. } | compare::Mismatch::Ending { .. }
+            compare::Mismatch::Stream { .. }
+                | compare::Mismatch::Ending { .. }
+                | compare::Mismatch::Reads(_)
         )
     })
 }

@@ -211,6 +211,7 @@ mod tests {
             left_behind: Vec::new(),
             dropped: crate::exec::run::Dropped::default(),
             elapsed: Duration::ZERO,
+            reads: None,
         }
     }
 

@@ -460,7 +460,7 @@ pub fn csv(suite: &SuiteInfo, marks: &[SubmissionMark]) -> String {
         out.push(',');
         out.push_str(&field(&c.name));
     }
-    out.push_str(",total,passed,failed,errors,first cause\n");
+    out.push_str(",total,passed,failed,errors,first cause,deductions\n");
     for m in marks {
         let join =
             |f: fn(&Student) -> &str| m.students.iter().map(f).collect::<Vec<_>>().join("; ");
@@ -487,14 +487,21 @@ pub fn csv(suite: &SuiteInfo, marks: &[SubmissionMark]) -> String {
             .map(str::to_owned)
             .or_else(|| m.reason.clone())
             .unwrap_or_default();
+        let deductions = m
+            .deductions
+            .iter()
+            .map(|d| format!("{} -{}", d.rule, number(d.marks)))
+            .collect::<Vec<_>>()
+            .join("; ");
         let _ = writeln!(
             out,
-            ",{},{},{},{},{}",
+            ",{},{},{},{},{},{}",
             number(m.total),
             m.passed,
             m.failed,
             m.errors,
-            field(&cause)
+            field(&cause),
+            field(&deductions)
         );
     }
     out
@@ -571,6 +578,7 @@ pub(super) mod tests {
                 .collect(),
             seconds: 1.0,
             usage: None,
+            deductions: Vec::new(),
         }
     }
 
@@ -612,10 +620,13 @@ pub(super) mod tests {
         let table = csv(&suite(), &marks);
         assert_eq!(
             table.lines().next(),
-            Some("id,name,email,sid,build,warnings,all,total,passed,failed,errors,first cause")
+            Some(
+                "id,name,email,sid,build,warnings,all,total,passed,failed,errors,first cause,\
+                 deductions"
+            )
         );
-        assert_eq!(table.lines().nth(2), Some("b,,,,ok,0,5,5,1,1,0,stdout: x"));
-        assert_eq!(table.lines().nth(4), Some("d,,,,failed,0,0,0,0,0,0,"));
+        assert_eq!(table.lines().nth(2), Some("b,,,,ok,0,5,5,1,1,0,stdout: x,"));
+        assert_eq!(table.lines().nth(4), Some("d,,,,failed,0,0,0,0,0,0,,"));
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::output::report::DeductionRecord;
 use crate::output::results::{CauseRecord, Results, VerdictKind};
 
 use super::build::BuildStatus;
@@ -54,6 +55,9 @@ pub struct SubmissionMark {
     pub causes: Vec<CauseRecord>,
     /// Wall time of its build and check, seconds.
     pub seconds: f64,
+    /// The one-time deductions the score took, each rule's once.
+    #[serde(default)]
+    pub deductions: Vec<DeductionRecord>,
     /// The first line its program prints run without arguments (what
     /// tells a class marked against the wrong pack), when it built.
     #[serde(default)]
@@ -132,6 +136,12 @@ impl SubmissionMark {
                     marks: row.marks?,
                 })
             })
+            .collect();
+        self.deductions = results
+            .score
+            .categories
+            .iter()
+            .flat_map(|row| row.deductions.iter().cloned())
             .collect();
         self.total = results.score.earned;
         self.max = results.score.max;

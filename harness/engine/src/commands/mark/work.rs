@@ -407,6 +407,7 @@ fn one(shared: &Shared, sub: &Submission) -> Done {
         causes: Vec::new(),
         seconds: 0.0,
         usage: None,
+        deductions: Vec::new(),
     };
     let files = unpack::read(&sub.source);
     let line = match (&files, &shared.cli_build) {

@@ -90,6 +90,11 @@ pub struct Invocation {
     /// suite says otherwise): an interactive case types each stdin line
     /// once stdout showed one more.
     pub prompt: Vec<u8>,
+    /// Feed stdin one line at a time as the program reads it, and record
+    /// each read ([`super::outcome::Outcome::reads`], [`super::reads`]).
+    /// Only where stdin is a pipe: at a terminal (`mode: interactive`)
+    /// the prompt gate already types one line at each prompt.
+    pub count_reads: bool,
 }
 
 /// How many bytes of each output stream a run keeps, whatever it prints up
@@ -152,6 +157,7 @@ impl Invocation {
             limits: Limits::for_timeout(DEFAULT_TIMEOUT),
             keep: Keep::ALL,
             prompt: PROMPT.to_vec(),
+            count_reads: false,
         }
     }
 }

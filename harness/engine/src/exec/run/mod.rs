@@ -15,7 +15,8 @@
 //! interpreter), `spawn` (starting it in a process group or a sandbox),
 //! `watch` (supervising it to its end and settling what it left),
 //! `ending` (how a run ended, its streams, time limits in words), `files`
-//! (the files placed in the sandbox and surveyed after).
+//! (the files placed in the sandbox and surveyed after), `reads` (stdin fed
+//! a line at a time, each read seen).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -34,6 +35,7 @@ mod invocation;
 mod mode;
 mod outcome;
 mod pipes;
+mod reads;
 mod shim;
 mod spawn;
 mod supervise;
@@ -49,6 +51,7 @@ pub use invocation::{
 };
 pub use mode::Mode;
 pub use outcome::{Activity, Dropped, Outcome, RunError};
+pub use reads::Reads;
 use spawn::{environment, plan_stdout, spawn_contained, spawn_grouped};
 pub use target::{REFERENCE_ENV, Target, TargetError, clean, typed_line};
 use watch::watch;
@@ -257,6 +260,63 @@ mod tests {
             let light = timed("exit 0");
             assert!(light < Duration::from_millis(100), "light run: {light:?}");
         }
+    }
+
+    /// `script` run with stdin fed a line at a time: its stdout and reads.
+    fn by_line(script: &str, stdin: &[u8]) -> (Vec<u8>, Reads) {
+        let target = Target::binary(Path::new("/bin/sh")).unwrap();
+        let mut inv = Invocation::new(target, vec!["-c".into(), script.into()], stdin.to_vec());
+        inv.timeout = Duration::from_secs(5);
+        inv.count_reads = true;
+        let out = run(&inv).unwrap();
+        assert_eq!(out.ending, Ending::Exited(0), "{script}");
+        (out.stdout, out.reads.unwrap())
+    }
+
+    #[test]
+    fn stdin_fed_a_line_at_a_time_counts_the_lines_a_program_reads() {
+        let stdin = b"abc\n5\n6\n";
+        // Reads two lines (the first refused, the second accepted).
+        let (out, reads) = by_line("read a; echo again; read b; echo \"$b\"", stdin);
+        assert_eq!((out.as_slice(), reads.count()), (&b"again\n5\n"[..], 2));
+        // Accepts the first line: one read, whatever it prints.
+        assert_eq!(by_line("read a; echo \"$a\"", stdin).1.count(), 1);
+        // A buffered reader (`head` reads 8 KiB at a time) still gets one
+        // line per read: the next is written only once the pipe is empty.
+        let (out, reads) = by_line("head -n 1", stdin);
+        assert_eq!((out.as_slice(), reads.count()), (&b"abc\n"[..], 1));
+        // Everything, to the end of input; and nothing.
+        let (out, reads) = by_line("cat", stdin);
+        assert_eq!((out.as_slice(), reads.count()), (&stdin[..], 3));
+        assert_eq!(by_line("echo hi", stdin).1.count(), 0);
+        // A last line without a newline is a line.
+        assert_eq!(by_line("cat >/dev/null", b"a\nb").1.count(), 2);
+    }
+
+    #[test]
+    fn each_read_is_placed_in_stdout_as_far_as_it_was_flushed() {
+        let (out, reads) = by_line(
+            "read a; printf 'one> '; read b; printf 'two> '; read c; echo end",
+            b"1\n2\n3\n",
+        );
+        assert_eq!(out, b"one> two> end\n");
+        let at = &reads.stdout_at;
+        assert_eq!(at.len(), 3);
+        // In order, and never past what was printed before the next read.
+        assert!(at.windows(2).all(|w| w[0] <= w[1]), "{at:?}");
+        assert!(at[1] <= 5 && at[2] <= 10, "{at:?}");
+    }
+
+    #[test]
+    fn an_empty_stdin_counted_is_zero_reads() {
+        let (out, reads) = by_line("echo prompt; read a || true", b"");
+        assert_eq!((out.as_slice(), reads.count()), (&b"prompt\n"[..], 0));
+    }
+
+    #[test]
+    fn stdin_fed_whole_is_not_counted() {
+        let out = sh("cat", b"a\nb\n");
+        assert_eq!(out.reads, None);
     }
 
     #[test]

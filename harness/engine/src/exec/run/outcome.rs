@@ -11,6 +11,7 @@ use std::time::Duration;
 use conformance_sandbox::LeftBehind;
 
 use super::ending::Ending;
+use super::reads::Reads;
 
 /// Everything observed of one run.
 #[derive(Debug, Clone)]
@@ -45,6 +46,9 @@ pub struct Outcome {
     pub dropped: Dropped,
     /// Wall time of the run.
     pub elapsed: Duration,
+    /// How it read stdin fed a line at a time
+    /// ([`super::invocation::Invocation::count_reads`]); `None` otherwise.
+    pub reads: Option<Reads>,
 }
 
 /// How busy a run was, beside its [`Outcome`] (see [`super::run_with_activity`]):
@@ -121,6 +125,7 @@ impl Outcome {
             left_behind: Vec::new(),
             dropped: Dropped::default(),
             elapsed: Duration::ZERO,
+            reads: None,
         }
     }
 }

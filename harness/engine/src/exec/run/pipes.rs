@@ -123,6 +123,9 @@ pub(super) struct Inlet<'a> {
     pub(super) file: File,
     pub(super) queue: Cow<'a, [u8]>,
     pub(super) sent: usize,
+    /// How far into the queue may be written now (stdin fed a line at a
+    /// time, [`super::reads`]); `None`: all of it.
+    pub(super) limit: Option<usize>,
 }
 
 impl<'a> Inlet<'a> {
@@ -131,11 +134,17 @@ impl<'a> Inlet<'a> {
             file: nonblocking(fd)?,
             queue,
             sent: 0,
+            limit: None,
         })
     }
 
+    fn end(&self) -> usize {
+        self.limit
+            .map_or(self.queue.len(), |l| l.min(self.queue.len()))
+    }
+
     pub(super) fn pending(&self) -> bool {
-        self.sent < self.queue.len()
+        self.sent < self.end()
     }
 
     /// Writes what the descriptor takes now. An error means the program
@@ -143,7 +152,8 @@ impl<'a> Inlet<'a> {
     /// `EIO`: the terminal is gone), which is its right.
     pub(super) fn push(&mut self) -> Result<(), ()> {
         while self.pending() {
-            match self.file.write(&self.queue[self.sent..]) {
+            let end = self.end();
+            match self.file.write(&self.queue[self.sent..end]) {
                 Ok(0) => return Err(()),
                 Ok(n) => self.sent += n,
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(()),

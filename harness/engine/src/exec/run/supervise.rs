@@ -13,7 +13,12 @@
 //! process is; this module only needs its pid.
 //!
 //! The descriptors it drives (an output stream under its cap, stdin as
-//! the pipe takes it) are [`super::pipes`]'s.
+//! the pipe takes it) are [`super::pipes`]'s; stdin fed a line at a time
+//! is [`super::reads`]'s.
+//!
+//! Past 600 lines: a third of it is tests that supervise real `sh`
+//! processes (pipes, caps, lingering, keepers), which need the loop's
+//! private state; the loop itself is one decision, kept whole.
 
 use std::borrow::Cow;
 use std::io;
@@ -26,6 +31,7 @@ use rustix::process::{Pid, PidfdFlags, WaitId, WaitIdOptions};
 use super::ending::Stream;
 use super::invocation::Keep;
 use super::pipes::{Got, Inlet, Reader};
+use super::reads::{self, LineFeed, Reads};
 use crate::exec::terminal::{Awaiting, Keys, Typist};
 
 /// How often the program's end is peeked at where the kernel has no
@@ -88,6 +94,11 @@ pub(crate) struct Supervisor<'a> {
     readers: [Reader; 2],
     /// Stdin's pipe, until everything is written or the program closed it.
     stdin: Option<Inlet<'a>>,
+    /// Stdin fed a line at a time, each read seen ([`super::reads`]).
+    lines: Option<LineFeed>,
+    /// Reads were asked to be counted ([`Self::reads`] says zero for an
+    /// empty stdin, which needs no feed).
+    counting: bool,
     /// The terminal's master and what is typed into it.
     typist: Option<(Inlet<'a>, Typist<'a>)>,
     end: End,
@@ -155,10 +166,11 @@ enum Slot {
 
 impl<'a> Supervisor<'a> {
     /// Supervision of the process `pid` (a group leader, or a keeper) with
-    /// these descriptors; `stdin` is written to the pipe, or typed.
+    /// these descriptors; `stdin` is written to the pipe (a line at a time
+    /// as the program reads it, with `by_line`), or typed.
     pub fn new(
         ends: Ends,
-        (stdin, prompt): (&'a [u8], &'a [u8]),
+        (stdin, prompt, by_line): (&'a [u8], &'a [u8], bool),
         (pid, pidfd): (Pid, Option<OwnedFd>),
         rules: Rules,
     ) -> io::Result<Self> {
@@ -174,15 +186,27 @@ impl<'a> Supervisor<'a> {
             None => None,
         };
         // Empty stdin: the pipe closes at once, the program reads its end.
-        let stdin = match ends.stdin {
+        let mut stdin = match ends.stdin {
             Some(fd) if typist.is_none() && !stdin.is_empty() => {
                 Some(Inlet::new(fd, Cow::Borrowed(stdin))?)
+            }
+            _ => None,
+        };
+        let counting = by_line && typist.is_none();
+        let lines = match &mut stdin {
+            Some(inlet) if by_line => {
+                reads::one_slot(&inlet.file)?;
+                let feed = LineFeed::new(&inlet.queue);
+                inlet.limit = Some(feed.limit());
+                Some(feed)
             }
             _ => None,
         };
         Ok(Self {
             readers,
             stdin,
+            lines,
+            counting,
             typist,
             end: End::watch(pid, pidfd),
             rules,
@@ -347,11 +371,42 @@ impl<'a> Supervisor<'a> {
     }
 
     fn feed(&mut self) {
-        if let Some(inlet) = &mut self.stdin
-            && (inlet.push().is_err() || !inlet.pending())
-        {
-            // Closing the pipe is the program's end of input.
+        let Some(inlet) = &mut self.stdin else {
+            return;
+        };
+        let mut failed = inlet.push().is_err();
+        let Some(lines) = &mut self.lines else {
+            if failed || !inlet.pending() {
+                // Closing the pipe is the program's end of input.
+                self.stdin = None;
+            }
+            return;
+        };
+        // The line written is read once the pipe is empty: only then does
+        // the next one go in, so each read takes one line.
+        let mut more = true;
+        while more && !inlet.pending() && reads::empty(&inlet.file) {
+            let stdout = self.readers[0].total;
+            more = lines.taken(stdout);
+            if more {
+                inlet.limit = Some(lines.limit());
+                failed |= inlet.push().is_err();
+            }
+        }
+        if failed || !more {
             self.stdin = None;
+        }
+    }
+
+    /// How the program read stdin fed a line at a time: `None` when it was
+    /// not. Call once the run is over: a line it read just before it ended
+    /// is counted here.
+    pub fn reads(&mut self) -> Option<Reads> {
+        self.feed();
+        match &self.lines {
+            Some(feed) => Some(feed.reads()),
+            // Nothing to feed: the program read no line.
+            None => self.counting.then(Reads::default),
         }
     }
 
@@ -377,7 +432,10 @@ impl<'a> Supervisor<'a> {
             }
         }
         if !streams_only {
-            if let Some(inlet) = self.stdin.as_ref().filter(|i| i.pending()) {
+            // Fed a line at a time, the pipe polls writable once empty:
+            // the line written was read.
+            let by_line = self.lines.is_some();
+            if let Some(inlet) = self.stdin.as_ref().filter(|i| i.pending() || by_line) {
                 fds.push(PollFd::new(&inlet.file, PollFlags::OUT));
                 slots.push(Slot::Stdin);
             }
@@ -453,7 +511,7 @@ mod tests {
         };
         let mut supervisor = Supervisor::new(
             ends,
-            (stdin, crate::exec::terminal::PROMPT),
+            (stdin, crate::exec::terminal::PROMPT, false),
             (pid, None),
             rules,
         )

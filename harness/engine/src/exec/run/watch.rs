@@ -51,7 +51,8 @@ pub(super) fn watch(
     // run is charged only what it used itself.
     let before = super::cpu::tree_time(started.proc.pid()).cpu;
     let watched = (started.proc.pid(), started.proc.pidfd());
-    let mut supervisor = match Supervisor::new(ends, (&inv.stdin, &inv.prompt), watched, rules) {
+    let feed = (&inv.stdin[..], &inv.prompt[..], inv.count_reads);
+    let mut supervisor = match Supervisor::new(ends, feed, watched, rules) {
         Ok(supervisor) => supervisor,
         Err(e) => {
             settle(&mut started.proc, true, false);
@@ -111,6 +112,7 @@ pub(super) fn watch(
         }
     };
 
+    let reads = supervisor.reads();
     let [(stdout, stdout_dropped), (stderr, stderr_dropped)] = supervisor.captured();
     let survey = survey(&layout.work, &inv.files, inv.output_cap);
     Ok((
@@ -130,6 +132,7 @@ pub(super) fn watch(
                 stderr: stderr_dropped,
             },
             elapsed,
+            reads,
         },
         activity,
     ))

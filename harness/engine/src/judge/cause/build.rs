@@ -5,10 +5,10 @@
 use super::edit::first_edit;
 use super::grave::grave_place;
 use super::missed::missed_check;
-use super::signature::{Cause, Departure, Edit, PartCause, Place};
+use super::signature::{Cause, Departure, Edit, Missed, PartCause, Place};
 use super::text::{echoes, ending, exact, is_grave, normalise};
 use crate::exec::run::Stream;
-use crate::judge::compare::Mismatch;
+use crate::judge::compare::{Mismatch, ReadCount};
 use crate::judge::provenance::{Record, Span};
 
 /// The cause of a stream's difference: at a known place, the place and
@@ -152,6 +152,7 @@ impl Cause {
             return (cause, None);
         };
         if let Some((part, label)) = missed_check(mismatches, record, answered)
+            .or_else(|| accepted_by_reads(mismatches))
             .or_else(|| grave_place(mismatches, record, answered))
         {
             cause.parts = vec![part];
@@ -266,6 +267,7 @@ impl Cause {
                             .unwrap_or_default(),
                     },
                 },
+                Mismatch::Reads(r) => reads_cause(r, mask),
                 Mismatch::Exchange(x) => PartCause {
                     part: "answer".to_owned(),
                     place: None,
@@ -282,4 +284,58 @@ impl Cause {
             .collect();
         Self { parts }
     }
+}
+
+/// The cause of another number of stdin lines read: the check it misses
+/// when the reference's record rejects the line it accepted, else the
+/// counts (numbers as `#` in a key).
+fn reads_cause(r: &ReadCount, mask: bool) -> PartCause {
+    if let (Some(ruling), true) = (&r.ruling, r.actual < r.expected) {
+        return PartCause {
+            part: "stdin".to_owned(),
+            place: None,
+            edit: Edit::Missed {
+                shape: Missed::Accepts,
+                rule: ruling.rule.clone(),
+                kind: ruling.kind.clone(),
+                says: ruling.says.clone(),
+            },
+        };
+    }
+    let count = |n: usize| if mask { "#".to_owned() } else { n.to_string() };
+    PartCause {
+        part: "stdin".to_owned(),
+        place: None,
+        edit: Edit::Ending {
+            expected: count(r.expected),
+            actual: format!("reads {} stdin line(s)", count(r.actual)),
+        },
+    }
+}
+
+/// A program that read fewer stdin lines than the reference, the last one
+/// a line the reference rejects: the check it misses, told with this
+/// case's line (its output may be free text, so the read is the evidence).
+fn accepted_by_reads(mismatches: &[Mismatch]) -> Option<(PartCause, String)> {
+    let grave = mismatches
+        .iter()
+        .any(|m| matches!(m, Mismatch::Ending { actual, .. } if is_grave(&ending(actual))));
+    if grave {
+        return None;
+    }
+    mismatches.iter().find_map(|m| match m {
+        Mismatch::Reads(r) if r.ruling.is_some() && r.actual < r.expected => {
+            let (_, line) = r.line.as_ref()?;
+            let ruling = r.ruling.as_ref()?;
+            let label = format!(
+                "accepts `{}`: {} (it reads {} stdin line(s) where the reference reads {})",
+                crate::bytes::visible::escape(line),
+                ruling.detail,
+                r.actual,
+                r.expected
+            );
+            Some((reads_cause(r, true), label))
+        }
+        _ => None,
+    })
 }

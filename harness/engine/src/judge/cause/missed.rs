@@ -96,12 +96,49 @@ pub(super) fn missed_check(
         return Some((missed(Missed::GoesOn, stop), label));
     }
     let rejected = accepted(record, expected, actual, first.at)?;
-    let label = format!(
-        "accepts `{}`: {}",
-        crate::bytes::visible::escape(&rejected.line),
-        rejected.detail
-    );
+    let line = crate::bytes::visible::escape(&rejected.line);
+    if silent(record, rejected, expected, actual, first.at) {
+        let label = format!("no message for `{line}`: {}", rejected.detail);
+        return Some((missed(Missed::Silent, rejected), label));
+    }
+    let label = format!("accepts `{line}`: {}", rejected.detail);
     Some((missed(Missed::Accepts, rejected), label))
+}
+
+/// Whether the program skipped the reference's answer to `ruling` (a
+/// message: whole lines) and went on as the reference does after it: from `at` its
+/// output is what follows the answer in the reference's (the prompt
+/// again), not an answer of its own.
+fn silent(record: &Record, ruling: &Ruling, expected: &[u8], actual: &[u8], at: usize) -> bool {
+    let Ok(start) = usize::try_from(ruling.at) else {
+        return false;
+    };
+    if at != start {
+        return false;
+    }
+    let Some(end) = crate::judge::provenance::at(&record.spans, start)
+        .and_then(|s| usize::try_from(s.end).ok())
+        .filter(|&e| e > start && e <= expected.len())
+    else {
+        return false;
+    };
+    // A message is whole lines; an answer that is the prompt again (no
+    // newline: the program reads after it) skipped is acceptance.
+    if !expected[start..end].ends_with(b"\n") {
+        return false;
+    }
+    // Up to the next ruling: the prompt again, not the answer after it.
+    let next = record
+        .rulings
+        .iter()
+        .map(|r| r.at)
+        .find(|&a| a > ruling.at)
+        .and_then(|a| usize::try_from(a).ok())
+        .map_or(expected.len(), |a| a.clamp(end, expected.len()));
+    let after = &expected[end..next];
+    let rest = actual.get(at..).unwrap_or_default();
+    let shown = after.len().min(rest.len());
+    shown > 0 && rest.get(..shown) == after.get(..shown)
 }
 
 /// What the reference accepted before the point where the program's

@@ -360,6 +360,69 @@ mod tests {
     }
 
     #[test]
+    fn the_prompt_again_without_the_message_is_a_missing_message() {
+        // The reference answers the rejected line with a message, then
+        // prompts again; the program prompts again at once.
+        let mut record = rejecting();
+        record.spans = vec![
+            span(0, 5, "the grid", &["DISP-1"]),
+            span(5, 8, "the first prompt", &["TURN-1"]),
+            span(8, 12, "the message", &["TURN-3"]),
+            span(12, 15, "the prompt again", &["TURN-1"]),
+        ];
+        let silent = stdout_of(b"+-+ \nA> No.\nA> ", b"+-+ \nA> A> ");
+        let (cause, label) = Cause::labelled(&[silent], Some(&record), None);
+        assert_eq!(
+            cause.to_string(),
+            "stdout: rejects without the message the reference prints: TURN-3, h-row in words"
+        );
+        assert_eq!(
+            label.as_deref(),
+            Some("no message for `3 14 h`: TURN-3 rejects it (row 3 is outside a 2-row grid)")
+        );
+        // Answering as if valid is still acceptance.
+        let played = stdout_of(b"+-+ \nA> No.\nA> ", b"+-+ \nA> +-+-\nB> ");
+        let (cause, _) = Cause::labelled(&[played], Some(&record), None);
+        assert!(cause.to_string().contains("accepts"), "{cause}");
+    }
+
+    #[test]
+    fn fewer_reads_ending_on_a_line_the_reference_rejects_is_the_missed_check() {
+        // Free text: stdout is not compared, only the reads (counted apart
+        // and placed on the line the program accepted).
+        let record = rejecting();
+        let reads = |actual: usize| {
+            let mut m = [Mismatch::Reads(crate::judge::compare::ReadCount {
+                expected: 2,
+                actual,
+                line: None,
+                ruling: None,
+            })];
+            crate::judge::compare::place_reads(&mut m, b"3 14 h\n0 0 h\n", Some(&record));
+            m
+        };
+        let (cause, label) = Cause::labelled(&reads(1), Some(&record), None);
+        assert_eq!(
+            cause.to_string(),
+            "stdin: accepts what the reference rejects: TURN-3, h-row in words"
+        );
+        assert_eq!(
+            label.as_deref(),
+            Some(
+                "accepts `3 14 h`: TURN-3 rejects it (row 3 is outside a 2-row grid) (it reads 1 \
+                 stdin line(s) where the reference reads 2)"
+            )
+        );
+        // More reads than the reference: named by the counts, numbers as `#`.
+        let (cause, label) = Cause::labelled(&reads(3), Some(&record), None);
+        assert!(label.is_none());
+        assert_eq!(
+            cause.to_string(),
+            "stdin: reads # stdin line(s) where # was expected"
+        );
+    }
+
+    #[test]
     fn going_on_where_the_reference_stops_is_keyed_by_its_check() {
         let record = Record {
             spans: Vec::new(),

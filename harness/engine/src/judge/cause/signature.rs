@@ -165,6 +165,9 @@ pub(super) const ACCEPTS: &str = "accepts what the reference rejects";
 /// How a cause's key names going on where the reference stops.
 pub(super) const GOES_ON: &str = "goes on where the reference stops";
 
+/// How a cause's key names a rejection without the reference's message.
+pub(super) const SILENT: &str = "rejects without the message the reference prints";
+
 /// How a cause's key names stopping after what the reference accepts.
 pub(super) const REFUSES: &str = "refuses what the reference accepts";
 
@@ -201,6 +204,10 @@ pub enum Missed {
     StopsOtherwise,
     /// It stops where the reference accepted the input and went on.
     Refuses,
+    /// It rejects the line but says nothing where the reference answers
+    /// with a message (its output goes on as the reference's does after
+    /// the message: the prompt again).
+    Silent,
 }
 
 impl fmt::Display for Edit {
@@ -241,6 +248,7 @@ impl fmt::Display for Edit {
                 let what = match shape {
                     Missed::Accepts => ACCEPTS,
                     Missed::Refuses => REFUSES,
+                    Missed::Silent => SILENT,
                     _ => GOES_ON,
                 };
                 write!(f, "{what}: {rule}, {says}")

@@ -108,6 +108,12 @@ pub enum Difference {
         /// The report's first lines, each cut.
         quoted: Vec<String>,
     },
+    /// It read another number of stdin lines than the model (one line:
+    /// how many each read, and the line where they part).
+    Reads {
+        /// What differs, one line.
+        message: String,
+    },
     /// The case was not run: the run's budget ([`crate::judge::budget`]) gave its
     /// verdict before it started.
     NotRun {
@@ -201,6 +207,9 @@ impl Difference {
                 request: cut_exchange(&x.request),
                 answer: cut_exchange(&x.answer),
             })),
+            Mismatch::Reads(r) => Self::Reads {
+                message: r.to_string(),
+            },
         }
     }
 
@@ -276,6 +285,13 @@ impl Difference {
                 for line in quoted {
                     let _ = writeln!(out, "  | {line}");
                 }
+            }
+            Self::Reads { message } => {
+                let _ = writeln!(
+                    out,
+                    "{} it {message} (stdin fed a line at a time as it reads)",
+                    style.paint("1", "stdin:")
+                );
             }
         }
     }
@@ -367,6 +383,7 @@ impl fmt::Display for Difference {
             Self::Exchange(x) => write!(f, "request {}: {}: {}", x.number, x.rule, x.message),
             Self::NotRun { reason } => f.write_str(reason),
             Self::Memory { error, .. } => write!(f, "memory error: {error}"),
+            Self::Reads { message } => write!(f, "stdin: {message}"),
         }
     }
 }

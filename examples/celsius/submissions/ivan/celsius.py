@@ -1,0 +1,17 @@
+# The result without its decimal: 'Fahrenheit: 212' (IO-4).
+import re
+import sys
+
+while True:
+    print("Celsius: ", end="", flush=True)
+    line = sys.stdin.readline()
+    if not line:
+        sys.exit(1)
+    text = line.strip()
+    if not re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)", text):
+        print("That is not a temperature.")
+    elif float(text) < -273.15:
+        print("That is below absolute zero.")
+    else:
+        print(f"Fahrenheit: {round(float(text) * 9 / 5 + 32)}")
+        sys.exit(0)
