@@ -133,3 +133,91 @@ fn judged_exactly_the_students_correct_by_the_text_fail() {
         assert!(!failed.is_empty(), "{student}");
     }
 }
+
+/// The verdict of `case` in the results of `student`'s last check.
+fn verdict_of(dir: &Path, student: &str, case: &str) -> String {
+    let text = std::fs::read_to_string(dir.join(format!("{student}.json"))).expect("results");
+    let doc: Value = serde_json::from_str(&text).expect("results parse");
+    doc["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .find(|c| c["name"] == case)
+        .map(|c| c["verdict"].as_str().unwrap_or_default().to_owned())
+        .unwrap_or_default()
+}
+
+#[test]
+fn an_ambiguous_case_is_judged_against_every_reading_and_scored() {
+    // IO-6 is ambiguous and names its other reading (`lenient`): its case
+    // carries the model's output under it and is run, not set aside.
+    let dir = tempfile::tempdir().expect("a folder");
+    let (code, failed) = check(&pack(), None, dir.path());
+    assert_eq!((code, failed), (Some(0), BTreeSet::new()));
+    assert_eq!(
+        verdict_of(dir.path(), "model", "invalid/exponent"),
+        "passed"
+    );
+    // A program following the other reading passes it.
+    let lenient = tempfile::tempdir().expect("a folder");
+    let script = lenient.path().join("lenient.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nCELSIUS_READING=lenient exec python3 {}\n",
+            pack().join("model/celsius.py").display()
+        ),
+    )
+    .expect("a wrapper");
+    let out = Command::cargo_bin("boxes-harness")
+        .expect("the harness binary")
+        .env("NO_COLOR", "1")
+        .env("CONFORMANCE_CONTAINMENT", "group")
+        .arg("--spec")
+        .arg(pack())
+        .arg("--allow-read")
+        .arg(pack())
+        .arg("--bin")
+        .arg(format!("sh {}", script.display()))
+        .output()
+        .expect("the harness runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    // One wrong under both readings (`1e2` read as 1) fails it.
+    let (_, failed) = check(&pack(), Some("hana"), dir.path());
+    assert!(failed.contains("invalid/exponent"), "{failed:?}");
+}
+
+#[test]
+fn readings_on_a_rule_not_marked_ambiguous_are_a_fault_of_the_suite() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let copy = dir.path().join("celsius");
+    let status = std::process::Command::new("cp")
+        .arg("-r")
+        .arg(pack())
+        .arg(&copy)
+        .status()
+        .expect("cp runs");
+    assert!(status.success());
+    let rules = std::fs::read_to_string(copy.join("rules.yaml")).expect("rules.yaml");
+    let moved = rules.replace(
+        "    ambiguous: no\n  - id: IO-5",
+        "    ambiguous: no\n    readings: {loose: {X: y}}\n  - id: IO-5",
+    );
+    assert_ne!(moved, rules, "the rule before IO-4 is found");
+    std::fs::write(copy.join("rules.yaml"), moved).expect("rules.yaml written");
+    let out = Command::cargo_bin("boxes-harness")
+        .expect("the harness binary")
+        .env("NO_COLOR", "1")
+        .arg("--spec")
+        .arg(&copy)
+        .output()
+        .expect("the harness runs");
+    // Every case names the fault, with the file and line of the rule.
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{stdout}");
+    assert!(
+        stdout.contains("rules.yaml:26:1: rule IO-4 names readings but is not marked ambiguous"),
+        "{stdout}"
+    );
+}

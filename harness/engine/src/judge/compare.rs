@@ -60,6 +60,44 @@ pub trait Oracle {
     ) -> Result<Option<String>, String>;
 }
 
+/// The first other reading of an ambiguous rule (`expected`'s
+/// alternatives) the run passes under, when it failed the main one. Each
+/// is judged with the case's tolerances on whole streams (exactly when
+/// `strict`): the model's spans were traced under the main reading only.
+pub fn other_reading<'e>(
+    expected: &'e Expectation,
+    actual: &Outcome,
+    oracle: &dyn Oracle,
+    strict: bool,
+) -> Result<Option<&'e crate::model::case::Alternative>, String> {
+    struct WholeStreams<'o>(&'o dyn Oracle);
+    impl Oracle for WholeStreams<'_> {
+        fn spans(&self) -> Option<Vec<Span>> {
+            None
+        }
+        fn check(
+            &self,
+            command: &str,
+            part: &str,
+            expected: &[u8],
+            actual: &[u8],
+        ) -> Result<Option<String>, String> {
+            self.0.check(command, part, expected, actual)
+        }
+    }
+    for alternative in &expected.alternatives {
+        let mut under = expected.under(alternative);
+        if strict {
+            under.matching = crate::model::matching::Matching::default();
+        }
+        let judged = judge_owned(&under, actual.clone(), &WholeStreams(oracle))?;
+        if judged.mismatches.is_empty() {
+            return Ok(Some(alternative));
+        }
+    }
+    Ok(None)
+}
+
 /// An oracle with no spans that runs no checker: a checker declared where
 /// it is used is a fault.
 #[derive(Debug, Clone, Copy, Default)]
@@ -693,7 +731,42 @@ mod tests {
             matching: crate::model::matching::Matching::default(),
             count_reads: false,
             reads: None,
+            alternatives: Vec::new(),
         }
+    }
+
+    #[test]
+    fn another_reading_passes_what_it_expects_and_only_that() {
+        let mut e = expect(1, b"not a number\n");
+        e.alternatives.push(crate::model::case::Alternative {
+            reading: "lenient".into(),
+            rules: vec!["IO-6".into()],
+            ending: Ending::Exited(0),
+            stdout: b"212.0\n".to_vec(),
+            stderr: Vec::new(),
+        });
+        let under = |o: &Outcome, strict| {
+            other_reading(&e, o, &NoOracle, strict)
+                .unwrap()
+                .map(|a| a.reading.clone())
+        };
+        assert_eq!(
+            under(&outcome(0, b"212.0\n"), false),
+            Some("lenient".into())
+        );
+        assert_eq!(under(&outcome(0, b"212.0\n"), true), Some("lenient".into()));
+        // Its status and its bytes both: neither half of each reading.
+        assert_eq!(under(&outcome(1, b"212.0\n"), false), None);
+        assert_eq!(under(&outcome(0, b"41.0\n"), false), None);
+        // A hang fails every reading.
+        let hung = Outcome {
+            ending: Ending::TimedOut {
+                after: std::time::Duration::from_secs(1),
+                awaiting_prompt: None,
+            },
+            ..outcome(0, b"212.0\n")
+        };
+        assert_eq!(under(&hung, false), None);
     }
 
     #[test]

@@ -47,6 +47,45 @@ pub struct Expectation {
     /// reference when [`Self::count_reads`] asks for it; `None` until
     /// then, or when the reference could not say (nothing is compared).
     pub reads: Option<usize>,
+    /// What the model does under the other readings of an ambiguous rule
+    /// the case cites (`readings:`, blessed): the case passes when the
+    /// program matches the main expectation or one of these.
+    pub alternatives: Vec<Alternative>,
+}
+
+/// One other reading's expectation: its exit status and streams in place
+/// of the main expectation's (the rest as the case says).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Alternative {
+    /// The reading's name (`lenient`).
+    pub reading: String,
+    /// The cited rules naming this reading (filled from `rules.yaml` when
+    /// the case is prepared).
+    pub rules: Vec<String>,
+    /// How it ends.
+    pub ending: Ending,
+    /// Its stdout.
+    pub stdout: Vec<u8>,
+    /// Its stderr.
+    pub stderr: Vec<u8>,
+}
+
+impl Expectation {
+    /// The expectation under `alternative`: its status and streams, the
+    /// rest (files, tolerances, reads) as the case says.
+    #[must_use]
+    pub fn under(&self, alternative: &Alternative) -> Self {
+        Self {
+            ending: alternative.ending.clone(),
+            stdout: alternative.stdout.clone(),
+            stderr: alternative.stderr.clone(),
+            // Reads were counted on the main reading only.
+            count_reads: false,
+            reads: None,
+            alternatives: Vec::new(),
+            ..self.clone()
+        }
+    }
 }
 
 /// A case file that cannot be run as written.
@@ -451,5 +490,33 @@ pub fn expectation(case: &Case, file: &CaseFile) -> Result<Expectation, CaseErro
         matching: crate::model::matching::Matching::default(),
         count_reads: false,
         reads: None,
+        alternatives: case
+            .readings
+            .iter()
+            .map(|(name, r)| {
+                let key = |k: &str| format!("readings.{name}.{k}");
+                Ok(Alternative {
+                    reading: name.clone(),
+                    rules: Vec::new(),
+                    ending: Ending::Exited(i32::from(r.status.unwrap_or(status))),
+                    stdout: one_of(
+                        file,
+                        &key("stdout"),
+                        r.stdout.as_ref(),
+                        None,
+                        r.stdout_base64.as_ref(),
+                    )?
+                    .unwrap_or_default(),
+                    stderr: one_of(
+                        file,
+                        &key("stderr"),
+                        r.stderr.as_ref(),
+                        None,
+                        r.stderr_base64.as_ref(),
+                    )?
+                    .unwrap_or_default(),
+                })
+            })
+            .collect::<Result<_, CaseError>>()?,
     })
 }

@@ -103,6 +103,12 @@ pub struct Case {
     /// (docs/matching.md): overrides the cited rules' and the suite's.
     #[serde(default, rename = "match")]
     pub matching: Option<MatchSpec>,
+    /// What the model does under each other reading of an ambiguous rule
+    /// the case cites (`rules.yaml`'s `readings:`), by reading name:
+    /// written by `--bless`; the case passes when the program matches the
+    /// main expectation or any of these (docs/matching.md).
+    #[serde(default)]
+    pub readings: BTreeMap<String, ReadingSpec>,
     /// Pack-specific conversation data: a case holding it is not one run
     /// compared with expected bytes but a conversation the pack's driver
     /// holds with the program, checking each answer (`status` and the
@@ -127,6 +133,29 @@ pub struct FileSpec {
     /// The bytes, base64.
     #[serde(default)]
     pub base64: Option<String>,
+}
+
+/// What the model does under one other reading of an ambiguous rule: its
+/// exit status and streams (output files compare as the main expectation
+/// says).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ReadingSpec {
+    /// The exit status.
+    #[serde(default)]
+    pub status: Option<u8>,
+    /// Stdout, inline.
+    #[serde(default)]
+    pub stdout: Option<String>,
+    /// Stdout, base64 (bytes that are not UTF-8).
+    #[serde(default)]
+    pub stdout_base64: Option<String>,
+    /// Stderr, inline.
+    #[serde(default)]
+    pub stderr: Option<String>,
+    /// Stderr, base64.
+    #[serde(default)]
+    pub stderr_base64: Option<String>,
 }
 
 /// The tag that marks a case depending on an ambiguous ruling.
@@ -173,7 +202,16 @@ pub struct Suite {
     #[serde(skip)]
     #[schemars(skip)]
     pub rule_matching: BTreeMap<String, MatchSpec>,
+    /// The `readings:` of every rule of `rules.yaml` naming some, by rule
+    /// ID: attached when the run loads the suite, never written here.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub rule_readings: BTreeMap<String, Readings>,
 }
+
+/// An ambiguous rule's other readings: each reading's name and the
+/// environment variables that make the model follow it.
+pub type Readings = BTreeMap<String, BTreeMap<String, String>>;
 
 /// One marking category of `suite.yaml`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -215,6 +253,12 @@ pub struct Rule {
     /// weighted rules takes the largest).
     #[serde(default)]
     pub weight: Option<f64>,
+    /// For a rule marked ambiguous, its other accepted readings: each
+    /// name with the environment variables the model reads to follow it
+    /// (`lenient: {CELSIUS_READING: lenient}`); the model's plain run is
+    /// the reading the rulings chose.
+    #[serde(default)]
+    pub readings: Readings,
 }
 
 /// How much of a rule is marked ambiguous in the rulings.

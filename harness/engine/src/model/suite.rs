@@ -263,6 +263,25 @@ pub fn suite_with_rules(
     let mut suite = suite_for(root, fallback)?;
     if let Some((file, bytes)) = find_upwards(root, fallback, "rules.yaml") {
         let rules: Rules = schema::parse(&file, &bytes)?;
+        for r in &rules.rules {
+            if !r.readings.is_empty() && r.ambiguous == schema::Ambiguity::No {
+                return Err(ParseError {
+                    file,
+                    location: readings_line(&bytes, &r.id).map(|l| (l, 1)),
+                    message: format!(
+                        "rule {} names readings but is not marked ambiguous: only an ambiguous \
+                         rule has other readings",
+                        r.id
+                    ),
+                });
+            }
+        }
+        suite.rule_readings = rules
+            .rules
+            .iter()
+            .filter(|r| !r.readings.is_empty())
+            .map(|r| (r.id.clone(), r.readings.clone()))
+            .collect();
         suite.rule_matching = rules
             .rules
             .into_iter()
@@ -270,6 +289,15 @@ pub fn suite_with_rules(
             .collect();
     }
     Ok(suite)
+}
+
+/// The line of the `readings:` of rule `id` in a `rules.yaml` text.
+fn readings_line(bytes: &[u8], id: &str) -> Option<usize> {
+    let text = String::from_utf8_lossy(bytes);
+    let at = text.lines().position(|l| {
+        l.trim_start().trim_start_matches("- ").trim_start() == format!("id: {id}")
+    })?;
+    crate::model::key_line::key_lines(&text, "readings").find(|&l| l > at)
 }
 
 /// The `rules.yaml` governing a tree (`fallback`: see [`find_upwards`]).

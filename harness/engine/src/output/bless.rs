@@ -69,6 +69,7 @@ pub fn bless(
     case: &Case,
     outcome: &Outcome,
     took: std::time::Duration,
+    readings: &[(String, Outcome)],
 ) -> Result<Blessed, BlessError> {
     let Root::Dir(_) = &file.root else {
         return Err(BlessError::NotOnDisk(file.display()));
@@ -157,6 +158,7 @@ pub fn bless(
         outcome,
         &mut sidecars,
     )?);
+    groups.push(readings_group(file, current.as_ref(), readings)?);
 
     let text = String::from_utf8_lossy(&old);
     let new = replace_expected(&text, &groups);
@@ -210,6 +212,52 @@ fn output_files(
     Ok(Group {
         keys: &["output-files"],
         text: (!files_same).then_some(files_text),
+    })
+}
+
+/// The `readings` group: what the model does under each other reading of
+/// an ambiguous rule the case cites, inline (a reading's output is short
+/// by nature: it differs where the rulings leave a point open).
+fn readings_group(
+    file: &CaseFile,
+    current: Option<&crate::model::case::Expectation>,
+    readings: &[(String, Outcome)],
+) -> Result<Group, BlessError> {
+    let mut text = String::new();
+    let mut same = current.is_some_and(|c| c.alternatives.len() == readings.len());
+    if !readings.is_empty() {
+        text.push_str("readings:\n");
+    }
+    for (name, outcome) in readings {
+        let Some(status) = outcome.ending.status() else {
+            return Err(BlessError::Abnormal {
+                file: file.display(),
+                ending: format!("under the reading `{name}`: {}", outcome.ending),
+            });
+        };
+        same &= current.is_some_and(|c| {
+            c.alternatives.iter().any(|a| {
+                a.reading == *name
+                    && a.ending.status() == Some(status)
+                    && a.stdout == outcome.stdout
+                    && a.stderr == outcome.stderr
+            })
+        });
+        let _ = writeln!(text, "  {}:", quote(name));
+        let _ = writeln!(text, "    status: {status}");
+        for (key, bytes) in [("stdout", &outcome.stdout), ("stderr", &outcome.stderr)] {
+            if let Ok(t) = std::str::from_utf8(bytes) {
+                let _ = writeln!(text, "    {key}: {}", quote(t));
+            } else {
+                use base64::Engine as _;
+                let b64 = base64::engine::general_purpose::STANDARD.encode(bytes);
+                let _ = writeln!(text, "    {key}-base64: {b64}");
+            }
+        }
+    }
+    Ok(Group {
+        keys: &["readings"],
+        text: (!same).then_some(text),
     })
 }
 

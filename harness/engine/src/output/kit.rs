@@ -149,6 +149,7 @@ mod tests {
             matching: crate::model::matching::Matching::default(),
             count_reads: false,
             reads: None,
+            alternatives: Vec::new(),
         };
         let kit = write(dir.path(), "cat/one", &inv, &expected, None).unwrap();
         assert_eq!(kit, dir.path().join("cat").join("one"));
@@ -182,6 +183,7 @@ mod tests {
             matching: crate::model::matching::Matching::default(),
             count_reads: false,
             reads: None,
+            alternatives: Vec::new(),
         };
         let kit = write(dir.path(), "reproduce/x", &inv, &expected, Some("./prog")).unwrap();
         let script = std::fs::read_to_string(kit.join("run.sh")).unwrap();

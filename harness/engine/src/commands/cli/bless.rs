@@ -13,8 +13,9 @@ pub(super) fn bless_one(
     ctx: &Context,
     file: &CaseFile,
     parsed: Result<Case, String>,
-    prompt: Option<&str>,
+    suite: Option<&crate::model::schema::Suite>,
 ) -> Result<(), String> {
+    let prompt = suite.and_then(|s| s.prompt.as_deref());
     let case = parsed?;
     // A conversation's expectations are its rules, not bytes: nothing to
     // write.
@@ -55,8 +56,50 @@ pub(super) fn bless_one(
         // The faster run's time: the other may have paid a cold start.
         took = took.min(again_activity.cpu.unwrap_or(again.elapsed));
     }
-    match bless::bless(file, &case, &outcome, took) {
+    let readings = other_readings(&case, suite)
+        .into_iter()
+        .map(|(name, env)| {
+            let mut under = inv.clone();
+            under.env.extend(
+                env.into_iter()
+                    .map(|(k, v)| (std::ffi::OsString::from(k), std::ffi::OsString::from(v))),
+            );
+            let out = run::run(&under).map_err(|e| format!("{}: {e}", file.display()))?;
+            if ctx.target.is_model()
+                && let Some(why) = crate::commands::folder::bless::could_not_run(&out)
+            {
+                return Err(format!(
+                    "{}: not blessed: under the reading `{name}`: {why}",
+                    file.display()
+                ));
+            }
+            Ok((name, out))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    match bless::bless(file, &case, &outcome, took, &readings) {
         Ok(Blessed::Changed | Blessed::Unchanged) => Ok(()),
         Err(e) => Err(e.to_string()),
     }
+}
+
+/// The other readings of the ambiguous rules `case` cites, each with the
+/// environment that makes the model follow it (a reading two rules name
+/// runs once, with both rules' variables).
+fn other_readings(
+    case: &Case,
+    suite: Option<&crate::model::schema::Suite>,
+) -> std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>> {
+    let mut out: std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>> =
+        std::collections::BTreeMap::new();
+    let Some(suite) = suite else {
+        return out;
+    };
+    for rule in &case.rules {
+        for (name, env) in suite.rule_readings.get(rule).into_iter().flatten() {
+            out.entry(name.clone())
+                .or_default()
+                .extend(env.iter().map(|(k, v)| (k.clone(), v.clone())));
+        }
+    }
+    out
 }

@@ -225,7 +225,11 @@ pub(super) fn plan(
             if parsed.as_ref().is_ok_and(|c| c.matching.is_some()) {
                 plan.cases_with_match += 1;
             }
-            let ambiguous = parsed.as_ref().is_ok_and(Case::is_ambiguous);
+            // An ambiguous case with the rule's other readings blessed in is
+            // judged against any reading and scored, not set aside.
+            let ambiguous = parsed
+                .as_ref()
+                .is_ok_and(|c| c.is_ambiguous() && c.readings.is_empty());
             if ambiguous && !run_ambiguous && !cli.test.include_ignored && !cli.test.ignored {
                 plan.ambiguous_ignored += 1;
             }

@@ -98,7 +98,9 @@ pub(super) fn job(
                 result.category = Some(c.category.clone());
                 result.rules.clone_from(&c.rules);
                 result.tags.clone_from(&c.tags);
-                result.ambiguous = c.is_ambiguous();
+                // Judged against every reading, an ambiguous case is
+                // charged like any other.
+                result.ambiguous = c.is_ambiguous() && c.readings.is_empty();
                 result.expected_status = c.status.map(i32::from);
             }
             Err(_) => result.category = file.folder().map(str::to_owned),
@@ -109,14 +111,9 @@ pub(super) fn job(
             Verdict::Error(e)
         } else if ctx.budget.admit() {
             if ctx.bless {
-                bless_one(
-                    &ctx,
-                    &file,
-                    parsed,
-                    suite.as_ref().ok().and_then(|s| s.prompt.as_deref()),
-                )
-                .err()
-                .map_or(Verdict::Passed, Verdict::Error)
+                bless_one(&ctx, &file, parsed, suite.as_ref().ok())
+                    .err()
+                    .map_or(Verdict::Passed, Verdict::Error)
             } else {
                 let mut forgiven = Vec::new();
                 let verdict = check_one(
@@ -338,6 +335,27 @@ pub(super) fn prepare(
     let mut expected = case::expectation(&case, file).map_err(|e| e.to_string())?;
     expected.any_status = suite.status_ambiguous && !case.is_ambiguous();
     expected.matching = case::matching(&case, file, &suite).map_err(|e| e.to_string())?;
+    for alternative in &mut expected.alternatives {
+        alternative.rules = case
+            .rules
+            .iter()
+            .filter(|r| {
+                suite
+                    .rule_readings
+                    .get(*r)
+                    .is_some_and(|readings| readings.contains_key(&alternative.reading))
+            })
+            .cloned()
+            .collect();
+        if alternative.rules.is_empty() {
+            return Err(format!(
+                "{}: `readings: {}`: no rule the case cites names that reading in rules.yaml \
+                 (re-bless the case)",
+                file.display(),
+                alternative.reading
+            ));
+        }
+    }
     for command in expected.matching.checkers() {
         ctx.checkers
             .usable(command)
@@ -394,15 +412,30 @@ pub(super) fn judge(
     // `--strict` judges exactly and lists what the tolerance forgave: the
     // run is compared both ways only where a tolerance is declared.
     let exact_copy = (ctx.strict && !expected.matching.is_exact()).then(|| outcome.clone());
+    let other_copy = (!expected.alternatives.is_empty()).then(|| outcome.clone());
     let judgement = match compare::judge_owned(expected, outcome, &oracle) {
         Ok(j) => j,
         Err(e) => return Verdict::Error(format!("{}: {e}", file.display())),
     };
     *forgiven = judgement.forgiven;
-    let (mut mismatches, judged) = match exact_copy {
+    let (mut mismatches, mut judged) = match exact_copy {
         Some(copy) if !forgiven.is_empty() => (compare::compare_owned(expected, copy), Vec::new()),
         _ => (judgement.mismatches, judgement.judged),
     };
+    // An ambiguous rule's other reading: the case passes when the run
+    // matches what the model does under it (a memory error still fails).
+    if !mismatches.is_empty()
+        && let Some(copy) = other_copy
+    {
+        match other_reading(ctx, expected, &copy, &oracle, &mut judged) {
+            Ok(Some(passed)) => {
+                forgiven.push(passed);
+                mismatches.clear();
+            }
+            Ok(None) => {}
+            Err(e) => return Verdict::Error(format!("{}: {e}", file.display())),
+        }
+    }
     mismatches.extend(memory);
     if mismatches.is_empty() {
         return Verdict::Passed;
@@ -475,6 +508,37 @@ pub(super) fn judge(
         judged,
     };
     Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &inv.stdin, notes)))
+}
+
+/// Judges a run that failed its case against the other readings of the
+/// ambiguous rules it cites: the reading it passes under, as what was
+/// forgiven, or `None` with each reading it fails noted in `judged`.
+fn other_reading(
+    ctx: &Context,
+    expected: &crate::model::case::Expectation,
+    copy: &crate::exec::run::Outcome,
+    oracle: &CaseOracle<'_>,
+    judged: &mut Vec<String>,
+) -> Result<Option<compare::Forgiven>, String> {
+    let Some(alternative) = compare::other_reading(expected, copy, oracle, ctx.strict)? else {
+        judged.extend(expected.alternatives.iter().map(|a| {
+            format!(
+                "also under the reading `{}` ({}): it fails that too",
+                a.reading,
+                a.rules.join(", ")
+            )
+        }));
+        return Ok(None);
+    };
+    Ok(Some(compare::Forgiven {
+        part: "the case".to_owned(),
+        how: format!(
+            "under the reading `{}` ({})",
+            alternative.reading,
+            alternative.rules.join(", ")
+        ),
+        charges: Vec::new(),
+    }))
 }
 
 /// Under `--memcheck`, the run with its stderr stripped of the
