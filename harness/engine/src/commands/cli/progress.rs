@@ -26,15 +26,26 @@ pub(super) struct Tally {
     /// Cases whose run panicked inside the harness: its fault, exit 2.
     pub(super) panicked: usize,
     pub(super) elapsed: Duration,
+    /// Cases that made a memory error only warned about (`--memcheck
+    /// …,warn`): passed or failed by their output alone.
+    pub(super) warned: usize,
 }
 
 impl Tally {
     /// The closing line, worded as libtest's so that scripts and eyes used
     /// to `cargo test` read it.
     pub(super) fn line(&self) -> String {
+        let warned = if self.warned > 0 {
+            format!(
+                "; {} case(s) with memory warnings (no marks lost)",
+                self.warned
+            )
+        } else {
+            String::new()
+        };
         format!(
             "test result: {}. {} passed; {} failed; {} ignored; {} filtered out; finished in \
-             {:.2}s",
+             {:.2}s{warned}",
             if self.failed + self.panicked > 0 {
                 "FAILED"
             } else {

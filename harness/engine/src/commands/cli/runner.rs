@@ -104,7 +104,7 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     let content_hash = suite::content_hash(&plan.roots);
     let suite_name = suite_name(&plan);
     let jobs = std::mem::take(&mut plan.trials);
-    let (failed, tally) = if libtest {
+    let (failed, mut tally) = if libtest {
         let trials = jobs.into_iter().map(Job::into_trial).collect();
         (libtest_mimic::run(&cli.test, trials).has_failed(), None)
     } else {
@@ -117,6 +117,9 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
         print_ambiguous_note(pack, plan.ambiguous_ignored);
     }
     let results = finished(&ctx);
+    if let Some(tally) = &mut tally {
+        tally.warned = results.iter().filter(|r| r.warning.is_some()).count();
+    }
     if chatty {
         let shown = (narrate, libtest);
         // No probe of other packs for a program that hangs (its failures
@@ -236,8 +239,9 @@ fn driver_preflight(ctx: &Context, cli: &Cli) -> Result<(), String> {
 /// never the program's fault.
 /// The causes, after the note naming the pack the program looks like when
 /// that is another one (when `probe`): each with its worked example, or for `-q` (neither
-/// narrating nor libtest's lines) each cause's one line; then, unless
-/// libtest printed them, the cases the harness could not run.
+/// narrating nor libtest's lines) each cause's one line; then the memory
+/// warnings likewise; then, unless libtest printed them, the cases the
+/// harness could not run.
 fn print_causes(
     app: &App<'_>,
     pack: &dyn Pack,
@@ -261,6 +265,10 @@ fn print_causes(
     } else {
         print!("{}", crate::judge::group::render_labels(results, style));
     }
+    print!(
+        "{}",
+        crate::judge::group::render_warnings(results, style, narrate || libtest)
+    );
     if !libtest {
         print!("{}", errors_report(results));
     }

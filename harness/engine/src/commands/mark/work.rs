@@ -405,6 +405,7 @@ fn one(shared: &Shared, sub: &Submission) -> Done {
         errors: 0,
         cases: Vec::new(),
         causes: Vec::new(),
+        memory_warnings: Vec::new(),
         seconds: 0.0,
         usage: None,
     };
