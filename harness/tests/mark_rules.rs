@@ -337,7 +337,7 @@ fn the_gradescope_autograder_runs_against_a_fake_tree() {
         "{runner}"
     );
     let variant = env!("CARGO_BIN_EXE_boxes-fixture-variant");
-    let run = |name: &str, source: &[u8]| -> serde_json::Value {
+    let run_with = |scripts: &Path, name: &str, source: &[u8]| -> serde_json::Value {
         let tree = root.join(name);
         write(&tree.join("submission/main.c"), source);
         let out = std::process::Command::new(scripts.join("run_autograder"))
@@ -364,6 +364,7 @@ fn the_gradescope_autograder_runs_against_a_fake_tree() {
             std::fs::read_to_string(tree.join("results/results.json")).expect("results.json");
         serde_json::from_str(&text).expect("JSON")
     };
+    let run = |name: &str, source: &[u8]| run_with(&scripts, name, source);
     // A failing program: the tests carry the causes, with a worked example.
     let failing = run("failing", wrapper(variant, "no-extra-turn", "").as_bytes());
     gradescope_shaped(&failing);
@@ -389,6 +390,62 @@ fn the_gradescope_autograder_runs_against_a_fake_tree() {
     assert_eq!(broken["score"].as_f64(), Some(0.0));
     let output = broken["output"].as_str().unwrap_or("");
     assert!(output.contains("error:"), "{output}");
+    // With --memcheck: written into both mark lines, and (where gcc has
+    // AddressSanitizer) the same submission marked with it, built with
+    // the sanitizers, loses nothing more: it makes no memory error.
+    let checked = root.join("autograder-memcheck");
+    let wrote = harness(root)
+        .args([
+            "gradescope-autograder",
+            "--spec",
+            "boxes",
+            "--memcheck",
+            "asan",
+            "--out",
+        ])
+        .arg(&checked)
+        .output()
+        .expect("runs");
+    assert_eq!(wrote.status.code(), Some(0), "{}", said(&wrote));
+    let runner = std::fs::read_to_string(checked.join("run_autograder")).expect("run_autograder");
+    assert_eq!(
+        runner
+            .matches("--spec boxes --memcheck asan \"$work/subs\"")
+            .count(),
+        2,
+        "{runner}"
+    );
+    if !gcc_has_asan(root) {
+        return;
+    }
+    let sanitized = run_with(
+        &checked,
+        "failing-memcheck",
+        wrapper(variant, "no-extra-turn", "").as_bytes(),
+    );
+    gradescope_shaped(&sanitized);
+    assert_eq!(sanitized["score"], failing["score"], "{sanitized}");
+}
+
+/// Whether gcc here builds with AddressSanitizer; says why not where it
+/// cannot (and fails under CI, which installs it).
+fn gcc_has_asan(root: &Path) -> bool {
+    let source = root.join("asan-probe.c");
+    write(&source, b"int main(void) { return 0; }\n");
+    let out = std::process::Command::new("gcc")
+        .args(["-fsanitize=address,undefined", "-o"])
+        .arg(root.join("asan-probe"))
+        .arg(&source)
+        .output();
+    let ok = matches!(&out, Ok(o) if o.status.success());
+    if !ok {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "gcc cannot build with -fsanitize=address: {out:?}"
+        );
+        eprintln!("skipped: gcc cannot build with -fsanitize=address here ({out:?})");
+    }
+    ok
 }
 
 #[test]
