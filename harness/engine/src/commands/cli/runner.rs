@@ -104,7 +104,7 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     let content_hash = suite::content_hash(&plan.roots);
     let suite_name = suite_name(&plan);
     let jobs = std::mem::take(&mut plan.trials);
-    let (failed, mut tally) = if libtest {
+    let (failed, tally) = if libtest {
         let trials = jobs.into_iter().map(Job::into_trial).collect();
         (libtest_mimic::run(&cli.test, trials).has_failed(), None)
     } else {
@@ -117,9 +117,6 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
         print_ambiguous_note(pack, plan.ambiguous_ignored);
     }
     let results = finished(&ctx);
-    if let Some(tally) = &mut tally {
-        tally.warned = results.iter().filter(|r| r.warning.is_some()).count();
-    }
     if chatty {
         let shown = (narrate, libtest);
         // No probe of other packs for a program that hangs (its failures
@@ -164,7 +161,7 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     if let Some(tally) = &tally
         && chatty
     {
-        println!("\n{}", tally.line());
+        println!("\n{}", tally.line(&results));
     }
     exit_status(program, &results, tally.as_ref(), failed)
 }
