@@ -173,6 +173,10 @@ fn run_names_each_sanitizer_error_by_kind_and_place_and_passes_the_clean_program
     assert_eq!(code, 0, "{report}");
 }
 
+/// The cause of `uninitialised.c` under valgrind.
+const UNINITIALISED: &str = "1 of 1: 2 case(s): uninitialised-value: a branch on an uninitialised \
+                             value in `main` (uninitialised.c:14)";
+
 #[test]
 fn run_under_valgrind_names_an_uninitialised_read_and_passes_the_clean_program() {
     if !has_valgrind() {
@@ -185,14 +189,7 @@ fn run_under_valgrind_names_an_uninitialised_read_and_passes_the_clean_program()
     let uninitialised = built(dir.path(), "uninitialised", "-g").unwrap();
     let (code, report) = run(&uninitialised, "valgrind");
     assert_eq!(code, 1, "{report}");
-    assert_eq!(
-        causes(&report),
-        [
-            "1 of 1: 2 case(s): uninitialised-value: a branch on an uninitialised value in `main` \
-          (uninitialised.c:14)"
-        ],
-        "{report}"
-    );
+    assert_eq!(causes(&report), [UNINITIALISED], "{report}");
     assert!(report.contains("/usr/bin/valgrind -q"), "{report}");
     let (code, report) = run(&clean, "valgrind,leaks");
     assert_eq!(code, 0, "{report}");
@@ -248,6 +245,16 @@ fn mark(subs: &Path, out: &Path, memcheck: &str) -> String {
         .unwrap();
     assert_eq!(done.status.code(), Some(0), "{}", text(&done));
     std::fs::read_to_string(out.join("marks.csv")).unwrap()
+}
+
+/// The class view's memory errors table of the marks in `out`.
+fn memory_table(out: &Path) -> String {
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    let table = page
+        .split_once("<table id=\"memory-errors\">")
+        .and_then(|(_, rest)| rest.split_once("</table>"));
+    assert!(table.is_some(), "no memory table: {page}");
+    table.unwrap().0.to_owned()
 }
 
 /// The row of `id` in `marks.csv`: its total and first cause.
@@ -322,12 +329,7 @@ fn mark_builds_with_the_sanitizers_and_lists_each_error_by_kind_and_place() {
     assert!(log.starts_with("$ CFLAGS='-g -O1"), "{log}");
     // The class view lists each error by kind and place, with its
     // submissions.
-    let page = std::fs::read_to_string(out.path().join("index.html")).unwrap();
-    let table = page
-        .split_once("<table id=\"memory-errors\">")
-        .and_then(|(_, rest)| rest.split_once("</table>"));
-    assert!(table.is_some(), "no memory table: {page}");
-    let (table, _) = table.unwrap();
+    let table = memory_table(out.path());
     for (id, cause) in expected {
         let (kind, place) = cause
             .strip_prefix("memory: ")
@@ -431,14 +433,7 @@ fn under_valgrind_warn_an_uninitialised_read_fails_no_case() {
     };
     let (code, report) = run(&exe, "valgrind,warn");
     assert_eq!(code, 0, "{report}");
-    assert_eq!(
-        causes(&report),
-        [
-            "1 of 1: 2 case(s): uninitialised-value: a branch on an uninitialised value in `main` \
-          (uninitialised.c:14)"
-        ],
-        "{report}"
-    );
+    assert_eq!(causes(&report), [UNINITIALISED], "{report}");
     assert!(report.contains("with memory warnings"), "{report}");
 }
 
@@ -477,12 +472,7 @@ fn mark_under_warn_gives_full_marks_and_reports_the_error_as_a_warning() {
     assert_eq!(row(&csv, "clean"), ("2", ""), "{csv}");
     let log = std::fs::read_to_string(out.path().join("submissions/clean/build.log")).unwrap();
     assert!(log.contains("-fsanitize-recover=address"), "{log}");
-    let page = std::fs::read_to_string(out.path().join("index.html")).unwrap();
-    let table = page
-        .split_once("<table id=\"memory-errors\">")
-        .and_then(|(_, rest)| rest.split_once("</table>"))
-        .map(|(table, _)| table)
-        .unwrap_or_default();
+    let table = memory_table(out.path());
     for (id, _) in warned {
         assert!(
             table
