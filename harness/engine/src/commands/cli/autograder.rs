@@ -171,16 +171,16 @@ mod tests {
     #[test]
     fn memcheck_goes_into_both_mark_lines_and_valgrind_into_the_image() {
         let m: Memcheck = "asan,warn".parse().unwrap();
-        let script = run_autograder("h", "boxes", Some(m));
+        let script = run_autograder("h", "shout", Some(m));
         assert_eq!(
             script
-                .matches("--spec boxes --memcheck asan,warn \"$work/subs\"")
+                .matches("--spec shout --memcheck asan,warn \"$work/subs\"")
                 .count(),
             2,
             "{script}"
         );
         assert!(script.contains("no marks lost"), "{script}");
-        assert!(!run_autograder("h", "boxes", None).contains("--memcheck"));
+        assert!(!run_autograder("h", "shout", None).contains("--memcheck"));
         assert!(!setup_sh("h", Some(m)).contains("valgrind"));
         let v: Memcheck = "valgrind".parse().unwrap();
         assert!(setup_sh("h", Some(v)).contains("apt-get install -y valgrind"));
