@@ -337,33 +337,7 @@ fn the_gradescope_autograder_runs_against_a_fake_tree() {
         "{runner}"
     );
     let variant = env!("CARGO_BIN_EXE_boxes-fixture-variant");
-    let run = |name: &str, source: &[u8]| -> serde_json::Value {
-        let tree = root.join(name);
-        write(&tree.join("submission/main.c"), source);
-        let out = std::process::Command::new(scripts.join("run_autograder"))
-            .env("AUTOGRADER_ROOT", &tree)
-            .env(
-                "AUTOGRADER_HARNESS",
-                assert_cmd::cargo::cargo_bin("boxes-harness"),
-            )
-            .env("TMPDIR", root)
-            .env_remove("CONFORMANCE_REFERENCE")
-            .env("CONFORMANCE_ALLOW_READ", executables())
-            // As in a container that refuses user namespaces.
-            .env("CONFORMANCE_CONTAINMENT", "landlock")
-            .output()
-            .expect("run_autograder runs");
-        assert_eq!(out.status.code(), Some(0), "{}", said(&out));
-        // Landlock is here: the submission is marked confined, unasked.
-        let log = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            !log.contains("autograder: marking with --allow-weaker-containment"),
-            "{log}"
-        );
-        let text =
-            std::fs::read_to_string(tree.join("results/results.json")).expect("results.json");
-        serde_json::from_str(&text).expect("JSON")
-    };
+    let run = |name: &str, source: &[u8]| run_autograder(root, &scripts, name, source);
     // A failing program: the tests carry the causes, with a worked example.
     let failing = run("failing", wrapper(variant, "no-extra-turn", "").as_bytes());
     gradescope_shaped(&failing);
@@ -389,6 +363,102 @@ fn the_gradescope_autograder_runs_against_a_fake_tree() {
     assert_eq!(broken["score"].as_f64(), Some(0.0));
     let output = broken["output"].as_str().unwrap_or("");
     assert!(output.contains("error:"), "{output}");
+    memcheck_is_written_and_costs_a_program_without_memory_errors_nothing(root, variant, &failing);
+}
+
+/// `scripts`' `run_autograder` run on a submission of one `main.c`
+/// (`source`) in a fake tree `root/name`, as in a container that refuses
+/// user namespaces: its `results.json`.
+fn run_autograder(root: &Path, scripts: &Path, name: &str, source: &[u8]) -> serde_json::Value {
+    let tree = root.join(name);
+    write(&tree.join("submission/main.c"), source);
+    let out = std::process::Command::new(scripts.join("run_autograder"))
+        .env("AUTOGRADER_ROOT", &tree)
+        .env(
+            "AUTOGRADER_HARNESS",
+            assert_cmd::cargo::cargo_bin("boxes-harness"),
+        )
+        .env("TMPDIR", root)
+        .env_remove("CONFORMANCE_REFERENCE")
+        .env("CONFORMANCE_ALLOW_READ", executables())
+        // As in a container that refuses user namespaces.
+        .env("CONFORMANCE_CONTAINMENT", "landlock")
+        .output()
+        .expect("run_autograder runs");
+    assert_eq!(out.status.code(), Some(0), "{}", said(&out));
+    // Landlock is here: the submission is marked confined, unasked.
+    let log = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !log.contains("autograder: marking with --allow-weaker-containment"),
+        "{log}"
+    );
+    let text = std::fs::read_to_string(tree.join("results/results.json")).expect("results.json");
+    serde_json::from_str(&text).expect("JSON")
+}
+
+/// `gradescope-autograder --memcheck asan`: written into both mark lines,
+/// and (where gcc has AddressSanitizer) the submission that gave
+/// `failing`, marked with it, built with the sanitizers, loses nothing
+/// more: it makes no memory error.
+fn memcheck_is_written_and_costs_a_program_without_memory_errors_nothing(
+    root: &Path,
+    variant: &str,
+    failing: &serde_json::Value,
+) {
+    let checked = root.join("autograder-memcheck");
+    let wrote = harness(root)
+        .args([
+            "gradescope-autograder",
+            "--spec",
+            "boxes",
+            "--memcheck",
+            "asan",
+            "--out",
+        ])
+        .arg(&checked)
+        .output()
+        .expect("runs");
+    assert_eq!(wrote.status.code(), Some(0), "{}", said(&wrote));
+    let runner = std::fs::read_to_string(checked.join("run_autograder")).expect("run_autograder");
+    assert_eq!(
+        runner
+            .matches("--spec boxes --memcheck asan \"$work/subs\"")
+            .count(),
+        2,
+        "{runner}"
+    );
+    if !gcc_has_asan(root) {
+        return;
+    }
+    let sanitized = run_autograder(
+        root,
+        &checked,
+        "failing-memcheck",
+        wrapper(variant, "no-extra-turn", "").as_bytes(),
+    );
+    gradescope_shaped(&sanitized);
+    assert_eq!(sanitized["score"], failing["score"], "{sanitized}");
+}
+
+/// Whether gcc here builds with AddressSanitizer; says why not where it
+/// cannot (and fails under CI, which installs it).
+fn gcc_has_asan(root: &Path) -> bool {
+    let source = root.join("asan-probe.c");
+    write(&source, b"int main(void) { return 0; }\n");
+    let out = std::process::Command::new("gcc")
+        .args(["-fsanitize=address,undefined", "-o"])
+        .arg(root.join("asan-probe"))
+        .arg(&source)
+        .output();
+    let ok = matches!(&out, Ok(o) if o.status.success());
+    if !ok {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "gcc cannot build with -fsanitize=address: {out:?}"
+        );
+        eprintln!("skipped: gcc cannot build with -fsanitize=address here ({out:?})");
+    }
+    ok
 }
 
 #[test]

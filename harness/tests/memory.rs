@@ -173,6 +173,10 @@ fn run_names_each_sanitizer_error_by_kind_and_place_and_passes_the_clean_program
     assert_eq!(code, 0, "{report}");
 }
 
+/// The cause of `uninitialised.c` under valgrind.
+const UNINITIALISED: &str = "1 of 1: 2 case(s): uninitialised-value: a branch on an uninitialised \
+                             value in `main` (uninitialised.c:14)";
+
 #[test]
 fn run_under_valgrind_names_an_uninitialised_read_and_passes_the_clean_program() {
     if !has_valgrind() {
@@ -185,14 +189,7 @@ fn run_under_valgrind_names_an_uninitialised_read_and_passes_the_clean_program()
     let uninitialised = built(dir.path(), "uninitialised", "-g").unwrap();
     let (code, report) = run(&uninitialised, "valgrind");
     assert_eq!(code, 1, "{report}");
-    assert_eq!(
-        causes(&report),
-        [
-            "1 of 1: 2 case(s): uninitialised-value: a branch on an uninitialised value in `main` \
-          (uninitialised.c:14)"
-        ],
-        "{report}"
-    );
+    assert_eq!(causes(&report), [UNINITIALISED], "{report}");
     assert!(report.contains("/usr/bin/valgrind -q"), "{report}");
     let (code, report) = run(&clean, "valgrind,leaks");
     assert_eq!(code, 0, "{report}");
@@ -248,6 +245,16 @@ fn mark(subs: &Path, out: &Path, memcheck: &str) -> String {
         .unwrap();
     assert_eq!(done.status.code(), Some(0), "{}", text(&done));
     std::fs::read_to_string(out.join("marks.csv")).unwrap()
+}
+
+/// The class view's memory errors table of the marks in `out`.
+fn memory_table(out: &Path) -> String {
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    let table = page
+        .split_once("<table id=\"memory-errors\">")
+        .and_then(|(_, rest)| rest.split_once("</table>"));
+    assert!(table.is_some(), "no memory table: {page}");
+    table.unwrap().0.to_owned()
 }
 
 /// The row of `id` in `marks.csv`: its total and first cause.
@@ -322,12 +329,7 @@ fn mark_builds_with_the_sanitizers_and_lists_each_error_by_kind_and_place() {
     assert!(log.starts_with("$ CFLAGS='-g -O1"), "{log}");
     // The class view lists each error by kind and place, with its
     // submissions.
-    let page = std::fs::read_to_string(out.path().join("index.html")).unwrap();
-    let table = page
-        .split_once("<table id=\"memory-errors\">")
-        .and_then(|(_, rest)| rest.split_once("</table>"));
-    assert!(table.is_some(), "no memory table: {page}");
-    let (table, _) = table.unwrap();
+    let table = memory_table(out.path());
     for (id, cause) in expected {
         let (kind, place) = cause
             .strip_prefix("memory: ")
@@ -359,4 +361,124 @@ fn mark_under_valgrind_names_an_uninitialised_read() {
         "{csv}"
     );
     assert_eq!(row(&csv, "clean"), ("2", ""), "{csv}");
+}
+
+/// The flags of an ASan build that goes on past an error (`asan,warn`).
+const ASAN_RECOVER: &str =
+    "-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fsanitize-recover=address";
+
+#[test]
+fn under_warn_a_memory_error_is_reported_by_kind_and_place_and_fails_no_case() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(halting) = built(dir.path(), "stack_overflow", ASAN) else {
+        return;
+    };
+    // A build that stops at its first error cannot be judged past it.
+    let (code, report) = run(&halting, "asan,warn");
+    assert_eq!(code, 2, "{report}");
+    assert!(
+        report.contains("is built to stop at its first memory error")
+            && report.contains("-fsanitize-recover=address`"),
+        "{report}"
+    );
+    let recovering = dir.path().join("recovering");
+    std::fs::create_dir(&recovering).unwrap();
+    let exe = built(&recovering, "stack_overflow", ASAN_RECOVER).unwrap();
+    let results = dir.path().join("results.json");
+    let out = harness()
+        .arg("--spec")
+        .arg(pack())
+        .arg("--bin")
+        .arg(&exe)
+        .args(["--memcheck", "asan,warn", "--results"])
+        .arg(&results)
+        .output()
+        .unwrap();
+    let report = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{report}");
+    assert!(
+        report.contains("memory warnings by cause: 2 case(s) made a memory error")
+            && report.contains("2 passed; 0 failed")
+            && report.contains("; 2 case(s) with memory warnings (no marks lost)"),
+        "{report}"
+    );
+    assert_eq!(
+        causes(&report),
+        [EXPECTED[1].2],
+        "the same cause as a failure would have: {report}"
+    );
+    assert!(report.contains("halt_on_error=0"), "{report}");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    assert_eq!(
+        doc["warnings"][0]["cause"],
+        "memory: stack-buffer-overflow in `encipher` (stack_overflow.c:8)",
+        "{doc}"
+    );
+    assert_eq!(doc["causes"], serde_json::json!([]), "{doc}");
+    for case in doc["cases"].as_array().unwrap() {
+        assert_eq!(case["verdict"], "passed", "{case}");
+        assert_eq!(case["warnings"][0]["part"], "memory", "{case}");
+    }
+}
+
+#[test]
+fn under_valgrind_warn_an_uninitialised_read_fails_no_case() {
+    if !has_valgrind() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let Some(exe) = built(dir.path(), "uninitialised", "-g") else {
+        return;
+    };
+    let (code, report) = run(&exe, "valgrind,warn");
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(causes(&report), [UNINITIALISED], "{report}");
+    assert!(report.contains("with memory warnings"), "{report}");
+}
+
+#[test]
+fn mark_under_warn_gives_full_marks_and_reports_the_error_as_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    if built(dir.path(), "clean", ASAN_RECOVER).is_none() {
+        return;
+    }
+    let subs = submissions(&["stack_overflow", "heap_overflow", "clean"]);
+    let out = tempfile::tempdir().unwrap();
+    let csv = mark(subs.path(), out.path(), "asan,warn");
+    let warned = [
+        (
+            "stack_overflow",
+            "memory: stack-buffer-overflow in `encipher` (shout.c:8)",
+        ),
+        (
+            "heap_overflow",
+            "memory: heap-buffer-overflow in `shout` (shout.c:11)",
+        ),
+    ];
+    for (id, cause) in warned {
+        // Full marks, no cause charged.
+        assert_eq!(row(&csv, id), ("2", ""), "{csv}");
+        let folder = out.path().join(format!("submissions/{id}"));
+        let mark: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(folder.join("mark.json")).unwrap())
+                .unwrap();
+        assert_eq!(mark["memory_warnings"][0]["cause"], cause, "{mark}");
+        let report = std::fs::read_to_string(folder.join("report.txt")).unwrap();
+        assert!(report.contains("memory warnings by cause:"), "{report}");
+        let page = std::fs::read_to_string(folder.join("report.html")).unwrap();
+        assert!(page.contains("Memory warnings (no marks lost)"), "{page}");
+    }
+    assert_eq!(row(&csv, "clean"), ("2", ""), "{csv}");
+    let log = std::fs::read_to_string(out.path().join("submissions/clean/build.log")).unwrap();
+    assert!(log.contains("-fsanitize-recover=address"), "{log}");
+    let table = memory_table(out.path());
+    for (id, _) in warned {
+        assert!(
+            table
+                .lines()
+                .any(|l| l.contains(&format!("<td>{id}</td>")) && l.contains("warning: none lost")),
+            "{table}"
+        );
+    }
 }

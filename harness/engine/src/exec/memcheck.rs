@@ -3,8 +3,11 @@
 //! AddressSanitizer and UndefinedBehaviorSanitizer (by the student for
 //! `run --bin`, by `mark` through `CFLAGS`), and runs with their options
 //! set; `valgrind`: each run is the program under valgrind's memcheck,
-//! its time limit scaled and its memory bounded by what it holds. What
-//! their reports mean is the judge's ([`crate::judge`]).
+//! its time limit scaled and its memory bounded by what it holds. With
+//! `warn` a course only warns: the program must go on past its errors
+//! (an ASan build made to recover), so that its output is judged as
+//! though they were not there. What their reports mean is the judge's
+//! ([`crate::judge`]).
 
 use std::ffi::OsString;
 use std::path::Path;
@@ -19,6 +22,11 @@ pub const VALGRIND: &str = "/usr/bin/valgrind";
 /// The flags `mark` builds with under `asan` (through `CFLAGS`,
 /// `CXXFLAGS` and `LDFLAGS`).
 pub const ASAN_FLAGS: &str = "-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined";
+
+/// The flags under `asan,warn`: ASan made to go on past an error (with
+/// `halt_on_error=0`), so that the output is the program's whole output.
+pub const ASAN_WARN_FLAGS: &str = "-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+                                   -fsanitize-recover=address";
 
 /// The flags `mark` builds with under `valgrind`: debug information, for
 /// the source line of each error.
@@ -51,18 +59,22 @@ pub struct Memcheck {
     /// Leaks are errors too (off unless asked: many courses do not
     /// charge them).
     pub leaks: bool,
+    /// Memory errors are warnings: reported, grouped by kind and place,
+    /// and no case fails by them.
+    pub warn: bool,
 }
 
 /// The words `--memcheck` takes, for its errors.
-const WORDS: &str = "`asan` or `valgrind`, then optionally `leaks`, by commas";
+const WORDS: &str = "`asan` or `valgrind`, then optionally `leaks` and `warn`, by commas";
 
 impl std::str::FromStr for Memcheck {
     type Err = String;
 
-    /// `asan`, `valgrind`, `asan,leaks`, `valgrind,leaks`.
+    /// `asan`, `valgrind`, each optionally with `,leaks` and `,warn`.
     fn from_str(text: &str) -> Result<Self, String> {
         let mut tool = None;
         let mut leaks = false;
+        let mut warn = false;
         for word in text.split(',').map(str::trim) {
             match word {
                 "asan" | "valgrind" if tool.is_some() => {
@@ -71,11 +83,12 @@ impl std::str::FromStr for Memcheck {
                 "asan" => tool = Some(Tool::Asan),
                 "valgrind" => tool = Some(Tool::Valgrind),
                 "leaks" => leaks = true,
+                "warn" => warn = true,
                 other => return Err(format!("`{other}` is not a memcheck word: {WORDS}")),
             }
         }
         let tool = tool.ok_or_else(|| format!("`{text}` names no tool: {WORDS}"))?;
-        Ok(Self { tool, leaks })
+        Ok(Self { tool, leaks, warn })
     }
 }
 
@@ -87,6 +100,9 @@ impl std::fmt::Display for Memcheck {
         })?;
         if self.leaks {
             f.write_str(",leaks")?;
+        }
+        if self.warn {
+            f.write_str(",warn")?;
         }
         Ok(())
     }
@@ -108,6 +124,14 @@ impl Memcheck {
                     self.flags()
                 ))
             }
+            // A build that stops at its first error cuts its output
+            // there: under `warn` that output would be judged, and fail.
+            Tool::Asan if self.warn && halts_at_first_error(target.path()) => Err(format!(
+                "--memcheck {self}: {} is built to stop at its first memory error, so its output \
+                 past it could not be judged: build it with `{}`",
+                target.path().display(),
+                self.flags()
+            )),
             Tool::Valgrind if !Path::new(VALGRIND).is_file() => Err(format!(
                 "--memcheck valgrind: {VALGRIND} is not installed (Debian and Ubuntu: `apt-get \
                  install valgrind`)"
@@ -119,6 +143,7 @@ impl Memcheck {
     /// The compiler flags a build for this check takes.
     pub fn flags(self) -> &'static str {
         match self.tool {
+            Tool::Asan if self.warn => ASAN_WARN_FLAGS,
             Tool::Asan => ASAN_FLAGS,
             Tool::Valgrind => VALGRIND_FLAGS,
         }
@@ -133,7 +158,11 @@ impl Memcheck {
             Tool::Asan => {
                 inv.timeout = self.scale(inv.timeout);
                 inv.limits.cpu_seconds = Some(inv.timeout.as_secs() + 2);
-                let asan = format!("detect_leaks={}:halt_on_error=1", u8::from(self.leaks));
+                let asan = format!(
+                    "detect_leaks={}:halt_on_error={}",
+                    u8::from(self.leaks),
+                    u8::from(!self.warn)
+                );
                 let own = |name: &str| inv.env.iter().any(|(k, _)| k == name);
                 let mut add: Vec<(OsString, OsString)> = Vec::new();
                 if !own("ASAN_OPTIONS") {
@@ -205,6 +234,43 @@ impl Memcheck {
     }
 }
 
+/// Whether the ASan build `program` stops at its first memory error: it
+/// calls ASan's reports of a load or a store that abort (`__asan_report_
+/// load4`), not those that go on (`__asan_report_load4_noabort`, built
+/// with `-fsanitize-recover=address`). A program with no checked access
+/// at all calls neither and goes on.
+fn halts_at_first_error(program: &Path) -> bool {
+    use std::io::Read as _;
+    /// Bytes read of a program (its dynamic symbols come first).
+    const SEARCHED: u64 = 64 << 20;
+    let mut bytes = Vec::new();
+    if std::fs::File::open(program)
+        .and_then(|f| f.take(SEARCHED).read_to_end(&mut bytes))
+        .is_err()
+    {
+        return false;
+    }
+    halting_reports(&bytes)
+}
+
+/// Whether `bytes` name an ASan report of an access that aborts.
+fn halting_reports(bytes: &[u8]) -> bool {
+    const PREFIX: &[u8] = b"__asan_report_";
+    bytes
+        .windows(PREFIX.len())
+        .enumerate()
+        .filter(|(_, w)| *w == PREFIX)
+        .any(|(at, _)| {
+            let name: Vec<u8> = bytes[at + PREFIX.len()..]
+                .iter()
+                .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_')
+                .copied()
+                .collect();
+            (name.starts_with(b"load") || name.starts_with(b"store"))
+                && !name.ends_with(b"_noabort")
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -233,12 +299,23 @@ mod tests {
                 .unwrap_err()
                 .contains("`msan` is not")
         );
-        assert!(
-            "asan,warn"
-                .parse::<Memcheck>()
-                .unwrap_err()
-                .contains("`warn` is not")
-        );
+        let warn: Memcheck = "asan,leaks,warn".parse().unwrap();
+        assert!(warn.warn && warn.leaks);
+        assert_eq!(warn.to_string(), "asan,leaks,warn");
+        assert!(warn.flags().ends_with("-fsanitize-recover=address"));
+    }
+
+    #[test]
+    fn a_build_that_aborts_at_its_first_error_is_told_from_one_that_recovers() {
+        assert!(halting_reports(b"\0__asan_report_store1\0__asan_init\0"));
+        assert!(halting_reports(b"\0__asan_report_load_n\0"));
+        assert!(!halting_reports(
+            b"\0__asan_report_store1_noabort\0__asan_report_load8_noabort\0"
+        ));
+        // Only interceptors (strcpy, puts): nothing aborts but the options.
+        assert!(!halting_reports(
+            b"\0__asan_init\0__asan_version_mismatch\0"
+        ));
     }
 
     #[test]

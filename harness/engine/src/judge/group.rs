@@ -36,19 +36,36 @@ pub struct Group<'a> {
 /// equal count crashes, hangs and floods before wrong bytes; then by the
 /// first case's name.
 pub fn groups(results: &[CaseResult]) -> Vec<Group<'_>> {
+    groups_of(results.iter().filter_map(|r| match &r.verdict {
+        Verdict::Failed(f) => Some((r.name.as_str(), &**f, r.ambiguous)),
+        _ => None,
+    }))
+}
+
+/// The memory errors only warned about (`--memcheck …,warn`) grouped by
+/// cause, as [`groups`] groups failures.
+pub fn warning_groups(results: &[CaseResult]) -> Vec<Group<'_>> {
+    groups_of(
+        results
+            .iter()
+            .filter_map(|r| Some((r.name.as_str(), &**r.warning.as_ref()?, r.ambiguous))),
+    )
+}
+
+/// `(case, failure, ambiguous)` grouped by cause, in [`groups`]' order.
+fn groups_of<'a>(
+    failures: impl Iterator<Item = (&'a str, &'a CaseFailure, bool)>,
+) -> Vec<Group<'a>> {
     type Entry<'a> = (&'a str, &'a CaseFailure, bool, usize);
     let mut by: BTreeMap<&Cause, Vec<Entry<'_>>> = BTreeMap::new();
-    for r in results {
-        if let Verdict::Failed(f) = &r.verdict {
-            let name = r.name.as_str();
-            by.entry(&f.cause)
+    for (name, f, ambiguous) in failures {
+        by.entry(&f.cause)
+            .or_default()
+            .push((name, f, ambiguous, 0));
+        for (i, l) in f.later.iter().enumerate() {
+            by.entry(&l.cause)
                 .or_default()
-                .push((name, f, r.ambiguous, 0));
-            for (i, l) in f.later.iter().enumerate() {
-                by.entry(&l.cause)
-                    .or_default()
-                    .push((name, f, r.ambiguous, i + 1));
-            }
+                .push((name, f, ambiguous, i + 1));
         }
     }
     let mut out: Vec<Group<'_>> = by
@@ -89,6 +106,27 @@ pub fn render_labels(results: &[CaseResult], style: Style) -> String {
     render_with(results, style, false)
 }
 
+/// The memory errors only warned about (`--memcheck …,warn`), grouped
+/// as the failures are, each with its worked example (one line each
+/// with `examples` false); empty when there are none.
+pub fn render_warnings(results: &[CaseResult], style: Style, examples: bool) -> String {
+    let warned = results.iter().filter(|r| r.warning.is_some()).count();
+    if warned == 0 {
+        return String::new();
+    }
+    let groups = warning_groups(results);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "\n{} {warned} case(s) made a memory error, {} cause(s), the most common first (warnings \
+         only: no case fails by them, no marks are lost):",
+        style.paint("1", "memory warnings by cause:"),
+        groups.len()
+    );
+    render_groups(&mut out, &groups, style, examples);
+    out
+}
+
 fn render_with(results: &[CaseResult], style: Style, examples: bool) -> String {
     let groups = groups(results);
     // A case may count under several causes: count it once.
@@ -107,6 +145,13 @@ fn render_with(results: &[CaseResult], style: Style, examples: bool) -> String {
         style.paint("1", "failures by cause:"),
         groups.len()
     );
+    render_groups(&mut out, &groups, style, examples);
+    out
+}
+
+/// Each group's block: its line, and with `examples` its cases and
+/// worked example.
+fn render_groups(out: &mut String, groups: &[Group<'_>], style: Style, examples: bool) {
     for (i, g) in groups.iter().enumerate() {
         let n = g.cases.len();
         let _ = writeln!(
@@ -162,7 +207,6 @@ fn render_with(results: &[CaseResult], style: Style, examples: bool) -> String {
         );
         out.push_str(&example.render_example(style, g.hint().as_deref(), g.slot));
     }
-    out
 }
 
 impl Group<'_> {
@@ -263,6 +307,7 @@ mod tests {
             weight: 1.0,
             deductions: Vec::new(),
             forgiven: Vec::new(),
+            warning: None,
         }
     }
 

@@ -71,4 +71,8 @@ pub struct CaseResult {
     /// The departures a tolerance forgave (`--strict` lists them):
     /// `stdout compared ignoring spacing (IO-1)`.
     pub forgiven: Vec<String>,
+    /// Under `--memcheck …,warn`, the memory error the run made, as the
+    /// failure it would have been: reported as a warning, the verdict
+    /// judged without it.
+    pub warning: Option<Box<CaseFailure>>,
 }

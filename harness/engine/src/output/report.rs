@@ -355,6 +355,7 @@ mod tests {
                 })
                 .collect(),
             forgiven: Vec::new(),
+            warning: None,
         }
     }
 

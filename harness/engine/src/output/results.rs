@@ -40,6 +40,11 @@ pub struct Results {
     /// what `mark` compares across submissions.
     #[serde(default)]
     pub causes: Vec<CauseRecord>,
+    /// Under `--memcheck …,warn`, the memory errors only warned about
+    /// (no case failed by them, no marks lost), grouped by cause (kind
+    /// and place) in the same order as `causes`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<CauseRecord>,
 }
 
 /// The failed cases that share one cause.
@@ -80,6 +85,11 @@ pub struct CaseRecord {
     pub error: Option<String>,
     /// For a failure, every difference with its first differing byte.
     pub differences: Vec<DifferenceRecord>,
+    /// Under `--memcheck …,warn`, the memory error the case made (a
+    /// `memory` difference), only warned about: the verdict is judged
+    /// without it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<DifferenceRecord>,
 }
 
 /// The kind of a verdict.
@@ -186,14 +196,19 @@ pub fn build(info: &RunInfo<'_>, results: &[CaseResult], rows: &[ScoreRow]) -> R
             max: categories.iter().filter_map(|c| c.marks).sum(),
             categories,
         },
-        causes: crate::judge::group::groups(results)
-            .iter()
-            .map(|g| CauseRecord {
-                cause: g.cause.to_string(),
-                cases: g.cases.iter().map(|(name, _)| (*name).to_owned()).collect(),
-            })
-            .collect(),
+        causes: cause_records(&crate::judge::group::groups(results)),
+        warnings: cause_records(&crate::judge::group::warning_groups(results)),
     }
+}
+
+fn cause_records(groups: &[crate::judge::group::Group<'_>]) -> Vec<CauseRecord> {
+    groups
+        .iter()
+        .map(|g| CauseRecord {
+            cause: g.cause.to_string(),
+            cases: g.cases.iter().map(|(name, _)| (*name).to_owned()).collect(),
+        })
+        .collect()
 }
 
 fn record(r: &CaseResult) -> CaseRecord {
@@ -217,6 +232,11 @@ fn record(r: &CaseResult) -> CaseRecord {
         actual_status: r.actual.as_ref().map(ToString::to_string),
         error,
         differences,
+        warnings: r
+            .warning
+            .iter()
+            .flat_map(|w| w.differences.iter().map(difference))
+            .collect(),
     }
 }
 

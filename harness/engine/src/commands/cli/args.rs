@@ -195,8 +195,9 @@ pub(super) struct Cli {
     pub(super) reproduce_as: Option<String>,
     /// Check the program's memory: `asan` (it is built with
     /// -fsanitize=address,undefined) or `valgrind` (each case runs under
-    /// valgrind's memcheck); `,leaks` charges leaks too (docs/memory.md).
-    #[arg(long, value_name = "TOOL[,leaks]")]
+    /// valgrind's memcheck); `,leaks` charges leaks too; `,warn` reports memory errors as warnings,
+    /// no case failing by them (docs/memory.md).
+    #[arg(long, value_name = "TOOL[,leaks][,warn]")]
     pub(super) memcheck: Option<crate::exec::memcheck::Memcheck>,
     /// Run every case even when the first ones to finish all timed out
     /// (by default the rest are then not run: the program hangs).

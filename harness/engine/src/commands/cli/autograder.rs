@@ -6,13 +6,17 @@
 //! `/autograder/submission` with the pack's course line and runs the suite
 //! on it through `mark` (one submission), then copies its Gradescope
 //! document to `/autograder/results/results.json`, which exists whatever
-//! happened (a build that fails gives score 0 and the build's output). The
+//! happened (a build that fails gives score 0 and the build's output).
+//! `--memcheck` is written into both of its `mark` lines (and under
+//! `valgrind`, valgrind into `setup.sh`'s install). The
 //! root is `$AUTOGRADER_ROOT` when set (and the harness
 //! `$AUTOGRADER_HARNESS`, the install prefix `$AUTOGRADER_PREFIX`), so the
 //! scripts run against a fake tree in a test.
 
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
+
+use crate::exec::memcheck::{Memcheck, Tool};
 
 /// The only target a release archive is built for (see docs/install.md).
 pub const TARGET: &str = "x86_64-unknown-linux-gnu";
@@ -32,6 +36,10 @@ pub struct AutograderCli {
     /// Where `setup.sh` and `run_autograder` are written.
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    /// Mark each submission with its memory checked, as `mark --memcheck`
+    /// (docs/memory.md): written into `run_autograder`'s `mark` lines.
+    #[arg(long, value_name = "TOOL[,leaks][,warn]")]
+    pub memcheck: Option<crate::exec::memcheck::Memcheck>,
 }
 
 /// `setup.sh`: Gradescope runs it once, as root, in the image. It installs
@@ -39,8 +47,18 @@ pub struct AutograderCli {
 /// `/bin`, ...) which every program under test may read: the executable
 /// embeds the suite, and so the expected outputs. The C tools
 /// are installed only where missing, so that a test can run the script.
-fn setup_sh(program: &str) -> String {
+fn setup_sh(program: &str, memcheck: Option<Memcheck>) -> String {
     let version = env!("CARGO_PKG_VERSION");
+    // build-essential brings gcc's sanitizer runtimes (libasan, libubsan)
+    // with it; valgrind is a package of its own.
+    let valgrind = if memcheck.is_some_and(|m| m.tool == Tool::Valgrind) {
+        "if ! [ -x /usr/bin/valgrind ]; then\n\
+         \x20   apt-get update\n\
+         \x20   DEBIAN_FRONTEND=noninteractive apt-get install -y valgrind\n\
+         fi\n"
+    } else {
+        ""
+    };
     format!(
         "#!/bin/bash\n\
          # Gradescope autograder set-up, written by `{program} gradescope-autograder` ({program} {version}).\n\
@@ -60,6 +78,7 @@ fn setup_sh(program: &str) -> String {
          \x20   apt-get update\n\
          \x20   DEBIAN_FRONTEND=noninteractive apt-get install -y build-essential\n\
          fi\n\
+         {valgrind}\
          unpacked=\"$(mktemp -d)\"\n\
          tar -xzf \"$here/$name.tar.gz\" -C \"$unpacked\"\n\
          install -D -m 0755 \"$unpacked/$name/{program}\" \"$prefix/bin/{program}\"\n\
@@ -74,12 +93,25 @@ fn setup_sh(program: &str) -> String {
 }
 
 /// `run_autograder`: run for every submission.
-fn run_autograder(program: &str, spec: &str) -> String {
+fn run_autograder(program: &str, spec: &str, memcheck: Option<Memcheck>) -> String {
+    let asked = memcheck.map_or_else(String::new, |m| format!(" --memcheck {m}"));
+    let memory = match memcheck {
+        Some(m) if m.warn => format!(
+            "# --memcheck {m}: each submission is built with its memory checked; a memory\n\
+             # error is reported to the student as a warning, no marks lost (docs/memory.md).\n"
+        ),
+        Some(m) => format!(
+            "# --memcheck {m}: each submission is built with its memory checked; a memory\n\
+             # error fails its case (docs/memory.md).\n"
+        ),
+        None => String::new(),
+    };
     format!(
         "#!/bin/bash\n\
-         # Gradescope autograder, written by `{program} gradescope-autograder --spec {spec}`.\n\
+         # Gradescope autograder, written by `{program} gradescope-autograder --spec {spec}{asked}`.\n\
          # Builds the submission with the course line, runs the {spec} suite on it and\n\
          # writes results/results.json, whatever happens.\n\
+         {memory}\
          set -u\n\
          root=\"${{AUTOGRADER_ROOT:-/autograder}}\"\n\
          harness=\"${{AUTOGRADER_HARNESS:-${{AUTOGRADER_PREFIX:-/opt/{program}}}/bin/{program}}}\"\n\
@@ -92,13 +124,13 @@ fn run_autograder(program: &str, spec: &str) -> String {
          # (Landlock and seccomp confine its reads, writes and network without any\n\
          # namespace), which mark accepts. Only where the kernel lacks Landlock too does\n\
          # mark refuse; it is then told (one submission per container; docs/staff.md).\n\
-         \"$harness\" mark --spec {spec} \"$work/subs\" --out \"$work/marks\" --jobs 1 2> \"$work/mark.err\"\n\
+         \"$harness\" mark --spec {spec}{asked} \"$work/subs\" --out \"$work/marks\" --jobs 1 2> \"$work/mark.err\"\n\
          status=$?\n\
          cat \"$work/mark.err\" >&2\n\
          if [ \"$status\" -eq 2 ] && grep -q 'give --allow-weaker-containment' \"$work/mark.err\"; then\n\
          \x20   echo \"autograder: marking with --allow-weaker-containment (this kernel lacks Landlock: \
          the submission may read the container, the harness and its embedded suite included)\"\n\
-         \x20   \"$harness\" mark --allow-weaker-containment --spec {spec} \"$work/subs\" --out \"$work/marks\" --jobs 1\n\
+         \x20   \"$harness\" mark --allow-weaker-containment --spec {spec}{asked} \"$work/subs\" --out \"$work/marks\" --jobs 1\n\
          \x20   status=$?\n\
          fi\n\
          done=\"$work/marks/submissions/submission\"\n\
@@ -112,12 +144,17 @@ fn run_autograder(program: &str, spec: &str) -> String {
     )
 }
 
-/// Writes both files into `out`.
-pub fn write(program: &str, spec: &str, out: &Path) -> Result<(), String> {
+/// Writes both files into `out`; `memcheck` goes to `mark`.
+pub fn write(
+    program: &str,
+    spec: &str,
+    out: &Path,
+    memcheck: Option<Memcheck>,
+) -> Result<(), String> {
     std::fs::create_dir_all(out).map_err(|e| format!("cannot make {}: {e}", out.display()))?;
     for (name, text) in [
-        ("setup.sh", setup_sh(program)),
-        ("run_autograder", run_autograder(program, spec)),
+        ("setup.sh", setup_sh(program, memcheck)),
+        ("run_autograder", run_autograder(program, spec, memcheck)),
     ] {
         let path = out.join(name);
         std::fs::write(&path, text)
@@ -125,4 +162,27 @@ pub fn write(program: &str, spec: &str, out: &Path) -> Result<(), String> {
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memcheck_goes_into_both_mark_lines_and_valgrind_into_the_image() {
+        let m: Memcheck = "asan,warn".parse().unwrap();
+        let script = run_autograder("h", "shout", Some(m));
+        assert_eq!(
+            script
+                .matches("--spec shout --memcheck asan,warn \"$work/subs\"")
+                .count(),
+            2,
+            "{script}"
+        );
+        assert!(script.contains("no marks lost"), "{script}");
+        assert!(!run_autograder("h", "shout", None).contains("--memcheck"));
+        assert!(!setup_sh("h", Some(m)).contains("valgrind"));
+        let v: Memcheck = "valgrind".parse().unwrap();
+        assert!(setup_sh("h", Some(v)).contains("apt-get install -y valgrind"));
+    }
 }

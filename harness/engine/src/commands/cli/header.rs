@@ -204,5 +204,10 @@ fn memcheck_line(m: crate::exec::memcheck::Memcheck) -> String {
     } else {
         "leaks not charged"
     };
-    format!("{tool}; {leaks}; an error fails its case")
+    let charged = if m.warn {
+        "an error is a warning (reported, no case fails by it)"
+    } else {
+        "an error fails its case"
+    };
+    format!("{tool}; {leaks}; {charged}")
 }

@@ -105,7 +105,7 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
                 app.program,
                 &format!("spec pack {} has no build line: no autograder", pack.name()),
             ),
-            Ok(pack) => match autograder::write(app.program, pack.name(), &cli.out) {
+            Ok(pack) => match autograder::write(app.program, pack.name(), &cli.out, cli.memcheck) {
                 Ok(()) => {
                     println!(
                         "{}: wrote {0}/setup.sh and {0}/run_autograder; put the release archive \

@@ -61,9 +61,9 @@ pub(super) fn write_machine_outputs(
     Ok(())
 }
 
-/// Each category's failures grouped by cause, as the report renders them
-/// (without colour, and no kit named as the student's): a Gradescope
-/// test's output.
+/// Each category's failures grouped by cause, then its memory warnings,
+/// as the report renders them (without colour, and no kit named as the
+/// student's): a Gradescope test's output.
 fn category_causes(results: &[CaseResult]) -> Vec<(String, String)> {
     let mut categories: Vec<&str> = results
         .iter()
@@ -79,7 +79,9 @@ fn category_causes(results: &[CaseResult]) -> Vec<(String, String)> {
                 .filter(|r| r.category.as_deref() == Some(name))
                 .cloned()
                 .collect();
-            let text = crate::judge::group::render(&mine, visible::Style { colour: false });
+            let plain = visible::Style { colour: false };
+            let text = crate::judge::group::render(&mine, plain)
+                + &crate::judge::group::render_warnings(&mine, plain, true);
             // The student on Gradescope has neither report.txt nor its kits.
             let text = reproduce::for_gradescope(&text);
             (name.to_owned(), text.trim_start_matches('\n').to_owned())

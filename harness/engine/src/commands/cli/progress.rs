@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use libtest_mimic::Arguments;
 
 use super::trials::Job;
+use crate::judge::verdict::CaseResult;
 
 /// What became of the selected cases.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -30,11 +31,16 @@ pub(super) struct Tally {
 
 impl Tally {
     /// The closing line, worded as libtest's so that scripts and eyes used
-    /// to `cargo test` read it.
-    pub(super) fn line(&self) -> String {
+    /// to `cargo test` read it; the cases of `results` that made a memory
+    /// error only warned about (`--memcheck …,warn`) are counted after it.
+    pub(super) fn line(&self, results: &[CaseResult]) -> String {
+        let warned = match results.iter().filter(|r| r.warning.is_some()).count() {
+            0 => String::new(),
+            n => format!("; {n} case(s) with memory warnings (no marks lost)"),
+        };
         format!(
             "test result: {}. {} passed; {} failed; {} ignored; {} filtered out; finished in \
-             {:.2}s",
+             {:.2}s{warned}",
             if self.failed + self.panicked > 0 {
                 "FAILED"
             } else {

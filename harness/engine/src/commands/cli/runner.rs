@@ -161,7 +161,7 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     if let Some(tally) = &tally
         && chatty
     {
-        println!("\n{}", tally.line());
+        println!("\n{}", tally.line(&results));
     }
     exit_status(program, &results, tally.as_ref(), failed)
 }
@@ -236,8 +236,9 @@ fn driver_preflight(ctx: &Context, cli: &Cli) -> Result<(), String> {
 /// never the program's fault.
 /// The causes, after the note naming the pack the program looks like when
 /// that is another one (when `probe`): each with its worked example, or for `-q` (neither
-/// narrating nor libtest's lines) each cause's one line; then, unless
-/// libtest printed them, the cases the harness could not run.
+/// narrating nor libtest's lines) each cause's one line; then the memory
+/// warnings likewise; then, unless libtest printed them, the cases the
+/// harness could not run.
 fn print_causes(
     app: &App<'_>,
     pack: &dyn Pack,
@@ -261,6 +262,10 @@ fn print_causes(
     } else {
         print!("{}", crate::judge::group::render_labels(results, style));
     }
+    print!(
+        "{}",
+        crate::judge::group::render_warnings(results, style, narrate || libtest)
+    );
     if !libtest {
         print!("{}", errors_report(results));
     }

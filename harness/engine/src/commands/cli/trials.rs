@@ -92,6 +92,7 @@ pub(super) fn job(
             weight: weight::DEFAULT,
             deductions: Vec::new(),
             forgiven: Vec::new(),
+            warning: None,
         };
         match &parsed {
             Ok(c) => {
@@ -115,20 +116,15 @@ pub(super) fn job(
                     .err()
                     .map_or(Verdict::Passed, Verdict::Error)
             } else {
-                let mut forgiven = Vec::new();
-                let verdict = check_one(
-                    &ctx,
-                    &file,
-                    parsed,
-                    suite,
-                    &mut result.actual,
-                    &mut forgiven,
-                );
-                result.deductions = deductions(&forgiven);
-                result.forgiven = forgiven
+                let mut aside = Aside::default();
+                let verdict = check_one(&ctx, &file, parsed, suite, &mut result.actual, &mut aside);
+                result.deductions = deductions(&aside.forgiven);
+                result.forgiven = aside
+                    .forgiven
                     .iter()
                     .map(|f| format!("{} compared {}", f.part, f.how))
                     .collect();
+                result.warning = aside.warning;
                 verdict
             }
         } else {
@@ -179,15 +175,24 @@ fn deductions(forgiven: &[compare::Forgiven]) -> Vec<Deduction> {
     out
 }
 
+/// What a verdict leaves aside: the departures a tolerance forgave (under
+/// `--strict`, those it would have), and under `--memcheck …,warn` the
+/// memory error only warned about.
+#[derive(Debug, Default)]
+pub(super) struct Aside {
+    pub(super) forgiven: Vec<compare::Forgiven>,
+    pub(super) warning: Option<Box<CaseFailure>>,
+}
+
 /// Runs one case and judges it; `actual` receives how the program ended,
-/// `forgiven` what a tolerance forgave.
+/// `aside` what the verdict leaves aside.
 pub(super) fn check_one(
     ctx: &Context,
     file: &CaseFile,
     parsed: Result<Case, String>,
     suite: Result<Suite, String>,
     actual: &mut Option<crate::exec::run::Ending>,
-    forgiven: &mut Vec<compare::Forgiven>,
+    aside: &mut Aside,
 ) -> Verdict {
     if let Ok(case) = &parsed
         && let Some(script) = &case.script
@@ -224,7 +229,7 @@ pub(super) fn check_one(
                         None => (outcome, None),
                     };
                     *actual = Some(outcome.ending.clone());
-                    let mut verdict = judge(ctx, file, &case, &inv, &expected, outcome, forgiven);
+                    let mut verdict = judge(ctx, file, &case, &inv, &expected, outcome, aside);
                     if let (Verdict::Failed(f), Some(note)) = (&mut verdict, timing) {
                         f.summary = if f.summary.is_empty() {
                             note
@@ -390,8 +395,9 @@ pub(super) fn prepare(
     Ok((case, inv, expected))
 }
 
-/// The verdict on one run of a case; `forgiven` receives what a
-/// tolerance forgave (under `--strict`, what it would have).
+/// The verdict on one run of a case; `aside` receives what a tolerance
+/// forgave (under `--strict`, what it would have) and the memory error
+/// only warned about.
 pub(super) fn judge(
     ctx: &Context,
     file: &CaseFile,
@@ -399,7 +405,7 @@ pub(super) fn judge(
     inv: &Invocation,
     expected: &crate::model::case::Expectation,
     outcome: crate::exec::run::Outcome,
-    forgiven: &mut Vec<compare::Forgiven>,
+    aside: &mut Aside,
 ) -> Verdict {
     let killed_after = match outcome.ending {
         crate::exec::run::Ending::TimedOut { after, .. } => Some(after),
@@ -408,6 +414,11 @@ pub(super) fn judge(
     let crashed = matches!(outcome.ending, crate::exec::run::Ending::Signaled(_));
     let case_folder = outcome.folder.clone();
     let (outcome, memory) = memory_error(ctx, outcome);
+    // Under `warn` the memory error is no part of the verdict.
+    let (memory, mut warning) = match ctx.memcheck {
+        Some(m) if m.warn => (None, memory.map(|m| vec![m])),
+        _ => (memory, None),
+    };
     let oracle = CaseOracle::new(&ctx.checkers, inv, ctx.reference.as_ref(), &expected.stdout);
     // `--strict` judges exactly and lists what the tolerance forgave: the
     // run is compared both ways only where a tolerance is declared.
@@ -417,9 +428,11 @@ pub(super) fn judge(
         Ok(j) => j,
         Err(e) => return Verdict::Error(format!("{}: {e}", file.display())),
     };
-    *forgiven = judgement.forgiven;
+    aside.forgiven = judgement.forgiven;
     let (mut mismatches, mut judged) = match exact_copy {
-        Some(copy) if !forgiven.is_empty() => (compare::compare_owned(expected, copy), Vec::new()),
+        Some(copy) if !aside.forgiven.is_empty() => {
+            (compare::compare_owned(expected, copy), Vec::new())
+        }
         _ => (judgement.mismatches, judgement.judged),
     };
     // An ambiguous rule's other reading: the case passes when the run
@@ -429,7 +442,7 @@ pub(super) fn judge(
     {
         match other_reading(ctx, expected, &copy, &oracle, &mut judged) {
             Ok(Some(passed)) => {
-                forgiven.push(passed);
+                aside.forgiven.push(passed);
                 mismatches.clear();
             }
             Ok(None) => {}
@@ -437,15 +450,15 @@ pub(super) fn judge(
         }
     }
     mismatches.extend(memory);
-    if mismatches.is_empty() {
+    if mismatches.is_empty() && warning.is_none() {
         return Verdict::Passed;
     }
     // What a student reads names their folder as `./`, never the marker's.
-    crate::judge::mask::Folders::of(ctx.target.home().as_deref(), &case_folder)
-        .mask_all(&mut mismatches);
-    let provenance = oracle.take_record(ruled(&mismatches));
-    // A read counted apart is named by the line it accepted.
-    compare::place_reads(&mut mismatches, &inv.stdin, provenance.as_ref());
+    let folders = crate::judge::mask::Folders::of(ctx.target.home().as_deref(), &case_folder);
+    folders.mask_all(&mut mismatches);
+    if let Some(warning) = &mut warning {
+        folders.mask_all(warning);
+    }
     let stdin_path = case
         .stdin_file
         .as_ref()
@@ -503,9 +516,20 @@ pub(super) fn judge(
         },
         rebless,
         prompt: Some(inv.prompt.clone()),
-        provenance,
+        provenance: None,
         weight: weight(inv, expected),
         judged,
+    };
+    aside.warning = warning.map(|w| Box::new(CaseFailure::new(&w, &inv.stdin, notes.clone())));
+    if mismatches.is_empty() {
+        return Verdict::Passed;
+    }
+    let provenance = oracle.take_record(ruled(&mismatches));
+    // A read counted apart is named by the line it accepted.
+    compare::place_reads(&mut mismatches, &inv.stdin, provenance.as_ref());
+    let notes = Notes {
+        provenance,
+        ..notes
     };
     Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &inv.stdin, notes)))
 }

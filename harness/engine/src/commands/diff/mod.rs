@@ -213,10 +213,11 @@ fn memchecked(cli: &DiffCli, candidate: Target) -> Result<Target, String> {
     let Some(memcheck) = cli.memcheck else {
         return Ok(candidate);
     };
-    if memcheck.leaks {
+    if memcheck.leaks || memcheck.warn {
         return Err(format!(
             "diff --memcheck takes `asan` or `valgrind` alone, not `{memcheck}`: a leak is no \
-             difference between two runs (leaks are for run and mark)"
+             difference between two runs, and a warning no mismatch (`leaks` and `warn` are for \
+             run and mark)"
         ));
     }
     memcheck.check(&candidate)?;

@@ -50,8 +50,9 @@ pub struct MarkCli {
     /// Check each program's memory: `asan` builds each submission with
     /// AddressSanitizer and UndefinedBehaviorSanitizer (through CFLAGS,
     /// CXXFLAGS and LDFLAGS), `valgrind` runs each case under valgrind's
-    /// memcheck; `,leaks` charges leaks too (docs/memory.md).
-    #[arg(long, value_name = "TOOL[,leaks]")]
+    /// memcheck; `,leaks` charges leaks too; `,warn` reports memory errors as
+    /// warnings, no marks lost by them (docs/memory.md).
+    #[arg(long, value_name = "TOOL[,leaks][,warn]")]
     pub memcheck: Option<crate::exec::memcheck::Memcheck>,
 }
 

@@ -174,8 +174,12 @@ pub struct MemoryErrorShare {
     pub place: String,
     /// The submissions (ids) that make it.
     pub submissions: Vec<String>,
-    /// Failed cases it explains, over all of them.
+    /// Failed cases it explains, over all of them (under `warn`, the
+    /// cases that made it).
     pub cases: usize,
+    /// Only warned about (`--memcheck …,warn`): no marks lost by it.
+    #[serde(default)]
+    pub warning: bool,
 }
 
 /// A submission's row.
@@ -379,11 +383,12 @@ fn shared(marks: &[SubmissionMark]) -> Vec<SharedCause> {
 /// pair.
 fn by_pair(
     marks: &[SubmissionMark],
+    list: impl Fn(&SubmissionMark) -> &[crate::output::results::CauseRecord],
     key: impl Fn(&str) -> Option<(String, String)>,
 ) -> Vec<((String, String), Vec<String>, usize)> {
     let mut by: BTreeMap<(String, String), (Vec<String>, usize)> = BTreeMap::new();
     for m in marks {
-        for c in &m.causes {
+        for c in list(m) {
             let Some(pair) = key(&c.cause) else {
                 continue;
             };
@@ -405,9 +410,14 @@ fn by_pair(
 /// The missed checks of every submission's causes, by rule, the most
 /// missed first.
 fn missing_checks(marks: &[SubmissionMark]) -> Vec<MissingCheck> {
-    by_pair(marks, |cause| {
-        crate::judge::cause::missed_check_of(cause).map(|(rule, check)| (rule.to_owned(), check))
-    })
+    by_pair(
+        marks,
+        |m| &m.causes,
+        |cause| {
+            crate::judge::cause::missed_check_of(cause)
+                .map(|(rule, check)| (rule.to_owned(), check))
+        },
+    )
     .into_iter()
     .map(|((rule, check), submissions, cases)| MissingCheck {
         rule,
@@ -419,19 +429,26 @@ fn missing_checks(marks: &[SubmissionMark]) -> Vec<MissingCheck> {
 }
 
 /// The memory errors of every submission's causes, by kind and place,
-/// the most made first.
+/// the most made first; then those only warned about (`--memcheck
+/// …,warn`) likewise.
 fn memory_errors(marks: &[SubmissionMark]) -> Vec<MemoryErrorShare> {
-    by_pair(marks, |cause| {
+    let key = |cause: &str| {
         crate::judge::cause::memory_error_of(cause).map(|(k, p)| (k.to_owned(), p.to_owned()))
-    })
-    .into_iter()
-    .map(|((kind, place), submissions, cases)| MemoryErrorShare {
-        kind,
-        place,
-        submissions,
-        cases,
-    })
-    .collect()
+    };
+    let charged = by_pair(marks, |m| &m.causes, key);
+    let warned = by_pair(marks, |m| &m.memory_warnings, key);
+    let tagged = |found: Vec<_>, warning| {
+        found.into_iter().map(
+            move |((kind, place), submissions, cases)| MemoryErrorShare {
+                kind,
+                place,
+                submissions,
+                cases,
+                warning,
+            },
+        )
+    };
+    tagged(charged, false).chain(tagged(warned, true)).collect()
 }
 
 /// One CSV field: quoted when it must be, and a leading `=`, `+`, `-` or
@@ -576,6 +593,7 @@ pub(super) mod tests {
                 })
                 .into_iter()
                 .collect(),
+            memory_warnings: Vec::new(),
             seconds: 1.0,
             usage: None,
             deductions: Vec::new(),

@@ -190,21 +190,27 @@ fn missing_checks(c: &Cohort, b: &mut String) {
 }
 
 /// The memory errors the class makes, by kind and place, with the
-/// submissions making each (only under `--memcheck`: none otherwise).
+/// submissions making each (only under `--memcheck`: none otherwise);
+/// those only warned about (`warn`) say so.
 fn memory_errors(c: &Cohort, b: &mut String) {
     if c.memory_errors.is_empty() {
         return;
     }
-    b.push_str("<h2>Memory errors</h2>\n<table id=\"memory-errors\"><tr><th>kind</th><th>where</th><th class=\"n\">submissions</th><th class=\"n\">cases</th><th>which</th></tr>\n");
+    b.push_str("<h2>Memory errors</h2>\n<table id=\"memory-errors\"><tr><th>kind</th><th>where</th><th class=\"n\">submissions</th><th class=\"n\">cases</th><th>which</th><th>marks</th></tr>\n");
     for m in &c.memory_errors {
         let _ = writeln!(
             b,
-            "<tr><td><code>{}</code></td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td></tr>",
+            "<tr><td><code>{}</code></td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td></tr>",
             esc(&m.kind),
             esc(&m.place),
             m.submissions.len(),
             m.cases,
-            esc(&m.submissions.join(", "))
+            esc(&m.submissions.join(", ")),
+            if m.warning {
+                "warning: none lost"
+            } else {
+                "its cases failed"
+            }
         );
     }
     b.push_str("</table>\n");
@@ -327,6 +333,25 @@ fn submissions(c: &Cohort, b: &mut String) {
     b.push_str("</table>\n");
 }
 
+/// One cause of a submission as an item of a list: its cases, the first
+/// twelve named.
+fn cause_item(b: &mut String, c: &crate::output::results::CauseRecord) {
+    let shown: Vec<&str> = c.cases.iter().take(12).map(String::as_str).collect();
+    let more = c.cases.len().saturating_sub(shown.len());
+    let _ = writeln!(
+        b,
+        "<li><code>{}</code>: {} case(s): {}{}</li>",
+        esc(&c.cause),
+        c.cases.len(),
+        esc(&shown.join(", ")),
+        if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        }
+    );
+}
+
 /// Bytes of `report.txt` shown in `report.html`.
 const REPORT_SHOWN: usize = 256 << 10;
 
@@ -375,22 +400,17 @@ pub fn report(m: &SubmissionMark, suite: &str, text: &[u8]) -> String {
         m.passed, m.failed, m.errors
     );
     for c in &m.causes {
-        let shown: Vec<&str> = c.cases.iter().take(12).map(String::as_str).collect();
-        let more = c.cases.len().saturating_sub(shown.len());
-        let _ = writeln!(
-            b,
-            "<li><code>{}</code>: {} case(s): {}{}</li>",
-            esc(&c.cause),
-            c.cases.len(),
-            esc(&shown.join(", ")),
-            if more > 0 {
-                format!(" and {more} more")
-            } else {
-                String::new()
-            }
-        );
+        cause_item(&mut b, c);
     }
-    b.push_str("</ol>\n<p class=\"muted\">The full differences, each with the command that reproduces it, are in the report below (<a href=\"report.txt\">report.txt</a>).</p>\n");
+    b.push_str("</ol>\n");
+    if !m.memory_warnings.is_empty() {
+        b.push_str("<h2>Memory warnings (no marks lost)</h2>\n<ol id=\"memory-warnings\">\n");
+        for c in &m.memory_warnings {
+            cause_item(&mut b, c);
+        }
+        b.push_str("</ol>\n");
+    }
+    b.push_str("<p class=\"muted\">The full differences, each with the command that reproduces it, are in the report below (<a href=\"report.txt\">report.txt</a>).</p>\n");
     let failed = m
         .cases
         .iter()

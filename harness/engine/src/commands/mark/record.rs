@@ -53,6 +53,10 @@ pub struct SubmissionMark {
     pub cases: Vec<CaseMark>,
     /// The failures by cause, the report's order.
     pub causes: Vec<CauseRecord>,
+    /// Under `--memcheck …,warn`, the memory errors only warned about,
+    /// by cause (kind and place): no marks lost by them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub memory_warnings: Vec<CauseRecord>,
     /// Wall time of its build and check, seconds.
     pub seconds: f64,
     /// The one-time deductions the score took, each rule's once.
@@ -167,5 +171,6 @@ impl SubmissionMark {
         }
         (self.passed, self.failed, self.errors) = (passed, failed, errors);
         self.causes.clone_from(&results.causes);
+        self.memory_warnings.clone_from(&results.warnings);
     }
 }

@@ -286,7 +286,7 @@ fn run_workers(
     for (k, done) in rx.iter().enumerate() {
         let line = |m: &SubmissionMark, how: &str| {
             format!(
-                "[{}/{total}] {}: {how}, {} of {}{}",
+                "[{}/{total}] {}: {how}, {} of {}{}{}",
                 k + 1,
                 m.id,
                 (m.total * 100.0).round() / 100.0,
@@ -294,7 +294,11 @@ fn run_workers(
                 m.reason
                     .as_ref()
                     .map(|r| format!(" ({r})"))
-                    .unwrap_or_default()
+                    .unwrap_or_default(),
+                match m.memory_warnings.len() {
+                    0 => String::new(),
+                    n => format!(" ({n} memory warning(s), no marks lost)"),
+                }
             )
         };
         let text = match done {
@@ -405,6 +409,7 @@ fn one(shared: &Shared, sub: &Submission) -> Done {
         errors: 0,
         cases: Vec::new(),
         causes: Vec::new(),
+        memory_warnings: Vec::new(),
         seconds: 0.0,
         usage: None,
         deductions: Vec::new(),
