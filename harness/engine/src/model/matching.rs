@@ -54,6 +54,11 @@ pub const HOLE: &str = "{..}";
 /// The pattern line standing for any number of whole lines.
 pub const LINES_HOLE: &str = "{...}";
 
+/// The `files:` key standing for every output file without a key of its
+/// own (a rule whose program saves under any name, as `diff`'s sessions
+/// do).
+pub const EVERY_FILE: &str = "*";
+
 impl Tolerance {
     /// Whether this is byte-exact comparison.
     pub fn is_exact(&self) -> bool {
@@ -473,10 +478,12 @@ fn stream_of<'a>(spec: &'a MatchSpec, part: &Part<'_>) -> Option<&'a Tolerance> 
     match part {
         Part::Stdout => spec.stdout.as_ref(),
         Part::Stderr => spec.stderr.as_ref(),
+        // A file's own key first, else `*` (every output file).
         Part::File(p) => spec
             .files
             .iter()
             .find(|(k, _)| crate::exec::run::normalize(k) == *p)
+            .or_else(|| spec.files.get_key_value(EVERY_FILE))
             .map(|(_, t)| t),
     }
 }
