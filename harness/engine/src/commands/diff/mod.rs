@@ -557,13 +557,19 @@ fn describe<E: Explorer>(
     }
     match (&f.case, write_error) {
         (Some(path), _) => {
+            // A folder pack's `--bin` is a command line: its path alone
+            // would be the interpreter.
+            let candidate = match (&shared.cli.bin, shared.context.bin_is_command) {
+                (Some(bin), true) => bin.display().to_string(),
+                _ => shared.runner.candidate.path().display().to_string(),
+            };
             let _ = writeln!(text, "  case: {}", path.display());
             let _ = writeln!(
                 text,
                 "  reproduce: {}{} --bin {} --cases {}{}",
                 shared.context.program,
                 shared.context.spec_arg(),
-                shell_quote(&shared.runner.candidate.path().display().to_string()),
+                shell_quote(&candidate),
                 shell_quote(&path.display().to_string()),
                 if f.labels.is_empty() {
                     ""
