@@ -141,7 +141,10 @@ fn strict_judges_exactly_and_says_what_would_have_been_forgiven() {
         ),
         "{text}"
     );
-    assert!(text.contains("--strict\n"), "the again line keeps it: {text}");
+    assert!(
+        text.contains("--strict\n"),
+        "the again line keeps it: {text}"
+    );
 }
 
 #[test]

@@ -721,6 +721,16 @@ mod tests {
     }
 
     #[test]
+    fn the_key_star_judges_every_file_without_a_key_of_its_own() {
+        let r = rules(&[("S-1", "files:\n  \"*\": any\n  own.txt: nonempty\n")]);
+        let files = ["a.txt".to_owned(), "own.txt".to_owned()];
+        let m = resolve(None, &["S-1".to_owned()], &r, None, files.into_iter());
+        assert_eq!(m.files["a.txt"].tolerance, Tolerance::Any);
+        assert_eq!(m.files["own.txt"].tolerance, Tolerance::Nonempty);
+        assert_eq!(m.files["a.txt"].describe(), "not at all (S-1)");
+    }
+
+    #[test]
     fn the_case_overrides_the_rules_which_override_the_suite() {
         let r = rules(&[("A-1", "stdout: spacing\n"), ("B-1", "stdout: case\n")]);
         let suite = spec("stdout: nonempty\nstderr: any\n").unwrap();

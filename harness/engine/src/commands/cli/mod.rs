@@ -35,7 +35,6 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::commands::checker::Checkers;
 use crate::commands::diff::explore::Context as DiffContext;
 use crate::commands::diff::tolerated::Tolerances;
 use crate::model::suite::{self, Root};
@@ -245,7 +244,7 @@ fn diff_main(app: &App<'_>, command: DiffCommand) -> ExitCode {
         Ok(s) => s,
         Err(e) => return report(&e.to_string()),
     };
-    let checkers = Checkers::of(pack).with_model(Some(reference.clone()));
+    let checkers = crate::commands::pack::checkers(pack).with_model(Some(reference.clone()));
     let tolerances = Tolerances::of(&suite, checkers, cli.strict);
     if let Err(e) = tolerances.check() {
         return report(&e);

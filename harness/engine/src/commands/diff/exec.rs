@@ -6,11 +6,12 @@
 use std::time::Duration;
 
 use std::collections::BTreeSet;
+use std::ffi::OsString;
 
 use super::compare::{self, Difference};
 use super::explore::{Bounds, Explorer};
 use super::tolerated::{Judged, Session, Tolerances};
-use crate::exec::run::{Outcome, RunError, Target, limit_from_reference};
+use crate::exec::run::{Invocation, Outcome, RunError, Target, limit_from_reference};
 
 /// Why a session could not be run or judged: a fault of the harness, the
 /// suite or a checker, never of the program.
@@ -129,6 +130,12 @@ impl Runner {
             Judged::default()
         } else {
             let probe = explorer.probe(session);
+            let mut run = Invocation::new(
+                self.reference.clone(),
+                probe.args.iter().map(OsString::from).collect(),
+                probe.stdin,
+            );
+            run.files = probe.files;
             let mut classified: BTreeSet<String> = expected
                 .ending
                 .status()
@@ -137,7 +144,7 @@ impl Runner {
                 .unwrap_or_default();
             classified.extend(explorer.labels(session).into_iter().map(|l| l.rule));
             let session = Session {
-                probe: &probe,
+                run: &run,
                 classified: &classified,
                 reference: &self.reference,
             };

@@ -10,10 +10,8 @@
 //! `--strict` keeps it and says what would have forgiven it.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::ffi::OsString;
 
 use super::compare::{Difference, Part};
-use super::explore::Probe;
 use crate::commands::checker::{CaseOracle, Checkers};
 use crate::exec::run::{Invocation, Outcome, Target};
 use crate::judge::compare::{self, Forgiven};
@@ -131,10 +129,9 @@ impl Tolerances {
         if self.is_empty() || !compared {
             return Ok(Judged::default());
         }
-        let inv = invocation(session.reference, session.probe);
         let oracle = CaseOracle::new(
             &self.checkers,
-            &inv,
+            session.run,
             Some(session.reference),
             &expected.stdout,
         );
@@ -201,25 +198,14 @@ impl Tolerances {
 /// classifies it with, and the reference that traces it.
 #[derive(Debug, Clone, Copy)]
 pub struct Session<'a> {
-    /// The session's run.
-    pub probe: &'a Probe,
+    /// The session's run on the reference, as a case's would be: what a
+    /// checker is given and what the reference is traced on.
+    pub run: &'a Invocation,
     /// The rules the explorer classifies it with, and those of the
     /// ambiguous rulings its input touches.
     pub classified: &'a BTreeSet<String>,
     /// The pack's reference.
     pub reference: &'a Target,
-}
-
-/// The session's run as a case's would be: what a checker is given and
-/// what the reference is traced on.
-fn invocation(target: &Target, probe: &Probe) -> Invocation {
-    let mut inv = Invocation::new(
-        target.clone(),
-        probe.args.iter().map(OsString::from).collect(),
-        probe.stdin.clone(),
-    );
-    inv.files.clone_from(&probe.files);
-    inv
 }
 
 /// Whether the diff part `part` is the judge's part `name` (`stdout`,
