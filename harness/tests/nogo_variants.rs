@@ -113,28 +113,30 @@ fn written_cases(out: &Path) -> Vec<PathBuf> {
     found
 }
 
+/// `diff --spec nogo` of `bin`, run in `dir`: [`SESSIONS`] sessions of
+/// seed 42, stopping at the first finding, its case written under `out`.
+fn diff_to_first(dir: &Path, bin: &Path, out: &Path) -> Command {
+    let mut cmd = harness();
+    cmd.current_dir(dir)
+        .args(["diff", "--spec", "nogo", "--bin"])
+        .arg(bin)
+        .args(["--sessions", SESSIONS, "--seed", "42"])
+        .args(["--max-failures", "1", "--out"])
+        .arg(out);
+    cmd
+}
+
 #[test]
 fn diff_finds_and_shrinks_every_variant() {
     let dir = tempfile::tempdir().expect("temp dir");
     for (name, ambiguous_only) in VARIANTS {
         let bin = variant(dir.path(), name);
         let out = dir.path().join(format!("cases-{name}"));
-        let mut cmd = harness();
-        cmd.current_dir(dir.path())
-            .args(["diff", "--spec", "nogo", "--bin"])
-            .arg(&bin)
-            .args([
-                "--sessions",
-                SESSIONS,
-                "--seed",
-                "42",
-                "--max-failures",
-                "1",
-            ]);
+        let mut cmd = diff_to_first(dir.path(), &bin, &out);
         if ambiguous_only {
             cmd.arg("--ambiguous");
         }
-        let run = cmd.arg("--out").arg(&out).output().expect("run diff");
+        let run = cmd.output().expect("run diff");
         let text = String::from_utf8_lossy(&run.stdout).into_owned();
         assert_eq!(run.status.code(), Some(1), "{name}: {text}");
         assert!(text.contains("shrunk to: nogo "), "{name}: {text}");
@@ -288,20 +290,7 @@ fn diff_judges_saved_files_by_the_game_they_load_into() {
     let dir = tempfile::tempdir().expect("temp dir");
     let diff = |name: &str, out: &Path| {
         let bin = variant(dir.path(), name);
-        let run = harness()
-            .current_dir(dir.path())
-            .args(["diff", "--spec", "nogo", "--bin"])
-            .arg(&bin)
-            .args([
-                "--sessions",
-                SESSIONS,
-                "--seed",
-                "42",
-                "--max-failures",
-                "1",
-                "--out",
-            ])
-            .arg(out)
+        let run = diff_to_first(dir.path(), &bin, out)
             .output()
             .expect("run diff");
         (

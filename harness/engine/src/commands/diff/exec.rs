@@ -3,10 +3,9 @@
 //! [`crate::exec::run`], so a session gets the same timeout, output cap, resource
 //! limits and process-group kill as a case.
 
-use std::time::Duration;
-
 use std::collections::BTreeSet;
 use std::ffi::OsString;
+use std::time::Duration;
 
 use super::compare::{self, Difference};
 use super::explore::{Bounds, Explorer};

@@ -138,9 +138,12 @@ impl Tolerances {
         let mut cited: BTreeSet<String> = session.classified.clone();
         // Which rules the reference applied on this session: a session
         // varied from a case of one rule often ends in another's check.
-        if !self.rules.is_empty()
-            && let Some(record) = oracle.record()
-        {
+        // Traced only when a rule declares a tolerance for a part that
+        // differs: the trace is one more run of the reference.
+        let wanted = differences
+            .iter()
+            .any(|d| self.rules.values().any(|spec| declares(spec, &d.part)));
+        if wanted && let Some(record) = oracle.record() {
             cited.extend(record.spans.iter().flat_map(|s| s.rules.iter().cloned()));
             for r in &record.rulings {
                 cited.extend(
@@ -208,6 +211,20 @@ pub struct Session<'a> {
     pub reference: &'a Target,
 }
 
+/// Whether `spec` declares a tolerance for `part`.
+fn declares(spec: &MatchSpec, part: &Part) -> bool {
+    match part {
+        Part::Status => spec.status.is_some(),
+        Part::Stdout => spec.stdout.is_some(),
+        Part::Stderr => spec.stderr.is_some(),
+        Part::File(path) => spec
+            .files
+            .keys()
+            .any(|k| k == matching::EVERY_FILE || crate::exec::run::normalize(k) == *path),
+        Part::Memory { .. } => false,
+    }
+}
+
 /// Whether the diff part `part` is the judge's part `name` (`stdout`,
 /// `status`, ``file `PATH` ``).
 fn names(part: &Part, name: &str) -> bool {
@@ -254,5 +271,30 @@ mod tests {
         assert!(names(&Part::File("a b".into()), "file `a b`"));
         assert!(!names(&Part::File("a".into()), "file `ab`"));
         assert!(!names(&Part::Stdout, "stderr"));
+    }
+
+    fn spec(text: &str) -> MatchSpec {
+        yaml_serde::from_str(text).unwrap_or_default()
+    }
+
+    #[test]
+    fn a_rule_declares_the_parts_it_names_and_star_every_file() {
+        let saves = spec("files:\n  \"*\": any\n");
+        assert!(declares(&saves, &Part::File("g1".into())));
+        assert!(!declares(&saves, &Part::Stdout));
+        let usage = spec("stderr: nonempty\nstatus: nonzero\n");
+        assert!(declares(&usage, &Part::Status));
+        assert!(!declares(&usage, &Part::File("g1".into())));
+    }
+
+    #[test]
+    fn nothing_declared_is_empty() {
+        assert!(Tolerances::default().is_empty());
+        let declared = Tolerances {
+            suite: Some(spec("stderr: any\n")),
+            ..Tolerances::default()
+        };
+        assert!(!declared.is_empty());
+        assert_eq!(declared.declared(), ["suite: stderr any"]);
     }
 }
