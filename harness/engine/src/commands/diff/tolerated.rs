@@ -110,12 +110,12 @@ impl Tolerances {
         matching::declared(self.suite.as_ref(), &self.rules)
     }
 
-    /// Judges the `differences` between the two runs of the session
-    /// `probe`, classified with the rules `classified`: without
-    /// `--strict`, the differences a tolerance forgives are removed.
-    /// `reference` is the pack's reference, whose record of the session
-    /// says which rules produced what. `Err` is a fault of the suite or
-    /// of a checker, never of the program.
+    /// Judges the `differences` between the two runs of `session`
+    /// (`expected`, `actual`): without `--strict`, the differences a
+    /// tolerance forgives are removed. The rules cited are the session's
+    /// classified ones and those the reference's record of it cites.
+    /// `Err` is a fault of the suite or of a checker, never of the
+    /// program.
     pub fn judge(
         &self,
         session: Session<'_>,
