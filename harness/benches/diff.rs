@@ -13,6 +13,7 @@ use std::process::ExitCode;
 use boxes_corpus::pack::BoxesExplorer;
 use boxes_harness::engine::diff::args::DiffCli;
 use boxes_harness::engine::diff::explore::Context;
+use boxes_harness::engine::diff::tolerated::Tolerances;
 
 const ROUNDS: u64 = 3;
 
@@ -47,6 +48,7 @@ fn main() -> ExitCode {
             timeout: None,
             memcheck: None,
             jobs: None,
+            strict: false,
         };
         let Ok(reference) = boxes_harness::engine::run::Target::reference("boxes") else {
             eprintln!("cannot find the harness to run the reference");
@@ -59,6 +61,8 @@ fn main() -> ExitCode {
             program: boxes_harness::PROGRAM,
             default: true,
             bin_is_command: false,
+            // boxes declares no `match:`: every session compares exactly.
+            tolerances: &Tolerances::default(),
         };
         match boxes_harness::engine::diff::run(&BoxesExplorer, &context, &cli) {
             Ok(report) if report.mismatching == 0 => {

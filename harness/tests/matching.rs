@@ -5,7 +5,11 @@
 //! covers only its spans; a checker decides where one is declared, and a
 //! checker's fault or hang is exit 2 naming it, never the program's; a
 //! misspelt tolerance or one on a file the case lacks is exit 2 naming
-//! file and line.
+//! file and line. `diff` judges with the same tolerance: a program right
+//! by the text differs from the model in every session yet finds
+//! nothing (the forgiven sessions counted by tolerance); one missing the
+//! message USE-1 requires is a finding judged and cited by USE-1;
+//! `--strict` judges exactly.
 
 #![expect(
     clippy::expect_used,
@@ -262,5 +266,137 @@ fn the_documented_checkers_accept_and_reject_as_documented() {
         let (code, out) = student(pack.path(), "anonymous", &[]);
         assert_eq!(code, Some(1), "{out}");
         assert!(out.contains("the greeting does not name Bob"), "{out}");
+    }
+}
+
+/// `diff` of the student `name` against the model, cases written to
+/// `out`, with `extra` options.
+fn diff(pack: &Path, name: &str, out: &str, extra: &[&str]) -> (Option<i32>, String) {
+    let bin = format!("python3 students/{name}.py");
+    let mut args = vec![
+        "diff",
+        "--bin",
+        &bin,
+        "--sessions",
+        "40",
+        "--seed",
+        "1",
+        "--out",
+        out,
+    ];
+    args.extend_from_slice(extra);
+    // `run` names the pack first: `--spec . diff ...` is `diff --spec .`.
+    run(pack, &args)
+}
+
+/// Every case file written under `dir`.
+fn written(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            found.extend(written(&path));
+        } else if path.extension().is_some_and(|e| e == "yaml") {
+            found.push(path);
+        }
+    }
+    found.sort();
+    found
+}
+
+#[test]
+fn diff_finds_nothing_in_a_program_right_by_the_text_and_counts_the_forgiven() {
+    let pack = pack_copy();
+    let (code, text) = diff(pack.path(), "free", "cases", &[]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("40 sessions, 0 mismatching"), "{text}");
+    assert!(
+        text.contains("tolerances: IO-1: stdout spacing; USE-1: stderr nonempty, status nonzero"),
+        "{text}"
+    );
+    // Every session differs byte for byte: each is counted as forgiven,
+    // by the rule that forgave it (USE-1 from the model's record of its
+    // stop, whatever case the session was varied from).
+    assert!(
+        text.contains(
+            "40 session(s) differing only where a tolerance forgives, not counted (--strict \
+             judges them exactly)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("stderr compared as nonempty (any text) (USE-1): "),
+        "{text}"
+    );
+    assert!(
+        text.contains("stdout compared by span: ignoring spacing (IO-1), the rest exactly: "),
+        "{text}"
+    );
+    assert!(written(&pack.path().join("cases")).is_empty(), "{text}");
+}
+
+#[test]
+fn diff_strict_judges_exactly_and_says_what_would_have_been_forgiven() {
+    let pack = pack_copy();
+    let (code, text) = diff(pack.path(), "free", "cases", &["--strict"]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("forgiven without --strict: status compared as nonzero (USE-1)"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "--strict: 40 mismatching session(s) differ where a tolerance forgives; without \
+             --strict these parts pass:"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("--strict\n"),
+        "the again line keeps it: {text}"
+    );
+}
+
+#[test]
+fn diff_finds_a_missing_message_judged_and_cited_by_its_rule() {
+    let pack = pack_copy();
+    let (code, text) = diff(pack.path(), "no-usage", "cases", &[]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("judged: stderr compared as nonempty (any text) (USE-1)"),
+        "{text}"
+    );
+    // The same run forgives the prompt's spacing: the shrunk finding is
+    // the missing message, not a forgiven difference.
+    assert!(
+        text.contains("differing only where a tolerance forgives"),
+        "{text}"
+    );
+    let cases = written(&pack.path().join("cases"));
+    assert_eq!(cases.len(), 1, "{text}");
+    let case = cases[0].to_string_lossy().into_owned();
+    let yaml = std::fs::read_to_string(&cases[0]).expect("case text");
+    assert!(
+        yaml.lines()
+            .any(|l| l.starts_with("rules: [") && l.contains("USE-1")),
+        "{yaml}"
+    );
+    assert!(
+        text.contains("--bin 'python3 students/no-usage.py' --cases"),
+        "the reproduce line names the command: {text}"
+    );
+    // Run as a case, it is judged as diff judged it.
+    for (bin, expected) in [
+        (Some("python3 students/no-usage.py"), 1),
+        (Some("python3 students/free.py"), 0),
+        (None, 0),
+    ] {
+        let mut args = Vec::new();
+        if let Some(bin) = bin {
+            args.extend(["--bin", bin]);
+        }
+        args.extend(["--cases", &case]);
+        let (code, out) = run(pack.path(), &args);
+        assert_eq!(code, Some(expected), "{bin:?}: {out}");
     }
 }

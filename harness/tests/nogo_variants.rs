@@ -113,28 +113,30 @@ fn written_cases(out: &Path) -> Vec<PathBuf> {
     found
 }
 
+/// `diff --spec nogo` of `bin`, run in `dir`: [`SESSIONS`] sessions of
+/// seed 42, stopping at the first finding, its case written under `out`.
+fn diff_to_first(dir: &Path, bin: &Path, out: &Path) -> Command {
+    let mut cmd = harness();
+    cmd.current_dir(dir)
+        .args(["diff", "--spec", "nogo", "--bin"])
+        .arg(bin)
+        .args(["--sessions", SESSIONS, "--seed", "42"])
+        .args(["--max-failures", "1", "--out"])
+        .arg(out);
+    cmd
+}
+
 #[test]
 fn diff_finds_and_shrinks_every_variant() {
     let dir = tempfile::tempdir().expect("temp dir");
     for (name, ambiguous_only) in VARIANTS {
         let bin = variant(dir.path(), name);
         let out = dir.path().join(format!("cases-{name}"));
-        let mut cmd = harness();
-        cmd.current_dir(dir.path())
-            .args(["diff", "--spec", "nogo", "--bin"])
-            .arg(&bin)
-            .args([
-                "--sessions",
-                SESSIONS,
-                "--seed",
-                "42",
-                "--max-failures",
-                "1",
-            ]);
+        let mut cmd = diff_to_first(dir.path(), &bin, &out);
         if ambiguous_only {
             cmd.arg("--ambiguous");
         }
-        let run = cmd.arg("--out").arg(&out).output().expect("run diff");
+        let run = cmd.output().expect("run diff");
         let text = String::from_utf8_lossy(&run.stdout).into_owned();
         assert_eq!(run.status.code(), Some(1), "{name}: {text}");
         assert!(text.contains("shrunk to: nogo "), "{name}: {text}");
@@ -224,38 +226,52 @@ fn a_generated_corpus_runs_as_cases_and_passes_on_the_reference() {
     assert_eq!(run.status.code(), Some(1));
 }
 
+/// Saves a generator state moved past taken candidates: SAVE-2 calls a
+/// state that loads into the same game ambiguous and its `match:` hands
+/// it to the `save-game` checker, so `diff` forgives it, with
+/// `--ambiguous` too; `--strict` judges it exactly, sets it apart as
+/// ambiguous, and with `--ambiguous` reports it tagged.
 #[test]
-fn diff_sets_ambiguous_differences_apart_and_tags_them_when_asked() {
+fn diff_forgives_what_save_2_leaves_open_and_strict_sets_it_apart() {
     let dir = tempfile::tempdir().expect("temp dir");
-    // Saves a generator state moved past taken candidates: SAVE-2 calls
-    // a state that loads into the same game ambiguous.
     let bin = variant(dir.path(), "save-skips-taken");
-    let run = |ambiguous: bool, out: &Path| {
+    let run = |flags: &[&str], out: &Path| {
         let mut cmd = harness();
         cmd.current_dir(dir.path())
             .args(["diff", "--spec", "nogo", "--bin"])
             .arg(&bin)
             .args(["--sessions", "400", "--seed", "7", "--out"])
-            .arg(out);
-        if ambiguous {
-            cmd.arg("--ambiguous");
-        }
+            .arg(out)
+            .args(flags);
         let run = cmd.output().expect("run diff");
         (
             run.status.code(),
             String::from_utf8_lossy(&run.stdout).into_owned(),
         )
     };
-    let (code, text) = run(false, &dir.path().join("plain"));
+    for flags in [&[][..], &["--ambiguous"]] {
+        let (code, text) = run(flags, &dir.path().join("plain"));
+        assert_eq!(code, Some(0), "{flags:?}: {text}");
+        assert!(text.contains(" 0 mismatching, 0 distinct"), "{text}");
+        assert!(
+            text.contains("session(s) differing only where a tolerance forgives"),
+            "{text}"
+        );
+        assert!(
+            text.contains("compared by checker `builtin:save-game` (SAVE-2)"),
+            "{text}"
+        );
+    }
+    let (code, text) = run(&["--strict"], &dir.path().join("strict"));
     assert_eq!(code, Some(0), "{text}");
     assert!(
         text.contains("difference(s) on ambiguous points, not counted: --ambiguous shows them"),
         "{text}"
     );
-    assert!(text.contains(" 0 mismatching, 0 distinct"), "{text}");
     let out = dir.path().join("asked");
-    let (code, text) = run(true, &out);
+    let (code, text) = run(&["--strict", "--ambiguous"], &out);
     assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("forgiven without --strict: file"), "{text}");
     let cases = written_cases(&out);
     assert!(!cases.is_empty(), "{text}");
     for case in cases {
@@ -263,6 +279,61 @@ fn diff_sets_ambiguous_differences_apart_and_tags_them_when_asked() {
         assert!(yaml.contains("ambiguous"), "{}: {yaml}", case.display());
         assert!(yaml.contains("saved-state-same-game"), "{yaml}");
     }
+}
+
+/// `diff` judges a saved file by SAVE-2's checker as a case does: an
+/// unreduced generator state is the same game (no finding, counted as
+/// forgiven); a wrong player to move is a finding whose case cites
+/// SAVE-2, fails on the variant and passes on the reference.
+#[test]
+fn diff_judges_saved_files_by_the_game_they_load_into() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let diff = |name: &str, out: &Path| {
+        let bin = variant(dir.path(), name);
+        let run = diff_to_first(dir.path(), &bin, out)
+            .output()
+            .expect("run diff");
+        (
+            bin,
+            run.status.code(),
+            String::from_utf8_lossy(&run.stdout).into_owned(),
+        )
+    };
+    let (_, code, text) = diff("save-unreduced", &dir.path().join("unreduced"));
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains(" 0 mismatching, 0 distinct"), "{text}");
+    assert!(
+        text.contains("session(s) differing only where a tolerance forgives"),
+        "{text}"
+    );
+    let out = dir.path().join("wrong-next");
+    let (bin, code, text) = diff("save-wrong-next", &out);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains(
+            "compared by checker `builtin:save-game` (SAVE-2): saved X as the player to move; it \
+             is O (SAVE-2)"
+        ),
+        "{text}"
+    );
+    let cases = written_cases(&out);
+    assert_eq!(cases.len(), 1, "{text}");
+    let yaml = std::fs::read_to_string(&cases[0]).expect("case text");
+    assert!(yaml.contains("SAVE-2"), "{yaml}");
+    let fails = harness()
+        .args(["--spec", "nogo", "--bin"])
+        .arg(&bin)
+        .arg("--cases")
+        .arg(&cases[0])
+        .output()
+        .expect("rerun on the variant");
+    assert_eq!(fails.status.code(), Some(1));
+    let passes = harness()
+        .args(["--spec", "nogo", "--cases"])
+        .arg(&cases[0])
+        .output()
+        .expect("rerun on the reference");
+    assert_eq!(passes.status.code(), Some(0));
 }
 
 /// SAVE-2 through the `save-game` checker: a saved generator state that

@@ -13,7 +13,6 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::commands::pack::{CHECKER_ENV, Pack, protocol};
 use crate::exec::run::{Ending, Invocation, Keep, Limits, Mode, Target};
 use crate::judge::compare::Oracle;
 use crate::judge::provenance::{self, Record, Span};
@@ -26,6 +25,26 @@ pub const CHECKER_OUTPUT_CAP: u64 = 64 * 1024;
 
 /// The prefix naming a checker the pack registers.
 pub const BUILTIN: &str = "builtin:";
+
+/// The variable that turns a reference re-run into one of its pack's
+/// built-in checkers: its value is the checker's name.
+pub const CHECKER_ENV: &str = "CONFORMANCE_CHECKER";
+
+/// The checker protocol's variables (docs/matching.md).
+pub mod protocol {
+    /// A file holding the arguments, each followed by a NUL byte.
+    pub const ARGS: &str = "CONFORMANCE_ARGS";
+    /// A file holding stdin.
+    pub const STDIN: &str = "CONFORMANCE_STDIN";
+    /// A folder holding the input files at their paths.
+    pub const FILES: &str = "CONFORMANCE_FILES";
+    /// `stdout`, `stderr` or `file:PATH`.
+    pub const STREAM: &str = "CONFORMANCE_STREAM";
+    /// A file holding the model's bytes.
+    pub const EXPECTED: &str = "CONFORMANCE_EXPECTED";
+    /// A file holding the program's bytes.
+    pub const ACTUAL: &str = "CONFORMANCE_ACTUAL";
+}
 
 /// Where a run's checkers come from: the pack's built-in ones and the
 /// folder a checker command runs from.
@@ -45,16 +64,6 @@ pub struct Checkers {
 }
 
 impl Checkers {
-    /// The checkers of `pack`.
-    pub fn of(pack: &dyn Pack) -> Self {
-        Self {
-            pack: Some(pack.name()),
-            builtin: pack.checker_names(),
-            home: pack.checker_home().map(std::path::Path::to_path_buf),
-            model: None,
-        }
-    }
-
     /// With the folder pack's model, for its `builtin:NAME` checkers.
     #[must_use]
     pub fn with_model(mut self, model: Option<Target>) -> Self {

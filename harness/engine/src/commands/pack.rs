@@ -8,6 +8,10 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
+// The protocol's names live with the runner (`checker.rs`), which the
+// diff judge uses too: importing this file there would close a circle.
+use crate::commands::checker::Checkers;
+pub use crate::commands::checker::{CHECKER_ENV, protocol};
 use crate::commands::diff::DynExplorer;
 use crate::exec::driver::CaseDriver;
 use crate::exec::run::REFERENCE_ENV;
@@ -186,24 +190,15 @@ pub struct CheckerInput {
 /// shown); a panic is a fault of the checker.
 pub type CheckerFn = fn(&CheckerInput) -> Result<(), String>;
 
-/// The variable that turns a reference re-run into one of its pack's
-/// built-in checkers: its value is the checker's name.
-pub const CHECKER_ENV: &str = "CONFORMANCE_CHECKER";
-
-/// The checker protocol's variables (docs/matching.md).
-pub mod protocol {
-    /// A file holding the arguments, each followed by a NUL byte.
-    pub const ARGS: &str = "CONFORMANCE_ARGS";
-    /// A file holding stdin.
-    pub const STDIN: &str = "CONFORMANCE_STDIN";
-    /// A folder holding the input files at their paths.
-    pub const FILES: &str = "CONFORMANCE_FILES";
-    /// `stdout`, `stderr` or `file:PATH`.
-    pub const STREAM: &str = "CONFORMANCE_STREAM";
-    /// A file holding the model's bytes.
-    pub const EXPECTED: &str = "CONFORMANCE_EXPECTED";
-    /// A file holding the program's bytes.
-    pub const ACTUAL: &str = "CONFORMANCE_ACTUAL";
+/// The checkers of `pack`: those it registers and the folder its
+/// checker commands run from.
+pub fn checkers(pack: &dyn Pack) -> Checkers {
+    Checkers {
+        pack: Some(pack.name()),
+        builtin: pack.checker_names(),
+        home: pack.checker_home().map(Path::to_path_buf),
+        model: None,
+    }
 }
 
 /// Reads the checker protocol's files as the environment names them.

@@ -223,11 +223,10 @@ pub fn matching(case: &Case, file: &CaseFile, suite: &Suite) -> Result<Matching,
                 line.map(|l| format!(":{l}")).unwrap_or_default()
             )
         };
-        if let Some(path) = own
-            .files
-            .keys()
-            .find(|p| !outputs.contains(&crate::exec::run::normalize(p)))
-        {
+        if let Some(path) = own.files.keys().find(|p| {
+            let every = p.as_str() == crate::model::matching::EVERY_FILE && !outputs.is_empty();
+            !every && !outputs.contains(&crate::exec::run::normalize(p))
+        }) {
             return Err(CaseError::NoSuchPart {
                 at: at(&[("match", 0), ("files", 0), (path.as_str(), 0)]),
                 part: format!("file `{path}`"),

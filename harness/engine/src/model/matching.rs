@@ -54,6 +54,11 @@ pub const HOLE: &str = "{..}";
 /// The pattern line standing for any number of whole lines.
 pub const LINES_HOLE: &str = "{...}";
 
+/// The `files:` key standing for every output file without a key of its
+/// own (a rule whose program saves under any name, as `diff`'s sessions
+/// do).
+pub const EVERY_FILE: &str = "*";
+
 impl Tolerance {
     /// Whether this is byte-exact comparison.
     pub fn is_exact(&self) -> bool {
@@ -482,10 +487,12 @@ fn stream_of<'a>(spec: &'a MatchSpec, part: &Part<'_>) -> Option<&'a Tolerance> 
     match part {
         Part::Stdout => spec.stdout.as_ref(),
         Part::Stderr => spec.stderr.as_ref(),
+        // A file's own key first, else `*` (every output file).
         Part::File(p) => spec
             .files
             .iter()
             .find(|(k, _)| crate::exec::run::normalize(k) == *p)
+            .or_else(|| spec.files.get_key_value(EVERY_FILE))
             .map(|(_, t)| t),
     }
 }
@@ -720,6 +727,16 @@ mod tests {
         list.iter()
             .map(|(id, t)| ((*id).to_owned(), spec(t).unwrap()))
             .collect()
+    }
+
+    #[test]
+    fn the_key_star_judges_every_file_without_a_key_of_its_own() {
+        let r = rules(&[("S-1", "files:\n  \"*\": any\n  own.txt: nonempty\n")]);
+        let files = ["a.txt".to_owned(), "own.txt".to_owned()];
+        let m = resolve(None, &["S-1".to_owned()], &r, None, files.into_iter());
+        assert_eq!(m.files["a.txt"].tolerance, Tolerance::Any);
+        assert_eq!(m.files["own.txt"].tolerance, Tolerance::Nonempty);
+        assert_eq!(m.files["a.txt"].describe(), "not at all (S-1)");
     }
 
     #[test]

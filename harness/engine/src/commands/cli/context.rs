@@ -74,7 +74,7 @@ pub(super) fn context(
     } else {
         pack.reference().ok()
     };
-    let checkers = Checkers::of(pack).with_model(reference.clone());
+    let checkers = crate::commands::pack::checkers(pack).with_model(reference.clone());
     Ok(Context {
         target,
         reference,

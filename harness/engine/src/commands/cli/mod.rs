@@ -36,6 +36,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::commands::diff::explore::Context as DiffContext;
+use crate::commands::diff::tolerated::Tolerances;
 use crate::model::suite::{self, Root};
 use crate::output::exit;
 
@@ -237,6 +238,17 @@ fn diff_main(app: &App<'_>, command: DiffCommand) -> ExitCode {
         Ok(r) => r,
         Err(e) => return report(&e),
     };
+    // Sessions are judged as cases are: by the suite's and its rules'
+    // `match:` (docs/matching.md).
+    let suite = match suite::suite_with_rules(&Root::Embedded(pack.suite()), pack.suite()) {
+        Ok(s) => s,
+        Err(e) => return report(&e.to_string()),
+    };
+    let checkers = crate::commands::pack::checkers(pack).with_model(Some(reference.clone()));
+    let tolerances = Tolerances::of(&suite, checkers, cli.strict);
+    if let Err(e) = tolerances.check() {
+        return report(&e);
+    }
     let context = DiffContext {
         pack: pack.name(),
         spec: pack.spec(),
@@ -244,6 +256,7 @@ fn diff_main(app: &App<'_>, command: DiffCommand) -> ExitCode {
         program: app.program,
         default: app.is_default(pack),
         bin_is_command: pack.bin_is_command(),
+        tolerances: &tolerances,
     };
     match explorer.diff(&context, &cli) {
         Ok(r) if r.findings.is_empty() && r.mismatching == 0 => exit::code(exit::PASSED),

@@ -437,17 +437,16 @@ pub(super) fn judge(
     };
     // An ambiguous rule's other reading: the case passes when the run
     // matches what the model does under it (a memory error still fails).
-    if !mismatches.is_empty()
-        && let Some(copy) = other_copy
-    {
-        match other_reading(ctx, expected, &copy, &oracle, &mut judged) {
-            Ok(Some(passed)) => {
-                aside.forgiven.push(passed);
-                mismatches.clear();
-            }
-            Ok(None) => {}
-            Err(e) => return Verdict::Error(format!("{}: {e}", file.display())),
-        }
+    if let Err(e) = other_reading(
+        ctx,
+        expected,
+        other_copy,
+        &oracle,
+        &mut mismatches,
+        aside,
+        &mut judged,
+    ) {
+        return Verdict::Error(format!("{}: {e}", file.display()));
     }
     mismatches.extend(memory);
     if mismatches.is_empty() && warning.is_none() {
@@ -459,11 +458,6 @@ pub(super) fn judge(
     if let Some(warning) = &mut warning {
         folders.mask_all(warning);
     }
-    let stdin_path = case
-        .stdin_file
-        .as_ref()
-        .map(|s| file.root.disk_path(&file.sidecar(s)).display().to_string());
-    let case_file = pathdiff_cwd(&file.root.disk_path(&file.rel));
     // A student's report inlines what fits in its reproduce line: a kit
     // only for inputs too long to paste (or stdin lines too many to list
     // for typing; kits the report does not name are removed after).
@@ -490,30 +484,7 @@ pub(super) fn judge(
         summary: case.summary.clone(),
         rules: case.rules.clone(),
         hint: case.hint.clone(),
-        reproduce: match &ctx.reproduce_as {
-            Some(program) => {
-                // The kit as the student finds it: in the folder shipped
-                // with the report, named by its last component.
-                let shown = kit.as_ref().and(ctx.keep_failed.as_ref()).map(|dir| {
-                    let last = dir.file_name().map_or_else(
-                        || "reproduce".to_owned(),
-                        |n| n.to_string_lossy().into_owned(),
-                    );
-                    format!("{last}/{}", file.name())
-                });
-                reproduce::student_reproduce(inv, program, shown.as_deref(), killed_after, crashed)
-            }
-            None => reproduce::reproduce_command(
-                inv,
-                reproduce::Sources {
-                    case_file: &case_file,
-                    stdin_path: stdin_path.as_deref(),
-                    kit: kit.as_deref(),
-                    killed_after,
-                    crashed,
-                },
-            ),
-        },
+        reproduce: reproduce_line(ctx, file, case, inv, kit.as_deref(), killed_after, crashed),
         rebless,
         prompt: Some(inv.prompt.clone()),
         provenance: None,
@@ -534,17 +505,65 @@ pub(super) fn judge(
     Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &inv.stdin, notes)))
 }
 
+/// The command that reproduces a failed case: the student's (their
+/// program, a kit when the inputs do not fit a line) or the marker's.
+fn reproduce_line(
+    ctx: &Context,
+    file: &CaseFile,
+    case: &Case,
+    inv: &Invocation,
+    kit: Option<&std::path::Path>,
+    killed_after: Option<std::time::Duration>,
+    crashed: bool,
+) -> String {
+    let stdin_path = case
+        .stdin_file
+        .as_ref()
+        .map(|s| file.root.disk_path(&file.sidecar(s)).display().to_string());
+    let case_file = pathdiff_cwd(&file.root.disk_path(&file.rel));
+    match &ctx.reproduce_as {
+        Some(program) => {
+            // The kit as the student finds it: in the folder shipped
+            // with the report, named by its last component.
+            let shown = kit.as_ref().and(ctx.keep_failed.as_ref()).map(|dir| {
+                let last = dir.file_name().map_or_else(
+                    || "reproduce".to_owned(),
+                    |n| n.to_string_lossy().into_owned(),
+                );
+                format!("{last}/{}", file.name())
+            });
+            reproduce::student_reproduce(inv, program, shown.as_deref(), killed_after, crashed)
+        }
+        None => reproduce::reproduce_command(
+            inv,
+            reproduce::Sources {
+                case_file: &case_file,
+                stdin_path: stdin_path.as_deref(),
+                kit,
+                killed_after,
+                crashed,
+            },
+        ),
+    }
+}
+
 /// Judges a run that failed its case against the other readings of the
-/// ambiguous rules it cites: the reading it passes under, as what was
-/// forgiven, or `None` with each reading it fails noted in `judged`.
+/// ambiguous rules it cites (`copy`, when it has some): passed under one,
+/// its mismatches are cleared and the reading is what `aside` forgave;
+/// else each reading it fails is noted in `judged`.
 fn other_reading(
     ctx: &Context,
     expected: &crate::model::case::Expectation,
-    copy: &crate::exec::run::Outcome,
+    copy: Option<crate::exec::run::Outcome>,
     oracle: &CaseOracle<'_>,
+    mismatches: &mut Vec<compare::Mismatch>,
+    aside: &mut Aside,
     judged: &mut Vec<String>,
-) -> Result<Option<compare::Forgiven>, String> {
-    let Some(alternative) = compare::other_reading(expected, copy, oracle, ctx.strict)? else {
+) -> Result<(), String> {
+    let Some(copy) = copy.filter(|_| !mismatches.is_empty()) else {
+        return Ok(());
+    };
+    let Some(alternative) = compare::other_reading(expected, &copy, oracle, ctx.strict)? else {
         judged.extend(expected.alternatives.iter().map(|a| {
             format!(
                 "also under the reading `{}` ({}): it fails that too",
@@ -552,9 +571,9 @@ fn other_reading(
                 a.rules.join(", ")
             )
         }));
-        return Ok(None);
+        return Ok(());
     };
-    Ok(Some(compare::Forgiven {
+    aside.forgiven.push(compare::Forgiven {
         part: "the case".to_owned(),
         how: format!(
             "under the reading `{}` ({})",
@@ -562,7 +581,9 @@ fn other_reading(
             alternative.rules.join(", ")
         ),
         charges: Vec::new(),
-    }))
+    });
+    mismatches.clear();
+    Ok(())
 }
 
 /// Under `--memcheck`, the run with its stderr stripped of the

@@ -27,6 +27,11 @@ pub struct DiffCli {
     /// cases are tagged `ambiguous`.
     #[arg(long)]
     pub ambiguous: bool,
+    /// Judge every session exactly, ignoring the rules' `match:`
+    /// tolerances, and say what they would have forgiven
+    /// (docs/matching.md).
+    #[arg(long)]
+    pub strict: bool,
     /// Where to write the cases of the mismatches found.
     #[arg(long, value_name = "DIR", default_value = "diff-cases")]
     pub out: PathBuf,

@@ -3,11 +3,27 @@
 //! [`crate::exec::run`], so a session gets the same timeout, output cap, resource
 //! limits and process-group kill as a case.
 
+use std::collections::BTreeSet;
+use std::ffi::OsString;
 use std::time::Duration;
 
 use super::compare::{self, Difference};
 use super::explore::{Bounds, Explorer};
-use crate::exec::run::{Outcome, RunError, Target, limit_from_reference};
+use super::tolerated::{Judged, Session, Tolerances};
+use crate::exec::run::{Invocation, Outcome, RunError, Target, limit_from_reference};
+
+/// Why a session could not be run or judged: a fault of the harness, the
+/// suite or a checker, never of the program.
+#[derive(Debug, thiserror::Error)]
+pub enum TrialError {
+    /// A run could not be made.
+    #[error(transparent)]
+    Run(#[from] RunError),
+    /// The tolerance could not judge it (a checker's fault, a pattern
+    /// that cannot be built).
+    #[error("{0}")]
+    Judge(String),
+}
 
 /// The two programs compared and how each run is bounded.
 #[derive(Debug, Clone)]
@@ -28,6 +44,11 @@ pub struct Runner {
     /// `--memcheck`: the candidate's stderr is read for memory errors
     /// (the candidate is already wrapped for valgrind).
     pub memcheck: Option<crate::exec::memcheck::Memcheck>,
+    /// The pack's reference, whose record says which rules a session
+    /// exercises (the expected side, unless `--against`).
+    pub reference: Target,
+    /// How differences are judged: the rules' `match:` declarations.
+    pub tolerances: Tolerances,
 }
 
 /// The candidate's timeout for a session the expected side ran in
@@ -43,8 +64,11 @@ pub struct Trial {
     pub expected: Outcome,
     /// The candidate's run.
     pub actual: Outcome,
-    /// Every difference, status first (empty: the session agrees).
+    /// Every difference no tolerance forgives (under `--strict`, every
+    /// difference), status first (empty: the session agrees).
     pub differences: Vec<Difference>,
+    /// What the tolerances made of the differences.
+    pub judged: Judged,
 }
 
 impl Trial {
@@ -61,7 +85,7 @@ impl Runner {
         &self,
         explorer: &E,
         session: &E::Session,
-    ) -> Result<Trial, RunError> {
+    ) -> Result<Trial, TrialError> {
         let bounds = Bounds {
             timeout: self.timeout,
             output_cap: self.output_cap,
@@ -101,6 +125,32 @@ impl Runner {
             }
         }
         let mut differences = compare::compare(&expected, &actual);
+        let judged = if self.tolerances.is_empty() || differences.is_empty() {
+            Judged::default()
+        } else {
+            let probe = explorer.probe(session);
+            let mut run = Invocation::new(
+                self.reference.clone(),
+                probe.args.iter().map(OsString::from).collect(),
+                probe.stdin,
+            );
+            run.files = probe.files;
+            let mut classified: BTreeSet<String> = expected
+                .ending
+                .status()
+                .and_then(|s| u8::try_from(s).ok())
+                .map(|s| explorer.classify(session, s).rules)
+                .unwrap_or_default();
+            classified.extend(explorer.labels(session).into_iter().map(|l| l.rule));
+            let session = Session {
+                run: &run,
+                classified: &classified,
+                reference: &self.reference,
+            };
+            self.tolerances
+                .judge(session, &expected, &actual, &mut differences)
+                .map_err(TrialError::Judge)?
+        };
         if let Some(memory) = memory {
             differences.insert(0, memory);
         }
@@ -108,6 +158,7 @@ impl Runner {
             expected,
             actual,
             differences,
+            judged,
         })
     }
 }

@@ -136,6 +136,9 @@ pub struct Context<'a> {
     /// Whether `--bin` and `--against` are command lines (a folder pack's),
     /// as `run` takes them, rather than paths.
     pub bin_is_command: bool,
+    /// The suite's `match:` declarations and the pack's checkers: how a
+    /// difference is judged.
+    pub tolerances: &'a super::tolerated::Tolerances,
 }
 
 impl Context<'_> {

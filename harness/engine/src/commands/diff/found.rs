@@ -38,6 +38,16 @@ pub struct Report {
     /// ambiguous, set apart (not counted in [`Self::mismatching`]) without
     /// `--ambiguous`.
     pub set_apart: u64,
+    /// Sessions whose every difference a tolerance forgave, not counted
+    /// as mismatching; under `--strict`, mismatching sessions a
+    /// tolerance would have forgiven in part.
+    pub forgiven: u64,
+    /// Each forgiven part and how it was compared
+    /// (`stderr compared as nonempty (any text) (USE-1)`), with the
+    /// number of sessions.
+    pub forgiven_how: Vec<(String, u64)>,
+    /// The suite's non-exact declarations (`IO-1: stdout spacing`).
+    pub tolerances: Vec<String>,
     /// The distinct mismatches.
     pub findings: Vec<Finding>,
     /// Wall time.

@@ -11,6 +11,7 @@
 //! - [`explore`]: what a pack supplies (generate, shrink, classify).
 //! - [`exec`]: running one session on both sides.
 //! - [`compare`]: where two runs differ.
+//! - [`tolerated`]: which differences the rules' `match:` forgives.
 //! - [`shrink`]: making a mismatch small.
 //! - [`case`]: writing it in the suite's case format.
 //! - [`progress`]: the progress bar and the end summary.
@@ -27,8 +28,9 @@ pub mod plain;
 pub mod progress;
 pub mod shrink;
 pub mod template;
+pub mod tolerated;
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -38,12 +40,12 @@ use self::args::DiffCli;
 use self::case::Found;
 use self::compare::visible;
 use self::dedup::{Key, REPEATS_BEFORE_SKIPPING};
-use self::exec::{Runner, Trial};
+use self::exec::{Runner, Trial, TrialError};
 use self::explore::{Context, Explorer, Label};
 use self::found::{Finding, Report};
 use self::progress::Progress;
 use crate::bytes::quote::shell_quote;
-use crate::exec::run::{DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Ending, RunError, Target};
+use crate::exec::run::{DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Ending, Target};
 
 /// The subcommand's name, the first argument that selects it.
 pub const SUBCOMMAND: &str = "diff";
@@ -79,6 +81,12 @@ struct Shared<'a, E: Explorer> {
     /// Mismatching sessions resting on an ambiguous ruling, set apart
     /// without `--ambiguous`.
     set_apart: AtomicU64,
+    /// Sessions whose every difference a tolerance forgave (under
+    /// `--strict`: mismatching sessions a tolerance would have forgiven
+    /// in part), and by how many sessions each part and tolerance
+    /// forgave.
+    forgiven: AtomicU64,
+    forgiven_how: Mutex<BTreeMap<String, u64>>,
     /// Sessions whose candidate run timed out.
     hung: AtomicU64,
     /// Whether the run stopped because every session timed out.
@@ -86,6 +94,27 @@ struct Shared<'a, E: Explorer> {
     findings: Mutex<Vec<Finding>>,
     failure: Mutex<Option<String>>,
     progress: Progress,
+}
+
+impl<E: Explorer> Shared<'_, E> {
+    /// What the run found, its findings in session order.
+    fn report(&self, elapsed: Duration) -> Report {
+        let mut findings = std::mem::take(&mut *lock(&self.findings));
+        findings.sort_by_key(|f| f.index);
+        Report {
+            sessions: self.done.load(Ordering::Relaxed),
+            mismatching: self.mismatching.load(Ordering::Relaxed),
+            unshrunk: self.unshrunk.load(Ordering::Relaxed),
+            set_apart: self.set_apart.load(Ordering::Relaxed),
+            forgiven: self.forgiven.load(Ordering::Relaxed),
+            forgiven_how: std::mem::take(&mut *lock(&self.forgiven_how))
+                .into_iter()
+                .collect(),
+            tolerances: self.runner.tolerances.declared(),
+            findings,
+            elapsed,
+        }
+    }
 }
 
 /// An [`Explorer`] behind a trait object: what a pack returns from
@@ -126,11 +155,7 @@ pub fn run<E: Explorer>(
         Some(d) => (d, false),
         None => (DEFAULT_TIMEOUT, true),
     };
-    let deadline = match cli.time.map(Duration::try_from_secs_f64) {
-        Some(Ok(d)) if !d.is_zero() => Instant::now().checked_add(d),
-        Some(_) => return Err("--time must be a positive number of seconds".into()),
-        None => None,
-    };
+    let deadline = deadline(cli)?;
     if cli.max_failures == 0 {
         return Err("--max-failures must be at least 1".into());
     }
@@ -155,6 +180,8 @@ pub fn run<E: Explorer>(
             derived,
             output_cap: DEFAULT_OUTPUT_CAP,
             memcheck: cli.memcheck,
+            reference: context.reference.clone(),
+            tolerances: context.tolerances.clone().strict(cli.strict),
         },
         seed,
         ambiguous: cli.ambiguous,
@@ -168,6 +195,8 @@ pub fn run<E: Explorer>(
         repeats: AtomicUsize::new(0),
         unshrunk: AtomicU64::new(0),
         set_apart: AtomicU64::new(0),
+        forgiven: AtomicU64::new(0),
+        forgiven_how: Mutex::new(BTreeMap::new()),
         hung: AtomicU64::new(0),
         all_hung: AtomicBool::new(false),
         findings: Mutex::new(Vec::new()),
@@ -186,16 +215,7 @@ pub fn run<E: Explorer>(
     if let Some(message) = lock(&shared.failure).take() {
         return Err(message);
     }
-    let mut findings = std::mem::take(&mut *lock(&shared.findings));
-    findings.sort_by_key(|f| f.index);
-    let report = Report {
-        sessions: shared.done.load(Ordering::Relaxed),
-        mismatching: shared.mismatching.load(Ordering::Relaxed),
-        unshrunk: shared.unshrunk.load(Ordering::Relaxed),
-        set_apart: shared.set_apart.load(Ordering::Relaxed),
-        findings,
-        elapsed: started.elapsed(),
-    };
+    let report = shared.report(started.elapsed());
     progress::summary(&report, seed, cli, bin, context);
     if shared.all_hung.load(Ordering::Relaxed) {
         println!(
@@ -205,6 +225,15 @@ pub fn run<E: Explorer>(
         );
     }
     Ok(report)
+}
+
+/// When `--time` ends the sessions.
+fn deadline(cli: &DiffCli) -> Result<Option<Instant>, String> {
+    match cli.time.map(Duration::try_from_secs_f64) {
+        Some(Ok(d)) if !d.is_zero() => Ok(Instant::now().checked_add(d)),
+        Some(_) => Err("--time must be a positive number of seconds".into()),
+        None => Ok(None),
+    }
 }
 
 /// The candidate as `--memcheck` runs it (under valgrind, wrapped), once
@@ -290,7 +319,7 @@ fn one_session<E: Explorer>(
     shared: &Shared<'_, E>,
     index: u64,
     session: E::Session,
-) -> Result<(), RunError> {
+) -> Result<(), TrialError> {
     let trial = shared.runner.trial(shared.explorer, &session)?;
     if model_could_not_run(shared, &trial) {
         return Ok(());
@@ -298,6 +327,7 @@ fn one_session<E: Explorer>(
     if matches!(trial.actual.ending, Ending::TimedOut { .. }) {
         shared.hung.fetch_add(1, Ordering::Relaxed);
     }
+    count_forgiven(shared, &trial);
     let Some(first) = trial.first() else {
         return Ok(());
     };
@@ -352,7 +382,7 @@ fn one_session<E: Explorer>(
         .ending
         .status()
         .and_then(|s| u8::try_from(s).ok());
-    let class = status.map(|s| shared.explorer.classify(&shrunk.session, s));
+    let class = status.map(|s| classify(shared.explorer, &shrunk.session, &shrunk.trial, s));
     let written = case::write(
         &shared.cli.out,
         &case::Provenance {
@@ -391,6 +421,41 @@ fn one_session<E: Explorer>(
         shared.stop.store(true, Ordering::Relaxed);
     }
     Ok(())
+}
+
+/// The category and rules of a shrunk mismatch's case: the explorer's,
+/// and the rules whose tolerance judged the session, so that a run of the
+/// case judges it as `diff` did.
+fn classify<E: Explorer>(
+    explorer: &E,
+    session: &E::Session,
+    trial: &Trial,
+    status: u8,
+) -> explore::Classification {
+    let mut class = explorer.classify(session, status);
+    class.rules.extend(trial.judged.rules.iter().cloned());
+    class
+}
+
+/// Counts what a tolerance forgave in `trial`: a session it agrees in
+/// after forgiving (under `--strict`, a mismatching session it would
+/// have forgiven in part).
+fn count_forgiven<E: Explorer>(shared: &Shared<'_, E>, trial: &Trial) {
+    let forgiven = &trial.judged.forgiven;
+    if forgiven.is_empty() || (trial.first().is_some() && !shared.cli.strict) {
+        return;
+    }
+    shared.forgiven.fetch_add(1, Ordering::Relaxed);
+    let mut how = lock(&shared.forgiven_how);
+    let mut seen: Vec<String> = forgiven
+        .iter()
+        .map(|f| format!("{} compared {}", f.part, f.how))
+        .collect();
+    seen.sort();
+    seen.dedup();
+    for h in seen {
+        *how.entry(h).or_insert(0) += 1;
+    }
 }
 
 /// Whether a mismatch first differing at `first` is left unshrunk (and
@@ -475,15 +540,37 @@ fn describe<E: Explorer>(
     if !s.stdin.is_empty() {
         let _ = writeln!(text, "  stdin: \"{}\"", visible(&s.stdin));
     }
+    for how in &f.trial.judged.judged {
+        let _ = writeln!(text, "  judged: {how}");
+    }
+    for forgiven in &f.trial.judged.forgiven {
+        let _ = writeln!(
+            text,
+            "  {}: {} compared {}",
+            if shared.cli.strict {
+                "forgiven without --strict"
+            } else {
+                "forgiven"
+            },
+            forgiven.part,
+            forgiven.how
+        );
+    }
     match (&f.case, write_error) {
         (Some(path), _) => {
+            // A folder pack's `--bin` is a command line: its path alone
+            // would be the interpreter.
+            let candidate = match (&shared.cli.bin, shared.context.bin_is_command) {
+                (Some(bin), true) => bin.display().to_string(),
+                _ => shared.runner.candidate.path().display().to_string(),
+            };
             let _ = writeln!(text, "  case: {}", path.display());
             let _ = writeln!(
                 text,
                 "  reproduce: {}{} --bin {} --cases {}{}",
                 shared.context.program,
                 shared.context.spec_arg(),
-                shell_quote(&shared.runner.candidate.path().display().to_string()),
+                shell_quote(&candidate),
                 shell_quote(&path.display().to_string()),
                 if f.labels.is_empty() {
                     ""

@@ -169,6 +169,9 @@ pub fn summary(report: &Report, seed: u64, cli: &DiffCli, bin: &Path, context: &
     if cli.ambiguous {
         again.push_str(" --ambiguous");
     }
+    if cli.strict {
+        again.push_str(" --strict");
+    }
     println!(
         "diff: {} sessions, {} mismatching, {} distinct mismatch(es) written to {}, {secs:.1} s \
          ({rate:.0} sessions/s), seed {seed}",
@@ -183,6 +186,7 @@ pub fn summary(report: &Report, seed: u64, cli: &DiffCli, bin: &Path, context: &
             report.set_apart
         );
     }
+    forgiven(report, cli.strict);
     if report.unshrunk > 0 {
         println!(
             "  {} mismatching session(s) not shrunk: the {} shrinks before them only found \
@@ -192,4 +196,47 @@ pub fn summary(report: &Report, seed: u64, cli: &DiffCli, bin: &Path, context: &
         );
     }
     println!("  again: {again}");
+}
+
+/// The summary's lines on the tolerances: which the run judged with, and
+/// what they forgave (under `--strict`, would have), by part.
+fn forgiven(report: &Report, strict: bool) {
+    /// Forgiven parts listed at most, the most frequent first.
+    const SHOWN: usize = 5;
+    if report.tolerances.is_empty() {
+        return;
+    }
+    println!(
+        "  tolerances{}: {}",
+        if strict {
+            " (--strict: judged exactly)"
+        } else {
+            ""
+        },
+        report.tolerances.join("; ")
+    );
+    if report.forgiven == 0 {
+        return;
+    }
+    if strict {
+        println!(
+            "  --strict: {} mismatching session(s) differ where a tolerance forgives; without \
+             --strict these parts pass:",
+            report.forgiven
+        );
+    } else {
+        println!(
+            "  {} session(s) differing only where a tolerance forgives, not counted (--strict \
+             judges them exactly):",
+            report.forgiven
+        );
+    }
+    let mut how: Vec<&(String, u64)> = report.forgiven_how.iter().collect();
+    how.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    for (part, n) in how.iter().take(SHOWN) {
+        println!("    {part}: {n} session(s)");
+    }
+    if how.len() > SHOWN {
+        println!("    and {} more", how.len() - SHOWN);
+    }
 }

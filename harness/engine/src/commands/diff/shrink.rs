@@ -9,9 +9,9 @@
 use std::time::{Duration, Instant};
 
 use super::compare::Part;
-use super::exec::{Runner, Trial};
+use super::exec::{Runner, Trial, TrialError};
 use super::explore::Explorer;
-use crate::exec::run::{Ending, RunError};
+use crate::exec::run::Ending;
 
 /// Most candidate sessions run while shrinking one mismatch.
 pub const BUDGET: usize = 400;
@@ -43,7 +43,7 @@ pub fn shrink<E: Explorer>(
     session: E::Session,
     trial: Trial,
     same: impl Fn(&E::Session, &Trial) -> bool,
-) -> Result<Shrunk<E::Session>, RunError> {
+) -> Result<Shrunk<E::Session>, TrialError> {
     let Some(part) = trial.first().map(|d| d.part.clone()) else {
         return Ok(Shrunk {
             session,
