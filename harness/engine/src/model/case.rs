@@ -493,27 +493,16 @@ pub fn expectation(case: &Case, file: &CaseFile) -> Result<Expectation, CaseErro
             .readings
             .iter()
             .map(|(name, r)| {
-                let key = |k: &str| format!("readings.{name}.{k}");
+                let stream = |k: &str, inline, b64| {
+                    one_of(file, &format!("readings.{name}.{k}"), inline, None, b64)
+                        .map(Option::unwrap_or_default)
+                };
                 Ok(Alternative {
                     reading: name.clone(),
                     rules: Vec::new(),
                     ending: Ending::Exited(i32::from(r.status.unwrap_or(status))),
-                    stdout: one_of(
-                        file,
-                        &key("stdout"),
-                        r.stdout.as_ref(),
-                        None,
-                        r.stdout_base64.as_ref(),
-                    )?
-                    .unwrap_or_default(),
-                    stderr: one_of(
-                        file,
-                        &key("stderr"),
-                        r.stderr.as_ref(),
-                        None,
-                        r.stderr_base64.as_ref(),
-                    )?
-                    .unwrap_or_default(),
+                    stdout: stream("stdout", r.stdout.as_ref(), r.stdout_base64.as_ref())?,
+                    stderr: stream("stderr", r.stderr.as_ref(), r.stderr_base64.as_ref())?,
                 })
             })
             .collect::<Result<_, CaseError>>()?,

@@ -114,21 +114,22 @@ fn error(kind: String, body: &[Line<'_>]) -> MemoryError {
         .skip_while(|l| frame(&l.text).is_none())
         .map_while(|l| frame(&l.text))
         .collect();
-    let access = body.iter().find_map(|l| {
+    let sized = body.iter().find_map(|l| {
         let text = l.text.as_ref();
         let (verb, rest) = text
             .strip_prefix("READ of size ")
             .map(|r| ("read", r))
             .or_else(|| text.strip_prefix("WRITE of size ").map(|r| ("write", r)))?;
-        Some(format!("a {verb} of {}", bytes(number(rest)?)))
+        Some((verb, number(rest)?))
     });
+    let access = sized.map(|(verb, size)| format!("a {verb} of {}", bytes(size)));
     let located = body
         .iter()
         .find_map(|l| l.text.split_once(" is located ").map(|(_, r)| r.to_owned()));
     let variable = body
         .iter()
         .find(|l| l.text.contains("<== Memory access at offset"))
-        .and_then(|l| stack_variable(&l.text));
+        .and_then(|l| stack_variable(&l.text, sized.map(|(_, size)| size)));
     let what = match (kind.as_str(), access, located, variable) {
         ("double-free", _, Some(located), _) => region_size(&located).map_or_else(
             || "a block freed twice".to_owned(),
@@ -152,19 +153,32 @@ fn error(kind: String, body: &[Line<'_>]) -> MemoryError {
 }
 
 /// `[32, 58) 'key' (line 6) <== Memory access at offset 58 overflows
-/// this variable`: `past the 26-byte array `key``.
-fn stack_variable(text: &str) -> Option<String> {
+/// this variable`: `past the 26-byte array `key``. An access of `size`
+/// bytes that starts inside and runs past the end (`partially overflows`:
+/// `strcpy` of 9 bytes into 8) says how far: `reaching 1 byte past the
+/// 8-byte array `last``.
+fn stack_variable(text: &str, size: Option<u64>) -> Option<String> {
     let inside = text.trim_start().strip_prefix('[')?;
     let (from, rest) = inside.split_once(", ")?;
     let (to, rest) = rest.split_once(')')?;
-    let size = number(to)?.checked_sub(number(from)?)?;
+    let (from, to) = (number(from)?, number(to)?);
+    let length = to.checked_sub(from)?;
     let name = rest.split('\'').nth(1)?;
-    let direction = if text.contains("underflows") {
-        "before"
-    } else {
-        "past"
-    };
-    Some(format!("{direction} the {size}-byte array `{name}`"))
+    if text.contains("underflows") {
+        return Some(format!("before the {length}-byte array `{name}`"));
+    }
+    let at = text.split_once("at offset ").and_then(|(_, r)| number(r));
+    if let (Some(at), Some(size)) = (at, size)
+        && at < to
+        && text.contains("partially")
+    {
+        let over = (at + size).saturating_sub(to);
+        return Some(format!(
+            "reaching {} past the {length}-byte array `{name}`",
+            bytes(over)
+        ));
+    }
+    Some(format!("past the {length}-byte array `{name}`"))
 }
 
 /// The size of `… of 72-byte region […)`.
