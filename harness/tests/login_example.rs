@@ -92,7 +92,7 @@ fn mark(out: &Path, memcheck: Option<&str>) -> Vec<(String, String, String)> {
 const BUGS: [(&str, &str); 4] = [
     (
         "dmitri",
-        "stack-buffer-overflow: a write of 9 bytes reaching 1 byte past the 8-byte array `last` in `main` \
+        "stack-buffer-overflow: a write of 9 bytes past the 8-byte array `last` in `main` \
          (login.c:12)",
     ),
     (
