@@ -1,6 +1,11 @@
 //! One case as a libtest-mimic trial: run (or driven as a conversation),
 //! compared, and judged into a verdict with its failure notes and the
 //! commands that reproduce or re-bless it.
+//!
+//! Past 600 lines: one case's whole path from its file to its verdict
+//! (preparing, counting reads, judging under tolerance, other readings,
+//! memory errors, the notes and reproduce lines) shares the context and
+//! the case's parts; split, each piece would take them all as arguments.
 
 use std::path::Path;
 use std::sync::{Arc, PoisonError};
