@@ -302,9 +302,13 @@ mod tests {
         assert_eq!(out, b"one> two> end\n");
         let at = &reads.stdout_at;
         assert_eq!(at.len(), 3);
-        // In order, and never past what was printed before the next read.
+        // In order, and never past what was printed before the next read:
+        // the next line is written only once this one is seen taken. How
+        // much of what follows a read is already printed when the harness
+        // looks depends on scheduling (a loaded machine lets `two> ` out
+        // before the second read is seen), so that is all that is certain.
         assert!(at.windows(2).all(|w| w[0] <= w[1]), "{at:?}");
-        assert!(at[1] <= 5 && at[2] <= 10, "{at:?}");
+        assert!(at[0] <= 5 && at[1] <= 10 && at[2] <= 14, "{at:?}");
     }
 
     #[test]

@@ -21,7 +21,9 @@ pub struct Reads {
     /// stdout the harness had read when it saw the line taken. A program
     /// whose stdout is a pipe may hold output in its own buffer (C's stdio
     /// does), so this places a read in the output only as far as the
-    /// program flushed it.
+    /// program flushed it, and no further than it printed before its next
+    /// read (the next line is written only once this one is seen taken);
+    /// output printed between the read and the harness's look counts in.
     pub stdout_at: Vec<u64>,
 }
 
