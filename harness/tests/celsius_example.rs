@@ -114,6 +114,27 @@ fn each_buggy_submission_fails_the_cases_of_its_rule() {
 }
 
 #[test]
+fn a_missing_check_is_named_by_its_rule_not_by_a_message_the_tolerance_forgave() {
+    // fay answers `abc` in her own words (forgiven) and converts -500: in
+    // `invalid/several` her stdout first differs at the answer to `abc`,
+    // but her one bug is IO-3, and every cause must say so.
+    let dir = tempfile::tempdir().expect("a folder");
+    let (code, failed) = check(&pack(), Some("fay"), dir.path());
+    assert_eq!(code, Some(1));
+    assert!(failed.contains("invalid/several"), "{failed:?}");
+    let text = std::fs::read_to_string(dir.path().join("fay.json")).expect("results");
+    let doc: Value = serde_json::from_str(&text).expect("results parse");
+    let causes: Vec<&str> = doc["causes"]
+        .as_array()
+        .expect("causes")
+        .iter()
+        .map(|c| c["cause"].as_str().expect("a cause"))
+        .collect();
+    assert_eq!(causes.len(), 1, "{causes:?}");
+    assert!(causes[0].contains("IO-3"), "{causes:?}");
+}
+
+#[test]
 fn with_its_match_declarations_the_class_is_marked_by_the_text() {
     let dir = tempfile::tempdir().expect("a folder");
     for student in ["ana", "ben", "chloe", "dev"] {

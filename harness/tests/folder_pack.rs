@@ -457,9 +457,9 @@ fn mark_builds_and_marks_submissions_with_the_packs_line() {
         String::from_utf8_lossy(&out.stderr)
     );
     let csv = std::fs::read_to_string(dir.path().join("marks/marks.csv")).expect("marks.csv");
-    assert!(csv.contains("\nalice,,,,ok,0,1,1,1,0,0,,\n"), "{csv}");
+    assert!(csv.contains("\nalice,,,,ok,0,1,1,1,0,0,,,\n"), "{csv}");
     assert!(
-        csv.contains("\nbob,,,,ok,0,0,0,0,1,0,stdout: `other\\n` where `same\\n` was expected,\n"),
+        csv.contains("\nbob,,,,ok,0,0,0,0,1,0,stdout: `other\\n` where `same\\n` was expected,,\n"),
         "{csv}"
     );
     let left: Vec<_> = std::fs::read_dir(tmp.path())

@@ -297,6 +297,14 @@ pub fn junit(program: &str, results: &[CaseResult]) -> String {
         let mut case = TestCase::new(r.name.as_str(), status);
         case.set_classname(category.as_str());
         case.set_time(r.time);
+        // A warning only (`--memcheck …,warn`) leaves the case passed; a
+        // CI page still shows it, as the case's output.
+        if let Some(warning) = &r.warning {
+            case.set_system_out(format!(
+                "memory warning (no marks lost):\n{}",
+                warning.render(Style { colour: false })
+            ));
+        }
         suites
             .entry(category.clone())
             .or_insert_with(|| TestSuite::new(category.as_str()))
@@ -378,6 +386,20 @@ mod tests {
         assert!(
             table.contains("3/4       3.00 / 6  (by weight 3/6)"),
             "{table}"
+        );
+    }
+
+    #[test]
+    fn a_warning_only_case_passes_in_junit_with_the_warning_as_its_output() {
+        let mut warned = case("io/a", "io", 1.0, true, &[]);
+        warned.warning = Some(Box::new(CaseFailure::new(&[], b"", Notes::default())));
+        let xml = junit("prog", &[warned, case("io/b", "io", 1.0, true, &[])]);
+        assert!(!xml.contains("<failure"), "{xml}");
+        assert_eq!(
+            xml.matches("<system-out>memory warning (no marks lost):")
+                .count(),
+            1,
+            "{xml}"
         );
     }
 

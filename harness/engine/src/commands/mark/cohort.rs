@@ -477,7 +477,7 @@ pub fn csv(suite: &SuiteInfo, marks: &[SubmissionMark]) -> String {
         out.push(',');
         out.push_str(&field(&c.name));
     }
-    out.push_str(",total,passed,failed,errors,first cause,deductions\n");
+    out.push_str(",total,passed,failed,errors,first cause,deductions,memory warnings\n");
     for m in marks {
         let join =
             |f: fn(&Student) -> &str| m.students.iter().map(f).collect::<Vec<_>>().join("; ");
@@ -510,15 +510,24 @@ pub fn csv(suite: &SuiteInfo, marks: &[SubmissionMark]) -> String {
             .map(|d| format!("{} -{}", d.rule, number(d.marks)))
             .collect::<Vec<_>>()
             .join("; ");
+        // Warned about only (`--memcheck …,warn`): no marks lost, but a
+        // row of the spreadsheet still tells the student's marker.
+        let warned = m
+            .memory_warnings
+            .iter()
+            .map(|w| w.cause.as_str())
+            .collect::<Vec<_>>()
+            .join("; ");
         let _ = writeln!(
             out,
-            ",{},{},{},{},{},{}",
+            ",{},{},{},{},{},{},{}",
             number(m.total),
             m.passed,
             m.failed,
             m.errors,
             field(&cause),
-            field(&deductions)
+            field(&deductions),
+            field(&warned)
         );
     }
     out
@@ -640,11 +649,33 @@ pub(super) mod tests {
             table.lines().next(),
             Some(
                 "id,name,email,sid,build,warnings,all,total,passed,failed,errors,first cause,\
-                 deductions"
+                 deductions,memory warnings"
             )
         );
-        assert_eq!(table.lines().nth(2), Some("b,,,,ok,0,5,5,1,1,0,stdout: x,"));
-        assert_eq!(table.lines().nth(4), Some("d,,,,failed,0,0,0,0,0,0,,"));
+        assert_eq!(
+            table.lines().nth(2),
+            Some("b,,,,ok,0,5,5,1,1,0,stdout: x,,")
+        );
+        assert_eq!(table.lines().nth(4), Some("d,,,,failed,0,0,0,0,0,0,,,"));
+        // Memory errors only warned about: the last column, marks untouched.
+        let mut warned = sub("e", 10.0, &[], None);
+        warned.memory_warnings = vec![
+            CauseRecord {
+                cause: "memory: heap-buffer-overflow in `f` (a.c:#)".into(),
+                cases: vec!["a".into()],
+            },
+            CauseRecord {
+                cause: "memory: leak in `g` (a.c:#)".into(),
+                cases: vec!["b".into()],
+            },
+        ];
+        assert_eq!(
+            csv(&suite(), &[warned]).lines().nth(1),
+            Some(
+                "e,,,,ok,0,10,10,2,0,0,,,memory: heap-buffer-overflow in `f` (a.c:#); \
+                 memory: leak in `g` (a.c:#)"
+            )
+        );
     }
 
     #[test]

@@ -151,8 +151,12 @@ impl Cause {
         let Some(record) = record else {
             return (cause, None);
         };
-        if let Some((part, label)) = missed_check(mismatches, record, answered)
-            .or_else(|| accepted_by_reads(mismatches))
+        // The reads first: a program that ended right after a line the
+        // reference rejects accepted that line, whatever its stdout's first
+        // difference says (under a tolerance, that can be a message whose
+        // words were forgiven, before the real bug).
+        if let Some((part, label)) = accepted_by_reads(mismatches)
+            .or_else(|| missed_check(mismatches, record, answered))
             .or_else(|| grave_place(mismatches, record, answered))
         {
             cause.parts = vec![part];

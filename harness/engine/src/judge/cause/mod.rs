@@ -423,6 +423,50 @@ mod tests {
     }
 
     #[test]
+    fn under_a_tolerance_the_line_read_last_names_the_check_not_a_forgiven_message() {
+        // celsius's fay: `abc` is answered in her own words (forgiven),
+        // `-500` converted and she ends. Her stdout first differs at the
+        // answer to `abc`; her reads end on `-500`, the real bug.
+        let word = |v, at, rule: &str, line: &[u8]| Ruling {
+            line: line.to_vec(),
+            ..ruling(v, at, rule, "k", &format!("{rule} rejects it"))
+        };
+        let record = Record {
+            spans: vec![
+                span(0, 9, "prompt", &["IO-1"]),
+                span(9, 14, "a word", &["IO-2"]),
+                span(14, 23, "prompt", &["IO-1"]),
+                span(23, 29, "below zero", &["IO-3"]),
+            ],
+            rulings: vec![
+                word(Verdict::Rejected, 9, "IO-2", b"abc"),
+                word(Verdict::Rejected, 23, "IO-3", b"-500"),
+            ],
+        };
+        let mut m = [
+            stdout_of(
+                b"Celsius: word\nCelsius: cold\nCelsius: ",
+                b"Celsius: Not a number.\nCelsius: F: -868.0\n",
+            ),
+            Mismatch::Reads(crate::judge::compare::ReadCount {
+                expected: 3,
+                actual: 2,
+                line: None,
+                ruling: None,
+            }),
+        ];
+        crate::judge::compare::place_reads(&mut m, b"abc\n-500\n37\n", Some(&record));
+        let (cause, label) = Cause::labelled(&m, Some(&record), None);
+        assert!(cause.to_string().contains("IO-3"), "{cause}");
+        assert!(
+            label
+                .as_deref()
+                .is_some_and(|l| l.starts_with("accepts `-500`: IO-3")),
+            "{label:?}"
+        );
+    }
+
+    #[test]
     fn going_on_where_the_reference_stops_is_keyed_by_its_check() {
         let record = Record {
             spans: Vec::new(),

@@ -122,7 +122,11 @@ fn error(kind: String, body: &[Line<'_>]) -> MemoryError {
             .or_else(|| text.strip_prefix("WRITE of size ").map(|r| ("write", r)))?;
         Some((verb, number(rest)?))
     });
-    let access = sized.map(|(verb, size)| format!("a {verb} of {}", bytes(size)));
+    let by = intercepted(&first_stack);
+    let access = sized.map(|(verb, size)| match by {
+        Some(call) => format!("a {verb} of {} by `{call}`", bytes(size)),
+        None => format!("a {verb} of {}", bytes(size)),
+    });
     let located = body
         .iter()
         .find_map(|l| l.text.split_once(" is located ").map(|(_, r)| r.to_owned()));
@@ -130,14 +134,23 @@ fn error(kind: String, body: &[Line<'_>]) -> MemoryError {
         .iter()
         .find(|l| l.text.contains("<== Memory access at offset"))
         .and_then(|l| stack_variable(&l.text, sized.map(|(_, size)| size)));
+    // A library call's range is checked whole and reported at its first
+    // bad byte, with the size of the whole range: `strcpy` of 12 bytes into
+    // `char[8]` is "WRITE of size 12" at the array's end. Only part of it
+    // fell past, so it *reaches* past; an instrumented access of the
+    // program's own is reported where it starts.
+    let reach = |place: String| match (by, place.strip_prefix("past ")) {
+        (Some(_), Some(rest)) => format!("reaching past {rest}"),
+        _ => place,
+    };
     let what = match (kind.as_str(), access, located, variable) {
         ("double-free", _, Some(located), _) => region_size(&located).map_or_else(
             || "a block freed twice".to_owned(),
             |n| format!("a {n}-byte block freed twice"),
         ),
-        (_, Some(access), _, Some(variable)) => format!("{access} {variable}"),
+        (_, Some(access), _, Some(variable)) => format!("{access} {}", reach(variable)),
         (_, Some(access), Some(located), None) => match relation(&located) {
-            Some(relation) => format!("{access} {relation}"),
+            Some(relation) => format!("{access} {}", reach(relation)),
             None => access,
         },
         (_, Some(access), None, None) => access,
@@ -150,6 +163,23 @@ fn error(kind: String, body: &[Line<'_>]) -> MemoryError {
         tool: Tool::Sanitizer,
         lines: Vec::new(),
     }
+}
+
+/// The library call the innermost frame of `stack` is, when the sanitizer
+/// intercepted one (`__interceptor_strcpy` in GCC's runtime, `strcpy` in
+/// `asan_interceptors.cpp`, `__asan_memcpy`): its name.
+fn intercepted(stack: &[(String, String)]) -> Option<&str> {
+    let (function, location) = stack.first()?;
+    let name = function
+        .strip_prefix("___interceptor_")
+        .or_else(|| function.strip_prefix("__interceptor_"))
+        .or_else(|| function.strip_prefix("__asan_"))
+        .or_else(|| {
+            location
+                .contains("_interceptors")
+                .then_some(function.as_str())
+        })?;
+    (!name.is_empty()).then_some(name)
 }
 
 /// `[32, 58) 'key' (line 6) <== Memory access at offset 58 overflows

@@ -193,27 +193,38 @@ proptest! {
 }
 
 #[test]
-fn a_copy_running_past_a_stack_array_says_how_far() {
-    // `strcpy` of 9 bytes into `char last[8]`: the write starts inside the
-    // array and partially overflows it, by one byte.
+fn a_library_call_running_past_a_stack_array_is_named_and_reaches_past() {
+    // dmitri's `strcpy(last, argv[2])` into `char last[8]` with an 11-letter
+    // name (examples/login): ASan checks the 12-byte range whole and
+    // reports its first bad byte, the array's end, with the whole size.
+    assert_eq!(
+        first(include_str!("reports/strcpy_overflow.asan.txt")),
+        "stack-buffer-overflow: a write of 12 bytes by `strcpy` reaching past the 8-byte \
+         array `last` in `main` (login.c:12)"
+    );
+}
+
+#[test]
+fn an_access_starting_inside_a_stack_array_says_how_far_it_runs_past() {
+    // ASan's `partially overflows`: an access of the program's own that
+    // starts inside the variable (8 bytes read at offset 36 of [32, 40)).
     let report = parse(
-        b"==7==ERROR: AddressSanitizer: stack-buffer-overflow on address 0x7ffd20 at pc 0x1 bp 0x2 sp 0x3\n\
-WRITE of size 9 at 0x7ffd20 thread T0\n\
-    #0 0x4 in strcpy ../../../../src/libsanitizer/asan/asan_interceptors.cpp:440\n\
-    #1 0x5 in shorten /home/s/login.c:12\n\
-    #2 0x6 in main /home/s/login.c:30\n\
+        b"==7==ERROR: AddressSanitizer: stack-buffer-overflow on address 0x7ffd24 at pc 0x1 bp 0x2 sp 0x3\n\
+READ of size 8 at 0x7ffd24 thread T0\n\
+    #0 0x5 in shorten /home/s/login.c:12\n\
+    #1 0x6 in main /home/s/login.c:30\n\
 \n\
-Address 0x7ffd20 is located in stack of thread T0 at offset 32 in frame\n\
+Address 0x7ffd24 is located in stack of thread T0 at offset 36 in frame\n\
     #0 0x7 in shorten /home/s/login.c:9\n\
 \n\
   This frame has 1 object(s):\n\
-    [32, 40) 'last' (line 10) <== Memory access at offset 32 partially overflows this variable\n\
+    [32, 40) 'last' (line 10) <== Memory access at offset 36 partially overflows this variable\n\
 SUMMARY: AddressSanitizer: stack-buffer-overflow /home/s/login.c:12 in shorten\n",
     );
     assert_eq!(
         report.first(false).map(ToString::to_string).as_deref(),
         Some(
-            "stack-buffer-overflow: a write of 9 bytes reaching 1 byte past the 8-byte array \
+            "stack-buffer-overflow: a read of 8 bytes reaching 4 bytes past the 8-byte array \
              `last` in `shorten` (login.c:12)"
         )
     );
