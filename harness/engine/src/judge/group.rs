@@ -86,10 +86,13 @@ fn groups_of<'a>(
             })
         })
         .collect();
+    // The environment's failures first: they say the marks are not the
+    // program's, before any cause that is.
     out.sort_by(|a, b| {
-        b.cases
-            .len()
-            .cmp(&a.cases.len())
+        b.cause
+            .is_environment()
+            .cmp(&a.cause.is_environment())
+            .then_with(|| b.cases.len().cmp(&a.cases.len()))
             .then_with(|| a.cause.severity().cmp(&b.cause.severity()))
             .then_with(|| a.cases[0].0.cmp(b.cases[0].0))
     });
