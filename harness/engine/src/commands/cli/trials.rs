@@ -174,6 +174,12 @@ fn deductions(forgiven: &[compare::Forgiven]) -> Vec<Deduction> {
             None => out.push(Deduction {
                 rule: charge.by.clone(),
                 marks: charge.marks,
+                forgave: forgiven
+                    .iter()
+                    .find(|f| f.charges.iter().any(|c| c.by == charge.by))
+                    .filter(|f| !f.forgave.is_empty())
+                    .map(|f| format!("{} {}", f.part, f.forgave))
+                    .unwrap_or_default(),
             }),
         }
     }
@@ -618,6 +624,7 @@ fn other_reading(
             alternative.rules.join(", ")
         ),
         charges: Vec::new(),
+        forgave: String::new(),
     });
     mismatches.clear();
     Ok(())
@@ -704,6 +711,7 @@ mod tests {
         compare::Forgiven {
             part: part.to_owned(),
             how: "ignoring spacing".to_owned(),
+            forgave: String::new(),
             charges: charges
                 .iter()
                 .map(|(by, marks)| Charge {
@@ -726,11 +734,13 @@ mod tests {
             [
                 Deduction {
                     rule: "IO-1".to_owned(),
-                    marks: 0.5
+                    marks: 0.5,
+                    forgave: String::new(),
                 },
                 Deduction {
                     rule: "case".to_owned(),
-                    marks: 1.0
+                    marks: 1.0,
+                    forgave: String::new(),
                 }
             ]
         );
