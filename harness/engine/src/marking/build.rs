@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::exec::run::{self, Ending, Invocation, Keep, Limits, Target};
 
-use super::unpack::Files;
+use crate::model::files::Files;
 
 /// Bytes of the build's output kept for `build.log`.
 const LOG_KEPT: u64 = 256 << 10;
@@ -140,7 +140,7 @@ pub fn line_with_flags(line: &str, flags: &str) -> String {
 /// `flags` (`--memcheck`'s), `CFLAGS`, `CXXFLAGS` and `LDFLAGS` hold them
 /// (make's built-in rules and a Makefile's `CFLAGS +=` take them) and a
 /// compiler's line takes them itself ([`line_with_flags`]). An empty line
-/// ([`crate::commands::pack::NO_BUILD`]) builds nothing.
+/// ([`crate::packs::pack::NO_BUILD`]) builds nothing.
 pub fn build(
     files: &Files,
     line: &str,
@@ -149,7 +149,7 @@ pub fn build(
     keep_folder: bool,
     flags: Option<&str>,
 ) -> Result<Built, String> {
-    if line == crate::commands::pack::NO_BUILD {
+    if line == crate::packs::pack::NO_BUILD {
         return Ok(as_handed_in(files, program, keep_folder));
     }
     let sh = Target::binary(std::path::Path::new("/bin/sh")).map_err(|e| e.to_string())?;

@@ -93,7 +93,7 @@ pub fn check(
         // The marker's --allow-read and --allow-network hold for the checks.
         .envs(conformance_sandbox::policy::get().child_env())
         // A folder pack's model, built once here, serves every check.
-        .envs(crate::commands::folder::model::child_env())
+        .envs(crate::packs::folder::model::child_env())
         .env_remove(crate::exec::run::REFERENCE_ENV);
     // Its own process group: only this harness signals it, with SIGTERM,
     // so that it kills its programs and removes its sandbox folders itself.

@@ -437,8 +437,8 @@ pub fn report(m: &SubmissionMark, suite: &str, text: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::commands::mark::cohort::build;
-    use crate::commands::mark::cohort::tests::{sub, suite};
+    use crate::marking::cohort::build;
+    use crate::marking::cohort::tests::{sub, suite};
 
     #[test]
     fn missing_checks_are_listed_once_by_rule_with_their_submissions() {

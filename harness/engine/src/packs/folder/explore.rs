@@ -12,9 +12,9 @@
 
 use std::collections::BTreeSet;
 
-use crate::commands::diff::explore::{Classification, Explorer, Label, Probe};
-use crate::commands::diff::plain::{self, Line, PlainSession, Source};
-use crate::commands::diff::template::uniform;
+use crate::explorer::explore::{Classification, Explorer, Label, Probe};
+use crate::explorer::plain::{self, Line, PlainSession, Source};
+use crate::explorer::template::uniform;
 use crate::model::rng::SplitMix64;
 use crate::model::schema::Case;
 use crate::model::suite::{CaseFile, Root};

@@ -9,8 +9,8 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use crate::commands::pack::Pack;
 use crate::exec::run::{self, Invocation, Keep, Limits, Target};
+use crate::packs::pack::Pack;
 
 use super::build::BuildStatus;
 use super::record::SubmissionMark;

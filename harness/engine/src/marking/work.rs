@@ -16,10 +16,10 @@ use std::time::Instant;
 
 use sha2::{Digest as _, Sha256};
 
-use crate::commands::pack::{BuildRecipe, Pack};
 use crate::exec::interrupt::Ticket;
 use crate::model::suite::{self, Root};
 use crate::output::exit;
+use crate::packs::pack::{BuildRecipe, Pack};
 
 use super::args::MarkCli;
 use super::build::{self, BuildStatus};
@@ -359,7 +359,7 @@ fn progress_bar(total: usize) -> Option<indicatif::ProgressBar> {
 }
 
 /// The hash of everything that decides a submission's mark.
-fn inputs_hash(shared: &Shared, files: &unpack::Files, line: &str) -> String {
+fn inputs_hash(shared: &Shared, files: &crate::model::files::Files, line: &str) -> String {
     let mut h = Sha256::new();
     for part in [
         env!("CARGO_PKG_VERSION"),
@@ -422,7 +422,11 @@ fn one(shared: &Shared, sub: &Submission) -> Done {
     };
     mark.inputs = match &files {
         Ok(f) => inputs_hash(shared, f, &line),
-        Err(e) => inputs_hash(shared, &unpack::Files::default(), &format!("{line}\0{e}")),
+        Err(e) => inputs_hash(
+            shared,
+            &crate::model::files::Files::default(),
+            &format!("{line}\0{e}"),
+        ),
     };
     if !shared.rerun
         && let Some(old) = previous(&shared.out, &sub.slug)
@@ -482,7 +486,7 @@ fn one(shared: &Shared, sub: &Submission) -> Done {
 fn fill(
     shared: &Shared,
     sub: &Submission,
-    files: Result<unpack::Files, String>,
+    files: Result<crate::model::files::Files, String>,
     line: &str,
     staging: &Path,
     ticket: &Ticket,
@@ -523,7 +527,7 @@ fn fill(
         .map_err(|e| format!("cannot place the program: {e}"))?;
     let _ = std::fs::remove_dir_all(&dir);
     let folder = built.folder.unwrap_or_else(|| {
-        unpack::Files(
+        crate::model::files::Files(
             [(shared.recipe.program.to_owned(), bytes)].into(),
             [shared.recipe.program.to_owned()].into(),
         )

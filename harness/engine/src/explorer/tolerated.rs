@@ -12,8 +12,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::compare::{Difference, Part};
-use crate::commands::checker::{CaseOracle, Checkers};
 use crate::exec::run::{Invocation, Outcome, Target};
+use crate::judge::checker::{CaseOracle, Checkers};
 use crate::judge::compare::{self, Forgiven};
 use crate::model::case::Expectation;
 use crate::model::matching::{self, MatchSpec, Matching, Tolerance};

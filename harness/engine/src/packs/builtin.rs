@@ -15,10 +15,10 @@ use std::fmt;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use crate::commands::diff::DynExplorer;
-use crate::commands::pack::{BuildRecipe, CheckerFn, Pack};
 use crate::exec::driver::CaseDriver;
+use crate::explorer::DynExplorer;
 use crate::model::embedded::EmbeddedSuite;
+use crate::packs::pack::{BuildRecipe, CheckerFn, Pack};
 
 /// A pack compiled into the binary.
 pub struct Builtin {

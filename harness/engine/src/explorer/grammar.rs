@@ -5,7 +5,7 @@
 //! is and how often a line is damaged byte by byte; each part may cite the
 //! rules it exercises and an ambiguous ruling it touches. [`Grammar`] is
 //! the file; [`GrammarExplorer`] draws sessions from it, shrinks them
-//! ([`crate::commands::diff::plain`]) and classifies them by the rules of the parts
+//! ([`crate::explorer::plain`]) and classifies them by the rules of the parts
 //! they were made of.
 //!
 //! Past 600 lines: the file's format, its checks (each fault placed on its

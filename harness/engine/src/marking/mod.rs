@@ -9,6 +9,14 @@
 //! - `submissions/ID/`: `build.log`, `report.txt`, `results.json`,
 //!   `gradescope.json`, `report.html`, `mark.json` ([`record`]);
 //! - `marks.csv`, `cohort.json`, `index.html`.
+//!
+//! The cohort is a layer of its own (it was the `mark` command's folder):
+//! the command line parses `mark`'s arguments ([`args`]) and calls
+//! [`mark`] or [`merge::merge`].
+//!
+//! May use: every layer below ([`crate::bytes`], [`crate::exec`],
+//! [`crate::model`], [`crate::judge`], [`crate::output`],
+//! [`crate::explorer`], [`crate::packs`]). Used by the commands.
 
 /// A line on stderr that never panics: a closed stream must not stop a
 /// marking run (nor re-enter the interrupt's clean-up).

@@ -15,6 +15,17 @@
 //! - [`shrink`]: making a mismatch small.
 //! - [`case`]: writing it in the suite's case format.
 //! - [`progress`]: the progress bar and the end summary.
+//! - [`grammar`], [`plain`], [`template`]: explorers read from a grammar
+//!   (`explore.yaml`) or a pack's own sessions.
+//! - [`dedup`], [`found`]: mismatches counted by where they differ.
+//!
+//! The explorer is a layer of its own (it was the `diff` command's folder):
+//! the command line only parses `diff`'s arguments ([`args`]) and hands
+//! them here.
+//!
+//! May use: [`crate::bytes`], [`crate::exec`], [`crate::model`],
+//! [`crate::judge`], [`crate::output`]. Used by the packs (a pack hands
+//! its explorer), the marking and the commands.
 
 pub mod args;
 pub mod case;
@@ -118,7 +129,7 @@ impl<E: Explorer> Shared<'_, E> {
 }
 
 /// An [`Explorer`] behind a trait object: what a pack returns from
-/// [`crate::commands::pack::Pack::explorer`].
+/// [`crate::packs::pack::Pack::explorer`].
 pub trait DynExplorer: Send + Sync {
     /// Runs `diff` with this explorer for the pack named `pack`.
     fn diff(&self, pack: &Context<'_>, cli: &DiffCli) -> Result<Report, String>;
@@ -305,7 +316,7 @@ fn model_could_not_run<E: Explorer>(shared: &Shared<'_, E>, trial: &Trial) -> bo
         .runner
         .expected
         .is_model()
-        .then(|| crate::commands::folder::bless::could_not_run(&trial.expected))
+        .then(|| crate::output::model_bless::could_not_run(&trial.expected))
         .flatten();
     let Some(why) = why else {
         return false;

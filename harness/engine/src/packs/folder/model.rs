@@ -13,9 +13,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
-use crate::commands::mark::unpack::Files;
 use crate::exec::interrupt::Ticket;
 use crate::exec::run::{self, Ending, Invocation, Keep, Limits, Target};
+use crate::model::files::Files;
 
 /// The time a model's build may take.
 const BUILD_LIMIT: Duration = Duration::from_secs(300);

@@ -6,15 +6,16 @@
 //! reference is its model solution ([`model`]), contained as a program
 //! under test; `mark` builds submissions with its `submissions:` line;
 //! `diff` explores sessions from its `explore.yaml`
-//! ([`crate::commands::diff::grammar`]) or,
+//! ([`crate::explorer::grammar`]) or,
 //! without one, derived from its own cases ([`explore`]).
 //!
 //! - [`pack_file`]: `pack.yaml`, typed and checked.
 //! - [`model`]: the model built and run.
-//! - [`bless`]: a model's run checked for the same bytes twice.
+//! - [`crate::output::model_bless`]: a model's run checked for the same
+//!   bytes twice (below the explorer, which checks its reference's runs
+//!   the same way).
 //! - [`explore`]: the explorer derived from a suite's cases.
 
-pub mod bless;
 pub mod explore;
 pub mod model;
 pub mod pack_file;
@@ -23,11 +24,11 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use crate::commands::diff::DynExplorer;
-use crate::commands::diff::grammar::{self, Grammar, GrammarExplorer};
-use crate::commands::pack::{BuildRecipe, EmbeddedSuite, Pack};
 use crate::exec::run::Target;
+use crate::explorer::DynExplorer;
+use crate::explorer::grammar::{self, Grammar, GrammarExplorer};
 use crate::model::suite::{self, Root};
+use crate::packs::pack::{BuildRecipe, EmbeddedSuite, Pack};
 
 use self::pack_file::PackFile;
 
@@ -373,10 +374,7 @@ impl Pack for FolderPack {
         Some(BuildRecipe {
             program: leak(s.program.clone()),
             with_makefile: s.with_makefile.clone().map(leak),
-            otherwise: s
-                .build
-                .clone()
-                .map_or(crate::commands::pack::NO_BUILD, leak),
+            otherwise: s.build.clone().map_or(crate::packs::pack::NO_BUILD, leak),
         })
     }
 

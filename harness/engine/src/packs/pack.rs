@@ -8,14 +8,14 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-// The protocol's names live with the runner (`checker.rs`), which the
-// diff judge uses too: importing this file there would close a circle.
-use crate::commands::checker::Checkers;
-pub use crate::commands::checker::{CHECKER_ENV, protocol};
-use crate::commands::diff::DynExplorer;
+// The protocol's names live with the runner (`judge/checker.rs`), which
+// the explorer's judge uses too: a layer below both.
 use crate::exec::driver::CaseDriver;
 use crate::exec::run::REFERENCE_ENV;
 use crate::exec::run::Target;
+use crate::explorer::DynExplorer;
+use crate::judge::checker::Checkers;
+pub use crate::judge::checker::{CHECKER_ENV, protocol};
 /// The suite a pack embeds, named where the packs name the rest of this
 /// interface.
 pub use crate::model::embedded::EmbeddedSuite;

@@ -537,10 +537,10 @@ pub fn csv(suite: &SuiteInfo, marks: &[SubmissionMark]) -> String {
 pub(super) mod tests {
     use super::*;
 
-    use crate::commands::mark::record::{CaseMark, CategoryMark};
+    use crate::marking::record::{CaseMark, CategoryMark};
     use crate::output::results::CauseRecord;
 
-    pub(in crate::commands::mark) fn suite() -> SuiteInfo {
+    pub(in crate::marking) fn suite() -> SuiteInfo {
         SuiteInfo {
             spec: "toy".into(),
             suite: "toy 1".into(),
@@ -556,14 +556,14 @@ pub(super) mod tests {
 
     /// A built submission with `total` marks that failed `failed` (of
     /// cases `a`, `b`) for `cause`.
-    pub(in crate::commands::mark) fn sub(
+    pub(in crate::marking) fn sub(
         id: &str,
         total: f64,
         failed: &[&str],
         cause: Option<&str>,
     ) -> SubmissionMark {
         SubmissionMark {
-            format: crate::commands::mark::record::FORMAT.into(),
+            format: crate::marking::record::FORMAT.into(),
             id: id.into(),
             slug: id.into(),
             students: Vec::new(),
