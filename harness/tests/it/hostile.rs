@@ -6,7 +6,7 @@
 //! socket or a socket file, and a fork bomb, a memory hog, a program
 //! exhausting its descriptors and one filling its folder each end with
 //! the verdict the docs give, the other cases unharmed and nothing left
-//! behind. `tests/mark.rs` and `tests/codingame.rs` run the same probes
+//! behind. `tests/it/mark.rs` and `tests/it/codingame.rs` run the same probes
 //! under `mark` and the arena.
 
 #![expect(clippy::unwrap_used, reason = "test helpers fail loudly")]

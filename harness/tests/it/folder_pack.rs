@@ -20,7 +20,7 @@ use assert_cmd::Command;
 const FIXTURE: &str = env!("CARGO_BIN_EXE_nogo-fixture-variant");
 const HARNESS: &str = env!("CARGO_BIN_EXE_boxes-harness");
 
-/// The nogo fixture variants (`harness/tests/nogo_variants.rs`), and
+/// The nogo fixture variants (`harness/tests/it/nogo_variants.rs`), and
 /// `nogo`, under which name the fixture is the reference.
 const VARIANTS: [&str; 14] = [
     "nogo",
