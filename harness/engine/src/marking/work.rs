@@ -180,27 +180,7 @@ pub fn mark(
         }
         Err(e) => return usage(program, &e),
     }
-    let struck: Vec<&str> = marks
-        .iter()
-        .filter(|m| !m.environment.is_empty())
-        .map(|m| m.id.as_str())
-        .collect();
-    if !struck.is_empty() {
-        say!(
-            "{program} mark: ENVIRONMENT FAILURE: {} submission(s) failed for what this machine \
-             lacks, not for their own bugs ({}): do not publish these marks; install what is \
-             missing where the marks run and mark again",
-            struck.len(),
-            struck.join(", ")
-        );
-        for e in super::cohort::build(&shared.suite, &marks).environment {
-            say!(
-                "{program} mark:   {}: {}",
-                e.cause,
-                e.submissions.join(", ")
-            );
-        }
-    }
+    let struck = environment_note(program, &shared.suite, &marks);
     if let Some(warning) = super::sanity::wrong_run(packs, pack, &marks) {
         say!("{program} mark: WARNING: {warning}");
         if faults == 0 {
@@ -214,7 +194,7 @@ pub fn mark(
         );
         return exit::code(exit::USAGE);
     }
-    if !struck.is_empty() {
+    if struck {
         return exit::code(exit::ENVIRONMENT);
     }
     exit::code(exit::PASSED)
@@ -237,6 +217,33 @@ fn depends(pack: &dyn Pack, suite: &str, subs: &Path, out: &Path) -> stale::Part
         parts.insert(dep.name.to_owned(), stale::dependency(&dep, &leave_out));
     }
     parts
+}
+
+/// Says on stderr which submissions the environment struck, and each
+/// thing missing; whether any was.
+fn environment_note(program: &str, suite: &SuiteInfo, marks: &[SubmissionMark]) -> bool {
+    let struck: Vec<&str> = marks
+        .iter()
+        .filter(|m| !m.environment.is_empty())
+        .map(|m| m.id.as_str())
+        .collect();
+    if !struck.is_empty() {
+        say!(
+            "{program} mark: ENVIRONMENT FAILURE: {} submission(s) failed for what this machine \
+             lacks, not for their own bugs ({}): do not publish these marks; install what is \
+             missing where the marks run and mark again",
+            struck.len(),
+            struck.join(", ")
+        );
+        for e in super::cohort::build(suite, marks).environment {
+            say!(
+                "{program} mark:   {}: {}",
+                e.cause,
+                e.submissions.join(", ")
+            );
+        }
+    }
+    !struck.is_empty()
 }
 
 /// What each submission's check is run with.
@@ -446,6 +453,38 @@ fn previous(out: &Path, slug: &str) -> Option<SubmissionMark> {
     serde_json::from_str(&text).ok()
 }
 
+/// Why a submission is marked again (`None`: first marked, or
+/// `--rerun`), or its kept mark when nothing it depends on changed.
+fn staleness(
+    shared: &Shared,
+    sub: &Submission,
+    mark: &SubmissionMark,
+) -> Result<Option<String>, Box<SubmissionMark>> {
+    // A kept mark is re-used only when every part it depends on is the
+    // same; otherwise the re-mark says which changed.
+    let old = previous(&shared.out, &sub.slug);
+    Ok(match old {
+        // A mark the environment struck is never kept: what was missing
+        // may be installed since (a module is no file the hash reads).
+        Some(old)
+            if old.format == record::FORMAT
+                && old.inputs == mark.inputs
+                && !old.environment.is_empty() =>
+        {
+            Some("it failed for the environment last time".to_owned())
+        }
+        Some(old) if old.format == record::FORMAT && old.inputs == mark.inputs => {
+            if !shared.rerun {
+                return Err(Box::new(old));
+            }
+            None
+        }
+        Some(old) if old.format == record::FORMAT => Some(stale::why(&old.depends, &mark.depends)),
+        Some(_) => Some("marked by an older harness".to_owned()),
+        None => None,
+    })
+}
+
 /// Marks one submission.
 fn one(shared: &Shared, sub: &Submission) -> Done {
     let started = Instant::now();
@@ -488,28 +527,9 @@ fn one(shared: &Shared, sub: &Submission) -> Done {
         ),
     };
     mark.inputs = stale::combined(&mark.depends);
-    // A kept mark is re-used only when every part it depends on is the
-    // same; otherwise the re-mark says which changed.
-    let old = previous(&shared.out, &sub.slug);
-    let stale = match old {
-        // A mark the environment struck is never kept: what was missing
-        // may be installed since (a module is no file the hash reads).
-        Some(old)
-            if old.format == record::FORMAT
-                && old.inputs == mark.inputs
-                && !old.environment.is_empty() =>
-        {
-            Some("it failed for the environment last time".to_owned())
-        }
-        Some(old) if old.format == record::FORMAT && old.inputs == mark.inputs => {
-            if !shared.rerun {
-                return Done::Kept(Box::new(old));
-            }
-            None
-        }
-        Some(old) if old.format == record::FORMAT => Some(stale::why(&old.depends, &mark.depends)),
-        Some(_) => Some("marked by an older harness".to_owned()),
-        None => None,
+    let stale = match staleness(shared, sub, &mark) {
+        Ok(stale) => stale,
+        Err(kept) => return Done::Kept(kept),
     };
     let folder = shared.out.join("submissions").join(&sub.slug);
     let staging = shared
