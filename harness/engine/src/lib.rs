@@ -4,7 +4,7 @@
 //! the engine names none.
 //!
 //! The engine is nine layers, each a folder that may use only the folders
-//! below it (`docs/architecture.md` draws them; `tests/layers.rs` keeps
+//! below it (`docs/architecture.md` draws them; `tests/it/layers.rs` keeps
 //! them so):
 //!
 //! - `commands/`: the command line, thin: arguments, wiring, output choice;

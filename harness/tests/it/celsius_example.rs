@@ -37,7 +37,7 @@ fn check_with(
     let results = dir.join(format!("{}.json", student.unwrap_or("model")));
     let mut cmd = Command::cargo_bin("boxes-harness").expect("the harness binary");
     cmd.env("NO_COLOR", "1")
-        // Verdicts, not containment (tests/contain.rs): the cheapest level.
+        // Verdicts, not containment (tests/it/contain.rs): the cheapest level.
         .env("CONFORMANCE_CONTAINMENT", "group")
         .arg("--spec")
         .arg(pack)

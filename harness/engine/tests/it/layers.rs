@@ -19,7 +19,7 @@
 //!
 //! [`measure`] gives the numbers (arrows, upward arrows, circles, long
 //! files) for any tree: `LAYERS_SRC=/some/src cargo test -p
-//! conformance-engine --test layers -- --nocapture` prints them for another
+//! conformance-engine --test it layers:: -- --nocapture` prints them for another
 //! checkout.
 //!
 //! Past 600 lines: the use-tree reader, the graph, the measures and the

@@ -127,7 +127,7 @@ fn replay(bin: &Path, results: &Path) -> (Option<i32>, Value) {
     let out = Command::cargo_bin("boxes-harness")
         .expect("the harness binary")
         .env("NO_COLOR", "1")
-        // Verdicts, not containment (tests/contain.rs): the cheapest level.
+        // Verdicts, not containment (tests/it/contain.rs): the cheapest level.
         .env("CONFORMANCE_CONTAINMENT", "group")
         .arg("--cases")
         .arg(pack())

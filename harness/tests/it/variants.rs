@@ -160,7 +160,7 @@ const VARIANTS: &[Expect] = &[
 fn run_suite(bin: &Path, include_ignored: bool) -> (Option<i32>, BTreeSet<String>) {
     let mut cmd = Command::new(HARNESS);
     // Whole-suite runs per variant test the verdicts, not containment
-    // (tests/contain.rs): the cheapest level keeps them fast.
+    // (tests/it/contain.rs): the cheapest level keeps them fast.
     cmd.env("CONFORMANCE_CONTAINMENT", "group")
         .arg("--bin")
         .arg(bin)

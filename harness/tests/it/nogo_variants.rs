@@ -48,7 +48,7 @@ fn harness() -> Command {
         .env_remove("BOXES_BIN")
         .env_remove("CONFORMANCE_REFERENCE")
         .env("NO_COLOR", "1")
-        // Verdicts and shrinking, not containment (tests/contain.rs): the
+        // Verdicts and shrinking, not containment (tests/it/contain.rs): the
         // cheapest level keeps these whole-suite and diff runs fast.
         .env("CONFORMANCE_CONTAINMENT", "group");
     cmd

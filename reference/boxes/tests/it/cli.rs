@@ -7,7 +7,7 @@
     reason = "helpers of tests fail the test by panicking"
 )]
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::io::Write;

@@ -2,8 +2,6 @@
 //! move shuffler, and a small model of the game, written apart from the
 //! library, that predicts every byte a whole game prints.
 
-#![allow(dead_code, reason = "each test binary uses a different subset")]
-
 use std::fmt::Write as _;
 
 /// The built `boxes` binary.

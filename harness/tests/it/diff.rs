@@ -49,7 +49,7 @@ const SUITE_VARIANTS: [(&str, bool); 15] = [
 fn harness() -> Command {
     let mut cmd = Command::cargo_bin("boxes-harness").expect("the harness binary");
     // These tests are about exploring and shrinking, not containment
-    // (tests/contain.rs): the process group is the cheapest level, and
+    // (tests/it/contain.rs): the process group is the cheapest level, and
     // namespaces per run would multiply their time several times over.
     cmd.env_remove("BOXES_BIN")
         .env_remove("CONFORMANCE_REFERENCE")
