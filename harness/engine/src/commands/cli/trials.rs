@@ -29,8 +29,8 @@ use crate::output::reproduce;
 use crate::judge::checker::CaseOracle;
 
 use super::bless::bless_one;
-use super::confirm;
 use super::context::Context;
+use super::settle;
 
 /// One selected case, ready to run: under libtest-mimic (as a [`Trial`])
 /// or under the harness's own runner ([`super::progress`]).
@@ -212,37 +212,18 @@ pub(super) fn check_one(
             inv.keep = run::Keep::around(expected.stdout.len(), expected.stderr.len());
             match run::run_with_activity(&inv) {
                 Err(e) => Verdict::Error(format!("{}: {e}", file.display())),
+                // A timeout is charged only once confirmed (confirm.rs),
+                // as few times per cause as settle.rs allows.
                 Ok((outcome, how)) => {
-                    // A timeout is charged only once confirmed (confirm.rs).
-                    let (outcome, timing) = match confirm::confirm(&inv, &outcome, how) {
-                        Some(confirm::Confirmed::Cleared(again)) => (*again, None),
-                        Some(c) => {
-                            let note = confirm::note(&c, inv.timeout, reference_time(&case));
-                            if let (confirm::Confirmed::Spent { .. }, Some(note)) = (&c, &note) {
-                                ctx.spent
-                                    .lock()
-                                    .unwrap_or_else(PoisonError::into_inner)
-                                    .push(confirm::SpentRun {
-                                        name: file.name().to_owned(),
-                                        inv: inv.clone(),
-                                        note: note.clone(),
-                                        reference: reference_time(&case),
-                                    });
-                            }
-                            (outcome, note)
-                        }
-                        None => (outcome, None),
+                    let run = settle::Run {
+                        name: file.name(),
+                        reference: reference_time(&case),
+                        inv: &inv,
                     };
-                    *actual = Some(outcome.ending.clone());
-                    let mut verdict = judge(ctx, file, &case, &inv, &expected, outcome, aside);
-                    if let (Verdict::Failed(f), Some(note)) = (&mut verdict, timing) {
-                        f.summary = if f.summary.is_empty() {
-                            note
-                        } else {
-                            format!("{} [{note}]", f.summary)
-                        };
-                    }
-                    verdict
+                    let mut judge_run = |outcome, aside: &mut Aside| {
+                        judge(ctx, file, &case, &inv, &expected, outcome, aside)
+                    };
+                    settle::settle(ctx, &run, outcome, how, &mut judge_run, actual, aside)
                 }
             }
         }
