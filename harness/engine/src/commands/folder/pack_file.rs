@@ -35,6 +35,10 @@ pub struct PackFile {
     /// The default time limit of a case, `10s` or `2.5` (seconds).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout: Option<String>,
+    /// What the course lends every build and run: folders, variables,
+    /// Python requirements, jars ([`super::environment`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environment: Option<super::environment::Environment>,
 }
 
 /// The model solution.
@@ -120,6 +124,11 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<PackFile, ParseError> {
             format!("timeout: expected seconds (`10s`, `2.5`): {e}"),
         ));
     }
+    if let Some(env) = &pack.environment
+        && let Err((key, message)) = super::environment::check(env)
+    {
+        return Err(fail(key, format!("environment: {message}")));
+    }
     let lines = [
         ("command", Some(pack.model.command.as_str())),
         ("build", pack.model.build.as_deref()),
@@ -139,6 +148,18 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<PackFile, ParseError> {
         ),
     ];
     for (key, line) in lines {
+        if pack.environment.is_none()
+            && let Some(line) = line
+            && crate::exec::run::course_env::names_placeholder(line)
+        {
+            return Err(fail(
+                key,
+                format!(
+                    "{key}: `{{env}}` and `{{classpath}}` name the course's environment, and \
+                     this pack declares none (`environment:`, docs/folder-packs.md)"
+                ),
+            ));
+        }
         if let Some(line) = line
             && line.trim().is_empty()
         {
@@ -345,6 +366,7 @@ mod tests {
                         network,
                     }),
                     timeout,
+                    environment: None,
                 },
             )
     }
