@@ -2,15 +2,18 @@
 //! reproduce lines ([`reproduce`]), the score, coverage and JUnit
 //! ([`report`]), the machine-readable results ([`results`]), how a case
 //! file spells a value ([`writer`]) and its rewriting by `--bless`
-//! ([`bless`]), the `--keep-failed` folders ([`kit`]) and the exit
-//! statuses ([`exit`]).
+//! ([`bless`]), the `--keep-failed` folders ([`kit`]), the exit
+//! statuses ([`exit`]), and the places courses mark: GitHub Classroom
+//! and Actions ([`github`]) and PrairieLearn ([`prairielearn`]).
 //!
 //! May use: [`crate::bytes`], [`crate::exec`], [`crate::model`],
 //! [`crate::judge`]. Used by the commands.
 
 pub mod bless;
 pub mod exit;
+pub mod github;
 pub mod kit;
+pub mod prairielearn;
 pub mod report;
 pub mod reproduce;
 pub mod results;

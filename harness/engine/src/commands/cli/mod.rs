@@ -13,6 +13,7 @@
 //! - `coverage`: the rule coverage table;
 //! - `header`: what a run prints around libtest's output;
 //! - `outputs`: the machine outputs (`--results`, `--gradescope`);
+//! - `course_outputs`: `--github` and `--prairielearn`;
 //! - `autograder`: `gradescope-autograder`'s two scripts.
 
 mod app;
@@ -21,6 +22,7 @@ mod autograder;
 mod bless;
 mod confirm;
 mod context;
+mod course_outputs;
 mod coverage;
 mod header;
 mod likeness;

@@ -64,7 +64,7 @@ pub(super) fn write_machine_outputs(
 /// Each category's failures grouped by cause, then its memory warnings,
 /// as the report renders them (without colour, and no kit named as the
 /// student's): a Gradescope test's output.
-fn category_causes(results: &[CaseResult]) -> Vec<(String, String)> {
+pub(super) fn category_causes(results: &[CaseResult]) -> Vec<(String, String)> {
     let mut categories: Vec<&str> = results
         .iter()
         .filter_map(|r| r.category.as_deref())

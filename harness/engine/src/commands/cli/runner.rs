@@ -141,6 +141,12 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     if let Err(e) = write_machine_outputs(&cli, first_suite, &info, &results, started) {
         return usage_error(program, &e);
     }
+    let marking = ctx.reproduce_as.is_some();
+    if let Err(e) =
+        super::course_outputs::write(&cli, first_suite, &info, &results, chatty, marking)
+    {
+        return usage_error(program, &e);
+    }
     if cli.score
         && let Some(suite) = first_suite
     {
@@ -188,6 +194,11 @@ fn print_forgiven(results: &[CaseResult], shown: bool) {
 fn unrunnable(program: &str, cli: &Cli, why: &str) -> ExitCode {
     if let Some(path) = &cli.gradescope
         && let Err(e) = gradescope_unrun(path, &format!("Your program could not be checked: {why}"))
+    {
+        eprintln!("{program}: {e}");
+    }
+    if let Err(e) =
+        super::course_outputs::unrunnable(cli, &format!("Your program could not be checked: {why}"))
     {
         eprintln!("{program}: {e}");
     }
