@@ -284,3 +284,64 @@ fn annotations_never_break_json_output() {
     assert!(!dir.path().join("o2").exists(), "{}", text(&quiet));
     assert!(!text(&quiet).contains("::error"));
 }
+
+/// docs/github-classroom.md's `Conformance` step, run as the page writes
+/// it (the pack and the student's file this test's): its `result`
+/// decodes to the reporter's document with `--score`'s total.
+#[test]
+fn the_documented_classroom_step_writes_a_result_the_reporter_reads() {
+    let page = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/github-classroom.md"),
+    )
+    .expect("the page");
+    let line = page
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("run: boxes-harness "))
+        .expect("the Conformance step's run line");
+    let words = shlex::split(line).expect("shell words");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pack = pack(dir.path());
+    let student = dir.path().join("repo");
+    write(&student.join("shout.py"), STUDENT);
+    let args: Vec<String> = words
+        .iter()
+        .map(|w| match w.as_str() {
+            ".course/fuel" => pack.display().to_string(),
+            "python3 fuel.py" => "python3 shout.py".to_owned(),
+            _ => w.clone(),
+        })
+        .collect();
+    let run = harness()
+        .current_dir(&student)
+        .env("GITHUB_ACTIONS", "true")
+        .env("GITHUB_OUTPUT", dir.path().join("output"))
+        .env("GITHUB_STEP_SUMMARY", dir.path().join("summary.md"))
+        .args(&args)
+        .output()
+        .expect("run");
+    let said = text(&run);
+    assert_eq!(run.status.code(), Some(1), "{said}");
+    assert!(said.contains("2.50 / 5"), "{said}");
+    let output = std::fs::read_to_string(dir.path().join("output")).expect("output");
+    let b64 = output
+        .lines()
+        .find_map(|l| l.strip_prefix("result="))
+        .expect("result=");
+    let doc: serde_json::Value = serde_json::from_slice(
+        &base64::engine::general_purpose::STANDARD
+            .decode(b64)
+            .expect("base64"),
+    )
+    .expect("json");
+    let total: f64 = doc["tests"]
+        .as_array()
+        .expect("tests")
+        .iter()
+        .filter_map(|t| t["score"].as_f64())
+        .sum();
+    assert!((total - 2.5).abs() < 1e-9, "{doc}");
+    assert_eq!(doc["max_score"].as_f64(), Some(5.0));
+    let summary = std::fs::read_to_string(dir.path().join("summary.md")).expect("summary");
+    assert!(summary.contains("## shout: 2.5 / 5"), "{summary}");
+    assert!(said.contains("::error title=cause 1 of "), "{said}");
+}
