@@ -345,3 +345,49 @@ fn the_documented_classroom_step_writes_a_result_the_reporter_reads() {
     assert!(summary.contains("## shout: 2.5 / 5"), "{summary}");
     assert!(said.contains("::error title=cause 1 of "), "{said}");
 }
+
+/// `gradescope-autograder --spec PATH` for a folder pack: the pack is
+/// copied beside the scripts, and `run_autograder`, run on a fake tree
+/// (the zip unpacked in `source/`, as Gradescope does), writes a
+/// `results.json` with the same marks.
+#[test]
+fn the_gradescope_autograder_takes_a_folder_pack() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pack = pack(dir.path());
+    let scripts = dir.path().join("zip");
+    let wrote = harness()
+        .args(["gradescope-autograder", "--spec"])
+        .arg(&pack)
+        .arg("--out")
+        .arg(&scripts)
+        .output()
+        .expect("gradescope-autograder");
+    assert_eq!(wrote.status.code(), Some(0), "{}", text(&wrote));
+    assert!(scripts.join("shout/pack.yaml").is_file());
+    assert!(scripts.join("shout/basics/hi.yaml").is_file());
+    let tree = dir.path().join("autograder");
+    std::fs::create_dir_all(&tree).expect("tree");
+    let copied = std::process::Command::new("cp")
+        .arg("-R")
+        .arg(&scripts)
+        .arg(tree.join("source"))
+        .status()
+        .expect("cp");
+    assert!(copied.success());
+    write(&tree.join("submission/shout.py"), STUDENT);
+    let out = std::process::Command::new(scripts.join("run_autograder"))
+        .env("AUTOGRADER_ROOT", &tree)
+        .env(
+            "AUTOGRADER_HARNESS",
+            assert_cmd::cargo::cargo_bin("boxes-harness"),
+        )
+        .env("TMPDIR", dir.path())
+        .env_remove("CONFORMANCE_REFERENCE")
+        .env_remove("GITHUB_ACTIONS")
+        .output()
+        .expect("run_autograder");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let grade = json(&tree.join("results/results.json"));
+    let score = grade["score"].as_f64().expect("score");
+    assert!((score - 2.5).abs() < 1e-9, "{grade}");
+}
