@@ -330,3 +330,78 @@ fn a_c_class_builds_with_its_library_named_by_env() {
         }
     }
 }
+
+/// A Java class with the course's jar: `{classpath}` in the run line
+/// (`java -cp .:{classpath} Main`), since `-cp` overrides `CLASSPATH`.
+#[test]
+fn a_java_class_runs_with_the_courses_jar_on_its_class_path() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pack = dir.path().join("greet");
+    let src = dir.path().join("jar-src");
+    write(
+        &src.join("course/Greet.java"),
+        "package course;\npublic class Greet {\n  public static String hi(String s) { return \
+         \"hi \" + s; }\n}\n",
+    );
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("javac course/Greet.java && jar cf greet.jar course/Greet.class")
+        .current_dir(&src)
+        .output()
+        .expect("javac");
+    assert!(out.status.success(), "{}", text(&out));
+    std::fs::create_dir_all(pack.join("lib")).expect("lib");
+    std::fs::copy(src.join("greet.jar"), pack.join("lib/greet.jar")).expect("copy");
+    let main = "import java.util.Scanner;\npublic class Main {\n  public static void \
+                main(String[] a) {\n    Scanner in = new Scanner(System.in);\n    \
+                System.out.println(course.Greet.hi(in.nextLine()));\n  }\n}\n";
+    write(&pack.join("model/Main.java"), main);
+    write(
+        &pack.join("pack.yaml"),
+        "name: greet\nmodel:\n  dir: model\n  build: javac -cp {classpath} Main.java\n  \
+         command: java -cp .:{classpath} Main\nsubmissions:\n  program: Main.class\n  build: \
+         javac -cp {classpath} Main.java\n  run: \"java -cp .:{classpath} Main\"\nenvironment:\n  \
+         java: {classpath: [\"lib/*.jar\"]}\ntimeout: 20s\n",
+    );
+    write(
+        &pack.join("suite.yaml"),
+        "name: greet\nversion: \"1\"\nspec: rulings.md\ncategories:\n  - {name: basics, marks: \
+         1}\n",
+    );
+    write(
+        &pack.join("rules.yaml"),
+        "rules:\n  - {id: HI-1, summary: \"hi\", ambiguous: no}\n",
+    );
+    write(&pack.join("rulings.md"), "# greet\n\n- **HI-1** Greet.\n");
+    write(
+        &pack.join("basics/bob.yaml"),
+        "summary: bob\ncategory: basics\nstdin: \"bob\\n\"\nrules: [HI-1]\n",
+    );
+    let cache = dir.path().join("cache");
+    let bless = harness(&cache)
+        .args(["bless", "--spec"])
+        .arg(&pack)
+        .output()
+        .expect("bless");
+    assert_eq!(bless.status.code(), Some(0), "{}", text(&bless));
+    let case = std::fs::read_to_string(pack.join("basics/bob.yaml")).expect("case");
+    assert!(case.contains("hi bob"), "{case}");
+    write(&dir.path().join("submissions/kim/Main.java"), main);
+    let marks = dir.path().join("marks");
+    let out = harness(&cache)
+        .env("TMPDIR", dir.path())
+        .args(["mark", "--spec"])
+        .arg(&pack)
+        .arg(dir.path().join("submissions"))
+        .arg("--out")
+        .arg(&marks)
+        .output()
+        .expect("mark");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let csv = std::fs::read_to_string(marks.join("marks.csv")).expect("marks.csv");
+    assert!(
+        csv.lines()
+            .any(|l| l.starts_with("kim,") && l.contains(",ok,0,1,1,")),
+        "{csv}"
+    );
+}
