@@ -130,7 +130,7 @@ pub fn check(env: &Environment) -> Result<(), (&'static str, String)> {
 }
 
 /// Where installed requirements are kept: `CONFORMANCE_CACHE`, else
-/// `$XDG_CACHE_HOME/boxes-conformance`, else `~/.cache/boxes-conformance`.
+/// `$XDG_CACHE_HOME/conformance`, else `~/.cache/conformance`.
 fn cache_root() -> PathBuf {
     if let Some(dir) = std::env::var_os("CONFORMANCE_CACHE").filter(|d| !d.is_empty()) {
         return PathBuf::from(dir);
@@ -140,7 +140,7 @@ fn cache_root() -> PathBuf {
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
         .unwrap_or_else(std::env::temp_dir);
-    base.join("boxes-conformance")
+    base.join("conformance")
 }
 
 /// Bytes of a wheelhouse hashed at most (its wheels are read whole).
