@@ -187,35 +187,27 @@ fn every_output_format_carries_the_same_marks() {
     assert_eq!(failed, 2);
     assert_eq!(junit.matches("<failure").count(), failed, "{junit}");
 
-    // The step summary: the marks table and each cause.
-    let summary = std::fs::read_to_string(at("summary.md")).expect("summary");
-    assert!(summary.contains("| basics | 1/2 | 1.5 / 3 |"), "{summary}");
-    assert!(summary.contains("| edge | 1/2 | 1 / 2 |"), "{summary}");
-    assert!(summary.contains("### Failures by cause"), "{summary}");
-    assert!(summary.contains("reproduce:"), "{summary}");
-    // Annotations: escaped, one per cause, at most ten.
-    let notes: Vec<&str> = said.lines().filter(|l| l.starts_with("::error ")).collect();
-    assert!(!notes.is_empty() && notes.len() <= 10, "{said}");
-    for n in &notes {
-        let (props, message) = n
-            .strip_prefix("::error ")
-            .and_then(|r| r.split_once("::"))
-            .expect("::error PROPS::MESSAGE");
-        let title = props.strip_prefix("title=").expect("a title");
-        assert!(!title.contains(':') && !title.contains(','), "{n}");
-        assert!(message.contains("%0A"), "{n}");
-    }
+    summary_and_annotations(&at("summary.md"), &said);
 
-    // mark: marks.csv's total is the same.
-    let marks = dir.path().join("marks");
+    close(
+        marks_csv_total(dir.path(), &pack, &at("mark_output")),
+        "marks.csv",
+    );
+}
+
+/// `mark`'s total for the one submission in `dir/submissions`, with the
+/// variables of GitHub Actions set: the harnesses it starts write nothing
+/// for GitHub (`mark_output` stays absent).
+fn marks_csv_total(dir: &Path, pack: &Path, mark_output: &Path) -> f64 {
+    let marks = dir.join("marks");
     let out = harness()
-        .env("TMPDIR", dir.path())
+        .env("TMPDIR", dir)
         .env("GITHUB_ACTIONS", "true")
-        .env("GITHUB_OUTPUT", at("mark_output"))
+        .env("GITHUB_OUTPUT", mark_output)
         .env_remove("CARGO_MANIFEST_DIR")
         .args(["mark", "--spec"])
-        .arg(&pack)
-        .arg(dir.path().join("submissions"))
+        .arg(pack)
+        .arg(dir.join("submissions"))
         .arg("--out")
         .arg(&marks)
         .output()
@@ -235,9 +227,33 @@ fn every_output_format_carries_the_same_marks() {
         .and_then(|i| row.get(i))
         .and_then(|v| v.parse::<f64>().ok())
         .expect("a total");
-    close(total, "marks.csv");
     // The harnesses `mark` starts write nothing for GitHub.
-    assert!(!at("mark_output").exists());
+    assert!(!mark_output.exists());
+    total
+}
+
+/// The step summary holds the marks table and each cause; the
+/// annotations in `said` are escaped workflow commands, one per cause, at
+/// most ten.
+fn summary_and_annotations(summary: &Path, said: &str) {
+    // The step summary: the marks table and each cause.
+    let summary = std::fs::read_to_string(summary).expect("summary");
+    assert!(summary.contains("| basics | 1/2 | 1.5 / 3 |"), "{summary}");
+    assert!(summary.contains("| edge | 1/2 | 1 / 2 |"), "{summary}");
+    assert!(summary.contains("### Failures by cause"), "{summary}");
+    assert!(summary.contains("reproduce:"), "{summary}");
+    // Annotations: escaped, one per cause, at most ten.
+    let notes: Vec<&str> = said.lines().filter(|l| l.starts_with("::error ")).collect();
+    assert!(!notes.is_empty() && notes.len() <= 10, "{said}");
+    for n in &notes {
+        let (props, message) = n
+            .strip_prefix("::error ")
+            .and_then(|r| r.split_once("::"))
+            .expect("::error PROPS::MESSAGE");
+        let title = props.strip_prefix("title=").expect("a title");
+        assert!(!title.contains(':') && !title.contains(','), "{n}");
+        assert!(message.contains("%0A"), "{n}");
+    }
 }
 
 #[test]

@@ -251,7 +251,7 @@ pub fn chosen_by_environment(marking: bool) -> bool {
     let var = |name: &str| std::env::var_os(name);
     var("GITHUB_ACTIONS").is_some_and(|v| v == "true")
         && var("GITHUB_OUTPUT").is_some_and(|v| !v.is_empty())
-        && !var("CONFORMANCE_GITHUB").is_some_and(|v| v == "0")
+        && var("CONFORMANCE_GITHUB").is_none_or(|v| v != "0")
         && var("CARGO_MANIFEST_DIR").is_none()
         && !marking
 }
@@ -299,6 +299,6 @@ mod tests {
             .expect("base64");
         let back: Classroom = serde_json::from_slice(&json).expect("the reporter's JSON");
         assert_eq!(back, doc);
-        assert_eq!(back.tests[0].score, 1.5);
+        assert!((back.tests[0].score - 1.5).abs() < f64::EPSILON);
     }
 }

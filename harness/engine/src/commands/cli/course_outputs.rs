@@ -28,10 +28,12 @@ pub(super) fn write(
     first_suite: Option<&Suite>,
     info: &RunInfo<'_>,
     results: &[CaseResult],
-    chatty: bool,
-    marking: bool,
 ) -> Result<(), String> {
-    let github = github_wanted(cli, marking);
+    // `mark`'s checks are told how to name the program (`--reproduce-as`).
+    let github = github_wanted(cli, cli.reproduce_as.is_some());
+    // As the runner decides where the report goes.
+    let chatty =
+        !(cli.test.list || matches!(cli.test.format, Some(libtest_mimic::FormatSetting::Json)));
     if !github && cli.prairielearn.is_none() {
         return Ok(());
     }

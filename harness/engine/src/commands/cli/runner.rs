@@ -141,12 +141,6 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     if let Err(e) = write_machine_outputs(&cli, first_suite, &info, &results, started) {
         return usage_error(program, &e);
     }
-    let marking = ctx.reproduce_as.is_some();
-    if let Err(e) =
-        super::course_outputs::write(&cli, first_suite, &info, &results, chatty, marking)
-    {
-        return usage_error(program, &e);
-    }
     if cli.score
         && let Some(suite) = first_suite
     {

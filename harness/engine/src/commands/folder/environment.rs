@@ -71,7 +71,7 @@ const RESERVED: [&str; 6] = [
 /// The checks of the values serde cannot make: `(key, message)` of the
 /// first fault.
 pub fn check(env: &Environment) -> Result<(), (&'static str, String)> {
-    for (name, _) in &env.variables {
+    for name in env.variables.keys() {
         let ok = name
             .chars()
             .next()
@@ -239,10 +239,8 @@ fn jars(root: &Path, shown: &str, java: &Java) -> Result<Vec<PathBuf>, String> {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let matched: Vec<PathBuf> = match name.split_once('*') {
-            None => path
-                .exists()
-                .then(|| vec![path.clone()])
-                .unwrap_or_default(),
+            None if path.exists() => vec![path.clone()],
+            None => Vec::new(),
             Some((before, after)) => {
                 let folder = path.parent().map(Path::to_owned).unwrap_or_default();
                 let mut m: Vec<PathBuf> = std::fs::read_dir(&folder)
@@ -301,10 +299,40 @@ fn install(root: &Path, shown: &str, py: &Python) -> Result<(PathBuf, String), S
             String::from_utf8_lossy(&both).trim().to_owned()
         })
         .unwrap_or_default();
+    let (key, wheelhouse) = content_key(root, shown, py, &version, &req_bytes)?;
+    let site = cache_root().join(PYTHON_SITE).join(&key);
+    let shown_interp = format!("{} ({version})", python.display());
+    if site.join(DONE).is_file() {
+        return Ok((site, shown_interp));
+    }
+    pip_install(
+        root,
+        shown,
+        py,
+        &python,
+        &req,
+        wheelhouse.as_deref(),
+        &site,
+        &key,
+        &version,
+    )?;
+    Ok((site, shown_interp))
+}
+
+/// The cache's key of an install: a hash of the interpreter's version,
+/// the requirements and every file of the wheelhouse (bounded); and the
+/// wheelhouse's folder.
+fn content_key(
+    root: &Path,
+    shown: &str,
+    py: &Python,
+    version: &str,
+    req_bytes: &[u8],
+) -> Result<(String, Option<PathBuf>), String> {
     let mut hash = Sha256::new();
     hash.update(version.as_bytes());
     hash.update([0]);
-    hash.update(&req_bytes);
+    hash.update(req_bytes);
     let wheelhouse = match &py.wheelhouse {
         Some(w) => {
             let dir = root.join(w);
@@ -314,7 +342,7 @@ fn install(root: &Path, shown: &str, py: &Python) -> Result<(PathBuf, String), S
             listed.sort();
             let mut total = 0u64;
             for (rel, path) in listed {
-                let len = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+                let len = std::fs::metadata(&path).map_or(0, |m| m.len());
                 total = total.saturating_add(len);
                 if total > WHEELHOUSE_CAP {
                     return Err(format!(
@@ -332,12 +360,31 @@ fn install(root: &Path, shown: &str, py: &Python) -> Result<(PathBuf, String), S
         None => None,
     };
     let digest = hash.finalize();
-    let key: String = digest.iter().take(12).map(|b| format!("{b:02x}")).collect();
-    let site = cache_root().join(PYTHON_SITE).join(&key);
-    let shown_interp = format!("{} ({version})", python.display());
-    if site.join(DONE).is_file() {
-        return Ok((site, shown_interp));
-    }
+    let key = digest.iter().take(12).fold(String::new(), |mut k, b| {
+        let _ = write!(k, "{b:02x}");
+        k
+    });
+    Ok((key, wheelhouse))
+}
+
+/// `python -m pip install --target` into a fresh folder beside `site`,
+/// then moved to `site` whole (another harness installing the same key
+/// meanwhile keeps its own); pip's failure names the requirement.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one install's facts, each used once"
+)]
+fn pip_install(
+    root: &Path,
+    shown: &str,
+    py: &Python,
+    python: &Path,
+    req: &Path,
+    wheelhouse: Option<&Path>,
+    site: &Path,
+    key: &str,
+    version: &str,
+) -> Result<(), String> {
     let parent = site.parent().map(Path::to_owned).unwrap_or_default();
     std::fs::create_dir_all(&parent)
         .map_err(|e| format!("cannot make the cache folder {}: {e}", parent.display()))?;
@@ -345,7 +392,7 @@ fn install(root: &Path, shown: &str, py: &Python) -> Result<(PathBuf, String), S
         .prefix(&format!("{key}.partial-"))
         .tempdir_in(&parent)
         .map_err(|e| format!("cannot make a folder in {}: {e}", parent.display()))?;
-    let mut pip = std::process::Command::new(&python);
+    let mut pip = std::process::Command::new(python);
     pip.args([
         "-m",
         "pip",
@@ -357,7 +404,7 @@ fn install(root: &Path, shown: &str, py: &Python) -> Result<(PathBuf, String), S
     .arg("--target")
     .arg(staging.path())
     .arg("-r")
-    .arg(&req);
+    .arg(req);
     if let Some(dir) = &wheelhouse {
         pip.arg("--no-index").arg("--find-links").arg(dir);
     }
@@ -395,7 +442,7 @@ fn install(root: &Path, shown: &str, py: &Python) -> Result<(PathBuf, String), S
     let staged = staging.keep();
     // Another harness may have installed the same hash meanwhile: theirs
     // stays, this copy goes.
-    if std::fs::rename(&staged, &site).is_err() {
+    if std::fs::rename(&staged, site).is_err() {
         let _ = std::fs::remove_dir_all(&staged);
         if !site.join(DONE).is_file() {
             return Err(format!(
@@ -404,7 +451,7 @@ fn install(root: &Path, shown: &str, py: &Python) -> Result<(PathBuf, String), S
             ));
         }
     }
-    Ok((site, shown_interp))
+    Ok(())
 }
 
 /// The file that marks a cache folder as wholly installed.

@@ -151,7 +151,7 @@ pub fn missing_file(home: &Path, command: &str) -> Option<String> {
     shlex::split(command)?
         .into_iter()
         .skip(1)
-        .flat_map(|w| class_path(&w).map_or_else(|| vec![w.clone()], |parts| parts))
+        .flat_map(|w| class_path(&w).unwrap_or_else(|| vec![w.clone()]))
         .find(|w| looks_like_file(w) && !home.join(w).exists())
 }
 

@@ -124,10 +124,8 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<PackFile, ParseError> {
             format!("timeout: expected seconds (`10s`, `2.5`): {e}"),
         ));
     }
-    if let Some(env) = &pack.environment
-        && let Err((key, message)) = super::environment::check(env)
-    {
-        return Err(fail(key, format!("environment: {message}")));
+    if let Some((key, message)) = environment_fault(&pack) {
+        return Err(fail(key, message));
     }
     let lines = [
         ("command", Some(pack.model.command.as_str())),
@@ -148,18 +146,6 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<PackFile, ParseError> {
         ),
     ];
     for (key, line) in lines {
-        if pack.environment.is_none()
-            && let Some(line) = line
-            && crate::exec::run::course_env::names_placeholder(line)
-        {
-            return Err(fail(
-                key,
-                format!(
-                    "{key}: `{{env}}` and `{{classpath}}` name the course's environment, and \
-                     this pack declares none (`environment:`, docs/folder-packs.md)"
-                ),
-            ));
-        }
         if let Some(line) = line
             && line.trim().is_empty()
         {
@@ -210,6 +196,38 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<PackFile, ParseError> {
         ));
     }
     Ok(pack)
+}
+
+/// The first fault of the environment: its values, or a placeholder of
+/// it (`{env}`, `{classpath}`) in a command line of a pack that declares
+/// none (it would reach a program as typed).
+fn environment_fault(pack: &PackFile) -> Option<(&'static str, String)> {
+    if let Some(env) = &pack.environment {
+        return super::environment::check(env)
+            .err()
+            .map(|(key, message)| (key, format!("environment: {message}")));
+    }
+    let s = pack.submissions.as_ref();
+    [
+        ("command", Some(pack.model.command.as_str())),
+        ("build", pack.model.build.as_deref()),
+        ("build", s.and_then(|s| s.build.as_deref())),
+        ("run", s.and_then(|s| s.run.as_deref())),
+        ("with_makefile", s.and_then(|s| s.with_makefile.as_deref())),
+    ]
+    .into_iter()
+    .find_map(|(key, line)| {
+        line.filter(|l| crate::exec::run::course_env::names_placeholder(l))
+            .map(|_| {
+                (
+                    key,
+                    format!(
+                        "{key}: `{{env}}` and `{{classpath}}` name the course's environment, \
+                         and this pack declares none (`environment:`, docs/folder-packs.md)"
+                    ),
+                )
+            })
+    })
 }
 
 /// Whether `name` is one lowercase word, fit for `NAME_BIN` (a pack's
