@@ -11,6 +11,8 @@ mod codingame;
 mod confirm;
 mod contain;
 mod corpus;
+mod course_env;
+mod course_outputs;
 mod coverage;
 mod diff;
 mod docs;

@@ -192,6 +192,11 @@ fn unrunnable(program: &str, cli: &Cli, why: &str) -> ExitCode {
     {
         eprintln!("{program}: {e}");
     }
+    if let Err(e) =
+        super::course_outputs::unrunnable(cli, &format!("Your program could not be checked: {why}"))
+    {
+        eprintln!("{program}: {e}");
+    }
     usage_error(program, why)
 }
 
