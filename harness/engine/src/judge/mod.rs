@@ -7,7 +7,9 @@
 //! ([`provenance`]), the verdict of a case ([`verdict`]) and the early
 //! verdict on a program that hangs ([`budget`]), and the marker's folders
 //! shown as the student's own in what a program printed ([`mask`]), and
-//! the memory errors a sanitizer or valgrind reported ([`memory`]).
+//! the memory errors a sanitizer or valgrind reported ([`memory`]), and
+//! the uncaught exception a Python, Java, Node.js or Ruby program's
+//! runtime reported ([`exception`]).
 //!
 //! May use: [`crate::bytes`], [`crate::exec`], [`crate::model`]. Used by
 //! output and the commands.
@@ -15,6 +17,7 @@
 pub mod budget;
 pub mod cause;
 pub mod compare;
+pub mod exception;
 pub mod failure;
 pub mod group;
 pub mod mask;
