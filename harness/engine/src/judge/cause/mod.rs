@@ -18,19 +18,22 @@
 //!
 //! The parts, lowest first: `text` helpers, the `signature` types,
 //! the first `edit` of a stream, `missed` checks, crashes and hangs
-//! placed where the program was (`grave`), `later` departures, and the
-//! cause `build` from them all.
+//! placed where the program was (`grave`), uncaught exceptions placed
+//! alike (`raised`), `later` departures, and the cause `build` from
+//! them all.
 
 mod build;
 mod edit;
 mod grave;
 mod later;
 mod missed;
+mod raised;
 mod signature;
 mod text;
 
 pub use edit::bytes_edit;
 pub use later::{Later, later};
+pub use raised::raised_of;
 pub use signature::{
     Cause, Departure, Edit, Missed, PartCause, Place, memory_error_of, missed_check_of,
 };

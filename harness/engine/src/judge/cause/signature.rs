@@ -144,6 +144,15 @@ pub enum Edit {
     },
     /// A departure named by its shape, at a known place.
     Departed(Departure),
+    /// An uncaught exception ended the run (a Python traceback, a Java,
+    /// Node.js or Ruby one): its type and the program's own frame, never
+    /// its message (the worked example says it).
+    Raised {
+        /// `FileNotFoundError`.
+        kind: String,
+        /// `./scourgify.py:7`, empty when unknown.
+        frame: String,
+    },
     /// A check the program misses, named by the reference's ruling: its
     /// rule and reason kind, never the bytes of the line.
     Missed {
@@ -175,10 +184,36 @@ pub(super) const REFUSES: &str = "refuses what the reference accepts";
 /// names a missed check: (`TURN-3`, `accepts what the reference rejects:
 /// a horizontal edge's row past H`). What `mark`'s class view lists.
 pub fn missed_check_of(key: &str) -> Option<(&str, String)> {
-    [ACCEPTS, GOES_ON, REFUSES].iter().find_map(|shape| {
-        let (_, rest) = key.split_once(&format!("{shape}: "))?;
-        let (rule, says) = rest.split_once(", ")?;
-        Some((rule, format!("{shape}: {says}")))
+    [ACCEPTS, GOES_ON, REFUSES]
+        .iter()
+        .find_map(|shape| {
+            let (_, rest) = key.split_once(&format!("{shape}: "))?;
+            let (rule, says) = rest.split_once(", ")?;
+            Some((rule, format!("{shape}: {says}")))
+        })
+        .or_else(|| crashed_at_check(key))
+}
+
+/// A crash (by signal or exception) where the reference stops with its
+/// message, or at its answer to a line it rejects: that rule's check is
+/// missed, whatever the crash.
+fn crashed_at_check(key: &str) -> Option<(&str, String)> {
+    [
+        (
+            super::grave::STOP,
+            "crashes where the reference stops with its message",
+        ),
+        (
+            super::grave::REJECTS,
+            "crashes on a line the reference rejects",
+        ),
+    ]
+    .iter()
+    .find_map(|(place, check)| {
+        let (_, rest) = key.split_once(&format!(", where the reference writes {place} ("))?;
+        let rules = rest.split(')').next()?;
+        let rule = rules.split(", ").next()?;
+        Some((rule, (*check).to_owned()))
     })
 }
 
@@ -237,6 +272,8 @@ impl fmt::Display for Edit {
             Self::Memory { kind, place } if place.is_empty() => f.write_str(kind),
             Self::Memory { kind, place } => write!(f, "{kind} in {place}"),
             Self::Departed(d) => write!(f, "{d}"),
+            Self::Raised { kind, frame } if frame.is_empty() => write!(f, "raises {kind}"),
+            Self::Raised { kind, frame } => write!(f, "raises {kind} (`{frame}`)"),
             Self::Missed {
                 shape: Missed::StopsOtherwise,
                 rule,
@@ -272,7 +309,7 @@ impl fmt::Display for Cause {
                 (Some(place), Edit::Departed(d @ Departure::LineBreak)) => {
                     write!(text, "{}, after {place}: {d}", p.part)
                 }
-                (Some(place), edit @ Edit::Ending { .. }) => {
+                (Some(place), edit @ (Edit::Ending { .. } | Edit::Raised { .. })) => {
                     write!(
                         text,
                         "{}: {edit}, where the reference writes {place}",
