@@ -9,7 +9,8 @@
 //! shown as the student's own in what a program printed ([`mask`]), and
 //! the memory errors a sanitizer or valgrind reported ([`memory`]), and
 //! the uncaught exception a Python, Java, Node.js or Ruby program's
-//! runtime reported ([`exception`]).
+//! runtime reported ([`exception`]); what decided a failed part, so that
+//! its failure speaks of it ([`decided`]).
 //!
 //! May use: [`crate::bytes`], [`crate::exec`], [`crate::model`]. Used by
 //! output and the commands.
@@ -17,6 +18,7 @@
 pub mod budget;
 pub mod cause;
 pub mod compare;
+pub mod decided;
 pub mod exception;
 pub mod failure;
 pub mod group;

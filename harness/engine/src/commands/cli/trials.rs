@@ -324,6 +324,7 @@ pub(super) fn conversation_failure(
         provenance: None,
         weight: 0,
         judged: Vec::new(),
+        decided: Vec::new(),
     };
     Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &[], notes)))
 }
@@ -434,11 +435,13 @@ pub(super) fn judge(
         Err(e) => return Verdict::Error(format!("{}: {e}", file.display())),
     };
     aside.forgiven = judgement.forgiven;
-    let (mut mismatches, mut judged) = match exact_copy {
-        Some(copy) if !aside.forgiven.is_empty() => {
-            (compare::compare_owned(expected, copy), Vec::new())
-        }
-        _ => (judgement.mismatches, judgement.judged),
+    let (mut mismatches, mut judged, decided) = match exact_copy {
+        Some(copy) if !aside.forgiven.is_empty() => (
+            compare::compare_owned(expected, copy),
+            Vec::new(),
+            Vec::new(),
+        ),
+        _ => (judgement.mismatches, judgement.judged, judgement.decided),
     };
     // An ambiguous rule's other reading: the case passes when the run
     // matches what the model does under it (a memory error still fails).
@@ -495,6 +498,7 @@ pub(super) fn judge(
         provenance: None,
         weight: weight(inv, expected),
         judged,
+        decided,
     };
     aside.warning = warning.map(|w| Box::new(CaseFailure::new(&w, &inv.stdin, notes.clone())));
     if mismatches.is_empty() {

@@ -31,7 +31,7 @@ mod raised;
 mod signature;
 mod text;
 
-pub use edit::bytes_edit;
+pub use edit::{bytes_edit, bytes_shape};
 pub use later::{Later, later};
 pub use raised::raised_of;
 pub use signature::{

@@ -144,6 +144,15 @@ pub enum Edit {
     },
     /// A departure named by its shape, at a known place.
     Departed(Departure),
+    /// A tolerance refused the part: how it compared (`by checker
+    /// `csv_check``, `as nonempty`) and its reason, quoted values and
+    /// numbers standing for any ([`crate::judge::decided`]).
+    Judged {
+        /// How it was compared.
+        how: String,
+        /// Why it failed.
+        reason: String,
+    },
     /// An uncaught exception ended the run (a Python traceback, a Java,
     /// Node.js or Ruby one): its type and the program's own frame, never
     /// its message (the worked example says it).
@@ -272,6 +281,7 @@ impl fmt::Display for Edit {
             Self::Memory { kind, place } if place.is_empty() => f.write_str(kind),
             Self::Memory { kind, place } => write!(f, "{kind} in {place}"),
             Self::Departed(d) => write!(f, "{d}"),
+            Self::Judged { how, reason } => write!(f, "{reason} ({how})"),
             Self::Raised { kind, frame } if frame.is_empty() => write!(f, "raises {kind}"),
             Self::Raised { kind, frame } => write!(f, "raises {kind} (`{frame}`)"),
             Self::Missed {
