@@ -183,6 +183,10 @@ pub(super) const ACCEPTS: &str = "accepts what the reference rejects";
 /// How a cause's key names going on where the reference stops.
 pub(super) const GOES_ON: &str = "goes on where the reference stops";
 
+/// How a cause's key names exiting 0 where the reference stops with an
+/// error.
+pub(super) const EXITS_ZERO: &str = "exits 0 where the reference stops with an error";
+
 /// How a cause's key names a rejection without the reference's message.
 pub(super) const SILENT: &str = "rejects without the message the reference prints";
 
@@ -201,6 +205,10 @@ pub fn missed_check_of(key: &str) -> Option<(&str, String)> {
             Some((rule, format!("{shape}: {says}")))
         })
         .or_else(|| crashed_at_check(key))
+        .or_else(|| {
+            let (_, rest) = key.split_once(&format!("{EXITS_ZERO} ("))?;
+            Some((rest.split(')').next()?, EXITS_ZERO.to_owned()))
+        })
 }
 
 /// A crash (by signal or exception) where the reference stops with its
@@ -246,6 +254,9 @@ pub enum Missed {
     GoesOn,
     /// It stops there too, with another status or message.
     StopsOtherwise,
+    /// It exits 0 where the reference stops with an error status (its
+    /// message perhaps one a tolerance accepts): the check is missed.
+    ExitsZero,
     /// It stops where the reference accepted the input and went on.
     Refuses,
     /// It rejects the line but says nothing where the reference answers
@@ -289,6 +300,11 @@ impl fmt::Display for Edit {
                 rule,
                 ..
             } => write!(f, "stops otherwise where the reference stops ({rule})"),
+            Self::Missed {
+                shape: Missed::ExitsZero,
+                rule,
+                ..
+            } => write!(f, "{EXITS_ZERO} ({rule})"),
             Self::Missed {
                 shape, rule, says, ..
             } => {
