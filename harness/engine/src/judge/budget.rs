@@ -223,6 +223,7 @@ impl EarlyStop {
             weight: 0,
             judged: Vec::new(),
             decided: Vec::new(),
+            file_rules: Vec::new(),
         };
         Verdict::Failed(Box::new(self.failure(notes)))
     }

@@ -325,6 +325,7 @@ pub(super) fn conversation_failure(
         weight: 0,
         judged: Vec::new(),
         decided: Vec::new(),
+        file_rules: Vec::new(),
     };
     Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &[], notes)))
 }
@@ -499,6 +500,7 @@ pub(super) fn judge(
         weight: weight(inv, expected),
         judged,
         decided,
+        file_rules: file_rules(expected),
     };
     aside.warning = warning.map(|w| Box::new(CaseFailure::new(&w, &inv.stdin, notes.clone())));
     if mismatches.is_empty() {
@@ -512,6 +514,21 @@ pub(super) fn judge(
         ..notes
     };
     Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &inv.stdin, notes)))
+}
+
+/// The rules that declared a tolerance for the case's output files.
+fn file_rules(expected: &crate::model::case::Expectation) -> Vec<String> {
+    let mut rules: Vec<String> = Vec::new();
+    for j in expected.matching.files.values() {
+        if let crate::model::matching::Origin::Rules(r) = &j.origin {
+            for rule in r {
+                if !rules.contains(rule) {
+                    rules.push(rule.clone());
+                }
+            }
+        }
+    }
+    rules
 }
 
 /// The command that reproduces a failed case: the student's (their

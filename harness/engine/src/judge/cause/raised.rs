@@ -47,6 +47,29 @@ pub fn raised_of(mismatches: &[Mismatch]) -> Option<Raised> {
     found.into_iter().next().map(|(_, r)| r)
 }
 
+/// Whose fault an uncaught exception is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Blame {
+    /// The program's own bug: a crash cause.
+    Program,
+    /// The environment the marks run in, not the student (why, in words:
+    /// "cannot import `tabulate`: not installed where the marks run").
+    Environment(String),
+}
+
+/// The hook where an exception is classified: an import that fails
+/// (`ModuleNotFoundError`, `ImportError`, `ClassNotFoundException`,
+/// `NoClassDefFoundError`, a shared object that cannot open) may be a
+/// module the course's machines have and the marker's do not. Every
+/// exception is the program's until the environment's causes are told
+/// apart here.
+pub fn blame(_raised: &Raised) -> Blame {
+    Blame::Program
+}
+
+/// What an environment failure is called in a cause's key.
+const ENVIRONMENT: &str = "environment";
+
 /// The cause part and label of a crash by an uncaught exception; `None`
 /// when the run printed none (or was killed: a signal, a hang or a flood
 /// is [`super::grave`]'s).

@@ -97,6 +97,9 @@ pub struct Notes {
     pub judged: Vec<String>,
     /// What refused each part a tolerance compared.
     pub decided: Vec<crate::judge::decided::Decided>,
+    /// The rules that judge the case's output files (those declaring a
+    /// `files:` tolerance; empty: the case's own rules).
+    pub file_rules: Vec<String>,
 }
 
 impl CaseFailure {
@@ -142,6 +145,13 @@ impl CaseFailure {
         // What decided a part speaks for it: never the bytes it forgave.
         let decided =
             crate::judge::decided::speak(&mut cause, &mut label, mismatches, &notes.decided);
+        // Files by rule: one bug, one cause, whichever file it misses.
+        let file_rules = if notes.file_rules.is_empty() {
+            &notes.rules
+        } else {
+            &notes.file_rules
+        };
+        crate::judge::cause::blame_files(&mut cause, &mut label, mismatches, file_rules);
         // Only a departure before any input is read can be text alone.
         let mut later = if input.as_ref().is_none_or(|note| note.line == 0) {
             crate::judge::cause::later(mismatches, notes.provenance.as_ref(), &cause)
