@@ -1,16 +1,16 @@
 //! Output files by rule: a failure whose every part is a file (missing,
-//! extra or different) is blamed on the rules that judge the case's
-//! files (those declaring a `files:` tolerance, else the case's own)
-//! rather than on each file's bytes or name, so a program that never
-//! saves is one cause ("its files are not the reference's (SAVE-2)"),
-//! not one a file and a kind of difference. A file a checker judged
+//! extra or different) is one cause by what is wrong with the files
+//! (not written, written where none is, written otherwise), never by
+//! their names or bytes, and its label blames the rules that judge the
+//! case's files (those declaring a `files:` tolerance, else the case's
+//! own): a program that never saves is one cause ("files: not written
+//! where the reference writes them"; its example "does not write `out`
+//! (SAVE-1, SAVE-3)"), not one a file, a case's rules and a kind of
+//! difference. A file a checker judged
 //! speaks by the checker's reason instead ([`crate::judge::decided`]).
 
-use super::signature::{Cause, Edit, PartCause, Place};
+use super::signature::{Cause, Edit, PartCause};
 use crate::judge::compare::Mismatch;
-
-/// What the files are called as a place.
-const FILES: &str = "the files the case checks";
 
 /// Blames a failure made of file parts alone on `rules`; a cause already
 /// named (`label` set) is left as it is.
@@ -25,34 +25,43 @@ pub fn blame_files(
     if label.is_some() || !files_only || rules.is_empty() {
         return;
     }
-    let said: Vec<String> = mismatches
-        .iter()
-        .filter_map(|m| {
-            let (path, how) = match m {
-                Mismatch::FileMissing { path } => (path, "missing"),
-                Mismatch::FileDiffers { path, .. } => (path, "differs"),
-                Mismatch::FileUnexpected { path } => (path, "should not exist"),
-                _ => return None,
-            };
-            Some(format!(
-                "`{}` {how}",
-                crate::bytes::visible::escape(path.as_bytes())
-            ))
-        })
-        .collect();
+    let mut kinds: Vec<&str> = Vec::new();
+    let mut said: Vec<String> = Vec::new();
+    for m in mismatches {
+        let (path, kind, how) = match m {
+            Mismatch::FileMissing { path } => (
+                path,
+                "not written where the reference writes them",
+                "does not write",
+            ),
+            Mismatch::FileDiffers { path, .. } => (
+                path,
+                "written otherwise than the reference",
+                "writes otherwise",
+            ),
+            Mismatch::FileUnexpected { path } => {
+                (path, "written where the reference writes none", "writes")
+            }
+            _ => continue,
+        };
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+        said.push(format!(
+            "{how} `{}`",
+            crate::bytes::visible::escape(path.as_bytes())
+        ));
+    }
+    let kind = match kinds.as_slice() {
+        [one] => (*one).to_owned(),
+        _ => "not as the reference writes them".to_owned(),
+    };
     cause.parts = vec![PartCause {
         part: "files".to_owned(),
-        place: Some(Place {
-            what: FILES.to_owned(),
-            rules: rules.to_vec(),
-        }),
-        edit: Edit::Files,
+        place: None,
+        edit: Edit::Files(kind),
     }];
-    *label = Some(format!(
-        "its files are not the reference's ({}): {}",
-        rules.join(", "),
-        said.join(", ")
-    ));
+    *label = Some(format!("{} ({})", said.join(", "), rules.join(", ")));
 }
 
 #[cfg(test)]
@@ -74,14 +83,16 @@ mod tests {
             expected: b"4 4\n".to_vec(),
             actual: b"3 3\n".to_vec(),
         }]);
-        assert_eq!(one, other);
+        assert_ne!(one, other);
+        let (again, _) = blamed(&[Mismatch::FileMissing { path: "c".into() }]);
+        assert_eq!(one, again);
         assert_eq!(
             one.to_string(),
-            "files, in the files the case checks (SAVE-2): not as the reference writes them"
+            "files: not written where the reference writes them"
         );
         assert_eq!(
             label.as_deref(),
-            Some("its files are not the reference's (SAVE-2): `out` missing, `b` missing")
+            Some("does not write `out`, does not write `b` (SAVE-2)")
         );
         // Another part besides: not the files' alone.
         let status = Mismatch::Ending {

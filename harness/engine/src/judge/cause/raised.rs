@@ -93,6 +93,18 @@ pub(super) fn raised_place(
             .map(ToString::to_string)
             .unwrap_or_default(),
     };
+    if let Blame::Environment(why) = blame(&raised) {
+        // Not the student's: one cause for every case it stops, whatever
+        // the rule.
+        return Some((
+            PartCause {
+                part: ENVIRONMENT.to_owned(),
+                place: None,
+                edit,
+            },
+            why,
+        ));
+    }
     let what = format!("raises {}", raised.headline());
     let said = if raised.message.is_empty() {
         String::new()

@@ -144,9 +144,10 @@ pub enum Edit {
     },
     /// A departure named by its shape, at a known place.
     Departed(Departure),
-    /// The files a case checks are not the reference's (missing, extra or
-    /// different: one bug, whichever).
-    Files,
+    /// The files a case checks are not the reference's: not written,
+    /// written where the reference writes none, written otherwise, or a
+    /// mix (in words).
+    Files(String),
     /// A tolerance refused the part: how it compared (`by checker
     /// `csv_check``, `as nonempty`) and its reason, quoted values and
     /// numbers standing for any ([`crate::judge::decided`]).
@@ -296,7 +297,7 @@ impl fmt::Display for Edit {
             Self::Memory { kind, place } => write!(f, "{kind} in {place}"),
             Self::Departed(d) => write!(f, "{d}"),
             Self::Judged { how, reason } => write!(f, "{reason} ({how})"),
-            Self::Files => write!(f, "not as the reference writes them"),
+            Self::Files(how) => f.write_str(how),
             Self::Raised { kind, frame } if frame.is_empty() => write!(f, "raises {kind}"),
             Self::Raised { kind, frame } => write!(f, "raises {kind} (`{frame}`)"),
             Self::Missed {
