@@ -14,7 +14,7 @@
 //! Whole-suite programs, picked by the basename of `argv[0]` (the harness
 //! clears the environment and every case brings its own arguments, so a
 //! link named after the mode is the only channel), for `benches/hostile.rs`
-//! and `tests/budget.rs`: `hang-spin` (spins on the CPU forever),
+//! and `tests/it/budget.rs`: `hang-spin` (spins on the CPU forever),
 //! `hang-sleep` (sleeps forever), `hang-games` (the reference, except that
 //! it sleeps forever once its arguments start a game: it passes the quick
 //! argument cases and hangs in the rest), `slow100` (the reference, then

@@ -1,5 +1,5 @@
 //! Deliberately wrong `boxes` programs for the suite's own tests
-//! (`harness/tests/variants.rs`) and for `diff`'s (`harness/tests/diff.rs`):
+//! (`harness/tests/it/variants.rs`) and for `diff`'s (`harness/tests/it/diff.rs`):
 //! each variant departs from the rulings in exactly one rule, the way a
 //! student's program typically does, and the suite (or `diff`) must catch
 //! it.

@@ -1,5 +1,5 @@
 //! Deliberately wrong `gridgame` programs for the gridgame pack's own tests
-//! (`harness/tests/gridgame.rs`, `harness/tests/causes.rs`): each departs
+//! (`harness/tests/it/gridgame.rs`, `harness/tests/it/causes.rs`): each departs
 //! from the rulings in one rule, the way a student's program typically
 //! does: a computer player wrong in one tie-break level (`y-sum-first`,
 //! `largest-x-sum`), a line printed after every read (`echo-lines`,

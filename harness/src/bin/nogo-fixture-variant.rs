@@ -1,5 +1,5 @@
 //! Deliberately wrong `nogo` programs for the nogo pack's own tests
-//! (`harness/tests/nogo_variants.rs`): each variant departs from the
+//! (`harness/tests/it/nogo_variants.rs`): each variant departs from the
 //! rulings in exactly one rule, the way a student's program typically does;
 //! the suite must fail it and `diff --spec nogo` must find and shrink it.
 //!

@@ -2,15 +2,17 @@
 //! reproduce lines ([`reproduce`]), the score, coverage and JUnit
 //! ([`report`]), the machine-readable results ([`results`]), how a case
 //! file spells a value ([`writer`]) and its rewriting by `--bless`
-//! ([`bless`]), the `--keep-failed` folders ([`kit`]) and the exit
+//! ([`bless`]), whether a reference's or model's run may be blessed at
+//! all ([`model_bless`]), the `--keep-failed` folders ([`kit`]) and the exit
 //! statuses ([`exit`]).
 //!
 //! May use: [`crate::bytes`], [`crate::exec`], [`crate::model`],
-//! [`crate::judge`]. Used by the commands.
+//! [`crate::judge`]. Used by every layer above.
 
 pub mod bless;
 pub mod exit;
 pub mod kit;
+pub mod model_bless;
 pub mod report;
 pub mod reproduce;
 pub mod results;

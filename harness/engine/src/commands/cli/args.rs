@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use libtest_mimic::{Arguments, FormatSetting};
 
-use crate::commands::diff::args::DiffCli;
 use crate::exec::run;
+use crate::explorer::args::DiffCli;
 
 /// The command line: a subcommand, or the options of `run` (the default).
 #[derive(Debug, clap::Parser)]
@@ -95,7 +95,7 @@ pub(super) enum Sub {
     /// Build and mark a folder of submissions: marks.csv, a report per
     /// submission and a class view (index.html); `mark merge` joins the
     /// slices of --partition runs.
-    Mark(crate::commands::mark::args::MarkCommand),
+    Mark(crate::marking::args::MarkCommand),
     /// Write a Gradescope autograder (setup.sh, run_autograder) for a pack.
     GradescopeAutograder(super::autograder::AutograderCli),
     /// Write a new pack folder for your own assignment: pack.yaml naming

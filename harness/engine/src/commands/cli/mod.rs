@@ -35,8 +35,8 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::commands::diff::explore::Context as DiffContext;
-use crate::commands::diff::tolerated::Tolerances;
+use crate::explorer::explore::Context as DiffContext;
+use crate::explorer::tolerated::Tolerances;
 use crate::model::suite::{self, Root};
 use crate::output::exit;
 
@@ -83,7 +83,7 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
     // Finished runs' folders are reused until the command ends.
     let _kept = crate::exec::spare::Scope::enter();
     // A folder pack's built model lives until the command ends.
-    let _models = crate::commands::folder::model::Scope::enter();
+    let _models = crate::packs::folder::model::Scope::enter();
     match top.command {
         None => run_cases(app, top.run, defaults),
         Some(Sub::Run(cli)) => run_cases(app, *cli, defaults),
@@ -182,13 +182,9 @@ fn version(app: &App<'_>) -> String {
 }
 
 /// `mark` and `mark merge`.
-fn mark_main(
-    app: &App<'_>,
-    command: &crate::commands::mark::args::MarkCommand,
-    weaker: bool,
-) -> ExitCode {
-    if let Some(crate::commands::mark::args::MarkSub::Merge(cli)) = &command.sub {
-        return crate::commands::mark::merge::merge(app.program, cli);
+fn mark_main(app: &App<'_>, command: &crate::marking::args::MarkCommand, weaker: bool) -> ExitCode {
+    if let Some(crate::marking::args::MarkSub::Merge(cli)) = &command.sub {
+        return crate::marking::merge::merge(app.program, cli);
     }
     // Marks are never made in a weaker sandbox without the marker knowing.
     if let Some(lacking) = conformance_sandbox::shortfall()
@@ -206,14 +202,14 @@ fn mark_main(
         let _ = writeln!(std::io::stderr(), "{} mark: {widened}", app.program);
     }
     match app.pack(command.mark.spec.as_deref()) {
-        Ok(pack) => crate::commands::mark::mark(pack, app.packs, app.program, &command.mark),
+        Ok(pack) => crate::marking::mark(pack, app.packs, app.program, &command.mark),
         Err(e) => usage_error(app.program, &e),
     }
 }
 
 /// `diff`.
 fn diff_main(app: &App<'_>, command: DiffCommand) -> ExitCode {
-    let name = format!("{} {}", app.program, crate::commands::diff::SUBCOMMAND);
+    let name = format!("{} {}", app.program, crate::explorer::SUBCOMMAND);
     let report = |message: &str| {
         eprintln!("{name}: {message}");
         exit::code(exit::USAGE)
@@ -244,7 +240,7 @@ fn diff_main(app: &App<'_>, command: DiffCommand) -> ExitCode {
         Ok(s) => s,
         Err(e) => return report(&e.to_string()),
     };
-    let checkers = crate::commands::pack::checkers(pack).with_model(Some(reference.clone()));
+    let checkers = crate::packs::pack::checkers(pack).with_model(Some(reference.clone()));
     let tolerances = Tolerances::of(&suite, checkers, cli.strict);
     if let Err(e) = tolerances.check() {
         return report(&e);

@@ -11,13 +11,13 @@ use std::time::{Duration, Instant};
 use libtest_mimic::FormatSetting;
 
 use crate::bytes::visible::Style;
-use crate::commands::pack::Pack;
 use crate::exec::run::Target;
 use crate::judge::verdict::{CaseResult, Verdict};
 use crate::model::suite;
 use crate::output::exit;
 use crate::output::report;
 use crate::output::results::RunInfo;
+use crate::packs::pack::Pack;
 
 use super::app::{App, Defaults, usage_error};
 use super::args::Cli;

@@ -26,7 +26,7 @@ use crate::model::suite::CaseFile;
 use crate::model::weight;
 use crate::output::reproduce;
 
-use crate::commands::checker::CaseOracle;
+use crate::judge::checker::CaseOracle;
 
 use super::bless::bless_one;
 use super::confirm;
@@ -675,7 +675,7 @@ pub(super) fn rebless_command(program: &str, spec: Option<&str>, file: &CaseFile
 /// `path` relative to the current directory when it lies below it.
 pub(super) fn pathdiff_cwd(path: &Path) -> String {
     let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
-    let clean = crate::commands::folder::clean(&abs);
+    let clean = crate::packs::folder::clean(&abs);
     std::env::current_dir()
         .ok()
         .and_then(|cwd| clean.strip_prefix(cwd).ok().map(Path::to_owned))
