@@ -16,6 +16,7 @@ mod course_outputs;
 mod coverage;
 mod diff;
 mod docs;
+mod exceptions;
 mod fds;
 mod folder_pack;
 mod gridgame;

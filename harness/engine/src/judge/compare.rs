@@ -12,6 +12,7 @@
 use std::fmt;
 
 use crate::exec::run::{Ending, Outcome, Stream};
+use crate::judge::decided::By;
 use crate::judge::provenance::Span;
 use crate::judge::tolerance::{self, Segment};
 use crate::model::case::Expectation;
@@ -40,6 +41,9 @@ pub struct Judgement {
     /// (`stdout compared ignoring spacing (IO-1)`), and a checker's
     /// reason.
     pub judged: Vec<String>,
+    /// For each part that failed under a tolerance, what refused it: what
+    /// its failure speaks of ([`crate::judge::decided`]).
+    pub decided: Vec<crate::judge::decided::Decided>,
 }
 
 /// What judging needs beyond the two runs' bytes: the reference's spans
@@ -387,11 +391,14 @@ pub fn judge_owned(
         } else {
             tolerate(judging, stream.name(), exp, &act, dropped, oracle)?
         };
-        settle(verdict, stream.name(), &mut out, || Mismatch::Stream {
-            stream,
-            expected: exp.clone(),
-            actual: act,
-            dropped,
+        let which = crate::judge::decided::Part::Stream(stream);
+        settle(verdict, stream.name(), which, &mut out, || {
+            Mismatch::Stream {
+                stream,
+                expected: exp.clone(),
+                actual: act,
+                dropped,
+            }
         });
     }
     for (path, bytes) in &expected.output_files {
@@ -407,7 +414,8 @@ pub fn judge_owned(
                     Some(j) => tolerate(j, &part, bytes, got, 0, oracle)?,
                     None => Tolerated::Exact,
                 };
-                settle(verdict, &format!("file `{path}`"), &mut out, || {
+                let which = crate::judge::decided::Part::File(path.clone());
+                settle(verdict, &format!("file `{path}`"), which, &mut out, || {
                     Mismatch::FileDiffers {
                         path: path.clone(),
                         expected: bytes.clone(),
@@ -428,13 +436,15 @@ enum Tolerated {
     Exact,
     /// Forgiven, compared as said.
     Forgiven { how: String, charges: Vec<Charge> },
-    /// Still a departure, compared as said (and why, from a checker).
-    Failed(String),
+    /// Still a departure, compared as said (and why, from a checker), and
+    /// what refused it with the rules that declared it.
+    Failed(String, Option<(By, Vec<String>)>),
 }
 
 fn settle(
     verdict: Tolerated,
     part: &str,
+    which: crate::judge::decided::Part,
     out: &mut Judgement,
     mismatch: impl FnOnce() -> Mismatch,
 ) {
@@ -445,8 +455,15 @@ fn settle(
             how,
             charges,
         }),
-        Tolerated::Failed(how) => {
+        Tolerated::Failed(how, by) => {
             out.judged.push(format!("{part} compared {how}"));
+            if let Some((by, rules)) = by {
+                out.decided.push(crate::judge::decided::Decided {
+                    part: which,
+                    by,
+                    rules,
+                });
+            }
             out.mismatches.push(mismatch());
         }
     }
@@ -468,10 +485,16 @@ fn tolerate(
         _ if dropped > 0 => false,
         Tolerance::Checker(command) => {
             if let Some(reason) = oracle.check(command, part, expected, actual)? {
-                return Ok(Tolerated::Failed(format!(
-                    "{}: {reason}",
-                    judging.describe()
-                )));
+                let d = crate::judge::decided::Decided::checker(
+                    crate::judge::decided::Part::Stream(Stream::Stdout),
+                    command,
+                    &reason,
+                    Vec::new(),
+                );
+                return Ok(Tolerated::Failed(
+                    format!("{}: {reason}", judging.describe()),
+                    Some((d.by, rules_of(judging))),
+                ));
             }
             true
         }
@@ -483,8 +506,19 @@ fn tolerate(
             charges: judging.charges.clone(),
         }
     } else {
-        Tolerated::Failed(judging.describe())
+        Tolerated::Failed(
+            judging.describe(),
+            Some((By::Tolerance(judging.tolerance.clone()), rules_of(judging))),
+        )
     })
+}
+
+/// The rules that declared a tolerance.
+fn rules_of(judging: &Judging) -> Vec<String> {
+    match &judging.origin {
+        Origin::Rules(rules) => rules.clone(),
+        _ => Vec::new(),
+    }
 }
 
 /// Stdout by span: each rule's tolerance on the bytes its spans produced,
@@ -547,7 +581,7 @@ fn by_span(expected: &Expectation, spans: &[Span], actual: &[u8]) -> Result<Tole
     Ok(if tolerance::accepts_segments(&segments, actual)? {
         Tolerated::Forgiven { how, charges }
     } else {
-        Tolerated::Failed(how)
+        Tolerated::Failed(how, Some((By::Spans, Vec::new())))
     })
 }
 

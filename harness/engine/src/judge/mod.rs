@@ -9,7 +9,9 @@
 //! shown as the student's own in what a program printed ([`mask`]), and
 //! the memory errors a sanitizer or valgrind reported ([`memory`]), and
 //! the checker programs a `match:` names and the reference's spans of a
-//! case's stdout ([`checker`]).
+//! case's stdout ([`checker`]), the uncaught exception a Python, Java,
+//! Node.js or Ruby program's runtime reported ([`exception`]), and what
+//! decided a failed part, so that its failure speaks of it ([`decided`]).
 //!
 //! May use: [`crate::bytes`], [`crate::exec`], [`crate::model`]. Used by
 //! every layer above.
@@ -18,6 +20,8 @@ pub mod budget;
 pub mod cause;
 pub mod checker;
 pub mod compare;
+pub mod decided;
+pub mod exception;
 pub mod failure;
 pub mod group;
 pub mod mask;

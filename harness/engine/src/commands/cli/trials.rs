@@ -305,6 +305,8 @@ pub(super) fn conversation_failure(
         provenance: None,
         weight: 0,
         judged: Vec::new(),
+        decided: Vec::new(),
+        file_rules: Vec::new(),
     };
     Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &[], notes)))
 }
@@ -415,11 +417,13 @@ pub(super) fn judge(
         Err(e) => return Verdict::Error(format!("{}: {e}", file.display())),
     };
     aside.forgiven = judgement.forgiven;
-    let (mut mismatches, mut judged) = match exact_copy {
-        Some(copy) if !aside.forgiven.is_empty() => {
-            (compare::compare_owned(expected, copy), Vec::new())
-        }
-        _ => (judgement.mismatches, judgement.judged),
+    let (mut mismatches, mut judged, decided) = match exact_copy {
+        Some(copy) if !aside.forgiven.is_empty() => (
+            compare::compare_owned(expected, copy),
+            Vec::new(),
+            Vec::new(),
+        ),
+        _ => (judgement.mismatches, judgement.judged, judgement.decided),
     };
     // An ambiguous rule's other reading: the case passes when the run
     // matches what the model does under it (a memory error still fails).
@@ -476,6 +480,8 @@ pub(super) fn judge(
         provenance: None,
         weight: weight(inv, expected),
         judged,
+        decided,
+        file_rules: file_rules(expected),
     };
     aside.warning = warning.map(|w| Box::new(CaseFailure::new(&w, &inv.stdin, notes.clone())));
     if mismatches.is_empty() {
@@ -489,6 +495,21 @@ pub(super) fn judge(
         ..notes
     };
     Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &inv.stdin, notes)))
+}
+
+/// The rules that declared a tolerance for the case's output files.
+fn file_rules(expected: &crate::model::case::Expectation) -> Vec<String> {
+    let mut rules: Vec<String> = Vec::new();
+    for j in expected.matching.files.values() {
+        if let crate::model::matching::Origin::Rules(r) = &j.origin {
+            for rule in r {
+                if !rules.contains(rule) {
+                    rules.push(rule.clone());
+                }
+            }
+        }
+    }
+    rules
 }
 
 /// The command that reproduces a failed case: the student's (their
