@@ -28,6 +28,46 @@ pub struct Forgiven {
     pub how: String,
     /// What forgiving it costs.
     pub charges: Vec<Charge>,
+    /// What was forgiven, one line: the program's first differing line
+    /// for the reference's (`` `a  b` for `a b` ``), escaped and cut;
+    /// empty when there are no bytes to show.
+    pub forgave: String,
+}
+
+/// Characters of a forgiven line shown at most.
+const FORGAVE_SHOWN: usize = 60;
+
+/// [`Forgiven::forgave`] of a departure: the first line where the bytes
+/// differ, the program's then the reference's; for an ending, both.
+pub fn forgave_text(m: &Mismatch) -> String {
+    let line = |bytes: &[u8], at: usize| {
+        let start = bytes
+            .get(..at)
+            .and_then(|b| b.iter().rposition(|&c| c == b'\n'))
+            .map_or(0, |p| p + 1);
+        let shown =
+            crate::bytes::visible::visible_line(crate::bytes::visible::rest_of_line(bytes, start));
+        let mut chars = shown.chars();
+        let cut: String = chars.by_ref().take(FORGAVE_SHOWN).collect();
+        if chars.next().is_some() {
+            format!("{cut}…")
+        } else {
+            cut
+        }
+    };
+    match m {
+        Mismatch::Stream {
+            expected, actual, ..
+        }
+        | Mismatch::FileDiffers {
+            expected, actual, ..
+        } => {
+            let at = crate::bytes::visible::locate(expected, actual).byte;
+            format!("`{}` for `{}`", line(actual, at), line(expected, at))
+        }
+        Mismatch::Ending { expected, actual } => format!("{actual} for {expected}"),
+        _ => String::new(),
+    }
 }
 
 /// What judging one run found.
@@ -453,6 +493,12 @@ fn settle(
         Tolerated::Forgiven { how, charges } => out.forgiven.push(Forgiven {
             part: part.to_owned(),
             how,
+            // Only a deduction shows it: no bytes copied for a free pass.
+            forgave: if charges.is_empty() {
+                String::new()
+            } else {
+                forgave_text(&mismatch())
+            },
             charges,
         }),
         Tolerated::Failed(how, by) => {
@@ -636,6 +682,7 @@ fn status(expected: &Expectation, actual: &Outcome, out: &mut Judgement) {
             part: "status".to_owned(),
             how: format!("as {}{}", s.status, origin(&s.origin)),
             charges: s.charges.clone(),
+            forgave: format!("status {got} for status {want}"),
         });
     }
 }

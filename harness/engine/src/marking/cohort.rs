@@ -85,6 +85,12 @@ pub struct Cohort {
     /// makes it.
     #[serde(default)]
     pub memory_errors: Vec<MemoryErrorShare>,
+    /// The environment failures (a module, class or library missing
+    /// where the marks ran), each with every submission it struck: marks
+    /// not to publish until the environment is fixed and the class
+    /// re-marked.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub environment: Vec<SharedCause>,
     /// A row per submission, in id order.
     pub rows: Vec<Row>,
     /// The slice of a `--partition K/N` run (`mark merge` checks that it
@@ -273,6 +279,7 @@ pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
         shared_causes,
         missing_checks,
         memory_errors,
+        environment: environment(marks),
         rows: marks
             .iter()
             .map(|m| Row {
@@ -468,6 +475,34 @@ fn field(text: &str) -> String {
 
 fn number(x: f64) -> String {
     format!("{}", round2(x))
+}
+
+/// Each environment failure with the submissions it struck (and their
+/// cases under it), the most struck first.
+fn environment(marks: &[SubmissionMark]) -> Vec<SharedCause> {
+    let mut by: BTreeMap<&str, (Vec<String>, usize)> = BTreeMap::new();
+    for m in marks {
+        for why in &m.environment {
+            let cases = m
+                .causes
+                .iter()
+                .find(|c| crate::judge::environment::told(&c.cause) == Some(why.as_str()))
+                .map_or(0, |c| c.cases.len());
+            let entry = by.entry(why).or_default();
+            entry.0.push(m.id.clone());
+            entry.1 += cases;
+        }
+    }
+    let mut out: Vec<SharedCause> = by
+        .into_iter()
+        .map(|(cause, (submissions, cases))| SharedCause {
+            cause: cause.to_owned(),
+            submissions,
+            cases,
+        })
+        .collect();
+    out.sort_by(|a, b| b.submissions.len().cmp(&a.submissions.len()));
+    out
 }
 
 /// `marks.csv`: a header, then a row per submission in id order.

@@ -219,6 +219,18 @@ fn exit_status(
              not of the program); they count neither way"
         );
         exit::code(exit::USAGE)
+    } else if let Some(why) = results.iter().find_map(|r| match &r.verdict {
+        Verdict::Failed(f) if f.cause.is_environment() => Some(f.cause.to_string()),
+        _ => None,
+    }) {
+        // The environment's failure is no verdict on the program: a
+        // status of its own, so that no script takes it for one.
+        eprintln!(
+            "{program}: ENVIRONMENT FAILURE: {why}; the failures under it are this machine's, \
+             not the program's (exit {})",
+            exit::ENVIRONMENT
+        );
+        exit::code(exit::ENVIRONMENT)
     } else if failed {
         exit::code(exit::FAILED)
     } else {

@@ -174,6 +174,12 @@ fn deductions(forgiven: &[compare::Forgiven]) -> Vec<Deduction> {
             None => out.push(Deduction {
                 rule: charge.by.clone(),
                 marks: charge.marks,
+                forgave: forgiven
+                    .iter()
+                    .find(|f| f.charges.iter().any(|c| c.by == charge.by))
+                    .filter(|f| !f.forgave.is_empty())
+                    .map(|f| format!("{} {}", f.part, f.forgave))
+                    .unwrap_or_default(),
             }),
         }
     }
@@ -401,6 +407,12 @@ pub(super) fn judge(
     };
     let crashed = matches!(outcome.ending, crate::exec::run::Ending::Signaled(_));
     let case_folder = outcome.folder.clone();
+    // What the marker's environment lacks, told on stderr: read before
+    // the comparison takes the run, used only if the case fails.
+    let home = ctx.target.home();
+    let lack = crate::judge::environment::detect(&outcome.stderr, &|class| {
+        home.as_deref().is_some_and(|h| holds_class(h, class))
+    });
     let (outcome, memory) = memory_error(ctx, outcome);
     // Under `warn` the memory error is no part of the verdict.
     let (memory, mut warning) = match ctx.memcheck {
@@ -494,7 +506,33 @@ pub(super) fn judge(
         provenance,
         ..notes
     };
-    Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &inv.stdin, notes)))
+    let mut failure = CaseFailure::new(&mismatches, &inv.stdin, notes);
+    // The environment's failure is its own cause, whatever else differs
+    // (the differences still show the run: its status, its traceback).
+    if let Some(lack) = lack {
+        failure.cause = crate::judge::cause::Cause::environment(lack.to_string());
+        failure.quoted = failure.cause.clone();
+        failure.label = None;
+        failure.later.clear();
+        failure.later_differences.clear();
+    }
+    Verdict::Failed(Box::new(failure))
+}
+
+/// Files of a program's folder looked at for a class of its own, at most.
+const CLASS_FILES: usize = 10_000;
+
+/// Whether the program's folder `home` holds the Java class `simple` (its
+/// `.class` or `.java` file): a class of its own it cannot load is the
+/// program's bug, not the environment's.
+fn holds_class(home: &Path, simple: &str) -> bool {
+    let names = [format!("{simple}.class"), format!("{simple}.java")];
+    walkdir::WalkDir::new(home)
+        .max_depth(8)
+        .into_iter()
+        .filter_map(Result::ok)
+        .take(CLASS_FILES)
+        .any(|e| names.iter().any(|n| e.file_name() == n.as_str()))
 }
 
 /// The rules that declared a tolerance for the case's output files.
@@ -588,6 +626,7 @@ fn other_reading(
             alternative.rules.join(", ")
         ),
         charges: Vec::new(),
+        forgave: String::new(),
     });
     mismatches.clear();
     Ok(())
@@ -674,6 +713,7 @@ mod tests {
         compare::Forgiven {
             part: part.to_owned(),
             how: "ignoring spacing".to_owned(),
+            forgave: String::new(),
             charges: charges
                 .iter()
                 .map(|(by, marks)| Charge {
@@ -696,11 +736,13 @@ mod tests {
             [
                 Deduction {
                     rule: "IO-1".to_owned(),
-                    marks: 0.5
+                    marks: 0.5,
+                    forgave: String::new(),
                 },
                 Deduction {
                     rule: "case".to_owned(),
-                    marks: 1.0
+                    marks: 1.0,
+                    forgave: String::new(),
                 }
             ]
         );

@@ -93,6 +93,25 @@ pub(super) fn stream_cause(
 }
 
 impl Cause {
+    /// The cause of a run that failed for the marker's environment
+    /// ([`crate::judge::environment`]): one part, `environment`.
+    pub fn environment(why: String) -> Self {
+        Self {
+            parts: vec![PartCause {
+                part: "environment".to_owned(),
+                place: None,
+                edit: Edit::Environment(why),
+            }],
+        }
+    }
+
+    /// Whether the run failed for the marker's environment.
+    pub fn is_environment(&self) -> bool {
+        self.parts
+            .iter()
+            .any(|p| matches!(p.edit, Edit::Environment(_)))
+    }
+
     /// How bad the departure is, for ordering causes met equally often:
     /// 0 a crash (a signal), a hang, a flood or a memory error; 1 anything else (wrong
     /// bytes, another status).

@@ -132,6 +132,10 @@ pub enum Edit {
     },
     /// The case was not run (why, in a few words).
     NotRun(String),
+    /// The marker's environment lacks what the program needs (a module,
+    /// a class, a shared library: [`crate::judge::environment`]); the
+    /// sentence naming it.
+    Environment(String),
     /// A memory error a sanitizer or valgrind reported: its kind and the
     /// program's own frame, never what it did (the sizes and offsets
     /// differ from input to input; the worked example says them).
@@ -293,6 +297,7 @@ impl fmt::Display for Edit {
             Self::LeftProcess => write!(f, "left running, holding the output open"),
             Self::Broke { rule, message } => write!(f, "broke {rule}: {message}"),
             Self::NotRun(why) => write!(f, "not run ({why})"),
+            Self::Environment(why) => f.write_str(why),
             Self::Memory { kind, place } if place.is_empty() => f.write_str(kind),
             Self::Memory { kind, place } => write!(f, "{kind} in {place}"),
             Self::Departed(d) => write!(f, "{d}"),

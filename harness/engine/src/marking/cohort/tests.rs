@@ -36,6 +36,8 @@ pub(in crate::marking) fn sub(
         reason: None,
         warnings: 0,
         inputs: String::new(),
+        depends: std::collections::BTreeMap::new(),
+        environment: Vec::new(),
         categories: vec![CategoryMark {
             name: "all".into(),
             earned: total,
