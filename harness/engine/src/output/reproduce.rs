@@ -5,10 +5,12 @@
 //! few KiB of input it points at the `--keep-failed` kit or the case file.
 
 use std::fmt::Write as _;
+use std::path::Path;
 
 use crate::bytes::quote::{printf_format, shell_quote, shell_quote_os};
 use crate::bytes::visible::visible_line;
 use crate::exec::run::{Invocation, Mode, REFERENCE_ENV, course_env};
+use crate::model::suite::CaseFile;
 
 /// Bytes of files and stdin a reproduce command inlines at most; past
 /// them it points at the case file or at a `--keep-failed` kit.
@@ -392,6 +394,27 @@ pub fn env_and_command(inv: &Invocation) -> String {
         let _ = write!(cmd, " {}", shell_quote_os(a));
     }
     cmd
+}
+
+/// The command that re-blesses one case file (of the pack `--spec spec`
+/// when given).
+pub fn rebless_command(program: &str, spec: Option<&str>, file: &CaseFile) -> String {
+    let path = file.root.disk_path(&file.rel);
+    let shown = pathdiff_cwd(&path);
+    let spec = spec.map_or_else(String::new, |s| format!(" --spec {}", shell_quote(s)));
+    format!("{program}{spec} --bless --cases {}", shell_quote(&shown))
+}
+
+/// `path` relative to the current directory when it lies below it.
+pub fn pathdiff_cwd(path: &Path) -> String {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+    let clean = crate::exec::run::clean(&abs);
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| clean.strip_prefix(cwd).ok().map(Path::to_owned))
+        .unwrap_or(clean)
+        .display()
+        .to_string()
 }
 
 #[cfg(test)]

@@ -2,10 +2,13 @@
 //! compared, and judged into a verdict with its failure notes and the
 //! commands that reproduce or re-bless it.
 //!
-//! Past 600 lines: one case's whole path from its file to its verdict
+//! Past 400 lines: one case's whole path from its file to its verdict
 //! (preparing, counting reads, judging under tolerance, other readings,
 //! memory errors, the notes and reproduce lines) shares the context and
 //! the case's parts; split, each piece would take them all as arguments.
+//! What needs none of them lives in its layer (the deductions in
+//! `judge/verdict.rs`, the parts a provenance is worth in
+//! `judge/compare`, the re-bless command in `output/reproduce.rs`).
 
 use std::path::Path;
 use std::sync::{Arc, PoisonError};
@@ -19,7 +22,7 @@ use crate::exec::run::{self, Invocation};
 use crate::judge::budget::{Finish, Rerun};
 use crate::judge::compare;
 use crate::judge::failure::{CaseFailure, Notes};
-use crate::judge::verdict::{CaseResult, Deduction, Verdict};
+use crate::judge::verdict::{CaseResult, Verdict};
 use crate::model::case;
 use crate::model::schema::{Case, Suite};
 use crate::model::suite::CaseFile;
@@ -123,7 +126,7 @@ pub(super) fn job(
             } else {
                 let mut aside = Aside::default();
                 let verdict = check_one(&ctx, &file, parsed, suite, &mut result.actual, &mut aside);
-                result.deductions = deductions(&aside.forgiven);
+                result.deductions = crate::judge::verdict::deductions(&aside.forgiven);
                 result.forgiven = aside
                     .forgiven
                     .iter()
@@ -162,28 +165,6 @@ pub(super) fn job(
         ignored,
         run,
     }
-}
-
-/// The deductions of what a tolerance forgave: once per rule (the
-/// greatest, when two parts of one case charge the same rule).
-fn deductions(forgiven: &[compare::Forgiven]) -> Vec<Deduction> {
-    let mut out: Vec<Deduction> = Vec::new();
-    for charge in forgiven.iter().flat_map(|f| &f.charges) {
-        match out.iter_mut().find(|d| d.rule == charge.by) {
-            Some(d) => d.marks = d.marks.max(charge.marks),
-            None => out.push(Deduction {
-                rule: charge.by.clone(),
-                marks: charge.marks,
-                forgave: forgiven
-                    .iter()
-                    .find(|f| f.charges.iter().any(|c| c.by == charge.by))
-                    .filter(|f| !f.forgave.is_empty())
-                    .map(|f| format!("{} {}", f.part, f.forgave))
-                    .unwrap_or_default(),
-            }),
-        }
-    }
-    out
 }
 
 /// What a verdict leaves aside: the departures a tolerance forgave (under
@@ -413,7 +394,10 @@ pub(super) fn judge(
     let lack = crate::judge::environment::detect(&outcome.stderr, &|class| {
         home.as_deref().is_some_and(|h| holds_class(h, class))
     });
-    let (outcome, memory) = memory_error(ctx, outcome);
+    let (outcome, memory) = match &ctx.memcheck {
+        Some(memcheck) => compare::memory_error(outcome, memcheck.leaks),
+        None => (outcome, None),
+    };
     // Under `warn` the memory error is no part of the verdict.
     let (memory, mut warning) = match ctx.memcheck {
         Some(m) if m.warn => (None, memory.map(|m| vec![m])),
@@ -479,7 +463,11 @@ pub(super) fn judge(
             "re-bless from the reference (if the expectation is wrong):".to_owned(),
             // A folder pack is named: without it the default pack's
             // reference would bless.
-            rebless_command(ctx.program, ctx.target.is_model().then_some(ctx.spec), file),
+            reproduce::rebless_command(
+                ctx.program,
+                ctx.target.is_model().then_some(ctx.spec),
+                file,
+            ),
         )
     });
     let notes = Notes {
@@ -499,7 +487,7 @@ pub(super) fn judge(
     if mismatches.is_empty() {
         return Verdict::Passed;
     }
-    let provenance = oracle.take_record(ruled(&mismatches));
+    let provenance = oracle.take_record(compare::ruled(&mismatches));
     // A read counted apart is named by the line it accepted.
     compare::place_reads(&mut mismatches, &inv.stdin, provenance.as_ref());
     let notes = Notes {
@@ -565,7 +553,7 @@ fn reproduce_line(
         .stdin_file
         .as_ref()
         .map(|s| file.root.disk_path(&file.sidecar(s)).display().to_string());
-    let case_file = pathdiff_cwd(&file.root.disk_path(&file.rel));
+    let case_file = reproduce::pathdiff_cwd(&file.root.disk_path(&file.rel));
     match &ctx.reproduce_as {
         Some(program) => {
             // The kit as the student finds it: in the folder shipped
@@ -632,120 +620,10 @@ fn other_reading(
     Ok(())
 }
 
-/// Under `--memcheck`, the run with its stderr stripped of the
-/// sanitizer's or valgrind's report (what the program wrote itself still
-/// compares), and the memory error it fails by (none when the report
-/// holds only leaks not asked for).
-fn memory_error(
-    ctx: &Context,
-    mut outcome: crate::exec::run::Outcome,
-) -> (crate::exec::run::Outcome, Option<compare::Mismatch>) {
-    let Some(memcheck) = &ctx.memcheck else {
-        return (outcome, None);
-    };
-    let report = crate::judge::memory::parse(&outcome.stderr);
-    if report.errors.is_empty() {
-        return (outcome, None);
-    }
-    let error = report.first(memcheck.leaks).cloned();
-    outcome.stderr = report.rest;
-    let failure = error.map(|error| compare::Mismatch::Memory {
-        quoted: error.lines.clone(),
-        error,
-    });
-    (outcome, failure)
-}
-
-/// Whether stdout, stderr or the status is among the parts that differ:
-/// only then is the reference's provenance (where its output and its
-/// rulings fall) worth a run.
-fn ruled(mismatches: &[compare::Mismatch]) -> bool {
-    mismatches.iter().any(|m| {
-        matches!(
-            m,
-            compare::Mismatch::Stream { .. }
-                | compare::Mismatch::Ending { .. }
-                | compare::Mismatch::Reads(_)
-        )
-    })
-}
-
 /// Bytes of a case's input besides stdin (files, arguments) and of its
 /// expected output: how big a worked example it makes.
 fn weight(inv: &Invocation, expected: &crate::model::case::Expectation) -> usize {
     let files: usize = inv.files.iter().map(|(_, bytes)| bytes.len()).sum();
     let args: usize = inv.args.iter().map(|a| a.len()).sum();
     files + args + expected.stdout.len() + expected.stderr.len()
-}
-
-/// The command that re-blesses one case file (of the pack `--spec spec`
-/// when given).
-pub(super) fn rebless_command(program: &str, spec: Option<&str>, file: &CaseFile) -> String {
-    let path = file.root.disk_path(&file.rel);
-    let shown = pathdiff_cwd(&path);
-    let spec = spec.map_or_else(String::new, |s| {
-        format!(" --spec {}", quote::shell_quote(s))
-    });
-    format!(
-        "{program}{spec} --bless --cases {}",
-        quote::shell_quote(&shown)
-    )
-}
-
-/// `path` relative to the current directory when it lies below it.
-pub(super) fn pathdiff_cwd(path: &Path) -> String {
-    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
-    let clean = crate::packs::folder::clean(&abs);
-    std::env::current_dir()
-        .ok()
-        .and_then(|cwd| clean.strip_prefix(cwd).ok().map(Path::to_owned))
-        .unwrap_or(clean)
-        .display()
-        .to_string()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::matching::Charge;
-
-    fn forgave(part: &str, charges: &[(&str, f64)]) -> compare::Forgiven {
-        compare::Forgiven {
-            part: part.to_owned(),
-            how: "ignoring spacing".to_owned(),
-            forgave: String::new(),
-            charges: charges
-                .iter()
-                .map(|(by, marks)| Charge {
-                    by: (*by).to_owned(),
-                    marks: *marks,
-                })
-                .collect(),
-        }
-    }
-
-    #[test]
-    fn a_rule_deducts_once_per_case_however_many_parts_it_forgave() {
-        let d = deductions(&[
-            forgave("stdout", &[("IO-1", 0.25)]),
-            forgave("stderr", &[("IO-1", 0.5), ("case", 1.0)]),
-            forgave("status", &[]),
-        ]);
-        assert_eq!(
-            d,
-            [
-                Deduction {
-                    rule: "IO-1".to_owned(),
-                    marks: 0.5,
-                    forgave: String::new(),
-                },
-                Deduction {
-                    rule: "case".to_owned(),
-                    marks: 1.0,
-                    forgave: String::new(),
-                }
-            ]
-        );
-        assert!(deductions(&[]).is_empty());
-    }
 }
