@@ -3,12 +3,16 @@
 //! specification. What the program is comes from a spec pack ([`pack`]);
 //! the engine names none.
 //!
-//! The engine is six layers, each a folder that may use only the folders
+//! The engine is nine layers, each a folder that may use only the folders
 //! below it (`docs/architecture.md` draws them; `tests/it/layers.rs` keeps
 //! them so):
 //!
-//! - `commands/`: the command line, `diff`, `mark`, the spec pack
-//!   interface;
+//! - `commands/`: the command line, thin: arguments, wiring, output choice;
+//! - `marking/`: `mark`'s cohort: submissions read, built, checked,
+//!   recorded, merged and shown as a class;
+//! - `packs/`: the spec pack interface, built-in and folder packs;
+//! - `explorer/`: `diff`'s differential testing: sessions, their grammar,
+//!   dedup, shrinking, tolerated differences;
 //! - `output/`: reports, results, `--bless`'s rewriting, exit statuses;
 //! - `judge/`: comparison, failures, their causes, groups and verdicts;
 //! - `model/`: the case format, cases, suites;
@@ -22,9 +26,12 @@
 mod bytes;
 mod commands;
 mod exec;
+mod explorer;
 mod judge;
+mod marking;
 mod model;
 mod output;
+mod packs;
 
 // The engine's public surface, a named list: the short paths the packs,
 // the references, the harness and its tests use. The layers themselves
@@ -33,8 +40,14 @@ mod output;
 /// reports).
 pub use bytes::{quote, visible};
 pub use commands::cli::{App, Defaults, main_with_args};
-pub use commands::pack::{EmbeddedSuite, Pack, reference_mode};
-pub use commands::{builtin, corpus_cli, diff, pack};
+pub use commands::corpus_cli;
+pub use packs::pack::{EmbeddedSuite, Pack, reference_mode};
+pub use packs::{builtin, pack};
+/// Differential testing: a pack's explorer and the sessions it drives
+/// (the explorer layer, under the name the packs know it by).
+pub mod diff {
+    pub use crate::explorer::*;
+}
 /// Listing a case tree, shared with the packs' build scripts.
 pub use conformance_embed::walk;
 /// Containment of a run, from its own crate (reference programs use it

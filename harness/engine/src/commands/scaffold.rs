@@ -55,7 +55,7 @@ pub fn new_pack(
     dir: &Path,
     program: &str,
 ) -> Result<Vec<String>, ScaffoldError> {
-    if !crate::commands::folder::pack_file::is_word(name) {
+    if !crate::packs::folder::pack_file::is_word(name) {
         return Err(ScaffoldError::Name(name.to_owned()));
     }
     if model.trim().is_empty() {
@@ -289,7 +289,7 @@ mod tests {
             assert_eq!(c.rules, ["ARGS-1"]);
         }
         let explore =
-            crate::commands::diff::grammar::Grammar::parse("explore.yaml", &read("explore.yaml"))
+            crate::explorer::grammar::Grammar::parse("explore.yaml", &read("explore.yaml"))
                 .expect("explore.yaml");
         assert_eq!(explore.category.as_deref(), Some("basics"));
         let pack: yaml_serde::Value =

@@ -4,7 +4,8 @@
 //! ([`case::Expectation`]) ([`case`]), suites on disk ([`suite`]) or
 //! embedded in the binary ([`embedded`]), and the seeded PRNG every pack's
 //! corpus and explorer share ([`rng`]), the lines that break careless
-//! readers every explorer draws from it ([`hard_lines`]), where a key sits
+//! readers every explorer draws from it ([`hard_lines`]), a set of files
+//! held in memory (a submission, a model's sources: [`files`]), where a key sits
 //! in a YAML file for the errors serde cannot place ([`key_line`]), the
 //! `match:` declarations saying how a case's outputs are judged
 //! ([`matching`]), and what a case weighs in its category ([`weight`]).
@@ -14,6 +15,7 @@
 
 pub mod case;
 pub mod embedded;
+pub mod files;
 pub mod hard_lines;
 pub mod key_line;
 pub mod matching;

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use crate::bytes::quote::{printf_format, shell_quote, shell_quote_os};
 use crate::bytes::visible::visible_line;
-use crate::exec::run::{Invocation, Mode, REFERENCE_ENV};
+use crate::exec::run::{Invocation, Mode, REFERENCE_ENV, course_env};
 
 /// Bytes of files and stdin a reproduce command inlines at most; past
 /// them it points at the case file or at a `--keep-failed` kit.
@@ -78,7 +78,18 @@ pub fn reproduce_command(inv: &Invocation, from: Sources<'_>) -> String {
         cmd.push_str(&line);
     }
     kit_line(&mut cmd);
-    cmd
+    with_environment(&cmd)
+}
+
+/// `cmd` with the course's environment said as the student's
+/// (`"$COURSE_ENV"` for the marker's folders) and how to get it, when
+/// the run had one.
+fn with_environment(cmd: &str) -> String {
+    let mut out = course_env::hide(cmd);
+    if let Some(note) = course_env::reproduce_note() {
+        let _ = write!(out, "\n  {note}");
+    }
+    out
 }
 
 /// How a reproduce line says a case's inputs are not inline.
@@ -191,7 +202,7 @@ pub fn student_reproduce(
     if inv.mode == Mode::Interactive {
         typed_lines(&mut cmd, &inv.stdin, kit.map(std::path::Path::new));
     }
-    cmd
+    with_environment(&cmd)
 }
 
 /// For a course's run line `program` (more than one word: `python3
@@ -217,6 +228,14 @@ pub fn their_run_line(inv: &Invocation, program: &str) -> Option<(String, String
 /// it: their folder `"$p"` for `.`, `"$p"/FILE` for a file of it (a word
 /// the marked command names by its path there), else the word itself.
 fn their_word(word: &str, marked: &[std::ffi::OsString]) -> String {
+    // A class path (`.:/course/lib/a.jar`): each part as the student says it.
+    if !word.starts_with('-') && word.contains(':') && word.split(':').all(|p| !p.is_empty()) {
+        return word
+            .split(':')
+            .map(|p| their_word(p, marked))
+            .collect::<Vec<_>>()
+            .join(":");
+    }
     if word == "." {
         return "\"$p\"".to_owned();
     }
@@ -352,6 +371,12 @@ pub fn env_and_command(inv: &Invocation) -> String {
     // pack.
     if let Some(pack) = inv.target.reference_pack() {
         let _ = write!(cmd, " {REFERENCE_ENV}={}", shell_quote(pack));
+    }
+    // The course's environment, said as the student sets it.
+    if !inv.target.is_builtin_reference() {
+        for word in course_env::reproduce_words() {
+            let _ = write!(cmd, " {word}");
+        }
     }
     for (k, v) in &inv.env {
         let mut word = k.clone();

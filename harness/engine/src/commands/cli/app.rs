@@ -4,8 +4,8 @@
 
 use std::process::ExitCode;
 
-use crate::commands::pack::{self, Pack};
 use crate::output::exit;
+use crate::packs::pack::{self, Pack};
 
 /// Behaviour that differs between the harness binary and the conformance
 /// test target.
@@ -41,10 +41,10 @@ impl<'a> App<'a> {
                 .ok_or_else(|| "no spec pack is registered".to_owned()),
             Some(name) => {
                 let registered = pack::find(self.packs, name);
-                if crate::commands::folder::names_folder(name, registered.is_some()) {
+                if crate::packs::folder::names_folder(name, registered.is_some()) {
                     // Loaded once per command; it lives as long as the
                     // process, like the registered packs.
-                    let folder = crate::commands::folder::FolderPack::load(name)?;
+                    let folder = crate::packs::folder::FolderPack::load(name)?;
                     return Ok(Box::leak(Box::new(folder)));
                 }
                 registered.ok_or_else(|| {

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use libtest_mimic::{Arguments, FormatSetting};
 
-use crate::commands::diff::args::DiffCli;
 use crate::exec::run;
+use crate::explorer::args::DiffCli;
 
 /// The command line: a subcommand, or the options of `run` (the default).
 #[derive(Debug, clap::Parser)]
@@ -95,7 +95,7 @@ pub(super) enum Sub {
     /// Build and mark a folder of submissions: marks.csv, a report per
     /// submission and a class view (index.html); `mark merge` joins the
     /// slices of --partition runs.
-    Mark(crate::commands::mark::args::MarkCommand),
+    Mark(crate::marking::args::MarkCommand),
     /// Write a Gradescope autograder (setup.sh, run_autograder) for a pack.
     GradescopeAutograder(super::autograder::AutograderCli),
     /// Write a new pack folder for your own assignment: pack.yaml naming
@@ -180,6 +180,16 @@ pub(super) struct Cli {
     /// marking category).
     #[arg(long, value_name = "PATH")]
     pub(super) gradescope: Option<PathBuf>,
+    /// Write GitHub Classroom's `result` step output ($GITHUB_OUTPUT), the
+    /// step summary ($GITHUB_STEP_SUMMARY) and `::error` annotations
+    /// (docs/github-classroom.md); chosen too under GitHub Actions
+    /// (GITHUB_ACTIONS=true), unless CONFORMANCE_GITHUB=0.
+    #[arg(long)]
+    pub(super) github: bool,
+    /// Write PrairieLearn's external grader results.json to PATH
+    /// (docs/prairielearn.md).
+    #[arg(long, value_name = "PATH")]
+    pub(super) prairielearn: Option<PathBuf>,
     /// Print every rule of rules.yaml with the number of cases citing it.
     #[arg(long)]
     pub(super) coverage: bool,

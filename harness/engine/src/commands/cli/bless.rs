@@ -36,17 +36,17 @@ pub(super) fn bless_one(
     // A model solution is a program like any other: one that does not
     // give the same bytes twice is named, and its case left as it was.
     if ctx.target.is_model() {
-        if let Some(why) = crate::commands::folder::bless::could_not_run(&outcome) {
+        if let Some(why) = crate::output::model_bless::could_not_run(&outcome) {
             return Err(format!("{}: not blessed: {why}", file.display()));
         }
         if let Some(why) =
-            crate::commands::folder::bless::names_its_folders(&outcome, ctx.target.model_home())
+            crate::output::model_bless::names_its_folders(&outcome, ctx.target.model_home())
         {
             return Err(format!("{}: not blessed: {why}", file.display()));
         }
         let (again, again_activity) =
             run::run_with_activity(&inv).map_err(|e| format!("{}: {e}", file.display()))?;
-        if let Some(part) = crate::commands::folder::bless::unstable(&outcome, &again) {
+        if let Some(part) = crate::output::model_bless::unstable(&outcome, &again) {
             return Err(format!(
                 "{}: not blessed: the model is not deterministic on this case ({part} differs \
                  between two runs)",
@@ -66,7 +66,7 @@ pub(super) fn bless_one(
             );
             let out = run::run(&under).map_err(|e| format!("{}: {e}", file.display()))?;
             if ctx.target.is_model()
-                && let Some(why) = crate::commands::folder::bless::could_not_run(&out)
+                && let Some(why) = crate::output::model_bless::could_not_run(&out)
             {
                 return Err(format!(
                     "{}: not blessed: under the reading `{name}`: {why}",

@@ -9,13 +9,13 @@ use std::time::Duration;
 use libtest_mimic::FormatSetting;
 
 use crate::bytes::visible::Style;
-use crate::commands::checker::Checkers;
-use crate::commands::pack::Pack;
 use crate::exec::driver::{CaseDriver, DriveSettings};
 use crate::exec::run::Target;
 use crate::judge::budget::EarlyStop;
+use crate::judge::checker::Checkers;
 use crate::judge::verdict::CaseResult;
 use crate::model::case::Overrides;
+use crate::packs::pack::Pack;
 
 use super::args::Cli;
 use super::confirm::SpentRun;
@@ -77,7 +77,7 @@ pub(super) fn context(
     } else {
         pack.reference().ok()
     };
-    let checkers = crate::commands::pack::checkers(pack).with_model(reference.clone());
+    let checkers = crate::packs::pack::checkers(pack).with_model(reference.clone());
     Ok(Context {
         target,
         reference,

@@ -4,10 +4,10 @@
 use std::collections::BTreeMap;
 use std::process::ExitCode;
 
-use crate::commands::pack::Pack;
 use crate::model::suite;
 use crate::output::exit;
 use crate::output::report;
+use crate::packs::pack::Pack;
 
 use super::app::usage_error;
 use super::plan::{Selection, gather};

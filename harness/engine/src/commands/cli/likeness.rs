@@ -9,10 +9,10 @@
 
 use std::time::Duration;
 
-use crate::commands::pack::Pack;
 use crate::exec::run::Target;
 use crate::model::case::{self, Overrides};
 use crate::model::suite::{CaseFile, Root};
+use crate::packs::pack::Pack;
 
 /// Cases of each pack a program is tried on.
 const PROBE: usize = 10;

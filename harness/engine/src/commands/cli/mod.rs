@@ -13,6 +13,7 @@
 //! - `coverage`: the rule coverage table;
 //! - `header`: what a run prints around libtest's output;
 //! - `outputs`: the machine outputs (`--results`, `--gradescope`);
+//! - `course_outputs`: `--github` and `--prairielearn`;
 //! - `autograder`: `gradescope-autograder`'s two scripts.
 
 mod app;
@@ -21,6 +22,7 @@ mod autograder;
 mod bless;
 mod confirm;
 mod context;
+mod course_outputs;
 mod coverage;
 mod header;
 mod likeness;
@@ -37,8 +39,8 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::commands::diff::explore::Context as DiffContext;
-use crate::commands::diff::tolerated::Tolerances;
+use crate::explorer::explore::Context as DiffContext;
+use crate::explorer::tolerated::Tolerances;
 use crate::model::suite::{self, Root};
 use crate::output::exit;
 
@@ -85,7 +87,7 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
     // Finished runs' folders are reused until the command ends.
     let _kept = crate::exec::spare::Scope::enter();
     // A folder pack's built model lives until the command ends.
-    let _models = crate::commands::folder::model::Scope::enter();
+    let _models = crate::packs::folder::model::Scope::enter();
     match top.command {
         None => run_cases(app, top.run, defaults),
         Some(Sub::Run(cli)) => run_cases(app, *cli, defaults),
@@ -96,19 +98,33 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
         Some(Sub::Mark(command)) => mark_main(app, &command, top.contain.allow_weaker_containment),
         Some(Sub::GradescopeAutograder(cli)) => match app.pack(cli.spec.as_deref()) {
             Err(e) => usage_error(app.program, &e),
-            Ok(pack) if pack.suite_folder().is_some() => usage_error(
-                app.program,
-                &format!(
-                    "--spec {}: the autograder is written for built-in packs only; a folder \
-                     pack's is not written yet",
-                    pack.spec()
-                ),
-            ),
+            Ok(pack)
+                if pack
+                    .suite_folder()
+                    .zip(pack.checker_home())
+                    .is_some_and(|(suite, dir)| !suite.starts_with(dir)) =>
+            {
+                usage_error(
+                    app.program,
+                    &format!(
+                        "--spec {}: the autograder copies the pack's folder beside its scripts, \
+                         and this pack's suite lies outside it (`suite:`): copy the suite into \
+                         the pack",
+                        pack.spec()
+                    ),
+                )
+            }
             Ok(pack) if pack.build().is_none() => usage_error(
                 app.program,
                 &format!("spec pack {} has no build line: no autograder", pack.name()),
             ),
-            Ok(pack) => match autograder::write(app.program, pack.name(), &cli.out, cli.memcheck) {
+            Ok(pack) => match autograder::write(
+                app.program,
+                pack.name(),
+                &cli.out,
+                cli.memcheck,
+                pack.suite_folder().and(pack.checker_home()),
+            ) {
                 Ok(()) => {
                     println!(
                         "{}: wrote {0}/setup.sh and {0}/run_autograder; put the release archive \
@@ -184,13 +200,9 @@ fn version(app: &App<'_>) -> String {
 }
 
 /// `mark` and `mark merge`.
-fn mark_main(
-    app: &App<'_>,
-    command: &crate::commands::mark::args::MarkCommand,
-    weaker: bool,
-) -> ExitCode {
-    if let Some(crate::commands::mark::args::MarkSub::Merge(cli)) = &command.sub {
-        return crate::commands::mark::merge::merge(app.program, cli);
+fn mark_main(app: &App<'_>, command: &crate::marking::args::MarkCommand, weaker: bool) -> ExitCode {
+    if let Some(crate::marking::args::MarkSub::Merge(cli)) = &command.sub {
+        return crate::marking::merge::merge(app.program, cli);
     }
     // Marks are never made in a weaker sandbox without the marker knowing.
     if let Some(lacking) = conformance_sandbox::shortfall()
@@ -208,14 +220,14 @@ fn mark_main(
         let _ = writeln!(std::io::stderr(), "{} mark: {widened}", app.program);
     }
     match app.pack(command.mark.spec.as_deref()) {
-        Ok(pack) => crate::commands::mark::mark(pack, app.packs, app.program, &command.mark),
+        Ok(pack) => crate::marking::mark(pack, app.packs, app.program, &command.mark),
         Err(e) => usage_error(app.program, &e),
     }
 }
 
 /// `diff`.
 fn diff_main(app: &App<'_>, command: DiffCommand) -> ExitCode {
-    let name = format!("{} {}", app.program, crate::commands::diff::SUBCOMMAND);
+    let name = format!("{} {}", app.program, crate::explorer::SUBCOMMAND);
     let report = |message: &str| {
         eprintln!("{name}: {message}");
         exit::code(exit::USAGE)
@@ -246,7 +258,7 @@ fn diff_main(app: &App<'_>, command: DiffCommand) -> ExitCode {
         Ok(s) => s,
         Err(e) => return report(&e.to_string()),
     };
-    let checkers = crate::commands::pack::checkers(pack).with_model(Some(reference.clone()));
+    let checkers = crate::packs::pack::checkers(pack).with_model(Some(reference.clone()));
     let tolerances = Tolerances::of(&suite, checkers, cli.strict);
     if let Err(e) = tolerances.check() {
         return report(&e);

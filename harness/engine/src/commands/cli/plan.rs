@@ -8,12 +8,12 @@ use std::sync::Arc;
 
 use libtest_mimic::Trial;
 
-use crate::commands::pack::Pack;
 use crate::model::case;
 use crate::model::schema::{Case, Suite};
 pub(super) use crate::model::suite::Selection;
 use crate::model::suite::{self, CaseFile, Root};
 use crate::model::weight::{self, Weights};
+use crate::packs::pack::Pack;
 
 use super::app::Defaults;
 use super::args::Cli;

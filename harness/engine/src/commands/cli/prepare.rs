@@ -3,6 +3,8 @@
 //! makes), and a conversation case's whole path through the pack's
 //! driver. Apart from `trials.rs`, which runs and judges the case.
 
+use std::path::Path;
+
 use crate::bytes::quote;
 use crate::exec::driver::Conversation;
 use crate::exec::run::Invocation;
@@ -84,6 +86,8 @@ pub(super) fn conversation_failure(
         provenance: None,
         weight: 0,
         judged: Vec::new(),
+        decided: Vec::new(),
+        file_rules: Vec::new(),
     };
     Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &[], notes)))
 }
@@ -158,4 +162,16 @@ pub(super) fn prepare(
         memcheck.apply(&mut inv)?;
     }
     Ok((case, inv, expected))
+}
+
+/// `path` relative to the current directory when it lies below it.
+pub(super) fn pathdiff_cwd(path: &Path) -> String {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+    let clean = crate::packs::folder::clean(&abs);
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| clean.strip_prefix(cwd).ok().map(Path::to_owned))
+        .unwrap_or(clean)
+        .display()
+        .to_string()
 }

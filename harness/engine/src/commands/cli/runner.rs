@@ -11,13 +11,13 @@ use std::time::{Duration, Instant};
 use libtest_mimic::FormatSetting;
 
 use crate::bytes::visible::Style;
-use crate::commands::pack::Pack;
 use crate::exec::run::Target;
 use crate::judge::verdict::{CaseResult, Verdict};
 use crate::model::suite;
 use crate::output::exit;
 use crate::output::report;
 use crate::output::results::RunInfo;
+use crate::packs::pack::Pack;
 
 use super::app::{App, Defaults, usage_error};
 use super::args::Cli;
@@ -192,6 +192,11 @@ fn unrunnable(program: &str, cli: &Cli, why: &str) -> ExitCode {
     {
         eprintln!("{program}: {e}");
     }
+    if let Err(e) =
+        super::course_outputs::unrunnable(cli, &format!("Your program could not be checked: {why}"))
+    {
+        eprintln!("{program}: {e}");
+    }
     usage_error(program, why)
 }
 
@@ -214,6 +219,18 @@ fn exit_status(
              not of the program); they count neither way"
         );
         exit::code(exit::USAGE)
+    } else if let Some(why) = results.iter().find_map(|r| match &r.verdict {
+        Verdict::Failed(f) if f.cause.is_environment() => Some(f.cause.to_string()),
+        _ => None,
+    }) {
+        // The environment's failure is no verdict on the program: a
+        // status of its own, so that no script takes it for one.
+        eprintln!(
+            "{program}: ENVIRONMENT FAILURE: {why}; the failures under it are this machine's, \
+             not the program's (exit {})",
+            exit::ENVIRONMENT
+        );
+        exit::code(exit::ENVIRONMENT)
     } else if failed {
         exit::code(exit::FAILED)
     } else {

@@ -16,23 +16,21 @@ use std::time::{Duration, Instant};
 use libtest_mimic::{Failed, Trial};
 
 use crate::bytes::quote;
-use crate::exec::driver::Conversation;
 use crate::exec::run::{self, Invocation};
 use crate::judge::budget::{Finish, Rerun};
 use crate::judge::compare;
 use crate::judge::failure::{CaseFailure, Notes};
 use crate::judge::verdict::{CaseResult, Deduction, Verdict};
-use crate::model::case;
 use crate::model::schema::{Case, Suite};
 use crate::model::suite::CaseFile;
 use crate::model::weight;
 use crate::output::reproduce;
 
-use crate::commands::checker::CaseOracle;
+use crate::judge::checker::CaseOracle;
 
 use super::bless::bless_one;
 use super::context::Context;
-use super::prepare::{converse, prepare};
+use super::prepare::{converse, pathdiff_cwd, prepare};
 use super::settle;
 
 /// One selected case, ready to run: under libtest-mimic (as a [`Trial`])
@@ -177,6 +175,12 @@ fn deductions(forgiven: &[compare::Forgiven]) -> Vec<Deduction> {
             None => out.push(Deduction {
                 rule: charge.by.clone(),
                 marks: charge.marks,
+                forgave: forgiven
+                    .iter()
+                    .find(|f| f.charges.iter().any(|c| c.by == charge.by))
+                    .filter(|f| !f.forgave.is_empty())
+                    .map(|f| format!("{} {}", f.part, f.forgave))
+                    .unwrap_or_default(),
             }),
         }
     }
@@ -257,6 +261,12 @@ pub(super) fn judge(
     };
     let crashed = matches!(outcome.ending, crate::exec::run::Ending::Signaled(_));
     let case_folder = outcome.folder.clone();
+    // What the marker's environment lacks, told on stderr: read before
+    // the comparison takes the run, used only if the case fails.
+    let home = ctx.target.home();
+    let lack = crate::judge::environment::detect(&outcome.stderr, &|class| {
+        home.as_deref().is_some_and(|h| holds_class(h, class))
+    });
     let (outcome, memory) = memory_error(ctx, outcome);
     // Under `warn` the memory error is no part of the verdict.
     let (memory, mut warning) = match ctx.memcheck {
@@ -273,11 +283,13 @@ pub(super) fn judge(
         Err(e) => return Verdict::Error(format!("{}: {e}", file.display())),
     };
     aside.forgiven = judgement.forgiven;
-    let (mut mismatches, mut judged) = match exact_copy {
-        Some(copy) if !aside.forgiven.is_empty() => {
-            (compare::compare_owned(expected, copy), Vec::new())
-        }
-        _ => (judgement.mismatches, judgement.judged),
+    let (mut mismatches, mut judged, decided) = match exact_copy {
+        Some(copy) if !aside.forgiven.is_empty() => (
+            compare::compare_owned(expected, copy),
+            Vec::new(),
+            Vec::new(),
+        ),
+        _ => (judgement.mismatches, judgement.judged, judgement.decided),
     };
     // An ambiguous rule's other reading: the case passes when the run
     // matches what the model does under it (a memory error still fails).
@@ -334,6 +346,8 @@ pub(super) fn judge(
         provenance: None,
         weight: weight(inv, expected),
         judged,
+        decided,
+        file_rules: file_rules(expected),
     };
     aside.warning = warning.map(|w| Box::new(CaseFailure::new(&w, &inv.stdin, notes.clone())));
     if mismatches.is_empty() {
@@ -346,7 +360,48 @@ pub(super) fn judge(
         provenance,
         ..notes
     };
-    Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &inv.stdin, notes)))
+    let mut failure = CaseFailure::new(&mismatches, &inv.stdin, notes);
+    // The environment's failure is its own cause, whatever else differs
+    // (the differences still show the run: its status, its traceback).
+    if let Some(lack) = lack {
+        failure.cause = crate::judge::cause::Cause::environment(lack.to_string());
+        failure.quoted = failure.cause.clone();
+        failure.label = None;
+        failure.later.clear();
+        failure.later_differences.clear();
+    }
+    Verdict::Failed(Box::new(failure))
+}
+
+/// Files of a program's folder looked at for a class of its own, at most.
+const CLASS_FILES: usize = 10_000;
+
+/// Whether the program's folder `home` holds the Java class `simple` (its
+/// `.class` or `.java` file): a class of its own it cannot load is the
+/// program's bug, not the environment's.
+fn holds_class(home: &Path, simple: &str) -> bool {
+    let names = [format!("{simple}.class"), format!("{simple}.java")];
+    walkdir::WalkDir::new(home)
+        .max_depth(8)
+        .into_iter()
+        .filter_map(Result::ok)
+        .take(CLASS_FILES)
+        .any(|e| names.iter().any(|n| e.file_name() == n.as_str()))
+}
+
+/// The rules that declared a tolerance for the case's output files.
+fn file_rules(expected: &crate::model::case::Expectation) -> Vec<String> {
+    let mut rules: Vec<String> = Vec::new();
+    for j in expected.matching.files.values() {
+        if let crate::model::matching::Origin::Rules(r) = &j.origin {
+            for rule in r {
+                if !rules.contains(rule) {
+                    rules.push(rule.clone());
+                }
+            }
+        }
+    }
+    rules
 }
 
 /// The command that reproduces a failed case: the student's (their
@@ -425,6 +480,7 @@ fn other_reading(
             alternative.rules.join(", ")
         ),
         charges: Vec::new(),
+        forgave: String::new(),
     });
     mismatches.clear();
     Ok(())
@@ -490,18 +546,6 @@ pub(super) fn rebless_command(program: &str, spec: Option<&str>, file: &CaseFile
     )
 }
 
-/// `path` relative to the current directory when it lies below it.
-pub(super) fn pathdiff_cwd(path: &Path) -> String {
-    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
-    let clean = crate::commands::folder::clean(&abs);
-    std::env::current_dir()
-        .ok()
-        .and_then(|cwd| clean.strip_prefix(cwd).ok().map(Path::to_owned))
-        .unwrap_or(clean)
-        .display()
-        .to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -511,6 +555,7 @@ mod tests {
         compare::Forgiven {
             part: part.to_owned(),
             how: "ignoring spacing".to_owned(),
+            forgave: String::new(),
             charges: charges
                 .iter()
                 .map(|(by, marks)| Charge {
@@ -533,11 +578,13 @@ mod tests {
             [
                 Deduction {
                     rule: "IO-1".to_owned(),
-                    marks: 0.5
+                    marks: 0.5,
+                    forgave: String::new(),
                 },
                 Deduction {
                     rule: "case".to_owned(),
-                    marks: 1.0
+                    marks: 1.0,
+                    forgave: String::new(),
                 }
             ]
         );

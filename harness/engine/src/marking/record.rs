@@ -1,0 +1,192 @@
+//! One submission's mark as `mark` keeps it (`mark.json` in its folder):
+//! the row of `marks.csv`, the verdict of every case and the causes, and
+//! the hash of what was marked, so that a re-run can skip it and `mark
+//! merge` can rebuild the class view from the folders alone.
+
+use serde::{Deserialize, Serialize};
+
+use crate::output::report::DeductionRecord;
+use crate::output::results::{CauseRecord, Results, VerdictKind};
+
+use super::build::BuildStatus;
+use super::intake::Student;
+
+/// The value of [`SubmissionMark::format`].
+pub const FORMAT: &str = "conformance-mark/4";
+
+/// A submission's mark.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SubmissionMark {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// The submission's id (its entry's name, `\xNN` for bytes that are
+    /// not UTF-8).
+    pub id: String,
+    /// Its folder under `submissions/`.
+    pub slug: String,
+    /// The students the course export names.
+    pub students: Vec<Student>,
+    /// How its build ended.
+    pub build: BuildStatus,
+    /// Why it has no mark from the suite, when it has none.
+    pub reason: Option<String>,
+    /// Compiler warnings.
+    pub warnings: usize,
+    /// The hash of everything that decides the mark (its files, the build
+    /// line, the suite, the model, the pack, the environment, the
+    /// options, this harness).
+    pub inputs: String,
+    /// Each part of [`Self::inputs`] hashed apart, by its name to people
+    /// (`the model`): what a re-mark names as changed.
+    #[serde(default)]
+    pub depends: std::collections::BTreeMap<String, String>,
+    /// The environment failures its run met (`cannot import `tabulate`:
+    /// not installed where the marks run`): its marks are not the
+    /// program's and must not be published.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub environment: Vec<String>,
+    /// Marks per category of `suite.yaml`, in its order.
+    pub categories: Vec<CategoryMark>,
+    /// Marks earned.
+    pub total: f64,
+    /// Marks available.
+    pub max: f64,
+    /// Cases passed, failed and not judged (ambiguous cases left out
+    /// unless `--strict`).
+    pub passed: usize,
+    /// See [`Self::passed`].
+    pub failed: usize,
+    /// See [`Self::passed`].
+    pub errors: usize,
+    /// Every case's verdict, by name (ambiguous ones included, flagged).
+    pub cases: Vec<CaseMark>,
+    /// The failures by cause, the report's order.
+    pub causes: Vec<CauseRecord>,
+    /// Under `--memcheck …,warn`, the memory errors only warned about,
+    /// by cause (kind and place): no marks lost by them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub memory_warnings: Vec<CauseRecord>,
+    /// Wall time of its build and check, seconds.
+    pub seconds: f64,
+    /// The one-time deductions the score took, each rule's once.
+    #[serde(default)]
+    pub deductions: Vec<DeductionRecord>,
+    /// The first line its program prints run without arguments (what
+    /// tells a class marked against the wrong pack), when it built.
+    #[serde(default)]
+    pub usage: Option<String>,
+}
+
+/// Marks of one category.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CategoryMark {
+    /// The category.
+    pub name: String,
+    /// Marks earned.
+    pub earned: f64,
+    /// Marks available.
+    pub marks: f64,
+}
+
+/// One case's verdict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaseMark {
+    /// The case.
+    pub name: String,
+    /// Its category.
+    pub category: Option<String>,
+    /// Whether it rests on an ambiguous ruling.
+    pub ambiguous: bool,
+    /// The rule IDs it cites.
+    #[serde(default)]
+    pub rules: Vec<String>,
+    /// Its verdict.
+    pub verdict: VerdictKind,
+}
+
+/// A category of the suite with the marks it is worth.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Category {
+    /// Its name.
+    pub name: String,
+    /// Its title, if `suite.yaml` gives one.
+    pub title: String,
+    /// Marks.
+    pub marks: f64,
+}
+
+impl SubmissionMark {
+    /// The first cause, in the report's order.
+    pub fn first_cause(&self) -> Option<&str> {
+        self.causes.first().map(|c| c.cause.as_str())
+    }
+
+    /// The mark of a submission the suite never ran on: every category at
+    /// zero.
+    pub fn unmarked(categories: &[Category]) -> Vec<CategoryMark> {
+        categories
+            .iter()
+            .map(|c| CategoryMark {
+                name: c.name.clone(),
+                earned: 0.0,
+                marks: c.marks,
+            })
+            .collect()
+    }
+
+    /// Fills the marks from a `--results` document.
+    pub fn take_results(&mut self, results: &Results, strict: bool) {
+        self.categories = results
+            .score
+            .categories
+            .iter()
+            .filter_map(|row| {
+                Some(CategoryMark {
+                    name: row.name.clone(),
+                    earned: row.earned.unwrap_or(0.0),
+                    marks: row.marks?,
+                })
+            })
+            .collect();
+        self.deductions = results
+            .score
+            .categories
+            .iter()
+            .flat_map(|row| row.deductions.iter().cloned())
+            .collect();
+        self.total = results.score.earned;
+        self.max = results.score.max;
+        self.cases = results
+            .cases
+            .iter()
+            .map(|c| CaseMark {
+                name: c.name.clone(),
+                category: c.category.clone(),
+                ambiguous: c.tags.iter().any(|t| t == "ambiguous"),
+                rules: c.rules.clone(),
+                verdict: c.verdict,
+            })
+            .collect();
+        let charged = self.cases.iter().filter(|c| strict || !c.ambiguous);
+        let (mut passed, mut failed, mut errors) = (0, 0, 0);
+        for c in charged {
+            match c.verdict {
+                VerdictKind::Passed => passed += 1,
+                VerdictKind::Failed => failed += 1,
+                VerdictKind::Error => errors += 1,
+            }
+        }
+        (self.passed, self.failed, self.errors) = (passed, failed, errors);
+        self.causes.clone_from(&results.causes);
+        self.environment = results
+            .causes
+            .iter()
+            .filter_map(|c| crate::judge::environment::told(&c.cause))
+            .map(str::to_owned)
+            .collect();
+        self.memory_warnings.clone_from(&results.warnings);
+    }
+}
