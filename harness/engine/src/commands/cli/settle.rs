@@ -175,7 +175,7 @@ pub(super) fn settle(
     let Verdict::Failed(failure) = &mut verdict else {
         return verdict;
     };
-    let cause = failure.cause.clone();
+    let failed_by = failure.cause.clone();
     let note = match look {
         Look::Blocked => confirm::note(&Confirmed::Blocked, limit, case.reference),
         Look::Spent(activity) => {
@@ -193,19 +193,19 @@ pub(super) fn settle(
             }
             // The cause's first case so charged tells it slow or stuck,
             // here in the pool, while the other cases run.
-            if ctx.causes.claim(&cause, limit) {
+            if ctx.causes.claim(&failed_by, limit) {
                 let told = confirm::tell(case.inv);
-                ctx.causes.record(&cause, limit, told, case.name);
+                ctx.causes.record(&failed_by, limit, told, case.name);
             }
             note
         }
-        Look::Starved => match ctx.causes.known_or_claim(&cause, limit) {
+        Look::Starved => match ctx.causes.known_or_claim(&failed_by, limit) {
             Some((told, on)) => confirm::note(&told, limit, case.reference).map(|note| {
                 format!("{note}; not run again: {on}, a case of the same cause, was told so")
             }),
             None => match confirm::again(case.inv) {
                 Some(Confirmed::Cleared(again)) => {
-                    ctx.causes.record(&cause, limit, None, case.name);
+                    ctx.causes.record(&failed_by, limit, None, case.name);
                     // Judged on the confirming run: the first kill was the
                     // machine's doing.
                     *actual = Some(again.ending.clone());
@@ -214,11 +214,11 @@ pub(super) fn settle(
                 }
                 Some(told) => {
                     let note = confirm::note(&told, limit, case.reference);
-                    ctx.causes.record(&cause, limit, Some(told), case.name);
+                    ctx.causes.record(&failed_by, limit, Some(told), case.name);
                     note
                 }
                 None => {
-                    ctx.causes.record(&cause, limit, None, case.name);
+                    ctx.causes.record(&failed_by, limit, None, case.name);
                     None
                 }
             },
