@@ -28,6 +28,7 @@ mod header;
 mod likeness;
 mod outputs;
 mod plan;
+mod prepare;
 mod progress;
 mod runner;
 mod settle;

@@ -14,12 +14,15 @@
 //!   in its own job; the others charged so run nothing more;
 //! - a starved timeout ([`Look::Starved`]) is confirmed on its own run
 //!   ([`confirm::again`]) only while nothing is known of its cause: once a
-//!   confirmation of the cause found it past its CPU limit (slow or
-//!   stuck), the cause's other starved timeouts are charged without a run
+//!   confirmation of the cause found it stuck past its CPU limit (killed
+//!   again having used more than it), the cause's other starved timeouts
+//!   are charged without a run
 //!   (as an idle machine, which gives each run its CPU, would have
 //!   charged them at once); while one is being confirmed, the others of
 //!   its cause wait for it rather than run beside it. A confirmation that
-//!   clears its case says nothing of the others: each is confirmed.
+//!   clears its case, finds it slow (its CPU time near the limit, which
+//!   differs from case to case) or starved again says nothing of the
+//!   others: each is confirmed.
 //!
 //! So a cause costs one confirmation (at most [`confirm::HEADROOM`] times
 //! its limit, and as much again under a load that starves it twice), not
@@ -94,8 +97,10 @@ impl Causes {
                 return None;
             };
             match state {
-                State::Told(Some(told), on) => return Some((told.clone(), on.clone())),
-                State::Told(None, _) => return None,
+                State::Told(Some(told), on) if stuck_past(told, limit) => {
+                    return Some((told.clone(), on.clone()));
+                }
+                State::Told(..) => return None,
                 State::Confirming => {
                     let left = deadline.saturating_duration_since(std::time::Instant::now());
                     if left.is_zero() {
@@ -126,6 +131,15 @@ impl Causes {
         drop(states);
         self.changed.notify_all();
     }
+}
+
+/// Whether a confirmation found its case stuck past its CPU limit: killed
+/// again having used more CPU time than the limit (a loop that never
+/// ends). Only that speaks for the cause's other cases: a slow case's CPU
+/// time lies near its limit and differs from case to case, and a case
+/// starved twice or blocked at the second kill proved nothing.
+fn stuck_past(told: &Confirmed, limit: Duration) -> bool {
+    matches!(told, Confirmed::Stuck { activity, .. } if activity.cpu.is_some_and(|cpu| cpu > limit))
 }
 
 /// One run of a case, and how to judge a run of it.
@@ -161,7 +175,7 @@ pub(super) fn settle(
     let Verdict::Failed(failure) = &mut verdict else {
         return verdict;
     };
-    let cause = failure.cause.clone();
+    let failed_by = failure.cause.clone();
     let note = match look {
         Look::Blocked => confirm::note(&Confirmed::Blocked, limit, case.reference),
         Look::Spent(activity) => {
@@ -179,19 +193,19 @@ pub(super) fn settle(
             }
             // The cause's first case so charged tells it slow or stuck,
             // here in the pool, while the other cases run.
-            if ctx.causes.claim(&cause, limit) {
+            if ctx.causes.claim(&failed_by, limit) {
                 let told = confirm::tell(case.inv);
-                ctx.causes.record(&cause, limit, told, case.name);
+                ctx.causes.record(&failed_by, limit, told, case.name);
             }
             note
         }
-        Look::Starved => match ctx.causes.known_or_claim(&cause, limit) {
+        Look::Starved => match ctx.causes.known_or_claim(&failed_by, limit) {
             Some((told, on)) => confirm::note(&told, limit, case.reference).map(|note| {
                 format!("{note}; not run again: {on}, a case of the same cause, was told so")
             }),
             None => match confirm::again(case.inv) {
                 Some(Confirmed::Cleared(again)) => {
-                    ctx.causes.record(&cause, limit, None, case.name);
+                    ctx.causes.record(&failed_by, limit, None, case.name);
                     // Judged on the confirming run: the first kill was the
                     // machine's doing.
                     *actual = Some(again.ending.clone());
@@ -200,11 +214,11 @@ pub(super) fn settle(
                 }
                 Some(told) => {
                     let note = confirm::note(&told, limit, case.reference);
-                    ctx.causes.record(&cause, limit, Some(told), case.name);
+                    ctx.causes.record(&failed_by, limit, Some(told), case.name);
                     note
                 }
                 None => {
-                    ctx.causes.record(&cause, limit, None, case.name);
+                    ctx.causes.record(&failed_by, limit, None, case.name);
                     None
                 }
             },
