@@ -125,9 +125,9 @@ fn decision<'a>(
 
 #[cfg(test)]
 mod tests {
+    use super::super::signature::PartCause;
     use super::*;
     use crate::exec::run::Stream;
-    use crate::judge::cause::PartCause;
     use crate::judge::decided::{By, Decided, Part};
     use crate::model::matching::Tolerance;
 
