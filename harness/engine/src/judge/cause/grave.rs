@@ -6,18 +6,11 @@
 //! different causes, each named by a rule. Its label quotes the input line
 //! (or the stop) of its worked example.
 
-use super::signature::{Edit, PartCause, Place};
+use super::signature::{Edit, PartCause, Place, REJECTS, STOP};
 use super::text::{ending, exact, stdout_of};
 use crate::exec::run::Ending;
 use crate::judge::compare::Mismatch;
 use crate::judge::provenance::{self, Record, Verdict};
-
-/// What a stop is called as a place.
-pub(super) const STOP: &str = "the message of its stop";
-
-/// What the reference's answer to a line it rejects is called as a place
-/// (a crash by exception there has missed the rule's check).
-pub(super) const REJECTS: &str = "its answer to a line it rejects";
 
 /// Where a run that ended early (`what`: `crashes (SIGSEGV)`) was, by the
 /// reference's record: its stop, when the program wrote all the reference

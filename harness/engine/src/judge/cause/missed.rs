@@ -274,7 +274,7 @@ pub(super) fn accepted<'r>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::missed_check_of;
+    use super::super::signature::missed_check_of;
     use super::*;
 
     fn stop() -> Record {

@@ -30,6 +30,7 @@ mod later;
 mod missed;
 mod raised;
 mod signature;
+mod speak;
 mod text;
 
 pub use by_rule::blame_files;
@@ -39,6 +40,7 @@ pub use raised::{Blame, blame, raised_of};
 pub use signature::{
     Cause, Departure, Edit, Missed, PartCause, Place, memory_error_of, missed_check_of,
 };
+pub use speak::speak;
 pub use text::{ending, normalise};
 
 #[cfg(test)]

@@ -13,7 +13,8 @@
 //! exception of a case's mismatches, so a cause can tell a module the
 //! course's machines have from a student's bug.
 
-use super::grave::{STOP, placed};
+use super::grave::placed;
+use super::signature::STOP;
 use super::signature::{Edit, PartCause};
 use super::text::{ending, is_grave};
 use crate::judge::compare::Mismatch;
@@ -142,7 +143,7 @@ pub(super) fn raised_place(
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Cause, missed_check_of};
+    use super::super::signature::{Cause, missed_check_of};
     use super::*;
     use crate::exec::run::{Ending, Stream};
     use crate::judge::provenance::{Ruling, Span, Verdict};

@@ -191,6 +191,13 @@ pub(super) const ACCEPTS: &str = "accepts what the reference rejects";
 /// How a cause's key names going on where the reference stops.
 pub(super) const GOES_ON: &str = "goes on where the reference stops";
 
+/// What a stop is called as a place.
+pub(super) const STOP: &str = "the message of its stop";
+
+/// What the reference's answer to a line it rejects is called as a place
+/// (a crash by exception there has missed the rule's check).
+pub(super) const REJECTS: &str = "its answer to a line it rejects";
+
 /// How a cause's key names exiting 0 where the reference stops with an
 /// error.
 pub(super) const EXITS_ZERO: &str = "exits 0 where the reference stops with an error";
@@ -224,14 +231,8 @@ pub fn missed_check_of(key: &str) -> Option<(&str, String)> {
 /// missed, whatever the crash.
 fn crashed_at_check(key: &str) -> Option<(&str, String)> {
     [
-        (
-            super::grave::STOP,
-            "crashes where the reference stops with its message",
-        ),
-        (
-            super::grave::REJECTS,
-            "crashes on a line the reference rejects",
-        ),
+        (STOP, "crashes where the reference stops with its message"),
+        (REJECTS, "crashes on a line the reference rejects"),
     ]
     .iter()
     .find_map(|(place, check)| {

@@ -144,7 +144,7 @@ impl CaseFailure {
             Cause::labelled(mismatches, notes.provenance.as_ref(), answered);
         // What decided a part speaks for it: never the bytes it forgave.
         let decided =
-            crate::judge::decided::speak(&mut cause, &mut label, mismatches, &notes.decided);
+            crate::judge::cause::speak(&mut cause, &mut label, mismatches, &notes.decided);
         // Files by rule: one bug, one cause, whichever file it misses.
         let file_rules = if notes.file_rules.is_empty() {
             &notes.rules
