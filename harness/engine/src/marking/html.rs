@@ -325,17 +325,12 @@ fn environment_banner(c: &Cohort, b: &mut String) {
          kept).</p>\n<ul>\n",
     );
     for e in &c.environment {
+        let which: Vec<String> = e.submissions.iter().map(|s| esc(s)).collect();
+        let (n, cases, cause) = (e.submissions.len(), e.cases, esc(&e.cause));
         let _ = writeln!(
             b,
-            "<li><code>{}</code>: {} submission(s), {} case(s): {}</li>",
-            esc(&e.cause),
-            e.submissions.len(),
-            e.cases,
-            e.submissions
-                .iter()
-                .map(|s| esc(s))
-                .collect::<Vec<_>>()
-                .join(", ")
+            "<li><code>{cause}</code>: {n} submission(s), {cases} case(s): {}</li>",
+            which.join(", ")
         );
     }
     b.push_str("</ul></div>\n");
