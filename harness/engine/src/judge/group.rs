@@ -295,6 +295,15 @@ impl Group<'_> {
                  exit with the status the rulings give (the worked example shows both)"
             )),
             Edit::Missed {
+                shape: Missed::ExitsZero,
+                rule,
+                says,
+                ..
+            } => Some(format!(
+                "{rule} stops the program at {says} with an error status: after the message, \
+                 exit with the status the rulings give, not 0"
+            )),
+            Edit::Missed {
                 shape: Missed::Refuses,
                 rule,
                 says,

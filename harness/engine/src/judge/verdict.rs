@@ -5,6 +5,7 @@ use std::fmt;
 use std::time::Duration;
 
 use crate::exec::run::Ending;
+use crate::judge::compare::Forgiven;
 use crate::judge::failure::CaseFailure;
 
 /// The verdict of one case: what every reporter renders from.
@@ -77,4 +78,72 @@ pub struct CaseResult {
     /// failure it would have been: reported as a warning, the verdict
     /// judged without it.
     pub warning: Option<Box<CaseFailure>>,
+}
+
+/// The deductions of what a tolerance forgave: once per rule (the
+/// greatest, when two parts of one case charge the same rule).
+pub fn deductions(forgiven: &[Forgiven]) -> Vec<Deduction> {
+    let mut out: Vec<Deduction> = Vec::new();
+    for charge in forgiven.iter().flat_map(|f| &f.charges) {
+        match out.iter_mut().find(|d| d.rule == charge.by) {
+            Some(d) => d.marks = d.marks.max(charge.marks),
+            None => out.push(Deduction {
+                rule: charge.by.clone(),
+                marks: charge.marks,
+                forgave: forgiven
+                    .iter()
+                    .find(|f| f.charges.iter().any(|c| c.by == charge.by))
+                    .filter(|f| !f.forgave.is_empty())
+                    .map(|f| format!("{} {}", f.part, f.forgave))
+                    .unwrap_or_default(),
+            }),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::matching::Charge;
+
+    fn forgave(part: &str, charges: &[(&str, f64)]) -> Forgiven {
+        Forgiven {
+            part: part.to_owned(),
+            how: "ignoring spacing".to_owned(),
+            forgave: String::new(),
+            charges: charges
+                .iter()
+                .map(|(by, marks)| Charge {
+                    by: (*by).to_owned(),
+                    marks: *marks,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_rule_deducts_once_per_case_however_many_parts_it_forgave() {
+        let d = deductions(&[
+            forgave("stdout", &[("IO-1", 0.25)]),
+            forgave("stderr", &[("IO-1", 0.5), ("case", 1.0)]),
+            forgave("status", &[]),
+        ]);
+        assert_eq!(
+            d,
+            [
+                Deduction {
+                    rule: "IO-1".to_owned(),
+                    marks: 0.5,
+                    forgave: String::new(),
+                },
+                Deduction {
+                    rule: "case".to_owned(),
+                    marks: 1.0,
+                    forgave: String::new(),
+                }
+            ]
+        );
+        assert!(deductions(&[]).is_empty());
+    }
 }

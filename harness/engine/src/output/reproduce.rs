@@ -5,10 +5,12 @@
 //! few KiB of input it points at the `--keep-failed` kit or the case file.
 
 use std::fmt::Write as _;
+use std::path::Path;
 
 use crate::bytes::quote::{printf_format, shell_quote, shell_quote_os};
 use crate::bytes::visible::visible_line;
-use crate::exec::run::{Invocation, Mode, REFERENCE_ENV};
+use crate::exec::run::{Invocation, Mode, REFERENCE_ENV, course_env};
+use crate::model::suite::CaseFile;
 
 /// Bytes of files and stdin a reproduce command inlines at most; past
 /// them it points at the case file or at a `--keep-failed` kit.
@@ -78,7 +80,18 @@ pub fn reproduce_command(inv: &Invocation, from: Sources<'_>) -> String {
         cmd.push_str(&line);
     }
     kit_line(&mut cmd);
-    cmd
+    with_environment(&cmd)
+}
+
+/// `cmd` with the course's environment said as the student's
+/// (`"$COURSE_ENV"` for the marker's folders) and how to get it, when
+/// the run had one.
+fn with_environment(cmd: &str) -> String {
+    let mut out = course_env::hide(cmd);
+    if let Some(note) = course_env::reproduce_note() {
+        let _ = write!(out, "\n  {note}");
+    }
+    out
 }
 
 /// How a reproduce line says a case's inputs are not inline.
@@ -191,7 +204,7 @@ pub fn student_reproduce(
     if inv.mode == Mode::Interactive {
         typed_lines(&mut cmd, &inv.stdin, kit.map(std::path::Path::new));
     }
-    cmd
+    with_environment(&cmd)
 }
 
 /// For a course's run line `program` (more than one word: `python3
@@ -217,6 +230,14 @@ pub fn their_run_line(inv: &Invocation, program: &str) -> Option<(String, String
 /// it: their folder `"$p"` for `.`, `"$p"/FILE` for a file of it (a word
 /// the marked command names by its path there), else the word itself.
 fn their_word(word: &str, marked: &[std::ffi::OsString]) -> String {
+    // A class path (`.:/course/lib/a.jar`): each part as the student says it.
+    if !word.starts_with('-') && word.contains(':') && word.split(':').all(|p| !p.is_empty()) {
+        return word
+            .split(':')
+            .map(|p| their_word(p, marked))
+            .collect::<Vec<_>>()
+            .join(":");
+    }
     if word == "." {
         return "\"$p\"".to_owned();
     }
@@ -353,6 +374,12 @@ pub fn env_and_command(inv: &Invocation) -> String {
     if let Some(pack) = inv.target.reference_pack() {
         let _ = write!(cmd, " {REFERENCE_ENV}={}", shell_quote(pack));
     }
+    // The course's environment, said as the student sets it.
+    if !inv.target.is_builtin_reference() {
+        for word in course_env::reproduce_words() {
+            let _ = write!(cmd, " {word}");
+        }
+    }
     for (k, v) in &inv.env {
         let mut word = k.clone();
         word.push("=");
@@ -367,6 +394,27 @@ pub fn env_and_command(inv: &Invocation) -> String {
         let _ = write!(cmd, " {}", shell_quote_os(a));
     }
     cmd
+}
+
+/// The command that re-blesses one case file (of the pack `--spec spec`
+/// when given).
+pub fn rebless_command(program: &str, spec: Option<&str>, file: &CaseFile) -> String {
+    let path = file.root.disk_path(&file.rel);
+    let shown = pathdiff_cwd(&path);
+    let spec = spec.map_or_else(String::new, |s| format!(" --spec {}", shell_quote(s)));
+    format!("{program}{spec} --bless --cases {}", shell_quote(&shown))
+}
+
+/// `path` relative to the current directory when it lies below it.
+pub fn pathdiff_cwd(path: &Path) -> String {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+    let clean = crate::exec::run::clean(&abs);
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| clean.strip_prefix(cwd).ok().map(Path::to_owned))
+        .unwrap_or(clean)
+        .display()
+        .to_string()
 }
 
 #[cfg(test)]

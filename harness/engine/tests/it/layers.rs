@@ -714,6 +714,30 @@ fn every_long_file_says_why_at_its_top() {
     assert!(silent.is_empty(), "long files without a reason: {silent:?}");
 }
 
+/// Lines of every `.rs` file under `dir`.
+fn lines_under(dir: &Path) -> usize {
+    sources(dir).iter().map(|s| s.text.lines().count()).sum()
+}
+
+/// The commands stay thin (issue 47): argument handling, wiring and the
+/// choice of output, at most a quarter of the engine's lines; a subsystem
+/// growing there (as `diff`'s explorer and `mark`'s cohort once did) is a
+/// layer of its own.
+#[test]
+fn the_top_layer_stays_thin() {
+    let src = engine_src();
+    let top = LAYERS.last().copied().unwrap_or_default();
+    let all = lines_under(&src);
+    let commands = lines_under(&src.join(top));
+    println!("{top}/: {commands} of {all} lines");
+    assert!(all > 10_000, "the check must read the sources: {all} lines");
+    assert!(
+        commands * 4 <= all,
+        "{top}/ holds {commands} of the engine's {all} lines, more than a quarter: \
+         move what is not argument handling, wiring or output choice into its layer"
+    );
+}
+
 /// `docs/architecture.md` draws the layers as they are: each one, top
 /// (last in [`LAYERS`]) to bottom, in its picture, and every module of a
 /// layer named in that layer's box of the picture.

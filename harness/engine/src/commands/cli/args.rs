@@ -180,6 +180,16 @@ pub(super) struct Cli {
     /// marking category).
     #[arg(long, value_name = "PATH")]
     pub(super) gradescope: Option<PathBuf>,
+    /// Write GitHub Classroom's `result` step output ($GITHUB_OUTPUT), the
+    /// step summary ($GITHUB_STEP_SUMMARY) and `::error` annotations
+    /// (docs/github-classroom.md); chosen too under GitHub Actions
+    /// (GITHUB_ACTIONS=true), unless CONFORMANCE_GITHUB=0.
+    #[arg(long)]
+    pub(super) github: bool,
+    /// Write PrairieLearn's external grader results.json to PATH
+    /// (docs/prairielearn.md).
+    #[arg(long, value_name = "PATH")]
+    pub(super) prairielearn: Option<PathBuf>,
     /// Print every rule of rules.yaml with the number of cases citing it.
     #[arg(long)]
     pub(super) coverage: bool,

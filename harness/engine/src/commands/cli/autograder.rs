@@ -94,6 +94,13 @@ fn setup_sh(program: &str, memcheck: Option<Memcheck>) -> String {
 
 /// `run_autograder`: run for every submission.
 fn run_autograder(program: &str, spec: &str, memcheck: Option<Memcheck>) -> String {
+    // A folder pack travels beside the scripts: Gradescope unpacks the
+    // zip into `$root/source`.
+    let spec_arg = match spec.strip_prefix(FOLDER_MARK) {
+        Some(name) => format!("\"$root/source/{name}\""),
+        None => spec.to_owned(),
+    };
+    let spec = spec.trim_start_matches(FOLDER_MARK);
     let asked = memcheck.map_or_else(String::new, |m| format!(" --memcheck {m}"));
     let memory = match memcheck {
         Some(m) if m.warn => format!(
@@ -124,13 +131,13 @@ fn run_autograder(program: &str, spec: &str, memcheck: Option<Memcheck>) -> Stri
          # (Landlock and seccomp confine its reads, writes and network without any\n\
          # namespace), which mark accepts. Only where the kernel lacks Landlock too does\n\
          # mark refuse; it is then told (one submission per container; docs/staff.md).\n\
-         \"$harness\" mark --spec {spec}{asked} \"$work/subs\" --out \"$work/marks\" --jobs 1 2> \"$work/mark.err\"\n\
+         \"$harness\" mark --spec {spec_arg}{asked} \"$work/subs\" --out \"$work/marks\" --jobs 1 2> \"$work/mark.err\"\n\
          status=$?\n\
          cat \"$work/mark.err\" >&2\n\
          if [ \"$status\" -eq 2 ] && grep -q 'give --allow-weaker-containment' \"$work/mark.err\"; then\n\
          \x20   echo \"autograder: marking with --allow-weaker-containment (this kernel lacks Landlock: \
          the submission may read the container, the harness and its embedded suite included)\"\n\
-         \x20   \"$harness\" mark --allow-weaker-containment --spec {spec}{asked} \"$work/subs\" --out \"$work/marks\" --jobs 1\n\
+         \x20   \"$harness\" mark --allow-weaker-containment --spec {spec_arg}{asked} \"$work/subs\" --out \"$work/marks\" --jobs 1\n\
          \x20   status=$?\n\
          fi\n\
          done=\"$work/marks/submissions/submission\"\n\
@@ -144,17 +151,76 @@ fn run_autograder(program: &str, spec: &str, memcheck: Option<Memcheck>) -> Stri
     )
 }
 
-/// Writes both files into `out`; `memcheck` goes to `mark`.
+/// How `run_autograder` is told that its spec is a folder beside it.
+const FOLDER_MARK: &str = "folder:";
+
+/// Bytes of a folder pack copied beside the scripts at most.
+const PACK_CAP: u64 = 256 << 20;
+
+/// `setup.sh`'s last lines for a folder pack: its environment prepared
+/// once in the image (requirements installed into the cache), so that a
+/// requirement that cannot be installed fails the image's build, not a
+/// student's submission.
+fn prepare_folder(program: &str, name: &str) -> String {
+    format!(
+        "if ! command -v python3 >/dev/null || ! python3 -m pip --version >/dev/null 2>&1; then\n\
+         \x20   if grep -q '^ *python:' \"$here/{name}/pack.yaml\"; then\n\
+         \x20       apt-get update\n\
+         \x20       DEBIAN_FRONTEND=noninteractive apt-get install -y python3 python3-pip\n\
+         \x20   fi\n\
+         fi\n\
+         \"$prefix/bin/{program}\" list --spec \"$here/{name}\" > /dev/null\n"
+    )
+}
+
+/// Copies the folder pack in `dir` (its suite inside it) to `out/NAME`.
+fn copy_pack(dir: &Path, out: &Path) -> Result<(), String> {
+    let listed =
+        conformance_embed::walk::files(dir).map_err(|e| format!("pack {}: {e}", dir.display()))?;
+    let mut total = 0u64;
+    for (rel, path) in listed {
+        let meta = std::fs::metadata(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        total = total.saturating_add(meta.len());
+        if total > PACK_CAP {
+            return Err(format!(
+                "pack {}: more than {} MiB to copy beside the autograder",
+                dir.display(),
+                PACK_CAP >> 20
+            ));
+        }
+        let to = out.join(&rel);
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| format!("cannot make {}: {e}", parent.display()))?;
+        }
+        std::fs::copy(&path, &to).map_err(|e| format!("cannot copy {}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Writes both files into `out`; `memcheck` goes to `mark`. A folder
+/// pack (`folder`: its folder, the suite inside it) is copied to
+/// `out/NAME` and named there by the scripts.
 pub fn write(
     program: &str,
     spec: &str,
     out: &Path,
     memcheck: Option<Memcheck>,
+    folder: Option<&Path>,
 ) -> Result<(), String> {
     std::fs::create_dir_all(out).map_err(|e| format!("cannot make {}: {e}", out.display()))?;
+    let mut setup = setup_sh(program, memcheck);
+    let spec = match folder {
+        Some(dir) => {
+            copy_pack(dir, &out.join(spec))?;
+            setup.push_str(&prepare_folder(program, spec));
+            format!("{FOLDER_MARK}{spec}")
+        }
+        None => spec.to_owned(),
+    };
     for (name, text) in [
-        ("setup.sh", setup_sh(program, memcheck)),
-        ("run_autograder", run_autograder(program, spec, memcheck)),
+        ("setup.sh", setup),
+        ("run_autograder", run_autograder(program, &spec, memcheck)),
     ] {
         let path = out.join(name);
         std::fs::write(&path, text)
@@ -167,6 +233,19 @@ pub fn write(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_folder_pack_is_named_beside_the_scripts() {
+        let script = run_autograder("h", "folder:fuel", None);
+        assert_eq!(
+            script
+                .matches("--spec \"$root/source/fuel\" \"$work/subs\"")
+                .count(),
+            2,
+            "{script}"
+        );
+        assert!(prepare_folder("h", "fuel").contains("list --spec \"$here/fuel\""));
+    }
 
     #[test]
     fn memcheck_goes_into_both_mark_lines_and_valgrind_into_the_image() {

@@ -104,6 +104,11 @@ pub(super) fn print_header(program: &str, cli: &Cli, ctx: &Context, plan: &Plan)
     {
         println!("{program}: interpreter {interpreter}");
     }
+    // The course's environment by its relative names (never the
+    // marker's folders: a student's report carries this header).
+    if let Some(env) = run::course_env::get() {
+        println!("{program}: environment: {}", env.summary);
+    }
     if let Some(m) = &ctx.memcheck {
         println!("{program}: memory checked: {}", memcheck_line(*m));
     }

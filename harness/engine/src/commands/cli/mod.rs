@@ -13,6 +13,7 @@
 //! - `coverage`: the rule coverage table;
 //! - `header`: what a run prints around libtest's output;
 //! - `outputs`: the machine outputs (`--results`, `--gradescope`);
+//! - `course_outputs`: `--github` and `--prairielearn`;
 //! - `autograder`: `gradescope-autograder`'s two scripts.
 
 mod app;
@@ -21,13 +22,16 @@ mod autograder;
 mod bless;
 mod confirm;
 mod context;
+mod course_outputs;
 mod coverage;
 mod header;
 mod likeness;
 mod outputs;
 mod plan;
+mod prepare;
 mod progress;
 mod runner;
+mod settle;
 mod trials;
 
 use std::ffi::OsString;
@@ -94,19 +98,33 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
         Some(Sub::Mark(command)) => mark_main(app, &command, top.contain.allow_weaker_containment),
         Some(Sub::GradescopeAutograder(cli)) => match app.pack(cli.spec.as_deref()) {
             Err(e) => usage_error(app.program, &e),
-            Ok(pack) if pack.suite_folder().is_some() => usage_error(
-                app.program,
-                &format!(
-                    "--spec {}: the autograder is written for built-in packs only; a folder \
-                     pack's is not written yet",
-                    pack.spec()
-                ),
-            ),
+            Ok(pack)
+                if pack
+                    .suite_folder()
+                    .zip(pack.checker_home())
+                    .is_some_and(|(suite, dir)| !suite.starts_with(dir)) =>
+            {
+                usage_error(
+                    app.program,
+                    &format!(
+                        "--spec {}: the autograder copies the pack's folder beside its scripts, \
+                         and this pack's suite lies outside it (`suite:`): copy the suite into \
+                         the pack",
+                        pack.spec()
+                    ),
+                )
+            }
             Ok(pack) if pack.build().is_none() => usage_error(
                 app.program,
                 &format!("spec pack {} has no build line: no autograder", pack.name()),
             ),
-            Ok(pack) => match autograder::write(app.program, pack.name(), &cli.out, cli.memcheck) {
+            Ok(pack) => match autograder::write(
+                app.program,
+                pack.name(),
+                &cli.out,
+                cli.memcheck,
+                pack.suite_folder().and(pack.checker_home()),
+            ) {
                 Ok(()) => {
                     println!(
                         "{}: wrote {0}/setup.sh and {0}/run_autograder; put the release archive \

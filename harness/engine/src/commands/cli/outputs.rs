@@ -1,5 +1,6 @@
 //! The machine outputs of a run: the `--results` JSON document and
-//! Gradescope's `results.json` (`--gradescope`).
+//! Gradescope's `results.json` (`--gradescope`); `--github` and
+//! `--prairielearn` are written from here too (`course_outputs`).
 
 use std::path::Path;
 use std::time::Instant;
@@ -21,6 +22,8 @@ pub(super) fn write_machine_outputs(
     results: &[CaseResult],
     started: Instant,
 ) -> Result<(), String> {
+    // `--github`, `--prairielearn`: the places courses mark.
+    super::course_outputs::write(cli, first_suite, info, results)?;
     if cli.results.is_none() && cli.gradescope.is_none() {
         return Ok(());
     }
@@ -64,7 +67,7 @@ pub(super) fn write_machine_outputs(
 /// Each category's failures grouped by cause, then its memory warnings,
 /// as the report renders them (without colour, and no kit named as the
 /// student's): a Gradescope test's output.
-fn category_causes(results: &[CaseResult]) -> Vec<(String, String)> {
+pub(super) fn category_causes(results: &[CaseResult]) -> Vec<(String, String)> {
     let mut categories: Vec<&str> = results
         .iter()
         .filter_map(|r| r.category.as_deref())

@@ -42,13 +42,14 @@ fn print_early_verdict(ctx: &Context, chatty: bool) {
 }
 
 /// The run's results by name, each cause's worked example charged at
-/// once as a timeout told slow or stuck (`confirm::tell_examples`).
+/// once as a timeout noted slow or stuck as its cause was told in the
+/// pool (`confirm::tell_examples`).
 fn finished(ctx: &Context) -> Vec<CaseResult> {
     let mut results =
         std::mem::take(&mut *ctx.results.lock().unwrap_or_else(PoisonError::into_inner));
     results.sort_by(|a, b| a.name.cmp(&b.name));
     let spent = std::mem::take(&mut *ctx.spent.lock().unwrap_or_else(PoisonError::into_inner));
-    super::confirm::tell_examples(&mut results, spent);
+    super::confirm::tell_examples(&mut results, spent, &ctx.causes);
     results
 }
 
@@ -188,6 +189,11 @@ fn print_forgiven(results: &[CaseResult], shown: bool) {
 fn unrunnable(program: &str, cli: &Cli, why: &str) -> ExitCode {
     if let Some(path) = &cli.gradescope
         && let Err(e) = gradescope_unrun(path, &format!("Your program could not be checked: {why}"))
+    {
+        eprintln!("{program}: {e}");
+    }
+    if let Err(e) =
+        super::course_outputs::unrunnable(cli, &format!("Your program could not be checked: {why}"))
     {
         eprintln!("{program}: {e}");
     }

@@ -2,10 +2,15 @@
 //! compared, and judged into a verdict with its failure notes and the
 //! commands that reproduce or re-bless it.
 //!
-//! Past 600 lines: one case's whole path from its file to its verdict
-//! (preparing, counting reads, judging under tolerance, other readings,
-//! memory errors, the notes and reproduce lines) shares the context and
-//! the case's parts; split, each piece would take them all as arguments.
+//! Past 400 lines: one case's whole path from its run to its verdict
+//! (judging under tolerance, other readings, memory errors, the notes and
+//! reproduce lines) shares the context and the case's parts; split, each
+//! piece would take them all as arguments. Preparing a case and a
+//! conversation's path are `prepare.rs`; a timeout's confirmation is
+//! `settle.rs` and `confirm.rs`.
+//! What needs none of them lives in its layer (the deductions in
+//! `judge/verdict.rs`, the parts a provenance is worth in
+//! `judge/compare`, the re-bless command in `output/reproduce.rs`).
 
 use std::path::Path;
 use std::sync::{Arc, PoisonError};
@@ -13,14 +18,11 @@ use std::time::{Duration, Instant};
 
 use libtest_mimic::{Failed, Trial};
 
-use crate::bytes::quote;
-use crate::exec::driver::Conversation;
 use crate::exec::run::{self, Invocation};
 use crate::judge::budget::{Finish, Rerun};
 use crate::judge::compare;
 use crate::judge::failure::{CaseFailure, Notes};
-use crate::judge::verdict::{CaseResult, Deduction, Verdict};
-use crate::model::case;
+use crate::judge::verdict::{CaseResult, Verdict};
 use crate::model::schema::{Case, Suite};
 use crate::model::suite::CaseFile;
 use crate::model::weight;
@@ -29,8 +31,9 @@ use crate::output::reproduce;
 use crate::judge::checker::CaseOracle;
 
 use super::bless::bless_one;
-use super::confirm;
 use super::context::Context;
+use super::prepare::{converse, prepare};
+use super::settle;
 
 /// One selected case, ready to run: under libtest-mimic (as a [`Trial`])
 /// or under the harness's own runner ([`super::progress`]).
@@ -123,7 +126,7 @@ pub(super) fn job(
             } else {
                 let mut aside = Aside::default();
                 let verdict = check_one(&ctx, &file, parsed, suite, &mut result.actual, &mut aside);
-                result.deductions = deductions(&aside.forgiven);
+                result.deductions = crate::judge::verdict::deductions(&aside.forgiven);
                 result.forgiven = aside
                     .forgiven
                     .iter()
@@ -164,28 +167,6 @@ pub(super) fn job(
     }
 }
 
-/// The deductions of what a tolerance forgave: once per rule (the
-/// greatest, when two parts of one case charge the same rule).
-fn deductions(forgiven: &[compare::Forgiven]) -> Vec<Deduction> {
-    let mut out: Vec<Deduction> = Vec::new();
-    for charge in forgiven.iter().flat_map(|f| &f.charges) {
-        match out.iter_mut().find(|d| d.rule == charge.by) {
-            Some(d) => d.marks = d.marks.max(charge.marks),
-            None => out.push(Deduction {
-                rule: charge.by.clone(),
-                marks: charge.marks,
-                forgave: forgiven
-                    .iter()
-                    .find(|f| f.charges.iter().any(|c| c.by == charge.by))
-                    .filter(|f| !f.forgave.is_empty())
-                    .map(|f| format!("{} {}", f.part, f.forgave))
-                    .unwrap_or_default(),
-            }),
-        }
-    }
-    out
-}
-
 /// What a verdict leaves aside: the departures a tolerance forgave (under
 /// `--strict`, those it would have), and under `--memcheck …,warn` the
 /// memory error only warned about.
@@ -218,37 +199,18 @@ pub(super) fn check_one(
             inv.keep = run::Keep::around(expected.stdout.len(), expected.stderr.len());
             match run::run_with_activity(&inv) {
                 Err(e) => Verdict::Error(format!("{}: {e}", file.display())),
+                // A timeout is charged only once confirmed (confirm.rs),
+                // as few times per cause as settle.rs allows.
                 Ok((outcome, how)) => {
-                    // A timeout is charged only once confirmed (confirm.rs).
-                    let (outcome, timing) = match confirm::confirm(&inv, &outcome, how) {
-                        Some(confirm::Confirmed::Cleared(again)) => (*again, None),
-                        Some(c) => {
-                            let note = confirm::note(&c, inv.timeout, reference_time(&case));
-                            if let (confirm::Confirmed::Spent { .. }, Some(note)) = (&c, &note) {
-                                ctx.spent
-                                    .lock()
-                                    .unwrap_or_else(PoisonError::into_inner)
-                                    .push(confirm::SpentRun {
-                                        name: file.name().to_owned(),
-                                        inv: inv.clone(),
-                                        note: note.clone(),
-                                        reference: reference_time(&case),
-                                    });
-                            }
-                            (outcome, note)
-                        }
-                        None => (outcome, None),
+                    let run = settle::Run {
+                        name: file.name(),
+                        reference: reference_time(&case),
+                        inv: &inv,
                     };
-                    *actual = Some(outcome.ending.clone());
-                    let mut verdict = judge(ctx, file, &case, &inv, &expected, outcome, aside);
-                    if let (Verdict::Failed(f), Some(note)) = (&mut verdict, timing) {
-                        f.summary = if f.summary.is_empty() {
-                            note
-                        } else {
-                            format!("{} [{note}]", f.summary)
-                        };
-                    }
-                    verdict
+                    let mut judge_run = |outcome, aside: &mut Aside| {
+                        judge(ctx, file, &case, &inv, &expected, outcome, aside)
+                    };
+                    settle::settle(ctx, &run, outcome, how, &mut judge_run, actual, aside)
                 }
             }
         }
@@ -259,151 +221,6 @@ pub(super) fn check_one(
 /// 1 stands for anything under 50 ms).
 fn reference_time(case: &Case) -> Option<std::time::Duration> {
     case.reference_ms.map(std::time::Duration::from_millis)
-}
-
-/// Runs a case holding a `script` through the pack's driver.
-pub(super) fn converse(
-    ctx: &Context,
-    file: &CaseFile,
-    case: &Case,
-    script: &serde_json::Value,
-    suite: Result<Suite, String>,
-) -> Verdict {
-    let Some(driver) = &ctx.driver else {
-        return Verdict::Error(format!(
-            "{}: the case holds a `script` but pack `{}` runs no conversations",
-            file.display(),
-            ctx.spec
-        ));
-    };
-    let checked = suite
-        .map_err(|e| format!("invalid suite.yaml: {e}"))
-        .and_then(|suite| {
-            case::check_category(case, file, &suite).map_err(|e| e.to_string())?;
-            driver
-                .check(script)
-                .map_err(|e| format!("{}: `script`: {e}", file.display()))
-        });
-    if let Err(e) = checked {
-        return Verdict::Error(e);
-    }
-    let conversation = match driver.drive(script, &ctx.target, ctx.settings) {
-        Ok(c) => c,
-        Err(e) => return Verdict::Error(format!("{}: {e}", file.display())),
-    };
-    if conversation.exchanges.is_empty() {
-        return Verdict::Passed;
-    }
-    conversation_failure(ctx, file, case, conversation)
-}
-
-/// The failure of a conversation case, rendered like any other.
-pub(super) fn conversation_failure(
-    ctx: &Context,
-    file: &CaseFile,
-    case: &Case,
-    conversation: Conversation,
-) -> Verdict {
-    let mismatches: Vec<compare::Mismatch> = conversation
-        .exchanges
-        .into_iter()
-        .map(compare::Mismatch::Exchange)
-        .collect();
-    let mut rerun = format!("{} --spec {}", ctx.program, ctx.spec);
-    if let Some(bin) = &ctx.bin {
-        rerun.push_str(" --bin ");
-        rerun.push_str(&quote::shell_quote(bin));
-    }
-    rerun.push_str(" --exact ");
-    rerun.push_str(&quote::shell_quote(file.name()));
-    let notes = Notes {
-        summary: case.summary.clone(),
-        rules: case.rules.clone(),
-        hint: case.hint.clone(),
-        reproduce: format!(
-            "{}
-  ({}; the requests fed at once, as ANSWER-1 allows)",
-            conversation.reproduce, conversation.ending
-        ),
-        rebless: Some(("re-run this conversation:".to_owned(), rerun)),
-        prompt: None,
-        provenance: None,
-        weight: 0,
-        judged: Vec::new(),
-    };
-    Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &[], notes)))
-}
-
-/// Everything a case needs before it runs; `Err` is a fault of the suite.
-pub(super) fn prepare(
-    ctx: &Context,
-    file: &CaseFile,
-    parsed: Result<Case, String>,
-    suite: Result<Suite, String>,
-) -> Result<(Case, Invocation, crate::model::case::Expectation), String> {
-    let case = parsed.map_err(|e| {
-        format!("invalid case file (a fault of the suite, not of the program): {e}")
-    })?;
-    let suite = suite.map_err(|e| format!("invalid suite.yaml: {e}"))?;
-    case::check_category(&case, file, &suite).map_err(|e| e.to_string())?;
-    let inv =
-        case::invocation(&case, file, &ctx.target, ctx.overrides).map_err(|e| e.to_string())?;
-    let mut expected = case::expectation(&case, file).map_err(|e| e.to_string())?;
-    expected.any_status = suite.status_ambiguous && !case.is_ambiguous();
-    expected.matching = case::matching(&case, file, &suite).map_err(|e| e.to_string())?;
-    for alternative in &mut expected.alternatives {
-        alternative.rules = case
-            .rules
-            .iter()
-            .filter(|r| {
-                suite
-                    .rule_readings
-                    .get(*r)
-                    .is_some_and(|readings| readings.contains_key(&alternative.reading))
-            })
-            .cloned()
-            .collect();
-        if alternative.rules.is_empty() {
-            return Err(format!(
-                "{}: `readings: {}`: no rule the case cites names that reading in rules.yaml \
-                 (re-bless the case)",
-                file.display(),
-                alternative.reading
-            ));
-        }
-    }
-    for command in expected.matching.checkers() {
-        ctx.checkers
-            .usable(command)
-            .map_err(|e| format!("{}: {e}", file.display()))?;
-    }
-    let mut inv = inv;
-    if let Some(prompt) = suite.prompt.as_ref().filter(|p| !p.is_empty()) {
-        inv.prompt = prompt.as_bytes().to_vec();
-    }
-    // Where a tolerance frees stdout's text, how many lines the program
-    // reads still counts (the reference's own count is measured once per
-    // case). Without a reference to measure, nothing is counted.
-    expected.count_reads = expected.matching.frees_stdout() && ctx.reference.is_some();
-    // At a terminal the prompt gate types a line per prompt: reads are
-    // counted where stdin is a pipe.
-    if expected.count_reads && inv.mode != crate::exec::run::Mode::Interactive {
-        let reference = ctx.reference.as_ref().ok_or_else(|| {
-            format!(
-                "{}: the case counts reads, but the reference cannot run to count its own",
-                file.display()
-            )
-        })?;
-        expected.reads = Some(
-            crate::judge::provenance::reads_of_case(reference, &inv)
-                .map_err(|e| format!("{}: {e}", file.display()))?,
-        );
-        inv.count_reads = true;
-    }
-    if let Some(memcheck) = &ctx.memcheck {
-        memcheck.apply(&mut inv)?;
-    }
-    Ok((case, inv, expected))
 }
 
 /// The verdict on one run of a case; `aside` receives what a tolerance
@@ -430,7 +247,10 @@ pub(super) fn judge(
     let lack = crate::judge::environment::detect(&outcome.stderr, &|class| {
         home.as_deref().is_some_and(|h| holds_class(h, class))
     });
-    let (outcome, memory) = memory_error(ctx, outcome);
+    let (outcome, memory) = match &ctx.memcheck {
+        Some(memcheck) => compare::memory_error(outcome, memcheck.leaks),
+        None => (outcome, None),
+    };
     // Under `warn` the memory error is no part of the verdict.
     let (memory, mut warning) = match ctx.memcheck {
         Some(m) if m.warn => (None, memory.map(|m| vec![m])),
@@ -446,11 +266,13 @@ pub(super) fn judge(
         Err(e) => return Verdict::Error(format!("{}: {e}", file.display())),
     };
     aside.forgiven = judgement.forgiven;
-    let (mut mismatches, mut judged) = match exact_copy {
-        Some(copy) if !aside.forgiven.is_empty() => {
-            (compare::compare_owned(expected, copy), Vec::new())
-        }
-        _ => (judgement.mismatches, judgement.judged),
+    let (mut mismatches, mut judged, decided) = match exact_copy {
+        Some(copy) if !aside.forgiven.is_empty() => (
+            compare::compare_owned(expected, copy),
+            Vec::new(),
+            Vec::new(),
+        ),
+        _ => (judgement.mismatches, judgement.judged, judgement.decided),
     };
     // An ambiguous rule's other reading: the case passes when the run
     // matches what the model does under it (a memory error still fails).
@@ -494,7 +316,11 @@ pub(super) fn judge(
             "re-bless from the reference (if the expectation is wrong):".to_owned(),
             // A folder pack is named: without it the default pack's
             // reference would bless.
-            rebless_command(ctx.program, ctx.target.is_model().then_some(ctx.spec), file),
+            reproduce::rebless_command(
+                ctx.program,
+                ctx.target.is_model().then_some(ctx.spec),
+                file,
+            ),
         )
     });
     let notes = Notes {
@@ -507,12 +333,14 @@ pub(super) fn judge(
         provenance: None,
         weight: weight(inv, expected),
         judged,
+        decided,
+        file_rules: file_rules(expected),
     };
     aside.warning = warning.map(|w| Box::new(CaseFailure::new(&w, &inv.stdin, notes.clone())));
     if mismatches.is_empty() {
         return Verdict::Passed;
     }
-    let provenance = oracle.take_record(ruled(&mismatches));
+    let provenance = oracle.take_record(compare::ruled(&mismatches));
     // A read counted apart is named by the line it accepted.
     compare::place_reads(&mut mismatches, &inv.stdin, provenance.as_ref());
     let notes = Notes {
@@ -548,6 +376,21 @@ fn holds_class(home: &Path, simple: &str) -> bool {
         .any(|e| names.iter().any(|n| e.file_name() == n.as_str()))
 }
 
+/// The rules that declared a tolerance for the case's output files.
+fn file_rules(expected: &crate::model::case::Expectation) -> Vec<String> {
+    let mut rules: Vec<String> = Vec::new();
+    for j in expected.matching.files.values() {
+        if let crate::model::matching::Origin::Rules(r) = &j.origin {
+            for rule in r {
+                if !rules.contains(rule) {
+                    rules.push(rule.clone());
+                }
+            }
+        }
+    }
+    rules
+}
+
 /// The command that reproduces a failed case: the student's (their
 /// program, a kit when the inputs do not fit a line) or the marker's.
 fn reproduce_line(
@@ -563,7 +406,7 @@ fn reproduce_line(
         .stdin_file
         .as_ref()
         .map(|s| file.root.disk_path(&file.sidecar(s)).display().to_string());
-    let case_file = pathdiff_cwd(&file.root.disk_path(&file.rel));
+    let case_file = reproduce::pathdiff_cwd(&file.root.disk_path(&file.rel));
     match &ctx.reproduce_as {
         Some(program) => {
             // The kit as the student finds it: in the folder shipped
@@ -630,120 +473,10 @@ fn other_reading(
     Ok(())
 }
 
-/// Under `--memcheck`, the run with its stderr stripped of the
-/// sanitizer's or valgrind's report (what the program wrote itself still
-/// compares), and the memory error it fails by (none when the report
-/// holds only leaks not asked for).
-fn memory_error(
-    ctx: &Context,
-    mut outcome: crate::exec::run::Outcome,
-) -> (crate::exec::run::Outcome, Option<compare::Mismatch>) {
-    let Some(memcheck) = &ctx.memcheck else {
-        return (outcome, None);
-    };
-    let report = crate::judge::memory::parse(&outcome.stderr);
-    if report.errors.is_empty() {
-        return (outcome, None);
-    }
-    let error = report.first(memcheck.leaks).cloned();
-    outcome.stderr = report.rest;
-    let failure = error.map(|error| compare::Mismatch::Memory {
-        quoted: error.lines.clone(),
-        error,
-    });
-    (outcome, failure)
-}
-
-/// Whether stdout, stderr or the status is among the parts that differ:
-/// only then is the reference's provenance (where its output and its
-/// rulings fall) worth a run.
-fn ruled(mismatches: &[compare::Mismatch]) -> bool {
-    mismatches.iter().any(|m| {
-        matches!(
-            m,
-            compare::Mismatch::Stream { .. }
-                | compare::Mismatch::Ending { .. }
-                | compare::Mismatch::Reads(_)
-        )
-    })
-}
-
 /// Bytes of a case's input besides stdin (files, arguments) and of its
 /// expected output: how big a worked example it makes.
 fn weight(inv: &Invocation, expected: &crate::model::case::Expectation) -> usize {
     let files: usize = inv.files.iter().map(|(_, bytes)| bytes.len()).sum();
     let args: usize = inv.args.iter().map(|a| a.len()).sum();
     files + args + expected.stdout.len() + expected.stderr.len()
-}
-
-/// The command that re-blesses one case file (of the pack `--spec spec`
-/// when given).
-pub(super) fn rebless_command(program: &str, spec: Option<&str>, file: &CaseFile) -> String {
-    let path = file.root.disk_path(&file.rel);
-    let shown = pathdiff_cwd(&path);
-    let spec = spec.map_or_else(String::new, |s| {
-        format!(" --spec {}", quote::shell_quote(s))
-    });
-    format!(
-        "{program}{spec} --bless --cases {}",
-        quote::shell_quote(&shown)
-    )
-}
-
-/// `path` relative to the current directory when it lies below it.
-pub(super) fn pathdiff_cwd(path: &Path) -> String {
-    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
-    let clean = crate::packs::folder::clean(&abs);
-    std::env::current_dir()
-        .ok()
-        .and_then(|cwd| clean.strip_prefix(cwd).ok().map(Path::to_owned))
-        .unwrap_or(clean)
-        .display()
-        .to_string()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::matching::Charge;
-
-    fn forgave(part: &str, charges: &[(&str, f64)]) -> compare::Forgiven {
-        compare::Forgiven {
-            part: part.to_owned(),
-            how: "ignoring spacing".to_owned(),
-            forgave: String::new(),
-            charges: charges
-                .iter()
-                .map(|(by, marks)| Charge {
-                    by: (*by).to_owned(),
-                    marks: *marks,
-                })
-                .collect(),
-        }
-    }
-
-    #[test]
-    fn a_rule_deducts_once_per_case_however_many_parts_it_forgave() {
-        let d = deductions(&[
-            forgave("stdout", &[("IO-1", 0.25)]),
-            forgave("stderr", &[("IO-1", 0.5), ("case", 1.0)]),
-            forgave("status", &[]),
-        ]);
-        assert_eq!(
-            d,
-            [
-                Deduction {
-                    rule: "IO-1".to_owned(),
-                    marks: 0.5,
-                    forgave: String::new(),
-                },
-                Deduction {
-                    rule: "case".to_owned(),
-                    marks: 1.0,
-                    forgave: String::new(),
-                }
-            ]
-        );
-        assert!(deductions(&[]).is_empty());
-    }
 }

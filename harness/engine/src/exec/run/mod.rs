@@ -26,6 +26,7 @@ pub use crate::exec::terminal::Awaiting;
 use conformance_sandbox::{self as sandbox, Containment};
 pub use conformance_sandbox::{LeftBehind, Limits};
 
+pub mod course_env;
 mod cpu;
 mod ending;
 mod files;
@@ -69,7 +70,10 @@ pub fn run_with_activity(inv: &Invocation) -> Result<(Outcome, Activity), RunErr
     // files; the reference (ours) is not narrowed.
     let reads = (!inv.target.is_builtin_reference())
         .then(|| {
-            let own = inv.target.own_paths();
+            // The course's environment (its `read:` folders, installed
+            // requirements, jars) is every program's to read.
+            let mut own = inv.target.own_paths();
+            own.extend(course_env::reads());
             sandbox::reads_for(&own.iter().map(PathBuf::as_path).collect::<Vec<_>>())
         })
         .flatten();

@@ -116,6 +116,12 @@ pub(super) fn environment(inv: &Invocation, layout: &Layout) -> Vec<(OsString, O
         };
         env.push((ASAN_OPTIONS.into(), options.into()));
     }
+    // The course's environment (`COURSE_ENV`, `PYTHONPATH`, …) for
+    // every program but the built-in reference; a case's own variables
+    // come after it and win.
+    if !inv.target.is_builtin_reference() {
+        env.extend(super::course_env::variables());
+    }
     env.extend(inv.env.iter().cloned());
     env
 }

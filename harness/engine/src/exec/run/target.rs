@@ -58,6 +58,19 @@ pub enum TargetError {
 /// A later word of a command line typed in `base`: its absolute path
 /// when it names a file or folder there (never an option: `-x`, `--x=y`).
 fn typed_in(base: &Path, word: &str) -> OsString {
+    // A class path (`.:/course/lib/a.jar`, `java -cp .:{classpath}`):
+    // each of its parts as typed there.
+    if !word.starts_with('-')
+        && word.contains(':')
+        && !word.contains('=')
+        && word.split(':').all(|p| !p.is_empty())
+    {
+        let parts: Vec<String> = word
+            .split(':')
+            .map(|p| typed_in(base, p).to_string_lossy().into_owned())
+            .collect();
+        return OsString::from(parts.join(":"));
+    }
     let path = Path::new(word);
     if word.starts_with('-') || path.is_absolute() || !base.join(path).exists() {
         return OsString::from(word);
@@ -236,7 +249,15 @@ impl Target {
                 .chain(
                     self.words
                         .iter()
-                        .map(PathBuf::from)
+                        // A class path's parts are each the program's.
+                        .flat_map(|w| {
+                            let w = w.to_string_lossy();
+                            if w.starts_with('-') || w.contains('=') {
+                                vec![PathBuf::from(&*w)]
+                            } else {
+                                w.split(':').map(PathBuf::from).collect()
+                            }
+                        })
                         .filter(|w| w.is_absolute() && w.exists()),
                 ),
         )
@@ -292,7 +313,17 @@ impl Target {
         if self.words.is_empty() {
             return self.path.parent().map(Path::to_owned);
         }
-        self.words.iter().map(Path::new).find_map(|w| {
+        // A class path's first part (`/sub:/course/lib/a.jar`) is its
+        // program's folder.
+        let first_parts: Vec<PathBuf> = self
+            .words
+            .iter()
+            .map(|w| match w.to_str().and_then(|t| t.split_once(':')) {
+                Some((first, _)) => PathBuf::from(first),
+                None => PathBuf::from(w),
+            })
+            .collect();
+        first_parts.iter().map(PathBuf::as_path).find_map(|w| {
             if !w.is_absolute() {
                 None
             } else if w.is_file() {

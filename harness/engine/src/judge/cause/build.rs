@@ -5,6 +5,7 @@
 use super::edit::first_edit;
 use super::grave::grave_place;
 use super::missed::missed_check;
+use super::raised::raised_place;
 use super::signature::{Cause, Departure, Edit, Missed, PartCause, Place};
 use super::text::{echoes, ending, exact, is_grave, normalise};
 use crate::exec::run::Stream;
@@ -117,7 +118,7 @@ impl Cause {
     pub fn severity(&self) -> u8 {
         let grave = self.parts.iter().any(|p| {
             matches!(&p.edit, Edit::Ending { actual, .. } if is_grave(actual))
-                || matches!(p.edit, Edit::Memory { .. })
+                || matches!(p.edit, Edit::Memory { .. } | Edit::Raised { .. })
         });
         u8::from(!grave)
     }
@@ -165,6 +166,12 @@ impl Cause {
         {
             let label = error.to_string();
             cause.parts = vec![part.clone()];
+            return (cause, Some(label));
+        }
+        // An uncaught exception is a crash: what else differs (a status,
+        // the stderr a `nonempty` refused) follows from it.
+        if let Some((part, label)) = raised_place(mismatches, record, answered) {
+            cause.parts = vec![part];
             return (cause, Some(label));
         }
         let Some(record) = record else {

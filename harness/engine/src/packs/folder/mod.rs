@@ -10,12 +10,14 @@
 //! without one, derived from its own cases ([`explore`]).
 //!
 //! - [`pack_file`]: `pack.yaml`, typed and checked.
+//! - [`environment`]: its `environment:`, prepared for every run.
 //! - [`model`]: the model built and run.
 //! - [`crate::output::model_bless`]: a model's run checked for the same
 //!   bytes twice (below the explorer, which checks its reference's runs
 //!   the same way).
 //! - [`explore`]: the explorer derived from a suite's cases.
 
+pub mod environment;
 pub mod explore;
 pub mod model;
 pub mod pack_file;
@@ -91,8 +93,14 @@ impl FolderPack {
         }
         let model_dir = clean(&dir.join(file.model.dir.as_deref().unwrap_or(".")));
         let origin = command_origin(&shown, &bytes);
+        // The course's environment is ready (requirements installed)
+        // before anything runs, the model's build included.
+        if let Some(env) = &file.environment {
+            let prepared = environment::prepare(&file.name, &dir, &shown, env)?;
+            crate::exec::run::course_env::set(prepared);
+        }
         if file.model.build.is_none()
-            && let Some(word) = model::missing_file(&model_dir, &file.model.command)
+            && let Some(word) = model::missing_file(&model_dir, &expand_words(&file.model.command))
         {
             return Err(format!(
                 "{origin}: model.command: `{word}` looks like a file, but {} holds no such file \
@@ -134,8 +142,8 @@ impl FolderPack {
     fn recipe(&self) -> model::Recipe {
         model::Recipe {
             dir: clean(&self.dir.join(self.file.model.dir.as_deref().unwrap_or("."))),
-            build: self.file.model.build.clone(),
-            command: self.file.model.command.clone(),
+            build: self.file.model.build.as_deref().map(expand_shell),
+            command: expand_words(&self.file.model.command),
             origin: self.origin.clone(),
             left_out: self.left_out.clone(),
         }
@@ -185,6 +193,7 @@ fn read_grammar(
 }
 
 pub(crate) use crate::exec::run::clean;
+use crate::exec::run::course_env::{expand_shell, expand_words};
 
 /// The 1-based line where `word` first stands as a word of its own (not
 /// inside a longer ID: `ARGS-1` is not in `ARGS-10`).
@@ -373,14 +382,17 @@ impl Pack for FolderPack {
         let s = self.file.submissions.as_ref()?;
         Some(BuildRecipe {
             program: leak(s.program.clone()),
-            with_makefile: s.with_makefile.clone().map(leak),
-            otherwise: s.build.clone().map_or(crate::packs::pack::NO_BUILD, leak),
+            with_makefile: s.with_makefile.as_deref().map(expand_shell).map(leak),
+            otherwise: s
+                .build
+                .as_deref()
+                .map_or(crate::packs::pack::NO_BUILD, |b| leak(expand_shell(b))),
         })
     }
 
     fn run_line(&self) -> Option<&'static str> {
         let s = self.file.submissions.as_ref()?;
-        s.run.clone().map(leak)
+        s.run.as_deref().map(expand_words).map(leak)
     }
 
     /// Every file of the pack's, the suite's and the model's folders,

@@ -151,7 +151,18 @@ pub fn missing_file(home: &Path, command: &str) -> Option<String> {
     shlex::split(command)?
         .into_iter()
         .skip(1)
+        .flat_map(|w| class_path(&w).unwrap_or_else(|| vec![w.clone()]))
         .find(|w| looks_like_file(w) && !home.join(w).exists())
+}
+
+/// A class path's parts (`.:/course/lib/a.jar`), each a file or folder of
+/// its own; `None` for any other word.
+fn class_path(word: &str) -> Option<Vec<String>> {
+    (!word.starts_with('-')
+        && !word.contains('=')
+        && word.contains(':')
+        && word.split(':').all(|p| !p.is_empty()))
+    .then(|| word.split(':').map(str::to_owned).collect())
 }
 
 /// `command` with its words resolved in `home`: the first word, when it
@@ -173,6 +184,23 @@ fn command_in(home: &Path, command: &str, origin: &str) -> Result<Target, String
         .iter()
         .enumerate()
         .map(|(i, w)| {
+            // Each part of a class path as its own word would be.
+            if i > 0
+                && let Some(parts) = class_path(w)
+            {
+                return parts
+                    .iter()
+                    .map(|p| {
+                        let local = home.join(p);
+                        if Path::new(p).is_relative() && local.exists() {
+                            super::clean(&local).display().to_string()
+                        } else {
+                            p.clone()
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join(":");
+            }
             let path = Path::new(w);
             let local = home.join(path);
             let is_path = if i == 0 {

@@ -35,6 +35,10 @@ pub struct PackFile {
     /// The default time limit of a case, `10s` or `2.5` (seconds).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout: Option<String>,
+    /// What the course lends every build and run: folders, variables,
+    /// Python requirements, jars ([`super::environment`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environment: Option<super::environment::Environment>,
 }
 
 /// The model solution.
@@ -120,6 +124,9 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<PackFile, ParseError> {
             format!("timeout: expected seconds (`10s`, `2.5`): {e}"),
         ));
     }
+    if let Some((key, message)) = environment_fault(&pack) {
+        return Err(fail(key, message));
+    }
     let lines = [
         ("command", Some(pack.model.command.as_str())),
         ("build", pack.model.build.as_deref()),
@@ -189,6 +196,38 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<PackFile, ParseError> {
         ));
     }
     Ok(pack)
+}
+
+/// The first fault of the environment: its values, or a placeholder of
+/// it (`{env}`, `{classpath}`) in a command line of a pack that declares
+/// none (it would reach a program as typed).
+fn environment_fault(pack: &PackFile) -> Option<(&'static str, String)> {
+    if let Some(env) = &pack.environment {
+        return super::environment::check(env)
+            .err()
+            .map(|(key, message)| (key, format!("environment: {message}")));
+    }
+    let s = pack.submissions.as_ref();
+    [
+        ("command", Some(pack.model.command.as_str())),
+        ("build", pack.model.build.as_deref()),
+        ("build", s.and_then(|s| s.build.as_deref())),
+        ("run", s.and_then(|s| s.run.as_deref())),
+        ("with_makefile", s.and_then(|s| s.with_makefile.as_deref())),
+    ]
+    .into_iter()
+    .find_map(|(key, line)| {
+        line.filter(|l| crate::exec::run::course_env::names_placeholder(l))
+            .map(|_| {
+                (
+                    key,
+                    format!(
+                        "{key}: `{{env}}` and `{{classpath}}` name the course's environment, \
+                         and this pack declares none (`environment:`, docs/folder-packs.md)"
+                    ),
+                )
+            })
+    })
 }
 
 /// Whether `name` is one lowercase word, fit for `NAME_BIN` (a pack's
@@ -345,6 +384,7 @@ mod tests {
                         network,
                     }),
                     timeout,
+                    environment: None,
                 },
             )
     }

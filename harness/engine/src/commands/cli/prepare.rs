@@ -1,0 +1,163 @@
+//! What a case needs before it runs (its file parsed and checked against
+//! the suite, its invocation, its expectations, the reads the reference
+//! makes), and a conversation case's whole path through the pack's
+//! driver. Apart from `trials.rs`, which runs and judges the case.
+
+use crate::bytes::quote;
+use crate::exec::driver::Conversation;
+use crate::exec::run::Invocation;
+use crate::judge::compare;
+use crate::judge::failure::{CaseFailure, Notes};
+use crate::judge::verdict::Verdict;
+use crate::model::case;
+use crate::model::schema::{Case, Suite};
+use crate::model::suite::CaseFile;
+
+use super::context::Context;
+
+/// Runs a case holding a `script` through the pack's driver.
+pub(super) fn converse(
+    ctx: &Context,
+    file: &CaseFile,
+    case: &Case,
+    script: &serde_json::Value,
+    suite: Result<Suite, String>,
+) -> Verdict {
+    let Some(driver) = &ctx.driver else {
+        return Verdict::Error(format!(
+            "{}: the case holds a `script` but pack `{}` runs no conversations",
+            file.display(),
+            ctx.spec
+        ));
+    };
+    let checked = suite
+        .map_err(|e| format!("invalid suite.yaml: {e}"))
+        .and_then(|suite| {
+            case::check_category(case, file, &suite).map_err(|e| e.to_string())?;
+            driver
+                .check(script)
+                .map_err(|e| format!("{}: `script`: {e}", file.display()))
+        });
+    if let Err(e) = checked {
+        return Verdict::Error(e);
+    }
+    let conversation = match driver.drive(script, &ctx.target, ctx.settings) {
+        Ok(c) => c,
+        Err(e) => return Verdict::Error(format!("{}: {e}", file.display())),
+    };
+    if conversation.exchanges.is_empty() {
+        return Verdict::Passed;
+    }
+    conversation_failure(ctx, file, case, conversation)
+}
+
+/// The failure of a conversation case, rendered like any other.
+pub(super) fn conversation_failure(
+    ctx: &Context,
+    file: &CaseFile,
+    case: &Case,
+    conversation: Conversation,
+) -> Verdict {
+    let mismatches: Vec<compare::Mismatch> = conversation
+        .exchanges
+        .into_iter()
+        .map(compare::Mismatch::Exchange)
+        .collect();
+    let mut rerun = format!("{} --spec {}", ctx.program, ctx.spec);
+    if let Some(bin) = &ctx.bin {
+        rerun.push_str(" --bin ");
+        rerun.push_str(&quote::shell_quote(bin));
+    }
+    rerun.push_str(" --exact ");
+    rerun.push_str(&quote::shell_quote(file.name()));
+    let notes = Notes {
+        summary: case.summary.clone(),
+        rules: case.rules.clone(),
+        hint: case.hint.clone(),
+        reproduce: format!(
+            "{}
+  ({}; the requests fed at once, as ANSWER-1 allows)",
+            conversation.reproduce, conversation.ending
+        ),
+        rebless: Some(("re-run this conversation:".to_owned(), rerun)),
+        prompt: None,
+        provenance: None,
+        weight: 0,
+        judged: Vec::new(),
+        decided: Vec::new(),
+        file_rules: Vec::new(),
+    };
+    Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &[], notes)))
+}
+
+/// Everything a case needs before it runs; `Err` is a fault of the suite.
+pub(super) fn prepare(
+    ctx: &Context,
+    file: &CaseFile,
+    parsed: Result<Case, String>,
+    suite: Result<Suite, String>,
+) -> Result<(Case, Invocation, crate::model::case::Expectation), String> {
+    let case = parsed.map_err(|e| {
+        format!("invalid case file (a fault of the suite, not of the program): {e}")
+    })?;
+    let suite = suite.map_err(|e| format!("invalid suite.yaml: {e}"))?;
+    case::check_category(&case, file, &suite).map_err(|e| e.to_string())?;
+    let inv =
+        case::invocation(&case, file, &ctx.target, ctx.overrides).map_err(|e| e.to_string())?;
+    let mut expected = case::expectation(&case, file).map_err(|e| e.to_string())?;
+    expected.any_status = suite.status_ambiguous && !case.is_ambiguous();
+    expected.matching = case::matching(&case, file, &suite).map_err(|e| e.to_string())?;
+    for alternative in &mut expected.alternatives {
+        alternative.rules = case
+            .rules
+            .iter()
+            .filter(|r| {
+                suite
+                    .rule_readings
+                    .get(*r)
+                    .is_some_and(|readings| readings.contains_key(&alternative.reading))
+            })
+            .cloned()
+            .collect();
+        if alternative.rules.is_empty() {
+            return Err(format!(
+                "{}: `readings: {}`: no rule the case cites names that reading in rules.yaml \
+                 (re-bless the case)",
+                file.display(),
+                alternative.reading
+            ));
+        }
+    }
+    for command in expected.matching.checkers() {
+        ctx.checkers
+            .usable(command)
+            .map_err(|e| format!("{}: {e}", file.display()))?;
+    }
+    let mut inv = inv;
+    if let Some(prompt) = suite.prompt.as_ref().filter(|p| !p.is_empty()) {
+        inv.prompt = prompt.as_bytes().to_vec();
+    }
+    // Where a tolerance frees stdout's text, how many lines the program
+    // reads still counts (the reference's own count is measured once per
+    // case). Without a reference to measure, nothing is counted.
+    expected.count_reads = expected.matching.frees_stdout() && ctx.reference.is_some();
+    // At a terminal the prompt gate types a line per prompt: reads are
+    // counted where stdin is a pipe.
+    if expected.count_reads && inv.mode != crate::exec::run::Mode::Interactive {
+        let reference = ctx.reference.as_ref().ok_or_else(|| {
+            format!(
+                "{}: the case counts reads, but the reference cannot run to count its own",
+                file.display()
+            )
+        })?;
+        expected.reads = Some(
+            crate::judge::provenance::reads_of_case(reference, &inv)
+                .map_err(|e| format!("{}: {e}", file.display()))?,
+        );
+        inv.count_reads = true;
+    }
+    if let Some(memcheck) = &ctx.memcheck {
+        memcheck.apply(&mut inv)?;
+    }
+    Ok((case, inv, expected))
+}
