@@ -106,25 +106,15 @@ pub fn classroom(doc: &Results, results: &[CaseResult], titles: &[(String, Strin
     let mut tests = Vec::new();
     for row in &doc.score.categories {
         let Some(max) = row.marks else { continue };
-        let title = titles
-            .iter()
-            .find(|(n, _)| *n == row.name)
-            .map(|(_, t)| t.as_str())
-            .filter(|t| !t.is_empty());
         let passed = row.passed == row.total && row.errors == 0;
         tests.push(ClassroomTest {
-            name: match title {
-                Some(t) => format!("{t} ({})", row.name),
-                None => row.name.clone(),
-            },
+            name: crate::output::results::test_name(titles, &row.name),
             status: if passed { "pass" } else { "fail" }.to_owned(),
             score: row.earned.unwrap_or(0.0),
             max_score: max,
-            message: causes
-                .iter()
-                .find(|(n, _)| *n == row.name)
-                .map(|(_, m)| m.clone())
-                .unwrap_or_default(),
+            message: crate::output::results::named(&causes, &row.name)
+                .unwrap_or_default()
+                .to_owned(),
         });
     }
     let errors = doc.score.categories.iter().any(|r| r.errors > 0);

@@ -59,27 +59,17 @@ pub fn grade(
     let mut tests = Vec::new();
     for row in &doc.score.categories {
         let Some(max) = row.marks else { continue };
-        let title = titles
-            .iter()
-            .find(|(n, _)| *n == row.name)
-            .map(|(_, t)| t.as_str())
-            .filter(|t| !t.is_empty());
         let mut message = format!("{}/{} cases passed", row.passed, row.total);
         if row.errors > 0 {
             let _ = write!(message, ", {} could not be run", row.errors);
         }
         tests.push(Test {
-            name: match title {
-                Some(t) => format!("{t} ({})", row.name),
-                None => row.name.clone(),
-            },
+            name: crate::output::results::test_name(titles, &row.name),
             points: row.earned.unwrap_or(0.0),
             max_points: max,
             message,
-            output: causes
-                .iter()
-                .find(|(n, _)| *n == row.name)
-                .map(|(_, t)| bounded(t, TEST_OUTPUT_MAX))
+            output: crate::output::results::named(causes, &row.name)
+                .map(|t| bounded(t, TEST_OUTPUT_MAX))
                 .unwrap_or_default(),
         });
     }

@@ -370,6 +370,23 @@ pub fn bounded(text: &str, max: usize) -> String {
     )
 }
 
+/// The text `pairs` hold for `name` (a category's title, its causes).
+pub fn named<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    pairs
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, t)| t.as_str())
+}
+
+/// A course format's test name for a category: `Title (name)`, or the
+/// name alone when the category has no title.
+pub fn test_name(titles: &[(String, String)], name: &str) -> String {
+    match named(titles, name).filter(|t| !t.is_empty()) {
+        Some(t) => format!("{t} ({name})"),
+        None => name.to_owned(),
+    }
+}
+
 /// The Gradescope document of a run: ambiguous cases carry no marks, so
 /// only the suite's categories are tests. `causes` holds, per category,
 /// its failures grouped by cause as the report renders them (labels,
@@ -386,10 +403,7 @@ pub fn gradescope(
         let Some(max) = row.marks else {
             continue;
         };
-        let title = titles
-            .iter()
-            .find(|(n, _)| *n == row.name)
-            .map_or(row.name.as_str(), |(_, t)| t.as_str());
+        let title = named(titles, &row.name).unwrap_or(row.name.as_str());
         let mut output = format!("{}: {}/{} cases passed", row.name, row.passed, row.total);
         if row.errors > 0 {
             let _ = write!(output, ", {} could not be run", row.errors);

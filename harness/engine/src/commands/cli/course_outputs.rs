@@ -41,14 +41,7 @@ pub(super) fn write(
         .map(|suite| report::score(suite, results, cli.strict))
         .unwrap_or_default();
     let doc = crate::output::results::build(info, results, &rows);
-    let titles: Vec<(String, String)> = first_suite
-        .map(|s| {
-            s.categories
-                .iter()
-                .map(|c| (c.name.clone(), c.title.clone().unwrap_or_default()))
-                .collect()
-        })
-        .unwrap_or_default();
+    let titles = super::outputs::category_titles(first_suite);
     if github {
         let classroom = github::classroom(&doc, results, &titles);
         append_to("GITHUB_OUTPUT", &github::output_line(&classroom))?;

@@ -10,7 +10,6 @@ use similar::{Algorithm, DiffTag};
 
 use super::excerpt::{cut_escaped, cut_rest, visible_cut, visible_kept};
 use crate::bytes::visible::{self, LEGEND, Location, Style};
-use crate::exec::run::Stream;
 use crate::judge::compare::Mismatch;
 
 /// Diff lines kept per differing part.
@@ -35,27 +34,8 @@ pub(super) const RUN_SHOWN: usize = 8;
 /// Lines of context before the first difference.
 pub(super) const CONTEXT: usize = 3;
 
-/// Which bytes differ.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum BytesPart {
-    /// A stream.
-    Stream(Stream),
-    /// A file, by sandbox path.
-    File(String),
-}
-
-impl fmt::Display for BytesPart {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Stream(s) => f.write_str(s.name()),
-            Self::File(path) => write!(
-                f,
-                "file `{}`",
-                crate::bytes::visible::escape(path.as_bytes())
-            ),
-        }
-    }
-}
+/// Which bytes differ: the part a decision is about, one type for both.
+pub use crate::judge::decided::Part as BytesPart;
 
 /// One line of a bounded diff.
 #[derive(Debug, Clone, PartialEq, Eq)]
