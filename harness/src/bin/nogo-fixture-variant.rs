@@ -107,6 +107,9 @@ enum Variant {
     /// (H added to each row, W to each column); the file loads into the
     /// same game, so the `save-game` checker passes it.
     SaveUnreduced,
+    /// SAVE-1: a save is answered as if it were made, and nothing is
+    /// written (one bug: one save cause, not one a file).
+    NeverSaves,
     /// SAVE-2: the saved file names the other player as the next to move.
     SaveWrongNext,
     /// FILE-3: a save file whose move number is past H·W/2 is refused
@@ -126,7 +129,7 @@ enum Variant {
 }
 
 impl Variant {
-    const ALL: [(&'static str, Self); 34] = [
+    const ALL: [(&'static str, Self); 35] = [
         ("dims-before-types", Self::DimsBeforeTypes),
         ("dimension-1000-refused", Self::Dimension1000Refused),
         ("load-ignores-next", Self::LoadIgnoresNext),
@@ -160,6 +163,7 @@ impl Variant {
         ("save-skips-taken", Self::SaveSkipsTaken),
         ("save-unreduced", Self::SaveUnreduced),
         ("save-wrong-next", Self::SaveWrongNext),
+        ("never-saves", Self::NeverSaves),
         ("file-move-number-bounded", Self::FileMoveNumberBounded),
     ];
 
@@ -622,6 +626,7 @@ impl Turn<'_> {
             }
             Variant::SaveWrongNext => saved.next = saved.next.other(),
             Variant::SaveUnreduced => {}
+            Variant::NeverSaves => return Ok(()),
             _ => return save::save(self.state, path),
         }
         let mut bytes = savefile::to_bytes(&saved);

@@ -64,3 +64,57 @@ fn a_spinning_program_times_out_twice_and_a_blocked_one_once() {
     // Not run again.
     assert!(!text.contains("timed out twice"), "{text}");
 }
+
+/// Eleven cases that hang alike (one cause: `args-count`, each killed at
+/// its 0.3 s limit while runnable, having slept a fifth of a second
+/// first, so short of its CPU time and confirmed on every machine): the
+/// cause is run again once, not once per case, and every case is charged
+/// (eleven runs and one confirmation; two when a loaded machine starves
+/// the confirmation too). Each run counts itself in a file, which the
+/// process-group level lets it write. Since every case failed, the
+/// harness also asks which registered pack the program looks like, with
+/// one run per pack that ends at its first timeout: four more runs at
+/// most. Confirmed one per case, as before, it made 22 runs and more.
+#[test]
+fn a_cause_of_alike_hangs_is_run_again_once() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let count = dir.path().join("runs");
+    let bin = script(
+        dir.path(),
+        "late-spin",
+        &format!(
+            "echo run >> '{}'\nsleep 0.2\nwhile :; do :; done",
+            count.display()
+        ),
+    );
+    let out = Command::cargo_bin("boxes-harness")
+        .expect("the harness")
+        .env("NO_COLOR", "1")
+        .env("CONFORMANCE_CONTAINMENT", "group")
+        .env_remove("BOXES_BIN")
+        .env_remove("CONFORMANCE_REFERENCE")
+        .args([
+            "--timeout",
+            "0.3",
+            "--no-early-stop",
+            "--category",
+            "args-count",
+            "--bin",
+        ])
+        .arg(&bin)
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("0 passed; 11 failed"), "{text}");
+    assert!(text.contains("11 failed case(s), 1 cause(s)"), "{text}");
+    assert!(
+        text.contains("timed out twice: still running after 0.3 s"),
+        "{text}"
+    );
+    let runs = std::fs::read_to_string(&count)
+        .expect("the runs")
+        .lines()
+        .count();
+    assert!((12..=11 + 2 + 4).contains(&runs), "{runs} runs\n{text}");
+}

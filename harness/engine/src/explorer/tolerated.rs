@@ -260,6 +260,7 @@ fn not_compared(resolved: &Matching, differences: &[Difference]) -> Vec<Forgiven
                     part: format!("file `{path}`"),
                     how: j.describe(),
                     charges: j.charges.clone(),
+                    forgave: String::new(),
                 }),
             _ => None,
         })

@@ -206,6 +206,7 @@ impl EarlyStop {
             later: Vec::new(),
             later_differences: Vec::new(),
             judged: Vec::new(),
+            decided: None,
         }
     }
 
@@ -221,6 +222,8 @@ impl EarlyStop {
             provenance: None,
             weight: 0,
             judged: Vec::new(),
+            decided: Vec::new(),
+            file_rules: Vec::new(),
         };
         Verdict::Failed(Box::new(self.failure(notes)))
     }

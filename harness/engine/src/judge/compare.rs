@@ -12,6 +12,7 @@
 use std::fmt;
 
 use crate::exec::run::{Ending, Outcome, Stream};
+use crate::judge::decided::By;
 use crate::judge::provenance::Span;
 use crate::judge::tolerance::{self, Segment};
 use crate::model::case::Expectation;
@@ -27,6 +28,46 @@ pub struct Forgiven {
     pub how: String,
     /// What forgiving it costs.
     pub charges: Vec<Charge>,
+    /// What was forgiven, one line: the program's first differing line
+    /// for the reference's (`` `a  b` for `a b` ``), escaped and cut;
+    /// empty when there are no bytes to show.
+    pub forgave: String,
+}
+
+/// Characters of a forgiven line shown at most.
+const FORGAVE_SHOWN: usize = 60;
+
+/// [`Forgiven::forgave`] of a departure: the first line where the bytes
+/// differ, the program's then the reference's; for an ending, both.
+pub fn forgave_text(m: &Mismatch) -> String {
+    let line = |bytes: &[u8], at: usize| {
+        let start = bytes
+            .get(..at)
+            .and_then(|b| b.iter().rposition(|&c| c == b'\n'))
+            .map_or(0, |p| p + 1);
+        let shown =
+            crate::bytes::visible::visible_line(crate::bytes::visible::rest_of_line(bytes, start));
+        let mut chars = shown.chars();
+        let cut: String = chars.by_ref().take(FORGAVE_SHOWN).collect();
+        if chars.next().is_some() {
+            format!("{cut}…")
+        } else {
+            cut
+        }
+    };
+    match m {
+        Mismatch::Stream {
+            expected, actual, ..
+        }
+        | Mismatch::FileDiffers {
+            expected, actual, ..
+        } => {
+            let at = crate::bytes::visible::locate(expected, actual).byte;
+            format!("`{}` for `{}`", line(actual, at), line(expected, at))
+        }
+        Mismatch::Ending { expected, actual } => format!("{actual} for {expected}"),
+        _ => String::new(),
+    }
 }
 
 /// What judging one run found.
@@ -40,6 +81,9 @@ pub struct Judgement {
     /// (`stdout compared ignoring spacing (IO-1)`), and a checker's
     /// reason.
     pub judged: Vec<String>,
+    /// For each part that failed under a tolerance, what refused it: what
+    /// its failure speaks of ([`crate::judge::decided`]).
+    pub decided: Vec<crate::judge::decided::Decided>,
 }
 
 /// What judging needs beyond the two runs' bytes: the reference's spans
@@ -387,11 +431,14 @@ pub fn judge_owned(
         } else {
             tolerate(judging, stream.name(), exp, &act, dropped, oracle)?
         };
-        settle(verdict, stream.name(), &mut out, || Mismatch::Stream {
-            stream,
-            expected: exp.clone(),
-            actual: act,
-            dropped,
+        let which = crate::judge::decided::Part::Stream(stream);
+        settle(verdict, stream.name(), which, &mut out, || {
+            Mismatch::Stream {
+                stream,
+                expected: exp.clone(),
+                actual: act,
+                dropped,
+            }
         });
     }
     for (path, bytes) in &expected.output_files {
@@ -407,7 +454,8 @@ pub fn judge_owned(
                     Some(j) => tolerate(j, &part, bytes, got, 0, oracle)?,
                     None => Tolerated::Exact,
                 };
-                settle(verdict, &format!("file `{path}`"), &mut out, || {
+                let which = crate::judge::decided::Part::File(path.clone());
+                settle(verdict, &format!("file `{path}`"), which, &mut out, || {
                     Mismatch::FileDiffers {
                         path: path.clone(),
                         expected: bytes.clone(),
@@ -428,13 +476,15 @@ enum Tolerated {
     Exact,
     /// Forgiven, compared as said.
     Forgiven { how: String, charges: Vec<Charge> },
-    /// Still a departure, compared as said (and why, from a checker).
-    Failed(String),
+    /// Still a departure, compared as said (and why, from a checker), and
+    /// what refused it with the rules that declared it.
+    Failed(String, Option<(By, Vec<String>)>),
 }
 
 fn settle(
     verdict: Tolerated,
     part: &str,
+    which: crate::judge::decided::Part,
     out: &mut Judgement,
     mismatch: impl FnOnce() -> Mismatch,
 ) {
@@ -443,10 +493,23 @@ fn settle(
         Tolerated::Forgiven { how, charges } => out.forgiven.push(Forgiven {
             part: part.to_owned(),
             how,
+            // Only a deduction shows it: no bytes copied for a free pass.
+            forgave: if charges.is_empty() {
+                String::new()
+            } else {
+                forgave_text(&mismatch())
+            },
             charges,
         }),
-        Tolerated::Failed(how) => {
+        Tolerated::Failed(how, by) => {
             out.judged.push(format!("{part} compared {how}"));
+            if let Some((by, rules)) = by {
+                out.decided.push(crate::judge::decided::Decided {
+                    part: which,
+                    by,
+                    rules,
+                });
+            }
             out.mismatches.push(mismatch());
         }
     }
@@ -468,10 +531,16 @@ fn tolerate(
         _ if dropped > 0 => false,
         Tolerance::Checker(command) => {
             if let Some(reason) = oracle.check(command, part, expected, actual)? {
-                return Ok(Tolerated::Failed(format!(
-                    "{}: {reason}",
-                    judging.describe()
-                )));
+                let d = crate::judge::decided::Decided::checker(
+                    crate::judge::decided::Part::Stream(Stream::Stdout),
+                    command,
+                    &reason,
+                    Vec::new(),
+                );
+                return Ok(Tolerated::Failed(
+                    format!("{}: {reason}", judging.describe()),
+                    Some((d.by, rules_of(judging))),
+                ));
             }
             true
         }
@@ -483,8 +552,19 @@ fn tolerate(
             charges: judging.charges.clone(),
         }
     } else {
-        Tolerated::Failed(judging.describe())
+        Tolerated::Failed(
+            judging.describe(),
+            Some((By::Tolerance(judging.tolerance.clone()), rules_of(judging))),
+        )
     })
+}
+
+/// The rules that declared a tolerance.
+fn rules_of(judging: &Judging) -> Vec<String> {
+    match &judging.origin {
+        Origin::Rules(rules) => rules.clone(),
+        _ => Vec::new(),
+    }
 }
 
 /// Stdout by span: each rule's tolerance on the bytes its spans produced,
@@ -547,7 +627,7 @@ fn by_span(expected: &Expectation, spans: &[Span], actual: &[u8]) -> Result<Tole
     Ok(if tolerance::accepts_segments(&segments, actual)? {
         Tolerated::Forgiven { how, charges }
     } else {
-        Tolerated::Failed(how)
+        Tolerated::Failed(how, Some((By::Spans, Vec::new())))
     })
 }
 
@@ -602,6 +682,7 @@ fn status(expected: &Expectation, actual: &Outcome, out: &mut Judgement) {
             part: "status".to_owned(),
             how: format!("as {}{}", s.status, origin(&s.origin)),
             charges: s.charges.clone(),
+            forgave: format!("status {got} for status {want}"),
         });
     }
 }

@@ -86,10 +86,13 @@ fn groups_of<'a>(
             })
         })
         .collect();
+    // The environment's failures first: they say the marks are not the
+    // program's, before any cause that is.
     out.sort_by(|a, b| {
-        b.cases
-            .len()
-            .cmp(&a.cases.len())
+        b.cause
+            .is_environment()
+            .cmp(&a.cause.is_environment())
+            .then_with(|| b.cases.len().cmp(&a.cases.len()))
             .then_with(|| a.cause.severity().cmp(&b.cause.severity()))
             .then_with(|| a.cases[0].0.cmp(b.cases[0].0))
     });
@@ -198,6 +201,14 @@ fn render_groups(out: &mut String, groups: &[Group<'_>], style: Style, examples:
                 .collect();
             let _ = writeln!(out, "  cases: {}{more}", shown.join(", "));
         }
+        for (case, hint) in g.other_hints().into_iter().take(NAMES_SHOWN) {
+            let case = crate::bytes::visible::escape(case.as_bytes());
+            let _ = writeln!(
+                out,
+                "  {} {hint}",
+                style.paint("33", &format!("hint of {case}:"))
+            );
+        }
         let (name, example) = g.example;
         let name = crate::bytes::visible::escape(name.as_bytes());
         let _ = writeln!(
@@ -218,6 +229,17 @@ impl Group<'_> {
             .map_or_else(|| self.cause.to_string(), str::to_owned)
     }
 
+    /// The cases whose own hint is not the one heading the cause, each
+    /// with it: a lecturer's hint is shown with its case.
+    pub fn other_hints(&self) -> Vec<(&str, &str)> {
+        let head = self.hint();
+        self.cases
+            .iter()
+            .filter_map(|(name, f)| Some((*name, f.hint.as_deref()?)))
+            .filter(|(_, h)| head.as_deref() != Some(*h))
+            .collect()
+    }
+
     /// The example's label and quote for this cause.
     fn example_texts(&self) -> (Option<&str>, &Cause) {
         let f = self.example.1;
@@ -227,9 +249,10 @@ impl Group<'_> {
         }
     }
 
-    /// The hint that fits every case of the cause: the one they all share;
-    /// else, for a missed check, the check's own; else none (an example's
-    /// own hint may speak of another rule).
+    /// The hint that heads the cause: the one its cases all share; else
+    /// its worked example's own (the other cases' own are listed with
+    /// them: [`Self::other_hints`]); else, for a missed check, the
+    /// check's own.
     pub fn hint(&self) -> Option<String> {
         let shared = self.cases.first().and_then(|c| c.1.hint.as_deref());
         if let Some(first) = shared
@@ -239,6 +262,9 @@ impl Group<'_> {
                 .all(|(_, f)| f.hint.as_deref() == Some(first))
         {
             return Some(first.to_owned());
+        }
+        if let Some(own) = &self.example.1.hint {
+            return Some(own.clone());
         }
         self.cause.parts.iter().find_map(|p| match &p.edit {
             Edit::Missed {
@@ -267,6 +293,15 @@ impl Group<'_> {
             } => Some(format!(
                 "{rule} stops the program at {says}: check for it, then print the message and \
                  exit with the status the rulings give (the worked example shows both)"
+            )),
+            Edit::Missed {
+                shape: Missed::ExitsZero,
+                rule,
+                says,
+                ..
+            } => Some(format!(
+                "{rule} stops the program at {says} with an error status: after the message, \
+                 exit with the status the rulings give, not 0"
             )),
             Edit::Missed {
                 shape: Missed::Refuses,
@@ -410,7 +445,10 @@ mod tests {
         let results = vec![with("a/heavy", 9000, "one"), with("b/light", 3, "two")];
         let g = groups(&results);
         assert_eq!(g[0].example.0, "b/light");
-        assert_eq!(g[0].hint(), None, "the cases' hints differ");
+        // The cases' hints differ: the worked example's heads the cause,
+        // the other case's is shown with it.
+        assert_eq!(g[0].hint().as_deref(), Some("two"));
+        assert_eq!(g[0].other_hints(), [("a/heavy", "one")]);
         let same = vec![with("a/heavy", 9000, "one"), with("b/light", 3, "one")];
         assert_eq!(groups(&same)[0].hint().as_deref(), Some("one"));
     }

@@ -9,7 +9,11 @@
 //! shown as the student's own in what a program printed ([`mask`]), and
 //! the memory errors a sanitizer or valgrind reported ([`memory`]), and
 //! the checker programs a `match:` names and the reference's spans of a
-//! case's stdout ([`checker`]).
+//! case's stdout ([`checker`]), the uncaught exception a Python, Java,
+//! Node.js or Ruby program's runtime reported ([`exception`]), what
+//! decided a failed part, so that its failure speaks of it ([`decided`]),
+//! and the failures of the marker's environment, not the program's
+//! ([`environment`]).
 //!
 //! May use: [`crate::bytes`], [`crate::exec`], [`crate::model`]. Used by
 //! every layer above.
@@ -18,6 +22,9 @@ pub mod budget;
 pub mod cause;
 pub mod checker;
 pub mod compare;
+pub mod decided;
+pub mod environment;
+pub mod exception;
 pub mod failure;
 pub mod group;
 pub mod mask;

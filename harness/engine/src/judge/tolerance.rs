@@ -83,11 +83,14 @@ pub fn accepts(tolerance: &Tolerance, expected: &[u8], actual: &[u8]) -> Result<
         Tolerance::Loose { spacing, case } => {
             normalise(expected, *spacing, *case) == normalise(actual, *spacing, *case)
         }
-        Tolerance::Nonempty => match (expected.is_empty(), has_text(expected)) {
-            (true, _) => actual.is_empty(),
-            (false, true) => has_text(actual),
-            (false, false) => !actual.is_empty(),
-        },
+        Tolerance::Nonempty | Tolerance::NonemptyOrTraceback => {
+            let some = match (expected.is_empty(), has_text(expected)) {
+                (true, _) => actual.is_empty(),
+                (false, true) => has_text(actual),
+                (false, false) => !actual.is_empty(),
+            };
+            some && !refused_traceback(tolerance, expected, actual)
+        }
         Tolerance::Any => true,
         Tolerance::Lines(_) | Tolerance::Regex(_) => {
             let re = build(&pattern(tolerance, expected, true)?)?;
@@ -97,6 +100,15 @@ pub fn accepts(tolerance: &Tolerance, expected: &[u8], actual: &[u8]) -> Result<
             return Err(format!("checker `{c}` cannot judge part of a stream"));
         }
     })
+}
+
+/// Whether `nonempty` refuses `actual` as a traceback: an uncaught
+/// exception is no message of the program's choice, unless the model's
+/// own bytes are one or the pack said `nonempty-or-traceback`.
+fn refused_traceback(tolerance: &Tolerance, expected: &[u8], actual: &[u8]) -> bool {
+    *tolerance == Tolerance::Nonempty
+        && crate::judge::exception::is_traceback(actual)
+        && !crate::judge::exception::is_traceback(expected)
 }
 
 /// One part of the expected stdout with the tolerance that judges it.
@@ -119,6 +131,14 @@ pub fn accepts_segments(segments: &[Segment<'_>], actual: &[u8]) -> Result<bool,
         whole.push(')');
     }
     whole.push_str(r"\z");
+    // A traceback where a span frees the program's words is refused as
+    // a whole stream is (a regular expression cannot tell one).
+    if segments
+        .iter()
+        .any(|s| refused_traceback(s.tolerance, s.expected, actual))
+    {
+        return Ok(false);
+    }
     let re = build(&whole)?;
     // A missing final newline is ignored where the last part is loose.
     let loose_end = segments.last().is_some_and(|s| {
@@ -181,13 +201,15 @@ fn pattern(tolerance: &Tolerance, expected: &[u8], last: bool) -> Result<String,
             };
             if *case { format!("(?i:{body})") } else { body }
         }
-        Tolerance::Nonempty if expected.is_empty() => String::new(),
+        Tolerance::Nonempty | Tolerance::NonemptyOrTraceback if expected.is_empty() => {
+            String::new()
+        }
         // A message is text: blanks alone are no message where the model
         // printed some (a prompt's space must not pass for it).
-        Tolerance::Nonempty if has_text(expected) => {
+        Tolerance::Nonempty | Tolerance::NonemptyOrTraceback if has_text(expected) => {
             r"[\x00-\xFF]*[^\x09\x0A\x0D\x20][\x00-\xFF]*".to_owned()
         }
-        Tolerance::Nonempty => r"[\x00-\xFF]+".to_owned(),
+        Tolerance::Nonempty | Tolerance::NonemptyOrTraceback => r"[\x00-\xFF]+".to_owned(),
         Tolerance::Any => r"[\x00-\xFF]*".to_owned(),
         Tolerance::Lines(lines) => lines_pattern(lines, expected, last, |l| {
             l.split(HOLE)
@@ -372,6 +394,41 @@ mod tests {
         ];
         assert_eq!(accepts_segments(&parts, b"give me a key\nbye\n"), Ok(true));
         assert_eq!(accepts_segments(&parts, b"bye\n"), Ok(false));
+    }
+
+    #[test]
+    fn nonempty_refuses_a_traceback_unless_the_pack_says_otherwise() {
+        let message = b"Could not read before.csv\n";
+        let traceback = b"Traceback (most recent call last):\n  File \"./s.py\", line 7, in \
+                          <module>\n    open(x)\nFileNotFoundError: [Errno 2] No such file\n";
+        assert_eq!(
+            accepts(&Tolerance::Nonempty, message, b"Bad file\n"),
+            Ok(true)
+        );
+        assert_eq!(accepts(&Tolerance::Nonempty, message, traceback), Ok(false));
+        let or = Tolerance::NonemptyOrTraceback;
+        assert_eq!(accepts(&or, message, traceback), Ok(true));
+        // The model's own traceback: another is as good.
+        assert_eq!(
+            accepts(
+                &Tolerance::Nonempty,
+                traceback,
+                traceback.repeat(2).as_slice()
+            ),
+            Ok(true)
+        );
+        // Under a span, too.
+        let free = Tolerance::Nonempty;
+        let parts = [Segment {
+            tolerance: &free,
+            expected: message,
+        }];
+        assert_eq!(accepts_segments(&parts, traceback), Ok(false));
+        let parts = [Segment {
+            tolerance: &or,
+            expected: message,
+        }];
+        assert_eq!(accepts_segments(&parts, traceback), Ok(true));
     }
 
     proptest! {

@@ -38,6 +38,8 @@ pub struct Deduction {
     pub rule: String,
     /// Marks taken, once per submission and rule.
     pub marks: f64,
+    /// What it forgave, one line (`stdout `a  b` for `a b``).
+    pub forgave: String,
 }
 
 /// One case's result.

@@ -130,6 +130,7 @@ pub fn index(c: &Cohort) -> String {
         mark(c.median),
         mark(c.max),
     );
+    environment_banner(c, &mut b);
     submissions(c, &mut b);
     b.push_str("<h2>Causes shared across submissions</h2>\n<table id=\"causes\"><tr><th>cause</th><th class=\"n\">submissions</th><th class=\"n\">cases</th><th>which</th></tr>\n");
     for s in &c.shared_causes {
@@ -310,6 +311,36 @@ fn cases(c: &Cohort, b: &mut String) {
 }
 
 /// The table of submissions, first on the page: each links its report.
+/// The banner over everything when the environment failed submissions:
+/// their marks are not the programs' and must not be published.
+fn environment_banner(c: &Cohort, b: &mut String) {
+    if c.environment.is_empty() {
+        return;
+    }
+    b.push_str(
+        "<div id=\"environment\" style=\"border:3px solid #b00;padding:0.5em 1em;margin:1em 0\">\
+         <h2>Environment failures: do not publish these marks</h2>\n<p>These submissions failed \
+         for what the machine that marked them lacks, not for their own bugs. Install what is \
+         missing where the marks run, then mark again (their marks are re-made; the others \
+         kept).</p>\n<ul>\n",
+    );
+    for e in &c.environment {
+        let _ = writeln!(
+            b,
+            "<li><code>{}</code>: {} submission(s), {} case(s): {}</li>",
+            esc(&e.cause),
+            e.submissions.len(),
+            e.cases,
+            e.submissions
+                .iter()
+                .map(|s| esc(s))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    b.push_str("</ul></div>\n");
+}
+
 fn submissions(c: &Cohort, b: &mut String) {
     b.push_str("<h2>Submissions</h2>\n<table id=\"submissions\"><tr><th>id</th><th>students</th><th>build</th><th class=\"n\">mark</th><th>first cause</th></tr>\n");
     for r in &c.rows {

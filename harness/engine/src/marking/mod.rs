@@ -38,6 +38,7 @@ pub mod merge;
 pub mod partition;
 pub mod record;
 pub mod sanity;
+pub mod stale;
 pub mod unpack;
 pub mod view;
 mod work;

@@ -12,7 +12,7 @@ use super::build::BuildStatus;
 use super::intake::Student;
 
 /// The value of [`SubmissionMark::format`].
-pub const FORMAT: &str = "conformance-mark/3";
+pub const FORMAT: &str = "conformance-mark/4";
 
 /// A submission's mark.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -34,8 +34,18 @@ pub struct SubmissionMark {
     /// Compiler warnings.
     pub warnings: usize,
     /// The hash of everything that decides the mark (its files, the build
-    /// line, the suite, the options, this harness's version).
+    /// line, the suite, the model, the pack, the environment, the
+    /// options, this harness).
     pub inputs: String,
+    /// Each part of [`Self::inputs`] hashed apart, by its name to people
+    /// (`the model`): what a re-mark names as changed.
+    #[serde(default)]
+    pub depends: std::collections::BTreeMap<String, String>,
+    /// The environment failures its run met (`cannot import `tabulate`:
+    /// not installed where the marks run`): its marks are not the
+    /// program's and must not be published.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub environment: Vec<String>,
     /// Marks per category of `suite.yaml`, in its order.
     pub categories: Vec<CategoryMark>,
     /// Marks earned.
@@ -171,6 +181,12 @@ impl SubmissionMark {
         }
         (self.passed, self.failed, self.errors) = (passed, failed, errors);
         self.causes.clone_from(&results.causes);
+        self.environment = results
+            .causes
+            .iter()
+            .filter_map(|c| crate::judge::environment::told(&c.cause))
+            .map(str::to_owned)
+            .collect();
         self.memory_warnings.clone_from(&results.warnings);
     }
 }

@@ -28,12 +28,12 @@ use super::cohort::SuiteInfo;
 use super::intake::{self, Submission};
 use super::record::{self, Category, SubmissionMark};
 use super::view::{write_atomic, write_class_view};
-use super::{html, unpack};
+use super::{html, stale, unpack};
 
 /// What one submission gave.
 enum Done {
-    /// Marked now.
-    Marked(Box<SubmissionMark>),
+    /// Marked now; re-marked, why its kept mark was stale.
+    Marked(Box<SubmissionMark>, Option<String>),
     /// Unchanged since the last run: its mark kept.
     Kept(Box<SubmissionMark>),
     /// The harness could not mark it: no row, no folder (an earlier
@@ -55,6 +55,9 @@ struct Shared {
     check: CheckOptions,
     build_timeout: std::time::Duration,
     rerun: bool,
+    /// What every mark depends on besides the submission and the
+    /// options, each part hashed ([`stale`]).
+    depends: stale::Parts,
 }
 
 fn usage(program: &str, message: &str) -> ExitCode {
@@ -132,7 +135,9 @@ pub fn mark(
     if let Err(e) = std::fs::create_dir_all(cli.out.join("submissions")) {
         return usage(program, &format!("cannot make {}: {e}", cli.out.display()));
     }
+    let depends = depends(pack, &suite.content_hash, dir, &cli.out);
     let shared = Arc::new(Shared {
+        depends,
         pack_name: pack.name().to_owned(),
         recipe,
         run: pack.run_line(),
@@ -175,6 +180,27 @@ pub fn mark(
         }
         Err(e) => return usage(program, &e),
     }
+    let struck: Vec<&str> = marks
+        .iter()
+        .filter(|m| !m.environment.is_empty())
+        .map(|m| m.id.as_str())
+        .collect();
+    if !struck.is_empty() {
+        say!(
+            "{program} mark: ENVIRONMENT FAILURE: {} submission(s) failed for what this machine \
+             lacks, not for their own bugs ({}): do not publish these marks; install what is \
+             missing where the marks run and mark again",
+            struck.len(),
+            struck.join(", ")
+        );
+        for e in super::cohort::build(&shared.suite, &marks).environment {
+            say!(
+                "{program} mark:   {}: {}",
+                e.cause,
+                e.submissions.join(", ")
+            );
+        }
+    }
     if let Some(warning) = super::sanity::wrong_run(packs, pack, &marks) {
         say!("{program} mark: WARNING: {warning}");
         if faults == 0 {
@@ -188,7 +214,29 @@ pub fn mark(
         );
         return exit::code(exit::USAGE);
     }
+    if !struck.is_empty() {
+        return exit::code(exit::ENVIRONMENT);
+    }
     exit::code(exit::PASSED)
+}
+
+/// The parts every mark depends on: this harness, the suite, and what
+/// the pack names (its model, its own folder, the environment), the
+/// submissions and the output folder left out of them.
+fn depends(pack: &dyn Pack, suite: &str, subs: &Path, out: &Path) -> stale::Parts {
+    let absolute = |p: &Path| {
+        std::fs::canonicalize(p)
+            .or_else(|_| std::path::absolute(p))
+            .unwrap_or_else(|_| p.to_owned())
+    };
+    let leave_out = [absolute(subs), absolute(out)];
+    let mut parts = stale::Parts::new();
+    parts.insert("the harness".to_owned(), stale::harness());
+    parts.insert("the suite".to_owned(), suite.to_owned());
+    for dep in pack.depends_on() {
+        parts.insert(dep.name.to_owned(), stale::dependency(&dep, &leave_out));
+    }
+    parts
 }
 
 /// What each submission's check is run with.
@@ -286,7 +334,7 @@ fn run_workers(
     for (k, done) in rx.iter().enumerate() {
         let line = |m: &SubmissionMark, how: &str| {
             format!(
-                "[{}/{total}] {}: {how}, {} of {}{}{}",
+                "[{}/{total}] {}: {how}, {} of {}{}{}{}",
                 k + 1,
                 m.id,
                 (m.total * 100.0).round() / 100.0,
@@ -298,12 +346,20 @@ fn run_workers(
                 match m.memory_warnings.len() {
                     0 => String::new(),
                     n => format!(" ({n} memory warning(s), no marks lost)"),
+                },
+                match m.environment.first() {
+                    None => String::new(),
+                    Some(why) => format!(" — ENVIRONMENT FAILURE, not the program's: {why}"),
                 }
             )
         };
         let text = match done {
-            Done::Marked(m) => {
-                let t = line(&m, &format!("build {}", m.build));
+            Done::Marked(m, stale) => {
+                let how = match stale {
+                    Some(why) => format!("re-marked ({why}), build {}", m.build),
+                    None => format!("build {}", m.build),
+                };
+                let t = line(&m, &how);
                 marks.push(*m);
                 t
             }
@@ -358,13 +414,12 @@ fn progress_bar(total: usize) -> Option<indicatif::ProgressBar> {
     Some(bar)
 }
 
-/// The hash of everything that decides a submission's mark.
-fn inputs_hash(shared: &Shared, files: &crate::model::files::Files, line: &str) -> String {
+/// Every part that decides a submission's mark, hashed apart: the shared
+/// ones, the options and its build line, its files.
+fn inputs_parts(shared: &Shared, files: &crate::model::files::Files, line: &str) -> stale::Parts {
     let mut h = Sha256::new();
     for part in [
-        env!("CARGO_PKG_VERSION"),
         &shared.pack_name,
-        &shared.suite.content_hash,
         line,
         shared.run.unwrap_or_default(),
         &format!("{:?}", shared.check.timeout),
@@ -375,12 +430,14 @@ fn inputs_hash(shared: &Shared, files: &crate::model::files::Files, line: &str) 
             .map(|m| m.to_string())
             .unwrap_or_default(),
         &format!("{:?}", shared.build_timeout),
-        &files.hash(),
     ] {
         h.update((part.len() as u64).to_le_bytes());
         h.update(part.as_bytes());
     }
-    suite::hex(&h.finalize())
+    let mut parts = shared.depends.clone();
+    parts.insert("the options".to_owned(), suite::hex(&h.finalize()));
+    parts.insert("the submission".to_owned(), files.hash());
+    parts
 }
 
 fn previous(out: &Path, slug: &str) -> Option<SubmissionMark> {
@@ -413,6 +470,8 @@ fn one(shared: &Shared, sub: &Submission) -> Done {
         seconds: 0.0,
         usage: None,
         deductions: Vec::new(),
+        depends: stale::Parts::new(),
+        environment: Vec::new(),
     };
     let files = unpack::read(&sub.source);
     let line = match (&files, &shared.cli_build) {
@@ -420,21 +479,38 @@ fn one(shared: &Shared, sub: &Submission) -> Done {
         (Ok(f), None) => shared.recipe.line_for(f.top_names()).to_owned(),
         (Err(_), None) => shared.recipe.otherwise.to_owned(),
     };
-    mark.inputs = match &files {
-        Ok(f) => inputs_hash(shared, f, &line),
-        Err(e) => inputs_hash(
+    mark.depends = match &files {
+        Ok(f) => inputs_parts(shared, f, &line),
+        Err(e) => inputs_parts(
             shared,
             &crate::model::files::Files::default(),
             &format!("{line}\0{e}"),
         ),
     };
-    if !shared.rerun
-        && let Some(old) = previous(&shared.out, &sub.slug)
-        && old.inputs == mark.inputs
-        && old.format == record::FORMAT
-    {
-        return Done::Kept(Box::new(old));
-    }
+    mark.inputs = stale::combined(&mark.depends);
+    // A kept mark is re-used only when every part it depends on is the
+    // same; otherwise the re-mark says which changed.
+    let old = previous(&shared.out, &sub.slug);
+    let stale = match old {
+        // A mark the environment struck is never kept: what was missing
+        // may be installed since (a module is no file the hash reads).
+        Some(old)
+            if old.format == record::FORMAT
+                && old.inputs == mark.inputs
+                && !old.environment.is_empty() =>
+        {
+            Some("it failed for the environment last time".to_owned())
+        }
+        Some(old) if old.format == record::FORMAT && old.inputs == mark.inputs => {
+            if !shared.rerun {
+                return Done::Kept(Box::new(old));
+            }
+            None
+        }
+        Some(old) if old.format == record::FORMAT => Some(stale::why(&old.depends, &mark.depends)),
+        Some(_) => Some("marked by an older harness".to_owned()),
+        None => None,
+    };
     let folder = shared.out.join("submissions").join(&sub.slug);
     let staging = shared
         .out
@@ -477,7 +553,7 @@ fn one(shared: &Shared, sub: &Submission) -> Done {
     drop(ticket);
     match written {
         Err(e) => Done::Fault(Box::new(mark), e),
-        Ok(()) => Done::Marked(Box::new(mark)),
+        Ok(()) => Done::Marked(Box::new(mark), stale),
     }
 }
 

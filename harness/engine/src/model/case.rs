@@ -334,8 +334,8 @@ fn one_of(
 }
 
 fn read_sidecar(file: &CaseFile, key: &str, path: &str) -> Result<Vec<u8>, CaseError> {
-    file.root
-        .read(&file.sidecar(path))
+    file.sidecar_in_tree(path)
+        .and_then(|rel| file.root.read(&rel))
         .map_err(|source| CaseError::Sidecar {
             file: file.display(),
             key: key.to_owned(),

@@ -37,8 +37,14 @@ pub enum Tolerance {
     Lines(Vec<String>),
     /// The stream's lines, one regular expression each.
     Regex(Vec<String>),
-    /// Some bytes where the model printed some, none where none.
+    /// Some bytes where the model printed some, none where none; a
+    /// traceback (an uncaught exception, [`crate::judge::exception`]) is
+    /// no message of the program's choice, and fails.
     Nonempty,
+    /// [`Self::Nonempty`], a traceback accepted too
+    /// (`nonempty-or-traceback`: a pack whose text lets a program stop
+    /// on an uncaught exception).
+    NonemptyOrTraceback,
     /// Not compared.
     Any,
     /// A checker program decides: a command line, or `builtin:NAME`.
@@ -46,7 +52,7 @@ pub enum Tolerance {
 }
 
 /// The names a tolerance can be written as.
-const NAMES: &str = "exact, spacing, case, nonempty, any, a list such as [spacing, case], \
+const NAMES: &str = "exact, spacing, case, nonempty, nonempty-or-traceback, any, a list such as [spacing, case], \
                      {lines: [...]}, {regex: [...]} or {checker: CMD}";
 
 /// The hole standing for any text inside one line.
@@ -78,6 +84,7 @@ impl Tolerance {
             Self::Lines(_) => "against line patterns".to_owned(),
             Self::Regex(_) => "against regular expressions".to_owned(),
             Self::Nonempty => "as nonempty (any text)".to_owned(),
+            Self::NonemptyOrTraceback => "as nonempty (any text, a traceback too)".to_owned(),
             Self::Any => "not at all".to_owned(),
             Self::Checker(cmd) => format!("by checker `{cmd}`"),
         }
@@ -95,6 +102,7 @@ impl Tolerance {
                 case: true,
             },
             "nonempty" => Self::Nonempty,
+            "nonempty-or-traceback" => Self::NonemptyOrTraceback,
             "any" => Self::Any,
             _ => return None,
         })
@@ -114,6 +122,7 @@ impl fmt::Display for Tolerance {
             Self::Lines(l) => write!(f, "lines ({} patterns)", l.len()),
             Self::Regex(l) => write!(f, "regex ({} lines)", l.len()),
             Self::Nonempty => f.write_str("nonempty"),
+            Self::NonemptyOrTraceback => f.write_str("nonempty-or-traceback"),
             Self::Any => f.write_str("any"),
             Self::Checker(c) => write!(f, "checker `{c}`"),
         }
@@ -238,7 +247,7 @@ impl JsonSchema for Tolerance {
         json_schema!({
             "description": "How a stream is compared (docs/matching.md).",
             "oneOf": [
-                {"enum": ["exact", "spacing", "case", "nonempty", "any"]},
+                {"enum": ["exact", "spacing", "case", "nonempty", "nonempty-or-traceback", "any"]},
                 {"type": "array", "items": {"enum": ["spacing", "case"]}, "minItems": 1},
                 {"type": "object", "additionalProperties": false, "required": ["lines"],
                  "properties": {"lines": {"type": "array", "items": {"type": "string"}}}},

@@ -124,12 +124,47 @@ impl CaseFile {
         Some(dir.rsplit('/').next().unwrap_or(dir))
     }
 
-    /// The tree path of a sidecar named relative to the case's folder.
+    /// The tree path of a sidecar named relative to the case's folder,
+    /// `..` and `.` resolved (`c/../sample/in.csv` is `sample/in.csv`);
+    /// a name that leaves the tree is kept as written (and
+    /// [`Self::sidecar_in_tree`] refuses it).
     pub fn sidecar(&self, name: &str) -> String {
-        match self.rel.rsplit_once('/') {
-            Some((dir, _)) => format!("{dir}/{name}"),
-            None => name.to_owned(),
+        self.sidecar_in_tree(name)
+            .unwrap_or_else(|_| match self.rel.rsplit_once('/') {
+                Some((dir, _)) => format!("{dir}/{name}"),
+                None => name.to_owned(),
+            })
+    }
+
+    /// [`Self::sidecar`], refused when the name is absolute or climbs
+    /// above the suite's folder: a sidecar is anywhere inside it, read
+    /// the same by `bless` (from the folder) and by a run (from the
+    /// suite read once), never from outside it.
+    pub fn sidecar_in_tree(&self, name: &str) -> io::Result<String> {
+        let outside = || {
+            io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                "outside the suite's folder: a sidecar is read from inside the pack's suite \
+                 folder only (copy it in, or name it from the case's folder, `../sample/in.csv`)",
+            )
+        };
+        if name.starts_with('/') {
+            return Err(outside());
         }
+        let mut parts: Vec<&str> = match self.rel.rsplit_once('/') {
+            Some((dir, _)) => dir.split('/').collect(),
+            None => Vec::new(),
+        };
+        for part in name.split('/') {
+            match part {
+                "" | "." => {}
+                ".." => {
+                    parts.pop().ok_or_else(outside)?;
+                }
+                p => parts.push(p),
+            }
+        }
+        Ok(parts.join("/"))
     }
 
     /// The case file as named to people.
@@ -370,6 +405,10 @@ mod tests {
         assert_eq!(f.stem(), "b");
         assert_eq!(f.folder(), Some("a"));
         assert_eq!(f.sidecar("b.stdout"), "load/a/b.stdout");
+        assert_eq!(f.sidecar("../../sample/in.csv"), "sample/in.csv");
+        assert_eq!(f.sidecar("./x/../y"), "load/a/y");
+        assert!(f.sidecar_in_tree("../../../up.csv").is_err());
+        assert!(f.sidecar_in_tree("/etc/passwd").is_err());
         assert_eq!(f.display(), "cases/none/load/a/b.yaml");
     }
 }

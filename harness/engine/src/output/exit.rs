@@ -10,6 +10,12 @@ pub const FAILED: u8 = 1;
 /// unreadable `--cases`. No case ran.
 pub const USAGE: u8 = 2;
 
+/// The program failed for the environment it ran in, not for its own
+/// bugs (a module, class or shared library the course provides is
+/// missing where it ran): its marks must not be published as they are.
+/// Before [`FAILED`], after [`USAGE`].
+pub const ENVIRONMENT: u8 = 3;
+
 /// The [`ExitCode`] of a status above.
 pub fn code(status: u8) -> ExitCode {
     ExitCode::from(status)

@@ -52,14 +52,23 @@ pub struct DeductionRecord {
     pub marks: f64,
     /// The first case, by name, where the tolerance forgave it.
     pub case: String,
+    /// What it forgave there, one line (`stdout `a  b` for `a b``).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub forgave: String,
 }
 
 impl DeductionRecord {
     /// One line, as the score table, Gradescope and `marks.csv` show it.
     pub fn line(&self) -> String {
+        if self.forgave.is_empty() {
+            return format!(
+                "-{} {}: a departure its tolerance forgives (once, first in {})",
+                self.marks, self.rule, self.case
+            );
+        }
         format!(
-            "-{} {}: a departure its tolerance forgives (once, first in {})",
-            self.marks, self.rule, self.case
+            "-{} {}: forgave {} (once, first in {})",
+            self.marks, self.rule, self.forgave, self.case
         )
     }
 }
@@ -126,6 +135,7 @@ pub fn score(suite: &Suite, results: &[CaseResult], strict: bool) -> Vec<ScoreRo
                         rule: d.rule.clone(),
                         marks,
                         case: r.name.clone(),
+                        forgave: d.forgave.clone(),
                     },
                 )),
             }
@@ -360,6 +370,7 @@ mod tests {
                 .map(|&(rule, marks)| Deduction {
                     rule: rule.to_owned(),
                     marks,
+                    forgave: String::new(),
                 })
                 .collect(),
             forgiven: Vec::new(),

@@ -20,6 +20,18 @@ pub use crate::judge::checker::{CHECKER_ENV, protocol};
 /// interface.
 pub use crate::model::embedded::EmbeddedSuite;
 
+/// Something a mark depends on ([`Pack::depends_on`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dependency {
+    /// How people name it: `the model`.
+    pub name: &'static str,
+    /// Files or folders whose content it is.
+    pub paths: Vec<std::path::PathBuf>,
+    /// Commands looked up on `PATH` whose program (its resolved path,
+    /// size and time) is part of it: a course's interpreter.
+    pub commands: Vec<String>,
+}
+
 /// A program under test, as the engine sees it.
 pub trait Pack: Send + Sync {
     /// The program's name, one lowercase word (`--spec NAME`); also the
@@ -155,6 +167,17 @@ pub trait Pack: Send + Sync {
     /// folder pack's own folder); `None`: only `builtin:` checkers.
     fn checker_home(&self) -> Option<&Path> {
         None
+    }
+
+    /// What a mark depends on besides this harness, each named as people
+    /// say it (`the suite`, `the model`, `the pack`, `the environment`)
+    /// with the files or folders whose content it is, and the commands
+    /// whose program is part of it (`python3`): `mark` hashes them to
+    /// tell a kept mark stale (docs/mark.md). None for a compiled-in
+    /// pack, whose suite and model are this binary (its suite's content
+    /// hash stands for `the suite`).
+    fn depends_on(&self) -> Vec<Dependency> {
+        Vec::new()
     }
 
     /// The environment variable naming the program under test.

@@ -3,9 +3,10 @@
 //! submissions marked beside it), so the case runs again with
 //! [`HEADROOM`] times the limit, and the limit is then applied to the CPU
 //! time the program used, which does not depend on the machine's load.
-//! Confirmations take turns within one harness process; other processes
-//! (under `mark`, each submission is a harness process of its own) still
-//! run beside them, which is why the CPU time, not the wall time, decides:
+//! Confirmations run in the job pool while the other cases run, and other
+//! processes (under `mark`, each submission is a harness process of its
+//! own) run beside them, which is why the CPU time, not the wall time,
+//! decides:
 //!
 //! - it finishes within the limit's CPU time: the first kill was the
 //!   machine's doing, and the case is judged on this run;
@@ -21,9 +22,12 @@
 //! A run that used its whole limit of CPU time by the kill is charged at
 //! once ([`Confirmed::Spent`]): no load explains that, since an idle
 //! machine would have killed it too. Whether it is slow or stuck is then
-//! told once per cause, by confirming the cause's worked example
-//! ([`tell`]), not every case: a program with 45 loops that never end
-//! costs 45 limits, not 45 limits and 45 confirmations.
+//! told once per cause ([`tell`], run by the first case of the cause to
+//! be charged so, in the pool: see [`super::settle`]), not every case: a
+//! program with 45 loops that never end costs 45 limits and one
+//! confirmation per cause, not 45 limits and 45 confirmations. Likewise a
+//! starved timeout whose cause a confirmation already found past its CPU
+//! limit is charged without a run of its own.
 //!
 //! A run killed while blocked (nothing of it runnable, and under a tenth
 //! of the limit's CPU time used) was waiting for something, not starved:
@@ -34,10 +38,10 @@
 //! Either way the note says what the reference takes, when the case
 //! records it.
 
-use std::sync::Mutex;
 use std::time::Duration;
 
 use crate::exec::run::{self, Activity, Ending, Invocation, Limits, Outcome};
+use crate::judge::cause::Cause;
 use crate::judge::group;
 use crate::judge::verdict::{CaseResult, Verdict};
 
@@ -46,29 +50,38 @@ use crate::judge::verdict::{CaseResult, Verdict};
 pub(super) struct SpentRun {
     /// The case's name, as its result names it.
     pub(super) name: String,
-    /// The run, to repeat with more time.
-    pub(super) inv: Invocation,
+    /// Its time limit.
+    pub(super) limit: Duration,
     /// The note its failure carries now.
     pub(super) note: String,
     /// What the reference takes on the case.
     pub(super) reference: Option<Duration>,
 }
 
-/// Tells each cause whose worked example was charged as
-/// [`Confirmed::Spent`] whether it is slow or stuck ([`tell`]), and puts
-/// the answer in that example's note. The verdicts do not change: the
+/// Puts in each cause's worked example charged as [`Confirmed::Spent`]
+/// what the cause's confirmation told (slow or stuck, [`tell`], run in the
+/// pool by the cause's first such case). The verdicts do not change: the
 /// example was charged on its first run, whatever the second says.
-pub(super) fn tell_examples(results: &mut [CaseResult], spent: Vec<SpentRun>) {
+pub(super) fn tell_examples(
+    results: &mut [CaseResult],
+    spent: Vec<SpentRun>,
+    told: &super::settle::Causes,
+) {
     if spent.is_empty() {
         return;
     }
-    let examples: Vec<String> = group::groups(results)
+    let examples: Vec<(String, Cause)> = group::groups(results)
         .iter()
-        .map(|g| g.example.0.to_owned())
+        .map(|g| (g.example.0.to_owned(), g.cause.clone()))
         .collect();
-    for run in spent.into_iter().filter(|r| examples.contains(&r.name)) {
-        let Some(told) = tell(&run.inv) else { continue };
-        let Some(note) = note(&told, run.inv.timeout, run.reference) else {
+    for run in spent {
+        let Some((_, cause)) = examples.iter().find(|(name, _)| *name == run.name) else {
+            continue;
+        };
+        let Some(told) = told.told(cause, run.limit) else {
+            continue;
+        };
+        let Some(note) = note(&told, run.limit, run.reference) else {
             continue;
         };
         for r in results.iter_mut().filter(|r| r.name == run.name) {
@@ -81,11 +94,6 @@ pub(super) fn tell_examples(results: &mut [CaseResult], spent: Vec<SpentRun>) {
 
 /// How many times the limit a confirming run is given.
 pub(super) const HEADROOM: u32 = 4;
-
-/// One confirmation at a time within this process: a confirmation does
-/// not compete with the others of this run (other processes may still
-/// run beside it; the CPU time decides, not the wall time).
-static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 /// What a confirmation found, for the report.
 #[derive(Debug, Clone)]
@@ -113,20 +121,33 @@ pub(super) enum Confirmed {
     },
 }
 
-/// Confirms a run killed at `inv.timeout`; `None` when it was not killed
-/// at its time limit (nothing to confirm) or the run could not be made.
-pub(super) fn confirm(inv: &Invocation, first: &Outcome, how: Activity) -> Option<Confirmed> {
+/// How a run killed at its time limit looks at the kill.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Look {
+    /// Blocked, using no CPU: charged at once ([`Confirmed::Blocked`]).
+    Blocked,
+    /// Its whole limit of CPU time used: charged at once
+    /// ([`Confirmed::Spent`]).
+    Spent(Activity),
+    /// Runnable with less CPU time than its limit: the machine may have
+    /// starved it, so it is confirmed ([`again`]).
+    Starved,
+}
+
+/// How a run killed at `inv.timeout` looks; `None` when it was not
+/// killed at its time limit (nothing to confirm).
+pub(super) fn look(inv: &Invocation, first: &Outcome, how: Activity) -> Option<Look> {
     if !matches!(first.ending, Ending::TimedOut { .. }) {
         return None;
     }
     let limit = inv.timeout;
     if !how.runnable && how.cpu.is_some_and(|cpu| cpu < limit / 10) {
-        return Some(Confirmed::Blocked);
+        return Some(Look::Blocked);
     }
     if spent(how.cpu, limit) {
-        return Some(Confirmed::Spent { activity: how });
+        return Some(Look::Spent(how));
     }
-    again(inv)
+    Some(Look::Starved)
 }
 
 /// Whether a run's CPU time reached its limit: within a tenth of it (and
@@ -158,12 +179,9 @@ pub(super) fn tell(inv: &Invocation) -> Option<Confirmed> {
 
 /// Runs `inv` again with [`HEADROOM`] times its limit (twice more when the
 /// machine starved it) and judges the limit on its CPU time.
-fn again(inv: &Invocation) -> Option<Confirmed> {
+pub(super) fn again(inv: &Invocation) -> Option<Confirmed> {
     let limit = inv.timeout;
     let within = |cpu: Option<Duration>, wall: Duration| cpu.map_or(wall <= limit, |c| c <= limit);
-    let _alone = ONE_AT_A_TIME
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let mut again = inv.clone();
     let mut wall = limit;
     for last in [false, true] {

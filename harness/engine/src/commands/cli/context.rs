@@ -49,6 +49,9 @@ pub(super) struct Context {
     /// Timeouts charged without a second run, for telling their causes'
     /// worked examples slow or stuck after the run.
     pub(super) spent: Mutex<Vec<SpentRun>>,
+    /// What each cause's confirmation told, shared by the cause's cases
+    /// (one confirmation per cause: `settle.rs`).
+    pub(super) causes: super::settle::Causes,
     /// `--memcheck`.
     pub(super) memcheck: Option<crate::exec::memcheck::Memcheck>,
     /// The pack's `match:` checkers.
@@ -104,6 +107,7 @@ pub(super) fn context(
         results: Mutex::new(Vec::new()),
         budget: EarlyStop::new(!cli.bless && !cli.no_early_stop),
         spent: Mutex::new(Vec::new()),
+        causes: super::settle::Causes::default(),
         memcheck: cli.memcheck,
         checkers,
         strict: cli.strict,

@@ -30,6 +30,7 @@ mod outputs;
 mod plan;
 mod progress;
 mod runner;
+mod settle;
 mod trials;
 
 use std::ffi::OsString;

@@ -42,13 +42,14 @@ fn print_early_verdict(ctx: &Context, chatty: bool) {
 }
 
 /// The run's results by name, each cause's worked example charged at
-/// once as a timeout told slow or stuck (`confirm::tell_examples`).
+/// once as a timeout noted slow or stuck as its cause was told in the
+/// pool (`confirm::tell_examples`).
 fn finished(ctx: &Context) -> Vec<CaseResult> {
     let mut results =
         std::mem::take(&mut *ctx.results.lock().unwrap_or_else(PoisonError::into_inner));
     results.sort_by(|a, b| a.name.cmp(&b.name));
     let spent = std::mem::take(&mut *ctx.spent.lock().unwrap_or_else(PoisonError::into_inner));
-    super::confirm::tell_examples(&mut results, spent);
+    super::confirm::tell_examples(&mut results, spent, &ctx.causes);
     results
 }
 
@@ -218,6 +219,18 @@ fn exit_status(
              not of the program); they count neither way"
         );
         exit::code(exit::USAGE)
+    } else if let Some(why) = results.iter().find_map(|r| match &r.verdict {
+        Verdict::Failed(f) if f.cause.is_environment() => Some(f.cause.to_string()),
+        _ => None,
+    }) {
+        // The environment's failure is no verdict on the program: a
+        // status of its own, so that no script takes it for one.
+        eprintln!(
+            "{program}: ENVIRONMENT FAILURE: {why}; the failures under it are this machine's, \
+             not the program's (exit {})",
+            exit::ENVIRONMENT
+        );
+        exit::code(exit::ENVIRONMENT)
     } else if failed {
         exit::code(exit::FAILED)
     } else {

@@ -29,8 +29,8 @@ use crate::output::reproduce;
 use crate::judge::checker::CaseOracle;
 
 use super::bless::bless_one;
-use super::confirm;
 use super::context::Context;
+use super::settle;
 
 /// One selected case, ready to run: under libtest-mimic (as a [`Trial`])
 /// or under the harness's own runner ([`super::progress`]).
@@ -174,6 +174,12 @@ fn deductions(forgiven: &[compare::Forgiven]) -> Vec<Deduction> {
             None => out.push(Deduction {
                 rule: charge.by.clone(),
                 marks: charge.marks,
+                forgave: forgiven
+                    .iter()
+                    .find(|f| f.charges.iter().any(|c| c.by == charge.by))
+                    .filter(|f| !f.forgave.is_empty())
+                    .map(|f| format!("{} {}", f.part, f.forgave))
+                    .unwrap_or_default(),
             }),
         }
     }
@@ -212,37 +218,18 @@ pub(super) fn check_one(
             inv.keep = run::Keep::around(expected.stdout.len(), expected.stderr.len());
             match run::run_with_activity(&inv) {
                 Err(e) => Verdict::Error(format!("{}: {e}", file.display())),
+                // A timeout is charged only once confirmed (confirm.rs),
+                // as few times per cause as settle.rs allows.
                 Ok((outcome, how)) => {
-                    // A timeout is charged only once confirmed (confirm.rs).
-                    let (outcome, timing) = match confirm::confirm(&inv, &outcome, how) {
-                        Some(confirm::Confirmed::Cleared(again)) => (*again, None),
-                        Some(c) => {
-                            let note = confirm::note(&c, inv.timeout, reference_time(&case));
-                            if let (confirm::Confirmed::Spent { .. }, Some(note)) = (&c, &note) {
-                                ctx.spent
-                                    .lock()
-                                    .unwrap_or_else(PoisonError::into_inner)
-                                    .push(confirm::SpentRun {
-                                        name: file.name().to_owned(),
-                                        inv: inv.clone(),
-                                        note: note.clone(),
-                                        reference: reference_time(&case),
-                                    });
-                            }
-                            (outcome, note)
-                        }
-                        None => (outcome, None),
+                    let run = settle::Run {
+                        name: file.name(),
+                        reference: reference_time(&case),
+                        inv: &inv,
                     };
-                    *actual = Some(outcome.ending.clone());
-                    let mut verdict = judge(ctx, file, &case, &inv, &expected, outcome, aside);
-                    if let (Verdict::Failed(f), Some(note)) = (&mut verdict, timing) {
-                        f.summary = if f.summary.is_empty() {
-                            note
-                        } else {
-                            format!("{} [{note}]", f.summary)
-                        };
-                    }
-                    verdict
+                    let mut judge_run = |outcome, aside: &mut Aside| {
+                        judge(ctx, file, &case, &inv, &expected, outcome, aside)
+                    };
+                    settle::settle(ctx, &run, outcome, how, &mut judge_run, actual, aside)
                 }
             }
         }
@@ -324,6 +311,8 @@ pub(super) fn conversation_failure(
         provenance: None,
         weight: 0,
         judged: Vec::new(),
+        decided: Vec::new(),
+        file_rules: Vec::new(),
     };
     Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &[], notes)))
 }
@@ -418,6 +407,12 @@ pub(super) fn judge(
     };
     let crashed = matches!(outcome.ending, crate::exec::run::Ending::Signaled(_));
     let case_folder = outcome.folder.clone();
+    // What the marker's environment lacks, told on stderr: read before
+    // the comparison takes the run, used only if the case fails.
+    let home = ctx.target.home();
+    let lack = crate::judge::environment::detect(&outcome.stderr, &|class| {
+        home.as_deref().is_some_and(|h| holds_class(h, class))
+    });
     let (outcome, memory) = memory_error(ctx, outcome);
     // Under `warn` the memory error is no part of the verdict.
     let (memory, mut warning) = match ctx.memcheck {
@@ -434,11 +429,13 @@ pub(super) fn judge(
         Err(e) => return Verdict::Error(format!("{}: {e}", file.display())),
     };
     aside.forgiven = judgement.forgiven;
-    let (mut mismatches, mut judged) = match exact_copy {
-        Some(copy) if !aside.forgiven.is_empty() => {
-            (compare::compare_owned(expected, copy), Vec::new())
-        }
-        _ => (judgement.mismatches, judgement.judged),
+    let (mut mismatches, mut judged, decided) = match exact_copy {
+        Some(copy) if !aside.forgiven.is_empty() => (
+            compare::compare_owned(expected, copy),
+            Vec::new(),
+            Vec::new(),
+        ),
+        _ => (judgement.mismatches, judgement.judged, judgement.decided),
     };
     // An ambiguous rule's other reading: the case passes when the run
     // matches what the model does under it (a memory error still fails).
@@ -495,6 +492,8 @@ pub(super) fn judge(
         provenance: None,
         weight: weight(inv, expected),
         judged,
+        decided,
+        file_rules: file_rules(expected),
     };
     aside.warning = warning.map(|w| Box::new(CaseFailure::new(&w, &inv.stdin, notes.clone())));
     if mismatches.is_empty() {
@@ -507,7 +506,48 @@ pub(super) fn judge(
         provenance,
         ..notes
     };
-    Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &inv.stdin, notes)))
+    let mut failure = CaseFailure::new(&mismatches, &inv.stdin, notes);
+    // The environment's failure is its own cause, whatever else differs
+    // (the differences still show the run: its status, its traceback).
+    if let Some(lack) = lack {
+        failure.cause = crate::judge::cause::Cause::environment(lack.to_string());
+        failure.quoted = failure.cause.clone();
+        failure.label = None;
+        failure.later.clear();
+        failure.later_differences.clear();
+    }
+    Verdict::Failed(Box::new(failure))
+}
+
+/// Files of a program's folder looked at for a class of its own, at most.
+const CLASS_FILES: usize = 10_000;
+
+/// Whether the program's folder `home` holds the Java class `simple` (its
+/// `.class` or `.java` file): a class of its own it cannot load is the
+/// program's bug, not the environment's.
+fn holds_class(home: &Path, simple: &str) -> bool {
+    let names = [format!("{simple}.class"), format!("{simple}.java")];
+    walkdir::WalkDir::new(home)
+        .max_depth(8)
+        .into_iter()
+        .filter_map(Result::ok)
+        .take(CLASS_FILES)
+        .any(|e| names.iter().any(|n| e.file_name() == n.as_str()))
+}
+
+/// The rules that declared a tolerance for the case's output files.
+fn file_rules(expected: &crate::model::case::Expectation) -> Vec<String> {
+    let mut rules: Vec<String> = Vec::new();
+    for j in expected.matching.files.values() {
+        if let crate::model::matching::Origin::Rules(r) = &j.origin {
+            for rule in r {
+                if !rules.contains(rule) {
+                    rules.push(rule.clone());
+                }
+            }
+        }
+    }
+    rules
 }
 
 /// The command that reproduces a failed case: the student's (their
@@ -586,6 +626,7 @@ fn other_reading(
             alternative.rules.join(", ")
         ),
         charges: Vec::new(),
+        forgave: String::new(),
     });
     mismatches.clear();
     Ok(())
@@ -672,6 +713,7 @@ mod tests {
         compare::Forgiven {
             part: part.to_owned(),
             how: "ignoring spacing".to_owned(),
+            forgave: String::new(),
             charges: charges
                 .iter()
                 .map(|(by, marks)| Charge {
@@ -694,11 +736,13 @@ mod tests {
             [
                 Deduction {
                     rule: "IO-1".to_owned(),
-                    marks: 0.5
+                    marks: 0.5,
+                    forgave: String::new(),
                 },
                 Deduction {
                     rule: "case".to_owned(),
-                    marks: 1.0
+                    marks: 1.0,
+                    forgave: String::new(),
                 }
             ]
         );

@@ -5,6 +5,7 @@
 use super::edit::first_edit;
 use super::grave::grave_place;
 use super::missed::missed_check;
+use super::raised::raised_place;
 use super::signature::{Cause, Departure, Edit, Missed, PartCause, Place};
 use super::text::{echoes, ending, exact, is_grave, normalise};
 use crate::exec::run::Stream;
@@ -92,13 +93,32 @@ pub(super) fn stream_cause(
 }
 
 impl Cause {
+    /// The cause of a run that failed for the marker's environment
+    /// ([`crate::judge::environment`]): one part, `environment`.
+    pub fn environment(why: String) -> Self {
+        Self {
+            parts: vec![PartCause {
+                part: "environment".to_owned(),
+                place: None,
+                edit: Edit::Environment(why),
+            }],
+        }
+    }
+
+    /// Whether the run failed for the marker's environment.
+    pub fn is_environment(&self) -> bool {
+        self.parts
+            .iter()
+            .any(|p| matches!(p.edit, Edit::Environment(_)))
+    }
+
     /// How bad the departure is, for ordering causes met equally often:
     /// 0 a crash (a signal), a hang, a flood or a memory error; 1 anything else (wrong
     /// bytes, another status).
     pub fn severity(&self) -> u8 {
         let grave = self.parts.iter().any(|p| {
             matches!(&p.edit, Edit::Ending { actual, .. } if is_grave(actual))
-                || matches!(p.edit, Edit::Memory { .. })
+                || matches!(p.edit, Edit::Memory { .. } | Edit::Raised { .. })
         });
         u8::from(!grave)
     }
@@ -146,6 +166,12 @@ impl Cause {
         {
             let label = error.to_string();
             cause.parts = vec![part.clone()];
+            return (cause, Some(label));
+        }
+        // An uncaught exception is a crash: what else differs (a status,
+        // the stderr a `nonempty` refused) follows from it.
+        if let Some((part, label)) = raised_place(mismatches, record, answered) {
+            cause.parts = vec![part];
             return (cause, Some(label));
         }
         let Some(record) = record else {

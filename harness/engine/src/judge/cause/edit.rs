@@ -20,6 +20,12 @@ pub fn bytes_edit(expected: &[u8], actual: &[u8]) -> Edit {
     first_edit(expected, actual, true).edit
 }
 
+/// The shape of the first difference of two byte strings, for a cause
+/// keyed by its place.
+pub fn bytes_shape(expected: &[u8], actual: &[u8]) -> super::signature::Departure {
+    first_edit(expected, actual, true).shape
+}
+
 /// The first edit between two byte strings, where it starts in `expected`
 /// and its shape.
 pub(super) struct FirstEdit {

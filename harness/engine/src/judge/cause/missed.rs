@@ -7,7 +7,7 @@
 use super::edit::first_edit;
 use super::signature::{Cause, Edit, Missed, PartCause};
 use super::text::{echoes, ending, is_grave, last_line, past_one_line, stdout_of};
-use crate::exec::run::Stream;
+use crate::exec::run::{Ending, Stream};
 use crate::judge::compare::Mismatch;
 use crate::judge::provenance::{Record, Ruling, Verdict};
 
@@ -62,6 +62,17 @@ pub(super) fn missed_check(
         if parts.is_empty() {
             return None;
         }
+        // Exit 0 where the reference stops with an error: whatever it
+        // printed (a tolerance may have accepted it as the message), the
+        // check is missed.
+        if let Some(n) = exits_zero(mismatches) {
+            let label = format!(
+                "exits 0 where the reference exits {n} ({}): {}",
+                stop_rule(stop),
+                stop.detail
+            );
+            return Some((zero(stop, "status"), label));
+        }
         let part = PartCause {
             part: parts.join(" and "),
             place: None,
@@ -92,6 +103,17 @@ pub(super) fn missed_check(
         && at >= stop.at
         && actual.len() > first.at
     {
+        // A message and exit 0 is not going on: say exactly that.
+        let rest = &actual[first.at..];
+        let lines = rest.iter().filter(|&&b| b == b'\n').count();
+        if let Some(n) = exits_zero(mismatches).filter(|_| lines <= 1) {
+            let label = format!(
+                "prints a message and exits 0 where the reference exits {n} ({}): {}",
+                stop_rule(stop),
+                stop.detail
+            );
+            return Some((zero(stop, "stdout"), label));
+        }
         let label = format!("goes on after {}", stop.detail);
         return Some((missed(Missed::GoesOn, stop), label));
     }
@@ -103,6 +125,40 @@ pub(super) fn missed_check(
     }
     let label = format!("accepts `{line}`: {}", rejected.detail);
     Some((missed(Missed::Accepts, rejected), label))
+}
+
+/// The reference's status, when the run exited 0 where it exits another.
+fn exits_zero(mismatches: &[Mismatch]) -> Option<i32> {
+    mismatches.iter().find_map(|m| match m {
+        Mismatch::Ending {
+            expected: Ending::Exited(n),
+            actual: Ending::Exited(0),
+        } if *n != 0 => Some(*n),
+        _ => None,
+    })
+}
+
+/// The rule of a stop's status and message, else of its check.
+fn stop_rule(stop: &Ruling) -> &str {
+    if stop.exit_rule.is_empty() {
+        &stop.rule
+    } else {
+        &stop.exit_rule
+    }
+}
+
+/// The cause part of exiting 0 at the reference's stop.
+fn zero(stop: &Ruling, part: &str) -> PartCause {
+    PartCause {
+        part: part.to_owned(),
+        place: None,
+        edit: Edit::Missed {
+            shape: Missed::ExitsZero,
+            rule: stop_rule(stop).to_owned(),
+            kind: stop.kind.clone(),
+            says: stop.says.clone(),
+        },
+    }
 }
 
 /// Whether the program skipped the reference's answer to `ruling` (a
@@ -214,4 +270,66 @@ pub(super) fn accepted<'r>(
         }
     }
     Some(ruling)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::missed_check_of;
+    use super::*;
+
+    fn stop() -> Record {
+        Record {
+            spans: Vec::new(),
+            rulings: vec![Ruling {
+                verdict: Verdict::Stopped,
+                at: 0,
+                rule: "KEY-3".to_owned(),
+                kind: "repeated-letter".to_owned(),
+                says: "a key with a letter twice".to_owned(),
+                detail: "a key with a letter twice: KEY-3 exits 1 with a message".to_owned(),
+                line: Vec::new(),
+                exit_rule: "KEY-3".to_owned(),
+            }],
+        }
+    }
+
+    #[test]
+    fn a_message_and_exit_0_where_the_reference_stops_misses_the_check() {
+        let status = Mismatch::Ending {
+            expected: Ending::Exited(1),
+            actual: Ending::Exited(0),
+        };
+        // Its message forgiven (stdout: nonempty): the status tells.
+        let (cause, label) = Cause::labelled(std::slice::from_ref(&status), Some(&stop()), None);
+        assert_eq!(
+            label.as_deref(),
+            Some(
+                "exits 0 where the reference exits 1 (KEY-3): a key with a letter twice: KEY-3 exits 1 with a message"
+            )
+        );
+        assert_eq!(
+            missed_check_of(&cause.to_string()),
+            Some((
+                "KEY-3",
+                "exits 0 where the reference stops with an error".to_owned()
+            ))
+        );
+        // Its message compared: a message and exit 0, never "goes on".
+        let out = Mismatch::Stream {
+            stream: Stream::Stdout,
+            expected: b"Key has a repeated letter\n".to_vec(),
+            actual: b"Invalid key\n".to_vec(),
+            dropped: 0,
+        };
+        let (cause, label) = Cause::labelled(&[status, out], Some(&stop()), None);
+        assert!(
+            label.as_deref().is_some_and(|l| l
+                .starts_with("prints a message and exits 0 where the reference exits 1 (KEY-3)")),
+            "{label:?}"
+        );
+        assert_eq!(
+            missed_check_of(&cause.to_string()).map(|c| c.0),
+            Some("KEY-3")
+        );
+    }
 }

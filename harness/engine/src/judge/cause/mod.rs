@@ -18,19 +18,24 @@
 //!
 //! The parts, lowest first: `text` helpers, the `signature` types,
 //! the first `edit` of a stream, `missed` checks, crashes and hangs
-//! placed where the program was (`grave`), `later` departures, and the
-//! cause `build` from them all.
+//! placed where the program was (`grave`), uncaught exceptions placed
+//! alike (`raised`), `later` departures, the cause `build` from them
+//! all, and output files blamed on the case's rules (`by_rule`).
 
 mod build;
+mod by_rule;
 mod edit;
 mod grave;
 mod later;
 mod missed;
+mod raised;
 mod signature;
 mod text;
 
-pub use edit::bytes_edit;
+pub use by_rule::blame_files;
+pub use edit::{bytes_edit, bytes_shape};
 pub use later::{Later, later};
+pub use raised::{Blame, blame, raised_of};
 pub use signature::{
     Cause, Departure, Edit, Missed, PartCause, Place, memory_error_of, missed_check_of,
 };

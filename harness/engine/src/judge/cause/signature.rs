@@ -132,6 +132,10 @@ pub enum Edit {
     },
     /// The case was not run (why, in a few words).
     NotRun(String),
+    /// The marker's environment lacks what the program needs (a module,
+    /// a class, a shared library: [`crate::judge::environment`]); the
+    /// sentence naming it.
+    Environment(String),
     /// A memory error a sanitizer or valgrind reported: its kind and the
     /// program's own frame, never what it did (the sizes and offsets
     /// differ from input to input; the worked example says them).
@@ -144,6 +148,28 @@ pub enum Edit {
     },
     /// A departure named by its shape, at a known place.
     Departed(Departure),
+    /// The files a case checks are not the reference's: not written,
+    /// written where the reference writes none, written otherwise, or a
+    /// mix (in words).
+    Files(String),
+    /// A tolerance refused the part: how it compared (`by checker
+    /// `csv_check``, `as nonempty`) and its reason, quoted values and
+    /// numbers standing for any ([`crate::judge::decided`]).
+    Judged {
+        /// How it was compared.
+        how: String,
+        /// Why it failed.
+        reason: String,
+    },
+    /// An uncaught exception ended the run (a Python traceback, a Java,
+    /// Node.js or Ruby one): its type and the program's own frame, never
+    /// its message (the worked example says it).
+    Raised {
+        /// `FileNotFoundError`.
+        kind: String,
+        /// `./scourgify.py:7`, empty when unknown.
+        frame: String,
+    },
     /// A check the program misses, named by the reference's ruling: its
     /// rule and reason kind, never the bytes of the line.
     Missed {
@@ -165,6 +191,10 @@ pub(super) const ACCEPTS: &str = "accepts what the reference rejects";
 /// How a cause's key names going on where the reference stops.
 pub(super) const GOES_ON: &str = "goes on where the reference stops";
 
+/// How a cause's key names exiting 0 where the reference stops with an
+/// error.
+pub(super) const EXITS_ZERO: &str = "exits 0 where the reference stops with an error";
+
 /// How a cause's key names a rejection without the reference's message.
 pub(super) const SILENT: &str = "rejects without the message the reference prints";
 
@@ -175,10 +205,40 @@ pub(super) const REFUSES: &str = "refuses what the reference accepts";
 /// names a missed check: (`TURN-3`, `accepts what the reference rejects:
 /// a horizontal edge's row past H`). What `mark`'s class view lists.
 pub fn missed_check_of(key: &str) -> Option<(&str, String)> {
-    [ACCEPTS, GOES_ON, REFUSES].iter().find_map(|shape| {
-        let (_, rest) = key.split_once(&format!("{shape}: "))?;
-        let (rule, says) = rest.split_once(", ")?;
-        Some((rule, format!("{shape}: {says}")))
+    [ACCEPTS, GOES_ON, REFUSES]
+        .iter()
+        .find_map(|shape| {
+            let (_, rest) = key.split_once(&format!("{shape}: "))?;
+            let (rule, says) = rest.split_once(", ")?;
+            Some((rule, format!("{shape}: {says}")))
+        })
+        .or_else(|| crashed_at_check(key))
+        .or_else(|| {
+            let (_, rest) = key.split_once(&format!("{EXITS_ZERO} ("))?;
+            Some((rest.split(')').next()?, EXITS_ZERO.to_owned()))
+        })
+}
+
+/// A crash (by signal or exception) where the reference stops with its
+/// message, or at its answer to a line it rejects: that rule's check is
+/// missed, whatever the crash.
+fn crashed_at_check(key: &str) -> Option<(&str, String)> {
+    [
+        (
+            super::grave::STOP,
+            "crashes where the reference stops with its message",
+        ),
+        (
+            super::grave::REJECTS,
+            "crashes on a line the reference rejects",
+        ),
+    ]
+    .iter()
+    .find_map(|(place, check)| {
+        let (_, rest) = key.split_once(&format!(", where the reference writes {place} ("))?;
+        let rules = rest.split(')').next()?;
+        let rule = rules.split(", ").next()?;
+        Some((rule, (*check).to_owned()))
     })
 }
 
@@ -202,6 +262,9 @@ pub enum Missed {
     GoesOn,
     /// It stops there too, with another status or message.
     StopsOtherwise,
+    /// It exits 0 where the reference stops with an error status (its
+    /// message perhaps one a tolerance accepts): the check is missed.
+    ExitsZero,
     /// It stops where the reference accepted the input and went on.
     Refuses,
     /// It rejects the line but says nothing where the reference answers
@@ -234,14 +297,24 @@ impl fmt::Display for Edit {
             Self::LeftProcess => write!(f, "left running, holding the output open"),
             Self::Broke { rule, message } => write!(f, "broke {rule}: {message}"),
             Self::NotRun(why) => write!(f, "not run ({why})"),
+            Self::Environment(why) => f.write_str(why),
             Self::Memory { kind, place } if place.is_empty() => f.write_str(kind),
             Self::Memory { kind, place } => write!(f, "{kind} in {place}"),
             Self::Departed(d) => write!(f, "{d}"),
+            Self::Judged { how, reason } => write!(f, "{reason} ({how})"),
+            Self::Files(how) => f.write_str(how),
+            Self::Raised { kind, frame } if frame.is_empty() => write!(f, "raises {kind}"),
+            Self::Raised { kind, frame } => write!(f, "raises {kind} (`{frame}`)"),
             Self::Missed {
                 shape: Missed::StopsOtherwise,
                 rule,
                 ..
             } => write!(f, "stops otherwise where the reference stops ({rule})"),
+            Self::Missed {
+                shape: Missed::ExitsZero,
+                rule,
+                ..
+            } => write!(f, "{EXITS_ZERO} ({rule})"),
             Self::Missed {
                 shape, rule, says, ..
             } => {
@@ -272,7 +345,7 @@ impl fmt::Display for Cause {
                 (Some(place), Edit::Departed(d @ Departure::LineBreak)) => {
                     write!(text, "{}, after {place}: {d}", p.part)
                 }
-                (Some(place), edit @ Edit::Ending { .. }) => {
+                (Some(place), edit @ (Edit::Ending { .. } | Edit::Raised { .. })) => {
                     write!(
                         text,
                         "{}: {edit}, where the reference writes {place}",

@@ -68,6 +68,9 @@ pub struct CaseFailure {
     /// them (`stdout compared ignoring spacing (IO-1)`); the differences
     /// still show the raw bytes.
     pub judged: Vec<String>,
+    /// The failure's first line as what decided it says it (a checker's
+    /// reason), where a tolerance refused the part that names it.
+    pub decided: Option<String>,
 }
 
 /// The texts of a failure besides its differences.
@@ -92,6 +95,11 @@ pub struct Notes {
     pub weight: usize,
     /// How the parts that differ were compared under a tolerance.
     pub judged: Vec<String>,
+    /// What refused each part a tolerance compared.
+    pub decided: Vec<crate::judge::decided::Decided>,
+    /// The rules that judge the case's output files (those declaring a
+    /// `files:` tolerance; empty: the case's own rules).
+    pub file_rules: Vec<String>,
 }
 
 impl CaseFailure {
@@ -132,7 +140,18 @@ impl CaseFailure {
             let index = note.line.checked_sub(1)?;
             stdin.split(|&b| b == b'\n').nth(index)
         });
-        let (cause, label) = Cause::labelled(mismatches, notes.provenance.as_ref(), answered);
+        let (mut cause, mut label) =
+            Cause::labelled(mismatches, notes.provenance.as_ref(), answered);
+        // What decided a part speaks for it: never the bytes it forgave.
+        let decided =
+            crate::judge::decided::speak(&mut cause, &mut label, mismatches, &notes.decided);
+        // Files by rule: one bug, one cause, whichever file it misses.
+        let file_rules = if notes.file_rules.is_empty() {
+            &notes.rules
+        } else {
+            &notes.file_rules
+        };
+        crate::judge::cause::blame_files(&mut cause, &mut label, mismatches, file_rules);
         // Only a departure before any input is read can be text alone.
         let mut later = if input.as_ref().is_none_or(|note| note.line == 0) {
             crate::judge::cause::later(mismatches, notes.provenance.as_ref(), &cause)
@@ -146,6 +165,7 @@ impl CaseFailure {
             .filter_map(|l| l.stdout.take().map(|m| Difference::of(&m)))
             .collect();
         Self {
+            decided,
             judged: notes.judged,
             later,
             later_differences,
@@ -166,6 +186,9 @@ impl CaseFailure {
 
     /// The one-line form: the first difference.
     pub fn headline(&self) -> String {
+        if let Some(said) = &self.decided {
+            return said.clone();
+        }
         self.differences
             .first()
             .map_or_else(|| "failed".to_owned(), ToString::to_string)

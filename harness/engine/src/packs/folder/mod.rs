@@ -30,7 +30,7 @@ use crate::exec::run::Target;
 use crate::explorer::DynExplorer;
 use crate::explorer::grammar::{self, Grammar, GrammarExplorer};
 use crate::model::suite::{self, Root};
-use crate::packs::pack::{BuildRecipe, EmbeddedSuite, Pack};
+use crate::packs::pack::{BuildRecipe, Dependency, EmbeddedSuite, Pack};
 
 use self::pack_file::PackFile;
 
@@ -394,6 +394,107 @@ impl Pack for FolderPack {
         let s = self.file.submissions.as_ref()?;
         s.run.as_deref().map(expand_words).map(leak)
     }
+
+    /// Every file of the pack's, the suite's and the model's folders,
+    /// each in one part: the suite's answers (cases, their sidecars,
+    /// `suite.yaml`, `rules.yaml`) are `the suite`; `pack.yaml` and
+    /// `explore.yaml` `the pack`; the rest of the model's folder (its
+    /// sources, checkers beside them) `the model`; anything else of the
+    /// pack's folder `the pack`. The environment: what `pack.yaml`'s
+    /// `environment:` names inside the pack, and the programs the run and
+    /// model lines start (`python3`), looked up on `PATH`.
+    fn depends_on(&self) -> Vec<Dependency> {
+        let first_word = |line: &str| {
+            shlex::split(line)
+                .and_then(|w| w.into_iter().next())
+                .filter(|w| !w.contains('/') && !w.contains('{'))
+        };
+        let mut commands: Vec<String> = [
+            self.file
+                .submissions
+                .as_ref()
+                .and_then(|s| s.run.as_deref()),
+            Some(self.file.model.command.as_str()),
+        ]
+        .into_iter()
+        .flatten()
+        .filter_map(first_word)
+        .collect();
+        commands.dedup();
+        let model_dir = self.recipe().dir;
+        let mut files = BTreeSet::new();
+        for root in [&self.dir, &self.suite_dir, &model_dir] {
+            if let Ok(listed) = conformance_embed::walk::files(root) {
+                files.extend(
+                    listed
+                        .into_iter()
+                        .map(|(_, p)| std::fs::canonicalize(&p).unwrap_or(p)),
+                );
+            }
+        }
+        let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_owned());
+        let (model_at, pack_at) = (canonical(&model_dir), canonical(&self.dir));
+        let own = [pack_at.join(pack_file::FILE), pack_at.join(grammar::FILE)];
+        let (mut suite, mut model, mut pack) = (Vec::new(), Vec::new(), Vec::new());
+        for f in files {
+            if self.left_out.contains(&f) {
+                suite.push(f);
+            } else if own.contains(&f) {
+                pack.push(f);
+            } else if f.starts_with(&model_at) {
+                model.push(f);
+            } else if f.starts_with(&pack_at) {
+                pack.push(f);
+            } else {
+                suite.push(f);
+            }
+        }
+        let dep = |name, paths| Dependency {
+            name,
+            paths,
+            commands: Vec::new(),
+        };
+        vec![
+            dep("the suite", suite),
+            dep("the model", model),
+            dep("the pack", pack),
+            Dependency {
+                name: "the environment",
+                paths: environment_paths(&self.dir),
+                commands,
+            },
+        ]
+    }
+}
+
+/// The files and folders inside `dir` that `pack.yaml`'s `environment:`
+/// names, whatever its shape (a string, a list, a map of them): what a
+/// course provides its programs, whose change makes every mark stale.
+fn environment_paths(dir: &Path) -> Vec<PathBuf> {
+    fn strings(v: &yaml_serde::Value, out: &mut Vec<String>) {
+        match v {
+            yaml_serde::Value::String(s) => out.push(s.clone()),
+            yaml_serde::Value::Sequence(items) => items.iter().for_each(|i| strings(i, out)),
+            yaml_serde::Value::Mapping(m) => m.values().for_each(|i| strings(i, out)),
+            _ => {}
+        }
+    }
+    let Ok(bytes) = std::fs::read(dir.join(pack_file::FILE)) else {
+        return Vec::new();
+    };
+    let Ok(yaml_serde::Value::Mapping(top)) = yaml_serde::from_slice::<yaml_serde::Value>(&bytes)
+    else {
+        return Vec::new();
+    };
+    let mut named = Vec::new();
+    if let Some(env) = top.get("environment") {
+        strings(env, &mut named);
+    }
+    named
+        .iter()
+        .map(|s| clean(&dir.join(s)))
+        .filter(|p| p.starts_with(dir) && p.exists())
+        .collect()
 }
 
 #[cfg(test)]

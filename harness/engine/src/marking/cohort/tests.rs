@@ -1,0 +1,154 @@
+//! Tests of `cohort`, beside it.
+
+use super::*;
+
+use crate::marking::record::{CaseMark, CategoryMark};
+use crate::output::results::CauseRecord;
+
+pub(in crate::marking) fn suite() -> SuiteInfo {
+    SuiteInfo {
+        spec: "toy".into(),
+        suite: "toy 1".into(),
+        content_hash: "abc".into(),
+        categories: vec![Category {
+            name: "all".into(),
+            title: String::new(),
+            marks: 10.0,
+        }],
+        build: "cc *.c".into(),
+    }
+}
+
+/// A built submission with `total` marks that failed `failed` (of
+/// cases `a`, `b`) for `cause`.
+pub(in crate::marking) fn sub(
+    id: &str,
+    total: f64,
+    failed: &[&str],
+    cause: Option<&str>,
+) -> SubmissionMark {
+    SubmissionMark {
+        format: crate::marking::record::FORMAT.into(),
+        id: id.into(),
+        slug: id.into(),
+        students: Vec::new(),
+        build: BuildStatus::Ok,
+        reason: None,
+        warnings: 0,
+        inputs: String::new(),
+        depends: std::collections::BTreeMap::new(),
+        environment: Vec::new(),
+        categories: vec![CategoryMark {
+            name: "all".into(),
+            earned: total,
+            marks: 10.0,
+        }],
+        total,
+        max: 10.0,
+        passed: 2 - failed.len(),
+        failed: failed.len(),
+        errors: 0,
+        cases: ["a", "b"]
+            .iter()
+            .map(|&n| CaseMark {
+                name: n.into(),
+                category: Some("all".into()),
+                ambiguous: false,
+                rules: vec![format!("R-{n}")],
+                verdict: if failed.contains(&n) {
+                    VerdictKind::Failed
+                } else {
+                    VerdictKind::Passed
+                },
+            })
+            .collect(),
+        causes: cause
+            .map(|c| CauseRecord {
+                cause: c.into(),
+                cases: failed.iter().map(|&f| f.to_owned()).collect(),
+            })
+            .into_iter()
+            .collect(),
+        memory_warnings: Vec::new(),
+        seconds: 1.0,
+        usage: None,
+        deductions: Vec::new(),
+    }
+}
+
+#[test]
+fn the_class_view_counts_flags_and_shares() {
+    let mut failed_build = sub("d", 0.0, &[], None);
+    failed_build.build = BuildStatus::Failed;
+    failed_build.cases.clear();
+    failed_build.passed = 0;
+    let marks = [
+        sub("a", 10.0, &[], None),
+        sub("b", 5.0, &["a"], Some("stdout: x")),
+        sub("c", 5.0, &["a"], Some("stdout: x")),
+        failed_build,
+    ];
+    let view = build(&suite(), &marks);
+    assert_eq!((view.submissions, view.built), (4, 3));
+    // 0, 5, 5, 10 of 10: bars 0, 5, 5 and the last.
+    assert_eq!(view.histogram, [1, 0, 0, 0, 0, 2, 0, 0, 0, 1]);
+    assert_eq!((view.mean, view.median), (5.0, 5.0));
+    // Case a: failed by 2 of the 3 that built, flagged; b by none.
+    assert_eq!(view.cases[0].name, "a");
+    assert_eq!((view.cases[0].failed, view.cases[0].judged), (2, 3));
+    assert!(view.cases[0].flagged && !view.cases[1].flagged);
+    assert_eq!(
+        view.flagged_rules,
+        [FlaggedRule {
+            rule: "R-a".into(),
+            cases: 1
+        }]
+    );
+    assert_eq!(view.shared_causes.len(), 1);
+    assert_eq!(view.shared_causes[0].submissions, ["b", "c"]);
+    // The same marks in another order give the same view.
+    let mut shuffled = marks.to_vec();
+    shuffled.reverse();
+    shuffled.sort_by(|x, y| x.id.cmp(&y.id));
+    assert_eq!(build(&suite(), &shuffled), view);
+    let table = csv(&suite(), &marks);
+    assert_eq!(
+        table.lines().next(),
+        Some(
+            "id,name,email,sid,build,warnings,all,total,passed,failed,errors,first cause,\
+                 deductions,memory warnings"
+        )
+    );
+    assert_eq!(
+        table.lines().nth(2),
+        Some("b,,,,ok,0,5,5,1,1,0,stdout: x,,")
+    );
+    assert_eq!(table.lines().nth(4), Some("d,,,,failed,0,0,0,0,0,0,,,"));
+    // Memory errors only warned about: the last column, marks untouched.
+    let mut warned = sub("e", 10.0, &[], None);
+    warned.memory_warnings = vec![
+        CauseRecord {
+            cause: "memory: heap-buffer-overflow in `f` (a.c:#)".into(),
+            cases: vec!["a".into()],
+        },
+        CauseRecord {
+            cause: "memory: leak in `g` (a.c:#)".into(),
+            cases: vec!["b".into()],
+        },
+    ];
+    assert_eq!(
+        csv(&suite(), &[warned]).lines().nth(1),
+        Some(
+            "e,,,,ok,0,10,10,2,0,0,,,memory: heap-buffer-overflow in `f` (a.c:#); \
+                 memory: leak in `g` (a.c:#)"
+        )
+    );
+}
+
+#[test]
+fn csv_fields_are_quoted_and_formulas_defused() {
+    assert_eq!(field("plain"), "plain");
+    assert_eq!(field("a,b"), "\"a,b\"");
+    assert_eq!(field("say \"x\""), "\"say \"\"x\"\"\"");
+    assert_eq!(field("=1+1"), "'=1+1");
+}

@@ -1,0 +1,154 @@
+//! A lecturer's first pack, its frictions gone (issue 45, item 7): a
+//! sidecar anywhere inside the suite's folder reads the same in `bless`
+//! and in a run, one outside it is refused by both with the same words;
+//! each case's own hint is shown with its case.
+
+#![expect(
+    clippy::expect_used,
+    reason = "a failing set-up step in a test helper is that test's failure"
+)]
+
+use std::path::Path;
+
+use assert_cmd::Command;
+
+fn write(path: &Path, text: &str) {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("mkdir");
+    }
+    std::fs::write(path, text).expect("write");
+}
+
+/// `boxes-harness ARGS` in `dir`: its status and stdout with stderr.
+fn run(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let out = Command::cargo_bin("boxes-harness")
+        .expect("the harness binary")
+        .env_remove("CONFORMANCE_REFERENCE")
+        .env("NO_COLOR", "1")
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("harness");
+    (
+        out.status.code(),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    )
+}
+
+/// A pack whose model prints its input file `in.csv`, with `cases`.
+fn pack(dir: &Path, cases: &[(&str, &str)]) {
+    let pack = dir.join("pack");
+    write(
+        &pack.join("pack.yaml"),
+        "name: toy\nmodel:\n  command: sh model.sh\n",
+    );
+    write(&pack.join("model.sh"), "cat in.csv\n");
+    write(
+        &pack.join("suite.yaml"),
+        "name: toy\ncategories:\n  - {name: c, marks: 1}\n",
+    );
+    write(
+        &pack.join("rules.yaml"),
+        "rules:\n  - id: T-1\n    summary: prints the file\n    ambiguous: no\n",
+    );
+    for (name, body) in cases {
+        write(
+            &pack.join(format!("c/{name}.yaml")),
+            &format!("summary: {name}\ncategory: c\nrules: [T-1]\n{body}"),
+        );
+    }
+}
+
+const REFUSED: &str = "`files: file: ../../outside/o.csv`: cannot read the sidecar: outside the \
+                       suite's folder: a sidecar is read from inside the pack's suite folder only";
+
+#[test]
+fn a_sidecar_inside_the_suite_reads_alike_in_bless_and_run_and_one_outside_is_refused_alike() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    pack(
+        dir.path(),
+        &[
+            (
+                "inside",
+                "files:\n  - {path: in.csv, file: ../sample/before.csv}\n",
+            ),
+            (
+                "outside",
+                "files:\n  - {path: in.csv, file: ../../outside/o.csv}\n",
+            ),
+        ],
+    );
+    write(&dir.path().join("pack/sample/before.csv"), "a,b\n");
+    write(&dir.path().join("outside/o.csv"), "secret\n");
+    let (code, text) = run(dir.path(), &["bless", "--spec", "./pack"]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains(REFUSED), "{text}");
+    let blessed = std::fs::read_to_string(dir.path().join("pack/c/inside.yaml")).expect("case");
+    assert!(blessed.contains("stdout: \"a,b\\n\""), "{blessed}");
+    let other = std::fs::read_to_string(dir.path().join("pack/c/outside.yaml")).expect("case");
+    assert!(!other.contains("secret"), "{other}");
+
+    let (code, text) = run(
+        dir.path(),
+        &["--spec", "./pack", "--bin", "sh pack/model.sh"],
+    );
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains(REFUSED), "{text}");
+    assert!(text.contains("1 passed"), "the inside case runs: {text}");
+}
+
+#[test]
+fn each_cases_own_hint_is_shown_with_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let body = |hint: &str| {
+        format!(
+            "hint: {hint}\nfiles:\n  - {{path: in.csv, text: \"a,b\\n\"}}\nstdout: \"a,b\\n\"\nstatus: 0\n"
+        )
+    };
+    pack(
+        dir.path(),
+        &[
+            ("first", &body("read the first row")),
+            ("second", &body("mind the header")),
+        ],
+    );
+    write(&dir.path().join("wrong.sh"), "echo nothing\n");
+    let (code, text) = run(dir.path(), &["--spec", "./pack", "--bin", "sh wrong.sh"]);
+    assert_eq!(code, Some(1), "{text}");
+    // One cause: the worked example's hint heads it, the other case's is
+    // shown with that case.
+    assert!(text.contains("cause 1 of 1: 2 case(s)"), "{text}");
+    assert!(text.contains("hint of c/second: mind the header"), "{text}");
+    assert!(text.contains("hint: read the first row"), "{text}");
+}
+
+#[test]
+fn a_deduction_shows_the_bytes_it_forgave() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    pack(
+        dir.path(),
+        &[(
+            "spaced",
+            "files:\n  - {path: in.csv, text: \"a b\\n\"}\nstdout: \"a b\\n\"\nstatus: 0\n",
+        )],
+    );
+    write(
+        &dir.path().join("pack/rules.yaml"),
+        "rules:\n  - id: T-1\n    summary: prints the file, spacing free\n    ambiguous: no\n    \
+         match:\n      stdout: spacing\n      deduct: 0.25\n",
+    );
+    write(&dir.path().join("spaced.sh"), "echo 'a  b'\n");
+    let (code, text) = run(
+        dir.path(),
+        &["--score", "--spec", "./pack", "--bin", "sh spaced.sh"],
+    );
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains("-0.25 T-1: forgave stdout `a  b` for `a b` (once, first in c/spaced)"),
+        "{text}"
+    );
+}

@@ -1,0 +1,252 @@
+//! `mark` on small folder packs: a kept mark is re-used only when nothing
+//! it depends on changed (the model, the suite, the pack), and a re-mark
+//! says what did (docs/mark.md, "Stale marks").
+
+#![expect(
+    clippy::expect_used,
+    reason = "a failing set-up step in a test helper is that test's failure"
+)]
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+fn harness() -> Command {
+    let mut cmd = Command::cargo_bin("boxes-harness").expect("the harness binary");
+    cmd.env_remove("CONFORMANCE_REFERENCE").env("NO_COLOR", "1");
+    cmd
+}
+
+fn write(path: &Path, text: &str) {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("mkdir");
+    }
+    std::fs::write(path, text).expect("write");
+}
+
+/// A one-case pack whose model is a shell script printing `says`, its
+/// submissions shell scripts `prog.sh`.
+fn pack(dir: &Path, says: &str) -> PathBuf {
+    let pack = dir.join("pack");
+    write(
+        &pack.join("pack.yaml"),
+        "name: toy\nmodel:\n  command: sh model.sh\nsubmissions:\n  program: prog\n  build: cp \
+         prog.sh prog && chmod +x prog\n",
+    );
+    write(&pack.join("model.sh"), &format!("echo {says}\n"));
+    write(
+        &pack.join("suite.yaml"),
+        "name: toy\ncategories:\n  - {name: c, marks: 1}\n",
+    );
+    write(
+        &pack.join("rules.yaml"),
+        "rules:\n  - id: T-1\n    summary: the toy rule\n    ambiguous: no\n",
+    );
+    write(
+        &pack.join("c/one.yaml"),
+        "summary: one\ncategory: c\nrules: [T-1]\nargs: []\n",
+    );
+    pack
+}
+
+fn run(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let out = harness()
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("harness");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn mark(dir: &Path) -> (Option<i32>, String) {
+    run(dir, &["mark", "--spec", "./pack", "subs", "--out", "marks"])
+}
+
+fn bless(dir: &Path) {
+    let (code, text) = run(dir, &["bless", "--spec", "./pack"]);
+    assert_eq!(code, Some(0), "{text}");
+}
+
+fn csv(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("marks/marks.csv")).expect("marks.csv")
+}
+
+#[test]
+fn a_re_mark_after_the_model_changes_re_marks_and_says_why() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    pack(dir.path(), "same");
+    bless(dir.path());
+    for (who, says) in [("alice", "same"), ("bob", "other")] {
+        write(
+            &dir.path().join("subs").join(who).join("prog.sh"),
+            &format!("#!/bin/sh\necho {says}\n"),
+        );
+    }
+    let (code, text) = mark(dir.path());
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        csv(dir.path()).contains("\nalice,,,,ok,0,1,1,"),
+        "{}",
+        csv(dir.path())
+    );
+
+    // Nothing changed: both kept.
+    let (code, text) = mark(dir.path());
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(text.matches(": unchanged, ").count(), 2, "{text}");
+
+    // The model alone changed (a comment): both re-marked, the model named.
+    write(&dir.path().join("pack/model.sh"), "# v2\necho same\n");
+    let (code, text) = mark(dir.path());
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(
+        text.matches("re-marked (the model changed)").count(),
+        2,
+        "{text}"
+    );
+
+    // The model prints otherwise and the suite is blessed from it: the
+    // marks follow, and the re-mark names both.
+    write(&dir.path().join("pack/model.sh"), "echo other\n");
+    bless(dir.path());
+    let (code, text) = mark(dir.path());
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains("re-marked (the model and the suite changed)"),
+        "{text}"
+    );
+    let table = csv(dir.path());
+    assert!(table.contains("\nalice,,,,ok,0,0,0,"), "{table}");
+    assert!(table.contains("\nbob,,,,ok,0,1,1,"), "{table}");
+
+    // pack.yaml changed (a longer time limit): the pack named.
+    let yaml = std::fs::read_to_string(dir.path().join("pack/pack.yaml")).expect("pack.yaml");
+    write(
+        &dir.path().join("pack/pack.yaml"),
+        &format!("{yaml}timeout: 20s\n"),
+    );
+    let (code, text) = mark(dir.path());
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("re-marked (the pack changed)"), "{text}");
+}
+
+/// A Python pack whose model prints `ok`, two cases.
+fn python_pack(dir: &Path) -> PathBuf {
+    let pack = dir.join("pack");
+    write(
+        &pack.join("pack.yaml"),
+        "name: hello\nmodel:\n  dir: model\n  command: python3 hello.py\nsubmissions:\n  \
+         program: hello.py\n  run: \"python3 {program}\"\ntimeout: 10s\n",
+    );
+    write(&pack.join("model/hello.py"), "print('ok')\n");
+    write(
+        &pack.join("suite.yaml"),
+        "name: hello\ncategories:\n  - {name: c, marks: 2}\n",
+    );
+    write(
+        &pack.join("rules.yaml"),
+        "rules:\n  - id: T-1\n    summary: says ok\n    ambiguous: no\n  - id: T-2\n    \
+         summary: says ok again\n    ambiguous: no\n",
+    );
+    for (name, rule) in [("one", "T-1"), ("two", "T-2")] {
+        write(
+            &pack.join(format!("c/{name}.yaml")),
+            &format!("summary: {name}\ncategory: c\nrules: [{rule}]\nargs: []\n"),
+        );
+    }
+    let (code, text) = run(dir, &["bless", "--spec", "./pack"]);
+    assert_eq!(code, Some(0), "{text}");
+    pack
+}
+
+/// Imports a module no machine has: what a course package missing
+/// where the marks run looks like.
+const IMPORTS: &str = "import tabulate_not_installed_here\nprint('ok')\n";
+
+#[test]
+fn a_module_missing_where_the_marks_run_is_the_environments_failure() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    python_pack(dir.path());
+    write(&dir.path().join("subs/alice/hello.py"), IMPORTS);
+    write(&dir.path().join("subs/bob/hello.py"), "print('ok')\n");
+    let (code, text) = mark(dir.path());
+    // Exit 3: marks not to publish.
+    assert_eq!(code, Some(3), "{text}");
+    assert!(
+        text.contains(
+            "alice: build ok, 0 of 2 — ENVIRONMENT FAILURE, not the program's: cannot import \
+             `tabulate_not_installed_here`: not installed where the marks run"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("ENVIRONMENT FAILURE: 1 submission(s) failed for what this machine lacks"),
+        "{text}"
+    );
+    // The row says so; the class view's banner names alice, not bob.
+    let table = csv(dir.path());
+    assert!(
+        table.contains(
+            "\nalice,,,,ok,0,0,0,0,2,0,environment: cannot import `tabulate_not_installed_here`: \
+             not installed where the marks run,"
+        ),
+        "{table}"
+    );
+    let index = std::fs::read_to_string(dir.path().join("marks/index.html")).expect("index");
+    let banner = index
+        .split_once("<div id=\"environment\"")
+        .and_then(|(_, rest)| rest.split_once("</div>"))
+        .map(|(b, _)| b)
+        .expect("the banner");
+    assert!(
+        banner.contains("Environment failures: do not publish these marks")
+            && banner.contains("1 submission(s), 2 case(s): alice"),
+        "{banner}"
+    );
+    assert!(
+        index.find("id=\"environment\"") < index.find("<h2>Submissions</h2>"),
+        "the banner heads the page"
+    );
+
+    // `run` on alice's program alone: the environment's cause first,
+    // exit 3.
+    let out = harness()
+        .current_dir(dir.path().join("subs/alice"))
+        .args(["--spec", "../../pack", "--bin", "python3 hello.py"])
+        .output()
+        .expect("run");
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(3), "{said}");
+    assert!(
+        said.contains(
+            "cause 1 of 1: 2 case(s): environment: cannot import `tabulate_not_installed_here`"
+        ),
+        "{said}"
+    );
+}
+
+#[test]
+fn a_mark_the_environment_struck_is_never_kept() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    python_pack(dir.path());
+    write(&dir.path().join("subs/alice/hello.py"), IMPORTS);
+    write(&dir.path().join("subs/bob/hello.py"), "print('ok')\n");
+    let (code, text) = mark(dir.path());
+    assert_eq!(code, Some(3), "{text}");
+    // Nothing the hash reads changed (a module installed on the machine
+    // is no file of the pack's): alice is marked again all the same.
+    let (code, text) = mark(dir.path());
+    assert_eq!(code, Some(3), "{text}");
+    assert!(
+        text.contains("alice: re-marked (it failed for the environment last time), build ok"),
+        "{text}"
+    );
+    assert!(text.contains("bob: unchanged, 2 of 2"), "{text}");
+}
