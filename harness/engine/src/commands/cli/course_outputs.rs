@@ -20,7 +20,9 @@ pub(super) fn github_wanted(cli: &Cli, marking: bool) -> bool {
     cli.github || github::chosen_by_environment(marking)
 }
 
-/// Writes `--github`'s and `--prairielearn`'s outputs when wanted. The
+/// Writes `--github`'s and `--prairielearn`'s outputs when wanted
+/// (`category_causes`: each category's causes as the report renders
+/// them, asked for only when PrairieLearn's document is written). The
 /// annotations go to stdout in the report's own format and to stderr in
 /// a machine format (`--format json` stays parseable).
 pub(super) fn write(
@@ -28,6 +30,7 @@ pub(super) fn write(
     first_suite: Option<&Suite>,
     info: &RunInfo<'_>,
     results: &[CaseResult],
+    category_causes: impl FnOnce() -> Vec<(String, String)>,
 ) -> Result<(), String> {
     // `mark`'s checks are told how to name the program (`--reproduce-as`).
     let github = github_wanted(cli, cli.reproduce_as.is_some());
@@ -55,7 +58,7 @@ pub(super) fn write(
         }
     }
     if let Some(path) = &cli.prairielearn {
-        let causes = super::outputs::category_causes(results);
+        let causes = category_causes();
         let all = crate::judge::group::render(results, visible::Style { colour: false });
         let all = crate::output::reproduce::for_gradescope(&all);
         let grade = prairielearn::grade(&doc, &titles, &causes, all.trim_start_matches('\n'));

@@ -23,7 +23,7 @@ pub(super) fn write_machine_outputs(
     started: Instant,
 ) -> Result<(), String> {
     // `--github`, `--prairielearn`: the places courses mark.
-    super::course_outputs::write(cli, first_suite, info, results)?;
+    super::course_outputs::write(cli, first_suite, info, results, || category_causes(results))?;
     if cli.results.is_none() && cli.gradescope.is_none() {
         return Ok(());
     }
@@ -73,7 +73,7 @@ pub(super) fn category_titles(first_suite: Option<&Suite>) -> Vec<(String, Strin
 /// Each category's failures grouped by cause, then its memory warnings,
 /// as the report renders them (without colour, and no kit named as the
 /// student's): a Gradescope test's output.
-pub(super) fn category_causes(results: &[CaseResult]) -> Vec<(String, String)> {
+fn category_causes(results: &[CaseResult]) -> Vec<(String, String)> {
     let mut categories: Vec<&str> = results
         .iter()
         .filter_map(|r| r.category.as_deref())
