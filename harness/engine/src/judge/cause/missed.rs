@@ -104,15 +104,8 @@ pub(super) fn missed_check(
         && actual.len() > first.at
     {
         // A message and exit 0 is not going on: say exactly that.
-        let rest = &actual[first.at..];
-        let lines = rest.iter().filter(|&&b| b == b'\n').count();
-        if let Some(n) = exits_zero(mismatches).filter(|_| lines <= 1) {
-            let label = format!(
-                "prints a message and exits 0 where the reference exits {n} ({}): {}",
-                stop_rule(stop),
-                stop.detail
-            );
-            return Some((zero(stop, "stdout"), label));
+        if let Some(found) = message_and_zero(mismatches, stop, &actual[first.at..]) {
+            return Some(found);
         }
         let label = format!("goes on after {}", stop.detail);
         return Some((missed(Missed::GoesOn, stop), label));
@@ -125,6 +118,26 @@ pub(super) fn missed_check(
     }
     let label = format!("accepts `{line}`: {}", rejected.detail);
     Some((missed(Missed::Accepts, rejected), label))
+}
+
+/// A message (at most one line from where it departs) and exit 0 where
+/// the reference stops with an error: its cause part and label.
+fn message_and_zero(
+    mismatches: &[Mismatch],
+    stop: &Ruling,
+    rest: &[u8],
+) -> Option<(PartCause, String)> {
+    let lines = rest
+        .split_inclusive(|&b| b == b'\n')
+        .filter(|l| l.ends_with(b"\n"))
+        .count();
+    let n = exits_zero(mismatches).filter(|_| lines <= 1)?;
+    let label = format!(
+        "prints a message and exits 0 where the reference exits {n} ({}): {}",
+        stop_rule(stop),
+        stop.detail
+    );
+    Some((zero(stop, "stdout"), label))
 }
 
 /// The reference's status, when the run exited 0 where it exits another.
