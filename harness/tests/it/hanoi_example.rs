@@ -379,7 +379,7 @@ const CAUSES: [(&str, Session, &str); 5] = [
             stdin: "",
             files: &[],
         },
-        "status: stops otherwise where the reference stops (EOF-1)",
+        "status: exits 0 where the reference stops with an error (EOF-1)",
     ),
     (
         "carol",

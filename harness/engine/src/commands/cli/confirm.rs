@@ -43,20 +43,9 @@ use std::time::Duration;
 use crate::exec::run::{self, Activity, Ending, Invocation, Limits, Outcome};
 use crate::judge::cause::Cause;
 use crate::judge::group;
-use crate::judge::verdict::{CaseResult, Verdict};
 
-/// A case charged as [`Confirmed::Spent`], kept so that its cause's
-/// worked example can be told slow or stuck after the run.
-pub(super) struct SpentRun {
-    /// The case's name, as its result names it.
-    pub(super) name: String,
-    /// Its time limit.
-    pub(super) limit: Duration,
-    /// The note its failure carries now.
-    pub(super) note: String,
-    /// What the reference takes on the case.
-    pub(super) reference: Option<Duration>,
-}
+use super::told::{Confirmed, SpentRun};
+use crate::judge::verdict::{CaseResult, Verdict};
 
 /// Puts in each cause's worked example charged as [`Confirmed::Spent`]
 /// what the cause's confirmation told (slow or stuck, [`tell`], run in the
@@ -65,7 +54,7 @@ pub(super) struct SpentRun {
 pub(super) fn tell_examples(
     results: &mut [CaseResult],
     spent: Vec<SpentRun>,
-    told: &super::settle::Causes,
+    told: &super::told::Causes,
 ) {
     if spent.is_empty() {
         return;
@@ -94,32 +83,6 @@ pub(super) fn tell_examples(
 
 /// How many times the limit a confirming run is given.
 pub(super) const HEADROOM: u32 = 4;
-
-/// What a confirmation found, for the report.
-#[derive(Debug, Clone)]
-pub(super) enum Confirmed {
-    /// Finished within the limit's CPU time: judged on `outcome`.
-    Cleared(Box<Outcome>),
-    /// Finished, after `took` (wall) and `cpu`, past the limit.
-    Slow {
-        /// Wall time of the confirming run.
-        took: Duration,
-    },
-    /// Killed blocked, using no CPU: charged at once.
-    Blocked,
-    /// Killed having used its whole limit of CPU time: charged at once.
-    Spent {
-        /// How busy it was at the kill.
-        activity: Activity,
-    },
-    /// Killed again at the headroom.
-    Stuck {
-        /// How busy it was at the second kill.
-        activity: Activity,
-        /// The headroom's limit.
-        after: Duration,
-    },
-}
 
 /// How a run killed at its time limit looks at the kill.
 #[derive(Debug, Clone, Copy)]

@@ -18,7 +18,7 @@ use crate::model::case::Overrides;
 use crate::packs::pack::Pack;
 
 use super::args::Cli;
-use super::confirm::SpentRun;
+use super::told::SpentRun;
 
 pub(super) struct Context {
     pub(super) target: Target,
@@ -51,7 +51,7 @@ pub(super) struct Context {
     pub(super) spent: Mutex<Vec<SpentRun>>,
     /// What each cause's confirmation told, shared by the cause's cases
     /// (one confirmation per cause: `settle.rs`).
-    pub(super) causes: super::settle::Causes,
+    pub(super) causes: super::told::Causes,
     /// `--memcheck`.
     pub(super) memcheck: Option<crate::exec::memcheck::Memcheck>,
     /// The pack's `match:` checkers.
@@ -107,7 +107,7 @@ pub(super) fn context(
         results: Mutex::new(Vec::new()),
         budget: EarlyStop::new(!cli.bless && !cli.no_early_stop),
         spent: Mutex::new(Vec::new()),
-        causes: super::settle::Causes::default(),
+        causes: super::told::Causes::default(),
         memcheck: cli.memcheck,
         checkers,
         strict: cli.strict,

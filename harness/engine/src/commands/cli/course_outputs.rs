@@ -44,7 +44,7 @@ pub(super) fn write(
         .map(|suite| report::score(suite, results, cli.strict))
         .unwrap_or_default();
     let doc = crate::output::results::build(info, results, &rows);
-    let titles = super::outputs::category_titles(first_suite);
+    let titles = category_titles(first_suite);
     if github {
         let classroom = github::classroom(&doc, results, &titles);
         append_to("GITHUB_OUTPUT", &github::output_line(&classroom))?;
@@ -104,4 +104,17 @@ fn append_to(var: &str, text: &str) -> Result<(), String> {
         .open(path)
         .and_then(|mut f| f.write_all(text.as_bytes()))
         .map_err(|e| format!("--github: cannot write {} (${var}): {e}", path.display()))
+}
+
+/// Each category's name and title (empty when it has none), in the
+/// suite's order: what every course's format heads a test with.
+pub(super) fn category_titles(first_suite: Option<&Suite>) -> Vec<(String, String)> {
+    first_suite
+        .map(|s| {
+            s.categories
+                .iter()
+                .map(|c| (c.name.clone(), c.title.clone().unwrap_or_default()))
+                .collect()
+        })
+        .unwrap_or_default()
 }

@@ -32,6 +32,7 @@ mod prepare;
 mod progress;
 mod runner;
 mod settle;
+mod told;
 mod trials;
 
 use std::ffi::OsString;

@@ -41,7 +41,7 @@ pub(super) fn write_machine_outputs(
         )?;
     }
     if let Some(path) = &cli.gradescope {
-        let titles = category_titles(first_suite);
+        let titles = super::course_outputs::category_titles(first_suite);
         let causes = category_causes(results);
         let grade = crate::output::results::gradescope(
             &doc,
@@ -55,19 +55,6 @@ pub(super) fn write_machine_outputs(
         )?;
     }
     Ok(())
-}
-
-/// Each category's name and title (empty when it has none), in the
-/// suite's order: what every course's format heads a test with.
-pub(super) fn category_titles(first_suite: Option<&Suite>) -> Vec<(String, String)> {
-    first_suite
-        .map(|s| {
-            s.categories
-                .iter()
-                .map(|c| (c.name.clone(), c.title.clone().unwrap_or_default()))
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 /// Each category's failures grouped by cause, then its memory warnings,

@@ -28,118 +28,25 @@
 //! its limit, and as much again under a load that starves it twice), not
 //! one per case, and the verdicts are those of an idle machine.
 
-use std::sync::{Condvar, Mutex, PoisonError};
+use std::sync::PoisonError;
 use std::time::Duration;
 
 use crate::exec::run::{Activity, Ending, Invocation, Outcome};
-use crate::judge::cause::Cause;
+use crate::judge::compare;
+use crate::judge::failure::CaseFailure;
 use crate::judge::verdict::Verdict;
 
-use super::confirm::{self, Confirmed, Look, SpentRun};
+use super::confirm::{self, Look};
 use super::context::Context;
-use super::trials::Aside;
+use super::told::{Confirmed, SpentRun};
 
-/// Longest a case waits for its cause's confirmation before running its
-/// own: a confirmation is bounded by the run's limits (at most twenty
-/// times the case's limit), so this is only a guard.
-const WAIT_AT_MOST: Duration = Duration::from_secs(600);
-
-/// What one cause's confirmation found.
-enum State {
-    /// A case of the cause is being confirmed.
-    Confirming,
-    /// Told: slow or stuck (past its CPU limit), or `None` (cleared, or
-    /// the run could not be made: nothing said of the cause).
-    Told(Option<Confirmed>, String),
-}
-
-/// The confirmations of one run, by cause and time limit.
-#[derive(Default)]
-pub(super) struct Causes {
-    states: Mutex<Vec<(Cause, Duration, State)>>,
-    changed: Condvar,
-}
-
-impl Causes {
-    /// What the confirmation of `cause` at `limit` told, when it found the
-    /// cause past its CPU limit.
-    pub(super) fn told(&self, cause: &Cause, limit: Duration) -> Option<Confirmed> {
-        let states = self.states.lock().unwrap_or_else(PoisonError::into_inner);
-        states.iter().find_map(|(c, l, s)| match s {
-            State::Told(Some(told), _) if c == cause && *l == limit => Some(told.clone()),
-            _ => None,
-        })
-    }
-
-    /// Claims the telling of `cause` at `limit` for a case charged at
-    /// once: `false` when another case of the cause has it.
-    fn claim(&self, cause: &Cause, limit: Duration) -> bool {
-        let mut states = self.states.lock().unwrap_or_else(PoisonError::into_inner);
-        if states.iter().any(|(c, l, _)| c == cause && *l == limit) {
-            return false;
-        }
-        states.push((cause.clone(), limit, State::Confirming));
-        true
-    }
-
-    /// For a starved timeout of `cause` at `limit`: what its cause's
-    /// confirmation told (slow or stuck, and the case told on), waiting
-    /// for one under way; `None` after claiming the confirmation for this
-    /// case, or when the cause's confirmation cleared its case (each case
-    /// is then confirmed on its own).
-    fn known_or_claim(&self, cause: &Cause, limit: Duration) -> Option<(Confirmed, String)> {
-        let mut states = self.states.lock().unwrap_or_else(PoisonError::into_inner);
-        let deadline = std::time::Instant::now() + WAIT_AT_MOST;
-        loop {
-            let Some((_, _, state)) = states.iter().find(|(c, l, _)| c == cause && *l == limit)
-            else {
-                states.push((cause.clone(), limit, State::Confirming));
-                return None;
-            };
-            match state {
-                State::Told(Some(told), on) if stuck_past(told, limit) => {
-                    return Some((told.clone(), on.clone()));
-                }
-                State::Told(..) => return None,
-                State::Confirming => {
-                    let left = deadline.saturating_duration_since(std::time::Instant::now());
-                    if left.is_zero() {
-                        return None;
-                    }
-                    states = self
-                        .changed
-                        .wait_timeout(states, left)
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .0;
-                }
-            }
-        }
-    }
-
-    /// Records what the confirmation of `cause` at `limit`, run on the
-    /// case `on`, told.
-    fn record(&self, cause: &Cause, limit: Duration, told: Option<Confirmed>, on: &str) {
-        let mut states = self.states.lock().unwrap_or_else(PoisonError::into_inner);
-        let told = told.filter(|t| !matches!(t, Confirmed::Cleared(_)));
-        match states
-            .iter_mut()
-            .find(|(c, l, _)| c == cause && *l == limit)
-        {
-            Some((_, _, state)) => *state = State::Told(told, on.to_owned()),
-            None => states.push((cause.clone(), limit, State::Told(told, on.to_owned()))),
-        }
-        drop(states);
-        self.changed.notify_all();
-    }
-}
-
-/// Whether a confirmation found its case stuck past its CPU limit: killed
-/// again having used more CPU time than the limit (a loop that never
-/// ends). Only that speaks for the cause's other cases: a slow case's CPU
-/// time lies near its limit and differs from case to case, and a case
-/// starved twice or blocked at the second kill proved nothing.
-fn stuck_past(told: &Confirmed, limit: Duration) -> bool {
-    matches!(told, Confirmed::Stuck { activity, .. } if activity.cpu.is_some_and(|cpu| cpu > limit))
+/// What a verdict leaves aside: the departures a tolerance forgave (under
+/// `--strict`, those it would have), and under `--memcheck …,warn` the
+/// memory error only warned about.
+#[derive(Debug, Default)]
+pub(super) struct Aside {
+    pub(super) forgiven: Vec<compare::Forgiven>,
+    pub(super) warning: Option<Box<CaseFailure>>,
 }
 
 /// One run of a case, and how to judge a run of it.

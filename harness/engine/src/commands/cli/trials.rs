@@ -33,7 +33,7 @@ use crate::judge::checker::CaseOracle;
 use super::bless::bless_one;
 use super::context::Context;
 use super::prepare::{converse, prepare};
-use super::settle;
+use super::settle::{self, Aside};
 
 /// One selected case, ready to run: under libtest-mimic (as a [`Trial`])
 /// or under the harness's own runner ([`super::progress`]).
@@ -165,15 +165,6 @@ pub(super) fn job(
         ignored,
         run,
     }
-}
-
-/// What a verdict leaves aside: the departures a tolerance forgave (under
-/// `--strict`, those it would have), and under `--memcheck …,warn` the
-/// memory error only warned about.
-#[derive(Debug, Default)]
-pub(super) struct Aside {
-    pub(super) forgiven: Vec<compare::Forgiven>,
-    pub(super) warning: Option<Box<CaseFailure>>,
 }
 
 /// Runs one case and judges it; `actual` receives how the program ended,
