@@ -501,7 +501,7 @@ fn environment(marks: &[SubmissionMark]) -> Vec<SharedCause> {
             cases,
         })
         .collect();
-    out.sort_by(|a, b| b.submissions.len().cmp(&a.submissions.len()));
+    out.sort_by_key(|c| std::cmp::Reverse(c.submissions.len()));
     out
 }
 

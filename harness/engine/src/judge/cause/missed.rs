@@ -105,7 +105,7 @@ pub(super) fn missed_check(
     {
         // A message and exit 0 is not going on: say exactly that.
         let rest = &actual[first.at..];
-        let lines = rest.iter().filter(|&&b| b == b'\n').count();
+        let lines = rest.split(|&b| b == b'\n').count().saturating_sub(1);
         if let Some(n) = exits_zero(mismatches).filter(|_| lines <= 1) {
             let label = format!(
                 "prints a message and exits 0 where the reference exits {n} ({}): {}",
