@@ -6,7 +6,8 @@ use std::io;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use crate::*;
+use crate::spec::{Layout, Spec};
+use crate::{Io, Report, Reported, Streams, policy, read_report, reads, start};
 
 /// The environment variable that turns a harness binary into a keeper; its
 /// value is the JSON [`Spec`] of the program to run.

@@ -9,7 +9,8 @@ use std::os::unix::ffi::OsStrExt as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::*;
+use crate::level::Containment;
+use crate::{Limits, policy, reads, report};
 
 /// A run's folders: the case folder the program works in, and the status
 #[derive(Debug, Clone)]
