@@ -39,8 +39,10 @@ pub mod partition;
 pub mod record;
 pub mod sanity;
 pub mod stale;
+mod submission;
 pub mod unpack;
 pub mod view;
 mod work;
+mod workers;
 
 pub use work::mark;

@@ -6,6 +6,10 @@ use proptest::prelude::*;
 
 use super::*;
 
+#[expect(
+    clippy::unnecessary_wraps,
+    reason = "compared with the parsers' `Option<Frame>` results"
+)]
 fn frame(file: &str, line: u32) -> Option<Frame> {
     Some(Frame {
         file: file.to_owned(),
