@@ -27,7 +27,7 @@ except FileNotFoundError:
     sys.exit("Could not read " + sys.argv[1])
 "#;
 
-const PYTHON: &str = r#"import sys
+const PYTHON: &str = r"import sys
 
 
 def main():
@@ -36,21 +36,21 @@ def main():
 
 
 main()
-"#;
+";
 
-const JAVA: &str = r#"import java.nio.file.*;
+const JAVA: &str = r"import java.nio.file.*;
 
 public class Main {
     public static void main(String[] args) throws Exception {
         System.out.println(Files.readAllLines(Path.of(args[0])).size());
     }
 }
-"#;
+";
 
-const NODE: &str = r#"const fs = require('fs');
+const NODE: &str = r"const fs = require('fs');
 const text = fs.readFileSync(process.argv[2], 'utf8');
 console.log(text.split('\n').length - 1);
-"#;
+";
 
 fn harness() -> Command {
     let mut cmd = Command::cargo_bin("boxes-harness").expect("the harness binary");

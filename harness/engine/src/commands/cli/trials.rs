@@ -232,12 +232,8 @@ pub(super) fn judge(
     };
     let crashed = matches!(outcome.ending, crate::exec::run::Ending::Signaled(_));
     let case_folder = outcome.folder.clone();
-    // What the marker's environment lacks, told on stderr: read before
-    // the comparison takes the run, used only if the case fails.
-    let home = ctx.target.home();
-    let lack = crate::judge::environment::detect(&outcome.stderr, &|class| {
-        home.as_deref().is_some_and(|h| holds_class(h, class))
-    });
+    // Read before the comparison takes the run, used only if it fails.
+    let lack = environment_lack(ctx, &outcome.stderr);
     let (outcome, memory) = match &ctx.memcheck {
         Some(memcheck) => compare::memory_error(outcome, memcheck.leaks),
         None => (outcome, None),
@@ -300,20 +296,7 @@ pub(super) fn judge(
             .map_err(|e| eprintln!("{}: --keep-failed: {}: {e}", ctx.program, file.name()))
             .ok()
     });
-    // Only the reference's runs can be blessed: a student whose program
-    // fails gets no hint they cannot use.
-    let rebless = ctx.target.is_reference().then(|| {
-        (
-            "re-bless from the reference (if the expectation is wrong):".to_owned(),
-            // A folder pack is named: without it the default pack's
-            // reference would bless.
-            reproduce::rebless_command(
-                ctx.program,
-                ctx.target.is_model().then_some(ctx.spec),
-                file,
-            ),
-        )
-    });
+    let rebless = rebless(ctx, file);
     let notes = Notes {
         summary: case.summary.clone(),
         rules: case.rules.clone(),
@@ -353,6 +336,32 @@ pub(super) fn judge(
 
 /// Files of a program's folder looked at for a class of its own, at most.
 const CLASS_FILES: usize = 10_000;
+
+/// The hint to re-bless a failed case: only the reference's runs can be
+/// blessed, so a student whose program fails gets no hint they cannot use.
+fn rebless(ctx: &Context, file: &CaseFile) -> Option<(String, String)> {
+    ctx.target.is_reference().then(|| {
+        (
+            "re-bless from the reference (if the expectation is wrong):".to_owned(),
+            // A folder pack is named: without it the default pack's
+            // reference would bless.
+            reproduce::rebless_command(
+                ctx.program,
+                ctx.target.is_model().then_some(ctx.spec),
+                file,
+            ),
+        )
+    })
+}
+
+/// What the marker's environment lacks, told on `stderr` (a module, a
+/// shared library, a class the program's folder does not hold).
+fn environment_lack(ctx: &Context, stderr: &[u8]) -> Option<crate::judge::environment::Lack> {
+    let home = ctx.target.home();
+    crate::judge::environment::detect(stderr, &|class| {
+        home.as_deref().is_some_and(|h| holds_class(h, class))
+    })
+}
 
 /// Whether the program's folder `home` holds the Java class `simple` (its
 /// `.class` or `.java` file): a class of its own it cannot load is the
