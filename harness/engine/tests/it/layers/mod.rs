@@ -22,13 +22,17 @@
 //! conformance-engine --test it layers:: -- --nocapture` prints them for another
 //! checkout.
 //!
-//! Past 600 lines: the use-tree reader, the graph, the measures and the
-//! synthetic trees that prove the checker can fail belong together; about
-//! half of the file is those tests.
+//! The source reader (comments and strings blanked, tokens, use trees,
+//! paths) is [`reader`]; the graph, the measures and the synthetic trees
+//! that prove the checker can fail are here.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
+
+mod reader;
+mod synthetic;
+use reader::named_paths;
 
 /// The layers, lowest first: each is a folder of `src/`, and may import
 /// from itself and from the folders before it in this list.
@@ -198,316 +202,6 @@ fn module_of(rel: &str) -> Vec<String> {
         parts.push(stem.to_owned());
     }
     parts
-}
-
-/// The text with comments, strings and character literals blanked (lines
-/// kept), so that only code is read.
-fn code_only(text: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::with_capacity(text.len());
-    let mut i = 0;
-    let blank = |c: char| if c == '\n' { '\n' } else { ' ' };
-    while i < chars.len() {
-        let c = chars[i];
-        let next = chars.get(i + 1).copied();
-        if c == '/' && next == Some('/') {
-            while i < chars.len() && chars[i] != '\n' {
-                out.push(' ');
-                i += 1;
-            }
-        } else if c == '/' && next == Some('*') {
-            let mut depth = 0;
-            while i < chars.len() {
-                if chars[i] == '/' && chars.get(i + 1) == Some(&'*') {
-                    depth += 1;
-                    out.push_str("  ");
-                    i += 2;
-                } else if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
-                    depth -= 1;
-                    out.push_str("  ");
-                    i += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    out.push(blank(chars[i]));
-                    i += 1;
-                }
-            }
-        } else if c == 'r'
-            && (next == Some('"') || next == Some('#'))
-            && (i == 0 || !is_ident(chars[i - 1]))
-            && raw_start(&chars, i + 1).is_some()
-        {
-            let (hashes, body) = raw_start(&chars, i + 1).unwrap_or((0, i + 1));
-            for _ in i..body {
-                out.push(' ');
-            }
-            i = body;
-            while i < chars.len() {
-                if chars[i] == '"' && (1..=hashes).all(|k| chars.get(i + k) == Some(&'#')) {
-                    for _ in 0..=hashes {
-                        out.push(' ');
-                    }
-                    i += hashes + 1;
-                    break;
-                }
-                out.push(blank(chars[i]));
-                i += 1;
-            }
-        } else if c == '"' {
-            out.push(' ');
-            i += 1;
-            while i < chars.len() && chars[i] != '"' {
-                if chars[i] == '\\' {
-                    out.push(' ');
-                    i += 1;
-                }
-                if let Some(&ch) = chars.get(i) {
-                    out.push(blank(ch));
-                }
-                i += 1;
-            }
-            out.push(' ');
-            i += 1;
-        } else if c == '\'' {
-            // A character literal ('a', '\n', '\''), not a lifetime ('a).
-            let close = if next == Some('\\') {
-                (i + 3..chars.len().min(i + 12)).find(|&k| chars[k] == '\'')
-            } else if chars.get(i + 2) == Some(&'\'') {
-                Some(i + 2)
-            } else {
-                None
-            };
-            if let Some(end) = close {
-                for _ in i..=end {
-                    out.push(' ');
-                }
-                i = end + 1;
-            } else {
-                out.push(c);
-                i += 1;
-            }
-        } else {
-            out.push(c);
-            i += 1;
-        }
-    }
-    out
-}
-
-/// After an `r` at `at - 1`: the number of `#` and where the body starts,
-/// when a raw string opens there.
-fn raw_start(chars: &[char], at: usize) -> Option<(usize, usize)> {
-    let mut k = at;
-    while chars.get(k) == Some(&'#') {
-        k += 1;
-    }
-    (chars.get(k) == Some(&'"')).then_some((k - at, k + 1))
-}
-
-fn is_ident(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
-}
-
-/// A token of code: an identifier, `::`, or one other character.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Tok {
-    Ident(String),
-    Sep,
-    Punct(char),
-}
-
-/// The tokens of code, each with its line (from 1).
-fn tokens(code: &str) -> Vec<(Tok, usize)> {
-    let chars: Vec<char> = code.chars().collect();
-    let mut out = Vec::new();
-    let mut line = 1;
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if c == '\n' {
-            line += 1;
-            i += 1;
-        } else if c.is_whitespace() {
-            i += 1;
-        } else if is_ident(c) {
-            let start = i;
-            while i < chars.len() && is_ident(chars[i]) {
-                i += 1;
-            }
-            out.push((Tok::Ident(chars[start..i].iter().collect()), line));
-        } else if c == ':' && chars.get(i + 1) == Some(&':') {
-            out.push((Tok::Sep, line));
-            i += 2;
-        } else {
-            out.push((Tok::Punct(c), line));
-            i += 1;
-        }
-    }
-    out
-}
-
-/// Reads a `use` tree from `toks[at..]`: every full path it names, each
-/// with its line; returns where the tree ends.
-fn use_tree(
-    toks: &[(Tok, usize)],
-    mut at: usize,
-    prefix: &[String],
-    out: &mut Vec<(Vec<String>, usize)>,
-) -> usize {
-    let mut path = prefix.to_vec();
-    let mut line = toks.get(at).map_or(0, |t| t.1);
-    loop {
-        match toks.get(at) {
-            Some((Tok::Ident(name), l)) => {
-                if name == "as" {
-                    // `as name`: the alias names nothing new.
-                    at += 2;
-                    out.push((path, line));
-                    return at;
-                }
-                path.push(name.clone());
-                line = *l;
-                at += 1;
-                if toks.get(at).map(|t| &t.0) == Some(&Tok::Sep) {
-                    at += 1;
-                } else {
-                    out.push((path, line));
-                    return at;
-                }
-            }
-            Some((Tok::Punct('{'), _)) => {
-                at += 1;
-                loop {
-                    match toks.get(at) {
-                        Some((Tok::Punct('}'), _)) => return at + 1,
-                        Some((Tok::Punct(','), _)) => at += 1,
-                        None => return at,
-                        _ => at = use_tree(toks, at, &path, out),
-                    }
-                }
-            }
-            Some((Tok::Punct('*'), l)) => {
-                out.push((path, *l));
-                return at + 1;
-            }
-            _ => {
-                if !path.is_empty() && path.len() > prefix.len() {
-                    out.push((path, line));
-                }
-                return at;
-            }
-        }
-    }
-}
-
-/// Every module path (absolute, from the crate root) a file names, each
-/// with its line.
-fn named_paths(source: &Source, modules: &BTreeSet<Vec<String>>) -> Vec<(Vec<String>, usize)> {
-    let toks = tokens(&code_only(&source.text));
-    let mut out = Vec::new();
-    // Inline modules (`mod tests { … }`) open at a brace depth.
-    let mut inline: Vec<(String, usize)> = Vec::new();
-    let mut depth = 0usize;
-    let mut i = 0;
-    while i < toks.len() {
-        let current: Vec<String> = source
-            .module
-            .iter()
-            .cloned()
-            .chain(inline.iter().map(|(n, _)| n.clone()))
-            .collect();
-        match &toks[i].0 {
-            Tok::Punct('{') => {
-                depth += 1;
-                i += 1;
-            }
-            Tok::Punct('}') => {
-                depth = depth.saturating_sub(1);
-                if inline.last().is_some_and(|(_, d)| *d == depth) {
-                    inline.pop();
-                }
-                i += 1;
-            }
-            Tok::Ident(kw) if kw == "mod" => {
-                if let (Some((Tok::Ident(name), _)), Some((Tok::Punct('{'), _))) =
-                    (toks.get(i + 1), toks.get(i + 2))
-                {
-                    inline.push((name.clone(), depth));
-                    depth += 1;
-                    i += 3;
-                } else {
-                    i += 1;
-                }
-            }
-            Tok::Ident(kw) if kw == "use" => {
-                let mut found = Vec::new();
-                i = use_tree(&toks, i + 1, &[], &mut found);
-                for (path, line) in found {
-                    if let Some(abs) = absolute(&path, &current, modules, true) {
-                        out.push((abs, line));
-                    }
-                }
-            }
-            Tok::Ident(first)
-                if matches!(first.as_str(), "crate" | "super" | "self")
-                    && toks.get(i + 1).map(|t| &t.0) == Some(&Tok::Sep)
-                    && !(i > 0 && matches!(toks[i - 1].0, Tok::Sep | Tok::Punct('$')))
-                    && !(i > 0 && toks[i - 1].0 == Tok::Ident("in".to_owned())) =>
-            {
-                let line = toks[i].1;
-                let mut path = vec![first.clone()];
-                let mut k = i + 1;
-                while toks.get(k).map(|t| &t.0) == Some(&Tok::Sep) {
-                    if let Some((Tok::Ident(seg), _)) = toks.get(k + 1) {
-                        path.push(seg.clone());
-                        k += 2;
-                    } else {
-                        break;
-                    }
-                }
-                if let Some(abs) = absolute(&path, &current, modules, false) {
-                    out.push((abs, line));
-                }
-                i = k;
-            }
-            _ => i += 1,
-        }
-    }
-    out
-}
-
-/// A path made absolute from the module `current`, or `None` when it
-/// names another crate.
-fn absolute(
-    path: &[String],
-    current: &[String],
-    modules: &BTreeSet<Vec<String>>,
-    in_use: bool,
-) -> Option<Vec<String>> {
-    let first = path.first()?;
-    match first.as_str() {
-        "crate" => Some(path[1..].to_vec()),
-        "self" => Some(current.iter().chain(&path[1..]).cloned().collect()),
-        "super" => {
-            let mut base = current.to_vec();
-            let mut rest = path;
-            while rest.first().is_some_and(|s| s == "super") {
-                base.pop();
-                rest = &rest[1..];
-            }
-            Some(base.into_iter().chain(rest.iter().cloned()).collect())
-        }
-        // A `use` may start at a child module (`use watch::Probe;`).
-        _ if in_use => {
-            let child: Vec<String> = current.iter().chain([first]).cloned().collect();
-            modules
-                .contains(&child)
-                .then(|| current.iter().chain(path).cloned().collect())
-        }
-        _ => None,
-    }
 }
 
 /// Reads `src` into a graph of imports between its files.
@@ -714,6 +408,53 @@ fn every_long_file_says_why_at_its_top() {
     assert!(silent.is_empty(), "long files without a reason: {silent:?}");
 }
 
+/// Every Rust file of the workspace under `dir`, but build output and
+/// hidden folders.
+fn workspace_rust(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') || name == "target" || name.starts_with("mutants.out") {
+            continue;
+        }
+        if path.is_dir() {
+            workspace_rust(&path, out);
+        } else if name.ends_with(".rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// No Rust file of the workspace passes 600 lines (issue 47): sources,
+/// tests, benches and fixture programs alike; a long one is split by
+/// concept, its tests into a sibling `tests.rs`.
+#[test]
+fn no_rust_file_of_the_workspace_passes_600_lines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut files = Vec::new();
+    workspace_rust(&root, &mut files);
+    assert!(
+        files.len() > 100,
+        "the check must read the workspace: {} files",
+        files.len()
+    );
+    let long: Vec<String> = files
+        .iter()
+        .filter_map(|f| {
+            let lines = std::fs::read_to_string(f).ok()?.lines().count();
+            (lines > LONG).then(|| format!("{} ({lines} lines)", f.display()))
+        })
+        .collect();
+    assert!(
+        long.is_empty(),
+        "files past {LONG} lines:\n{}",
+        long.join("\n")
+    );
+}
+
 /// Lines of every `.rs` file under `dir`.
 fn lines_under(dir: &Path) -> usize {
     sources(dir).iter().map(|s| s.text.lines().count()).sum()
@@ -779,103 +520,5 @@ fn the_architecture_page_matches_the_layers() {
     assert!(
         missing.is_empty(),
         "modules the page does not name: {missing:?}"
-    );
-}
-
-/// Writes `files` (path under `src/`, text) into a new folder.
-#[expect(
-    clippy::expect_used,
-    reason = "test helper: a tree that cannot be written must fail the test"
-)]
-fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("temporary folder");
-    for (rel, text) in files {
-        let path = dir.path().join(rel);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).expect("folder");
-        }
-        std::fs::write(path, text).expect("write");
-    }
-    dir
-}
-
-const SMALL: &[&str] = &["low", "high"];
-
-#[test]
-fn the_check_names_an_import_from_a_layer_above() {
-    let dir = tree(&[
-        ("lib.rs", "pub mod low;\npub mod high;\n"),
-        ("low/mod.rs", "//! Low.\npub mod a;\n"),
-        (
-            "low/a.rs",
-            "//! A, with crate::high::b::X in a comment.\n\nuse crate::high::b::X;\n",
-        ),
-        ("high/mod.rs", "pub mod b;\n"),
-        ("high/b.rs", "use crate::low::a;\npub struct X;\n"),
-    ]);
-    let m = measure(dir.path(), SMALL);
-    assert_eq!(m.arrows, 2, "{m}");
-    assert_eq!(m.between_layers, 2, "{m}");
-    assert_eq!(
-        m.problems(),
-        [
-            "low/a.rs:3: imports high/b.rs, a layer above",
-            "circle between files: high/b.rs ⇄ low/a.rs",
-            "  high/b.rs:1: imports low/a.rs",
-            "  low/a.rs:3: imports high/b.rs",
-        ],
-        "{m}"
-    );
-}
-
-#[test]
-fn the_check_reads_use_trees_super_and_inline_modules() {
-    let dir = tree(&[
-        ("lib.rs", "pub mod low;\n"),
-        (
-            "low/mod.rs",
-            "mod a;\nmod b;\nmod c;\nuse {a::One, b::{Two, self}};\n#[cfg(test)]\nmod tests {\n    use super::*;\n    use super::super::low::c;\n}\n",
-        ),
-        (
-            "low/a.rs",
-            "pub struct One;\nfn f() { let s = \"crate::low::b\"; }\n",
-        ),
-        (
-            "low/b.rs",
-            "use super::a::One;\npub struct Two<'a>(&'a One);\n",
-        ),
-        ("low/c.rs", "pub(in crate::low) fn g() -> char { '{' }\n"),
-    ]);
-    let m = measure(dir.path(), &["low"]);
-    let (g, _) = graph(dir.path());
-    let got: Vec<(&str, usize, &str)> = g
-        .arrows
-        .iter()
-        .map(|a| (a.from.as_str(), a.line, a.to.as_str()))
-        .collect();
-    assert_eq!(
-        got,
-        [
-            ("low/b.rs", 1, "low/a.rs"),
-            ("low/mod.rs", 4, "low/a.rs"),
-            ("low/mod.rs", 4, "low/b.rs"),
-            ("low/mod.rs", 8, "low/c.rs"),
-        ]
-    );
-    assert!(m.problems().is_empty(), "{m}");
-}
-
-#[test]
-fn the_check_refuses_a_path_through_the_facade() {
-    let dir = tree(&[
-        ("lib.rs", "pub mod low;\npub use low::a as a;\n"),
-        ("low/mod.rs", "pub mod a;\npub mod b;\n"),
-        ("low/a.rs", "pub struct One;\n"),
-        ("low/b.rs", "use crate::a::One;\n"),
-    ]);
-    let m = measure(dir.path(), &["low"]);
-    assert_eq!(
-        m.problems(),
-        ["low/b.rs:1: crate::a::One: names no file of the engine"]
     );
 }

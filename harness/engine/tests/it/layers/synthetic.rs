@@ -1,0 +1,103 @@
+//! Synthetic trees that prove the layers check can fail: an import from a
+//! layer above, use trees, `super` and inline modules, a path through the
+//! facade.
+
+use super::*;
+
+/// Writes `files` (path under `src/`, text) into a new folder.
+#[expect(
+    clippy::expect_used,
+    reason = "test helper: a tree that cannot be written must fail the test"
+)]
+fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    for (rel, text) in files {
+        let path = dir.path().join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("folder");
+        }
+        std::fs::write(path, text).expect("write");
+    }
+    dir
+}
+
+const SMALL: &[&str] = &["low", "high"];
+
+#[test]
+fn the_check_names_an_import_from_a_layer_above() {
+    let dir = tree(&[
+        ("lib.rs", "pub mod low;\npub mod high;\n"),
+        ("low/mod.rs", "//! Low.\npub mod a;\n"),
+        (
+            "low/a.rs",
+            "//! A, with crate::high::b::X in a comment.\n\nuse crate::high::b::X;\n",
+        ),
+        ("high/mod.rs", "pub mod b;\n"),
+        ("high/b.rs", "use crate::low::a;\npub struct X;\n"),
+    ]);
+    let m = measure(dir.path(), SMALL);
+    assert_eq!(m.arrows, 2, "{m}");
+    assert_eq!(m.between_layers, 2, "{m}");
+    assert_eq!(
+        m.problems(),
+        [
+            "low/a.rs:3: imports high/b.rs, a layer above",
+            "circle between files: high/b.rs ⇄ low/a.rs",
+            "  high/b.rs:1: imports low/a.rs",
+            "  low/a.rs:3: imports high/b.rs",
+        ],
+        "{m}"
+    );
+}
+
+#[test]
+fn the_check_reads_use_trees_super_and_inline_modules() {
+    let dir = tree(&[
+        ("lib.rs", "pub mod low;\n"),
+        (
+            "low/mod.rs",
+            "mod a;\nmod b;\nmod c;\nuse {a::One, b::{Two, self}};\n#[cfg(test)]\nmod tests {\n    use super::*;\n    use super::super::low::c;\n}\n",
+        ),
+        (
+            "low/a.rs",
+            "pub struct One;\nfn f() { let s = \"crate::low::b\"; }\n",
+        ),
+        (
+            "low/b.rs",
+            "use super::a::One;\npub struct Two<'a>(&'a One);\n",
+        ),
+        ("low/c.rs", "pub(in crate::low) fn g() -> char { '{' }\n"),
+    ]);
+    let m = measure(dir.path(), &["low"]);
+    let (g, _) = graph(dir.path());
+    let got: Vec<(&str, usize, &str)> = g
+        .arrows
+        .iter()
+        .map(|a| (a.from.as_str(), a.line, a.to.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("low/b.rs", 1, "low/a.rs"),
+            ("low/mod.rs", 4, "low/a.rs"),
+            ("low/mod.rs", 4, "low/b.rs"),
+            ("low/mod.rs", 8, "low/c.rs"),
+        ]
+    );
+    assert!(m.problems().is_empty(), "{m}");
+}
+
+#[test]
+fn the_check_refuses_a_path_through_the_facade() {
+    let dir = tree(&[
+        ("lib.rs", "pub mod low;\npub use low::a as a;\n"),
+        ("low/mod.rs", "pub mod a;\npub mod b;\n"),
+        ("low/a.rs", "pub struct One;\n"),
+        ("low/b.rs", "use crate::a::One;\n"),
+    ]);
+    let m = measure(dir.path(), &["low"]);
+    assert_eq!(
+        m.problems(),
+        ["low/b.rs:1: crate::a::One: names no file of the engine"]
+    );
+}
