@@ -422,7 +422,7 @@ fn workspace_rust(dir: &Path, out: &mut Vec<PathBuf>) {
         }
         if path.is_dir() {
             workspace_rust(&path, out);
-        } else if name.ends_with(".rs") {
+        } else if path.extension().is_some_and(|e| e == "rs") {
             out.push(path);
         }
     }
