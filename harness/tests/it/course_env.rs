@@ -14,9 +14,10 @@
 )]
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
 use assert_cmd::Command;
+
+use crate::files::{text, write};
 
 fn harness(cache: &Path) -> Command {
     let mut cmd = Command::cargo_bin("boxes-harness").expect("the harness binary");
@@ -26,21 +27,6 @@ fn harness(cache: &Path) -> Command {
         .env_remove("CONFORMANCE_CONTAINMENT")
         .env_remove("GITHUB_ACTIONS");
     cmd
-}
-
-fn write(path: &Path, text: &str) {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).expect("folder");
-    }
-    std::fs::write(path, text).expect("write");
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 /// Writes `boxed-1.0-py3-none-any.whl` into `dir`: a pure-Python

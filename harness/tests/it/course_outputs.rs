@@ -15,10 +15,11 @@
 )]
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
 use assert_cmd::Command;
 use base64::Engine as _;
+
+use crate::files::{text, write};
 
 fn harness() -> Command {
     let mut cmd = Command::cargo_bin("boxes-harness").expect("the harness binary");
@@ -29,21 +30,6 @@ fn harness() -> Command {
         .env_remove("GITHUB_OUTPUT")
         .env_remove("GITHUB_STEP_SUMMARY");
     cmd
-}
-
-fn write(path: &Path, text: &str) {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).expect("folder");
-    }
-    std::fs::write(path, text).expect("write");
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 /// Upper-cases its line; the student upper-cases only the first letter.

@@ -17,6 +17,8 @@ use std::process::Output;
 
 use assert_cmd::Command;
 
+use crate::files::{text, write};
+
 /// The model: a message of its choice and status 1 on a missing file.
 const MODEL: &str = r#"import sys
 
@@ -58,21 +60,6 @@ fn harness() -> Command {
         .env_remove("CONFORMANCE_REFERENCE")
         .env_remove("CONFORMANCE_CONTAINMENT");
     cmd
-}
-
-fn write(path: &Path, text: &str) {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).expect("folder");
-    }
-    std::fs::write(path, text).expect("write");
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 /// The pack in `dir/read`, its stderr judged by `tolerance`, blessed.

@@ -18,6 +18,7 @@ mod diff;
 mod docs;
 mod exceptions;
 mod fds;
+mod files;
 mod folder_pack;
 mod frictions;
 mod gridgame;

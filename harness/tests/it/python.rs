@@ -15,9 +15,10 @@
 )]
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
 use assert_cmd::Command;
+
+use crate::files::{text, write};
 
 /// The model: CS50's *fuel*, prompting with `input()`.
 const MODEL: &str = r#"def main():
@@ -87,13 +88,6 @@ fn harness() -> Command {
     cmd
 }
 
-fn write(path: &Path, text: &str) {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).expect("folder");
-    }
-    std::fs::write(path, text).expect("write");
-}
-
 /// The fuel pack in `dir/fuel`, blessed from its model.
 fn pack(dir: &Path) -> PathBuf {
     let pack = dir.join("fuel");
@@ -132,14 +126,6 @@ fn pack(dir: &Path) -> PathBuf {
         .expect("bless");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     pack
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 fn student(dir: &Path, who: &str, source: &str) -> PathBuf {
