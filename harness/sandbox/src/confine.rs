@@ -12,6 +12,9 @@
 //! system calls in the keeper. ABI 3 at least is required: before it,
 //! `truncate(2)` of any file escapes the rules, and the harness falls back
 //! to the mount namespace.
+//!
+//! At the bottom of the sandbox's order (docs/architecture.md): it
+//! imports nothing of the crate.
 
 use std::path::Path;
 

@@ -21,6 +21,9 @@
 //! A ruleset is built once per distinct list and kept: a resident keeper
 //! runs many programs with the same list, and building one opens every
 //! allowed path.
+//!
+//! At the bottom of the sandbox's order (docs/architecture.md): it
+//! imports nothing of the crate.
 
 use std::collections::HashMap;
 use std::fs;

@@ -31,6 +31,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 mod reader;
+mod sandbox;
 mod synthetic;
 use reader::named_paths;
 
@@ -217,8 +218,14 @@ fn graph(src: &Path) -> (Graph, Vec<Source>) {
     let mut unresolved = Vec::new();
     for source in &sources {
         for (abs, line) in named_paths(source, &modules) {
-            // The longest module prefix is the file that holds the item.
-            let target = (1..=abs.len()).rev().find_map(|n| by_module.get(&abs[..n]));
+            // The longest module prefix is the file that holds the item;
+            // the root itself (`use super::*` in `lib.rs`'s tests) is
+            // `lib.rs`, but an item of the root never is.
+            let target = if abs.is_empty() {
+                by_module.get(&abs)
+            } else {
+                (1..=abs.len()).rev().find_map(|n| by_module.get(&abs[..n]))
+            };
             let Some(to) = target else {
                 unresolved.push(format!("{}:{line}: crate::{}", source.rel, abs.join("::")));
                 continue;
