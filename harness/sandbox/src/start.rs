@@ -8,6 +8,11 @@
 //! resident keeper it hands runs to and the zygote it asks for keepers,
 //! below only the probe (which starts a keeper to try a level) and the
 //! mode.
+//!
+//! One piece: both ways a keeper starts (exec'd or forked at the
+//! Landlock levels, built by hakoniwa with a mount namespace) make the
+//! same `Kept` from the same streams' ends, and what a mount namespace
+//! shows (`mounted_view`) is part of starting one there.
 
 use std::fs;
 use std::io;

@@ -144,3 +144,31 @@ fn the_sandbox_check_names_a_circle() {
         ]
     );
 }
+
+/// A long file without its paragraph is named; one with it, a short one
+/// and a test file are not; the paragraph counts only in the opening doc.
+#[test]
+fn the_one_piece_check_names_a_silent_long_file() {
+    let body = "fn f() {}\n".repeat(400);
+    let files: Vec<(String, String)> = [
+        ("a/src/silent.rs", format!("//! Silent.\n{body}")),
+        (
+            "a/src/said.rs",
+            format!("#![doc = \"x\"]\n//! Said.\n//!\n//! One piece: one format.\n{body}"),
+        ),
+        (
+            "a/src/late.rs",
+            format!("//! Late.\n\n//! One piece: too late.\n{body}"),
+        ),
+        ("a/src/short.rs", "//! Short.\n".to_owned()),
+        ("a/tests/it/table.rs", body.clone()),
+        ("a/src/x/tests.rs", body.clone()),
+    ]
+    .into_iter()
+    .map(|(rel, text)| (rel.to_owned(), text))
+    .collect();
+    assert_eq!(
+        workspace::silent_long_files(&files),
+        ["a/src/silent.rs (401 lines)", "a/src/late.rs (403 lines)"]
+    );
+}
