@@ -54,7 +54,7 @@ pub enum ConfineError {
 
 /// Restricts the calling thread, and every process it starts from now
 /// on, to reading the whole file system and writing only beneath
-/// `writable` and to [`DEVICES`].
+/// `writable` and to `DEVICES`.
 pub fn restrict(writable: &[&Path]) -> Result<(), ConfineError> {
     let read: BitFlags<AccessFs> = AccessFs::from_read(ABI_USED);
     let all: BitFlags<AccessFs> = AccessFs::from_all(ABI_USED);

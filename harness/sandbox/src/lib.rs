@@ -7,7 +7,7 @@
 //! - at the default `pid` level, a user namespace and Landlock rules
 //!   ([`confine`]) that leave the file system read-only except the case
 //!   folder and a private temporary folder (named by `TMPDIR`; `/tmp`
-//!   itself is read-only); the keeper makes these itself ([`keeper`]);
+//!   itself is read-only); the keeper makes these itself (`keeper`);
 //!   where the kernel lacks Landlock (ABI 3 or later), a mount namespace
 //!   instead;
 //! - with `full` (opt-in: it costs more than the rest of a run), a mount

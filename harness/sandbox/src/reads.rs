@@ -139,7 +139,7 @@ fn all_public(dir: &Path, depth: usize) -> bool {
 /// What a program may read of its own, given the files that make it (the
 /// program, the files and folders its command line names): for a file,
 /// the folder holding it, or the file alone where that folder is shared
-/// ([`Shared`]); for a folder (`java -cp /x/classes`), that folder itself,
+/// (`Shared`); for a folder (`java -cp /x/classes`), that folder itself,
 /// never its parent, and nothing where it is shared itself.
 pub fn own_of(named: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
     Shared::of_this_process().own_of(named)

@@ -319,7 +319,7 @@ impl Spec {
         self
     }
 
-    /// The same, run in `cwd` (shown read-only in a mount namespace, see [`start`])
+    /// The same, run in `cwd` (shown read-only in a mount namespace, see [`start`](crate::start()))
     /// instead of the case folder.
     #[must_use]
     pub fn in_dir(mut self, cwd: &Path) -> Self {
