@@ -23,8 +23,13 @@
 //! checkout.
 //!
 //! The source reader (comments and strings blanked, tokens, use trees,
-//! paths) is [`reader`]; the graph, the measures and the synthetic trees
-//! that prove the checker can fail are here.
+//! paths) is [`reader`]; the sandbox's order, checked with the same graph,
+//! is [`sandbox`]; the workspace-wide length rules are [`workspace`]; the
+//! synthetic trees that prove each check can fail are [`synthetic`].
+//!
+//! One piece: the graph of imports, its measures and the engine's checks
+//! on it (layers, circles, the thin top layer, the architecture page)
+//! read one tree of sources; the checks are a few lines each.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
