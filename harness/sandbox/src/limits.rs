@@ -15,8 +15,13 @@
 //! of address space, which no address-space limit admits) is bounded by
 //! the memory it holds instead ([`Limits::bounding_resident`]): the
 //! keeper's watch sums its processes' resident memory.
+//!
+//! Near the bottom of the sandbox's order (docs/architecture.md): it
+//! imports only [`policy`], for the bounds in force.
 
 use rustix::process::{Pid, Resource, Rlimit};
+
+use crate::policy;
 
 /// Resource limits set on the program (`None`: inherited or unbounded).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -44,35 +49,11 @@ pub struct Limits {
     pub resident: Option<u64>,
 }
 
-/// The defaults, which `--max-*` options change for a whole command.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Bounds {
-    /// Address space, bytes.
-    pub memory: u64,
-    /// Open descriptors.
-    pub open_files: u64,
-    /// Processes and threads.
-    pub processes: u64,
-    /// Bytes of the run's folders.
-    pub folder_bytes: u64,
-}
-
-impl Default for Bounds {
-    fn default() -> Self {
-        Self {
-            memory: 4 << 30,
-            open_files: 1024,
-            processes: 256,
-            folder_bytes: 1 << 30,
-        }
-    }
-}
-
 impl Limits {
     /// The limits of a run with this timeout: CPU seconds two above the
-    /// timeout, 256 MiB files, and the [`Bounds`] in force ([`crate::policy`]).
+    /// timeout, 256 MiB files, and the [`Bounds`](policy::Bounds) in force ([`policy`]).
     pub fn for_timeout(timeout: std::time::Duration) -> Self {
-        let bounds = crate::policy::get().bounds;
+        let bounds = policy::get().bounds;
         Self {
             address_space: Some(bounds.memory),
             cpu_seconds: Some(timeout.as_secs() + 2),
