@@ -18,6 +18,14 @@
 //! offset where it happened. A record line `! rejected|stopped AT RULE KIND
 //! LINE-HEX EXIT-RULE\tSAYS\tDETAIL`, read back with [`parse_rulings`]; [`parse`]
 //! skips those lines, so an older reader is unharmed.
+//!
+//! What a reference writes besides stdout (a file it saves, a message on
+//! stderr) it records as an [`Aside`] in the context it obeys
+//! ([`wrote_aside`], the `aside` module).
+
+mod aside;
+
+pub use aside::{ASIDE_KEPT, Aside, Channel, parse_asides};
 
 use std::cell::RefCell;
 use std::fmt::Write as _;
@@ -160,6 +168,8 @@ pub struct Record {
     pub spans: Vec<Span>,
     /// The rejections and the stop, in order.
     pub rulings: Vec<Ruling>,
+    /// What it wrote besides stdout, in order.
+    pub asides: Vec<Aside>,
 }
 
 struct Trace {
@@ -167,6 +177,7 @@ struct Trace {
     at: u64,
     spans: Vec<(u64, u64, Context)>,
     rulings: Vec<Ruling>,
+    asides: Vec<Aside>,
 }
 
 thread_local! {
@@ -240,6 +251,29 @@ fn note<R: Reason>(
     });
 }
 
+/// The reference wrote `bytes` to `channel` (a file's path, or a message
+/// on stderr) in `context`: a program that does not is blamed on its
+/// rules. A path or message longer than [`ASIDE_KEPT`] is not recorded.
+pub fn wrote_aside(channel: Channel, bytes: &[u8], context: Context) {
+    if !active() || bytes.len() > ASIDE_KEPT {
+        return;
+    }
+    TRACE.with(|t| {
+        if let Ok(mut t) = t.try_borrow_mut()
+            && let Some(t) = t.as_mut()
+        {
+            let aside = Aside {
+                channel,
+                at: t.at,
+                bytes: bytes.to_vec(),
+                rules: context.rules.split(',').map(str::to_owned).collect(),
+                what: context.what.to_owned(),
+            };
+            t.asides.push(aside);
+        }
+    });
+}
+
 /// `n` bytes of stdout were written, in the current context.
 pub fn wrote(n: usize) {
     TRACE.with(|t| {
@@ -267,6 +301,7 @@ pub fn record<T>(f: impl FnOnce() -> T) -> (T, Record) {
                 at: 0,
                 spans: Vec::new(),
                 rulings: Vec::new(),
+                asides: Vec::new(),
             });
         }
     });
@@ -284,6 +319,7 @@ pub fn record<T>(f: impl FnOnce() -> T) -> (T, Record) {
             })
             .collect(),
         rulings: t.rulings,
+        asides: t.asides,
     });
     (value, record)
 }
@@ -327,6 +363,9 @@ pub fn render(record: &Record) -> String {
             one_line(&r.says),
             one_line(&r.detail)
         );
+    }
+    for a in &record.asides {
+        aside::render(a, &mut text);
     }
     for s in &record.spans {
         let _ = writeln!(
@@ -400,11 +439,12 @@ pub fn parse_rulings(text: &str) -> Vec<Ruling> {
         .collect()
 }
 
-/// Both parts of a record's text.
+/// Every part of a record's text.
 pub fn parse_record(text: &str) -> Record {
     Record {
         spans: parse(text),
         rulings: parse_rulings(text),
+        asides: parse_asides(text),
     }
 }
 

@@ -100,6 +100,9 @@ pub struct Notes {
     /// The rules that judge the case's output files (those declaring a
     /// `files:` tolerance; empty: the case's own rules).
     pub file_rules: Vec<String>,
+    /// The output files the run left as the case placed them: not
+    /// written, whatever a checker says of them.
+    pub unchanged: Vec<String>,
 }
 
 impl CaseFailure {
@@ -145,6 +148,17 @@ impl CaseFailure {
         // What decided a part speaks for it: never the bytes it forgave.
         let decided =
             crate::judge::cause::speak(&mut cause, &mut label, mismatches, &notes.decided);
+        // What the model writes besides stdout, left undone: one cause
+        // by the rules that write it, whichever file or message.
+        let asides = notes.provenance.as_ref().map_or(&[][..], |r| &r.asides);
+        let undone = crate::judge::cause::blame_asides(
+            &mut cause,
+            &mut label,
+            mismatches,
+            asides,
+            &notes.unchanged,
+        );
+        let decided = decided.filter(|_| !undone);
         // Files by rule: one bug, one cause, whichever file it misses.
         let file_rules = if notes.file_rules.is_empty() {
             &notes.rules
