@@ -38,17 +38,19 @@ pub fn blame_asides(
     let mut context: Option<&Aside> = None;
     let mut said: Vec<String> = Vec::new();
     for m in mismatches {
-        let (aside, words) = match m {
-            Mismatch::FileMissing { path } => (file_aside(asides, path), "not written"),
+        let (aside, words, file) = match m {
+            Mismatch::FileMissing { path } => {
+                (file_aside(asides, path), "not written", path.as_str())
+            }
             Mismatch::FileDiffers { path, .. } if unchanged.contains(path) => {
-                (file_aside(asides, path), "left as it was")
+                (file_aside(asides, path), "left as it was", path.as_str())
             }
             Mismatch::Stream {
                 stream: Stream::Stderr,
                 expected,
                 actual,
                 dropped: 0,
-            } => (lost_message(asides, expected, actual), "not on stderr"),
+            } => (lost_message(asides, expected, actual), "not on stderr", ""),
             _ => return false,
         };
         let Some(aside) = aside else { return false };
@@ -57,8 +59,9 @@ pub fn blame_asides(
             Some(_) => {}
             None => context = Some(aside),
         }
+        // A file as the case names it; a message without its newline.
         let shown = match aside.channel {
-            Channel::File => aside.bytes.as_slice(),
+            Channel::File => file.as_bytes(),
             Channel::Stderr => aside.bytes.strip_suffix(b"\n").unwrap_or(&aside.bytes),
         };
         said.push(format!(
@@ -193,6 +196,45 @@ pub fn blame_files(
     *label = Some(format!("{} ({})", said.join(", "), rules.join(", ")));
 }
 
+/// A cause that names no rule where the model marks its output (no span,
+/// ruling or aside places it: a status where the model's stdout could
+/// not be written, say) is labelled with the case's own rules, after its
+/// example's exact lines: every cause names at least one rule. The key
+/// stays as it was, so the rules of one case never split a cause.
+pub fn name_case_rules(
+    cause: &Cause,
+    quoted: &Cause,
+    label: &mut Option<String>,
+    record: &crate::judge::provenance::Record,
+    rules: &[String],
+) {
+    if rules.is_empty() {
+        return;
+    }
+    let said = label.clone().unwrap_or_else(|| cause.to_string());
+    let mut known = rules
+        .iter()
+        .chain(record.spans.iter().flat_map(|s| &s.rules))
+        .chain(record.asides.iter().flat_map(|a| &a.rules))
+        .chain(record.rulings.iter().map(|r| &r.rule));
+    if known.any(|rule| names(&said, rule)) {
+        return;
+    }
+    let head = label.clone().unwrap_or_else(|| quoted.to_string());
+    *label = Some(format!("{head} (the case's rules: {})", rules.join(", ")));
+}
+
+/// Whether `text` names `rule` as a whole word (`SAVE-1`, not `SAVE-12`).
+fn names(text: &str, rule: &str) -> bool {
+    !rule.is_empty()
+        && text.match_indices(rule).any(|(at, _)| {
+            let before = text[..at].chars().next_back();
+            let after = text[at + rule.len()..].chars().next();
+            let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '-');
+            !word(before) && !word(after)
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,5 +272,95 @@ mod tests {
         };
         let (mixed, _) = blamed(&[status, missing]);
         assert!(!mixed.to_string().starts_with("files"), "{mixed}");
+    }
+
+    fn save(channel: Channel, bytes: &[u8]) -> Aside {
+        Aside {
+            channel,
+            at: 10,
+            bytes: bytes.to_vec(),
+            rules: vec!["SAVE-1".to_owned(), "SAVE-4".to_owned()],
+            what: "save the game".to_owned(),
+        }
+    }
+
+    fn stderr(expected: &[u8], actual: &[u8]) -> Mismatch {
+        Mismatch::Stream {
+            stream: Stream::Stderr,
+            expected: expected.to_vec(),
+            actual: actual.to_vec(),
+            dropped: 0,
+        }
+    }
+
+    /// Never saving is one cause whether the case saves, fails to, or
+    /// saves over a file it placed: named by what the model marks.
+    #[test]
+    fn a_save_left_undone_is_one_cause_by_the_context_that_writes_it() {
+        let asides = [
+            save(Channel::File, b"./out"),
+            save(Channel::Stderr, b"Unable to save game\n"),
+        ];
+        let blamed = |m: &[Mismatch], unchanged: &[String]| {
+            let (mut cause, mut label) = Cause::labelled(m, None, None);
+            let done = blame_asides(&mut cause, &mut label, m, &asides, unchanged);
+            (done, cause, label)
+        };
+        let missing = Mismatch::FileMissing { path: "out".into() };
+        let (done, file, label) = blamed(&[missing], &[]);
+        assert!(done);
+        assert_eq!(file.to_string(), "does not save the game (SAVE-1, SAVE-4)");
+        assert_eq!(
+            label.as_deref(),
+            Some("does not save the game: `out` not written (SAVE-1, SAVE-4)")
+        );
+        let lost = stderr(b"Unable to save game\nEnd of input\n", b"End of input\n");
+        let (done, message, label) = blamed(&[lost], &[]);
+        assert!(done);
+        assert_eq!(message, file);
+        assert!(
+            label.is_some_and(|l| l.contains("`Unable to save game` not on stderr")),
+            "{message}"
+        );
+        let placed = Mismatch::FileDiffers {
+            path: "out".into(),
+            expected: b"4 4\n".to_vec(),
+            actual: b"xx\n".to_vec(),
+        };
+        let (done, kept, _) = blamed(std::slice::from_ref(&placed), &["out".to_owned()]);
+        assert!(done);
+        assert_eq!(kept, file);
+        // Written otherwise, another message, another file: not undone.
+        assert!(!blamed(&[placed], &[]).0);
+        assert!(!blamed(&[stderr(b"Unable to save game\n", b"Oops\n")], &[]).0);
+        assert!(!blamed(&[Mismatch::FileMissing { path: "b".into() }], &[]).0);
+        let status = Mismatch::Ending {
+            expected: crate::exec::run::Ending::Exited(0),
+            actual: crate::exec::run::Ending::Exited(1),
+        };
+        let missing = Mismatch::FileMissing { path: "out".into() };
+        assert!(!blamed(&[status, missing], &[]).0);
+    }
+
+    #[test]
+    fn a_cause_naming_no_rule_is_labelled_with_the_case_rules() {
+        let status = [Mismatch::Ending {
+            expected: crate::exec::run::Ending::Exited(0),
+            actual: crate::exec::run::Ending::Exited(6),
+        }];
+        let record = crate::judge::provenance::Record::default();
+        let (cause, mut label) = Cause::labelled(&status, Some(&record), None);
+        let rules = ["SYS-1".to_owned(), "COMP-3".to_owned()];
+        let quoted = Cause::quote(&status);
+        name_case_rules(&cause, &quoted, &mut label, &record, &rules);
+        assert_eq!(
+            label.as_deref(),
+            Some("status: status 6 where status 0 was expected (the case's rules: SYS-1, COMP-3)")
+        );
+        // A label naming a rule already is left as it is.
+        let mut named = Some("does not save the game (SYS-1)".to_owned());
+        name_case_rules(&cause, &quoted, &mut named, &record, &rules);
+        assert_eq!(named.as_deref(), Some("does not save the game (SYS-1)"));
+        assert!(names("a (SAVE-1)", "SAVE-1") && !names("SAVE-12", "SAVE-1"));
     }
 }

@@ -34,7 +34,7 @@ mod signature;
 mod speak;
 mod text;
 
-pub use by_rule::{blame_asides, blame_files};
+pub use by_rule::{blame_asides, blame_files, name_case_rules};
 pub use edit::{bytes_edit, bytes_shape};
 pub use later::{Later, later};
 pub use raised::{Blame, blame, raised_of};

@@ -166,6 +166,11 @@ impl CaseFailure {
             &notes.file_rules
         };
         crate::judge::cause::blame_files(&mut cause, &mut label, mismatches, file_rules);
+        let quoted = Cause::quote(mismatches);
+        // Where the model marks its output, every cause names a rule.
+        if let Some(record) = &notes.provenance {
+            crate::judge::cause::name_case_rules(&cause, &quoted, &mut label, record, &notes.rules);
+        }
         // Only a departure before any input is read can be text alone.
         let mut later = if input.as_ref().is_none_or(|note| note.line == 0) {
             crate::judge::cause::later(mismatches, notes.provenance.as_ref(), &cause)
@@ -187,7 +192,7 @@ impl CaseFailure {
             cause,
             label,
             weight: notes.weight.saturating_add(stdin.len()),
-            quoted: Cause::quote(mismatches),
+            quoted,
             input,
             summary: notes.summary,
             rules: notes.rules,
