@@ -3,7 +3,9 @@
 //! the suite (the ambiguous-only ones with `--include-ignored` alone), and
 //! `diff --spec nogo` finds it within a bounded number of sessions and
 //! shrinks it to a small case that fails on the variant and passes on the
-//! reference. A generated corpus folder runs as cases and passes.
+//! reference. A generated corpus folder runs as cases and passes. Every
+//! cause the suite gives a variant names a rule, and a program that never
+//! saves is one save cause (issue 45).
 
 #![expect(
     clippy::expect_used,
@@ -83,6 +85,46 @@ fn the_fixture_under_another_name_is_the_reference() {
     assert_eq!(code, Some(0), "{text}");
 }
 
+/// Whether `line` names a rule ID (`SAVE-1`, `FILE-6`; `SAVE-#` in a
+/// key whose numbers are masked).
+pub fn names_a_rule(line: &str) -> bool {
+    line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '#'))
+        .any(|word| {
+            word.split_once('-').is_some_and(|(head, tail)| {
+                !head.is_empty()
+                    && head.bytes().all(|b| b.is_ascii_uppercase())
+                    && (tail == "#" || !tail.is_empty() && tail.bytes().all(|b| b.is_ascii_digit()))
+            })
+        })
+}
+
+/// Each cause of a grouped report `text`: its headline, with the key or
+/// the example's lines that follow it.
+pub fn cause_blocks(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("cause ") && l.contains(" case(s): "))
+        .map(|(i, l)| {
+            let next = lines
+                .get(i + 1)
+                .filter(|n| n.starts_with("  the check") || n.starts_with("  for example"));
+            next.map_or_else(|| (*l).to_owned(), |n| format!("{l}\n{n}"))
+        })
+        .collect()
+}
+
+/// Every cause of `text` names at least one rule (issue 45).
+pub fn assert_every_cause_names_a_rule(name: &str, text: &str) {
+    for cause in cause_blocks(text) {
+        assert!(
+            names_a_rule(&cause),
+            "{name}: a cause naming no rule:\n{cause}"
+        );
+    }
+}
+
 #[test]
 fn the_suite_fails_every_variant() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -93,6 +135,37 @@ fn the_suite_fails_every_variant() {
         assert_eq!(code, Some(want), "{name} without ambiguous cases: {text}");
         let (code, text) = suite(&bin, &["--include-ignored"]);
         assert_eq!(code, Some(1), "{name} with ambiguous cases: {text}");
+        assert_every_cause_names_a_rule(name, &text);
+    }
+}
+
+/// A program that answers a save as if it were made and writes nothing
+/// misses files, leaves a placed file as it was and prints no `Unable to
+/// save game`: one bug, one cause, named by the rules of what the model
+/// marks as writing them (five causes naming no rule before issue 45).
+#[test]
+fn a_program_that_never_saves_has_one_save_cause_naming_the_save_rules() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bin = variant(dir.path(), "never-saves");
+    let (code, text) = suite(&bin, &[]);
+    assert_eq!(code, Some(1), "{text}");
+    let causes = cause_blocks(&text);
+    assert_eq!(causes.len(), 1, "{text}");
+    assert!(text.contains("17 failed case(s), 1 cause(s)"), "{text}");
+    for words in [
+        "does not save the game",
+        "(SAVE-1, SAVE-2, SAVE-4)",
+        "not written",
+    ] {
+        assert!(causes[0].contains(words), "no `{words}` in {}", causes[0]);
+    }
+    // Its cases are those that save, fail to, or save over a placed file.
+    for case in [
+        "save/new-game",
+        "save/empty-path",
+        "save/overwrite-existing",
+    ] {
+        assert!(text.contains(case), "{case}: {text}");
     }
 }
 

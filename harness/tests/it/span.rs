@@ -99,6 +99,7 @@ fn span(start: u64, end: u64, rules: &[&str], what: &str) -> Span {
 fn demo_record() -> Record {
     let board = ["DISP-1", "DISP-2"];
     Record {
+        asides: Vec::new(),
         spans: vec![
             span(6, 21, &board, "the board"),
             span(21, 37, &["MOVE-1"], "the prompt"),

@@ -198,12 +198,11 @@ pub fn blame_files(
 
 /// A cause that names no rule where the model marks its output (no span,
 /// ruling or aside places it: a status where the model's stdout could
-/// not be written, say) is labelled with the case's own rules, after its
-/// example's exact lines: every cause names at least one rule. The key
+/// not be written, say) is labelled with the case's own rules after its
+/// key: every cause names at least one rule. The key
 /// stays as it was, so the rules of one case never split a cause.
 pub fn name_case_rules(
     cause: &Cause,
-    quoted: &Cause,
     label: &mut Option<String>,
     record: &crate::judge::provenance::Record,
     rules: &[String],
@@ -220,8 +219,7 @@ pub fn name_case_rules(
     if known.any(|rule| names(&said, rule)) {
         return;
     }
-    let head = label.clone().unwrap_or_else(|| quoted.to_string());
-    *label = Some(format!("{head} (the case's rules: {})", rules.join(", ")));
+    *label = Some(format!("{said} (the case's rules: {})", rules.join(", ")));
 }
 
 /// Whether `text` names `rule` as a whole word (`SAVE-1`, not `SAVE-12`).
@@ -351,15 +349,14 @@ mod tests {
         let record = crate::judge::provenance::Record::default();
         let (cause, mut label) = Cause::labelled(&status, Some(&record), None);
         let rules = ["SYS-1".to_owned(), "COMP-3".to_owned()];
-        let quoted = Cause::quote(&status);
-        name_case_rules(&cause, &quoted, &mut label, &record, &rules);
+        name_case_rules(&cause, &mut label, &record, &rules);
         assert_eq!(
             label.as_deref(),
             Some("status: status 6 where status 0 was expected (the case's rules: SYS-1, COMP-3)")
         );
         // A label naming a rule already is left as it is.
         let mut named = Some("does not save the game (SYS-1)".to_owned());
-        name_case_rules(&cause, &quoted, &mut named, &record, &rules);
+        name_case_rules(&cause, &mut named, &record, &rules);
         assert_eq!(named.as_deref(), Some("does not save the game (SYS-1)"));
         assert!(names("a (SAVE-1)", "SAVE-1") && !names("SAVE-12", "SAVE-1"));
     }

@@ -166,10 +166,9 @@ impl CaseFailure {
             &notes.file_rules
         };
         crate::judge::cause::blame_files(&mut cause, &mut label, mismatches, file_rules);
-        let quoted = Cause::quote(mismatches);
         // Where the model marks its output, every cause names a rule.
         if let Some(record) = &notes.provenance {
-            crate::judge::cause::name_case_rules(&cause, &quoted, &mut label, record, &notes.rules);
+            crate::judge::cause::name_case_rules(&cause, &mut label, record, &notes.rules);
         }
         // Only a departure before any input is read can be text alone.
         let mut later = if input.as_ref().is_none_or(|note| note.line == 0) {
@@ -192,7 +191,7 @@ impl CaseFailure {
             cause,
             label,
             weight: notes.weight.saturating_add(stdin.len()),
-            quoted,
+            quoted: Cause::quote(mismatches),
             input,
             summary: notes.summary,
             rules: notes.rules,
