@@ -85,46 +85,6 @@ fn the_fixture_under_another_name_is_the_reference() {
     assert_eq!(code, Some(0), "{text}");
 }
 
-/// Whether `line` names a rule ID (`SAVE-1`, `FILE-6`; `SAVE-#` in a
-/// key whose numbers are masked).
-pub fn names_a_rule(line: &str) -> bool {
-    line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '#'))
-        .any(|word| {
-            word.split_once('-').is_some_and(|(head, tail)| {
-                !head.is_empty()
-                    && head.bytes().all(|b| b.is_ascii_uppercase())
-                    && (tail == "#" || !tail.is_empty() && tail.bytes().all(|b| b.is_ascii_digit()))
-            })
-        })
-}
-
-/// Each cause of a grouped report `text`: its headline, with the key or
-/// the example's lines that follow it.
-pub fn cause_blocks(text: &str) -> Vec<String> {
-    let lines: Vec<&str> = text.lines().collect();
-    lines
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| l.starts_with("cause ") && l.contains(" case(s): "))
-        .map(|(i, l)| {
-            let next = lines
-                .get(i + 1)
-                .filter(|n| n.starts_with("  the check") || n.starts_with("  for example"));
-            next.map_or_else(|| (*l).to_owned(), |n| format!("{l}\n{n}"))
-        })
-        .collect()
-}
-
-/// Every cause of `text` names at least one rule (issue 45).
-pub fn assert_every_cause_names_a_rule(name: &str, text: &str) {
-    for cause in cause_blocks(text) {
-        assert!(
-            names_a_rule(&cause),
-            "{name}: a cause naming no rule:\n{cause}"
-        );
-    }
-}
-
 #[test]
 fn the_suite_fails_every_variant() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -135,7 +95,7 @@ fn the_suite_fails_every_variant() {
         assert_eq!(code, Some(want), "{name} without ambiguous cases: {text}");
         let (code, text) = suite(&bin, &["--include-ignored"]);
         assert_eq!(code, Some(1), "{name} with ambiguous cases: {text}");
-        assert_every_cause_names_a_rule(name, &text);
+        crate::cause_lines::assert_every_cause_names_a_rule(name, &text);
     }
 }
 
@@ -149,7 +109,7 @@ fn a_program_that_never_saves_has_one_save_cause_naming_the_save_rules() {
     let bin = variant(dir.path(), "never-saves");
     let (code, text) = suite(&bin, &[]);
     assert_eq!(code, Some(1), "{text}");
-    let causes = cause_blocks(&text);
+    let causes = crate::cause_lines::cause_blocks(&text);
     assert_eq!(causes.len(), 1, "{text}");
     assert!(text.contains("17 failed case(s), 1 cause(s)"), "{text}");
     for words in [
@@ -427,6 +387,7 @@ fn the_save_game_checker_passes_the_same_game_and_fails_another() {
     assert_eq!(code, Some(1), "{text}");
     assert!(text.contains("player to move"), "{text}");
     assert!(text.contains("builtin:save-game"), "{text}");
+    crate::cause_lines::assert_every_cause_names_a_rule("save-wrong-next", &text);
     // --strict judges exactly and lists what the checker forgave.
     let bin = dir.path().join("save-unreduced");
     let (code, text) = suite(&bin, &["--category", "save", "--strict"]);

@@ -22,6 +22,9 @@
 //! What a reference writes besides stdout (a file it saves, a message on
 //! stderr) it records as an [`Aside`] in the context it obeys
 //! ([`wrote_aside`], the `aside` module).
+//!
+//! One piece past 400 lines: the recorder's state, the record's text and
+//! its reader are one protocol, and half the file is its tests.
 
 mod aside;
 
