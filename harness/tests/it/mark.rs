@@ -12,7 +12,7 @@
 //! nothing escapes (no file written outside, none deleted, no process
 //! left).
 //!
-//! Past 400 lines: one cohort is built once and every property is checked
+//! One piece: one cohort is built once and every property is checked
 //! on it in one test; splitting it would build the hostile cohort again.
 //! The class view, exports and other packs' course lines: [`class`].
 

@@ -23,8 +23,10 @@
 //! stderr) it records as an [`Aside`] in the context it obeys
 //! ([`wrote_aside`], the `aside` module).
 //!
-//! One piece past 400 lines: the recorder's state, the record's text and
-//! its reader are one protocol, and half the file is its tests.
+//! One piece: the trace's writing side (`enter`, `wrote`, the rulings)
+//! and its reading side (`render`, `parse`, `parse_rulings`) are one
+//! text format, written and read here so that they cannot disagree;
+//! about 90 lines are tests.
 
 mod aside;
 

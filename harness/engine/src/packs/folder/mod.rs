@@ -16,6 +16,11 @@
 //!   bytes twice (below the explorer, which checks its reference's runs
 //!   the same way).
 //! - [`explore`]: the explorer derived from a suite's cases.
+//!
+//! One piece: the `FolderPack` value and its `Pack` implementation:
+//! loading the folder (the suite's snapshot, the grammar, the widened
+//! policy) fills the fields every method of the trait reads; its parts
+//! are modules of their own, and about 65 lines are tests.
 
 pub mod environment;
 pub mod explore;
