@@ -31,9 +31,17 @@ too). Untraced, sys.stdout is left alone.
 write(data) writes str or bytes to stdout, counted, with or without
 install(). stderr is never counted.
 
+What the model writes besides stdout it marks as an aside, under the rules
+it obeys: wrote_file(path, rules, what) for a file it saved,
+wrote_stderr(data, rules, what) for a message on stderr. A program that
+leaves them undone (the file missing, the message missing) gets one cause
+named by them, `what` read after "does not" ("save the game").
+
 The record format is the one reference_kit::trace::parse_record reads:
 first the rulings in order,
     ! rejected|stopped AT RULE KIND LINE-HEX EXIT-RULE\\tSAYS\\tDETAIL
+then the asides,
+    > file|stderr AT BYTES-HEX RULES\\tWHAT
 then the spans,
     START END RULES\\tWHAT
 Word fields have every byte <= 0x20 replaced by '_' and are '-' when empty
@@ -49,12 +57,14 @@ import sys
 
 ENV = "CONFORMANCE_PROVENANCE"
 LINE_KEPT = 120
+ASIDE_KEPT = 4096
 
 _path = os.environ.get(ENV) or None
 _at = 0
 _context = None  # (rules, what)
 _spans = []  # [start, end, rules, what]
 _rulings = []  # record lines, rendered when noted
+_asides = []  # record lines, rendered when noted
 
 
 def active():
@@ -121,11 +131,37 @@ def stopped(rule, kind, says, exit_rule, detail):
     _note("stopped", rule, kind, says, b"", exit_rule, detail)
 
 
+def _aside(channel, data, rules, what):
+    if _path is None:
+        return
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogateescape")
+    if len(data) > ASIDE_KEPT:
+        return
+    _asides.append(
+        "> %s %d %s %s\t%s\n"
+        % (channel, _at, bytes(data).hex() or "-", _word(rules) if rules else "",
+           _text(what))
+    )
+
+
+def wrote_file(path, rules, what):
+    """The model wrote the file `path` (str or bytes, as it opened it)
+    obeying `rules`, doing `what` (a verb phrase: "save the game")."""
+    _aside("file", path, rules, what)
+
+
+def wrote_stderr(data, rules, what):
+    """The model wrote `data` (str or bytes, with its newline) on stderr
+    obeying `rules`, doing `what`."""
+    _aside("stderr", data, rules, what)
+
+
 def flush():
     """Writes the record now (also done at exit)."""
     if _path is None:
         return
-    lines = list(_rulings)
+    lines = list(_rulings) + list(_asides)
     lines += ["%d %d %s\t%s\n" % (s, e, r, w) for s, e, r, w in _spans]
     try:
         with open(_path, "w", encoding="utf-8", errors="surrogateescape") as f:

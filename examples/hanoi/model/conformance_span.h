@@ -37,6 +37,9 @@
  * The record (read by reference_kit::trace::parse_record) is text, one
  * entry a line: first the rulings in order,
  *     ! rejected|stopped AT RULE KIND LINE-HEX EXIT-RULE\tSAYS\tDETAIL
+ * then the asides (what the model writes besides stdout: span_wrote_file,
+ * span_wrote_stderr),
+ *     > file|stderr AT BYTES-HEX RULES\tWHAT
  * then the spans in order,
  *     START END RULES\tWHAT
  * (byte offsets of stdout, END one past the last byte; consecutive writes
@@ -71,6 +74,8 @@
 #define SPAN_ENV "CONFORMANCE_PROVENANCE"
 /* Bytes of a rejected line the record keeps. */
 #define SPAN_LINE_KEPT 120
+/* Bytes of an aside's path or message past which it is not recorded. */
+#define SPAN_ASIDE_KEPT 4096
 
 /* From now on, stdout is written obeying RULES (comma-separated rule IDs,
  * no spaces) and is WHAT (a few words for a person). Both are copied. */
@@ -85,6 +90,14 @@ SPAN_API SPAN_UNUSED void span_rejected(const char *rule, const char *kind, cons
 SPAN_API SPAN_UNUSED void span_stopped(const char *rule, const char *kind, const char *says,
                                        const char *exit_rule, const char *detail, ...)
     SPAN_PRINTF(5, 6);
+/* The model wrote the file PATH (as it opened it) obeying RULES, doing
+ * WHAT (a verb phrase: "save the game"): a program that does not is
+ * blamed on them. */
+SPAN_API SPAN_UNUSED void span_wrote_file(const char *path, const char *rules, const char *what);
+/* The model wrote DATA (LEN bytes, its newline included) on stderr obeying
+ * RULES, doing WHAT. */
+SPAN_API SPAN_UNUSED void span_wrote_stderr(const char *data, size_t len, const char *rules,
+                                            const char *what);
 /* Whether the record is kept (CONFORMANCE_PROVENANCE names a file). */
 SPAN_API SPAN_UNUSED int span_active(void);
 /* Writes the record now (also done at exit); later writes extend it. */
@@ -126,6 +139,8 @@ static struct {
     size_t nspans, capspans;
     struct span_ruling *rulings;
     size_t nrulings, caprulings;
+    char **asides; /* record lines, rendered when written */
+    size_t nasides, capasides;
 } span_state;
 
 static char *span_copy(const char *s) {
@@ -355,6 +370,43 @@ SPAN_API void span_stopped(const char *rule, const char *kind, const char *says,
     span_note(1, rule, kind, says, "", 0, exit_rule, d);
 }
 
+static void span_aside(const char *channel, const char *data, size_t len, const char *rules,
+                       const char *what) {
+    char **asides, *line, *r, *w, *p;
+    size_t i;
+    if (!span_on() || len > SPAN_ASIDE_KEPT) {
+        return;
+    }
+    asides = (char **)span_room(span_state.asides, &span_state.capasides, span_state.nasides,
+                                sizeof *asides);
+    if (!asides) {
+        return;
+    }
+    span_state.asides = asides;
+    r = rules && *rules ? span_word(rules) : span_copy("");
+    w = span_text(what);
+    line = r && w ? (char *)malloc(strlen(channel) + len * 2 + strlen(r) + strlen(w) + 32) : NULL;
+    if (line) {
+        p = line + sprintf(line, "> %s %llu ", channel, span_state.at);
+        for (i = 0; i < len; i++) {
+            p += sprintf(p, "%02x", (unsigned)(unsigned char)data[i]);
+        }
+        sprintf(p, "%s %s\t%s\n", len ? "" : "-", r, w);
+        span_state.asides[span_state.nasides++] = line;
+    }
+    free(r);
+    free(w);
+}
+
+SPAN_API void span_wrote_file(const char *path, const char *rules, const char *what) {
+    span_aside("file", path ? path : "", path ? strlen(path) : 0, rules, what);
+}
+
+SPAN_API void span_wrote_stderr(const char *data, size_t len, const char *rules,
+                                const char *what) {
+    span_aside("stderr", data ? data : "", data ? len : 0, rules, what);
+}
+
 SPAN_API void span_flush(void) {
     FILE *f;
     size_t i;
@@ -371,6 +423,9 @@ SPAN_API void span_flush(void) {
         const struct span_ruling *r = &span_state.rulings[i];
         fprintf(f, "! %s %llu %s %s %s %s\t%s\t%s\n", r->stopped ? "stopped" : "rejected", r->at,
                 r->rule, r->kind, r->line_hex, r->exit_rule, r->says, r->detail);
+    }
+    for (i = 0; i < span_state.nasides; i++) {
+        fputs(span_state.asides[i], f);
     }
     for (i = 0; i < span_state.nspans; i++) {
         const struct span_entry *s = &span_state.spans[i];

@@ -26,8 +26,10 @@ fn causes(dir: &Path, pack: &str, fixture: &str, name: &str) -> Vec<String> {
     }
     let out = quiet(pack, &link);
     assert_eq!(out.status.code(), Some(1), "{pack} {name}");
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
+    let text = String::from_utf8_lossy(&out.stdout);
+    // Every nogo cause names a rule (issue 45); boxes and gridgame too.
+    crate::cause_lines::assert_every_cause_names_a_rule(name, &text);
+    text.lines()
         .filter(|l| l.starts_with("cause "))
         .map(str::to_owned)
         .collect()
@@ -415,6 +417,7 @@ fn nogo_causes(dir: &Path, name: &str, args: &[&str]) -> Vec<String> {
         .expect("the harness runs");
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert_eq!(out.status.code(), Some(1), "{name}: {text}");
+    crate::cause_lines::assert_every_cause_names_a_rule(name, &text);
     text.lines()
         .filter(|l| l.starts_with("cause "))
         .map(str::to_owned)

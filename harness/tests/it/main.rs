@@ -3,6 +3,7 @@
 //! (issue 47). Run one topic with `cargo test -p <crate> --test it <module>::`.
 
 mod budget;
+mod cause_lines;
 mod causes;
 mod celsius_example;
 mod cli;

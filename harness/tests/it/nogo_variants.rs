@@ -3,7 +3,9 @@
 //! the suite (the ambiguous-only ones with `--include-ignored` alone), and
 //! `diff --spec nogo` finds it within a bounded number of sessions and
 //! shrinks it to a small case that fails on the variant and passes on the
-//! reference. A generated corpus folder runs as cases and passes.
+//! reference. A generated corpus folder runs as cases and passes. Every
+//! cause the suite gives a variant names a rule, and a program that never
+//! saves is one save cause (issue 45).
 
 #![expect(
     clippy::expect_used,
@@ -108,11 +110,42 @@ fn the_suite_fails_every_variant() {
                     .is_some_and(|t| t.iter().any(|t| t == "ambiguous"))
             });
         assert_eq!(failed_plain, !ambiguous_only, "{name}: {}", all.stdout);
+        crate::cause_lines::assert_every_cause_names_a_rule(name, &all.stdout);
         if ambiguous_only {
             let bin = variant(dir.path(), name);
             let (code, text) = suite(&bin, &[]);
             assert_eq!(code, Some(0), "{name} without ambiguous cases: {text}");
         }
+    }
+}
+
+/// A program that answers a save as if it were made and writes nothing
+/// misses files, leaves a placed file as it was and prints no `Unable to
+/// save game`: one bug, one cause, named by the rules of what the model
+/// marks as writing them (five causes naming no rule before issue 45).
+#[test]
+fn a_program_that_never_saves_has_one_save_cause_naming_the_save_rules() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bin = variant(dir.path(), "never-saves");
+    let (code, text) = suite(&bin, &[]);
+    assert_eq!(code, Some(1), "{text}");
+    let causes = crate::cause_lines::cause_blocks(&text);
+    assert_eq!(causes.len(), 1, "{text}");
+    assert!(text.contains("17 failed case(s), 1 cause(s)"), "{text}");
+    for words in [
+        "does not save the game",
+        "(SAVE-1, SAVE-2, SAVE-4)",
+        "not written",
+    ] {
+        assert!(causes[0].contains(words), "no `{words}` in {}", causes[0]);
+    }
+    // Its cases are those that save, fail to, or save over a placed file.
+    for case in [
+        "save/new-game",
+        "save/empty-path",
+        "save/overwrite-existing",
+    ] {
+        assert!(text.contains(case), "{case}: {text}");
     }
 }
 
@@ -374,6 +407,7 @@ fn the_save_game_checker_passes_the_same_game_and_fails_another() {
     assert_eq!(code, Some(1), "{text}");
     assert!(text.contains("player to move"), "{text}");
     assert!(text.contains("builtin:save-game"), "{text}");
+    crate::cause_lines::assert_every_cause_names_a_rule("save-wrong-next", &text);
     // --strict judges exactly and lists what the checker forgave.
     let bin = dir.path().join("save-unreduced");
     let (code, text) = suite(&bin, &["--category", "save", "--strict"]);

@@ -5,7 +5,8 @@
 //! for the same spans and rulings, whether they leave by `exit` or by the
 //! end of `main`; untraced they write no record and the same stdout bytes.
 //! A model's own exit handlers still count. Every pack folder's copy of the
-//! header and module equals `span/`'s.
+//! header and module equals `span/`'s. Both helpers' asides (a file
+//! saved, a stderr message) read back as the kit's.
 
 #![expect(
     clippy::expect_used,
@@ -99,6 +100,7 @@ fn span(start: u64, end: u64, rules: &[&str], what: &str) -> Span {
 fn demo_record() -> Record {
     let board = ["DISP-1", "DISP-2"];
     Record {
+        asides: Vec::new(),
         spans: vec![
             span(6, 21, &board, "the board"),
             span(21, 37, &["MOVE-1"], "the prompt"),
@@ -265,4 +267,45 @@ fn a_traced_python_stdout_is_still_the_real_stream() {
     let (stdout, spans) = traced_spans(dir.path(), &["python3", "span_stream.py"]);
     assert_eq!(stdout, b"a\nbc\nd\n");
     assert_eq!(spans, vec![span(0, 7, &["DISP-1"], "the lines")]);
+}
+
+/// The asides of the C header and the Python module (a file saved, a
+/// stderr message, under a context) read back as the kit's: what blames a
+/// program that never writes them on their rules.
+#[test]
+fn the_c_header_and_python_module_record_asides_the_kit_reads() {
+    let dir = workdir();
+    let python = "import conformance_span as span\n\
+                  span.install()\n\
+                  span.write('A> ')\n\
+                  span.wrote_file('sub/out', 'SAVE-1,SAVE-2', 'save the game')\n\
+                  span.wrote_stderr('Unable to save game\\n', 'SAVE-4', 'save the game')\n\
+                  span.wrote_file('x' * 5000, 'SAVE-1', 'too long a path: not kept')\n";
+    std::fs::write(dir.path().join("asides.py"), python).expect("write the script");
+    let c = "#include \"conformance_span.h\"\n\
+             int main(void) {\n\
+             static char path[5001];\n\
+             span_fputs(\"A> \");\n\
+             span_wrote_file(\"sub/out\", \"SAVE-1,SAVE-2\", \"save the game\");\n\
+             span_wrote_stderr(\"Unable to save game\\n\", 20, \"SAVE-4\", \"save the game\");\n\
+             memset(path, 'x', 5000);\n\
+             span_wrote_file(path, \"SAVE-1\", \"too long a path: not kept\");\n\
+             return 0;\n\
+             }\n";
+    std::fs::write(dir.path().join("asides.c"), c).expect("write the source");
+    let bin = cc(dir.path(), "asides", &["asides.c"]);
+    let bin = bin.to_str().expect("a UTF-8 path");
+    for program in [&["python3", "asides.py"][..], &[bin]] {
+        let out = run(dir.path(), program, Some("rec"));
+        assert!(out.status.success(), "{program:?}: {out:?}");
+        let text = std::fs::read_to_string(dir.path().join("rec")).expect("the record");
+        let asides = parse_record(&text).asides;
+        assert_eq!(asides.len(), 2, "{program:?}: {text}");
+        assert_eq!(asides[0].at, 3);
+        assert_eq!(asides[0].channel, reference_kit::trace::Channel::File);
+        assert_eq!(asides[0].bytes, b"sub/out");
+        assert_eq!(asides[0].rules, ["SAVE-1", "SAVE-2"]);
+        assert_eq!(asides[1].bytes, b"Unable to save game\n");
+        assert_eq!(asides[1].what, "save the game");
+    }
 }

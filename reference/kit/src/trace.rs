@@ -19,10 +19,18 @@
 //! LINE-HEX EXIT-RULE\tSAYS\tDETAIL`, read back with [`parse_rulings`]; [`parse`]
 //! skips those lines, so an older reader is unharmed.
 //!
+//! What a reference writes besides stdout (a file it saves, a message on
+//! stderr) it records as an [`Aside`] in the context it obeys
+//! ([`wrote_aside`], the `aside` module).
+//!
 //! One piece: the trace's writing side (`enter`, `wrote`, the rulings)
 //! and its reading side (`render`, `parse`, `parse_rulings`) are one
 //! text format, written and read here so that they cannot disagree;
 //! about 90 lines are tests.
+
+mod aside;
+
+pub use aside::{ASIDE_KEPT, Aside, Channel, parse_asides};
 
 use std::cell::RefCell;
 use std::fmt::Write as _;
@@ -165,6 +173,8 @@ pub struct Record {
     pub spans: Vec<Span>,
     /// The rejections and the stop, in order.
     pub rulings: Vec<Ruling>,
+    /// What it wrote besides stdout, in order.
+    pub asides: Vec<Aside>,
 }
 
 struct Trace {
@@ -172,6 +182,7 @@ struct Trace {
     at: u64,
     spans: Vec<(u64, u64, Context)>,
     rulings: Vec<Ruling>,
+    asides: Vec<Aside>,
 }
 
 thread_local! {
@@ -245,6 +256,29 @@ fn note<R: Reason>(
     });
 }
 
+/// The reference wrote `bytes` to `channel` (a file's path, or a message
+/// on stderr) in `context`: a program that does not is blamed on its
+/// rules. A path or message longer than [`ASIDE_KEPT`] is not recorded.
+pub fn wrote_aside(channel: Channel, bytes: &[u8], context: Context) {
+    if !active() || bytes.len() > ASIDE_KEPT {
+        return;
+    }
+    TRACE.with(|t| {
+        if let Ok(mut t) = t.try_borrow_mut()
+            && let Some(t) = t.as_mut()
+        {
+            let aside = Aside {
+                channel,
+                at: t.at,
+                bytes: bytes.to_vec(),
+                rules: context.rules.split(',').map(str::to_owned).collect(),
+                what: context.what.to_owned(),
+            };
+            t.asides.push(aside);
+        }
+    });
+}
+
 /// `n` bytes of stdout were written, in the current context.
 pub fn wrote(n: usize) {
     TRACE.with(|t| {
@@ -272,6 +306,7 @@ pub fn record<T>(f: impl FnOnce() -> T) -> (T, Record) {
                 at: 0,
                 spans: Vec::new(),
                 rulings: Vec::new(),
+                asides: Vec::new(),
             });
         }
     });
@@ -289,6 +324,7 @@ pub fn record<T>(f: impl FnOnce() -> T) -> (T, Record) {
             })
             .collect(),
         rulings: t.rulings,
+        asides: t.asides,
     });
     (value, record)
 }
@@ -332,6 +368,9 @@ pub fn render(record: &Record) -> String {
             one_line(&r.says),
             one_line(&r.detail)
         );
+    }
+    for a in &record.asides {
+        aside::render(a, &mut text);
     }
     for s in &record.spans {
         let _ = writeln!(
@@ -405,11 +444,12 @@ pub fn parse_rulings(text: &str) -> Vec<Ruling> {
         .collect()
 }
 
-/// Both parts of a record's text.
+/// Every part of a record's text.
 pub fn parse_record(text: &str) -> Record {
     Record {
         spans: parse(text),
         rulings: parse_rulings(text),
+        asides: parse_asides(text),
     }
 }
 

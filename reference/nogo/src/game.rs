@@ -7,7 +7,7 @@
 
 use std::io::{BufRead, Write};
 
-use reference_kit::trace::{self, Context};
+use reference_kit::trace::{self, Channel, Context};
 
 use crate::capture;
 use crate::command::Command;
@@ -143,8 +143,17 @@ fn human_move<R: BufRead, O: Write, E: Write>(
         }
         match line.command() {
             Command::Save(path) => {
-                if save::save(state, path).is_err() {
-                    let _ = writeln!(err, "{}", status::SAVE_FAILED);
+                // The file saved, or the message of a failed save: a
+                // program that writes neither is blamed on these rules.
+                let saving = Context::new("SAVE-1,SAVE-2,SAVE-4", "save the game");
+                match (save::save(state, path), path) {
+                    (Ok(()), Some(path)) => trace::wrote_aside(Channel::File, path, saving),
+                    (Ok(()), None) => {}
+                    (Err(_), _) => {
+                        let _ = writeln!(err, "{}", status::SAVE_FAILED);
+                        let said = [status::SAVE_FAILED.as_bytes(), b"\n"].concat();
+                        trace::wrote_aside(Channel::Stderr, &said, saving);
+                    }
                 }
                 context = Context::new("SAVE-1,SAVE-3,SAVE-4", "the prompt after a save");
             }

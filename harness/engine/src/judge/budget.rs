@@ -224,6 +224,7 @@ impl EarlyStop {
             judged: Vec::new(),
             decided: Vec::new(),
             file_rules: Vec::new(),
+            unchanged: Vec::new(),
         };
         Verdict::Failed(Box::new(self.failure(notes)))
     }

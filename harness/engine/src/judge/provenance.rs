@@ -21,8 +21,8 @@
 
 use std::ffi::OsString;
 
+pub use reference_kit::trace::{Aside, Channel, Record, Ruling, Span, Verdict};
 use reference_kit::trace::{ENV, parse_record};
-pub use reference_kit::trace::{Record, Ruling, Span, Verdict};
 
 use crate::exec::run::{Invocation, Mode, Target};
 

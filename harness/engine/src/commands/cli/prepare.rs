@@ -86,6 +86,7 @@ pub(super) fn conversation_failure(
         judged: Vec::new(),
         decided: Vec::new(),
         file_rules: Vec::new(),
+        unchanged: Vec::new(),
     };
     Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &[], notes)))
 }

@@ -309,6 +309,7 @@ pub(super) fn judge(
         judged,
         decided,
         file_rules: file_rules(expected),
+        unchanged: unchanged(&mismatches, &inv.files),
     };
     aside.warning = warning.map(|w| Box::new(CaseFailure::new(&w, &inv.stdin, notes.clone())));
     if mismatches.is_empty() {
@@ -374,6 +375,22 @@ fn holds_class(home: &Path, simple: &str) -> bool {
         .filter_map(Result::ok)
         .take(CLASS_FILES)
         .any(|e| names.iter().any(|n| e.file_name() == n.as_str()))
+}
+
+/// The output files that differ and hold what the case placed there: the
+/// run never wrote them.
+fn unchanged(mismatches: &[compare::Mismatch], placed: &[(String, Vec<u8>)]) -> Vec<String> {
+    mismatches
+        .iter()
+        .filter_map(|m| match m {
+            compare::Mismatch::FileDiffers { path, actual, .. }
+                if placed.iter().any(|(p, b)| p == path && b == actual) =>
+            {
+                Some(path.clone())
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// The rules that declared a tolerance for the case's output files.

@@ -292,6 +292,7 @@ mod tests {
 
     fn stop() -> Record {
         Record {
+            asides: Vec::new(),
             spans: Vec::new(),
             rulings: vec![Ruling {
                 verdict: Verdict::Stopped,

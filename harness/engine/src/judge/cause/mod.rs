@@ -20,7 +20,8 @@
 //! the first `edit` of a stream, `missed` checks, crashes and hangs
 //! placed where the program was (`grave`), uncaught exceptions placed
 //! alike (`raised`), `later` departures, the cause `build` from them
-//! all, and output files blamed on the case's rules (`by_rule`).
+//! all, and output files (and what the model writes besides stdout)
+//! blamed on the rules that write them, else the case's (`by_rule`).
 
 mod build;
 mod by_rule;
@@ -33,7 +34,7 @@ mod signature;
 mod speak;
 mod text;
 
-pub use by_rule::blame_files;
+pub use by_rule::{blame_asides, blame_files, name_case_rules};
 pub use edit::{bytes_edit, bytes_shape};
 pub use later::{Later, later};
 pub use raised::{Blame, blame, raised_of};

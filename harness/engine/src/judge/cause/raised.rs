@@ -163,6 +163,7 @@ mod tests {
 
     fn stopping() -> Record {
         Record {
+            asides: Vec::new(),
             spans: vec![Span {
                 start: 0,
                 end: 0,

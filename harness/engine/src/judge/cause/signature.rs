@@ -120,6 +120,10 @@ pub enum Edit {
     Absent,
     /// A file that should not exist does.
     Present,
+    /// What the reference writes besides stdout at the part's place (a
+    /// file it saves, a message on stderr) is not written
+    /// ([`super::blame_asides`]).
+    Undone,
     /// A process it started kept its output open.
     LeftProcess,
     /// In a conversation, an answer broke a rule (the rule and what was
@@ -295,6 +299,7 @@ impl fmt::Display for Edit {
             }
             Self::Absent => write!(f, "missing"),
             Self::Present => write!(f, "should not exist"),
+            Self::Undone => write!(f, "not written"),
             Self::LeftProcess => write!(f, "left running, holding the output open"),
             Self::Broke { rule, message } => write!(f, "broke {rule}: {message}"),
             Self::NotRun(why) => write!(f, "not run ({why})"),
@@ -353,6 +358,7 @@ impl fmt::Display for Cause {
                         p.part
                     )
                 }
+                (Some(place), Edit::Undone) => write!(text, "does not {place}"),
                 (Some(place), edit) => write!(text, "{}, in {place}: {edit}", p.part),
                 (None, edit) => write!(text, "{}: {edit}", p.part),
             };

@@ -154,6 +154,7 @@ fn span(start: u64, end: u64, what: &str, rules: &[&str]) -> Span {
 
 fn record(spans: Vec<Span>) -> Record {
     Record {
+        asides: Vec::new(),
         spans,
         rulings: Vec::new(),
     }
@@ -272,6 +273,7 @@ fn ruling(verdict: Verdict, at: u64, rule: &str, kind: &str, detail: &str) -> Ru
 /// The grid, a prompt, a line rejected at 8 and the prompt again.
 fn rejecting() -> Record {
     Record {
+        asides: Vec::new(),
         spans: vec![
             span(0, 5, "the grid", &["DISP-1"]),
             span(5, 8, "the first prompt", &["TURN-1"]),
@@ -392,6 +394,7 @@ fn under_a_tolerance_the_line_read_last_names_the_check_not_a_forgiven_message()
         ..ruling(v, at, rule, "k", &format!("{rule} rejects it"))
     };
     let record = Record {
+        asides: Vec::new(),
         spans: vec![
             span(0, 9, "prompt", &["IO-1"]),
             span(9, 14, "a word", &["IO-2"]),
@@ -429,6 +432,7 @@ fn under_a_tolerance_the_line_read_last_names_the_check_not_a_forgiven_message()
 #[test]
 fn going_on_where_the_reference_stops_is_keyed_by_its_check() {
     let record = Record {
+        asides: Vec::new(),
         spans: Vec::new(),
         rulings: vec![ruling(
             Verdict::Stopped,
@@ -521,6 +525,7 @@ fn crashes_and_hangs_are_placed_where_the_program_was() {
 
     // A hang where the reference stops is keyed by the stop's rule.
     let stops = Record {
+        asides: Vec::new(),
         spans: Vec::new(),
         rulings: vec![ruling(
             Verdict::Stopped,
@@ -566,6 +571,7 @@ fn stopping_after_what_the_reference_accepts_names_the_rule_that_accepts_it() {
     accepted.line = Vec::new();
     accepted.exit_rule = String::new();
     let record = Record {
+        asides: Vec::new(),
         spans: spans(),
         rulings: vec![accepted],
     };

@@ -189,14 +189,18 @@ impl fmt::Display for Mismatch {
     }
 }
 
-/// Whether stdout, stderr or the status is among the parts that differ:
-/// only then is the reference's provenance (where its output and its
-/// rulings fall) worth a run.
+/// Whether stdout, stderr, the status or an output file is among the
+/// parts that differ: only then is the reference's provenance (where its
+/// output and its rulings fall, what writes its files) worth a run.
 pub fn ruled(mismatches: &[Mismatch]) -> bool {
     mismatches.iter().any(|m| {
         matches!(
             m,
-            Mismatch::Stream { .. } | Mismatch::Ending { .. } | Mismatch::Reads(_)
+            Mismatch::Stream { .. }
+                | Mismatch::Ending { .. }
+                | Mismatch::Reads(_)
+                | Mismatch::FileMissing { .. }
+                | Mismatch::FileDiffers { .. }
         )
     })
 }

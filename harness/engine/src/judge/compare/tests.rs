@@ -195,6 +195,7 @@ fn ruling(line: &[u8], rule: &str) -> crate::judge::provenance::Ruling {
 #[test]
 fn a_read_count_is_named_by_the_line_accepted_and_its_rule() {
     let record = crate::judge::provenance::Record {
+        asides: Vec::new(),
         spans: Vec::new(),
         rulings: vec![ruling(b"abc", "TEMP-2"), ruling(b"zz", "TEMP-3")],
     };

@@ -105,6 +105,9 @@ pub struct Notes {
     /// The rules that judge the case's output files (those declaring a
     /// `files:` tolerance; empty: the case's own rules).
     pub file_rules: Vec<String>,
+    /// The output files the run left as the case placed them: not
+    /// written, whatever a checker says of them.
+    pub unchanged: Vec<String>,
 }
 
 impl CaseFailure {
@@ -150,6 +153,17 @@ impl CaseFailure {
         // What decided a part speaks for it: never the bytes it forgave.
         let decided =
             crate::judge::cause::speak(&mut cause, &mut label, mismatches, &notes.decided);
+        // What the model writes besides stdout, left undone: one cause
+        // by the rules that write it, whichever file or message.
+        let asides = notes.provenance.as_ref().map_or(&[][..], |r| &r.asides);
+        let undone = crate::judge::cause::blame_asides(
+            &mut cause,
+            &mut label,
+            mismatches,
+            asides,
+            &notes.unchanged,
+        );
+        let decided = decided.filter(|_| !undone);
         // Files by rule: one bug, one cause, whichever file it misses.
         let file_rules = if notes.file_rules.is_empty() {
             &notes.rules
@@ -157,6 +171,10 @@ impl CaseFailure {
             &notes.file_rules
         };
         crate::judge::cause::blame_files(&mut cause, &mut label, mismatches, file_rules);
+        // Where the model marks its output, every cause names a rule.
+        if let Some(record) = &notes.provenance {
+            crate::judge::cause::name_case_rules(&cause, &mut label, record, &notes.rules);
+        }
         // Only a departure before any input is read can be text alone.
         let mut later = if input.as_ref().is_none_or(|note| note.line == 0) {
             crate::judge::cause::later(mismatches, notes.provenance.as_ref(), &cause)
