@@ -1,7 +1,8 @@
 //! A lecturer's first pack, its frictions gone (issue 45, item 7): a
-//! sidecar anywhere inside the suite's folder reads the same in `bless`
-//! and in a run, one outside it is refused by both with the same words;
-//! each case's own hint is shown with its case.
+//! sidecar anywhere inside the pack's folder reads the same in `bless`
+//! and in a run, one outside it is refused by both with the same words
+//! naming the case's file and line; each case's own hint is shown with
+//! its case; a deduction shows what it forgave, from its rule's category.
 
 #![expect(
     clippy::expect_used,
@@ -64,10 +65,10 @@ fn pack(dir: &Path, cases: &[(&str, &str)]) {
 }
 
 const REFUSED: &str = "`files: file: ../../outside/o.csv`: cannot read the sidecar: outside the \
-                       suite's folder: a sidecar is read from inside the pack's suite folder only";
+                       pack's folder: a sidecar is read from inside the pack's folder only";
 
 #[test]
-fn a_sidecar_inside_the_suite_reads_alike_in_bless_and_run_and_one_outside_is_refused_alike() {
+fn a_sidecar_inside_the_pack_reads_alike_in_bless_and_run_and_one_outside_is_refused_alike() {
     let dir = tempfile::tempdir().expect("temp dir");
     pack(
         dir.path(),
@@ -86,7 +87,11 @@ fn a_sidecar_inside_the_suite_reads_alike_in_bless_and_run_and_one_outside_is_re
     write(&dir.path().join("outside/o.csv"), "secret\n");
     let (code, text) = run(dir.path(), &["bless", "--spec", "./pack"]);
     assert_eq!(code, Some(2), "{text}");
-    assert!(text.contains(REFUSED), "{text}");
+    // The file and line that name it.
+    assert!(
+        text.contains(&format!("c/outside.yaml:5: {REFUSED}")),
+        "{text}"
+    );
     let blessed = std::fs::read_to_string(dir.path().join("pack/c/inside.yaml")).expect("case");
     assert!(blessed.contains("stdout: \"a,b\\n\""), "{blessed}");
     let other = std::fs::read_to_string(dir.path().join("pack/c/outside.yaml")).expect("case");
@@ -97,8 +102,60 @@ fn a_sidecar_inside_the_suite_reads_alike_in_bless_and_run_and_one_outside_is_re
         &["--spec", "./pack", "--bin", "sh pack/model.sh"],
     );
     assert_eq!(code, Some(2), "{text}");
-    assert!(text.contains(REFUSED), "{text}");
+    assert!(
+        text.contains(&format!("c/outside.yaml:5: {REFUSED}")),
+        "{text}"
+    );
     assert!(text.contains("1 passed"), "the inside case runs: {text}");
+}
+
+#[test]
+fn a_suite_in_a_subfolder_reads_sidecars_beside_it_in_the_pack() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pack = dir.path().join("pack");
+    write(
+        &pack.join("pack.yaml"),
+        "name: toy\nsuite: tests\nmodel:\n  command: sh model.sh\n",
+    );
+    write(&pack.join("model.sh"), "cat in.csv\n");
+    write(
+        &pack.join("tests/suite.yaml"),
+        "name: toy\ncategories:\n  - {name: c, marks: 1}\n",
+    );
+    write(
+        &pack.join("tests/rules.yaml"),
+        "rules:\n  - id: T-1\n    summary: prints the file\n    ambiguous: no\n",
+    );
+    let case = |file: &str| {
+        format!(
+            "summary: x\ncategory: c\nrules: [T-1]\nfiles:\n  - {{path: in.csv, file: {file}}}\n"
+        )
+    };
+    write(
+        &pack.join("tests/c/beside.yaml"),
+        &case("../../sample/before.csv"),
+    );
+    write(
+        &pack.join("tests/c/outside.yaml"),
+        &case("../../../outside/o.csv"),
+    );
+    write(&pack.join("sample/before.csv"), "a,b\n");
+    write(&dir.path().join("outside/o.csv"), "secret\n");
+    let refused = "c/outside.yaml:5: `files: file: ../../../outside/o.csv`: cannot read the \
+                   sidecar: outside the pack's folder";
+    let (code, text) = run(dir.path(), &["bless", "--spec", "./pack"]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains(refused), "{text}");
+    let blessed = std::fs::read_to_string(pack.join("tests/c/beside.yaml")).expect("case");
+    assert!(blessed.contains("stdout: \"a,b\\n\""), "{blessed}");
+    // A run reads it from the pack as loaded, as bless read it.
+    let (code, text) = run(
+        dir.path(),
+        &["--spec", "./pack", "--bin", "sh pack/model.sh"],
+    );
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains(refused), "{text}");
+    assert!(text.contains("1 passed"), "the beside case runs: {text}");
 }
 
 #[test]

@@ -384,8 +384,30 @@ fn by_span(expected: &Expectation, spans: &[Span], actual: &[u8]) -> Result<Tole
     Ok(if tolerance::accepts_segments(&segments, actual)? {
         Tolerated::Forgiven { how, charges }
     } else {
+        let how = format!("{how}{}", unmarked(m, spans));
         Tolerated::Failed(how, Some((By::Spans, Vec::new())))
     })
+}
+
+/// What a failure by span says of the rules the case cites whose stdout
+/// tolerance the model's spans never name: it freed nothing here, which is
+/// never left unsaid (an `any` after the last prompt needs the model to
+/// mark an empty span where it prints nothing).
+fn unmarked(m: &crate::model::matching::Matching, spans: &[Span]) -> String {
+    let missing: Vec<String> = rules_of(&m.stdout)
+        .into_iter()
+        .filter(|r| m.by_rule.get(r).is_some_and(|j| !j.tolerance.is_exact()))
+        .filter(|r| !spans.iter().any(|s| s.rules.contains(r)))
+        .collect();
+    if missing.is_empty() {
+        return String::new();
+    }
+    format!(
+        "; {} freed nothing: the model marks no span of {} in this case (where it prints \
+         nothing, an empty one: span.empty / span_empty)",
+        missing.join(", "),
+        if missing.len() == 1 { "it" } else { "them" }
+    )
 }
 
 /// One run of expected stdout bytes judged by one tolerance.
