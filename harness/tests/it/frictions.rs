@@ -179,8 +179,12 @@ fn each_cases_own_hint_is_shown_with_it() {
     // One cause: the worked example's hint heads it, the other case's is
     // shown with that case.
     assert!(text.contains("cause 1 of 1: 2 case(s)"), "{text}");
-    assert!(text.contains("hint of c/second: mind the header"), "{text}");
-    assert!(text.contains("hint: read the first row"), "{text}");
+    let at = |what: &str| text.find(what).unwrap_or_else(|| panic!("{what}: {text}"));
+    let other = at("hint of c/second: mind the header");
+    let example = at("worked example, c/first:");
+    let own = at("hint: read the first row");
+    assert!(other < example && example < own, "{text}");
+    assert!(!text.contains("hint of c/first"), "{text}");
 }
 
 #[test]
@@ -206,6 +210,70 @@ fn a_deduction_shows_the_bytes_it_forgave() {
     assert_eq!(code, Some(0), "{text}");
     assert!(
         text.contains("-0.25 T-1: forgave stdout `a  b` for `a b` (once, first in c/spaced)"),
+        "{text}"
+    );
+}
+
+/// A pack whose Python model prints `hello` under T-1, then (with
+/// `mark_empty`) marks an empty span of END-1, whose rule judges stdout
+/// `any`: what a program prints after the greeting is free.
+fn any_after(dir: &Path, mark_empty: bool) {
+    let pack = dir.join("pack");
+    write(
+        &pack.join("pack.yaml"),
+        "name: toy\nmodel:\n  command: python3 model.py\n",
+    );
+    let module = Path::new(env!("CARGO_MANIFEST_DIR")).join("../span/conformance_span.py");
+    std::fs::copy(module, pack.join("conformance_span.py")).expect("copy the module");
+    write(
+        &pack.join("model.py"),
+        &format!(
+            "import conformance_span as span\nspan.install()\nspan.enter('T-1', 'the greeting')\n\
+             print('hello')\n{}",
+            if mark_empty {
+                "span.empty('END-1', 'after the greeting')\n"
+            } else {
+                ""
+            }
+        ),
+    );
+    write(
+        &pack.join("suite.yaml"),
+        "name: toy\ncategories:\n  - {name: c, marks: 1}\n",
+    );
+    write(
+        &pack.join("rules.yaml"),
+        "rules:\n  - {id: T-1, summary: the greeting, ambiguous: no}\n  \
+         - {id: END-1, summary: anything after it, ambiguous: no, match: {stdout: any}}\n",
+    );
+    write(
+        &pack.join("c/greet.yaml"),
+        "summary: greet\ncategory: c\nrules: [T-1, END-1]\nstdout: \"hello\\n\"\nstatus: 0\n",
+    );
+}
+
+#[test]
+fn any_on_an_empty_span_frees_what_is_printed_there_and_says_when_nothing_marks_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    any_after(dir.path(), true);
+    for (program, code) in [
+        ("echo hello; echo bye", 0),
+        ("echo hello", 0),
+        ("echo hallo; echo bye", 1),
+    ] {
+        write(&dir.path().join("p.sh"), &format!("{program}\n"));
+        let (got, text) = run(dir.path(), &["--spec", "./pack", "--bin", "sh p.sh"]);
+        assert_eq!(got, Some(code), "{program}: {text}");
+    }
+    // The model marks no span of END-1: the case compares exactly, and
+    // its failure says END-1's `any` freed nothing.
+    let dir = tempfile::tempdir().expect("temp dir");
+    any_after(dir.path(), false);
+    write(&dir.path().join("p.sh"), "echo hello; echo bye\n");
+    let (got, text) = run(dir.path(), &["--spec", "./pack", "--bin", "sh p.sh"]);
+    assert_eq!(got, Some(1), "{text}");
+    assert!(
+        text.contains("END-1 freed nothing: the model marks no span of it in this case"),
         "{text}"
     );
 }

@@ -357,7 +357,13 @@ fn by_span(expected: &Expectation, spans: &[Span], actual: &[u8]) -> Result<Tole
     }
     add(&m.span_default, at..bytes.len(), &mut parts);
     if parts.iter().all(|p| p.judging.tolerance.is_exact()) {
-        return Ok(Tolerated::Exact);
+        // A cited rule's tolerance no span names frees nothing: said.
+        let note = unmarked(m, spans);
+        return Ok(if note.is_empty() {
+            Tolerated::Exact
+        } else {
+            Tolerated::Failed(format!("exactly{note}"), Some((By::Spans, Vec::new())))
+        });
     }
     let segments: Vec<Segment<'_>> = parts
         .iter()
