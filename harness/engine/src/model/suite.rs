@@ -492,4 +492,28 @@ mod tests {
             Some("sample/in.csv")
         );
     }
+
+    proptest::proptest! {
+        /// Whatever a case writes, a resolved sidecar climbs no higher
+        /// than the pack's folder, climbs only at its start, and holds no
+        /// `.`; the same name resolves the same from the pack's folder.
+        #[test]
+        fn a_resolved_sidecar_never_leaves_the_pack(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec!["..", ".", "", "a", "tests", "c"]), 0..8),
+            deep in proptest::bool::ANY,
+        ) {
+            let name = parts.join("/");
+            let in_pack = if deep { "tests/x" } else { "tests" };
+            if let Some(p) = resolve_sidecar(in_pack, "c", &name) {
+                let words: Vec<&str> = p.split('/').collect();
+                let up = words.iter().take_while(|w| **w == "..").count();
+                proptest::prop_assert!(up <= in_pack.split('/').count(), "{p}");
+                proptest::prop_assert!(words[up..].iter().all(|w| *w != ".." && *w != "."), "{p}");
+                // From the pack's folder, the same file.
+                let whole = resolve_sidecar("", &format!("{in_pack}/c"), &name);
+                proptest::prop_assert!(whole.is_some(), "{p}");
+            }
+        }
+    }
 }

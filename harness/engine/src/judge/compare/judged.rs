@@ -362,7 +362,7 @@ fn by_span(expected: &Expectation, spans: &[Span], actual: &[u8]) -> Result<Tole
         return Ok(if note.is_empty() {
             Tolerated::Exact
         } else {
-            Tolerated::Failed(format!("exactly{note}"), Some((By::Spans, Vec::new())))
+            Tolerated::Failed(format!("exactly{note}"), None)
         });
     }
     let segments: Vec<Segment<'_>> = parts
