@@ -12,8 +12,13 @@ use std::time::Duration;
 
 use crate::exec::run::{self, Invocation, RunError, Target};
 
-/// How long the preflight run may take: it only has to start.
-const PREFLIGHT_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long the preflight run may take: it only has to start. What it
+/// looks for comes at once (the kernel refusing the exec, a shell or loader
+/// saying so and exiting, a sanitizer's runtime failing before `main`); a
+/// program still running after this has started, and one that waits for
+/// other input than the empty one would otherwise delay every run by this
+/// much.
+const PREFLIGHT_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// `--bin` cannot be executed; the message explains why.
 #[derive(Debug, thiserror::Error)]

@@ -75,6 +75,12 @@ fn fit(pack: &dyn Pack, target: &Target) -> (usize, usize) {
 /// The note naming the pack `target` looks like, when the run on
 /// `current` failed most of its `total` cases and another registered pack
 /// (one run case by case, not by a driver) fits far better.
+///
+/// A run of fewer than [`PROBE`] cases (`--exact`, a filter) says nothing
+/// of the pack: a handful of failures is a bug, not a forgotten `--spec`.
+/// The packs are probed at once, each on its own thread, so a program that
+/// waits out every probe costs one [`PROBE_TIMEOUT`], not one per pack;
+/// the pack asked for is probed only when another one fits.
 pub(super) fn note(
     packs: &[&dyn Pack],
     current: &dyn Pack,
@@ -82,15 +88,37 @@ pub(super) fn note(
     failed: usize,
     total: usize,
 ) -> Option<String> {
-    if target.is_reference() || total == 0 || failed * 2 <= total {
+    if target.is_reference() || total < PROBE || failed * 2 <= total {
+        return None;
+    }
+    let others: Vec<&dyn Pack> = packs
+        .iter()
+        .copied()
+        .filter(|p| p.name() != current.name() && p.driver().is_none())
+        .collect();
+    let fits: Vec<(usize, usize)> = std::thread::scope(|scope| {
+        let running: Vec<_> = others
+            .iter()
+            .map(|p| scope.spawn(move || fit(*p, target)))
+            .collect();
+        running
+            .into_iter()
+            .map(|h| h.join().unwrap_or((0, 0)))
+            .collect()
+    });
+    let candidates: Vec<(&str, (usize, usize))> = others
+        .iter()
+        .zip(fits)
+        .map(|(p, f)| (p.name(), f))
+        .filter(|(_, (passed, ran))| *ran > 0 && passed * 2 > *ran && *passed >= MARGIN)
+        .collect();
+    if candidates.is_empty() {
         return None;
     }
     let own = fit(current, target).0;
-    packs
-        .iter()
-        .filter(|p| p.name() != current.name() && p.driver().is_none())
-        .map(|p| (p.name(), fit(*p, target)))
-        .filter(|(_, (passed, ran))| *ran > 0 && passed * 2 > *ran && *passed >= own + MARGIN)
+    candidates
+        .into_iter()
+        .filter(|(_, (passed, _))| *passed >= own + MARGIN)
         .max_by_key(|(_, (passed, _))| *passed)
         .map(|(name, (passed, ran))| {
             format!(
