@@ -66,24 +66,7 @@ pub(super) fn missed_check(
         // printed (a tolerance may have accepted it as the message), the
         // check is missed.
         if let Some(n) = exits_zero(mismatches) {
-            // Its stdout passed, and its stderr too unless it differs:
-            // it printed the message (or one a tolerance accepts) unless
-            // its stderr is empty where the reference's is not.
-            let silent = mismatches.iter().any(|m| {
-                matches!(m, Mismatch::Stream { stream: Stream::Stderr, actual, .. }
-                    if actual.is_empty())
-            });
-            let what = if silent {
-                "exits 0 without a message"
-            } else {
-                "prints a message and exits 0"
-            };
-            let label = format!(
-                "{what} where the reference exits {n} ({}): {}",
-                stop_rule(stop),
-                stop.detail
-            );
-            return Some((zero(stop, "status"), label));
+            return Some((zero(stop, "status"), zero_label(mismatches, stop, n)));
         }
         let part = PartCause {
             part: parts.join(" and "),
@@ -150,6 +133,26 @@ fn message_and_zero(
         stop.detail
     );
     Some((zero(stop, "stdout"), label))
+}
+
+/// The label of exiting 0 where the reference exits `n`, its stdout
+/// passed: what it printed said. Its stderr passed too unless it
+/// differs, so it printed the message (or one a tolerance accepts)
+/// unless its stderr is empty where the reference's is not.
+fn zero_label(mismatches: &[Mismatch], stop: &Ruling, n: i32) -> String {
+    let silent = mismatches.iter().any(|m| {
+        matches!(m, Mismatch::Stream { stream: Stream::Stderr, actual, .. } if actual.is_empty())
+    });
+    let what = if silent {
+        "exits 0 without a message"
+    } else {
+        "prints a message and exits 0"
+    };
+    format!(
+        "{what} where the reference exits {n} ({}): {}",
+        stop_rule(stop),
+        stop.detail
+    )
 }
 
 /// The reference's status, when the run exited 0 where it exits another.
