@@ -3,6 +3,10 @@
 //! fewer players, a simpler file, shorter lines and plainer arguments. The
 //! loop itself (greedy, budgeted) is the engine's; this module only says
 //! what "smaller" means for boxes.
+//!
+//! One piece: each way a boxes session gets smaller is one candidate
+//! generator of `candidates`, and they share the session's replay
+//! (`start`, `with_file`); about 80 lines are tests.
 
 use std::ffi::OsString;
 

@@ -8,6 +8,10 @@
 //! factor) and the output still open (END-3). The first answer that breaks
 //! a rule ends the conversation (as a forfeit ends a match) and is reported
 //! with the request sent, the answer received and the rule.
+//!
+//! One piece: the conversation driver is one loop over the exchange
+//! with the bot: the rule each answer may break, the opponent playing
+//! the other seat and the reproduce line are read at every turn of it.
 
 use std::fmt::Write as _;
 

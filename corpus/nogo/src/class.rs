@@ -3,6 +3,10 @@
 //! Each class names the rules its files rest on, whether a ruling marked
 //! (ambiguous) decides them, and which loader errors prove a faulty file
 //! broke exactly that class's rule.
+//!
+//! One piece: the closed set of classes as one table (`Class::info`, an
+//! exhaustive `match`): each class's rules, ambiguity and the loader
+//! errors that prove it, so a new class cannot be left without one.
 
 use nogo_reference::savefile::LoadErrorKind;
 

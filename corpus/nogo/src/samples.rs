@@ -3,6 +3,10 @@
 //! each faulty file is that text with one precise change, so it breaks
 //! exactly the rule its class names. No file is parsed here: the
 //! reference's loader classifies them (see [`crate::generate`]).
+//!
+//! One piece: every class's files are edits of the same base text
+//! (`Parts`) by one `Builder`: each section (header, ranges, grid,
+//! controls) changes one field that the others keep.
 
 use nogo_reference::savefile::to_bytes;
 use nogo_reference::{Cell, Player, State, Stone};

@@ -5,6 +5,10 @@
 //! end of input. Faulty save files come from the corpus's classes
 //! ([`crate::samples`]); every ambiguous ruling a session touches is a
 //! [`Ambiguity`] naming its rule, and only `--ambiguous` asks for them.
+//!
+//! One piece: every kind of session (counts, types, dimensions, files,
+//! a game) is drawn from one seed by `Session::generate`, and they
+//! share the play that reaches positions and the save bytes they place.
 
 use nogo_reference::rules::Rule;
 use nogo_reference::savefile::to_bytes;

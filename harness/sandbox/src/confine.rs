@@ -12,6 +12,9 @@
 //! system calls in the keeper. ABI 3 at least is required: before it,
 //! `truncate(2)` of any file escapes the rules, and the harness falls back
 //! to the mount namespace.
+//!
+//! At the bottom of the sandbox's order (docs/architecture.md): it
+//! imports nothing of the crate.
 
 use std::path::Path;
 
@@ -51,7 +54,7 @@ pub enum ConfineError {
 
 /// Restricts the calling thread, and every process it starts from now
 /// on, to reading the whole file system and writing only beneath
-/// `writable` and to [`DEVICES`].
+/// `writable` and to `DEVICES`.
 pub fn restrict(writable: &[&Path]) -> Result<(), ConfineError> {
     let read: BitFlags<AccessFs> = AccessFs::from_read(ABI_USED);
     let all: BitFlags<AccessFs> = AccessFs::from_all(ABI_USED);

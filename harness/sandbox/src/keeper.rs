@@ -1,4 +1,5 @@
-//! The keeper: this very executable, re-run with [`KEEPER_ENV`] set, as
+//! The keeper: this very executable, re-run with
+//! [`KEEPER_ENV`](crate::KEEPER_ENV) set ([`crate::mode`]), as
 //! PID 1 of the sandbox. PID 1 ignores every signal it has no handler
 //! for, so a program run as PID 1 could not be killed by its own
 //! `abort()`: the keeper starts the program as PID 2, waits for it, lets
@@ -19,48 +20,33 @@
 //! then the run's subreaper instead of PID 1 and kills what lies below it
 //! itself (at the end of a run, at a limit, or when the outer keeper is
 //! killed: it watches a pipe only the outer one holds).
+//!
+//! In the sandbox's order (docs/architecture.md) the keeper starts: it is
+//! above the watchdog that watches its program and the resident keeper
+//! that waits for runs (which it becomes when asked to), and below the
+//! zygote that forks keepers and the mode that makes this executable one.
 
-use std::ffi::OsString;
 use std::fs;
 use std::io::{self, Write as _};
 use std::os::fd::{AsFd as _, BorrowedFd};
-use std::os::unix::ffi::{OsStrExt as _, OsStringExt as _};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use rustix::process::{Pid, Signal, WaitOptions};
+use rustix::process::{Signal, WaitOptions};
 
-use crate::report::{LeftBehind, Report, Reported, STARTED_FILE, STATUS_FILE};
-use crate::{CONTROL_MOUNT, Confine, KEEPER_CAPABLE, KEEPER_ENV, PRIVATE_TMP, Spec, confine, tree};
+use crate::process::{Forked, fork, own_link, readable, seal, seal_inherited_fds};
+use crate::program::{Files, command, linger_holding, own_reads, watched_folders};
+use crate::report::{Report, Reported};
+use crate::spec::{CONTROL_MOUNT, Confine, Spec, bytes_path};
+use crate::{confine, network, reads, resident, watchdog};
 
 /// The status a keeper exits with when it cannot do its work (its message
 /// is on the program's stderr).
-const KEEPER_FAILED: u8 = 125;
-
-/// Runs the keeper when this process was started as one ([`KEEPER_ENV`]
-/// set); every binary that runs cases calls this first thing in `main`
-/// (through the engine's `reference_mode`).
-pub fn keeper_mode() -> Option<ExitCode> {
-    // Whatever this process inherited stays out of every child it starts.
-    crate::seal_inherited_fds();
-    KEEPER_CAPABLE.store(true, std::sync::atomic::Ordering::Relaxed);
-    if std::env::var_os(crate::zygote::ZYGOTE_ENV).is_some() {
-        return Some(crate::zygote::serve());
-    }
-    let json = std::env::var_os(KEEPER_ENV)?;
-    let spec: Spec = match serde_json::from_slice(json.as_bytes()) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("conformance keeper: bad spec: {e}");
-            return Some(ExitCode::from(KEEPER_FAILED));
-        }
-    };
-    Some(run(&spec))
-}
+pub(crate) const KEEPER_FAILED: u8 = 125;
 
 /// A keeper's whole life, whichever way it was started.
-fn run(spec: &Spec) -> ExitCode {
+pub(crate) fn run(spec: &Spec) -> ExitCode {
     let _ = rustix::thread::set_name(c"conformance-kpr");
     let done = spec.limits.apply(None).and_then(|()| match &spec.confine {
         Some(confine) => enter(spec, confine),
@@ -84,39 +70,6 @@ pub(crate) fn run_forked(spec: &Spec, streams: [std::os::fd::OwnedFd; 3]) -> Exi
         return ExitCode::from(KEEPER_FAILED);
     }
     run(spec)
-}
-
-/// The keeper's two files in the control folder, made before anything
-/// forbids making them.
-pub(crate) struct Files {
-    pub(crate) status: fs::File,
-    /// Empty until the program has started (see [`crate::started`]).
-    pub(crate) started: fs::File,
-}
-
-impl Files {
-    /// Opens both files, making them where they are missing. They are not
-    /// truncated: a reused folder's are empty already ([`crate::Layout::
-    /// recycle`]), and ext4 flushes to disk, on close, a file that was
-    /// truncated to nothing and written again.
-    fn create(control: &Path) -> io::Result<Self> {
-        let open = |name: &str| {
-            fs::OpenOptions::new()
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .open(control.join(name))
-        };
-        Ok(Self {
-            status: open(STATUS_FILE)?,
-            started: open(STARTED_FILE)?,
-        })
-    }
-
-    fn report(mut self, report: &Report) -> io::Result<()> {
-        self.status.write_all(report.render().as_bytes())?;
-        self.status.flush()
-    }
 }
 
 /// With a mount namespace (hakoniwa made it, and this process is PID 1):
@@ -143,8 +96,8 @@ fn keep_mounted(spec: &Spec) -> io::Result<()> {
 /// it an init that ignores them), so each takes the rules alone.
 fn narrow_resident(spec: &Spec) -> Result<(), String> {
     match own_reads(spec).filter(|_| spec.resident && !spec.no_namespaces) {
-        Some(own) => crate::reads::ruleset(&own)
-            .and_then(crate::reads::enforce)
+        Some(own) => reads::ruleset(&own)
+            .and_then(reads::enforce)
             .map_err(|e| e.to_string()),
         None => Ok(()),
     }
@@ -156,7 +109,7 @@ fn refuse_network(spec: &Spec) -> Result<(), String> {
     if spec.network {
         return Ok(());
     }
-    crate::network::refuse_sockets().map_err(|e| format!("seccomp (no network): {e}"))
+    network::refuse_sockets().map_err(|e| format!("seccomp (no network): {e}"))
 }
 
 /// At the Landlock level: makes user and PID namespaces, confines this
@@ -176,7 +129,7 @@ fn enter(spec: &Spec, confine: &Confine) -> io::Result<ExitCode> {
             return Ok(ExitCode::from(KEEPER_FAILED));
         }
     }
-    crate::watchdog::raise_keeper();
+    watchdog::raise_keeper();
     if spec.no_namespaces {
         without_namespaces()?;
     } else {
@@ -226,20 +179,20 @@ fn enter(spec: &Spec, confine: &Confine) -> io::Result<ExitCode> {
                 // `fork` does not pass on).
                 rustix::process::set_child_subreaper(Some(rustix::process::getpid()))?;
                 let done = if spec.resident {
-                    crate::resident::reside(&files, spec, Some(alive_read.as_fd()))
+                    resident::reside(&files, spec, Some(alive_read.as_fd()))
                 } else {
                     keep(spec, files, Some(alive_read.as_fd()))
                 };
-                crate::watchdog::kill_all();
+                watchdog::kill_all();
                 return done.map(|()| ExitCode::SUCCESS);
             }
             rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
-            if crate::readable(&alive_read, Some(Duration::ZERO))? {
+            if readable(&alive_read, Some(Duration::ZERO))? {
                 return Ok(ExitCode::from(KEEPER_FAILED));
             }
             drop(alive_read);
             if spec.resident {
-                return crate::resident::reside(&files, spec, None).map(|()| ExitCode::SUCCESS);
+                return resident::reside(&files, spec, None).map(|()| ExitCode::SUCCESS);
             }
             keep(spec, files, None).map(|()| ExitCode::SUCCESS)
         }
@@ -274,8 +227,8 @@ fn enter(spec: &Spec, confine: &Confine) -> io::Result<ExitCode> {
 /// run as root, as in a Gradescope container, would pass it on), so that
 /// the `/proc` entries of the harness's processes stay closed to them.
 fn without_namespaces() -> io::Result<()> {
-    crate::watchdog::without_pid_namespace();
-    crate::seal();
+    watchdog::without_pid_namespace();
+    seal();
     // Refused to a process without `CAP_SETPCAP` (not root), whose
     // programs have no `CAP_SYS_PTRACE` to lose.
     let _ = rustix::thread::remove_capability_from_bounding_set(
@@ -283,46 +236,6 @@ fn without_namespaces() -> io::Result<()> {
     );
     rustix::process::setpgid(None, None)?;
     Ok(())
-}
-
-/// Which side of [`fork`] this process is.
-pub(crate) enum Forked {
-    /// The child (after `unshare`, PID 1 of the new PID namespace).
-    Child,
-    /// The parent, with the child's PID.
-    Parent(Pid),
-}
-
-/// Forks this process (the keeper, for its PID 1; the zygote, for a
-/// keeper). Neither ever starts a thread, and `fork` in a process of one
-/// thread is sound: the child has all the state the parent had, no lock
-/// half-held by a thread that does not exist in it. This is checked, not
-/// assumed. Re-running this executable instead would cost one more `exec`
-/// of the whole harness per run.
-#[expect(
-    unsafe_code,
-    reason = "fork(2) of a single-threaded process, checked just before"
-)]
-pub(crate) fn fork() -> io::Result<Forked> {
-    let threads = fs::read_dir("/proc/self/task")?.count();
-    if threads != 1 {
-        return Err(io::Error::other(format!(
-            "the keeper has {threads} threads: it cannot fork"
-        )));
-    }
-    // SAFETY: this process has exactly one thread (counted above, and the
-    // keeper starts none), so the child inherits no lock held by another
-    // thread; it goes on with ordinary Rust code, as a process of its own.
-    match unsafe { nix::unistd::fork() }.map_err(io::Error::from)? {
-        nix::unistd::ForkResult::Child => Ok(Forked::Child),
-        nix::unistd::ForkResult::Parent { child } => Pid::from_raw(child.as_raw())
-            .map(Forked::Parent)
-            .ok_or_else(|| io::Error::other("fork returned no child")),
-    }
-}
-
-pub(crate) fn bytes_path(bytes: &[u8]) -> PathBuf {
-    PathBuf::from(OsString::from_vec(bytes.to_vec()))
 }
 
 /// The keeper's work, as PID 1 of the sandbox (or, without namespaces,
@@ -336,7 +249,7 @@ fn keep(spec: &Spec, mut files: Files, outer: Option<BorrowedFd<'_>>) -> io::Res
             left: Vec::new(),
         });
     }
-    crate::seal_inherited_fds();
+    seal_inherited_fds();
     let mut cmd = command(spec, true)?;
     // The output's pipes, named while this process still holds them: what
     // lingers holding them is found by these names.
@@ -347,7 +260,7 @@ fn keep(spec: &Spec, mut files: Files, outer: Option<BorrowedFd<'_>>) -> io::Res
             // `spawn` returns once the program's `exec` succeeded.
             let _ = files.started.write_all(b"started\n");
             let stderr = (!spec.release_streams).then(rustix::stdio::stderr);
-            let watch = crate::watchdog::Watch {
+            let watch = watchdog::Watch {
                 limits: spec.limits,
                 folders: watched_folders(spec),
                 stderr,
@@ -356,89 +269,11 @@ fn keep(spec: &Spec, mut files: Files, outer: Option<BorrowedFd<'_>>) -> io::Res
             if spec.release_streams {
                 release_streams();
             }
-            crate::watchdog::wait(child, &watch)?
+            watchdog::wait(child, &watch)?
         }
     };
     let left = linger_holding(Duration::from_millis(spec.grace_ms), &ours);
     files.report(&Report { ending, left })
-}
-
-/// The folders whose bytes count against the run's folder limit: where it
-/// may write.
-pub(crate) fn watched_folders(spec: &Spec) -> Vec<PathBuf> {
-    match &spec.confine {
-        Some(confine) => confine.writable.iter().map(|w| bytes_path(w)).collect(),
-        None => vec![bytes_path(&spec.cwd), PathBuf::from("/tmp")],
-    }
-}
-
-/// The program's command: its arguments, cleared environment and folder
-/// and, for a program under test with `narrow`, its read rules
-/// ([`crate::reads`]), put on it alone between `fork` and `exec` (a
-/// resident keeper that holds the same rules itself starts it without).
-pub(crate) fn command(spec: &Spec, narrow: bool) -> io::Result<std::process::Command> {
-    let mut cmd = std::process::Command::new(OsString::from_vec(spec.program.clone()));
-    cmd.args(spec.args.iter().map(|a| OsString::from_vec(a.clone())))
-        .env_clear()
-        .envs(
-            spec.env
-                .iter()
-                .map(|(k, v)| (OsString::from_vec(k.clone()), OsString::from_vec(v.clone()))),
-        )
-        .current_dir(OsString::from_vec(spec.cwd.clone()));
-    if let Some(own) = own_reads(spec).filter(|_| narrow) {
-        let rules = crate::reads::ruleset(&own).map_err(io::Error::other)?;
-        narrow_before_exec(&mut cmd, rules);
-    }
-    Ok(cmd)
-}
-
-/// What a program under test may read besides the system: the run's own
-/// folders (where it may write at the Landlock level; in a mount
-/// namespace, its working folder, whose case folder it is, and `/tmp`,
-/// a private one there, which it must read back what it writes to) and
-/// what the caller named. `None`: a program of ours, not narrowed.
-fn own_reads(spec: &Spec) -> Option<Vec<PathBuf>> {
-    let named = spec.reads.as_ref()?;
-    let folders: Vec<PathBuf> = match &spec.confine {
-        Some(confine) => confine.writable.iter().map(|w| bytes_path(w)).collect(),
-        None => vec![bytes_path(&spec.cwd), PathBuf::from(PRIVATE_TMP)],
-    };
-    Some(
-        folders
-            .into_iter()
-            .chain(named.iter().map(|p| bytes_path(p)))
-            .collect(),
-    )
-}
-
-/// Has the program put `rules` on itself before it `exec`s: stacked on
-/// the keeper's own, they bind it alone, not the keeper, which goes on
-/// starting programs of ours too (the reference).
-#[expect(
-    unsafe_code,
-    reason = "a pre-exec hook; keepers are single-threaded, so the child may allocate"
-)]
-fn narrow_before_exec(cmd: &mut std::process::Command, rules: landlock::RulesetCreated) {
-    use std::os::unix::process::CommandExt as _;
-    let slot = std::sync::Mutex::new(Some(rules));
-    // SAFETY: runs in the child between `fork` and `exec`. A keeper has one
-    // thread (`fork` above checks it for its own forks, and it starts
-    // none), so no lock (the allocator's, `slot`'s) is held by a thread
-    // missing from the child; the hook makes two system calls (`prctl`,
-    // `landlock_restrict_self`).
-    unsafe {
-        cmd.pre_exec(move || {
-            let rules = slot
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .take();
-            match rules {
-                Some(r) => crate::reads::enforce(r).map_err(io::Error::other),
-                None => Ok(()),
-            }
-        });
-    }
 }
 
 /// Points this process's fds 0-2 at `/dev/null` (read-only: what the
@@ -450,64 +285,4 @@ fn release_streams() {
         let _ = rustix::stdio::dup2_stdout(&null);
         let _ = rustix::stdio::dup2_stderr(&null);
     }
-}
-
-/// After the program exited: reaps what ends, gives processes that still
-/// hold the output (the pipes `/proc` names `ours`) up to `grace` to
-/// finish, and names what is left.
-pub(crate) fn linger_holding(grace: Duration, ours: &[Option<PathBuf>]) -> Vec<LeftBehind> {
-    let deadline = Instant::now() + grace;
-    loop {
-        reap();
-        let left = survivors(ours);
-        if !left.iter().any(|l| l.held_output) || Instant::now() >= deadline {
-            return left;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
-pub(crate) fn reap() {
-    while let Ok(Some(_)) = rustix::process::wait(WaitOptions::NOHANG) {}
-}
-
-/// What `/proc` names the descriptor `fd` of this process.
-pub(crate) fn own_link_of(fd: &std::os::fd::OwnedFd) -> Option<PathBuf> {
-    use std::os::fd::AsRawFd as _;
-    fs::read_link(format!("/proc/self/fd/{}", fd.as_raw_fd())).ok()
-}
-
-pub(crate) fn own_link(fd: u32) -> Option<PathBuf> {
-    fs::read_link(format!("/proc/self/fd/{fd}")).ok()
-}
-
-/// Every process of the sandbox but the keeper, with whether it holds one
-/// of the keeper's own output streams (the program's stdout and stderr).
-fn survivors(ours: &[Option<PathBuf>]) -> Vec<LeftBehind> {
-    let mut out: Vec<LeftBehind> = tree::descendants()
-        .into_iter()
-        .map(|d| {
-            let base = PathBuf::from(format!("/proc/{}", d.proc_pid));
-            let name = fs::read_to_string(base.join("comm"))
-                .map(|s| s.trim_end().to_owned())
-                .unwrap_or_default();
-            let held_output = fs::read_dir(base.join("fd")).is_ok_and(|fds| {
-                fds.flatten().any(|fd| {
-                    fs::read_link(fd.path()).is_ok_and(|l| ours.iter().flatten().any(|o| *o == l))
-                })
-            });
-            LeftBehind {
-                pid: d.pid,
-                name,
-                held_output,
-            }
-        })
-        .collect();
-    out.sort_by_key(|l| l.pid);
-    out
-}
-
-/// `OsStr` bytes of a path, as a [`Spec`] carries them.
-pub(crate) fn path_bytes(p: &Path) -> Vec<u8> {
-    p.as_os_str().as_bytes().to_vec()
 }

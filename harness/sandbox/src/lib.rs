@@ -7,7 +7,7 @@
 //! - at the default `pid` level, a user namespace and Landlock rules
 //!   ([`confine`]) that leave the file system read-only except the case
 //!   folder and a private temporary folder (named by `TMPDIR`; `/tmp`
-//!   itself is read-only); the keeper makes these itself ([`keeper`]);
+//!   itself is read-only); the keeper makes these itself (`keeper`);
 //!   where the kernel lacks Landlock (ABI 3 or later), a mount namespace
 //!   instead;
 //! - with `full` (opt-in: it costs more than the rest of a run), a mount
@@ -35,13 +35,36 @@
 //! program starts (so `setsid` daemons come back to it and die with the
 //! run). Where Landlock is missing too, a process group only; the harness
 //! says so once.
+//!
+//! This file is the crate's facade: it declares the modules and names
+//! what other crates use. The modules import one another in one
+//! direction, lowest first (docs/architecture.md draws it; the engine's
+//! layers test refuses a circle, and a `crate::` path that goes through
+//! this facade instead of naming a module):
+//!
+//! - this process, the policy, the Landlock and seccomp rules, the
+//!   process tree (`process`, [`policy`], [`confine`], `network`,
+//!   [`reads`], `tree`): nothing of the crate;
+//! - `limits`, the containment `level`s, the `spec` a keeper is given,
+//!   its `report`, the `wire` runs travel on;
+//! - the `watchdog` that watches a running program, knowing nothing of
+//!   who started it, and the `program` a keeper runs under it;
+//! - the [`resident`] keeper that waits for runs; the `keeper` that
+//!   starts a program (and becomes a resident one when asked); the
+//!   [`zygote`] that forks keepers; `start`, which spawns a keeper for a
+//!   caller; the `probe` that tries a level by starting one;
+//! - at the top, the `mode` a re-run executable takes ([`keeper_mode`]).
 
 pub mod confine;
 mod keeper;
 mod level;
 mod limits;
+mod mode;
 mod network;
 pub mod policy;
+mod probe;
+mod process;
+mod program;
 pub mod reads;
 mod report;
 pub mod resident;
@@ -52,22 +75,15 @@ mod watchdog;
 mod wire;
 pub mod zygote;
 
-pub use keeper::keeper_mode;
 pub use level::*;
-pub use limits::{Bounds, Limits, reserves_address_space};
+pub use limits::{Limits, reserves_address_space};
+pub use mode::keeper_mode;
+pub use policy::Bounds;
+pub use probe::{containment, shortfall};
+pub use process::seal_inherited_fds;
 pub use report::{LeftBehind, Report, Reported, read_report, started};
 pub use spec::*;
 pub use start::{Io, Kept, Streams, start, start_with};
-
-/// Marks every descriptor above 2 close-on-exec, so that no program this
-/// process starts inherits one: a program under test gets its fds 0, 1 and
-/// 2 and nothing else, whatever the caller of the harness left open
-/// (a shell's `7>file`, a CI runner's pipes, a socket). Called first thing
-/// by every binary that runs programs and by every keeper before it starts
-/// one; the program's own streams are dup'ed onto 0-2 by `spawn`.
-pub fn seal_inherited_fds() {
-    close_fds::set_fds_cloexec_threadsafe(3, &[]);
-}
 
 #[cfg(test)]
 mod tests {
@@ -87,8 +103,8 @@ mod tests {
         let tmp = layout.tmp.clone().unwrap();
         fs::write(tmp.join("scratch"), b"x").unwrap();
         fs::set_permissions(&layout.work, fs::Permissions::from_mode(0o500)).unwrap();
-        fs::write(layout.control.join(report::STATUS_FILE), b"exited 0\n").unwrap();
-        fs::write(layout.control.join(report::STARTED_FILE), b"started\n").unwrap();
+        fs::write(layout.control.join(spec::STATUS_FILE), b"exited 0\n").unwrap();
+        fs::write(layout.control.join(spec::STARTED_FILE), b"started\n").unwrap();
         layout.recycle().unwrap();
         assert_eq!(fs::read_dir(&layout.work).unwrap().count(), 0);
         assert_eq!(fs::read_dir(&tmp).unwrap().count(), 0);

@@ -22,6 +22,9 @@
 //! the host's file system; a filter of a dozen instructions covers all of
 //! them and costs nothing per run (it is loaded once per keeper, and the
 //! kernel caches the verdict of every other system call).
+//!
+//! At the bottom of the sandbox's order (docs/architecture.md): it
+//! imports nothing of the crate.
 
 use std::io;
 

@@ -1,7 +1,12 @@
 //! What the caller widens for every program of this process: more
 //! folders to read (`--allow-read`, [`ALLOW_READ_ENV`]) and the host's
-//! network (`--allow-network`). Set once by the command line before the
-//! first run; read by whatever builds a run's [`crate::Spec`].
+//! network (`--allow-network`), and the resource [`Bounds`] of every run
+//! (`--max-*`). Set once by the command line before the first run; read
+//! by whatever builds a run's [`crate::Spec`] and its
+//! [`crate::Limits`].
+//!
+//! At the bottom of the sandbox's order (docs/architecture.md): it
+//! imports nothing of the crate.
 
 use std::path::PathBuf;
 use std::sync::{Mutex, PoisonError};
@@ -19,7 +24,7 @@ const BOUNDS_ENV: &str = "CONFORMANCE_BOUNDS";
 
 /// The bounds given by the harness that started this one, else the
 /// defaults.
-pub fn inherited_bounds() -> crate::limits::Bounds {
+pub fn inherited_bounds() -> Bounds {
     let given = std::env::var(BOUNDS_ENV).ok().and_then(|text| {
         let n: Vec<u64> = text
             .split(',')
@@ -27,7 +32,7 @@ pub fn inherited_bounds() -> crate::limits::Bounds {
             .collect::<Result<_, _>>()
             .ok()?;
         match n[..] {
-            [memory, open_files, processes, folder_bytes] => Some(crate::limits::Bounds {
+            [memory, open_files, processes, folder_bytes] => Some(Bounds {
                 memory,
                 open_files,
                 processes,
@@ -39,6 +44,30 @@ pub fn inherited_bounds() -> crate::limits::Bounds {
     given.unwrap_or_default()
 }
 
+/// The defaults, which `--max-*` options change for a whole command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bounds {
+    /// Address space, bytes.
+    pub memory: u64,
+    /// Open descriptors.
+    pub open_files: u64,
+    /// Processes and threads.
+    pub processes: u64,
+    /// Bytes of the run's folders.
+    pub folder_bytes: u64,
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Self {
+            memory: 4 << 30,
+            open_files: 1024,
+            processes: 256,
+            folder_bytes: 1 << 30,
+        }
+    }
+}
+
 /// The widenings in force.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Policy {
@@ -47,7 +76,7 @@ pub struct Policy {
     /// Programs may use the host's network.
     pub allow_network: bool,
     /// The resource limits of every run.
-    pub bounds: crate::limits::Bounds,
+    pub bounds: Bounds,
 }
 
 static POLICY: Mutex<Option<Policy>> = Mutex::new(None);
@@ -55,7 +84,7 @@ static POLICY: Mutex<Option<Policy>> = Mutex::new(None);
 /// Sets the widenings of this process: `allow_read` with what
 /// [`ALLOW_READ_ENV`] names added (absolute paths; a relative one is taken
 /// from the current folder).
-pub fn set(mut allow_read: Vec<PathBuf>, allow_network: bool, bounds: crate::limits::Bounds) {
+pub fn set(mut allow_read: Vec<PathBuf>, allow_network: bool, bounds: Bounds) {
     let allow_network =
         allow_network || std::env::var_os(ALLOW_NETWORK_ENV).is_some_and(|v| v == "1");
     if let Some(list) = std::env::var_os(ALLOW_READ_ENV) {
@@ -149,7 +178,7 @@ mod tests {
         let policy = Policy {
             allow_read: vec![PathBuf::from("/opt/py"), PathBuf::from("/srv/data")],
             allow_network: true,
-            bounds: crate::limits::Bounds {
+            bounds: Bounds {
                 memory: 1 << 30,
                 open_files: 64,
                 processes: 32,

@@ -21,6 +21,14 @@
 //! A ruleset is built once per distinct list and kept: a resident keeper
 //! runs many programs with the same list, and building one opens every
 //! allowed path.
+//!
+//! At the bottom of the sandbox's order (docs/architecture.md): it
+//! imports nothing of the crate.
+//!
+//! One piece: the read allow-list and the Landlock ruleset built from
+//! it: what is shared with the caller decides what a program's own
+//! files are, and the kept rulesets are keyed by the list; about 160
+//! lines are tests.
 
 use std::collections::HashMap;
 use std::fs;
@@ -131,7 +139,7 @@ fn all_public(dir: &Path, depth: usize) -> bool {
 /// What a program may read of its own, given the files that make it (the
 /// program, the files and folders its command line names): for a file,
 /// the folder holding it, or the file alone where that folder is shared
-/// ([`Shared`]); for a folder (`java -cp /x/classes`), that folder itself,
+/// (`Shared`); for a folder (`java -cp /x/classes`), that folder itself,
 /// never its parent, and nothing where it is shared itself.
 pub fn own_of(named: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
     Shared::of_this_process().own_of(named)

@@ -1,17 +1,16 @@
 //! The keeper's report of a run, written to a status file only the keeper
 //! can reach: how the program ended and what it left behind, plus the
 //! marker that says the program has started.
+//!
+//! Low in the sandbox's order (docs/architecture.md): it imports only
+//! [`crate::spec`] (the layout and its files' names); the keeper writes
+//! it, the watchdog says how a program ended in its terms, callers read
+//! it.
 
 use std::fmt::Write as _;
 use std::fs;
 
-use crate::Layout;
-
-/// The keeper's report, in the control folder.
-pub(crate) const STATUS_FILE: &str = "status";
-/// Made by the keeper once the program has started (its `exec` done), so
-/// that a caller timing the program can leave the sandbox's start-up out.
-pub(crate) const STARTED_FILE: &str = "started";
+use crate::spec::{Layout, STARTED_FILE, STATUS_FILE};
 
 /// How the program ended, as the keeper reports it.
 #[derive(Debug, Clone, PartialEq, Eq)]

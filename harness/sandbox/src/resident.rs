@@ -16,6 +16,12 @@
 //! with it. The resident keeper ends when its socket closes: when its
 //! folder is dropped, or when the caller dies however it dies (it watches
 //! the socket while a program runs, too).
+//!
+//! Both sides are here: the caller's ([`Resident`]) and PID 1's, which
+//! waits for run after run (`reside`). In the sandbox's order
+//! (docs/architecture.md) the resident waits: above the watchdog and the
+//! program it runs, below the keeper that becomes one and the start that
+//! hands it runs.
 
 use std::io;
 use std::os::fd::{AsFd as _, OwnedFd};
@@ -27,10 +33,12 @@ use std::time::Duration;
 
 use rustix::process::{Pid, PidfdFlags, Signal};
 
-use crate::keeper::{Files, linger_holding, own_link_of, reap};
+use crate::level::Containment;
+use crate::process::{own_link_of, readable, reap, seal_inherited_fds};
+use crate::program::{Files, command, linger_holding, watched_folders};
 use crate::report::{Report, Reported};
-use crate::start::confine_of;
-use crate::{KEEPER_ENV, Layout, Spec};
+use crate::spec::{Confine, KEEPER_ENV, Layout, Reads, Spec};
+use crate::{watchdog, wire};
 
 /// The outer processes of the resident keepers alive, to kill on an
 /// interrupt.
@@ -56,7 +64,7 @@ pub struct Resident {
     /// What its programs may read ([`crate::reads_for`]; `None`: not
     /// narrowed): the keeper itself holds these rules, so its programs
     /// start without a hook of their own between `fork` and `exec`.
-    reads: Option<crate::Reads>,
+    reads: Option<Reads>,
 }
 
 impl Resident {
@@ -65,14 +73,14 @@ impl Resident {
     /// `reads` (the built-in reference: `None`).
     pub fn start(
         layout: &Layout,
-        reads: Option<crate::Reads>,
-        containment: &crate::Containment,
+        reads: Option<Reads>,
+        containment: &Containment,
     ) -> Result<Self, String> {
         let mut spec = Spec::new(layout, Path::new(""), &[], &[], Duration::ZERO);
         spec.resident = true;
         spec.no_namespaces = containment.without_namespaces();
         spec.reads.clone_from(&reads);
-        spec.confine = Some(confine_of(layout));
+        spec.confine = Some(Confine::of(layout));
         let json = serde_json::to_string(&spec).map_err(|e| e.to_string())?;
         let exe = std::env::current_exe().map_err(|e| format!("no own executable: {e}"))?;
         let (ours, theirs) = rustix::net::socketpair(
@@ -103,7 +111,7 @@ impl Resident {
     }
 
     /// What its programs may read.
-    pub fn reads(&self) -> Option<&crate::Reads> {
+    pub fn reads(&self) -> Option<&Reads> {
         self.reads.as_ref()
     }
 
@@ -124,7 +132,7 @@ impl Resident {
             return Err("the resident keeper reads otherwise".to_owned());
         }
         let fds = [theirs[0].as_fd(), theirs[1].as_fd(), theirs[2].as_fd()];
-        crate::wire::send(&self.socket, spec, fds).map_err(|e| {
+        wire::send(&self.socket, spec, fds).map_err(|e| {
             self.broken = true;
             format!("the resident keeper is gone: {e}")
         })?;
@@ -141,7 +149,7 @@ impl Drop for Resident {
         let _ = self.socket.shutdown(std::net::Shutdown::Both);
         let ended = rustix::process::pidfd_open(self.pid, PidfdFlags::empty())
             .map_err(io::Error::from)
-            .and_then(|fd| crate::readable(&fd, Some(Duration::from_secs(2))));
+            .and_then(|fd| readable(&fd, Some(Duration::from_secs(2))));
         if !matches!(ended, Ok(true)) {
             let _ = self.outer.kill();
         }
@@ -160,7 +168,7 @@ pub(crate) fn reside(
 ) -> io::Result<()> {
     let socket = UnixStream::from(rustix::io::dup(rustix::stdio::stdin())?);
     loop {
-        let Some((spec, [stdin, stdout, stderr])) = crate::wire::receive(&socket) else {
+        let Some((spec, [stdin, stdout, stderr])) = wire::receive(&socket) else {
             return Ok(());
         };
         // Held until the report is written: their closing tells the caller
@@ -177,13 +185,13 @@ pub(crate) fn reside(
                     spec.limits.apply_processes(pid)?;
                 }
                 files.started.write_all_at(b"started\n", 0)?;
-                let watch = crate::watchdog::Watch {
+                let watch = watchdog::Watch {
                     limits: spec.limits,
-                    folders: crate::keeper::watched_folders(&spec),
+                    folders: watched_folders(&spec),
                     stderr: Some(stderr.as_fd()),
                     gone: std::iter::once(socket.as_fd()).chain(outer).collect(),
                 };
-                crate::watchdog::wait(child, &watch)?
+                watchdog::wait(child, &watch)?
             }
         };
         let left = linger_holding(Duration::from_millis(spec.grace_ms), &ours);
@@ -204,8 +212,8 @@ fn program(
 ) -> io::Result<std::process::Child> {
     // The socket is a `dup` without close-on-exec: the program must not
     // hold it.
-    crate::seal_inherited_fds();
-    crate::keeper::command(spec, narrow)?
+    seal_inherited_fds();
+    command(spec, narrow)?
         .stdin(stdin)
         .stdout(stdout.try_clone()?)
         .stderr(stderr.try_clone()?)
@@ -215,6 +223,6 @@ fn program(
 /// Kills every process of the namespace but this one (PID 1) and reaps
 /// them all.
 fn kill_the_rest() {
-    crate::watchdog::kill_all();
+    watchdog::kill_all();
     reap();
 }

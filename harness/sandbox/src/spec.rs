@@ -1,16 +1,42 @@
-//! What a keeper is given: a run's folders ([`Layout`]) and the program
-//! with its confinement, limits and reads ([`Spec`]), as the JSON the
-//! keeper reads from its environment.
+//! What a keeper is given: a run's folders ([`Layout`], with the names
+//! of the keeper's files in its control folder) and the program with its
+//! confinement, limits and reads ([`Spec`]), as the JSON the keeper reads
+//! from its environment ([`KEEPER_ENV`]), with the places a mount
+//! namespace shows them at. Paths travel as bytes ([`path_bytes`],
+//! [`bytes_path`]).
+//!
+//! Low in the sandbox's order (docs/architecture.md): what both sides of
+//! a sandbox agree on, above the levels, limits, policy and reads it
+//! names, below everything that starts, keeps or reports a run.
 
 use std::ffi::OsString;
 use std::fs;
 use std::io;
-use std::os::unix::ffi::OsStrExt as _;
+use std::os::unix::ffi::{OsStrExt as _, OsStringExt as _};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::level::Containment;
-use crate::{Limits, policy, reads, report};
+use crate::limits::Limits;
+use crate::{policy, reads};
+
+/// The environment variable that turns a harness binary into a keeper; its
+/// value is the JSON [`Spec`] of the program to run.
+pub const KEEPER_ENV: &str = "CONFORMANCE_KEEPER";
+
+/// Where the keeper finds its status folder inside the sandbox; it
+/// detaches the mount once the file is open, so the program never sees it.
+pub(crate) const CONTROL_MOUNT: &str = "/run/conformance-control";
+
+/// In a mount namespace, the program's private temporary folder (a tmpfs
+/// that vanishes with the run): it may write there and read it back.
+pub(crate) const PRIVATE_TMP: &str = "/tmp";
+
+/// The keeper's report, in the control folder.
+pub(crate) const STATUS_FILE: &str = "status";
+/// Made by the keeper once the program has started (its `exec` done), so
+/// that a caller timing the program can leave the sandbox's start-up out.
+pub(crate) const STARTED_FILE: &str = "started";
 
 /// A run's folders: the case folder the program works in, and the status
 #[derive(Debug, Clone)]
@@ -110,7 +136,7 @@ impl Layout {
             }
         }
         if self.control != self.work {
-            for name in [report::STATUS_FILE, report::STARTED_FILE] {
+            for name in [STATUS_FILE, STARTED_FILE] {
                 match fs::OpenOptions::new()
                     .write(true)
                     .truncate(true)
@@ -207,6 +233,29 @@ pub(crate) struct Confine {
     pub(crate) writable: Vec<Vec<u8>>,
 }
 
+impl Confine {
+    /// The Landlock rules' part of a spec for the folders of `layout`.
+    pub(crate) fn of(layout: &Layout) -> Self {
+        Self {
+            control: path_bytes(&layout.control),
+            writable: std::iter::once(&layout.work)
+                .chain(&layout.tmp)
+                .map(|p| path_bytes(p))
+                .collect(),
+        }
+    }
+}
+
+/// `OsStr` bytes of a path, as a [`Spec`] carries them.
+pub(crate) fn path_bytes(p: &Path) -> Vec<u8> {
+    p.as_os_str().as_bytes().to_vec()
+}
+
+/// The path a [`Spec`] carries as `bytes`.
+pub(crate) fn bytes_path(bytes: &[u8]) -> PathBuf {
+    PathBuf::from(OsString::from_vec(bytes.to_vec()))
+}
+
 impl Spec {
     /// The program `program` with `args` and the (whole) environment `env`,
     /// run in the layout's case folder.
@@ -270,7 +319,7 @@ impl Spec {
         self
     }
 
-    /// The same, run in `cwd` (shown read-only in a mount namespace, see [`start`])
+    /// The same, run in `cwd` (shown read-only in a mount namespace, see [`start`](crate::start()))
     /// instead of the case folder.
     #[must_use]
     pub fn in_dir(mut self, cwd: &Path) -> Self {

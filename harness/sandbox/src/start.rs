@@ -3,6 +3,16 @@
 //! keeper is an ordinary child started the cheap way (`posix_spawn`) and
 //! makes its namespaces itself ([`crate::keeper`]); with a mount namespace
 //! hakoniwa builds the sandbox around it.
+//!
+//! In the sandbox's order (docs/architecture.md) start spawns: above the
+//! resident keeper it hands runs to and the zygote it asks for keepers,
+//! below only the probe (which starts a keeper to try a level) and the
+//! mode.
+//!
+//! One piece: both ways a keeper starts (exec'd or forked at the
+//! Landlock levels, built by hakoniwa with a mount namespace) make the
+//! same `Kept` from the same streams' ends, and what a mount namespace
+//! shows (`mounted_view`) is part of starting one there.
 
 use std::fs;
 use std::io;
@@ -13,9 +23,11 @@ use std::time::Duration;
 
 use rustix::process::Pid;
 
-use crate::keeper::path_bytes;
+use crate::level::Containment;
+use crate::process::readable;
 use crate::resident::Resident;
-use crate::{CONTROL_MOUNT, Confine, Containment, KEEPER_ENV, Layout, PRIVATE_TMP, Spec};
+use crate::spec::{CONTROL_MOUNT, Confine, KEEPER_ENV, Layout, PRIVATE_TMP, Spec, bytes_path};
+use crate::zygote;
 
 /// Where one of the program's standard streams goes.
 #[derive(Debug)]
@@ -113,7 +125,7 @@ impl Kept {
         match &mut self.handle {
             Handle::Resident => Ok("resident keeper".to_owned()),
             Handle::Forked(pidfd) => {
-                while !crate::readable(&*pidfd, None)? {}
+                while !readable(&*pidfd, None)? {}
                 Ok("keeper ended".to_owned())
             }
             Handle::Spawned(child) => child.wait().map(|s| format!("keeper {s}")),
@@ -126,8 +138,7 @@ impl Kept {
         match &mut self.handle {
             Handle::Resident => Ok(Some("resident keeper".to_owned())),
             Handle::Forked(pidfd) => {
-                Ok(crate::readable(&*pidfd, Some(Duration::ZERO))?
-                    .then(|| "keeper ended".to_owned()))
+                Ok(readable(&*pidfd, Some(Duration::ZERO))?.then(|| "keeper ended".to_owned()))
             }
             Handle::Spawned(child) => Ok(child.try_wait()?.map(|s| format!("keeper {s}"))),
             Handle::Hakoniwa(child) => child
@@ -184,7 +195,7 @@ fn start_confined(
     resident: Option<&mut Resident>,
 ) -> Result<Kept, String> {
     let mut spec = spec.clone();
-    spec.confine = Some(confine_of(layout));
+    spec.confine = Some(Confine::of(layout));
     spec.no_namespaces = containment.without_namespaces();
     let (theirs, [stdin, stdout, stderr]) =
         ends(streams).map_err(|e| format!("cannot make the program's streams: {e}"))?;
@@ -194,7 +205,7 @@ fn start_confined(
         return Ok(Kept::new(stdin, stdout, stderr, pid, Handle::Resident));
     }
     let [their_in, their_out, their_err] = theirs;
-    if let Some(forked) = crate::zygote::fork_keeper(
+    if let Some(forked) = zygote::fork_keeper(
         &spec,
         [their_in.as_fd(), their_out.as_fd(), their_err.as_fd()],
     ) {
@@ -228,17 +239,6 @@ fn start_confined(
         pid: Pid::from_child(&child),
         handle: Handle::Spawned(child),
     })
-}
-
-/// The Landlock rules' part of a spec for the folders of `layout`.
-pub(crate) fn confine_of(layout: &Layout) -> Confine {
-    Confine {
-        control: path_bytes(&layout.control),
-        writable: std::iter::once(&layout.work)
-            .chain(&layout.tmp)
-            .map(|p| path_bytes(p))
-            .collect(),
-    }
 }
 
 /// The program's end of each stream, and the caller's end of each pipe.
@@ -369,10 +369,7 @@ fn mounted_view(exe: &Path, spec: &Spec, shown: &[&Path]) -> MountedView {
             view.bound = outermost(folders.map(real).collect());
             return view;
         }
-        Some(reads) => reads
-            .iter()
-            .map(|r| real(&crate::keeper::bytes_path(r)))
-            .collect(),
+        Some(reads) => reads.iter().map(|r| real(&bytes_path(r))).collect(),
     };
     let (inside_tmp, outside): (Vec<PathBuf>, Vec<PathBuf>) = shown
         .iter()

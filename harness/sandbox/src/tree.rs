@@ -4,6 +4,9 @@
 //! tree from `/proc/self` works whether `/proc` is the sandbox's own (a
 //! mount namespace) or the host's (the Landlock level, where `/proc` lists
 //! every process of the machine and scanning it all would cost far more).
+//!
+//! At the bottom of the sandbox's order (docs/architecture.md): it
+//! imports nothing of the crate.
 
 use std::fs;
 

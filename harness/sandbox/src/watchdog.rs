@@ -4,6 +4,12 @@
 //! limit ([`crate::Limits`]: a fork bomb, a program filling its case
 //! folder) it kills every process of the sandbox but itself and says why
 //! on the program's stderr; the run then ends as killed by `SIGKILL`.
+//!
+//! In the middle of the sandbox's order (docs/architecture.md): it
+//! watches a program and the processes below this one and knows nothing
+//! of who started them. It imports the limits, the report's endings, the
+//! process tree and this process's reaping; the keeper and the resident
+//! keeper above it hand it a program to watch.
 
 use std::fs;
 use std::io::{self, Write as _};
@@ -14,8 +20,10 @@ use std::time::Duration;
 
 use rustix::process::{Pid, PidfdFlags};
 
-use crate::Limits;
+use crate::limits::Limits;
+use crate::process::reap;
 use crate::report::Reported;
+use crate::tree;
 
 /// How far the keeper raises its own priority above its programs', where
 /// it may (root, or a user with room under `RLIMIT_NICE`): a fork bomb's
@@ -117,14 +125,14 @@ pub(crate) fn wait(mut child: std::process::Child, watch: &Watch<'_>) -> io::Res
 fn over_limit(watch: &Watch<'_>) -> Option<String> {
     if let Some(max) = watch.limits.processes {
         let limit = usize::try_from(max).unwrap_or(usize::MAX);
-        if crate::tree::count_below(limit) > limit {
+        if tree::count_below(limit) > limit {
             return Some(format!(
                 "it had more than {max} processes running at once (the process limit)"
             ));
         }
     }
     if let Some(max) = watch.limits.resident
-        && crate::tree::resident_below() > max
+        && tree::resident_below() > max
     {
         return Some(format!(
             "its processes held more than {} MiB of memory (the memory limit)",
@@ -190,7 +198,7 @@ pub(crate) fn kill_all() {
     let deadline = std::time::Instant::now() + KILL_LIMIT;
     loop {
         if NO_PID_NAMESPACE.load(std::sync::atomic::Ordering::Relaxed) {
-            for d in crate::tree::descendants() {
+            for d in tree::descendants() {
                 if let Ok(pid) = i32::try_from(d.proc_pid) {
                     let _ = nix::sys::signal::kill(
                         nix::unistd::Pid::from_raw(pid),
@@ -204,9 +212,9 @@ pub(crate) fn kill_all() {
                 nix::sys::signal::Signal::SIGKILL,
             );
         }
-        crate::keeper::reap();
-        if crate::tree::count_below(0) == 0 || std::time::Instant::now() >= deadline {
-            crate::keeper::reap();
+        reap();
+        if tree::count_below(0) == 0 || std::time::Instant::now() >= deadline {
+            reap();
             return;
         }
         std::thread::sleep(Duration::from_millis(1));

@@ -2,6 +2,9 @@
 //! zygote, a resident keeper) over a Unix stream socket: the spec's length
 //! (8 bytes, little-endian) with the program's three standard streams
 //! attached (`SCM_RIGHTS`), then the spec as JSON.
+//!
+//! Low in the sandbox's order (docs/architecture.md): it imports only
+//! [`crate::spec`]; the resident keeper and the zygote speak it.
 
 use std::io::{self, IoSlice, IoSliceMut, Read as _, Write as _};
 use std::mem::MaybeUninit;
@@ -13,7 +16,7 @@ use rustix::net::{
     SendAncillaryMessage, SendFlags,
 };
 
-use crate::Spec;
+use crate::spec::Spec;
 
 /// Sends one run: `spec` with these standard streams.
 pub(crate) fn send(

@@ -11,6 +11,11 @@
 //! the caller dies however it dies. Each keeper asks to die with the
 //! zygote, so nothing outlives the caller. Where anything fails, runs fall
 //! back to an exec'd keeper ([`crate::start`]).
+//!
+//! Both sides are here: the caller's ([`Session`], and the request for a
+//! keeper that [`crate::start`] makes) and the zygote's, which forks
+//! keepers. In the sandbox's order (docs/architecture.md) it is above the
+//! keeper it forks and below the start that asks it for one.
 
 use std::io;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
@@ -20,7 +25,9 @@ use std::sync::{Mutex, PoisonError};
 use rustix::net::{AddressFamily, SocketFlags, SocketType};
 use rustix::process::{Pid, PidfdFlags, WaitOptions};
 
-use crate::Spec;
+use crate::process::{Forked as Side, SEALED, SEALED_ENV, fork, readable, seal};
+use crate::spec::Spec;
+use crate::{keeper, reads, wire};
 
 /// Set (to the caller's PID) in the zygote's environment.
 pub(crate) const ZYGOTE_ENV: &str = "CONFORMANCE_ZYGOTE";
@@ -139,8 +146,8 @@ fn start() -> io::Result<Client> {
     let mut cmd = std::process::Command::new(exe);
     cmd.env_clear()
         .env(ZYGOTE_ENV, std::process::id().to_string());
-    if crate::SEALED.load(std::sync::atomic::Ordering::Relaxed) {
-        cmd.env(crate::SEALED_ENV, "1");
+    if SEALED.load(std::sync::atomic::Ordering::Relaxed) {
+        cmd.env(SEALED_ENV, "1");
     }
     let child = cmd
         .stdin(std::process::Stdio::from(theirs))
@@ -160,11 +167,9 @@ fn request(
     spec: &Spec,
     streams: [BorrowedFd<'_>; 3],
 ) -> io::Result<Forked> {
-    crate::wire::send(socket, spec, streams)?;
+    wire::send(socket, spec, streams)?;
     let mut pid = [0u8; 4];
-    let pidfd = crate::wire::receive_with_fds(socket, &mut pid)?
-        .into_iter()
-        .next();
+    let pidfd = wire::receive_with_fds(socket, &mut pid)?.into_iter().next();
     match (Pid::from_raw(i32::from_le_bytes(pid)), pidfd) {
         (Some(pid), Some(pidfd)) => Ok(Forked { pid, pidfd }),
         _ => Err(io::Error::other("the zygote could not fork a keeper")),
@@ -176,8 +181,8 @@ fn request(
 /// keeper too, with that keeper's exit status.
 pub(crate) fn serve() -> ExitCode {
     let _ = rustix::thread::set_name(c"conformance-zyg");
-    if std::env::var_os(crate::SEALED_ENV).is_some() {
-        crate::seal();
+    if std::env::var_os(SEALED_ENV).is_some() {
+        seal();
     }
     let socket = match rustix::io::dup(rustix::stdio::stdin()) {
         Ok(fd) => std::os::unix::net::UnixStream::from(fd),
@@ -185,28 +190,28 @@ pub(crate) fn serve() -> ExitCode {
     };
     let own = rustix::process::getpid();
     // Found once here, not in every keeper forked from here.
-    let _ = crate::reads::system();
+    let _ = reads::system();
     loop {
         while let Ok(Some(_)) = rustix::process::wait(WaitOptions::NOHANG) {}
         // Finished keepers are reaped at least this often.
-        match crate::readable(&socket, Some(std::time::Duration::from_millis(200))) {
+        match readable(&socket, Some(std::time::Duration::from_millis(200))) {
             Ok(false) => continue,
             Ok(true) => {}
             Err(_) => return ExitCode::FAILURE,
         }
-        let Some((spec, streams)) = crate::wire::receive(&socket) else {
+        let Some((spec, streams)) = wire::receive(&socket) else {
             // The caller closed the socket (or broke the protocol): done.
             while let Ok(Some(_)) = rustix::process::wait(WaitOptions::empty()) {}
             return ExitCode::SUCCESS;
         };
         let mut spec = spec;
         spec.caller = u32::try_from(own.as_raw_nonzero().get()).unwrap_or(0);
-        let answered = match crate::keeper::fork() {
-            Ok(crate::keeper::Forked::Child) => {
+        let answered = match fork() {
+            Ok(Side::Child) => {
                 drop(socket);
-                return crate::keeper::run_forked(&spec, streams);
+                return keeper::run_forked(&spec, streams);
             }
-            Ok(crate::keeper::Forked::Parent(child)) => {
+            Ok(Side::Parent(child)) => {
                 drop(streams);
                 // Without a pidfd the caller could not watch the keeper:
                 // it ends at once.
@@ -236,5 +241,5 @@ fn answer(
 ) -> io::Result<()> {
     let raw = keeper.map_or(0, |(pid, _)| pid.as_raw_nonzero().get());
     let fds: Vec<BorrowedFd<'_>> = keeper.map(|(_, fd)| fd).into_iter().collect();
-    crate::wire::send_with_fds(socket, &raw.to_le_bytes(), &fds)
+    wire::send_with_fds(socket, &raw.to_le_bytes(), &fds)
 }

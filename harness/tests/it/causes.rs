@@ -3,8 +3,9 @@
 //! line, a debug line, a loader that leaves cells unset and prints
 //! garbage, a missing computer player, a crash after a failed save, a
 //! chooser wrong in one tie-break level) each give one cause, two at most,
-//! named after the rule whose output differs; and two runs give the same
-//! cause list byte for byte (the garbage byte changes from run to run).
+//! named after the rule whose output differs; and two runs of the loader
+//! that prints garbage give the same cause list byte for byte (the garbage
+//! byte changes from run to run).
 
 #![expect(
     clippy::expect_used,
@@ -119,10 +120,17 @@ fn each_pattern_is_one_cause_named_by_its_rule_and_stable() {
             first.join("\n")
         );
         assert!(first[0].contains(words), "{pack} {name}: {}", first[0]);
-        let again = causes(dir.path(), pack, fixture, name);
-        assert_eq!(first, again, "{pack} {name}: another run, other causes");
+        // Run again where the output changes from run to run (the garbage
+        // byte): a deterministic program's second run proves nothing more.
+        if VARIES.contains(&name) {
+            let again = causes(dir.path(), pack, fixture, name);
+            assert_eq!(first, again, "{pack} {name}: another run, other causes");
+        }
     }
 }
+
+/// The patterns whose output differs from run to run.
+const VARIES: &[&str] = &["loader-garbage"];
 
 /// Each missing check a program may have: the pack, its fixture, the
 /// variant and the rule and reason words its one cause must name.

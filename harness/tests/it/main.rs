@@ -32,6 +32,7 @@ mod mark_rules;
 mod matching;
 mod memory;
 mod misbehave;
+mod nogo_runs;
 mod nogo_variants;
 mod python;
 mod report;

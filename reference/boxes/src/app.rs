@@ -2,6 +2,10 @@
 //! argument checks, loading, the game, and the final message and status
 //! (rulings ARGS-5..7, SYS-1). The process's own streams are wired in
 //! [`crate::stdio`].
+//!
+//! One piece: the program's path from arguments to exit status is 75
+//! lines; the rest is its tests, which drive that whole path through
+//! `run` with in-memory streams.
 
 use std::ffi::OsString;
 use std::io::{BufRead, Write};

@@ -1,8 +1,6 @@
 //! The game state and the turn loop: prompts, moves, extra turns, saves and
 //! the end of the game or of input (rulings TURN-1..5, SAVE-1..3, END-1..2,
 //! EOF-1..2, DISP-3, FILE-7).
-//!
-//! Past 600 lines: the game loop and its tests (about a third of the file).
 
 use std::ffi::OsStr;
 use std::fs::File;

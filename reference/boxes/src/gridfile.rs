@@ -5,7 +5,9 @@
 //! stays O(grid) whatever the file holds (a multi-gigabyte line of garbage is
 //! rejected at its first wrong byte) and every error names its line.
 //!
-//! Past 600 lines: the grid file's reader and writer with their tests, one format.
+//! One piece: loading and saving are one grammar, which must agree byte
+//! for byte, and the loader is one state machine; its tests are the
+//! sibling `gridfile/tests.rs`.
 
 use std::fmt;
 use std::fs::File;

@@ -4,6 +4,10 @@
 //! program that accepts what the rulings reject is told which check it
 //! misses ("TURN-3 rejects it (row 3 is outside a 2-row grid; horizontal
 //! edges have rows 0..H)"), whatever the bytes of the line.
+//!
+//! One piece: the closed set of reasons, each with its rule and
+//! sentence: the exhaustive `match`es over the one enum (`told`,
+//! `stop`) are what keep a new reason from going without either.
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;

@@ -10,6 +10,10 @@
 //! standard error, keeping a bounded tail, so a bot never blocks on it
 //! (ANSWER-7). Stamping in those threads keeps the referee's own work out of
 //! the bot's time (TIME-1).
+//!
+//! One piece: a bot process and its three threads (writer, reader,
+//! stderr drain) share the stamps and bounded buffers `BotProcess`
+//! reads; the `Player` seam is what the match driver sees of it.
 
 use std::collections::VecDeque;
 use std::io::{Read, Write};

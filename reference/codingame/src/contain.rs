@@ -27,6 +27,11 @@
 //!   starts with `CG_` (`CG_BOT_SEED` seeds the reference bot; the faulty
 //!   fixture reads `CG_FAULT`). Nothing else of the caller's environment
 //!   reaches a bot.
+//!
+//! One piece: every level's way to start a bot returns the same `Jail`,
+//! whose ending (kill, reap, folder removed) must match how it started;
+//! the bot's view (environment, folders, its words resolved) is the
+//! same at every level.
 
 use std::ffi::OsString;
 use std::io::{Read, Write};

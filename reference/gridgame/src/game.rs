@@ -2,6 +2,9 @@
 //! the human (MOVE-1..6) and the computer (COMP-8), each move applied
 //! (APPLY-1..4), and the post-game (POST-1..3). Every way it ends is
 //! status 0, except a stdout that cannot be written: status 1 (SYS-1).
+//!
+//! One piece: the whole program (pre-game, turns, post-game) is one
+//! `Game` over the same streams; about 190 lines are its tests.
 
 use std::io::{BufRead, Write};
 

@@ -18,6 +18,11 @@
 //! offset where it happened. A record line `! rejected|stopped AT RULE KIND
 //! LINE-HEX EXIT-RULE\tSAYS\tDETAIL`, read back with [`parse_rulings`]; [`parse`]
 //! skips those lines, so an older reader is unharmed.
+//!
+//! One piece: the trace's writing side (`enter`, `wrote`, the rulings)
+//! and its reading side (`render`, `parse`, `parse_rulings`) are one
+//! text format, written and read here so that they cannot disagree;
+//! about 90 lines are tests.
 
 use std::cell::RefCell;
 use std::fmt::Write as _;

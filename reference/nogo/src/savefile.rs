@@ -7,7 +7,8 @@
 //! the rest is ignored, never read), and every error says which rule it
 //! breaks.
 //!
-//! Past 600 lines: the save file's reader and writer with their tests, one format.
+//! One piece: the save file's reader and writer are one format, which
+//! must agree byte for byte.
 
 use std::fmt;
 use std::fs::File;

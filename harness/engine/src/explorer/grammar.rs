@@ -8,9 +8,9 @@
 //! ([`crate::explorer::plain`]) and classifies them by the rules of the parts
 //! they were made of.
 //!
-//! Past 600 lines: the file's format, its checks (each fault placed on its
+//! One piece: the file's format, its checks (each fault placed on its
 //! own key's line) and the explorer that draws from it are one concept;
-//! nearly half the file is their tests.
+//! their tests are the sibling `grammar/tests.rs`.
 //!
 //! ```yaml
 //! category: play            # the suite.yaml category diff's cases go into

@@ -19,13 +19,14 @@
 //!   (`explore.yaml`) or a pack's own sessions.
 //! - [`dedup`], [`found`]: mismatches counted by where they differ.
 //!
-//! The explorer is a layer of its own (it was the `diff` command's folder):
-//! the command line only parses `diff`'s arguments ([`args`]) and hands
-//! them here.
+//! The command line only parses `diff`'s arguments ([`args`]) and hands
+//! them here. May use: [`crate::bytes`], [`crate::exec`],
+//! [`crate::model`], [`crate::judge`], [`crate::output`]. Used by the
+//! packs (a pack hands its explorer), the marking and the commands.
 //!
-//! May use: [`crate::bytes`], [`crate::exec`], [`crate::model`],
-//! [`crate::judge`], [`crate::output`]. Used by the packs (a pack hands
-//! its explorer), the marking and the commands.
+//! One piece: the workers, one session on both sides, classifying and
+//! counting share the `Shared` state of one run (counters, mismatches
+//! found, deadline); the rest of `diff` is the layer's modules.
 
 pub mod args;
 pub mod case;

@@ -2,6 +2,10 @@
 //! cause, the largest first, naming what differs, how many cases and
 //! which (a capped list), with one worked example in full. The score
 //! stays per case; grouping only changes what people read.
+//!
+//! One piece: grouping failures by cause and rendering the groups are
+//! one report, the rendering reading the groups' order and caps; about
+//! 135 lines are tests.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

@@ -7,6 +7,10 @@
 //!
 //! Every function is only reached once the bytes differ: a case whose
 //! output equals its expectation never pays for its tolerance.
+//!
+//! One piece: each tolerance's comparison, and stdout by span as one
+//! regular expression built from the same per-tolerance patterns
+//! (`pattern`); about 195 lines are tests.
 
 use std::fmt::Write as _;
 

@@ -6,8 +6,9 @@
 //! submissions share, the checks they miss and the memory errors they
 //! make. Nothing here depends on timings.
 //!
-//! Past 600 lines: the view's types, its builders and their unit tests
-//! (a third of the file) are one record, read back by `mark merge`.
+//! One piece: the view's types and their builders are one record, read
+//! back by `mark merge`: a type and the builder that fills it cannot
+//! change apart. Its tests are the sibling `cohort/tests.rs`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

@@ -1,6 +1,11 @@
 //! From a case file to something runnable: parsing it, resolving every
 //! inline / sidecar / base64 value, checking it against its suite, and
 //! building the [`Invocation`] and [`Expectation`] it describes.
+//!
+//! One piece: from a case file to its `Invocation` and `Expectation`:
+//! every value is resolved the same way (inline, sidecar, base64) with
+//! one `CaseError` naming its key, and both halves read the same parsed
+//! case.
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;

@@ -1,6 +1,11 @@
 //! Where cases come from: the suite embedded in the binary at build time, or
 //! folders and files on disk; finding case files, `suite.yaml` and
 //! `rules.yaml`, and the suite's content hash shown in the run's header.
+//!
+//! One piece: every way to find cases (a folder, a file, the embedded
+//! suite) and the files beside them (`suite.yaml`, `rules.yaml`, found
+//! upwards) goes through the one `Root`, as does the content hash of
+//! the header.
 
 use std::fmt::Write as _;
 use std::fs;

@@ -10,6 +10,11 @@
 //! (or the sidecar the case already names; raw bytes, so trailing spaces
 //! and bytes above 127 survive editors);
 //! a single line goes inline, or to `*-base64` when it is not UTF-8.
+//!
+//! One piece: rewriting a case file's expected groups is one edit of
+//! its text: finding each group's spans, writing its sidecars and
+//! replacing them must agree on the same lines, or the file would lose
+//! bytes.
 
 use std::fmt::Write as _;
 use std::fs;

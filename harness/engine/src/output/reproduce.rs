@@ -3,6 +3,10 @@
 //! lines to type for an interactive case, the student's version of it
 //! ([`student_reproduce`]) and Gradescope's ([`for_gradescope`]). Past a
 //! few KiB of input it points at the `--keep-failed` kit or the case file.
+//!
+//! One piece: the ways a case is shown for reproducing it (the marker's
+//! command line, the student's, Gradescope's) quote the same invocation
+//! under the same bounds; about 130 lines are tests.
 
 use std::fmt::Write as _;
 use std::path::Path;

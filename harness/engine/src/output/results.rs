@@ -3,6 +3,10 @@
 //! document whose schema is published as `cases/results.schema.json`, and
 //! `--gradescope PATH` writes Gradescope's autograder `results.json` (one
 //! test per marking category, each with its output).
+//!
+//! One piece: the `--results` and `--gradescope` documents are built
+//! from the same records, and the published JSON schema is derived from
+//! these types (`json_schema`): split, schema and writer could drift.
 
 use std::fmt::Write as _;
 

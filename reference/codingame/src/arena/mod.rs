@@ -10,6 +10,10 @@
 //! that could not be played is listed with why.
 //!
 //! The standings and the table are tallied and written in `standings`.
+//!
+//! One piece: the arena's run (arguments, schedule, the worker pool,
+//! progress, records) is one command; its standings are `standings`,
+//! and about 125 lines are tests.
 
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};

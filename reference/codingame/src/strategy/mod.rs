@@ -6,6 +6,11 @@
 //!
 //! The loony endgame's chains and loops and their value are in `chains`,
 //! the exact search of the last free sides in `exact`.
+//!
+//! One piece: the choice of a move, phase by phase (safe moves,
+//! sacrifices, captures, double-dealing), reads the same runs of the
+//! board; the chains analysis and the exact search are modules of their
+//! own, and about 160 lines are tests.
 
 use crate::board::{Board, BoxId, Edge, Seat};
 use crate::book;

@@ -1,6 +1,11 @@
 //! The clap definitions of the command line: the subcommands, the options
 //! of a run, the libtest options `cargo test` and nextest pass, and their
 //! translation into libtest-mimic's arguments.
+//!
+//! One piece: the clap definitions are one derive tree: the top, the
+//! subcommands and a run's options, shared by `bless`, `list` and
+//! `coverage` through their `From` conversions; clap reads them
+//! together.
 
 use std::path::PathBuf;
 use std::time::Duration;

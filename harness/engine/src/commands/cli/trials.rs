@@ -2,7 +2,7 @@
 //! compared, and judged into a verdict with its failure notes and the
 //! commands that reproduce or re-bless it.
 //!
-//! Past 400 lines: one case's whole path from its run to its verdict
+//! One piece: one case's whole path from its run to its verdict
 //! (judging under tolerance, other readings, memory errors, the notes and
 //! reproduce lines) shares the context and the case's parts; split, each
 //! piece would take them all as arguments. Preparing a case and a

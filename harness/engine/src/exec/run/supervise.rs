@@ -16,9 +16,10 @@
 //! the pipe takes it) are [`super::pipes`]'s; stdin fed a line at a time
 //! is [`super::reads`]'s.
 //!
-//! Past 600 lines: a third of it is tests that supervise real `sh`
-//! processes (pipes, caps, lingering, keepers), which need the loop's
-//! private state; the loop itself is one decision, kept whole.
+//! One piece: the `poll(2)` loop is one decision over all of a run's
+//! descriptors at once (outputs under their caps, stdin, the pidfd, the
+//! clock); split, each part would need the loop's whole state. Its
+//! tests are the sibling `supervise/tests.rs`.
 
 use std::borrow::Cow;
 use std::io;

@@ -3,6 +3,11 @@
 //! (by part, by the reference's spans of stdout, by a checker program
 //! the [`Oracle`] runs), and each departure is a [`Mismatch`] or a
 //! [`Forgiven`] one.
+//!
+//! One piece: judging under `match:` is one decision per part (equal,
+//! tolerated, by span, by a checker, or a mismatch) building the one
+//! `Judgement` the verdict reads; the plain comparison and the
+//! mismatches are the sibling modules.
 
 use super::exact::{absent, ending, reads};
 use super::mismatch::Mismatch;

@@ -2,6 +2,10 @@
 //! of a conversation, or two byte streams with their location, one-line
 //! excerpts and a capped unified diff, long lines cut around the first
 //! difference.
+//!
+//! One piece: a `Difference` of each kind (an ending, an exchange, two
+//! byte streams) with its rendering; the bounds of the diff (lines,
+//! window, context) are shared by the kinds' rendering.
 
 use std::fmt::{self, Write as _};
 use std::time::{Duration, Instant};

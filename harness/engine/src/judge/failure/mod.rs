@@ -8,6 +8,11 @@
 //!
 //! The parts: each `difference` with its diff, the bounded `excerpt`s
 //! it and the failure quote.
+//!
+//! One piece: `CaseFailure` with its notes and its bounded report
+//! (`render`); its parts (`difference`, `excerpt`) are modules of their
+//! own already, and about 155 lines are tests of the whole report's
+//! bounds.
 
 mod difference;
 mod excerpt;

@@ -8,6 +8,11 @@
 //! [`crate::exec::run::course_env::CourseEnv`] before the first program
 //! runs, and stops (an error naming the requirement or file) when it
 //! cannot.
+//!
+//! One piece: `environment:`'s typed form, its checks and its
+//! preparation (jars, the Python cache keyed by content, `pip`) read
+//! the same declaration; the cache key must cover exactly what the
+//! install uses.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

@@ -17,6 +17,11 @@
 //!   the same way).
 //! - [`explore`]: the explorer derived from a suite's cases.
 //! - `beside`: the sidecars cases name above their suite, inside the pack.
+//!
+//! One piece: the `FolderPack` value and its `Pack` implementation:
+//! loading the folder (the suite's snapshot, the grammar, the widened
+//! policy) fills the fields every method of the trait reads; its parts
+//! are modules of their own, and about 65 lines are tests.
 
 mod beside;
 pub mod environment;

@@ -101,3 +101,74 @@ fn the_check_refuses_a_path_through_the_facade() {
         ["low/b.rs:1: crate::a::One: names no file of the engine"]
     );
 }
+
+/// A flat crate as the sandbox is: `use crate::{…}` groups, a `super::`
+/// path from a file at the root, an inline `crate::` path and one through
+/// the facade.
+#[test]
+fn the_sandbox_check_names_a_circle() {
+    let dir = tree(&[
+        (
+            "lib.rs",
+            "mod a;\nmod b;\nmod c;\nmod d;\npub use a::One;\n",
+        ),
+        (
+            "a.rs",
+            "//! A.\nuse crate::{b, d::Four};\npub struct One;\n",
+        ),
+        ("b.rs", "use super::c::Three;\npub struct Two;\n"),
+        (
+            "c.rs",
+            "pub struct Three;\nfn f() { crate::a::g(); let _ = crate::One; }\n",
+        ),
+        ("d.rs", "pub struct Four;\n"),
+    ]);
+    let (g, _) = graph(dir.path());
+    assert_eq!(
+        sandbox::order_problems(&g),
+        [
+            "circle between files: a.rs ⇄ b.rs ⇄ c.rs",
+            "  a.rs:2: imports b.rs",
+            "  b.rs:1: imports c.rs",
+            "  c.rs:2: imports a.rs",
+            "c.rs:2: crate::One: names no module (a path through lib.rs hides the arrow: name the module)",
+        ]
+    );
+    let page = "# X\n\n## The sandbox's order\n\n```text\n┌─┐\n│ d   low, but drawn on top\n├─┤\n│ a   a\n│ b   b\n│     c, wrapped: not a name\n│ e   no module\n└─┘\n```\n";
+    assert_eq!(
+        sandbox::picture_problems(page, &g),
+        [
+            "c.rs: not drawn in the sandbox's picture",
+            "e: drawn, but no module of the sandbox",
+            "a.rs:2: imports d.rs, drawn above it",
+        ]
+    );
+}
+
+/// A long file without its paragraph is named; one with it, a short one
+/// and a test file are not; the paragraph counts only in the opening doc.
+#[test]
+fn the_one_piece_check_names_a_silent_long_file() {
+    let body = "fn f() {}\n".repeat(400);
+    let files: Vec<(String, String)> = [
+        ("a/src/silent.rs", format!("//! Silent.\n{body}")),
+        (
+            "a/src/said.rs",
+            format!("#![doc = \"x\"]\n//! Said.\n//!\n//! One piece: one format.\n{body}"),
+        ),
+        (
+            "a/src/late.rs",
+            format!("//! Late.\n\n//! One piece: too late.\n{body}"),
+        ),
+        ("a/src/short.rs", "//! Short.\n".to_owned()),
+        ("a/tests/it/table.rs", body.clone()),
+        ("a/src/x/tests.rs", body.clone()),
+    ]
+    .into_iter()
+    .map(|(rel, text)| (rel.to_owned(), text))
+    .collect();
+    assert_eq!(
+        workspace::silent_long_files(&files),
+        ["a/src/silent.rs (401 lines)", "a/src/late.rs (403 lines)"]
+    );
+}
