@@ -22,6 +22,7 @@
  *                   line, len, "MOVE-2 rejects it (peg %d)", peg);
  *     span_stopped("FILE-2", "disc", "a disc not in 1..N", "FILE-4",
  *                  "line %d of the save file: ...", n);
+ *     span_empty("END-1", "after the last prompt");   // an empty span here
  *
  * Every byte of stdout must go through the span_ writers (span_printf,
  * span_fputs, span_puts, span_putchar, span_fwrite, span_write): they
@@ -98,6 +99,11 @@ SPAN_API SPAN_UNUSED void span_wrote_file(const char *path, const char *rules, c
  * RULES, doing WHAT. */
 SPAN_API SPAN_UNUSED void span_wrote_stderr(const char *data, size_t len, const char *rules,
                                             const char *what);
+/* Marks an empty span of RULES (comma-separated rule IDs) here: the place
+ * where the model, under those rules, prints nothing (the end of input
+ * after the last prompt). A rule judged `any` frees what a program prints
+ * there, none included. The current context (span_enter) is kept. */
+SPAN_API SPAN_UNUSED void span_empty(const char *rules, const char *what);
 /* Whether the record is kept (CONFORMANCE_PROVENANCE names a file). */
 SPAN_API SPAN_UNUSED int span_active(void);
 /* Writes the record now (also done at exit); later writes extend it. */
@@ -262,10 +268,33 @@ static void *span_room(void *items, size_t *cap, size_t n, size_t size) {
     return grown;
 }
 
+/* Appends the span START..END of RULES (already a word) and WHAT. */
+static void span_push(unsigned long long start, unsigned long long end, const char *rules,
+                      const char *what) {
+    struct span_entry *spans, *last;
+    spans = (struct span_entry *)span_room(span_state.spans, &span_state.capspans,
+                                           span_state.nspans, sizeof *spans);
+    if (!spans) {
+        return;
+    }
+    span_state.spans = spans;
+    last = &span_state.spans[span_state.nspans];
+    last->start = start;
+    last->end = end;
+    last->rules = span_copy(rules);
+    last->what = span_text(what);
+    if (!last->rules || !last->what) {
+        free(last->rules);
+        free(last->what);
+        return;
+    }
+    span_state.nspans++;
+}
+
 /* N bytes of stdout were written in the current context. */
 static void span_wrote(size_t n) {
     unsigned long long start;
-    struct span_entry *last, *spans;
+    struct span_entry *last;
     if (!span_on() || n == 0) {
         return;
     }
@@ -280,23 +309,19 @@ static void span_wrote(size_t n) {
         last->end = span_state.at;
         return;
     }
-    spans = (struct span_entry *)span_room(span_state.spans, &span_state.capspans,
-                                           span_state.nspans, sizeof *spans);
-    if (!spans) {
+    span_push(start, span_state.at, span_state.rules, span_state.what);
+}
+
+SPAN_API void span_empty(const char *rules, const char *what) {
+    char *r;
+    if (!span_on()) {
         return;
     }
-    span_state.spans = spans;
-    last = &span_state.spans[span_state.nspans];
-    last->start = start;
-    last->end = span_state.at;
-    last->rules = span_copy(span_state.rules);
-    last->what = span_copy(span_state.what);
-    if (!last->rules || !last->what) {
-        free(last->rules);
-        free(last->what);
-        return;
+    r = rules && *rules ? span_word(rules) : span_copy("");
+    if (r) {
+        span_push(span_state.at, span_state.at, r, what);
     }
-    span_state.nspans++;
+    free(r);
 }
 
 static void span_note(int stopped, const char *rule, const char *kind, const char *says,

@@ -21,6 +21,7 @@ uncaught exception; not os._exit), or at flush().
                   "MOVE-2 rejects it (peg 4)")
     span.stopped("FILE-2", "disc", "a disc not in 1..N", "FILE-4",
                  "line 2 of the save file: ...")
+    span.empty("END-1", "after the last prompt")   # an empty span here
 
 install() replaces sys.stdout, while traced, by a writer that encodes each
 write at once (with stdout's encoding and error handler), counts its bytes
@@ -104,6 +105,16 @@ def wrote(n):
         _spans[-1][1] = _at
     else:
         _spans.append([start, _at, _context[0], _context[1]])
+
+
+def empty(rules, what):
+    """Marks an empty span of `rules` (comma-separated rule IDs) here: the
+    place where the model, under those rules, prints nothing (the end of
+    input after the last prompt). A rule judged `any` frees what a
+    program prints there, none included. The current context is kept."""
+    if _path is None:
+        return
+    _spans.append([_at, _at, _word(rules) if rules else "", _text(what)])
 
 
 def _note(verdict, rule, kind, says, line, exit_rule, detail):

@@ -1,7 +1,8 @@
 //! A lecturer's first pack, its frictions gone (issue 45, item 7): a
-//! sidecar anywhere inside the suite's folder reads the same in `bless`
-//! and in a run, one outside it is refused by both with the same words;
-//! each case's own hint is shown with its case.
+//! sidecar anywhere inside the pack's folder reads the same in `bless`
+//! and in a run, one outside it is refused by both with the same words
+//! naming the case's file and line; each case's own hint is shown with
+//! its case; a deduction shows what it forgave, from its rule's category.
 
 #![expect(
     clippy::expect_used,
@@ -64,10 +65,10 @@ fn pack(dir: &Path, cases: &[(&str, &str)]) {
 }
 
 const REFUSED: &str = "`files: file: ../../outside/o.csv`: cannot read the sidecar: outside the \
-                       suite's folder: a sidecar is read from inside the pack's suite folder only";
+                       pack's folder: a sidecar is read from inside the pack's folder only";
 
 #[test]
-fn a_sidecar_inside_the_suite_reads_alike_in_bless_and_run_and_one_outside_is_refused_alike() {
+fn a_sidecar_inside_the_pack_reads_alike_in_bless_and_run_and_one_outside_is_refused_alike() {
     let dir = tempfile::tempdir().expect("temp dir");
     pack(
         dir.path(),
@@ -86,7 +87,11 @@ fn a_sidecar_inside_the_suite_reads_alike_in_bless_and_run_and_one_outside_is_re
     write(&dir.path().join("outside/o.csv"), "secret\n");
     let (code, text) = run(dir.path(), &["bless", "--spec", "./pack"]);
     assert_eq!(code, Some(2), "{text}");
-    assert!(text.contains(REFUSED), "{text}");
+    // The file and line that name it.
+    assert!(
+        text.contains(&format!("c/outside.yaml:5: {REFUSED}")),
+        "{text}"
+    );
     let blessed = std::fs::read_to_string(dir.path().join("pack/c/inside.yaml")).expect("case");
     assert!(blessed.contains("stdout: \"a,b\\n\""), "{blessed}");
     let other = std::fs::read_to_string(dir.path().join("pack/c/outside.yaml")).expect("case");
@@ -97,8 +102,60 @@ fn a_sidecar_inside_the_suite_reads_alike_in_bless_and_run_and_one_outside_is_re
         &["--spec", "./pack", "--bin", "sh pack/model.sh"],
     );
     assert_eq!(code, Some(2), "{text}");
-    assert!(text.contains(REFUSED), "{text}");
+    assert!(
+        text.contains(&format!("c/outside.yaml:5: {REFUSED}")),
+        "{text}"
+    );
     assert!(text.contains("1 passed"), "the inside case runs: {text}");
+}
+
+#[test]
+fn a_suite_in_a_subfolder_reads_sidecars_beside_it_in_the_pack() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pack = dir.path().join("pack");
+    write(
+        &pack.join("pack.yaml"),
+        "name: toy\nsuite: tests\nmodel:\n  command: sh model.sh\n",
+    );
+    write(&pack.join("model.sh"), "cat in.csv\n");
+    write(
+        &pack.join("tests/suite.yaml"),
+        "name: toy\ncategories:\n  - {name: c, marks: 1}\n",
+    );
+    write(
+        &pack.join("tests/rules.yaml"),
+        "rules:\n  - id: T-1\n    summary: prints the file\n    ambiguous: no\n",
+    );
+    let case = |file: &str| {
+        format!(
+            "summary: x\ncategory: c\nrules: [T-1]\nfiles:\n  - {{path: in.csv, file: {file}}}\n"
+        )
+    };
+    write(
+        &pack.join("tests/c/beside.yaml"),
+        &case("../../sample/before.csv"),
+    );
+    write(
+        &pack.join("tests/c/outside.yaml"),
+        &case("../../../outside/o.csv"),
+    );
+    write(&pack.join("sample/before.csv"), "a,b\n");
+    write(&dir.path().join("outside/o.csv"), "secret\n");
+    let refused = "c/outside.yaml:5: `files: file: ../../../outside/o.csv`: cannot read the \
+                   sidecar: outside the pack's folder";
+    let (code, text) = run(dir.path(), &["bless", "--spec", "./pack"]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains(refused), "{text}");
+    let blessed = std::fs::read_to_string(pack.join("tests/c/beside.yaml")).expect("case");
+    assert!(blessed.contains("stdout: \"a,b\\n\""), "{blessed}");
+    // A run reads it from the pack as loaded, as bless read it.
+    let (code, text) = run(
+        dir.path(),
+        &["--spec", "./pack", "--bin", "sh pack/model.sh"],
+    );
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains(refused), "{text}");
+    assert!(text.contains("1 passed"), "the beside case runs: {text}");
 }
 
 #[test]
@@ -122,8 +179,12 @@ fn each_cases_own_hint_is_shown_with_it() {
     // One cause: the worked example's hint heads it, the other case's is
     // shown with that case.
     assert!(text.contains("cause 1 of 1: 2 case(s)"), "{text}");
-    assert!(text.contains("hint of c/second: mind the header"), "{text}");
-    assert!(text.contains("hint: read the first row"), "{text}");
+    let at = |what: &str| text.find(what).unwrap_or_else(|| panic!("{what}: {text}"));
+    let other = at("hint of c/second: mind the header");
+    let example = at("worked example, c/first:");
+    let own = at("hint: read the first row");
+    assert!(other < example && example < own, "{text}");
+    assert!(!text.contains("hint of c/first"), "{text}");
 }
 
 #[test]
@@ -149,6 +210,70 @@ fn a_deduction_shows_the_bytes_it_forgave() {
     assert_eq!(code, Some(0), "{text}");
     assert!(
         text.contains("-0.25 T-1: forgave stdout `a  b` for `a b` (once, first in c/spaced)"),
+        "{text}"
+    );
+}
+
+/// A pack whose Python model prints `hello` under T-1, then (with
+/// `mark_empty`) marks an empty span of END-1, whose rule judges stdout
+/// `any`: what a program prints after the greeting is free.
+fn any_after(dir: &Path, mark_empty: bool) {
+    let pack = dir.join("pack");
+    write(
+        &pack.join("pack.yaml"),
+        "name: toy\nmodel:\n  command: python3 model.py\n",
+    );
+    let module = Path::new(env!("CARGO_MANIFEST_DIR")).join("../span/conformance_span.py");
+    std::fs::copy(module, pack.join("conformance_span.py")).expect("copy the module");
+    write(
+        &pack.join("model.py"),
+        &format!(
+            "import conformance_span as span\nspan.install()\nspan.enter('T-1', 'the greeting')\n\
+             print('hello')\n{}",
+            if mark_empty {
+                "span.empty('END-1', 'after the greeting')\n"
+            } else {
+                ""
+            }
+        ),
+    );
+    write(
+        &pack.join("suite.yaml"),
+        "name: toy\ncategories:\n  - {name: c, marks: 1}\n",
+    );
+    write(
+        &pack.join("rules.yaml"),
+        "rules:\n  - {id: T-1, summary: the greeting, ambiguous: no}\n  \
+         - {id: END-1, summary: anything after it, ambiguous: no, match: {stdout: any}}\n",
+    );
+    write(
+        &pack.join("c/greet.yaml"),
+        "summary: greet\ncategory: c\nrules: [T-1, END-1]\nstdout: \"hello\\n\"\nstatus: 0\n",
+    );
+}
+
+#[test]
+fn any_on_an_empty_span_frees_what_is_printed_there_and_says_when_nothing_marks_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    any_after(dir.path(), true);
+    for (program, code) in [
+        ("echo hello; echo bye", 0),
+        ("echo hello", 0),
+        ("echo hallo; echo bye", 1),
+    ] {
+        write(&dir.path().join("p.sh"), &format!("{program}\n"));
+        let (got, text) = run(dir.path(), &["--spec", "./pack", "--bin", "sh p.sh"]);
+        assert_eq!(got, Some(code), "{program}: {text}");
+    }
+    // The model marks no span of END-1: the case compares exactly, and
+    // its failure says END-1's `any` freed nothing.
+    let dir = tempfile::tempdir().expect("temp dir");
+    any_after(dir.path(), false);
+    write(&dir.path().join("p.sh"), "echo hello; echo bye\n");
+    let (got, text) = run(dir.path(), &["--spec", "./pack", "--bin", "sh p.sh"]);
+    assert_eq!(got, Some(1), "{text}");
+    assert!(
+        text.contains("END-1 freed nothing: the model marks no span of it in this case"),
         "{text}"
     );
 }

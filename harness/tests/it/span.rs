@@ -309,3 +309,31 @@ fn the_c_header_and_python_module_record_asides_the_kit_reads() {
         assert_eq!(asides[1].what, "save the game");
     }
 }
+
+/// What both `span_empty` fixtures record: an empty span of END-1 between
+/// the two lines, one of END-2 at the end.
+fn empty_spans() -> Vec<Span> {
+    vec![
+        span(0, 2, &["A-1"], "the answer"),
+        span(2, 2, &["END-1"], "after the last prompt"),
+        span(2, 4, &["B-1"], "the goodbye"),
+        span(4, 4, &["END-2"], "at the end"),
+    ]
+}
+
+#[test]
+fn the_c_header_marks_an_empty_span() {
+    let dir = workdir();
+    let empty = cc(dir.path(), "empty", &["span_empty.c"]);
+    let (stdout, spans) = traced_spans(dir.path(), &[empty.to_str().expect("a UTF-8 path")]);
+    assert_eq!(stdout, b"a\nb\n");
+    assert_eq!(spans, empty_spans());
+}
+
+#[test]
+fn the_python_module_marks_an_empty_span() {
+    let dir = workdir();
+    let (stdout, spans) = traced_spans(dir.path(), &["python3", "span_empty.py"]);
+    assert_eq!(stdout, b"a\nb\n");
+    assert_eq!(spans, empty_spans());
+}

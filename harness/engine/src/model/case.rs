@@ -342,11 +342,25 @@ fn read_sidecar(file: &CaseFile, key: &str, path: &str) -> Result<Vec<u8>, CaseE
     file.sidecar_in_tree(path)
         .and_then(|rel| file.root.read(&rel))
         .map_err(|source| CaseError::Sidecar {
-            file: file.display(),
+            file: format!("{}{}", file.display(), line_naming(file, path)),
             key: key.to_owned(),
             path: path.to_owned(),
             source,
         })
+}
+
+/// `:N`, the first line of the case file naming sidecar `path` (a refusal
+/// points at what to fix); empty when none does.
+fn line_naming(file: &CaseFile, path: &str) -> String {
+    let Ok(text) = file.root.read(&file.rel) else {
+        return String::new();
+    };
+    if path.is_empty() {
+        return String::new();
+    }
+    text.split(|&b| b == b'\n')
+        .position(|line| line.windows(path.len()).any(|w| w == path.as_bytes()))
+        .map_or_else(String::new, |i| format!(":{}", i + 1))
 }
 
 fn decode(file: &CaseFile, key: &str, b64: &str) -> Result<Vec<u8>, CaseError> {

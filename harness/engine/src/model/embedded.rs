@@ -27,6 +27,7 @@ macro_rules! embedded_suite {
             source_dir: concat!(env!("CARGO_MANIFEST_DIR"), "/../../cases/", $name),
             display: concat!("cases/", $name),
             at_run_time: false,
+            in_pack: "",
         };
     };
 }
@@ -43,6 +44,11 @@ pub struct EmbeddedSuite {
     /// Read from its folder when a folder pack loaded, not embedded at
     /// build time.
     pub at_run_time: bool,
+    /// The suite's folder inside its pack's folder, `/`-separated (`tests`;
+    /// empty when they are one folder, or for a suite built in): how far a
+    /// case's sidecar may climb above the suite ([`crate::model::suite`]).
+    /// Sidecars above the suite are kept under `../` paths.
+    pub in_pack: &'static str,
 }
 
 /// Two embedded suites are the same when they are the same static.

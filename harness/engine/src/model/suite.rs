@@ -46,6 +46,30 @@ impl Root {
         }
     }
 
+    /// The tree's folder inside its pack's folder, `/`-separated (`tests`),
+    /// empty when it is the pack's folder or in no pack: for a folder on
+    /// disk, the nearest folder at or above it holding `pack.yaml`.
+    pub fn in_pack(&self) -> String {
+        match self {
+            Root::Embedded(suite) => suite.in_pack.to_owned(),
+            Root::Dir(dir) => {
+                let start = std::path::absolute(dir).unwrap_or_else(|_| dir.clone());
+                start
+                    .ancestors()
+                    .find(|d| d.join("pack.yaml").is_file())
+                    .and_then(|pack| start.strip_prefix(pack).ok())
+                    .map(|inside| {
+                        inside
+                            .components()
+                            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                            .collect::<Vec<_>>()
+                            .join("/")
+                    })
+                    .unwrap_or_default()
+            }
+        }
+    }
+
     /// How a file of the tree is named to people.
     pub fn display(&self, rel: &str) -> String {
         match self {
@@ -61,7 +85,10 @@ impl Root {
             Root::Dir(dir) => walk(dir)?,
         };
         all.retain(|p| {
+            // A sidecar kept from beside the suite (`../sample/x.yaml`) is
+            // no case.
             p.contains('/')
+                && !p.starts_with("../")
                 && Path::new(p)
                     .extension()
                     .is_some_and(|e| e.eq_ignore_ascii_case("yaml"))
@@ -130,9 +157,10 @@ impl CaseFile {
     }
 
     /// The tree path of a sidecar named relative to the case's folder,
-    /// `..` and `.` resolved (`c/../sample/in.csv` is `sample/in.csv`);
-    /// a name that leaves the tree is kept as written (and
-    /// [`Self::sidecar_in_tree`] refuses it).
+    /// `..` and `.` resolved (`c/../sample/in.csv` is `sample/in.csv`;
+    /// above the suite, inside its pack, `../sample/in.csv`); a name that
+    /// leaves the pack is kept as written (and [`Self::sidecar_in_tree`]
+    /// refuses it).
     pub fn sidecar(&self, name: &str) -> String {
         self.sidecar_in_tree(name)
             .unwrap_or_else(|_| match self.rel.rsplit_once('/') {
@@ -142,40 +170,65 @@ impl CaseFile {
     }
 
     /// [`Self::sidecar`], refused when the name is absolute or climbs
-    /// above the suite's folder: a sidecar is anywhere inside it, read
-    /// the same by `bless` (from the folder) and by a run (from the
-    /// suite read once), never from outside it.
+    /// above the pack's folder: a sidecar is anywhere inside it (the
+    /// suite's folder or beside it, `../sample/in.csv` from a suite in
+    /// `tests/`), read the same by `bless` (from the folder) and by a run
+    /// (from the pack read once), never from outside it.
     pub fn sidecar_in_tree(&self, name: &str) -> io::Result<String> {
         let outside = || {
             io::Error::new(
                 io::ErrorKind::PermissionDenied,
-                "outside the suite's folder: a sidecar is read from inside the pack's suite \
-                 folder only (copy it in, or name it from the case's folder, `../sample/in.csv`)",
+                "outside the pack's folder: a sidecar is read from inside the pack's folder \
+                 only, the one holding pack.yaml (else the suite's) (copy it in, or name it \
+                 from the case's folder, `../sample/in.csv`)",
             )
         };
         if name.starts_with('/') {
             return Err(outside());
         }
-        let mut parts: Vec<&str> = match self.rel.rsplit_once('/') {
-            Some((dir, _)) => dir.split('/').collect(),
-            None => Vec::new(),
+        let dir = self.rel.rsplit_once('/').map_or("", |(dir, _)| dir);
+        // Only a name climbing above the suite needs to know the pack.
+        let climbs = name.split('/').filter(|p| *p == "..").count()
+            > dir.split('/').filter(|p| !p.is_empty()).count();
+        let in_pack = if climbs {
+            self.root.in_pack()
+        } else {
+            String::new()
         };
-        for part in name.split('/') {
-            match part {
-                "" | "." => {}
-                ".." => {
-                    parts.pop().ok_or_else(outside)?;
-                }
-                p => parts.push(p),
-            }
-        }
-        Ok(parts.join("/"))
+        resolve_sidecar(&in_pack, dir, name).ok_or_else(outside)
     }
 
     /// The case file as named to people.
     pub fn display(&self) -> String {
         self.root.display(&self.rel)
     }
+}
+
+/// The tree path of sidecar `name` written in a case of folder `dir`
+/// (`/`-separated, in a tree that is folder `in_pack` of its pack's
+/// folder): `..` and `.` resolved, a path above the tree (inside the
+/// pack) starting with `../`; `None` when it leaves the pack's folder.
+pub fn resolve_sidecar(in_pack: &str, dir: &str, name: &str) -> Option<String> {
+    let prefix: Vec<&str> = in_pack.split('/').filter(|p| !p.is_empty()).collect();
+    let mut parts: Vec<&str> = prefix.clone();
+    parts.extend(dir.split('/').filter(|p| !p.is_empty()));
+    for part in name.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            p => parts.push(p),
+        }
+    }
+    let common = prefix
+        .iter()
+        .zip(&parts)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut out: Vec<&str> = vec![".."; prefix.len() - common];
+    out.extend(&parts[common..]);
+    Some(out.join("/"))
 }
 
 /// What `--cases PATH` names.
@@ -398,6 +451,7 @@ mod tests {
         source_dir: "/nonexistent",
         display: "cases/none",
         at_run_time: false,
+        in_pack: "",
     };
 
     #[test]
@@ -415,5 +469,56 @@ mod tests {
         assert!(f.sidecar_in_tree("../../../up.csv").is_err());
         assert!(f.sidecar_in_tree("/etc/passwd").is_err());
         assert_eq!(f.display(), "cases/none/load/a/b.yaml");
+    }
+
+    #[test]
+    fn a_sidecar_climbs_to_the_pack_and_no_further() {
+        // A suite in `tests/` of its pack: `sample/` beside it is inside.
+        assert_eq!(
+            resolve_sidecar("tests", "c", "../../sample/in.csv").as_deref(),
+            Some("../sample/in.csv")
+        );
+        assert_eq!(
+            resolve_sidecar("tests", "c", "../../tests/c/in.csv").as_deref(),
+            Some("c/in.csv")
+        );
+        assert_eq!(
+            resolve_sidecar("a/b", "c", "../../x.csv").as_deref(),
+            Some("../x.csv")
+        );
+        assert_eq!(
+            resolve_sidecar("a/b", "c", "../../../x.csv").as_deref(),
+            Some("../../x.csv")
+        );
+        assert_eq!(resolve_sidecar("tests", "c", "../../../up.csv"), None);
+        assert_eq!(resolve_sidecar("", "c", "../../up.csv"), None);
+        assert_eq!(
+            resolve_sidecar("", "c", "../sample/in.csv").as_deref(),
+            Some("sample/in.csv")
+        );
+    }
+
+    proptest::proptest! {
+        /// Whatever a case writes, a resolved sidecar climbs no higher
+        /// than the pack's folder, climbs only at its start, and holds no
+        /// `.`; the same name resolves the same from the pack's folder.
+        #[test]
+        fn a_resolved_sidecar_never_leaves_the_pack(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec!["..", ".", "", "a", "tests", "c"]), 0..8),
+            deep in proptest::bool::ANY,
+        ) {
+            let name = parts.join("/");
+            let in_pack = if deep { "tests/x" } else { "tests" };
+            if let Some(p) = resolve_sidecar(in_pack, "c", &name) {
+                let words: Vec<&str> = p.split('/').collect();
+                let up = words.iter().take_while(|w| **w == "..").count();
+                proptest::prop_assert!(up <= in_pack.split('/').count(), "{p}");
+                proptest::prop_assert!(words[up..].iter().all(|w| *w != ".." && *w != "."), "{p}");
+                // From the pack's folder, the same file.
+                let whole = resolve_sidecar("", &format!("{in_pack}/c"), &name);
+                proptest::prop_assert!(whole.is_some(), "{p}");
+            }
+        }
     }
 }

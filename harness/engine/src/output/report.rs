@@ -14,6 +14,39 @@ use crate::bytes::visible::Style;
 use crate::judge::verdict::{CaseResult, Verdict};
 use crate::model::schema::{Rules, Suite};
 
+/// Each rule's category, by row: the one holding most of the cases that
+/// cite it (the first in `suite.yaml` on a tie), whatever case a
+/// deduction happens to be first forgiven in, so that one rule's
+/// deduction costs every program the same category.
+fn homes<'r>(
+    rows: &[ScoreRow],
+    results: &[&'r CaseResult],
+) -> std::collections::HashMap<&'r str, usize> {
+    let mut counts: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
+    for r in results {
+        let Some(i) = r
+            .category
+            .as_ref()
+            .and_then(|c| rows.iter().position(|row| &row.name == c))
+        else {
+            continue;
+        };
+        for rule in &r.rules {
+            let per = counts
+                .entry(rule.as_str())
+                .or_insert_with(|| vec![0; rows.len()]);
+            per[i] += 1;
+        }
+    }
+    counts
+        .into_iter()
+        .filter_map(|(rule, per)| {
+            let most = *per.iter().max()?;
+            Some((rule, per.iter().position(|&n| n == most)?))
+        })
+        .collect()
+}
+
 /// One row of the score (also a row of the `--results` document).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -39,7 +72,8 @@ pub struct ScoreRow {
     #[serde(default)]
     pub weight_total: f64,
     /// The one-time deductions taken from this category: each rule's
-    /// once per program, in the category of the first case (by name) that
+    /// once per program, in the rule's category (the one holding most of
+    /// the cases citing it), else that of the first case (by name) that
     /// carries it.
     #[serde(default)]
     pub deductions: Vec<DeductionRecord>,
@@ -103,6 +137,7 @@ pub fn score(suite: &Suite, results: &[CaseResult], strict: bool) -> Vec<ScoreRo
     // the order parallel cases finished in.
     let mut sorted: Vec<&CaseResult> = results.iter().collect();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
+    let home = homes(&rows, &sorted);
     let mut taken: Vec<(usize, DeductionRecord)> = Vec::new();
     for r in sorted {
         let charged = !r.ambiguous || strict;
@@ -134,7 +169,7 @@ pub fn score(suite: &Suite, results: &[CaseResult], strict: bool) -> Vec<ScoreRo
             match taken.iter_mut().find(|(_, t)| t.rule == d.rule) {
                 Some((_, t)) => t.marks = t.marks.max(marks),
                 None => taken.push((
-                    i,
+                    home.get(d.rule.as_str()).copied().unwrap_or(i),
                     DeductionRecord {
                         rule: d.rule.clone(),
                         marks,
@@ -427,6 +462,41 @@ mod tests {
         let rows = score(&suite(), &results, false);
         assert_eq!(rows[0].earned, Some(2.0));
         assert!(!score_table(&suite(), &rows, false).contains("by weight"));
+    }
+
+    #[test]
+    fn a_deduction_is_taken_from_its_rules_category() {
+        // IO-1 is the prompt's rule, cited by two io cases and one calc
+        // case: forgiven first in calc/a, it is still charged to io.
+        let cite = |mut c: CaseResult, rules: &[&str]| {
+            c.rules = rules.iter().map(|r| (*r).to_owned()).collect();
+            c
+        };
+        let results = [
+            cite(
+                case("calc/a", "calc", 1.0, true, &[("IO-1", 0.5)]),
+                &["IO-1", "K-1"],
+            ),
+            cite(case("io/y", "io", 1.0, true, &[]), &["IO-1"]),
+            cite(case("io/z", "io", 1.0, true, &[]), &["IO-1"]),
+            // A `case` declaration names no rule: its case's category.
+            cite(
+                case("calc/b", "calc", 1.0, true, &[("case", 1.0)]),
+                &["K-1"],
+            ),
+        ];
+        let rows = score(&suite(), &results, false);
+        let taken = |i: usize| -> Vec<(String, String)> {
+            rows[i]
+                .deductions
+                .iter()
+                .map(|d| (d.rule.clone(), d.case.clone()))
+                .collect()
+        };
+        assert_eq!(taken(0), [("IO-1".to_owned(), "calc/a".to_owned())]);
+        assert_eq!(rows[0].earned, Some(3.5));
+        assert_eq!(taken(1), [("case".to_owned(), "calc/b".to_owned())]);
+        assert_eq!(rows[1].earned, Some(5.0));
     }
 
     #[test]

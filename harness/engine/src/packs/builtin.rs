@@ -160,6 +160,7 @@ mod tests {
         source_dir: "cases/toy",
         display: "cases/toy",
         at_run_time: false,
+        in_pack: "",
     };
 
     fn ids() -> Vec<&'static str> {

@@ -37,6 +37,7 @@ static SUITE: EmbeddedSuite = EmbeddedSuite {
     source_dir: "/nonexistent/talk-cases",
     display: "talk-cases",
     at_run_time: false,
+    in_pack: "",
 };
 
 struct Talk {

@@ -42,6 +42,7 @@ static SUITE: EmbeddedSuite = EmbeddedSuite {
     source_dir: "/nonexistent/toy-cases",
     display: "toy-cases",
     at_run_time: false,
+    in_pack: "",
 };
 
 struct Toy;

@@ -66,12 +66,7 @@ pub(super) fn missed_check(
         // printed (a tolerance may have accepted it as the message), the
         // check is missed.
         if let Some(n) = exits_zero(mismatches) {
-            let label = format!(
-                "exits 0 where the reference exits {n} ({}): {}",
-                stop_rule(stop),
-                stop.detail
-            );
-            return Some((zero(stop, "status"), label));
+            return Some((zero(stop, "status"), zero_label(mismatches, stop, n)));
         }
         let part = PartCause {
             part: parts.join(" and "),
@@ -138,6 +133,26 @@ fn message_and_zero(
         stop.detail
     );
     Some((zero(stop, "stdout"), label))
+}
+
+/// The label of exiting 0 where the reference exits `n`, its stdout
+/// passed: what it printed said. Its stderr passed too unless it
+/// differs, so it printed the message (or one a tolerance accepts)
+/// unless its stderr is empty where the reference's is not.
+fn zero_label(mismatches: &[Mismatch], stop: &Ruling, n: i32) -> String {
+    let silent = mismatches.iter().any(|m| {
+        matches!(m, Mismatch::Stream { stream: Stream::Stderr, actual, .. } if actual.is_empty())
+    });
+    let what = if silent {
+        "exits 0 without a message"
+    } else {
+        "prints a message and exits 0"
+    };
+    format!(
+        "{what} where the reference exits {n} ({}): {}",
+        stop_rule(stop),
+        stop.detail
+    )
 }
 
 /// The reference's status, when the run exited 0 where it exits another.
@@ -313,13 +328,29 @@ mod tests {
             expected: Ending::Exited(1),
             actual: Ending::Exited(0),
         };
-        // Its message forgiven (stdout: nonempty): the status tells.
+        // Its message forgiven (stdout: nonempty): the status tells, and
+        // the label says what it did.
         let (cause, label) = Cause::labelled(std::slice::from_ref(&status), Some(&stop()), None);
         assert_eq!(
             label.as_deref(),
             Some(
-                "exits 0 where the reference exits 1 (KEY-3): a key with a letter twice: KEY-3 exits 1 with a message"
+                "prints a message and exits 0 where the reference exits 1 (KEY-3): a key with a letter twice: KEY-3 exits 1 with a message"
             )
+        );
+        // No message at all where the reference prints one on stderr.
+        let mute = Mismatch::Stream {
+            stream: Stream::Stderr,
+            expected: b"Key has a repeated letter\n".to_vec(),
+            actual: Vec::new(),
+            dropped: 0,
+        };
+        let (_, label) = Cause::labelled(&[status.clone(), mute], Some(&stop()), None);
+        assert!(
+            label
+                .as_deref()
+                .is_some_and(|l| l
+                    .starts_with("exits 0 without a message where the reference exits 1 (KEY-3)")),
+            "{label:?}"
         );
         assert_eq!(
             missed_check_of(&cause.to_string()),

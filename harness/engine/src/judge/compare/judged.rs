@@ -362,7 +362,13 @@ fn by_span(expected: &Expectation, spans: &[Span], actual: &[u8]) -> Result<Tole
     }
     add(&m.span_default, at..bytes.len(), &mut parts);
     if parts.iter().all(|p| p.judging.tolerance.is_exact()) {
-        return Ok(Tolerated::Exact);
+        // A cited rule's tolerance no span names frees nothing: said.
+        let note = unmarked(m, spans);
+        return Ok(if note.is_empty() {
+            Tolerated::Exact
+        } else {
+            Tolerated::Failed(format!("exactly{note}"), None)
+        });
     }
     let segments: Vec<Segment<'_>> = parts
         .iter()
@@ -389,8 +395,30 @@ fn by_span(expected: &Expectation, spans: &[Span], actual: &[u8]) -> Result<Tole
     Ok(if tolerance::accepts_segments(&segments, actual)? {
         Tolerated::Forgiven { how, charges }
     } else {
+        let how = format!("{how}{}", unmarked(m, spans));
         Tolerated::Failed(how, Some((By::Spans, Vec::new())))
     })
+}
+
+/// What a failure by span says of the rules the case cites whose stdout
+/// tolerance the model's spans never name: it freed nothing here, which is
+/// never left unsaid (an `any` after the last prompt needs the model to
+/// mark an empty span where it prints nothing).
+fn unmarked(m: &crate::model::matching::Matching, spans: &[Span]) -> String {
+    let missing: Vec<String> = rules_of(&m.stdout)
+        .into_iter()
+        .filter(|r| m.by_rule.get(r).is_some_and(|j| !j.tolerance.is_exact()))
+        .filter(|r| !spans.iter().any(|s| s.rules.contains(r)))
+        .collect();
+    if missing.is_empty() {
+        return String::new();
+    }
+    format!(
+        "; {} freed nothing: the model marks no span of {} in this case (where it prints \
+         nothing, an empty one: span.empty / span_empty)",
+        missing.join(", "),
+        if missing.len() == 1 { "it" } else { "them" }
+    )
 }
 
 /// One run of expected stdout bytes judged by one tolerance.

@@ -16,12 +16,14 @@
 //!   bytes twice (below the explorer, which checks its reference's runs
 //!   the same way).
 //! - [`explore`]: the explorer derived from a suite's cases.
+//! - `beside`: the sidecars cases name above their suite, inside the pack.
 //!
 //! One piece: the `FolderPack` value and its `Pack` implementation:
 //! loading the folder (the suite's snapshot, the grammar, the widened
 //! policy) fills the fields every method of the trait reads; its parts
 //! are modules of their own, and about 65 lines are tests.
 
+mod beside;
 pub mod environment;
 pub mod explore;
 pub mod model;
@@ -113,7 +115,7 @@ impl FolderPack {
                 shown_dir(&model_dir)
             ));
         }
-        let suite = snapshot(&suite_dir, &model_dir, &shown_dir(&suite_dir))?;
+        let suite = snapshot(&dir, &suite_dir, &model_dir, &shown_dir(&suite_dir))?;
         let left_out = answers(suite, &suite_dir, &model_dir);
         let root = Root::Embedded(suite);
         let categories: Vec<String> = suite::suite_for(&root, suite)
@@ -240,8 +242,9 @@ fn command_origin(shown: &str, bytes: &[u8]) -> String {
 /// canonical paths. When the model's folder is the suite's own (the
 /// default `model.dir: .`), they are `suite.yaml`, `rules.yaml`, every
 /// case file and every file of a folder holding a case (its sidecars and
-/// input files) or below one; the rest (the model's sources, `pack.yaml`,
-/// the rulings) is the model's. Otherwise every file of the suite is.
+/// input files) or below one, and every sidecar kept from above the suite;
+/// the rest (the model's sources, `pack.yaml`, the rulings) is the
+/// model's. Otherwise every file of the suite is.
 fn answers(suite: &EmbeddedSuite, suite_dir: &Path, model_dir: &Path) -> BTreeSet<PathBuf> {
     let is_case = |rel: &str| {
         let top = !rel.contains('/');
@@ -262,6 +265,7 @@ fn answers(suite: &EmbeddedSuite, suite_dir: &Path, model_dir: &Path) -> BTreeSe
         .filter(|rel| {
             !shared
                 || is_case(rel)
+                || rel.starts_with("../")
                 || case_dirs
                     .iter()
                     .any(|d| rel.strip_prefix(d).is_some_and(|r| r.starts_with('/')))
@@ -274,11 +278,16 @@ fn answers(suite: &EmbeddedSuite, suite_dir: &Path, model_dir: &Path) -> BTreeSe
 }
 
 /// Every file of the suite folder (the model's sources left out when their
-/// folder lies strictly inside it), read once and kept for the process, as
-/// an embedded suite is. Each file's length is checked against the cap
-/// before it is read, and no more than the cap is read.
-fn snapshot(dir: &Path, model_dir: &Path, shown: &str) -> Result<&'static EmbeddedSuite, String> {
-    use std::io::Read as _;
+/// folder lies strictly inside it), and the sidecars its cases name above
+/// it inside the pack's folder (`pack_dir`), read once and kept for the
+/// process, as an embedded suite is. Each file's length is checked against
+/// the cap before it is read, and no more than the cap is read.
+fn snapshot(
+    pack_dir: &Path,
+    dir: &Path,
+    model_dir: &Path,
+    shown: &str,
+) -> Result<&'static EmbeddedSuite, String> {
     let mut listed =
         conformance_embed::walk::files(dir).map_err(|e| format!("suite {}: {e}", dir.display()))?;
     let model_inside = model_dir != dir && model_dir.starts_with(dir);
@@ -286,6 +295,33 @@ fn snapshot(dir: &Path, model_dir: &Path, shown: &str) -> Result<&'static Embedd
     listed.sort();
     let mut files: Vec<(&'static str, &'static [u8])> = Vec::with_capacity(listed.len());
     let mut total = 0u64;
+    for (rel, path) in listed {
+        let bytes = read_capped(&path, dir, &mut total)?;
+        files.push((leak(rel), Box::leak(bytes.into_boxed_slice())));
+    }
+    let in_pack = beside::in_pack(pack_dir, dir);
+    for rel in beside::named(&in_pack, &files) {
+        let path = dir.join(&rel);
+        // One missing, or no regular file, is said when a case reads it.
+        if std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+            let bytes = read_capped(&path, dir, &mut total)?;
+            files.push((leak(rel), Box::leak(bytes.into_boxed_slice())));
+        }
+    }
+    files.sort_by(|a, b| a.0.cmp(b.0));
+    Ok(Box::leak(Box::new(EmbeddedSuite {
+        files: Box::leak(files.into_boxed_slice()),
+        source_dir: leak(dir.display().to_string()),
+        display: leak(shown.to_owned()),
+        at_run_time: true,
+        in_pack: leak(in_pack),
+    })))
+}
+
+/// One file of the snapshot, `total` the bytes read so far, refused past
+/// [`SUITE_CAP`].
+fn read_capped(path: &Path, dir: &Path, total: &mut u64) -> Result<Vec<u8>, String> {
+    use std::io::Read as _;
     let too_big = || {
         format!(
             "suite {}: more than {} MiB of files",
@@ -293,32 +329,24 @@ fn snapshot(dir: &Path, model_dir: &Path, shown: &str) -> Result<&'static Embedd
             SUITE_CAP >> 20
         )
     };
-    for (rel, path) in listed {
-        let failed = |e: std::io::Error| format!("{}: {e}", path.display());
-        let file = std::fs::File::open(&path).map_err(failed)?;
-        let len = file.metadata().map_err(failed)?.len();
-        total = total.saturating_add(len);
-        if total > SUITE_CAP {
-            return Err(too_big());
-        }
-        // A file that grows after its length was read is read no further
-        // than the cap.
-        let mut bytes = Vec::new();
-        file.take(SUITE_CAP - (total - len) + 1)
-            .read_to_end(&mut bytes)
-            .map_err(failed)?;
-        total = total - len + bytes.len() as u64;
-        if total > SUITE_CAP {
-            return Err(too_big());
-        }
-        files.push((leak(rel), Box::leak(bytes.into_boxed_slice())));
+    let failed = |e: std::io::Error| format!("{}: {e}", path.display());
+    let file = std::fs::File::open(path).map_err(failed)?;
+    let len = file.metadata().map_err(failed)?.len();
+    *total = total.saturating_add(len);
+    if *total > SUITE_CAP {
+        return Err(too_big());
     }
-    Ok(Box::leak(Box::new(EmbeddedSuite {
-        files: Box::leak(files.into_boxed_slice()),
-        source_dir: leak(dir.display().to_string()),
-        display: leak(shown.to_owned()),
-        at_run_time: true,
-    })))
+    // A file that grows after its length was read is read no further
+    // than the cap.
+    let mut bytes = Vec::new();
+    file.take(SUITE_CAP - (*total - len) + 1)
+        .read_to_end(&mut bytes)
+        .map_err(failed)?;
+    *total = *total - len + bytes.len() as u64;
+    if *total > SUITE_CAP {
+        return Err(too_big());
+    }
+    Ok(bytes)
 }
 
 /// Adds what `containment:` allows to the policy of this process (before
@@ -531,6 +559,7 @@ mod tests {
             source_dir: "/p",
             display: "p",
             at_run_time: true,
+            in_pack: "",
         };
         let out = |model: &str| -> Vec<String> {
             answers(&suite, Path::new("/p"), Path::new(model))
