@@ -170,10 +170,8 @@ const CHUNK: usize = 1 << 20;
 /// chunks, where a byte-by-byte scan of the whole file held in memory took
 /// a third of a nogo suite run's CPU time.
 fn holds_any(mut reader: impl std::io::Read, marks: &[&[u8]]) -> bool {
-    let finders: Vec<memchr::memmem::Finder<'_>> = marks
-        .iter()
-        .map(|m| memchr::memmem::Finder::new(m))
-        .collect();
+    let finders: Vec<memchr::memmem::Finder<'_>> =
+        marks.iter().map(memchr::memmem::Finder::new).collect();
     let overlap = marks
         .iter()
         .map(|m| m.len())
