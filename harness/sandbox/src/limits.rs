@@ -220,6 +220,18 @@ mod tests {
         assert!(!reserves_address_space(&dir.path().join("missing")));
     }
 
+    /// A reader that hands out a few bytes at a time.
+    struct Trickle<'a>(&'a [u8]);
+
+    impl std::io::Read for Trickle<'_> {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            let n = out.len().min(self.0.len()).min(3);
+            out[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
     #[test]
     fn a_mark_is_found_across_chunks_and_only_where_it_is() {
         let mark: &[u8] = b"__asan_init";
@@ -232,16 +244,6 @@ mod tests {
                 !holds_any(&bytes[..at + mark.len() - 1], &[mark]),
                 "at {at}"
             );
-        }
-        // A reader that hands out a few bytes at a time.
-        struct Trickle<'a>(&'a [u8]);
-        impl std::io::Read for Trickle<'_> {
-            fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
-                let n = out.len().min(self.0.len()).min(3);
-                out[..n].copy_from_slice(&self.0[..n]);
-                self.0 = &self.0[n..];
-                Ok(n)
-            }
         }
         assert!(holds_any(Trickle(b"ab__asan_initcd"), &[mark]));
         assert!(!holds_any(Trickle(b"ab__asan_inicd"), &[mark]));

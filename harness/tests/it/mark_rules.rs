@@ -322,7 +322,8 @@ impl Drop for Load {
 fn marks_under_load_equal_the_idle_marks_and_a_slow_program_is_told_apart() {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path();
-    boxes_submission(&root.join("subs/good"));
+    // No plain reference beside them: `near` passing every case (its
+    // `failed` column) is what a correct program gets.
     // 0.6 s of CPU against the 1 s limit: passes idle, and under load
     // once its timeout is confirmed on CPU time.
     write(&root.join("subs/near/main.c"), spinning(0.6).as_bytes());
@@ -371,8 +372,17 @@ fn marks_under_load_equal_the_idle_marks_and_a_slow_program_is_told_apart() {
         .and_then(|h| h.split(',').position(|c| c == "total"))
         .expect("a total column");
     let total = |line: &str| line.split(',').nth(column).unwrap_or("").to_owned();
-    assert_eq!(total(&row("near")), total(&row("good")), "{idle}");
-    assert_ne!(total(&row("slow")), total(&row("good")), "{idle}");
+    let failed = |line: &str| line.split(',').nth(column + 2).unwrap_or("").to_owned();
+    assert_eq!(
+        idle.lines()
+            .next()
+            .and_then(|h| h.split(',').nth(column + 2)),
+        Some("failed"),
+        "{idle}"
+    );
+    assert_eq!(failed(&row("near")), "0", "{idle}");
+    assert_ne!(failed(&row("slow")), "0", "{idle}");
+    assert_ne!(total(&row("slow")), total(&row("near")), "{idle}");
     let report =
         std::fs::read_to_string(root.join("idle/submissions/slow/report.txt")).expect("report");
     assert!(report.contains("slow: finishes in "), "{report}");

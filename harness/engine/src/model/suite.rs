@@ -58,13 +58,7 @@ impl Root {
                     .ancestors()
                     .find(|d| d.join("pack.yaml").is_file())
                     .and_then(|pack| start.strip_prefix(pack).ok())
-                    .map(|inside| {
-                        inside
-                            .components()
-                            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                            .collect::<Vec<_>>()
-                            .join("/")
-                    })
+                    .map(slash_joined)
                     .unwrap_or_default()
             }
         }
@@ -440,6 +434,16 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
         let _ = write!(out, "{b:02x}");
     }
     out
+}
+
+/// A relative path's components joined by `/`, as case files write a
+/// suite's folder inside its pack's (`tests`, `a/b`).
+pub(crate) fn slash_joined(inside: &std::path::Path) -> String {
+    inside
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 #[cfg(test)]

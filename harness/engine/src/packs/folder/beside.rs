@@ -13,13 +13,7 @@ use crate::model::suite::resolve_sidecar;
 pub(super) fn in_pack(pack_dir: &Path, suite_dir: &Path) -> String {
     suite_dir
         .strip_prefix(pack_dir)
-        .map(|inside| {
-            inside
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect::<Vec<_>>()
-                .join("/")
-        })
+        .map(crate::model::suite::slash_joined)
         .unwrap_or_default()
 }
 
