@@ -99,7 +99,9 @@ pub fn save_game(input: &CheckerInput) -> Result<(), String> {
     }
     if expected.next != actual.next {
         return Err(format!(
-            "saved {:?} as the player to move; it is {:?} (SAVE-2)",
+            // The players quoted: a cause's key masks quoted words, so
+            // X-for-O and O-for-X are one bug, one cause.
+            "saved `{:?}` as the player to move; it is `{:?}` (SAVE-2)",
             actual.next, expected.next
         ));
     }
@@ -110,7 +112,7 @@ pub fn save_game(input: &CheckerInput) -> Result<(), String> {
         );
         if e != a {
             return Err(format!(
-                "{player:?}'s generator: the saved state next plays ({}, {}) as move {}; the game's \
+                "`{player:?}`'s generator: the saved state next plays ({}, {}) as move {}; the game's \
                  plays ({}, {}) as move {} (SAVE-2, COMP-2)",
                 a.row, a.col, a.number, e.row, e.col, e.number
             ));

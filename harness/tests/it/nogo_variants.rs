@@ -364,8 +364,8 @@ fn diff_judges_saved_files_by_the_game_they_load_into() {
     assert_eq!(code, Some(1), "{text}");
     assert!(
         text.contains(
-            "compared by checker `builtin:save-game` (SAVE-2): saved X as the player to move; it \
-             is O (SAVE-2)"
+            "compared by checker `builtin:save-game` (SAVE-2): saved `X` as the player to move; \
+             it is `O` (SAVE-2)"
         ),
         "{text}"
     );
@@ -408,6 +408,8 @@ fn the_save_game_checker_passes_the_same_game_and_fails_another() {
     assert!(text.contains("player to move"), "{text}");
     assert!(text.contains("builtin:save-game"), "{text}");
     crate::cause_lines::assert_every_cause_names_a_rule("save-wrong-next", &text);
+    // X saved for O and O for X: one bug, one cause.
+    assert_eq!(crate::cause_lines::cause_blocks(&text).len(), 1, "{text}");
     // --strict judges exactly and lists what the checker forgave.
     let bin = dir.path().join("save-unreduced");
     let (code, text) = suite(&bin, &["--category", "save", "--strict"]);
