@@ -42,26 +42,38 @@ fn run(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
 
 /// A pack whose model prints its input file `in.csv`, with `cases`.
 fn pack(dir: &Path, cases: &[(&str, &str)]) {
-    let pack = dir.join("pack");
-    write(
-        &pack.join("pack.yaml"),
-        "name: toy\nmodel:\n  command: sh model.sh\n",
-    );
-    write(&pack.join("model.sh"), "cat in.csv\n");
-    write(
-        &pack.join("suite.yaml"),
-        "name: toy\ncategories:\n  - {name: c, marks: 1}\n",
-    );
-    write(
-        &pack.join("rules.yaml"),
-        "rules:\n  - id: T-1\n    summary: prints the file\n    ambiguous: no\n",
-    );
+    let pack = toy_pack(dir, "");
     for (name, body) in cases {
         write(
             &pack.join(format!("c/{name}.yaml")),
             &format!("summary: {name}\ncategory: c\nrules: [T-1]\n{body}"),
         );
     }
+}
+
+/// The toy pack's folder (`dir/pack`) without cases: its suite in the
+/// folder `suite` of the pack (`""`: the pack's own folder).
+fn toy_pack(dir: &Path, suite: &str) -> std::path::PathBuf {
+    let pack = dir.join("pack");
+    let suite_line = if suite.is_empty() {
+        String::new()
+    } else {
+        format!("suite: {suite}\n")
+    };
+    write(
+        &pack.join("pack.yaml"),
+        &format!("name: toy\n{suite_line}model:\n  command: sh model.sh\n"),
+    );
+    write(&pack.join("model.sh"), "cat in.csv\n");
+    write(
+        &pack.join(suite).join("suite.yaml"),
+        "name: toy\ncategories:\n  - {name: c, marks: 1}\n",
+    );
+    write(
+        &pack.join(suite).join("rules.yaml"),
+        "rules:\n  - id: T-1\n    summary: prints the file\n    ambiguous: no\n",
+    );
+    pack
 }
 
 const REFUSED: &str = "`files: file: ../../outside/o.csv`: cannot read the sidecar: outside the \
@@ -112,20 +124,7 @@ fn a_sidecar_inside_the_pack_reads_alike_in_bless_and_run_and_one_outside_is_ref
 #[test]
 fn a_suite_in_a_subfolder_reads_sidecars_beside_it_in_the_pack() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let pack = dir.path().join("pack");
-    write(
-        &pack.join("pack.yaml"),
-        "name: toy\nsuite: tests\nmodel:\n  command: sh model.sh\n",
-    );
-    write(&pack.join("model.sh"), "cat in.csv\n");
-    write(
-        &pack.join("tests/suite.yaml"),
-        "name: toy\ncategories:\n  - {name: c, marks: 1}\n",
-    );
-    write(
-        &pack.join("tests/rules.yaml"),
-        "rules:\n  - id: T-1\n    summary: prints the file\n    ambiguous: no\n",
-    );
+    let pack = toy_pack(dir.path(), "tests");
     let case = |file: &str| {
         format!(
             "summary: x\ncategory: c\nrules: [T-1]\nfiles:\n  - {{path: in.csv, file: {file}}}\n"
