@@ -2,6 +2,7 @@
 //! binary: each binary links the whole crate, so one binary links once
 //! (issue 47). Run one topic with `cargo test -p <crate> --test it <module>::`.
 
+mod boxes_mini;
 mod budget;
 mod cause_lines;
 mod causes;

@@ -221,12 +221,14 @@ fn rows(out: &Path) -> Vec<Vec<String>> {
 }
 
 /// The earned marks per category of a program's own `--score` run.
-fn own_score(root: &Path, bin: &Path) -> Vec<String> {
+fn own_score(root: &Path, spec: &Path, bin: &Path) -> Vec<String> {
     let results = root.join("own.json");
     let out = Command::cargo_bin("boxes-harness")
         .expect("the harness binary")
         .env_remove("CONFORMANCE_REFERENCE")
         .env(ALLOW_READ, executables_folder())
+        .arg("--spec")
+        .arg(spec)
         .arg("--bin")
         .arg(bin)
         .arg("--score")
@@ -270,6 +272,17 @@ fn a_cohort_is_marked_sliced_merged_interrupted_and_resumed() {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path();
     let c = cohort(root);
+    // A few cases per category, and those that catch the variants
+    // (tests/it/variants.rs): the story marks the class about twice.
+    let spec = crate::boxes_mini::mini_boxes(
+        &root.join("pack"),
+        &[
+            "initial-display/new-game-interactive-move",
+            "initial-display/new-2x2",
+            "full-games/assignment-worked-example",
+            "single-move/completes-cell-extra-turn",
+        ],
+    );
     let whole = root.join("whole");
     let args = |out: &Path| -> Vec<std::ffi::OsString> {
         vec![
@@ -280,6 +293,8 @@ fn a_cohort_is_marked_sliced_merged_interrupted_and_resumed() {
             "2".into(),
             "--build-timeout".into(),
             "3".into(),
+            "--spec".into(),
+            spec.clone().into(),
         ]
     };
     let run = mark(root, args(&whole));
@@ -359,9 +374,11 @@ fn a_cohort_is_marked_sliced_merged_interrupted_and_resumed() {
         };
         assert_eq!(
             row(id)[first_category..total],
-            own_score(root, &link)[..],
+            own_score(root, &spec, &link)[..],
             "{id}"
         );
+        // The small pack still catches the variant.
+        assert_ne!(row(id)[total], "42", "{id}: full marks");
     }
 
     // The class view: shared causes and flagged cases name real failures.
@@ -469,7 +486,7 @@ fn a_cohort_is_marked_sliced_merged_interrupted_and_resumed() {
         .collect();
     left.sort();
     let mut expected = vec![
-        "again", "merged", "own.json", "slice1", "slice2", "subs", "victim", "whole",
+        "again", "merged", "own.json", "pack", "slice1", "slice2", "subs", "victim", "whole",
     ];
     expected.extend(VARIANTS);
     expected.sort_unstable();
