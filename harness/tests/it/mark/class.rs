@@ -82,9 +82,24 @@ fn the_class_view_renders_in_headless_chromium() {
         b"int main(void) { return x; }\n",
     );
     let out = root.join("out");
+    // The page, not the suite: a few cases a category (issue 47).
+    let spec = crate::boxes_mini::mini_boxes(
+        &root.join("pack"),
+        &[
+            "initial-display/new-game-interactive-move",
+            "initial-display/new-2x2",
+            "full-games/assignment-worked-example",
+        ],
+    );
     let r = mark(
         root,
-        [subs.as_os_str(), OsStr::new("--out"), out.as_os_str()],
+        [
+            subs.as_os_str(),
+            OsStr::new("--out"),
+            out.as_os_str(),
+            OsStr::new("--spec"),
+            spec.as_os_str(),
+        ],
     );
     succeeds(&r);
     let page = out.join("index.html");
