@@ -3,12 +3,13 @@
 //! as a folder pack whose model is the boxes fixture under the reference's
 //! name. `mark` runs every case on every submission, two or three times in
 //! a story; a few cases per category prove what those stories prove (the
-//! rows, the slices, the load) at a tenth of the runs (issue 47). Every
-//! case of the full suite is still run against each variant by
-//! `variants.rs`, and `mark --spec boxes` by `mark_rules.rs`.
+//! rows, the slices, the load) at a tenth of the runs (issue 47). `mark`
+//! on the whole built-in suite is still run by `mark_rules.rs` and
+//! `mark/class.rs`.
 
 #![expect(
     clippy::expect_used,
+    clippy::panic,
     reason = "test helpers: a pack that cannot be written must fail the test"
 )]
 
@@ -29,57 +30,75 @@ pub fn mini_boxes(dir: &Path, extra: &[&str]) -> PathBuf {
     let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases/boxes");
     std::fs::create_dir_all(dir).expect("the pack's folder");
     for file in ["suite.yaml", "rules.yaml", "boxes-rulings.md"] {
-        std::fs::copy(suite.join(file), dir.join(file)).expect("the suite's files");
+        copy(&suite.join(file), &dir.join(file));
     }
-    let mut kept = 0;
+    let (mut kept, mut named_found) = (0, 0);
     for entry in std::fs::read_dir(&suite).expect("cases/boxes").flatten() {
         if !entry.path().is_dir() {
             continue;
         }
         let category = entry.file_name().to_string_lossy().into_owned();
-        let mut stems: Vec<String> = std::fs::read_dir(entry.path())
+        let files: Vec<String> = std::fs::read_dir(entry.path())
             .expect("a category")
-            .flatten()
-            .filter_map(|f| {
-                let name = f.file_name().to_string_lossy().into_owned();
-                name.strip_suffix(".yaml").map(str::to_owned)
+            .map(|f| {
+                let f = f.expect("a category's entry");
+                f.file_name().to_string_lossy().into_owned()
             })
             .collect();
-        stems.sort();
-        let named = extra
+        let mut stems: Vec<&str> = files
             .iter()
-            .filter_map(|e| e.strip_prefix(&format!("{category}/")));
-        let mut chosen: Vec<String> = stems.iter().take(PER_CATEGORY).cloned().collect();
-        for stem in named {
-            assert!(stems.iter().any(|s| s == stem), "no case {category}/{stem}");
-            if !chosen.iter().any(|s| s == stem) {
-                chosen.push(stem.to_owned());
+            .filter_map(|name| name.strip_suffix(".yaml"))
+            .collect();
+        stems.sort_unstable();
+        let mut chosen: Vec<&str> = stems.iter().take(PER_CATEGORY).copied().collect();
+        let prefix = format!("{category}/");
+        for stem in extra.iter().filter_map(|e| e.strip_prefix(&prefix)) {
+            assert!(stems.contains(&stem), "no case {category}/{stem}");
+            named_found += 1;
+            if !chosen.contains(&stem) {
+                chosen.push(stem);
             }
         }
         std::fs::create_dir_all(dir.join(&category)).expect("a category folder");
-        for f in std::fs::read_dir(entry.path())
-            .expect("a category")
-            .flatten()
+        // A case's files are its stem and a dot, then what they hold.
+        for name in files
+            .iter()
+            .filter(|name| chosen.iter().any(|s| name.starts_with(&format!("{s}."))))
         {
-            let name = f.file_name().to_string_lossy().into_owned();
-            // A case's files are its stem and a dot, then what they hold.
-            if chosen.iter().any(|s| name.starts_with(&format!("{s}."))) {
-                std::fs::copy(f.path(), dir.join(&category).join(&name)).expect("a case file");
-            }
+            copy(&entry.path().join(name), &dir.join(&category).join(name));
         }
         kept += chosen.len();
     }
     assert!(kept >= 12 * PER_CATEGORY, "only {kept} cases kept");
-    let model = dir.join("boxes");
+    assert_eq!(
+        named_found,
+        extra.len(),
+        "a named case in no category: {extra:?}"
+    );
+    // In a hidden folder: the suite's walk skips it, so no harness run
+    // reads and hashes the binary as one of the suite's files.
+    std::fs::create_dir_all(dir.join(".model")).expect("the model's folder");
+    let model = dir.join(".model/boxes");
     std::os::unix::fs::symlink(FIXTURE, &model).expect("the model");
+    let model = model.to_str().expect("a UTF-8 temporary path");
+    // Shell words (a path may hold a space), then a JSON string, which is
+    // a YAML double-quoted scalar.
+    let command = shlex::try_quote(model).expect("a path without NUL");
+    let command = serde_json::to_string(&command).expect("a string");
     std::fs::write(
         dir.join("pack.yaml"),
         format!(
-            "name: boxes\nmodel:\n  command: '{}'\nsubmissions:\n  program: boxes\n  \
-             build: gcc -Wall -pedantic -std=gnu99 -o boxes *.c\n  with_makefile: make\n",
-            model.display()
+            "name: boxes\nmodel:\n  command: {command}\nsubmissions:\n  program: boxes\n  \
+             build: gcc -Wall -pedantic -std=gnu99 -o boxes *.c\n  with_makefile: make\n"
         ),
     )
     .expect("pack.yaml");
     dir.to_owned()
+}
+
+/// Copies a file of the suite, naming both paths when it cannot.
+fn copy(from: &Path, to: &Path) {
+    if let Err(e) = std::fs::copy(from, to) {
+        panic!("copying {} to {}: {e}", from.display(), to.display());
+    }
 }

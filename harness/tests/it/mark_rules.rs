@@ -294,7 +294,8 @@ fn a_folder_and_its_zip_build_alike_and_a_reproduce_line_runs_from_the_students_
 }
 
 /// A wrapper of the reference that first spends `cpu` seconds of CPU time
-/// when run without arguments (three cases of the suite).
+/// when run without arguments (`args-count/no-arguments` and
+/// `no-arguments-with-input`, both in the small pack).
 fn spinning(cpu: f64) -> String {
     let harness = env!("CARGO_BIN_EXE_boxes-harness");
     format!(
