@@ -282,14 +282,7 @@ mod tests {
         }
     }
 
-    fn stderr(expected: &[u8], actual: &[u8]) -> Mismatch {
-        Mismatch::Stream {
-            stream: Stream::Stderr,
-            expected: expected.to_vec(),
-            actual: actual.to_vec(),
-            dropped: 0,
-        }
-    }
+    use crate::judge::cause::tests::stderr_mismatch as stderr;
 
     /// Never saving is one cause whether the case saves, fails to, or
     /// saves over a file it placed: named by what the model marks.

@@ -145,21 +145,14 @@ pub(super) fn raised_place(
 mod tests {
     use super::super::signature::{Cause, missed_check_of};
     use super::*;
-    use crate::exec::run::{Ending, Stream};
+    use crate::exec::run::Ending;
     use crate::judge::provenance::{Ruling, Span, Verdict};
 
     const TRACEBACK: &[u8] = b"Traceback (most recent call last):\n  File \"./scourgify.py\", \
         line 7, in <module>\n    open(sys.argv[1])\nFileNotFoundError: [Errno 2] No such file \
         or directory: 'before.csv'\n";
 
-    fn stderr(expected: &[u8], actual: &[u8]) -> Mismatch {
-        Mismatch::Stream {
-            stream: Stream::Stderr,
-            expected: expected.to_vec(),
-            actual: actual.to_vec(),
-            dropped: 0,
-        }
-    }
+    use crate::judge::cause::tests::stderr_mismatch as stderr;
 
     fn stopping() -> Record {
         Record {
