@@ -282,7 +282,7 @@ mod tests {
         }
     }
 
-    use crate::judge::cause::tests::stderr_mismatch as stderr;
+    use crate::judge::cause::test_mismatch::stderr;
 
     /// Never saving is one cause whether the case saves, fails to, or
     /// saves over a file it placed: named by what the model marks.

@@ -32,6 +32,8 @@ mod missed;
 mod raised;
 mod signature;
 mod speak;
+#[cfg(test)]
+mod test_mismatch;
 mod text;
 
 pub use by_rule::{blame_asides, blame_files, name_case_rules};

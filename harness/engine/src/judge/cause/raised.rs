@@ -152,7 +152,7 @@ mod tests {
         line 7, in <module>\n    open(sys.argv[1])\nFileNotFoundError: [Errno 2] No such file \
         or directory: 'before.csv'\n";
 
-    use crate::judge::cause::tests::stderr_mismatch as stderr;
+    use crate::judge::cause::test_mismatch::stderr;
 
     fn stopping() -> Record {
         Record {

@@ -6,17 +6,6 @@ use crate::exec::run::{Ending, Stream};
 use crate::judge::compare::Mismatch;
 use crate::judge::provenance::{Record, Ruling, Span, Verdict};
 
-/// A stderr part that differs, `expected` against `actual`: the causes'
-/// unit tests beside their modules (`by_rule`, `raised`) build them too.
-pub(super) fn stderr_mismatch(expected: &[u8], actual: &[u8]) -> Mismatch {
-    Mismatch::Stream {
-        stream: Stream::Stderr,
-        expected: expected.to_vec(),
-        actual: actual.to_vec(),
-        dropped: 0,
-    }
-}
-
 fn stdout(expected: &[u8], actual: &[u8]) -> Cause {
     Cause::located(
         &[Mismatch::Stream {
