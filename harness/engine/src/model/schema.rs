@@ -28,6 +28,11 @@ pub struct Case {
     /// Free tags; `ambiguous` marks a case ignored unless `--include-ignored`.
     #[serde(default)]
     pub tags: Vec<String>,
+    /// Who may see the case's bytes: `public` (the default: its category's)
+    /// or `secret` (judged and scored, but no student-facing output carries
+    /// its input, expected or actual output, diff or reproduce line).
+    #[serde(default)]
+    pub visibility: Option<Visibility>,
     /// What the case weighs in its marking category (a positive number,
     /// default 1): a category's marks are shared by weight. Without it the
     /// case takes the largest `weight` of the rules it cites that have one.
@@ -224,6 +229,30 @@ pub struct Category {
     /// A human title.
     #[serde(default)]
     pub title: Option<String>,
+    /// Whether the category's cases are shown to students (`public`, the
+    /// default) or kept secret; a case's own `visibility` wins.
+    #[serde(default)]
+    pub visibility: Visibility,
+}
+
+/// Who may see a case's bytes (docs/folder-packs.md, "Secret cases").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Visibility {
+    /// Everyone: the student's report shows the case whole.
+    #[default]
+    Public,
+    /// The marker only: a student-facing output names the case's category
+    /// and rules and counts it, never its bytes.
+    Secret,
+}
+
+impl Visibility {
+    /// A case's visibility: its own if it states one, else its category's.
+    pub fn of_case(case: Option<Visibility>, category: Option<&Category>) -> Visibility {
+        case.or_else(|| category.map(|c| c.visibility))
+            .unwrap_or_default()
+    }
 }
 
 /// `rules.yaml`: every rule ID of the rulings.
