@@ -39,8 +39,11 @@ pub struct Deduction {
     pub rule: String,
     /// Marks taken, once per submission and rule.
     pub marks: f64,
-    /// What it forgave, one line (`stdout `a  b` for `a b``).
+    /// What it forgave, one line (`` prints `a  b` on stdout where the
+    /// model prints `a b` ``).
     pub forgave: String,
+    /// The hint of the case it was taken in, shown with the charge.
+    pub hint: Option<String>,
 }
 
 /// One case's result.
@@ -94,8 +97,9 @@ pub fn deductions(forgiven: &[Forgiven]) -> Vec<Deduction> {
                     .iter()
                     .find(|f| f.charges.iter().any(|c| c.by == charge.by))
                     .filter(|f| !f.forgave.is_empty())
-                    .map(|f| format!("{} {}", f.part, f.forgave))
+                    .map(|f| f.forgave.clone())
                     .unwrap_or_default(),
+                hint: None,
             }),
         }
     }
@@ -136,11 +140,13 @@ mod tests {
                     rule: "IO-1".to_owned(),
                     marks: 0.5,
                     forgave: String::new(),
+                    hint: None,
                 },
                 Deduction {
                     rule: "case".to_owned(),
                     marks: 1.0,
                     forgave: String::new(),
+                    hint: None,
                 }
             ]
         );

@@ -90,23 +90,40 @@ pub struct DeductionRecord {
     pub marks: f64,
     /// The first case, by name, where the tolerance forgave it.
     pub case: String,
-    /// What it forgave there, one line (`stdout `a  b` for `a b``).
+    /// What it forgave there, one line (`` prints `a  b` on stdout where
+    /// the model prints `a b` ``).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub forgave: String,
+    /// How many cases it was forgiven in (charged once however many).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cases: usize,
+}
+
+#[expect(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's skip_serializing_if passes a reference"
+)]
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl DeductionRecord {
-    /// One line, as the score table, Gradescope and `marks.csv` show it.
+    /// One line, as the score table, Gradescope and `marks.csv` show it:
+    /// a charge in words (what the program did, where the model does
+    /// otherwise, in how many cases, what it costs).
     pub fn line(&self) -> String {
-        if self.forgave.is_empty() {
-            return format!(
-                "-{} {}: a departure its tolerance forgives (once, first in {})",
-                self.marks, self.rule, self.case
-            );
-        }
+        let what = if self.forgave.is_empty() {
+            "a departure its rule lets pass at a cost".to_owned()
+        } else {
+            self.forgave.clone()
+        };
+        let cases = match self.cases {
+            0 | 1 => format!("in {}", self.case),
+            n => format!("in {n} cases, first {}", self.case),
+        };
         format!(
-            "-{} {}: forgave {} (once, first in {})",
-            self.marks, self.rule, self.forgave, self.case
+            "-{} {}: {what} ({cases}; charged once)",
+            self.marks, self.rule
         )
     }
 }
@@ -167,7 +184,10 @@ pub fn score(suite: &Suite, results: &[CaseResult], strict: bool) -> Vec<ScoreRo
         for d in &r.deductions {
             let marks = d.marks.max(0.0);
             match taken.iter_mut().find(|(_, t)| t.rule == d.rule) {
-                Some((_, t)) => t.marks = t.marks.max(marks),
+                Some((_, t)) => {
+                    t.marks = t.marks.max(marks);
+                    t.cases += 1;
+                }
                 None => taken.push((
                     home.get(d.rule.as_str()).copied().unwrap_or(i),
                     DeductionRecord {
@@ -175,6 +195,7 @@ pub fn score(suite: &Suite, results: &[CaseResult], strict: bool) -> Vec<ScoreRo
                         marks,
                         case: r.name.clone(),
                         forgave: d.forgave.clone(),
+                        cases: 1,
                     },
                 )),
             }
@@ -204,7 +225,7 @@ pub(crate) fn as_f64(n: usize) -> f64 {
 }
 
 /// The `--score` table.
-pub fn score_table(suite: &Suite, rows: &[ScoreRow], strict: bool) -> String {
+pub fn score_table(suite: &Suite, rows: &[ScoreRow], strict: bool, reader: Reader) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "\nscore ({}):", suite.name);
     // As wide as the longest category name (gridgame's are 20 bytes).
@@ -269,14 +290,33 @@ pub fn score_table(suite: &Suite, rows: &[ScoreRow], strict: bool) -> String {
             String::new()
         }
     );
-    if !strict {
-        let _ = writeln!(
-            out,
-            "  ambiguous cases never cost marks; --strict runs them and counts them in \
-             their categories"
-        );
+    match reader {
+        _ if strict => {}
+        // `mark` chose the options: nothing to offer its student.
+        Reader::Marked => {
+            let _ = writeln!(out, "  ambiguous cases never cost marks");
+        }
+        Reader::Own => {
+            let _ = writeln!(
+                out,
+                "  ambiguous cases never cost marks; --strict runs them and counts them in \
+                 their categories"
+            );
+        }
     }
     out
+}
+
+/// Who reads a report: what it may offer and say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reader {
+    /// Whoever ran the harness (a student on their own program, a
+    /// marker): every option it names is theirs to use.
+    Own,
+    /// A student of a class `mark` marked (`--reproduce-as`): no option
+    /// they cannot use, none of the marker's vocabulary (the tolerance
+    /// listing, other readings).
+    Marked,
 }
 
 /// The `--coverage` table: each rule with the number of cases citing it.
@@ -410,6 +450,7 @@ mod tests {
                     rule: rule.to_owned(),
                     marks,
                     forgave: String::new(),
+                    hint: None,
                 })
                 .collect(),
             forgiven: Vec::new(),
@@ -432,7 +473,7 @@ mod tests {
         assert_eq!((calc.passed, calc.total), (3, 4));
         assert_eq!((calc.weight_passed, calc.weight_total), (3.0, 6.0));
         assert_eq!(calc.earned, Some(3.0));
-        let table = score_table(&suite(), &rows, false);
+        let table = score_table(&suite(), &rows, false, Reader::Own);
         assert!(
             table.contains("3/4       3.00 / 6  (by weight 3/6)"),
             "{table}"
@@ -461,7 +502,7 @@ mod tests {
         ];
         let rows = score(&suite(), &results, false);
         assert_eq!(rows[0].earned, Some(2.0));
-        assert!(!score_table(&suite(), &rows, false).contains("by weight"));
+        assert!(!score_table(&suite(), &rows, false, Reader::Own).contains("by weight"));
     }
 
     #[test]
@@ -524,7 +565,7 @@ mod tests {
         let mut reversed = results.to_vec();
         reversed.reverse();
         assert_eq!(score(&suite(), &reversed, false), rows);
-        let table = score_table(&suite(), &rows, false);
+        let table = score_table(&suite(), &rows, false, Reader::Own);
         assert!(
             table.contains(
                 "    -0.5 IO-1: a departure its tolerance forgives (once, first in calc/a)"

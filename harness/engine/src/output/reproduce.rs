@@ -358,8 +358,31 @@ fn command_line(
     if inv.mode == Mode::StdoutFull {
         cmd.push_str(" > /dev/full");
     }
-    cmd.push_str("; echo \"exit status $?\")");
+    cmd.push_str(STATUS_END);
     cmd
+}
+
+/// The end of every [`command_line`]: the status, the subshell's close.
+const STATUS_END: &str = "; echo \"exit status $?\")";
+
+/// `line` printing each output file of `paths` after the status, before
+/// its folder goes (`== after.csv:` then its bytes, or `cat`'s words for
+/// a file never written): the evidence a file case is judged on.
+pub fn showing_files(line: &str, paths: &[&str]) -> String {
+    if paths.is_empty() {
+        return line.to_owned();
+    }
+    let mut shown = String::from("; echo \"exit status $?\"");
+    for path in paths {
+        let _ = write!(
+            shown,
+            "; echo {}; cat {}",
+            shell_quote(&format!("== {path}:")),
+            shell_quote(path)
+        );
+    }
+    shown.push(')');
+    line.replace(STATUS_END, &shown)
 }
 
 /// A duration as `timeout(1)` takes it: `10s`, `1.5s`.

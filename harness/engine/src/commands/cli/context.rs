@@ -114,6 +114,18 @@ pub(super) fn context(
     })
 }
 
+impl Context {
+    /// Who reads this run's report: a student of a marked class
+    /// (`--reproduce-as`, which only `mark` passes) or whoever ran it.
+    pub(super) fn reader(&self) -> crate::output::report::Reader {
+        if self.reproduce_as.is_some() {
+            crate::output::report::Reader::Marked
+        } else {
+            crate::output::report::Reader::Own
+        }
+    }
+}
+
 /// `--time-factor`, else `NAME_TIME_FACTOR`, else 1.
 pub(super) fn time_factor(cli: &Cli, pack: &dyn Pack) -> Result<f64, String> {
     let name = format!("{}_TIME_FACTOR", pack.name().to_ascii_uppercase());

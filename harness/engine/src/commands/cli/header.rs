@@ -40,6 +40,7 @@ pub(super) fn install_interrupt_report(ctx: &Arc<Context>, cli: &Cli, plan: &Pla
                 suite,
                 &report::score(suite, &results, strict),
                 strict,
+                ctx.reader(),
             ));
         }
         // Not `println!`: its panic on a closed stdout would run the quiet
@@ -112,7 +113,11 @@ pub(super) fn print_header(program: &str, cli: &Cli, ctx: &Context, plan: &Plan)
     if let Some(m) = &ctx.memcheck {
         println!("{program}: memory checked: {}", memcheck_line(*m));
     }
+    // The tolerance listing is the marker's vocabulary (checker command
+    // lines, counts of cases): a marked student reads each case's own
+    // `judged:` line where it matters.
     if !cli.bless
+        && ctx.reader() == report::Reader::Own
         && let Some(line) = tolerances(plan, cli.strict)
     {
         println!("{program}: {line}");

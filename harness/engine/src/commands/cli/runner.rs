@@ -115,7 +115,7 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     };
 
     if plan.ambiguous_ignored > 0 && narrate {
-        print_ambiguous_note(pack, plan.ambiguous_ignored);
+        print_ambiguous_note(pack, plan.ambiguous_ignored, ctx.reader());
     }
     let results = finished(&ctx);
     if chatty {
@@ -130,6 +130,13 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     print_early_verdict(&ctx, chatty);
     print_forgiven(&results, chatty && cli.strict);
     let first_suite = first_suite(&plan);
+    let charged = first_suite.map_or_else(Vec::new, |suite| {
+        let rows = report::score(suite, &results, cli.strict);
+        rows.into_iter().flat_map(|r| r.deductions).collect()
+    });
+    if chatty {
+        print_charges(&charged, &results);
+    }
     let info = RunInfo {
         spec: pack.name(),
         program: &ctx
@@ -146,7 +153,7 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
         && let Some(suite) = first_suite
     {
         let rows = report::score(suite, &results, cli.strict);
-        let table = report::score_table(suite, &rows, cli.strict);
+        let table = report::score_table(suite, &rows, cli.strict, ctx.reader());
         // JSON output stays parseable: the table goes to stderr then.
         if chatty {
             print!("{table}");
@@ -162,9 +169,41 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     if let Some(tally) = &tally
         && chatty
     {
-        println!("\n{}", tally.line(&results));
+        let deducted: f64 = charged.iter().map(|d| d.marks).sum();
+        let lost = if deducted > 0.0 {
+            format!("; {deducted} mark(s) deducted, see the charges above")
+        } else {
+            String::new()
+        };
+        println!("\n{}{lost}", tally.line(&results));
     }
     exit_status(program, &results, tally.as_ref(), failed)
+}
+
+/// The one-time deductions, each a charge in words with the hint of the
+/// case it was first taken in: the cases pass, so no cause names them,
+/// yet they cost marks.
+fn print_charges(charged: &[report::DeductionRecord], results: &[CaseResult]) {
+    if charged.is_empty() {
+        return;
+    }
+    println!(
+        "\ncharges: {} rule(s) let your output pass at a cost, each charged once however many \
+         cases it is in:",
+        charged.len()
+    );
+    for d in charged {
+        println!("  {}", d.line());
+        let hint = results
+            .iter()
+            .filter(|r| r.name == d.case)
+            .flat_map(|r| &r.deductions)
+            .find(|x| x.rule == d.rule)
+            .and_then(|x| x.hint.as_deref());
+        if let Some(hint) = hint {
+            println!("    hint: {hint}");
+        }
+    }
 }
 
 /// Under `--strict`: every departure a tolerance would have forgiven, by
@@ -310,7 +349,7 @@ fn errors_report(results: &[CaseResult]) -> String {
 }
 
 /// The note on the ambiguous cases a run left out.
-fn print_ambiguous_note(pack: &dyn Pack, count: usize) {
+fn print_ambiguous_note(pack: &dyn Pack, count: usize, reader: report::Reader) {
     // Where the ambiguous rulings are explained depends on the pack:
     // a list of its own when its suite has one, else its rulings page.
     let explained = if pack.suite().get("AMBIGUITIES.md").is_some() {
@@ -321,10 +360,14 @@ fn print_ambiguous_note(pack: &dyn Pack, count: usize) {
             None => "the rules marked ambiguous in rules.yaml".to_owned(),
         }
     };
+    // A marked student cannot rerun `mark`: no option to offer.
+    let offer = match reader {
+        report::Reader::Own => "; --include-ignored runs them",
+        report::Reader::Marked => "; they never cost marks",
+    };
     println!(
         "{count} ambiguous cases ignored: their expected bytes rest on a ruling marked \
-         ambiguous, where careful programs differ ({explained}); \
-         --include-ignored runs them",
+         ambiguous, where careful programs differ ({explained}){offer}",
     );
 }
 

@@ -125,8 +125,12 @@ pub(super) fn job(
                     .map_or(Verdict::Passed, Verdict::Error)
             } else {
                 let mut aside = Aside::default();
+                let hint = parsed.as_ref().ok().and_then(|c| c.hint.clone());
                 let verdict = check_one(&ctx, &file, parsed, suite, &mut result.actual, &mut aside);
                 result.deductions = crate::judge::verdict::deductions(&aside.forgiven);
+                for d in &mut result.deductions {
+                    d.hint.clone_from(&hint);
+                }
                 result.forgiven = aside
                     .forgiven
                     .iter()
@@ -424,7 +428,9 @@ fn reproduce_line(
         .as_ref()
         .map(|s| file.root.disk_path(&file.sidecar(s)).display().to_string());
     let case_file = reproduce::pathdiff_cwd(&file.root.disk_path(&file.rel));
-    match &ctx.reproduce_as {
+    // A case judged on output files shows them before its folder goes.
+    let outputs: Vec<&str> = case.output_files.iter().map(|f| f.path.as_str()).collect();
+    let line = match &ctx.reproduce_as {
         Some(program) => {
             // The kit as the student finds it: in the folder shipped
             // with the report, named by its last component.
@@ -447,7 +453,8 @@ fn reproduce_line(
                 crashed,
             },
         ),
-    }
+    };
+    reproduce::showing_files(&line, &outputs)
 }
 
 /// Judges a run that failed its case against the other readings of the
@@ -467,6 +474,11 @@ fn other_reading(
         return Ok(());
     };
     let Some(alternative) = compare::other_reading(expected, &copy, oracle, ctx.strict)? else {
+        // Other readings are the marker's detail: a marked student's
+        // case fails as the main expectation says.
+        if ctx.reader() == crate::output::report::Reader::Marked {
+            return Ok(());
+        }
         judged.extend(expected.alternatives.iter().map(|a| {
             format!(
                 "also under the reading `{}` ({}): it fails that too",

@@ -37,8 +37,10 @@ pub struct Forgiven {
 /// Characters of a forgiven line shown at most.
 const FORGAVE_SHOWN: usize = 60;
 
-/// [`Forgiven::forgave`] of a departure: the first line where the bytes
-/// differ, the program's then the reference's; for an ending, both.
+/// [`Forgiven::forgave`] of a departure, as a charge in words: what the
+/// program did at the first line where the bytes differ and what the
+/// model does there (`` prints `[]` on stdout where the model prints
+/// nothing ``); for an ending, both.
 pub fn forgave_text(m: &Mismatch) -> String {
     let line = |bytes: &[u8], at: usize| {
         let start = bytes
@@ -50,22 +52,55 @@ pub fn forgave_text(m: &Mismatch) -> String {
         let mut chars = shown.chars();
         let cut: String = chars.by_ref().take(FORGAVE_SHOWN).collect();
         if chars.next().is_some() {
-            format!("{cut}…")
+            format!("`{cut}…`")
         } else {
-            cut
+            format!("`{cut}`")
+        }
+    };
+    // What the model has at `at`: nothing at all, nothing more, or a line.
+    let model = |expected: &[u8], at: usize| {
+        if expected.is_empty() {
+            "nothing".to_owned()
+        } else if at >= expected.len() {
+            "nothing more".to_owned()
+        } else {
+            line(expected, at)
         }
     };
     match m {
         Mismatch::Stream {
-            expected, actual, ..
-        }
-        | Mismatch::FileDiffers {
-            expected, actual, ..
+            stream,
+            expected,
+            actual,
+            ..
         } => {
             let at = crate::bytes::visible::locate(expected, actual).byte;
-            format!("`{}` for `{}`", line(actual, at), line(expected, at))
+            let got = if at >= actual.len() && !actual.is_empty() {
+                "nothing more".to_owned()
+            } else {
+                line(actual, at)
+            };
+            format!(
+                "prints {got} on {} where the model prints {}",
+                stream.name(),
+                model(expected, at)
+            )
         }
-        Mismatch::Ending { expected, actual } => format!("{actual} for {expected}"),
+        Mismatch::FileDiffers {
+            path,
+            expected,
+            actual,
+        } => {
+            let at = crate::bytes::visible::locate(expected, actual).byte;
+            format!(
+                "writes {} in `{path}` where the model writes {}",
+                line(actual, at),
+                model(expected, at)
+            )
+        }
+        Mismatch::Ending { expected, actual } => {
+            format!("ends with {actual} where the model ends with {expected}")
+        }
         _ => String::new(),
     }
 }
