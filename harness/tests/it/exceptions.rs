@@ -134,8 +134,8 @@ fn a_python_traceback_is_a_crash_named_by_its_type_and_line() {
     assert_eq!(out.status.code(), Some(1), "{said}");
     assert!(
         said.contains(
-            "raises FileNotFoundError (`./read.py:5`): [Errno 2] No such file or directory: \
-             'before.csv'"
+            "raises FileNotFoundError (`./read.py:5`, saying `[Errno 2] No such file or \
+             directory: 'before.csv'`)"
         ),
         "{said}"
     );
@@ -157,7 +157,7 @@ fn a_java_exception_is_a_crash_named_by_its_type_and_line() {
     let said = text(&out);
     assert_eq!(out.status.code(), Some(1), "{said}");
     assert!(
-        said.contains("raises NoSuchFileException (`Main.java:5`): before.csv"),
+        said.contains("raises NoSuchFileException (`Main.java:5`, saying `before.csv`)"),
         "{said}"
     );
 }
@@ -173,7 +173,7 @@ fn a_node_error_is_a_crash_named_by_its_type_and_line() {
     let said = text(&out);
     assert_eq!(out.status.code(), Some(1), "{said}");
     assert!(
-        said.contains("raises Error (`./read.js:2`): ENOENT: no such file or directory"),
+        said.contains("raises Error (`./read.js:2`, saying `ENOENT: no such file or directory"),
         "{said}"
     );
 }

@@ -568,7 +568,8 @@ mod tests {
         let table = score_table(&suite(), &rows, false, Reader::Own);
         assert!(
             table.contains(
-                "    -0.5 IO-1: a departure its tolerance forgives (once, first in calc/a)"
+                "    -0.5 IO-1: a departure its rule lets pass at a cost (in 3 cases, first \
+                 calc/a; charged once)"
             ),
             "{table}"
         );

@@ -106,11 +106,15 @@ pub(super) fn raised_place(
             why,
         ));
     }
-    let what = format!("raises {}", raised.headline());
-    let said = if raised.message.is_empty() {
-        String::new()
-    } else {
-        format!(": {}", raised.message)
+    // The exception's own words go inside the parenthesis naming the
+    // program's line: they are the program's, never the reference's.
+    let what = match (&raised.frame, raised.message.is_empty()) {
+        (Some(frame), false) => format!(
+            "raises {} (`{frame}`, saying `{}`)",
+            raised.kind, raised.message
+        ),
+        (None, false) => format!("raises {} (saying `{}`)", raised.kind, raised.message),
+        _ => format!("raises {}", raised.headline()),
     };
     let Some((place, sentence)) = record.and_then(|r| placed(mismatches, r, answered, &what, true))
     else {
@@ -120,16 +124,17 @@ pub(super) fn raised_place(
                 place: None,
                 edit,
             },
-            format!("{what}{said}"),
+            what,
         ));
     };
     let label = if place.what == STOP {
         format!(
-            "{what} where the reference stops with its message ({}){said}",
+            "{what} where the reference {} ({})",
+            reference_at_stop(mismatches),
             place.rules.join(", ")
         )
     } else {
-        format!("{sentence}{said}")
+        sentence
     };
     Some((
         PartCause {
@@ -139,6 +144,27 @@ pub(super) fn raised_place(
         },
         label,
     ))
+}
+
+/// What the reference does where it stops, from what the case expects:
+/// its output written and status 0, or a stop with an error message (or
+/// status alone). A crash leaves a status other than 0, so a status that
+/// matched (no ending among the mismatches) was not 0 either.
+fn reference_at_stop(mismatches: &[Mismatch]) -> String {
+    let expected = mismatches.iter().find_map(|m| match m {
+        Mismatch::Ending { expected, .. } => Some(expected),
+        _ => None,
+    });
+    let message = mismatches.iter().any(|m| {
+        matches!(m, Mismatch::Stream { stream: crate::exec::run::Stream::Stderr, expected, .. }
+            if !expected.is_empty())
+    });
+    match expected {
+        Some(crate::exec::run::Ending::Exited(0)) => "writes its output and exits 0".to_owned(),
+        _ if message => "stops with an error message".to_owned(),
+        Some(e) => format!("stops with {e}"),
+        None => "stops with a status other than 0".to_owned(),
+    }
 }
 
 #[cfg(test)]
@@ -187,8 +213,8 @@ mod tests {
         assert_eq!(
             label.as_deref(),
             Some(
-                "raises FileNotFoundError (`./scourgify.py:7`): [Errno 2] No such file or \
-                 directory: 'before.csv'"
+                "raises FileNotFoundError (`./scourgify.py:7`, saying `[Errno 2] No such file \
+                 or directory: 'before.csv'`)"
             )
         );
         assert_eq!(cause.severity(), 0);
@@ -210,16 +236,36 @@ mod tests {
         assert_eq!(
             label.as_deref(),
             Some(
-                "raises FileNotFoundError (`./scourgify.py:7`) where the reference stops with \
-                 its message (READ-1): [Errno 2] No such file or directory: 'before.csv'"
+                "raises FileNotFoundError (`./scourgify.py:7`, saying `[Errno 2] No such file \
+                 or directory: 'before.csv'`) where the reference stops with an error message \
+                 (READ-1)"
             )
         );
         assert_eq!(
             missed_check_of(&cause.to_string()),
             Some((
                 "READ-1",
-                "crashes where the reference stops with its message".to_owned()
+                "crashes where the reference ends (its output or its message)".to_owned()
             ))
         );
+    }
+
+    #[test]
+    fn a_crash_where_the_reference_writes_its_output_says_so_and_marks_the_programs_words() {
+        let index = b"Traceback (most recent call last):\n  File \"./scourgify.py\", line 60, in \
+            <module>\n    rows[0]\nIndexError: list index out of range\n";
+        let status = Mismatch::Ending {
+            expected: Ending::Exited(0),
+            actual: Ending::Exited(1),
+        };
+        let m = [status, stderr(b"", index)];
+        let (_, label) = Cause::labelled(&m, Some(&stopping()), None);
+        let label = label.unwrap_or_default();
+        assert_eq!(
+            label,
+            "raises IndexError (`./scourgify.py:60`, saying `list index out of range`) where the \
+             reference writes its output and exits 0 (READ-1)"
+        );
+        assert!(!label.contains("its message"), "{label}");
     }
 }

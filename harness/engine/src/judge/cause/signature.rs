@@ -196,7 +196,7 @@ pub(super) const ACCEPTS: &str = "accepts what the reference rejects";
 pub(super) const GOES_ON: &str = "goes on where the reference stops";
 
 /// What a stop is called as a place.
-pub(super) const STOP: &str = "the message of its stop";
+pub(super) const STOP: &str = "what it ends with";
 
 /// What the reference's answer to a line it rejects is called as a place
 /// (a crash by exception there has missed the rule's check).
@@ -235,7 +235,10 @@ pub fn missed_check_of(key: &str) -> Option<(&str, String)> {
 /// missed, whatever the crash.
 fn crashed_at_check(key: &str) -> Option<(&str, String)> {
     [
-        (STOP, "crashes where the reference stops with its message"),
+        (
+            STOP,
+            "crashes where the reference ends (its output or its message)",
+        ),
         (REJECTS, "crashes on a line the reference rejects"),
     ]
     .iter()

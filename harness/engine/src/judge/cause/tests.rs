@@ -548,7 +548,7 @@ fn crashes_and_hangs_are_placed_where_the_program_was() {
     );
     assert_eq!(
         hang.to_string(),
-        "status: timed out, where the reference writes the message of its stop (FILE-6)"
+        "status: timed out, where the reference writes what it ends with (FILE-6)"
     );
     assert_eq!(
         label.as_deref(),

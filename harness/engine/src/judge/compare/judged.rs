@@ -507,7 +507,7 @@ fn status(expected: &Expectation, actual: &Outcome, out: &mut Judgement) {
             part: "status".to_owned(),
             how: format!("as {}{}", s.status, origin(&s.origin)),
             charges: s.charges.clone(),
-            forgave: format!("status {got} for status {want}"),
+            forgave: format!("ends with status {got} where the model ends with status {want}"),
         });
     }
 }

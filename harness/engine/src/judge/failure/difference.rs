@@ -144,6 +144,11 @@ pub struct BytesDifference {
     /// The program was killed at its time limit: what it had not flushed
     /// never reached the harness, so "nothing" may be a full buffer.
     pub killed: bool,
+    /// Where a rule frees the words (`nonempty`, a checker on stderr):
+    /// what was judged instead (`a message of the program's own words
+    /// (ERR-1)`). The model's words are then no target: only the
+    /// program's bytes are shown.
+    pub free: Option<String>,
 }
 
 impl Difference {
@@ -293,7 +298,31 @@ pub(super) fn cut_exchange(bytes: &[u8]) -> String {
 }
 
 impl BytesDifference {
+    /// A part whose words are free: what was judged, then the program's
+    /// own lines, never the model's words as a target.
+    fn render_free(&self, judged: &str, out: &mut String, style: Style) {
+        let label = style.paint("1", &self.part.to_string());
+        let got = if self.actual_len == 0 {
+            "got nothing".to_owned()
+        } else {
+            format!("got {} bytes, not taken as a message:", self.actual_len)
+        };
+        let _ = writeln!(
+            out,
+            "{label}: the words are free (the model's are not a target); judged: {judged}; {got}"
+        );
+        for line in &self.diff {
+            if let DiffLine::Actual(t) = line {
+                let _ = writeln!(out, "{}", style.paint("32", &format!("+{t}")));
+            }
+        }
+    }
+
     pub(super) fn render(&self, out: &mut String, style: Style) {
+        if let Some(judged) = &self.free {
+            self.render_free(judged, out, style);
+            return;
+        }
         let at = self.at;
         let label = match &self.part {
             BytesPart::Stream(s) => style.paint("1", s.name()),
@@ -468,5 +497,6 @@ pub(super) fn bytes_difference(
         diff,
         hidden: hidden + cut,
         killed: false,
+        free: None,
     }
 }

@@ -143,6 +143,7 @@ impl CaseFailure {
                 b.killed = killed;
             }
         }
+        free_words(&mut differences, &notes.decided, &notes.judged);
         // The stdin line the program had just read, for an echo.
         let answered = input.as_ref().and_then(|note| {
             let index = note.line.checked_sub(1)?;
@@ -278,6 +279,68 @@ impl CaseFailure {
             let _ = writeln!(out, "{}\n  {command}", style.paint("1", label));
         }
         bound(out, MAX_REPORT)
+    }
+}
+
+/// Where a rule frees the words, the differences say what was judged
+/// instead of showing the model's words as a target: a stream refused by
+/// `nonempty` (or a checker on stderr, the messages' stream), and a
+/// status judged `nonzero` or one of a list.
+fn free_words(
+    differences: &mut [Difference],
+    decided: &[crate::judge::decided::Decided],
+    judged: &[String],
+) {
+    use crate::judge::decided::{By, Part};
+    use crate::model::matching::Tolerance;
+    let status = judged
+        .iter()
+        .find_map(|j| j.strip_prefix("status compared as "));
+    for d in differences {
+        match d {
+            Difference::Bytes(b) => {
+                let Some(why) = decided.iter().find(|x| x.part == b.part) else {
+                    continue;
+                };
+                let rules = if why.rules.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", why.rules.join(", "))
+                };
+                b.free = match (&why.by, &b.part) {
+                    (By::Tolerance(Tolerance::Nonempty), _) if b.expected_len == 0 => {
+                        Some(format!("nothing here, as the model prints nothing{rules}"))
+                    }
+                    (By::Tolerance(Tolerance::Nonempty), _) => Some(format!(
+                        "a message in the program's own words{rules}, never a traceback"
+                    )),
+                    (By::Tolerance(Tolerance::NonemptyOrTraceback), _) => {
+                        Some(format!("a message in the program's own words{rules}"))
+                    }
+                    (By::Checker { reason, .. }, Part::Stream(Stream::Stderr)) => {
+                        Some(format!("by a checker{rules}: {reason}"))
+                    }
+                    _ => None,
+                };
+            }
+            Difference::Ending { expected, .. } => {
+                let Some(how) = status else { continue };
+                let (what, rules) = how.split_once(" (").map_or((how, ""), |(w, r)| (w, r));
+                let rules = rules.trim_end_matches(')');
+                let rules = if rules.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({rules})")
+                };
+                let free = if what == "nonzero" {
+                    "any status but 0".to_owned()
+                } else {
+                    what.replacen("one of", "a status, one of", 1)
+                };
+                *expected = format!("{free}{rules}");
+            }
+            _ => {}
+        }
     }
 }
 
