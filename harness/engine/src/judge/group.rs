@@ -34,6 +34,10 @@ pub struct Group<'a> {
     pub slot: usize,
     /// Cases of this cause that count under another cause too.
     pub shared: usize,
+    /// The causes merged into this one: other checks (another
+    /// category's checker) refusing the very same runs, the same input
+    /// and so the same output: one bug, seen by several checks.
+    pub also: Vec<&'a Cause>,
 }
 
 /// The failures of `results` grouped by cause: the most cases first; at
@@ -60,8 +64,7 @@ pub fn warning_groups(results: &[CaseResult]) -> Vec<Group<'_>> {
 fn groups_of<'a>(
     failures: impl Iterator<Item = (&'a str, &'a CaseFailure, bool)>,
 ) -> Vec<Group<'a>> {
-    type Entry<'a> = (&'a str, &'a CaseFailure, bool, usize);
-    let mut by: BTreeMap<&Cause, Vec<Entry<'_>>> = BTreeMap::new();
+    let mut by: BTreeMap<&Cause, Entries<'_>> = BTreeMap::new();
     for (name, f, ambiguous) in failures {
         by.entry(&f.cause)
             .or_default()
@@ -72,21 +75,25 @@ fn groups_of<'a>(
                 .push((name, f, ambiguous, i + 1));
         }
     }
-    let mut out: Vec<Group<'_>> = by
+    let mut out: Vec<Group<'_>> = merge_same_runs(by)
         .into_iter()
-        .filter_map(|(cause, mut cases)| {
-            cases.sort_by(|a, b| a.0.cmp(b.0));
-            cases.dedup_by(|a, b| a.0 == b.0);
+        .filter_map(|(cause, mut cases, others, also)| {
+            // The worked example is the heading cause's own: its label
+            // and key speak of it.
             let &(name, failure, _, slot) =
                 cases.iter().min_by_key(|(name, f, ambiguous, _)| {
                     (*ambiguous, f.weight, f.stdin_lines, *name)
                 })?;
+            cases.extend(others);
+            cases.sort_by(|a, b| a.0.cmp(b.0));
+            cases.dedup_by(|a, b| a.0 == b.0);
             Some(Group {
                 cause,
                 shared: cases.iter().filter(|c| !c.1.later.is_empty()).count(),
                 cases: cases.iter().map(|&(n, f, _, _)| (n, f)).collect(),
                 example: (name, failure),
                 slot,
+                also,
             })
         })
         .collect();
@@ -100,6 +107,80 @@ fn groups_of<'a>(
             .then_with(|| a.cause.severity().cmp(&b.cause.severity()))
             .then_with(|| a.cases[0].0.cmp(b.cases[0].0))
     });
+    out
+}
+
+/// The entries of a cause: (case, failure, ambiguous, slot).
+type Entries<'a> = Vec<(&'a str, &'a CaseFailure, bool, usize)>;
+
+/// What [`merge_same_runs`] gives: each cause with its cases, the cases
+/// of the causes merged into it, and those causes.
+type Merged<'a> = Vec<(&'a Cause, Entries<'a>, Entries<'a>, Vec<&'a Cause>)>;
+
+/// The run a checker's decision is about, as its reproduce line names it
+/// (the case's input, inline): two cases with the same one ran the same
+/// program on the same input. `None` for a failure no checker decided or
+/// whose inputs are not inline.
+fn same_run(f: &CaseFailure, slot: usize) -> Option<&str> {
+    (slot == 0 && f.decided.is_some() && !f.reproduce.contains("too long to paste"))
+        .then_some(f.reproduce.as_str())
+}
+
+/// The representative of `i` in a union of indices (path halving).
+fn root(rep: &mut [usize], mut i: usize) -> usize {
+    while rep[i] != i {
+        rep[i] = rep[rep[i]];
+        i = rep[i];
+    }
+    i
+}
+
+/// Causes merged where their checkers refused the same runs: a bug seen
+/// by several categories' checkers on the same input (and so the same
+/// output) is one cause, kept under the cause with the most cases (the
+/// first by key on a tie), the others named beside it.
+fn merge_same_runs<'a>(by: BTreeMap<&'a Cause, Entries<'a>>) -> Merged<'a> {
+    let mut causes: Vec<(&'a Cause, Entries<'a>)> = by.into_iter().collect();
+    // Each cause's representative: union by shared runs.
+    let mut rep: Vec<usize> = (0..causes.len()).collect();
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (i, (_, entries)) in causes.iter().enumerate() {
+        for (_, f, _, slot) in entries {
+            let Some(run) = same_run(f, *slot) else {
+                continue;
+            };
+            match seen.get(run) {
+                Some(&j) => {
+                    let (a, b) = (root(&mut rep, i), root(&mut rep, j));
+                    rep[a.max(b)] = a.min(b);
+                }
+                None => {
+                    seen.insert(run, i);
+                }
+            }
+        }
+    }
+    let mut sets: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for i in 0..causes.len() {
+        let r = root(&mut rep, i);
+        sets.entry(r).or_default().push(i);
+    }
+    let mut taken: Vec<Option<(&'a Cause, Entries<'a>)>> = causes.drain(..).map(Some).collect();
+    let mut out = Vec::new();
+    for members in sets.into_values() {
+        let mut parts: Vec<(&'a Cause, Entries<'a>)> =
+            members.iter().filter_map(|&i| taken[i].take()).collect();
+        // The cause with the most cases heads; the first by key on a tie.
+        let head = parts
+            .iter()
+            .enumerate()
+            .max_by_key(|(i, (_, e))| (e.len(), std::cmp::Reverse(*i)))
+            .map_or(0, |(i, _)| i);
+        let (cause, entries) = parts.remove(head);
+        let also = parts.iter().map(|(c, _)| *c).collect();
+        let others = parts.into_iter().flat_map(|(_, e)| e).collect();
+        out.push((cause, entries, others, also));
+    }
     out
 }
 
@@ -180,6 +261,12 @@ fn render_groups(out: &mut String, groups: &[Group<'_>], style: Style, examples:
             // A cause named by place and shape quotes its worked example's
             // lines once, so the header still shows the bytes.
             let _ = writeln!(out, "  for example: {quoted}");
+        }
+        for other in &g.also {
+            let _ = writeln!(
+                out,
+                "  the same runs (same input, same output) fail another check too: {other}"
+            );
         }
         if g.shared > 0 {
             let _ = writeln!(
@@ -455,5 +542,53 @@ mod tests {
         assert_eq!(g[0].other_hints(), [("a/heavy", "one")]);
         let same = vec![with("a/heavy", 9000, "one"), with("b/light", 3, "one")];
         assert_eq!(groups(&same)[0].hint().as_deref(), Some("one"));
+    }
+
+    #[test]
+    fn one_run_refused_by_several_categories_checkers_is_one_cause() {
+        let checked = |name: &str, reason: &str, reproduce: &str| {
+            let mut r = result(name, &[]);
+            let m = [Mismatch::Stream {
+                stream: Stream::Stdout,
+                expected: b"Sum: 5\nCount: 2\n".to_vec(),
+                actual: b"Sum: 8\nCount: 1\n".to_vec(),
+                dropped: 0,
+            }];
+            let notes = Notes {
+                decided: vec![crate::judge::decided::Decided::checker(
+                    crate::judge::decided::Part::Stream(Stream::Stdout),
+                    "python3 check.py",
+                    reason,
+                    vec!["OUT-1".to_owned()],
+                )],
+                reproduce: reproduce.to_owned(),
+                ..Notes::default()
+            };
+            r.verdict = Verdict::Failed(Box::new(CaseFailure::new(&m, b"3\n-4\n-1\n", notes)));
+            r
+        };
+        let results = vec![
+            checked("sum/negatives", "the sum: expected 5, got 8", "(run 3 -4)"),
+            checked(
+                "count/negatives",
+                "the count: expected 2, got 1",
+                "(run 3 -4)",
+            ),
+            checked("count/other", "the count: expected 2, got 1", "(run 7 -8)"),
+            checked("sum/alone", "the sum is missing", "(run 9)"),
+        ];
+        let g = groups(&results);
+        // The count's cause (2 cases) takes the sum's run in; the sum
+        // missing elsewhere is another run, another cause.
+        assert_eq!(g.len(), 2, "{g:?}");
+        let names: Vec<&str> = g[0].cases.iter().map(|c| c.0).collect();
+        assert_eq!(names, ["count/negatives", "count/other", "sum/negatives"]);
+        assert_eq!(g[0].also.len(), 1);
+        let text = render(&results, Style { colour: false });
+        assert!(
+            text.contains("the same runs (same input, same output) fail another check too:"),
+            "{text}"
+        );
+        assert!(text.contains("2 cause(s)"), "{text}");
     }
 }

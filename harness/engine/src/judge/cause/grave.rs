@@ -61,7 +61,9 @@ pub(super) fn placed(
     let input = match answered {
         Some(line) => format!("on the input line `{}`", exact(line)),
         None if at == 0 => "before any output".to_owned(),
-        None => "before reading a line of input".to_owned(),
+        // No line counted (a program reading all its input first):
+        // nothing is said of what it read.
+        None => "partway through its output".to_owned(),
     };
     let rejected = rejections
         .then(|| {

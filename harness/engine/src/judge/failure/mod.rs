@@ -120,12 +120,16 @@ impl CaseFailure {
                 expected,
                 actual,
                 ..
-            } if !stdin.is_empty() => Some(input_note(
-                stdin,
-                expected,
-                actual,
-                notes.prompt.as_deref().unwrap_or(PROMPT),
-            )),
+            } if !stdin.is_empty() => {
+                let prompt = notes.prompt.as_deref().unwrap_or(PROMPT);
+                let note = input_note(stdin, expected, actual, prompt);
+                // Lines are counted by the model's prompts: with none in
+                // its output (a program reading all its input first) the
+                // count says nothing of what was read, so nothing is said.
+                let prompts =
+                    !prompt.is_empty() && expected.windows(prompt.len()).any(|w| w == prompt);
+                (note.line > 0 || prompts).then_some(note)
+            }
             _ => None,
         });
         let killed = mismatches.iter().any(|m| {
@@ -429,6 +433,24 @@ mod tests {
         assert!(cut.starts_with(&format!("…[{} bytes]", 9_000 - MAX_LINE / 3)));
         assert!(cut.contains('y'));
         assert!(cut.len() < 2 * MAX_LINE);
+    }
+
+    #[test]
+    fn a_program_without_prompts_is_never_said_to_have_read_nothing() {
+        // It reads every number, then prints: the model's output holds no
+        // prompt to count lines by.
+        let m = [stdout(b"Sum: -4\n", b"Sum: 3\n")];
+        let f = CaseFailure::new(&m, b"3\n-7\n-1\n", Notes::default());
+        assert_eq!(f.input, None);
+        assert!(
+            !plain(&f).contains("before reading any stdin"),
+            "{}",
+            plain(&f)
+        );
+        // With prompts, before the first one is before any read.
+        let m = [stdout(b"usage\nA> ", b"oops\n")];
+        let f = CaseFailure::new(&m, b"0 0 h\n", Notes::default());
+        assert_eq!(f.input.as_ref().map(|n| n.line), Some(0));
     }
 
     #[test]
