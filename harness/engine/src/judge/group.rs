@@ -320,6 +320,13 @@ impl Group<'_> {
             .map_or_else(|| self.cause.to_string(), str::to_owned)
     }
 
+    /// The cause as its worked example tells it, values exact: the
+    /// sentence of its check, else its first edits quoted.
+    pub fn told(&self) -> String {
+        let (label, quoted) = self.example_texts();
+        label.map_or_else(|| quoted.to_string(), str::to_owned)
+    }
+
     /// The cases whose own hint is not the one heading the cause, each
     /// with it: a lecturer's hint is shown with its case.
     pub fn other_hints(&self) -> Vec<(&str, &str)> {

@@ -119,9 +119,17 @@ pub struct Category {
 }
 
 impl SubmissionMark {
-    /// The first cause, in the report's order.
+    /// The first cause, in the report's order, as its worked example
+    /// tells it (values exact; the key, masked, groups causes and is
+    /// shown only where no example was kept).
     pub fn first_cause(&self) -> Option<&str> {
-        self.causes.first().map(|c| c.cause.as_str())
+        self.causes.first().map(|c| {
+            if c.example.is_empty() {
+                c.cause.as_str()
+            } else {
+                c.example.as_str()
+            }
+        })
     }
 
     /// The mark of a submission the suite never ran on: every category at

@@ -60,6 +60,11 @@ pub struct CauseRecord {
     pub cause: String,
     /// The failed cases, by name.
     pub cases: Vec<String>,
+    /// The cause as its worked example tells it, with that case's values
+    /// (`cause` masks them to group causes): what a row of `marks.csv`
+    /// shows.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub example: String,
 }
 
 /// One case's result.
@@ -211,6 +216,7 @@ fn cause_records(groups: &[crate::judge::group::Group<'_>]) -> Vec<CauseRecord> 
         .map(|g| CauseRecord {
             cause: g.cause.to_string(),
             cases: g.cases.iter().map(|(name, _)| (*name).to_owned()).collect(),
+            example: g.told(),
         })
         .collect()
 }

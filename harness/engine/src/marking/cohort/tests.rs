@@ -66,6 +66,7 @@ pub(in crate::marking) fn sub(
             .map(|c| CauseRecord {
                 cause: c.into(),
                 cases: failed.iter().map(|&f| f.to_owned()).collect(),
+                example: String::new(),
             })
             .into_iter()
             .collect(),
@@ -130,10 +131,12 @@ fn the_class_view_counts_flags_and_shares() {
         CauseRecord {
             cause: "memory: heap-buffer-overflow in `f` (a.c:#)".into(),
             cases: vec!["a".into()],
+            example: String::new(),
         },
         CauseRecord {
             cause: "memory: leak in `g` (a.c:#)".into(),
             cases: vec!["b".into()],
+            example: String::new(),
         },
     ];
     assert_eq!(
@@ -151,4 +154,30 @@ fn csv_fields_are_quoted_and_formulas_defused() {
     assert_eq!(field("a,b"), "\"a,b\"");
     assert_eq!(field("say \"x\""), "\"say \"\"x\"\"\"");
     assert_eq!(field("=1+1"), "'=1+1");
+}
+
+#[test]
+fn marks_csv_shows_the_first_cause_as_its_worked_example_tells_it() {
+    let mut masked = sub(
+        "b",
+        5.0,
+        &["a"],
+        Some("stdout: `Sum: #` where `Sum: #` is expected"),
+    );
+    masked.causes[0].example = "stdout: `Sum: 8` where `Sum: 5` is expected".into();
+    let table = csv(&suite(), &[masked.clone()]);
+    assert!(
+        table.contains("stdout: `Sum: 8` where `Sum: 5` is expected"),
+        "{table}"
+    );
+    // The key, masked, still groups the class's causes.
+    let mut other = masked.clone();
+    other.id = "c".into();
+    other.slug = "c".into();
+    other.causes[0].example = "stdout: `Sum: 1` where `Sum: 2` is expected".into();
+    let view = build(&suite(), &[masked, other]);
+    assert_eq!(
+        view.shared_causes[0].cause,
+        "stdout: `Sum: #` where `Sum: #` is expected"
+    );
 }
