@@ -44,5 +44,6 @@ mod sanitized;
 mod schema;
 mod span;
 mod strict_unchanged;
+mod student_report;
 mod terminal;
 mod variants;
