@@ -337,6 +337,12 @@ fn a_python_classs_reports_read_right_under_run_and_under_mark() {
         .output()
         .expect("mark");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    // The marker's view keeps the listing the students' reports drop.
+    assert!(
+        text(&out).contains("mark: tolerances: CSV-1: stdout any; ERR-1: stderr nonempty"),
+        "{}",
+        text(&out)
+    );
     for who in ["alice", "bob", "dave", "erin"] {
         let report = std::fs::read_to_string(
             dir.path()

@@ -50,6 +50,15 @@ fn suite_info(pack: &dyn Pack, build: String) -> Result<SuiteInfo, String> {
     })
 }
 
+/// The tolerances `pack`'s suite and rules declare, in one line; `None`
+/// when every part compares exactly.
+fn tolerances(pack: &dyn Pack) -> Option<String> {
+    let root = Root::Embedded(pack.suite());
+    let suite = suite::suite_with_rules(&root, pack.suite()).ok()?;
+    let declared = crate::model::matching::declared(suite.matching.as_ref(), &suite.rule_matching);
+    (!declared.is_empty()).then(|| format!("tolerances: {}", declared.join("; ")))
+}
+
 /// `mark` for `pack`, one of the registered `packs` (which the check for
 /// a wrong `--spec` compares the programs with).
 #[expect(
@@ -88,6 +97,11 @@ pub fn mark(
         Ok(subs) => subs,
         Err(code) => return code,
     };
+    // The marker's view keeps what a student's report leaves out: the
+    // tolerances the pack declares, checker command lines and all.
+    if let Some(line) = tolerances(pack) {
+        say!("{program} mark: {line} (each student's report says, case by case, what was judged)");
+    }
     let build_line = cli.build.clone().unwrap_or_else(|| recipe.describe());
     let suite = match suite_info(pack, build_line) {
         Ok(s) => s,
