@@ -94,6 +94,9 @@ impl Rerun<'_> {
 pub struct EarlyStop {
     /// Timed-out cases that trip it; 0: never.
     after: usize,
+    /// Whether its words may offer [`NO_EARLY_STOP`]: not to a student of
+    /// a class `mark` marked, who runs no harness.
+    offer: bool,
     state: Mutex<State>,
 }
 
@@ -120,7 +123,24 @@ impl EarlyStop {
     pub fn after(after: usize) -> Self {
         Self {
             after,
+            offer: true,
             state: Mutex::new(State::default()),
+        }
+    }
+
+    /// The same, its words offering no option (a marked student's report).
+    #[must_use]
+    pub fn offering(mut self, offer: bool) -> Self {
+        self.offer = offer;
+        self
+    }
+
+    /// How the words end: the option, or nothing a student cannot use.
+    fn anyway(&self) -> String {
+        if self.offer {
+            format!("; {NO_EARLY_STOP} runs every case")
+        } else {
+            String::new()
         }
     }
 
@@ -168,9 +188,9 @@ impl EarlyStop {
     pub fn reason(&self) -> String {
         format!(
             "not run: early verdict, the first {} cases to finish all timed out (the program \
-             hangs, or never ends at end of input), so this one would only time out again; \
-             {NO_EARLY_STOP} runs every case",
-            self.after
+             hangs, or never ends at end of input), so this one would only time out again{}",
+            self.after,
+            self.anyway()
         )
     }
 
@@ -216,7 +236,13 @@ impl EarlyStop {
             summary: case.map(|c| c.summary.clone()).unwrap_or_default(),
             rules: case.map(|c| c.rules.clone()).unwrap_or_default(),
             hint: None,
-            reproduce: rerun.command(file),
+            reproduce: if self.offer {
+                rerun.command(file)
+            } else {
+                "not run (the early verdict): the cases that ran show the hang, each with its \
+                 own reproduce line"
+                    .to_owned()
+            },
             rebless: None,
             prompt: None,
             provenance: None,
@@ -234,12 +260,17 @@ impl EarlyStop {
     pub fn summary(&self) -> Option<String> {
         let not_run = self.not_run();
         (not_run > 0).then(|| {
+            let anyway = if self.offer {
+                format!(" {NO_EARLY_STOP} runs every case, each up to its full timeout.")
+            } else {
+                String::new()
+            };
             format!(
                 "early verdict: the first {} cases to finish all timed out, so the program \
                  hangs (or never ends at end of input); the other {not_run} case(s) were not \
-                 run and count as failed, in --score too. {NO_EARLY_STOP} runs every case, \
-                 each up to its full timeout.",
-                self.after
+                 run and count as failed{}.{anyway}",
+                self.after,
+                if self.offer { ", in --score too" } else { "" }
             )
         })
     }
@@ -346,5 +377,19 @@ mod tests {
             Finish::of(&Verdict::Error("x".into()), Some(&timed_out)),
             Finish::Neutral
         );
+    }
+
+    #[test]
+    fn a_marked_students_early_verdict_offers_no_option() {
+        let stop = EarlyStop::after(1).offering(false);
+        stop.record(Finish::TimedOut);
+        assert!(!stop.admit());
+        let summary = stop.summary().unwrap_or_default();
+        assert!(
+            summary.contains("were not run and count as failed."),
+            "{summary}"
+        );
+        assert!(!summary.contains("--"), "{summary}");
+        assert!(!stop.reason().contains("--"), "{}", stop.reason());
     }
 }

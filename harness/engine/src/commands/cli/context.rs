@@ -105,7 +105,8 @@ pub(super) fn context(
         reproduce_as: cli.reproduce_as.clone(),
         full_messages: matches!(cli.test.format, Some(FormatSetting::Json)),
         results: Mutex::new(Vec::new()),
-        budget: EarlyStop::new(!cli.bless && !cli.no_early_stop),
+        budget: EarlyStop::new(!cli.bless && !cli.no_early_stop)
+            .offering(cli.reproduce_as.is_none()),
         spent: Mutex::new(Vec::new()),
         causes: super::told::Causes::default(),
         memcheck: cli.memcheck,
