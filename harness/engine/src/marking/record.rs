@@ -119,15 +119,17 @@ pub struct Category {
 }
 
 impl SubmissionMark {
-    /// The first cause, in the report's order, as its worked example
-    /// tells it (values exact; the key, masked, groups causes and is
-    /// shown only where no example was kept).
+    /// The first cause, in the report's order: its key where the key
+    /// hides nothing, else as its worked example tells it (the key masks
+    /// numbers as `#` and cut text as `…` to group causes; a row shows
+    /// the values).
     pub fn first_cause(&self) -> Option<&str> {
         self.causes.first().map(|c| {
-            if c.example.is_empty() {
-                c.cause.as_str()
-            } else {
+            let masked = c.cause.contains('#') || c.cause.contains('…');
+            if masked && !c.example.is_empty() {
                 c.example.as_str()
+            } else {
+                c.cause.as_str()
             }
         })
     }
