@@ -130,13 +130,7 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     print_early_verdict(&ctx, chatty);
     print_forgiven(&results, chatty && cli.strict);
     let first_suite = first_suite(&plan);
-    let charged = first_suite.map_or_else(Vec::new, |suite| {
-        let rows = report::score(suite, &results, cli.strict);
-        rows.into_iter().flat_map(|r| r.deductions).collect()
-    });
-    if chatty {
-        print_charges(&charged, &results);
-    }
+    let deducted = charges(first_suite, &results, cli.strict, chatty);
     let info = RunInfo {
         spec: pack.name(),
         program: &ctx
@@ -169,24 +163,36 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     if let Some(tally) = &tally
         && chatty
     {
-        let deducted: f64 = charged.iter().map(|d| d.marks).sum();
-        let lost = if deducted > 0.0 {
-            format!("; {deducted} mark(s) deducted, see the charges above")
-        } else {
-            String::new()
-        };
-        println!("\n{}{lost}", tally.line(&results));
+        println!("\n{}{deducted}", tally.line(&results));
     }
     exit_status(program, &results, tally.as_ref(), failed)
 }
 
-/// The one-time deductions, each a charge in words with the hint of the
-/// case it was first taken in: the cases pass, so no cause names them,
-/// yet they cost marks.
-fn print_charges(charged: &[report::DeductionRecord], results: &[CaseResult]) {
+/// The one-time deductions of the run's first suite, printed (when
+/// `shown`) each as a charge in words with the hint of the case it was
+/// first taken in: the cases pass, so no cause names them, yet they cost
+/// marks. What the result line adds: the marks deducted, if any.
+fn charges(
+    suite: Option<&crate::model::schema::Suite>,
+    results: &[CaseResult],
+    strict: bool,
+    shown: bool,
+) -> String {
+    let charged: Vec<report::DeductionRecord> = suite.map_or_else(Vec::new, |suite| {
+        let rows = report::score(suite, results, strict);
+        rows.into_iter().flat_map(|r| r.deductions).collect()
+    });
     if charged.is_empty() {
-        return;
+        return String::new();
     }
+    if shown {
+        print_charges(&charged, results);
+    }
+    let deducted: f64 = charged.iter().map(|d| d.marks).sum();
+    format!("; {deducted} mark(s) deducted, see the charges above")
+}
+
+fn print_charges(charged: &[report::DeductionRecord], results: &[CaseResult]) {
     println!(
         "\ncharges: {} rule(s) let your output pass at a cost, each charged once however many \
          cases it is in:",
