@@ -113,8 +113,7 @@ fn groups_of<'a>(
 /// The entries of a cause: (case, failure, ambiguous, slot).
 type Entries<'a> = Vec<(&'a str, &'a CaseFailure, bool, usize)>;
 
-/// What [`merge_same_runs`] gives: each cause with its cases, the cases
-/// of the causes merged into it, and those causes.
+/// Each cause with its cases, those of the causes merged in, and those.
 type Merged<'a> = Vec<(&'a Cause, Entries<'a>, Entries<'a>, Vec<&'a Cause>)>;
 
 /// The run a checker's decision is about, as its reproduce line names it
@@ -126,7 +125,7 @@ fn same_run(f: &CaseFailure, slot: usize) -> Option<&str> {
         .then_some(f.reproduce.as_str())
 }
 
-/// The representative of `i` in a union of indices (path halving).
+/// The representative of `i` in a union of indices.
 fn root(rep: &mut [usize], mut i: usize) -> usize {
     while rep[i] != i {
         rep[i] = rep[rep[i]];

@@ -1,6 +1,10 @@
 //! One run of the selected cases: the pack and environment resolved, the
 //! program checked, the shared trial context built, libtest-mimic run, and
 //! the score, reports and exit status after it.
+//!
+//! One piece: what a run prints after its cases (causes, charges, the
+//! early verdict, the score, the result line) follows the run's order and
+//! shares its results; about 40 lines are the charges and notes.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
