@@ -2,7 +2,7 @@
 //! sidecar anywhere inside the pack's folder reads the same in `bless`
 //! and in a run, one outside it is refused by both with the same words
 //! naming the case's file and line; each case's own hint is shown with
-//! its case; a deduction shows what it forgave, from its rule's category.
+//! its case; a deduction is charged in words, from its rule's category.
 
 #![expect(
     clippy::expect_used,

@@ -128,12 +128,15 @@ fn pack(dir: &Path) -> PathBuf {
          whole\n    match: {stderr: nonempty, status: nonzero}\n    readings:\n      stdout: \
          {SCOURGIFY_READING: stdout}\n",
     );
+    // Each case's own time limit: one derived from the model's blessed
+    // time (1 ms, so 1 s) is starved on a loaded machine, the model's
+    // read-counting run included.
     let case = |file: &str, category: &str, before: &str, own: &str| {
         write(
             &pack.join(file),
             &format!(
                 "summary: {file}\ncategory: {category}\nrules: [CSV-1]\nargs: [before.csv, \
-                 after.csv]\nhint: print nothing on stdout; write after.csv\n{own}files:\n  - \
+                 after.csv]\ntimeout: 10\nhint: print nothing on stdout; write after.csv\n{own}files:\n  - \
                  {{path: before.csv, text: \"{before}\"}}\noutput-files:\n  - {{path: \
                  after.csv, text: \"\"}}\n"
             ),
@@ -151,7 +154,8 @@ fn pack(dir: &Path) -> PathBuf {
     write(
         &pack.join("errors/missing.yaml"),
         "summary: a file that is not there\ncategory: errors\nrules: [ERR-1]\nargs: \
-         [invalid_file.csv, after.csv]\nhint: print a message on stderr and exit 1\n",
+         [invalid_file.csv, after.csv]\ntimeout: 10\nhint: print a message on stderr and exit \
+         1\n",
     );
     let out = harness()
         .args(["bless", "--spec"])
