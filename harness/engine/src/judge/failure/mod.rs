@@ -312,9 +312,9 @@ fn free_words(
                     format!(" ({})", why.rules.join(", "))
                 };
                 b.free = match (&why.by, &b.part) {
-                    (By::Tolerance(Tolerance::Nonempty), _) if b.expected_len == 0 => {
-                        Some(format!("nothing here, as the model prints nothing{rules}"))
-                    }
+                    // The model printed nothing there: no words of its to
+                    // mistake for a target, the plain diff says it all.
+                    _ if b.expected_len == 0 => None,
                     (By::Tolerance(Tolerance::Nonempty), _) => Some(format!(
                         "a message in the program's own words{rules}, never a traceback"
                     )),
@@ -433,6 +433,40 @@ mod tests {
         assert!(cut.starts_with(&format!("…[{} bytes]", 9_000 - MAX_LINE / 3)));
         assert!(cut.contains('y'));
         assert!(cut.len() < 2 * MAX_LINE);
+    }
+
+    #[test]
+    fn free_words_are_said_free_and_the_models_are_no_target() {
+        let m = [
+            Mismatch::Ending {
+                expected: crate::exec::run::Ending::Exited(1),
+                actual: crate::exec::run::Ending::Exited(0),
+            },
+            Mismatch::Stream {
+                stream: Stream::Stderr,
+                expected: b"Could not read x.csv\n".to_vec(),
+                actual: Vec::new(),
+                dropped: 0,
+            },
+        ];
+        let notes = Notes {
+            decided: vec![crate::judge::decided::Decided {
+                part: BytesPart::Stream(Stream::Stderr),
+                by: crate::judge::decided::By::Tolerance(
+                    crate::model::matching::Tolerance::Nonempty,
+                ),
+                rules: vec!["ERR-1".to_owned()],
+            }],
+            judged: vec!["status compared as nonzero (ERR-1)".to_owned()],
+            ..Notes::default()
+        };
+        let text = plain(&CaseFailure::new(&m, b"", notes));
+        assert!(
+            text.contains("ending: expected any status but 0 (ERR-1), got status 0"),
+            "{text}"
+        );
+        assert!(text.contains("stderr: the words are free"), "{text}");
+        assert!(!text.contains("Could not read"), "{text}");
     }
 
     #[test]
