@@ -1,9 +1,11 @@
 //! Reproduce kits: `--keep-failed DIR` gives every failed case a folder
 //! `DIR/CATEGORY/CASE/` holding what a person needs to replay it without
 //! the harness: `files/` (the case's files as the sandbox had them),
-//! `stdin`, `expected/` (`stdout`, `stderr`, `status`) and a `run.sh` that
-//! copies the files to a fresh folder and runs the program there with the
-//! case's arguments, environment and stdin. Every word of `run.sh` is
+//! `stdin`, `expected/` (`stdout`, `stderr`, `status`, and `files/` the
+//! output files the case expects) and a `run.sh` that copies the files to
+//! a fresh folder and runs the program there with the case's arguments,
+//! environment and stdin, then diffs each output file with the expected
+//! one before the folder goes. Every word of `run.sh` is
 //! quoted for bash (`$'…'` for bytes that are not UTF-8).
 
 use std::fmt::Write as _;
@@ -54,14 +56,32 @@ pub fn write(
     std::fs::write(exp.join("stdout"), &expected.stdout)?;
     std::fs::write(exp.join("stderr"), &expected.stderr)?;
     std::fs::write(exp.join("status"), format!("{}\n", expected.ending))?;
+    let mut outputs: Vec<String> = Vec::new();
+    for (path, bytes) in &expected.output_files {
+        let rel: Vec<&str> = path
+            .split('/')
+            .filter(|c| !c.is_empty() && *c != "." && *c != "..")
+            .collect();
+        let target = rel.iter().fold(exp.join("files"), |p, c| p.join(c));
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(target, bytes)?;
+        outputs.push(rel.join("/"));
+    }
     let script = kit.join("run.sh");
-    std::fs::write(&script, run_script(name, inv, program_as))?;
+    std::fs::write(&script, run_script(name, inv, program_as, &outputs))?;
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))?;
     Ok(kit)
 }
 
 /// The text of `run.sh`.
-fn run_script(name: &str, inv: &Invocation, program_as: Option<&str>) -> String {
+fn run_script(
+    name: &str,
+    inv: &Invocation,
+    program_as: Option<&str>,
+    outputs: &[String],
+) -> String {
     let mut s = String::from("#!/bin/bash\n");
     let _ = writeln!(
         s,
@@ -118,6 +138,15 @@ fn run_script(name: &str, inv: &Invocation, program_as: Option<&str>) -> String 
     }
     s.push_str("\nstatus=$?\n");
     s.push_str("echo \"exit status $status (expected: $(cat \"$kit/expected/status\"))\" >&2\n");
+    // The output files the case judges, before the folder goes.
+    for path in outputs {
+        let q = crate::bytes::quote::shell_quote(path);
+        let _ = writeln!(
+            s,
+            "echo {} >&2\ndiff -u -- \"$kit/expected/files/\"{q} {q} >&2",
+            crate::bytes::quote::shell_quote(&format!("== {path} (- expected, + the program's):"))
+        );
+    }
     s.push_str("exit \"$status\"\n");
     s
 }
@@ -135,7 +164,10 @@ mod tests {
         let target = Target::binary(sh).unwrap();
         let mut inv = Invocation::new(
             target,
-            vec!["-c".into(), "cat g/grid; cat; exit 3".into()],
+            vec![
+                "-c".into(),
+                "cat g/grid; cat; echo y > out.txt; exit 3".into(),
+            ],
             b"0 0 h\n".to_vec(),
         );
         inv.files.push(("g/grid".into(), b"2 2\n".to_vec()));
@@ -143,7 +175,7 @@ mod tests {
             ending: Ending::Exited(3),
             stdout: b"2 2\n0 0 h\n".to_vec(),
             stderr: Vec::new(),
-            output_files: BTreeMap::new(),
+            output_files: BTreeMap::from([("out.txt".to_owned(), b"x\n".to_vec())]),
             absent_files: Vec::new(),
             any_status: false,
             matching: crate::model::matching::Matching::default(),
@@ -158,6 +190,13 @@ mod tests {
             .unwrap();
         assert_eq!(out.stdout, expected.stdout);
         assert_eq!(out.status.code(), Some(3));
+        // The output file the case judges, diffed before the folder goes.
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            said.contains("== out.txt (- expected, + the program's):"),
+            "{said}"
+        );
+        assert!(said.contains("\n-x\n+y\n"), "{said}");
         assert_eq!(
             std::fs::read(kit.join("expected/status")).unwrap(),
             b"status 3\n"
