@@ -202,6 +202,11 @@ pub struct Suite {
     /// whose rules and own declaration say nothing.
     #[serde(default, rename = "match")]
     pub matching: Option<MatchSpec>,
+    /// How Gradescope shows a test (a marking category) whose cases are
+    /// all secret: `hidden` (the default: never shown to the student) or
+    /// `after_due_date` (shown once the due date is past).
+    #[serde(default)]
+    pub secret_tests: SecretTests,
     /// The `match:` of every rule of `rules.yaml` declaring one, by rule
     /// ID: attached when the run loads the suite, never written here.
     #[serde(skip)]
@@ -245,6 +250,29 @@ pub enum Visibility {
     /// The marker only: a student-facing output names the case's category
     /// and rules and counts it, never its bytes.
     Secret,
+}
+
+/// How Gradescope shows a test of secret cases only (suite.yaml's
+/// `secret-tests`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+pub enum SecretTests {
+    /// Never shown to the student.
+    #[default]
+    #[serde(rename = "hidden")]
+    Hidden,
+    /// Shown once the assignment's due date is past.
+    #[serde(rename = "after_due_date")]
+    AfterDueDate,
+}
+
+impl SecretTests {
+    /// Gradescope's word for it.
+    pub fn gradescope(self) -> &'static str {
+        match self {
+            Self::Hidden => "hidden",
+            Self::AfterDueDate => "after_due_date",
+        }
+    }
 }
 
 impl Visibility {

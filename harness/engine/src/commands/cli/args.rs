@@ -202,6 +202,17 @@ pub(super) struct Cli {
     /// expected outputs and a run.sh that replays it.
     #[arg(long, value_name = "DIR")]
     pub(super) keep_failed: Option<PathBuf>,
+    /// The marker's run: every output shows secret cases (`visibility:
+    /// secret`) whole. Without it every output is the student's: a
+    /// secret case shows its category, rules and cause, never its input,
+    /// output, diff or reproduce line, and gets no --keep-failed kit.
+    #[arg(long)]
+    pub(super) marker: bool,
+    /// Also write the marker's copy of the run into DIR: `results.json`
+    /// and `report.txt` (the failures by cause) with secret cases whole,
+    /// whatever the other outputs show (`mark` asks for it).
+    #[arg(long, value_name = "DIR")]
+    pub(super) marker_copy: Option<PathBuf>,
     /// Name the program NAME (`./PROGRAM`) wherever a student reads: every
     /// reproduce line runs it from the folder that holds it, with the
     /// case's inputs inline, or in --keep-failed's folder (named by its

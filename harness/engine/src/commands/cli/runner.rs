@@ -118,6 +118,25 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
         print_ambiguous_note(pack, plan.ambiguous_ignored);
     }
     let results = finished(&ctx);
+    let first_suite = first_suite(&plan);
+    let info = RunInfo {
+        spec: pack.name(),
+        program: &ctx
+            .reproduce_as
+            .clone()
+            .unwrap_or_else(|| ctx.target.describe()),
+        suite: &suite_name,
+        content_hash: &content_hash,
+    };
+    if let Err(e) = super::outputs::write_marker_copy(&cli, first_suite, &info, &results) {
+        return usage_error(program, &e);
+    }
+    // From here on every output is the student's unless `--marker`.
+    let results = if ctx.redact {
+        crate::output::secret::student_view(&results)
+    } else {
+        results
+    };
     if chatty {
         let shown = (narrate, libtest);
         // No probe of other packs for a program that hangs (its failures
@@ -129,16 +148,6 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     }
     print_early_verdict(&ctx, chatty);
     print_forgiven(&results, chatty && cli.strict);
-    let first_suite = first_suite(&plan);
-    let info = RunInfo {
-        spec: pack.name(),
-        program: &ctx
-            .reproduce_as
-            .clone()
-            .unwrap_or_else(|| ctx.target.describe()),
-        suite: &suite_name,
-        content_hash: &content_hash,
-    };
     if let Err(e) = write_machine_outputs(&cli, first_suite, &info, &results, started) {
         return usage_error(program, &e);
     }
@@ -277,6 +286,7 @@ fn print_causes(
     }
     if narrate || libtest {
         print!("{}", crate::judge::group::render(results, style));
+        print!("{}", crate::output::secret::note(results));
     } else {
         print!("{}", crate::judge::group::render_labels(results, style));
     }

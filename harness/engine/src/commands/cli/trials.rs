@@ -93,6 +93,7 @@ pub(super) fn job(
             rules: Vec::new(),
             tags: Vec::new(),
             ambiguous: false,
+            secret: false,
             expected_status: None,
             actual: None,
             verdict: Verdict::Passed,
@@ -102,6 +103,19 @@ pub(super) fn job(
             forgiven: Vec::new(),
             warning: None,
         };
+        let categories = suite
+            .as_ref()
+            .map(|s| &s.categories[..])
+            .unwrap_or_default();
+        result.secret = crate::model::schema::Visibility::of_case(
+            parsed.as_ref().ok().and_then(|c| c.visibility),
+            categories.iter().find(|k| {
+                let name = parsed
+                    .as_ref()
+                    .map_or(file.folder(), |c| Some(&c.category[..]));
+                Some(k.name.as_str()) == name
+            }),
+        ) == crate::model::schema::Visibility::Secret;
         match &parsed {
             Ok(c) => {
                 result.category = Some(c.category.clone());
@@ -124,7 +138,10 @@ pub(super) fn job(
                     .err()
                     .map_or(Verdict::Passed, Verdict::Error)
             } else {
-                let mut aside = Aside::default();
+                let mut aside = Aside {
+                    secret: result.secret && ctx.redact,
+                    ..Aside::default()
+                };
                 let verdict = check_one(&ctx, &file, parsed, suite, &mut result.actual, &mut aside);
                 result.deductions = crate::judge::verdict::deductions(&aside.forgiven);
                 result.forgiven = aside
@@ -146,7 +163,9 @@ pub(super) fn job(
         ctx.budget
             .record(Finish::of(&result.verdict, result.actual.as_ref()));
         result.time = start.elapsed();
-        let outcome = match &result.verdict {
+        // A secret case's own line is the student's too.
+        let redacted = (result.secret && ctx.redact).then(|| crate::output::secret::alone(&result));
+        let outcome = match &redacted.as_ref().unwrap_or(&result).verdict {
             Verdict::Passed => Ok(()),
             Verdict::Failed(f) if ctx.full_messages => Err(Failed::from(f.render(ctx.style))),
             // One line per case: the full report comes once per cause,
@@ -291,6 +310,7 @@ pub(super) fn judge(
     let wanted = ctx.reproduce_as.is_none()
         || inputs > reproduce::MAX_INLINE
         || inv.mode == crate::exec::run::Mode::Interactive;
+    let wanted = wanted && !aside.secret;
     let kit = ctx.keep_failed.as_ref().filter(|_| wanted).and_then(|dir| {
         crate::output::kit::write(dir, file.name(), inv, expected, ctx.reproduce_as.as_deref())
             .map_err(|e| eprintln!("{}: --keep-failed: {}: {e}", ctx.program, file.name()))
