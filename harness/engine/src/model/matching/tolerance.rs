@@ -78,10 +78,15 @@ impl Eq for NumberTolerance {}
 impl NumberTolerance {
     /// `absolute 1e-6 or relative 1e-6`: as a cause says it.
     pub fn describe(&self) -> String {
-        let mut out = format!(
-            "absolute {:e} or relative {:e}",
-            self.absolute, self.relative
-        );
+        // A tolerance not given (0) passes only an equal value: unsaid.
+        let mut out = match (self.absolute > 0.0, self.relative > 0.0) {
+            (true, false) => format!("absolute {:e}", self.absolute),
+            (false, true) => format!("relative {:e}", self.relative),
+            _ => format!(
+                "absolute {:e} or relative {:e}",
+                self.absolute, self.relative
+            ),
+        };
         match (self.spacing, self.case) {
             (true, true) => out.push_str(", the rest ignoring spacing and case"),
             (true, false) => out.push_str(", the rest ignoring spacing"),
