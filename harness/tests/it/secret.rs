@@ -202,3 +202,40 @@ fn mark_keeps_secret_cases_in_the_markers_folder_only() {
         assert!(text.contains(&format!("Said {SECRET}")), "{name}: {text}");
     }
 }
+
+#[test]
+fn publish_writes_the_students_copy_without_secret_cases_or_the_model() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    pack(root);
+    let out = harness()
+        .current_dir(root)
+        .args(["publish", "--spec", "./pack", "student"])
+        .output()
+        .expect("harness");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(
+        said.contains("2 public case(s); left out 2 secret case(s) and 1 file(s) of the model"),
+        "{said}"
+    );
+    let copy = root.join("student");
+    assert_eq!(holding(&copy, "zebra", &[]), Vec::<String>::new());
+    for kept in [
+        "pack.yaml",
+        "echo-rulings.md",
+        "rules.yaml",
+        "suite.yaml",
+        "basic/num.yaml",
+    ] {
+        assert!(copy.join(kept).is_file(), "{kept}");
+    }
+    assert!(!copy.join("model.sh").exists());
+    // Never over a folder already holding something.
+    let again = harness()
+        .current_dir(root)
+        .args(["publish", "--spec", "./pack", "student"])
+        .output()
+        .expect("harness");
+    assert_eq!(again.status.code(), Some(2));
+}

@@ -107,6 +107,9 @@ pub(super) enum Sub {
     /// the model, an example rule, category and cases, explore.yaml
     /// (docs/new-pack.md).
     NewPack(NewPackCli),
+    /// Write the student's copy of a folder pack into a new folder: the
+    /// rulings, rules, public cases and helpers; no secret case, no model.
+    Publish(PublishCli),
     /// Print the version and each pack's suite content hash (as --version).
     Version,
     /// Print the JSON Schema of the case format.
@@ -115,6 +118,16 @@ pub(super) enum Sub {
         #[arg(long)]
         results: bool,
     },
+}
+
+/// The options of `publish`.
+#[derive(Debug, clap::Args)]
+pub(super) struct PublishCli {
+    /// The folder pack (the folder holding pack.yaml).
+    #[arg(long, value_name = "PATH")]
+    pub(super) spec: std::path::PathBuf,
+    /// The folder to write the student's copy into (new, or empty).
+    pub(super) out: std::path::PathBuf,
 }
 
 /// The options of `new-pack`.

@@ -145,6 +145,24 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
             },
         },
         Some(Sub::NewPack(cli)) => new_pack(app, &cli),
+        Some(Sub::Publish(cli)) => {
+            match crate::packs::folder::publish::publish(&cli.spec, &cli.out) {
+                Err(e) => usage_error(app.program, &e),
+                Ok(done) => {
+                    println!(
+                        "{}: {} file(s) written to {}: {} public case(s); left out {} secret case(s) \
+                         and {} file(s) of the model",
+                        app.program,
+                        done.copied,
+                        cli.out.display(),
+                        done.public_cases,
+                        done.secret_cases,
+                        done.model_files
+                    );
+                    exit::code(exit::PASSED)
+                }
+            }
+        }
         Some(Sub::Version) => {
             println!("{} {}", app.program, version(app));
             exit::code(exit::PASSED)

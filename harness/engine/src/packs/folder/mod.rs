@@ -28,6 +28,7 @@ pub mod environment;
 pub mod explore;
 pub mod model;
 pub mod pack_file;
+pub mod publish;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
