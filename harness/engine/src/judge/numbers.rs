@@ -6,7 +6,6 @@
 //! judged token by token with it, its first refusal said with both
 //! values and the tolerance.
 
-use crate::judge::tolerance::normalise;
 use crate::model::matching::NumberTolerance;
 
 /// Whether `actual` matches `expected` within `absolute` or within
@@ -107,8 +106,9 @@ impl Refusal {
     }
 }
 
-/// Runs of blanks and runs of the rest, in order.
-fn pieces(bytes: &[u8]) -> Vec<&[u8]> {
+/// Runs of blanks and runs of the rest, in order; under `spacing` the
+/// blanks ending the text go (a missing final newline is no departure).
+fn pieces(bytes: &[u8], spacing: bool) -> Vec<&[u8]> {
     let blank = |b: &u8| b.is_ascii_whitespace();
     let mut out = Vec::new();
     let mut start = 0;
@@ -118,7 +118,27 @@ fn pieces(bytes: &[u8]) -> Vec<&[u8]> {
             start = i;
         }
     }
+    if spacing && out.last().is_some_and(|p| p.iter().all(blank)) {
+        out.pop();
+    }
     out
+}
+
+/// Newlines in a piece.
+fn newlines(piece: &[u8]) -> usize {
+    piece.iter().filter(|&&b| b == b'\n').count()
+}
+
+/// Whether two pieces that are not numbers are the same text: under
+/// `spacing`, blanks with as many line breaks are (runs of spaces and
+/// tabs, and those ending a line, compare equal); under `case`, ASCII
+/// letters compare ignoring case.
+fn same_text(tolerance: &NumberTolerance, x: &[u8], y: &[u8]) -> bool {
+    let blank = |p: &[u8]| p.iter().all(u8::is_ascii_whitespace);
+    if tolerance.spacing && blank(x) && blank(y) {
+        return newlines(x) == newlines(y);
+    }
+    x == y || tolerance.case && x.eq_ignore_ascii_case(y)
 }
 
 /// The first place `actual` departs from `expected` under `tolerance`
@@ -130,9 +150,8 @@ pub fn first_refusal(
     expected: &[u8],
     actual: &[u8],
 ) -> Option<Refusal> {
-    let e = normalise(expected, tolerance.spacing, false);
-    let a = normalise(actual, tolerance.spacing, false);
-    let (e, a) = (pieces(&e), pieces(&a));
+    let e = pieces(expected, tolerance.spacing);
+    let a = pieces(actual, tolerance.spacing);
     let mut line = 1;
     for i in 0..e.len().max(a.len()) {
         let (Some(x), Some(y)) = (e.get(i), a.get(i)) else {
@@ -149,10 +168,10 @@ pub fn first_refusal(
                     actual: crate::bytes::visible::escape(y),
                 });
             }
-        } else if !(x == y || tolerance.case && x.eq_ignore_ascii_case(y)) {
+        } else if !same_text(tolerance, x, y) {
             return Some(Refusal::Text { line });
         }
-        line += x.iter().filter(|&&b| b == b'\n').count();
+        line += newlines(x);
     }
     None
 }
@@ -217,6 +236,12 @@ mod tests {
             ..exact
         };
         assert_eq!(first_refusal(&loose, b"x 1\n", b"X  1.05"), None);
+        assert_eq!(first_refusal(&loose, b"x 1 \ny\n", b"x\t1\ny"), None);
+        assert_eq!(
+            first_refusal(&loose, b"x 1\ny\n", b"x 1 y\n"),
+            Some(Refusal::Text { line: 1 }),
+            "a line break is no space"
+        );
         assert_eq!(
             first_refusal(&exact, b"a\nb 2\n", b"a\nb word\n"),
             Some(Refusal::Number {

@@ -252,27 +252,15 @@ pub enum Visibility {
     Secret,
 }
 
-/// How Gradescope shows a test of secret cases only (suite.yaml's
-/// `secret-tests`).
+/// How Gradescope shows a test of secret cases only (`secret-tests`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum SecretTests {
     /// Never shown to the student.
     #[default]
-    #[serde(rename = "hidden")]
     Hidden,
     /// Shown once the assignment's due date is past.
-    #[serde(rename = "after_due_date")]
     AfterDueDate,
-}
-
-impl SecretTests {
-    /// Gradescope's word for it.
-    pub fn gradescope(self) -> &'static str {
-        match self {
-            Self::Hidden => "hidden",
-            Self::AfterDueDate => "after_due_date",
-        }
-    }
 }
 
 impl Visibility {

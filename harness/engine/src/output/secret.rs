@@ -40,6 +40,16 @@ pub fn student_view(results: &[CaseResult]) -> Vec<CaseResult> {
     results.iter().map(|r| redact(r, &public)).collect()
 }
 
+/// `results` as every output of the run shows them: the student's view
+/// when `redact` (no `--marker`), else as they are.
+pub fn shown(results: Vec<CaseResult>, redact: bool) -> Vec<CaseResult> {
+    if redact && results.iter().any(|r| r.secret) {
+        student_view(&results)
+    } else {
+        results
+    }
+}
+
 /// One result as a student may see it, with no public case beside it
 /// (a case's own line in the report, before the run is over).
 pub fn alone(result: &CaseResult) -> CaseResult {

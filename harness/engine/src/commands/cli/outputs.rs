@@ -51,10 +51,13 @@ pub(super) fn write_machine_outputs(
         );
         // A test of secret cases only is not shown to the student.
         let secret = crate::output::secret::secret_categories(results);
-        let word = first_suite.map(|s| s.secret_tests).unwrap_or_default();
+        let word = match first_suite.map(|s| s.secret_tests).unwrap_or_default() {
+            crate::model::schema::SecretTests::Hidden => "hidden",
+            crate::model::schema::SecretTests::AfterDueDate => "after_due_date",
+        };
         for t in &mut grade.tests {
             if secret.iter().any(|c| t.name.ends_with(&format!("({c})"))) {
-                word.gradescope().clone_into(&mut t.visibility);
+                word.clone_into(&mut t.visibility);
             }
         }
         write(

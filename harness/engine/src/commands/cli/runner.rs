@@ -132,11 +132,7 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
         return usage_error(program, &e);
     }
     // From here on every output is the student's unless `--marker`.
-    let results = if ctx.redact {
-        crate::output::secret::student_view(&results)
-    } else {
-        results
-    };
+    let results = crate::output::secret::shown(results, ctx.redact);
     if chatty {
         let shown = (narrate, libtest);
         // No probe of other packs for a program that hangs (its failures
@@ -285,8 +281,8 @@ fn print_causes(
         println!("\n{note}");
     }
     if narrate || libtest {
-        print!("{}", crate::judge::group::render(results, style));
-        print!("{}", crate::output::secret::note(results));
+        let secret = crate::output::secret::note(results);
+        print!("{}{secret}", crate::judge::group::render(results, style));
     } else {
         print!("{}", crate::judge::group::render_labels(results, style));
     }
