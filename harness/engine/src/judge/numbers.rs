@@ -125,6 +125,10 @@ fn pieces(bytes: &[u8], spacing: bool) -> Vec<&[u8]> {
 }
 
 /// Newlines in a piece.
+#[expect(
+    clippy::naive_bytecount,
+    reason = "a piece is one run of blanks: a few bytes"
+)]
 fn newlines(piece: &[u8]) -> usize {
     piece.iter().filter(|&&b| b == b'\n').count()
 }

@@ -34,16 +34,25 @@ pub fn student_view(results: &[CaseResult]) -> Vec<CaseResult> {
     let public: BTreeSet<&Cause> = results
         .iter()
         .filter(|r| !r.secret)
-        .flat_map(|r| failures(r))
+        .flat_map(failures)
         .flat_map(|f| std::iter::once(&f.cause).chain(f.later.iter().map(|l| &l.cause)))
         .collect();
     results.iter().map(|r| redact(r, &public)).collect()
 }
 
+/// Whose outputs a run writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Audience {
+    /// A student's (the default): secret cases redacted.
+    Student,
+    /// The marker's (`--marker`): everything.
+    Marker,
+}
+
 /// `results` as every output of the run shows them: the student's view
-/// when `redact` (no `--marker`), else as they are.
-pub fn shown(results: Vec<CaseResult>, redact: bool) -> Vec<CaseResult> {
-    if redact && results.iter().any(|r| r.secret) {
+/// for a student, else as they are.
+pub fn shown(results: Vec<CaseResult>, audience: Audience) -> Vec<CaseResult> {
+    if audience == Audience::Student && results.iter().any(|r| r.secret) {
         student_view(&results)
     } else {
         results

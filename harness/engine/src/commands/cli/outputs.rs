@@ -14,6 +14,21 @@ use crate::output::results::RunInfo;
 
 use super::args::Cli;
 
+/// What the machine outputs say of the run.
+pub(super) fn run_info<'a>(
+    pack: &dyn crate::packs::pack::Pack,
+    program: &'a str,
+    suite: &'a str,
+    content_hash: &'a str,
+) -> RunInfo<'a> {
+    RunInfo {
+        spec: pack.name(),
+        program,
+        suite,
+        content_hash,
+    }
+}
+
 /// Writes `--results` and `--gradescope`, when asked for.
 pub(super) fn write_machine_outputs(
     cli: &Cli,

@@ -16,7 +16,6 @@ use crate::judge::verdict::{CaseResult, Verdict};
 use crate::model::suite;
 use crate::output::exit;
 use crate::output::report;
-use crate::output::results::RunInfo;
 use crate::packs::pack::Pack;
 
 use super::app::{App, Defaults, usage_error};
@@ -119,20 +118,13 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     }
     let results = finished(&ctx);
     let first_suite = first_suite(&plan);
-    let info = RunInfo {
-        spec: pack.name(),
-        program: &ctx
-            .reproduce_as
-            .clone()
-            .unwrap_or_else(|| ctx.target.describe()),
-        suite: &suite_name,
-        content_hash: &content_hash,
-    };
+    let described = ctx.reproduce_as.clone();
+    let described = described.unwrap_or_else(|| ctx.target.describe());
+    let info = super::outputs::run_info(pack, &described, &suite_name, &content_hash);
     if let Err(e) = super::outputs::write_marker_copy(&cli, first_suite, &info, &results) {
         return usage_error(program, &e);
     }
-    // From here on every output is the student's unless `--marker`.
-    let results = crate::output::secret::shown(results, ctx.redact);
+    let results = crate::output::secret::shown(results, ctx.audience);
     if chatty {
         let shown = (narrate, libtest);
         // No probe of other packs for a program that hangs (its failures

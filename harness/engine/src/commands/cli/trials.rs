@@ -103,19 +103,7 @@ pub(super) fn job(
             forgiven: Vec::new(),
             warning: None,
         };
-        let categories = suite
-            .as_ref()
-            .map(|s| &s.categories[..])
-            .unwrap_or_default();
-        result.secret = crate::model::schema::Visibility::of_case(
-            parsed.as_ref().ok().and_then(|c| c.visibility),
-            categories.iter().find(|k| {
-                let name = parsed
-                    .as_ref()
-                    .map_or(file.folder(), |c| Some(&c.category[..]));
-                Some(k.name.as_str()) == name
-            }),
-        ) == crate::model::schema::Visibility::Secret;
+        result.secret = is_secret(&file, parsed.as_ref(), suite.as_ref());
         match &parsed {
             Ok(c) => {
                 result.category = Some(c.category.clone());
@@ -139,7 +127,8 @@ pub(super) fn job(
                     .map_or(Verdict::Passed, Verdict::Error)
             } else {
                 let mut aside = Aside {
-                    secret: result.secret && ctx.redact,
+                    secret: result.secret
+                        && ctx.audience == crate::output::secret::Audience::Student,
                     ..Aside::default()
                 };
                 let verdict = check_one(&ctx, &file, parsed, suite, &mut result.actual, &mut aside);
@@ -164,7 +153,8 @@ pub(super) fn job(
             .record(Finish::of(&result.verdict, result.actual.as_ref()));
         result.time = start.elapsed();
         // A secret case's own line is the student's too.
-        let redacted = (result.secret && ctx.redact).then(|| crate::output::secret::alone(&result));
+        let redacted = (result.secret && ctx.audience == crate::output::secret::Audience::Student)
+            .then(|| crate::output::secret::alone(&result));
         let outcome = match &redacted.as_ref().unwrap_or(&result).verdict {
             Verdict::Passed => Ok(()),
             Verdict::Failed(f) if ctx.full_messages => Err(Failed::from(f.render(ctx.style))),
@@ -184,6 +174,23 @@ pub(super) fn job(
         ignored,
         run,
     }
+}
+
+/// Whether a case is secret: its own `visibility`, else its category's
+/// (by its folder when its file does not parse).
+fn is_secret(
+    file: &CaseFile,
+    parsed: Result<&Case, &String>,
+    suite: Result<&Suite, &String>,
+) -> bool {
+    let category = parsed.map_or(file.folder(), |c| Some(c.category.as_str()));
+    let categories = suite.map(|s| &s.categories[..]).unwrap_or_default();
+    crate::model::schema::Visibility::of_case(
+        parsed.ok().and_then(|c| c.visibility),
+        categories
+            .iter()
+            .find(|k| Some(k.name.as_str()) == category),
+    ) == crate::model::schema::Visibility::Secret
 }
 
 /// Runs one case and judges it; `actual` receives how the program ended,
