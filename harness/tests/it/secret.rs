@@ -164,6 +164,31 @@ fn no_student_facing_output_of_a_run_carries_a_secret_case() {
         .collect();
     assert_eq!(shown, [(" (basic)", "visible"), (" (hidden)", "hidden")]);
 
+    // The pack may show them once the due date is past.
+    let suite = root.join("pack/suite.yaml");
+    let yaml = std::fs::read_to_string(&suite).expect("suite.yaml");
+    write(&suite, &format!("{yaml}secret-tests: after_due_date\n"));
+    let later = harness()
+        .current_dir(root)
+        .args([
+            "--spec",
+            "./pack",
+            "--bin",
+            "./prog.sh",
+            "--exact",
+            "hidden/big",
+        ])
+        .args(["--gradescope", "out/later.json"])
+        .output()
+        .expect("harness");
+    assert_eq!(later.status.code(), Some(1));
+    let later = std::fs::read_to_string(out.join("later.json")).expect("later.json");
+    assert!(
+        later.contains("\"visibility\": \"after_due_date\""),
+        "{later}"
+    );
+    write(&suite, &yaml);
+
     // The marker's run shows everything.
     let _ = std::fs::remove_dir_all(&out);
     std::fs::create_dir_all(&out).expect("mkdir");
