@@ -247,6 +247,7 @@ fn publish_writes_the_students_copy_without_secret_cases_or_the_model() {
     let copy = root.join("student");
     assert_eq!(holding(&copy, "zebra", &[]), Vec::<String>::new());
     for kept in [
+        "STUDENT-COPY.md",
         "pack.yaml",
         "echo-rulings.md",
         "rules.yaml",
@@ -256,6 +257,25 @@ fn publish_writes_the_students_copy_without_secret_cases_or_the_model() {
         assert!(copy.join(kept).is_file(), "{kept}");
     }
     assert!(!copy.join("model.sh").exists());
+    // The student checks a program on the public cases of the copy.
+    write(
+        &root.join("prog.sh"),
+        "#!/bin/sh\nsed 's/^/Said /; s/[0-9]/9/g'\n",
+    );
+    std::fs::set_permissions(
+        root.join("prog.sh"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .expect("chmod");
+    let checked = harness()
+        .current_dir(root)
+        .args(["--spec", "./student", "--bin", "./prog.sh"])
+        .output()
+        .expect("harness");
+    let said = String::from_utf8_lossy(&checked.stdout);
+    assert_eq!(checked.status.code(), Some(1), "{said}");
+    assert!(said.contains("1 passed; 1 failed"), "{said}");
+    assert!(said.contains("Said 42"), "{said}");
     // Never over a folder already holding something.
     let again = harness()
         .current_dir(root)

@@ -15,6 +15,17 @@ use crate::model::schema::{self, Case, Suite, Visibility};
 
 use super::pack_file;
 
+/// The file `publish` writes at the top of the student's copy: it says
+/// what the copy is, and a pack holding it loads without its model (a
+/// run with `--bin` needs none; `bless` and `diff` say it is missing).
+pub const NOTE_FILE: &str = "STUDENT-COPY.md";
+
+/// What the note says.
+const NOTE: &str = "# The students' copy of this pack\n\nWritten by `boxes-harness publish`: the \
+                    rulings, the rules and the public cases. The secret cases and the model \
+                    solution are not here. Check your program on the public cases with\n\n    \
+                    boxes-harness --spec . --bin ./PROGRAM\n";
+
 /// What `publish` wrote.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Published {
@@ -109,6 +120,9 @@ pub fn publish(pack: &Path, out: &Path) -> Result<Published, String> {
         std::fs::copy(path, &to).map_err(|e| format!("cannot write {}: {e}", to.display()))?;
         done.copied += 1;
     }
+    let note = out.join(NOTE_FILE);
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot make {}: {e}", out.display()))?;
+    std::fs::write(&note, NOTE).map_err(|e| format!("cannot write {}: {e}", note.display()))?;
     Ok(done)
 }
 
@@ -222,6 +236,7 @@ mod tests {
             "rules.yaml",
             "a/open.yaml",
             "a/open.txt",
+            NOTE_FILE,
         ] {
             assert!(out.join(kept).is_file(), "{kept}");
         }
