@@ -107,9 +107,7 @@ impl FolderPack {
             let prepared = environment::prepare(&file.name, &dir, &shown, env)?;
             crate::exec::run::course_env::set(prepared);
         }
-        // The students' copy (`publish`) has no model, on purpose.
-        if file.model.build.is_none()
-            && !dir.join(publish::NOTE_FILE).is_file()
+        if publish::model_expected(&dir, file.model.build.is_none())
             && let Some(word) = model::missing_file(&model_dir, &expand_words(&file.model.command))
         {
             return Err(format!(

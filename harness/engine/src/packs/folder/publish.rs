@@ -20,6 +20,13 @@ use super::pack_file;
 /// run with `--bin` needs none; `bless` and `diff` say it is missing).
 pub const NOTE_FILE: &str = "STUDENT-COPY.md";
 
+/// Whether a pack's model files must be there when it loads: with no
+/// build line, unless the pack is the students' copy (no model, on
+/// purpose).
+pub fn model_expected(dir: &Path, no_build: bool) -> bool {
+    no_build && !dir.join(NOTE_FILE).is_file()
+}
+
 /// What the note says.
 const NOTE: &str = "# The students' copy of this pack\n\nWritten by `boxes-harness publish`: the \
                     rulings, the rules and the public cases. The secret cases and the model \
