@@ -42,6 +42,7 @@ mod results;
 mod robust;
 mod sanitized;
 mod schema;
+mod secret;
 mod span;
 mod strict_unchanged;
 mod student_report;

@@ -400,3 +400,55 @@ fn diff_finds_a_missing_message_judged_and_cited_by_its_rule() {
         assert_eq!(code, Some(expected), "{bin:?}: {out}");
     }
 }
+
+/// A one-case pack whose model prints a third to 9 places, its case
+/// comparing stdout's numbers within 1e-6; `prints` is the program.
+fn numbers_pack(dir: &Path, prints: &str) {
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("folder");
+        std::fs::write(path, text).expect("write");
+    };
+    write(
+        "pack.yaml",
+        "name: avg\nmodel:\n  command: sh model.sh\nsubmissions:\n  program: prog\n  run: \"sh {program}\"\n",
+    );
+    write("model.sh", "echo 'Average: 0.333333333'\n");
+    write(
+        "suite.yaml",
+        "name: avg\ncategories:\n  - {name: c, marks: 1}\n",
+    );
+    write(
+        "rules.yaml",
+        "rules:\n  - id: AVG-1\n    summary: the average\n    ambiguous: no\n",
+    );
+    write(
+        "c/third.yaml",
+        "summary: a third\ncategory: c\nrules: [AVG-1]\nargs: []\nstatus: 0\nstdout: \"Average: \
+         0.333333333\\n\"\nmatch:\n  stdout: {numbers: {absolute: 1e-6}}\n",
+    );
+    write("prog", &format!("#!/bin/sh\necho 'Average: {prints}'\n"));
+    std::fs::set_permissions(
+        dir.join("prog"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .expect("chmod");
+}
+
+#[test]
+fn numbers_pass_within_tolerance_and_a_refusal_names_both_values_and_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    numbers_pack(dir.path(), "0.3333333333333333");
+    let (code, out) = run(dir.path(), &["--bin", "./prog"]);
+    assert_eq!(code, Some(0), "{out}");
+    numbers_pack(dir.path(), "0.33");
+    let (code, out) = run(dir.path(), &["--bin", "./prog"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains(
+            "stdout: line 1: 0.33 printed where 0.333333333 was expected, not within absolute \
+             1e-6"
+        ),
+        "{out}"
+    );
+}

@@ -428,6 +428,7 @@ mod tests {
             rules: Vec::new(),
             tags: Vec::new(),
             ambiguous: false,
+            secret: false,
             expected_status: None,
             actual: None,
             verdict: Verdict::Failed(Box::new(CaseFailure::new(

@@ -29,6 +29,7 @@ pub mod failure;
 pub mod group;
 pub mod mask;
 pub mod memory;
+pub mod numbers;
 pub mod provenance;
 pub mod tolerance;
 pub mod verdict;

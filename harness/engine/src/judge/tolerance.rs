@@ -103,6 +103,9 @@ pub fn accepts(tolerance: &Tolerance, expected: &[u8], actual: &[u8]) -> Result<
         Tolerance::Checker(c) => {
             return Err(format!("checker `{c}` cannot judge part of a stream"));
         }
+        Tolerance::Numbers(n) => {
+            crate::judge::numbers::first_refusal(n, expected, actual).is_none()
+        }
     })
 }
 
@@ -227,6 +230,13 @@ fn pattern(tolerance: &Tolerance, expected: &[u8], last: bool) -> Result<String,
                 "checker `{c}` judges a whole stream: declare it on the case (or the suite), \
                  not on a rule whose spans are part of stdout"
             ));
+        }
+        Tolerance::Numbers(_) => {
+            return Err(
+                "a `numbers` tolerance judges a whole stream (its tokens): declare it on the \
+                 case (or the suite), not on a rule whose spans are part of stdout"
+                    .to_owned(),
+            );
         }
     })
 }

@@ -59,6 +59,10 @@ pub struct CaseResult {
     pub tags: Vec<String>,
     /// Whether it is tagged ambiguous.
     pub ambiguous: bool,
+    /// Whether it is secret (`visibility: secret`, its own or its
+    /// category's): a student-facing output shows it only through
+    /// the redaction of `output/secret.rs`.
+    pub secret: bool,
     /// The exit status it expects, when known.
     pub expected_status: Option<i32>,
     /// How the program ended, when it ran.

@@ -4,7 +4,9 @@
 //! `--score` run says, and nothing of one submission's run (its sandbox folders,
 //! its early verdict, a crash) touches another's. The child is registered
 //! with the interrupt: Ctrl-C or SIGTERM stops it, and it removes its own
-//! sandbox folders before it ends.
+//! sandbox folders before it ends. The child's outputs in the
+//! submission's folder are the student's (a secret case redacted); the
+//! marker's copy of the check goes to `OUT/marker/SLUG/`.
 
 use std::ffi::OsString;
 use std::path::Path;
@@ -75,6 +77,11 @@ pub fn check(
         "--keep-failed".into(),
         dir.join(REPRODUCE_DIR).into(),
     ];
+    // The folder is the student's: secret cases whole go to the marker's.
+    if let Some(marker) = marker_dir(dir) {
+        let _ = std::fs::remove_dir_all(&marker);
+        args.extend(["--marker-copy".into(), marker.into()]);
+    }
     if let Some(t) = options.timeout {
         args.extend(["--timeout".into(), t.as_secs_f64().to_string().into()]);
     }
@@ -131,6 +138,20 @@ pub fn check(
     serde_json::from_str(&text).map_err(|e| format!("results.json does not parse: {e}"))
 }
 
+/// The marker's copy of a submission's check (`OUT/marker/SLUG/`:
+/// `results.json` and `report.txt` with secret cases whole) beside its
+/// staging folder `OUT/submissions/.SLUG.partial`.
+fn marker_dir(staging: &Path) -> Option<std::path::PathBuf> {
+    let name = staging.file_name()?.to_str()?;
+    let slug = name.strip_prefix('.')?.strip_suffix(".partial")?;
+    let out = staging.parent()?.parent()?;
+    Some(out.join(MARKER_DIR).join(slug))
+}
+
+/// The folder of `mark`'s output holding the marker's copy of each
+/// check: never handed to a student.
+pub const MARKER_DIR: &str = "marker";
+
 /// Removes every kit under `dir/reproduce/` that neither `report.txt`
 /// nor `gradescope.json` names (a case whose inputs fit in its reproduce
 /// line needs none), and the folder itself when nothing is left.
@@ -184,6 +205,15 @@ pub const INTERRUPTED: &str = "interrupted";
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_markers_copy_lies_beside_the_submissions() {
+        assert_eq!(
+            marker_dir(Path::new("/m/submissions/.ab%20c.partial")),
+            Some(std::path::PathBuf::from("/m/marker/ab%20c"))
+        );
+        assert_eq!(marker_dir(Path::new("/m/submissions/ab")), None);
+    }
 
     #[test]
     fn a_kit_either_output_names_is_kept() {

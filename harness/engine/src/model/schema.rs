@@ -202,6 +202,11 @@ pub struct Suite {
     /// whose rules and own declaration say nothing.
     #[serde(default, rename = "match")]
     pub matching: Option<MatchSpec>,
+    /// How Gradescope shows a test (a marking category) whose cases are
+    /// all secret: `hidden` (the default: never shown to the student) or
+    /// `after_due_date` (shown once the due date is past).
+    #[serde(default)]
+    pub secret_tests: SecretTests,
     /// The `match:` of every rule of `rules.yaml` declaring one, by rule
     /// ID: attached when the run loads the suite, never written here.
     #[serde(skip)]
@@ -245,6 +250,17 @@ pub enum Visibility {
     /// The marker only: a student-facing output names the case's category
     /// and rules and counts it, never its bytes.
     Secret,
+}
+
+/// How Gradescope shows a test of secret cases only (`secret-tests`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SecretTests {
+    /// Never shown to the student.
+    #[default]
+    Hidden,
+    /// Shown once the assignment's due date is past.
+    AfterDueDate,
 }
 
 impl Visibility {

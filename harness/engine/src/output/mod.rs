@@ -4,7 +4,8 @@
 //! file spells a value ([`writer`]) and its rewriting by `--bless`
 //! ([`bless`]), whether a reference's or model's run may be blessed at
 //! all ([`model_bless`]), the `--keep-failed` folders ([`kit`]), the exit
-//! statuses ([`exit`]), and the places courses mark: GitHub Classroom
+//! statuses ([`exit`]), what a student may see of a secret case
+//! ([`secret`]), and the places courses mark: GitHub Classroom
 //! and Actions ([`github`]) and PrairieLearn ([`prairielearn`]).
 //!
 //! May use: [`crate::bytes`], [`crate::exec`], [`crate::model`],
@@ -19,4 +20,5 @@ pub mod prairielearn;
 pub mod report;
 pub mod reproduce;
 pub mod results;
+pub mod secret;
 pub mod writer;

@@ -435,6 +435,7 @@ mod tests {
             rules: Vec::new(),
             tags: Vec::new(),
             ambiguous: false,
+            secret: false,
             expected_status: None,
             actual: None,
             verdict: if passed {

@@ -107,6 +107,9 @@ pub(super) enum Sub {
     /// the model, an example rule, category and cases, explore.yaml
     /// (docs/new-pack.md).
     NewPack(NewPackCli),
+    /// Write the student's copy of a folder pack into a new folder: the
+    /// rulings, rules, public cases and helpers; no secret case, no model.
+    Publish(PublishCli),
     /// Print the version and each pack's suite content hash (as --version).
     Version,
     /// Print the JSON Schema of the case format.
@@ -115,6 +118,16 @@ pub(super) enum Sub {
         #[arg(long)]
         results: bool,
     },
+}
+
+/// The options of `publish`.
+#[derive(Debug, clap::Args)]
+pub(super) struct PublishCli {
+    /// The folder pack (the folder holding pack.yaml).
+    #[arg(long, value_name = "PATH")]
+    pub(super) spec: std::path::PathBuf,
+    /// The folder to write the student's copy into (new, or empty).
+    pub(super) out: std::path::PathBuf,
 }
 
 /// The options of `new-pack`.
@@ -202,6 +215,17 @@ pub(super) struct Cli {
     /// expected outputs and a run.sh that replays it.
     #[arg(long, value_name = "DIR")]
     pub(super) keep_failed: Option<PathBuf>,
+    /// The marker's run: every output shows secret cases (`visibility:
+    /// secret`) whole. Without it every output is the student's: a
+    /// secret case shows its category, rules and cause, never its input,
+    /// output, diff or reproduce line, and gets no --keep-failed kit.
+    #[arg(long)]
+    pub(super) marker: bool,
+    /// Also write the marker's copy of the run into DIR: `results.json`
+    /// and `report.txt` (the failures by cause) with secret cases whole,
+    /// whatever the other outputs show (`mark` asks for it).
+    #[arg(long, value_name = "DIR")]
+    pub(super) marker_copy: Option<PathBuf>,
     /// Name the program NAME (`./PROGRAM`) wherever a student reads: every
     /// reproduce line runs it from the folder that holds it, with the
     /// case's inputs inline, or in --keep-failed's folder (named by its

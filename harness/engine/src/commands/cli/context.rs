@@ -39,6 +39,9 @@ pub(super) struct Context {
     pub(super) keep_failed: Option<PathBuf>,
     /// `--reproduce-as`: the program as the student names it.
     pub(super) reproduce_as: Option<String>,
+    /// Whose outputs: a student's (no `--marker`) show a secret case
+    /// redacted (`output::secret`) and give it no kit.
+    pub(super) audience: crate::output::secret::Audience,
     /// Each failure's full report goes into its libtest message (JSON
     /// output); otherwise the message is one line and the full reports
     /// come grouped by cause after the run.
@@ -103,6 +106,11 @@ pub(super) fn context(
         program,
         keep_failed: cli.keep_failed.clone(),
         reproduce_as: cli.reproduce_as.clone(),
+        audience: if cli.marker {
+            crate::output::secret::Audience::Marker
+        } else {
+            crate::output::secret::Audience::Student
+        },
         full_messages: matches!(cli.test.format, Some(FormatSetting::Json)),
         results: Mutex::new(Vec::new()),
         budget: EarlyStop::new(!cli.bless && !cli.no_early_stop)

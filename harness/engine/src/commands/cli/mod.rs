@@ -145,6 +145,7 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
             },
         },
         Some(Sub::NewPack(cli)) => new_pack(app, &cli),
+        Some(Sub::Publish(cli)) => publish(app, &cli),
         Some(Sub::Version) => {
             println!("{} {}", app.program, version(app));
             exit::code(exit::PASSED)
@@ -155,6 +156,27 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
             } else {
                 print!("{}", crate::model::schema::json_schema());
             }
+            exit::code(exit::PASSED)
+        }
+    }
+}
+
+/// `publish`: writes the student's copy of a folder pack and says what
+/// it left out.
+fn publish(app: &App<'_>, cli: &args::PublishCli) -> ExitCode {
+    match crate::packs::folder::publish::publish(&cli.spec, &cli.out) {
+        Err(e) => usage_error(app.program, &e),
+        Ok(done) => {
+            println!(
+                "{}: {} file(s) written to {}: {} public case(s); left out {} secret case(s) \
+                 and {} file(s) of the model",
+                app.program,
+                done.copied,
+                cli.out.display(),
+                done.public_cases,
+                done.secret_cases,
+                done.model_files
+            );
             exit::code(exit::PASSED)
         }
     }

@@ -14,6 +14,21 @@ use crate::output::results::RunInfo;
 
 use super::args::Cli;
 
+/// What the machine outputs say of the run.
+pub(super) fn run_info<'a>(
+    pack: &dyn crate::packs::pack::Pack,
+    program: &'a str,
+    suite: &'a str,
+    content_hash: &'a str,
+) -> RunInfo<'a> {
+    RunInfo {
+        spec: pack.name(),
+        program,
+        suite,
+        content_hash,
+    }
+}
+
 /// Writes `--results` and `--gradescope`, when asked for.
 pub(super) fn write_machine_outputs(
     cli: &Cli,
@@ -43,18 +58,59 @@ pub(super) fn write_machine_outputs(
     if let Some(path) = &cli.gradescope {
         let titles = super::course_outputs::category_titles(first_suite);
         let causes = category_causes(results);
-        let grade = crate::output::results::gradescope(
+        let mut grade = crate::output::results::gradescope(
             &doc,
             &titles,
             &causes,
             started.elapsed().as_secs_f64(),
         );
+        // A test of secret cases only is not shown to the student.
+        let secret = crate::output::secret::secret_categories(results);
+        let word = match first_suite.map(|s| s.secret_tests).unwrap_or_default() {
+            crate::model::schema::SecretTests::Hidden => "hidden",
+            crate::model::schema::SecretTests::AfterDueDate => "after_due_date",
+        };
+        for t in &mut grade.tests {
+            if secret.iter().any(|c| t.name.ends_with(&format!("({c})"))) {
+                word.clone_into(&mut t.visibility);
+            }
+        }
         write(
             path,
             serde_json::to_string_pretty(&grade).unwrap_or_default() + "\n",
         )?;
     }
     Ok(())
+}
+
+/// `--marker-copy DIR`: the run's `results.json` and its failures by
+/// cause (`report.txt`) with secret cases whole, for the marker alone.
+pub(super) fn write_marker_copy(
+    cli: &Cli,
+    first_suite: Option<&Suite>,
+    info: &RunInfo<'_>,
+    results: &[CaseResult],
+) -> Result<(), String> {
+    let Some(dir) = &cli.marker_copy else {
+        return Ok(());
+    };
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+    let rows = first_suite
+        .map(|suite| report::score(suite, results, cli.strict))
+        .unwrap_or_default();
+    let doc = crate::output::results::build(info, results, &rows);
+    let plain = visible::Style { colour: false };
+    let report = crate::judge::group::render(results, plain)
+        + &crate::judge::group::render_warnings(results, plain, true);
+    let write = |name: &str, text: String| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    };
+    write(
+        "results.json",
+        serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n",
+    )?;
+    write("report.txt", report.trim_start_matches('\n').to_owned())
 }
 
 /// Each category's failures grouped by cause, then its memory warnings,
@@ -77,7 +133,8 @@ fn category_causes(results: &[CaseResult]) -> Vec<(String, String)> {
                 .collect();
             let plain = visible::Style { colour: false };
             let text = crate::judge::group::render(&mine, plain)
-                + &crate::judge::group::render_warnings(&mine, plain, true);
+                + &crate::judge::group::render_warnings(&mine, plain, true)
+                + &crate::output::secret::note(&mine);
             // The student on Gradescope has neither report.txt nor its kits.
             let text = reproduce::for_gradescope(&text);
             (name.to_owned(), text.trim_start_matches('\n').to_owned())

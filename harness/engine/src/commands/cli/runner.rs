@@ -20,7 +20,6 @@ use crate::judge::verdict::{CaseResult, Verdict};
 use crate::model::suite;
 use crate::output::exit;
 use crate::output::report;
-use crate::output::results::RunInfo;
 use crate::packs::pack::Pack;
 
 use super::app::{App, Defaults, usage_error};
@@ -122,6 +121,14 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
         print_ambiguous_note(pack, plan.ambiguous_ignored, ctx.reader());
     }
     let results = finished(&ctx);
+    let first_suite = first_suite(&plan);
+    let described = ctx.reproduce_as.clone();
+    let described = described.unwrap_or_else(|| ctx.target.describe());
+    let info = super::outputs::run_info(pack, &described, &suite_name, &content_hash);
+    if let Err(e) = super::outputs::write_marker_copy(&cli, first_suite, &info, &results) {
+        return usage_error(program, &e);
+    }
+    let results = crate::output::secret::shown(results, ctx.audience);
     if chatty {
         let shown = (narrate, libtest);
         // No probe of other packs for a program that hangs (its failures
@@ -133,17 +140,7 @@ pub(super) fn run_cases(app: &App<'_>, cli: Cli, defaults: Defaults) -> ExitCode
     }
     print_early_verdict(&ctx, chatty);
     print_forgiven(&results, chatty && cli.strict);
-    let first_suite = first_suite(&plan);
     let deducted = charges(first_suite, &results, cli.strict, chatty);
-    let info = RunInfo {
-        spec: pack.name(),
-        program: &ctx
-            .reproduce_as
-            .clone()
-            .unwrap_or_else(|| ctx.target.describe()),
-        suite: &suite_name,
-        content_hash: &content_hash,
-    };
     if let Err(e) = write_machine_outputs(&cli, first_suite, &info, &results, started) {
         return usage_error(program, &e);
     }
@@ -325,7 +322,8 @@ fn print_causes(
         println!("\n{note}");
     }
     if narrate || libtest {
-        print!("{}", crate::judge::group::render(results, style));
+        let secret = crate::output::secret::note(results);
+        print!("{}{secret}", crate::judge::group::render(results, style));
     } else {
         print!("{}", crate::judge::group::render_labels(results, style));
     }

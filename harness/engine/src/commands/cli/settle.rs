@@ -45,6 +45,9 @@ use super::told::{Confirmed, SpentRun};
 /// memory error only warned about.
 #[derive(Debug, Default)]
 pub(super) struct Aside {
+    /// Set before the run: the case is secret and the run's outputs are
+    /// the student's, so no kit of it is kept.
+    pub(super) secret: bool,
     pub(super) forgiven: Vec<compare::Forgiven>,
     pub(super) warning: Option<Box<CaseFailure>>,
 }
@@ -116,7 +119,10 @@ pub(super) fn settle(
                     // Judged on the confirming run: the first kill was the
                     // machine's doing.
                     *actual = Some(again.ending.clone());
-                    *aside = Aside::default();
+                    *aside = Aside {
+                        secret: aside.secret,
+                        ..Aside::default()
+                    };
                     return judge(*again, aside);
                 }
                 Some(told) => {

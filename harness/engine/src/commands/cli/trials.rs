@@ -93,6 +93,7 @@ pub(super) fn job(
             rules: Vec::new(),
             tags: Vec::new(),
             ambiguous: false,
+            secret: false,
             expected_status: None,
             actual: None,
             verdict: Verdict::Passed,
@@ -102,6 +103,7 @@ pub(super) fn job(
             forgiven: Vec::new(),
             warning: None,
         };
+        result.secret = is_secret(&file, parsed.as_ref(), suite.as_ref());
         match &parsed {
             Ok(c) => {
                 result.category = Some(c.category.clone());
@@ -124,8 +126,17 @@ pub(super) fn job(
                     .err()
                     .map_or(Verdict::Passed, Verdict::Error)
             } else {
-                let mut aside = Aside::default();
-                let hint = parsed.as_ref().ok().and_then(|c| c.hint.clone());
+                let mut aside = Aside {
+                    secret: result.secret
+                        && ctx.audience == crate::output::secret::Audience::Student,
+                    ..Aside::default()
+                };
+                // A secret case's hint is the case's words: a student never sees it.
+                let hint = parsed
+                    .as_ref()
+                    .ok()
+                    .filter(|_| !aside.secret)
+                    .and_then(|c| c.hint.clone());
                 let verdict = check_one(&ctx, &file, parsed, suite, &mut result.actual, &mut aside);
                 result.deductions = crate::judge::verdict::deductions(&aside.forgiven);
                 for d in &mut result.deductions {
@@ -150,7 +161,10 @@ pub(super) fn job(
         ctx.budget
             .record(Finish::of(&result.verdict, result.actual.as_ref()));
         result.time = start.elapsed();
-        let outcome = match &result.verdict {
+        // A secret case's own line is the student's too.
+        let redacted = (result.secret && ctx.audience == crate::output::secret::Audience::Student)
+            .then(|| crate::output::secret::alone(&result));
+        let outcome = match &redacted.as_ref().unwrap_or(&result).verdict {
             Verdict::Passed => Ok(()),
             Verdict::Failed(f) if ctx.full_messages => Err(Failed::from(f.render(ctx.style))),
             // One line per case: the full report comes once per cause,
@@ -169,6 +183,23 @@ pub(super) fn job(
         ignored,
         run,
     }
+}
+
+/// Whether a case is secret: its own `visibility`, else its category's
+/// (by its folder when its file does not parse).
+fn is_secret(
+    file: &CaseFile,
+    parsed: Result<&Case, &String>,
+    suite: Result<&Suite, &String>,
+) -> bool {
+    let category = parsed.map_or(file.folder(), |c| Some(c.category.as_str()));
+    let categories = suite.map(|s| &s.categories[..]).unwrap_or_default();
+    crate::model::schema::Visibility::of_case(
+        parsed.ok().and_then(|c| c.visibility),
+        categories
+            .iter()
+            .find(|k| Some(k.name.as_str()) == category),
+    ) == crate::model::schema::Visibility::Secret
 }
 
 /// Runs one case and judges it; `actual` receives how the program ended,
@@ -295,6 +326,7 @@ pub(super) fn judge(
     let wanted = ctx.reproduce_as.is_none()
         || inputs > reproduce::MAX_INLINE
         || inv.mode == crate::exec::run::Mode::Interactive;
+    let wanted = wanted && !aside.secret;
     let kit = ctx.keep_failed.as_ref().filter(|_| wanted).and_then(|dir| {
         crate::output::kit::write(dir, file.name(), inv, expected, ctx.reproduce_as.as_deref())
             .map_err(|e| eprintln!("{}: --keep-failed: {}: {e}", ctx.program, file.name()))

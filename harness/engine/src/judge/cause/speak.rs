@@ -70,6 +70,19 @@ pub fn speak(
                 };
                 (edit, sentence)
             }
+            By::Tolerance(t @ Tolerance::Numbers(n)) => {
+                let Some(refusal) = crate::judge::numbers::first_refusal(n, expected, actual)
+                else {
+                    continue;
+                };
+                (
+                    Edit::Judged {
+                        how: t.describe(),
+                        reason: refusal.key().to_owned(),
+                    },
+                    format!("{}{}: {}", d.part, d.rules_said(), refusal.say(n)),
+                )
+            }
             By::Tolerance(_) | By::Spans => continue,
         };
         part.edit = edit;

@@ -16,7 +16,7 @@ mod tolerance;
 
 pub use resolve::{Charge, Judging, MatchSpec, Matching, Origin, declared, resolve};
 pub use status::StatusMatch;
-pub use tolerance::{EVERY_FILE, HOLE, LINES_HOLE, Tolerance};
+pub use tolerance::{EVERY_FILE, HOLE, LINES_HOLE, NumberTolerance, Tolerance};
 
 #[cfg(test)]
 mod tests;

@@ -96,3 +96,31 @@ fn the_case_overrides_the_rules_which_override_the_suite() {
     assert!(m.stdout.tolerance.is_exact());
     assert_eq!(m.by_rule.len(), 2, "spans may name any rule");
 }
+
+#[test]
+fn numbers_parse_with_their_text_and_refuse_what_is_no_tolerance() {
+    let m = spec("stdout: {numbers: {absolute: 1e-6, relative: 0.001, text: spacing}}\n").unwrap();
+    assert_eq!(
+        m.stdout,
+        Some(Tolerance::Numbers(NumberTolerance {
+            absolute: 1e-6,
+            relative: 0.001,
+            spacing: true,
+            case: false
+        }))
+    );
+    let described = m.stdout.map(|t| t.describe()).unwrap_or_default();
+    assert_eq!(
+        described,
+        "with numbers within absolute 1e-6 or relative 1e-3, the rest ignoring spacing"
+    );
+    for bad in [
+        "stdout: {numbers: {}}\n",
+        "stdout: {numbers: {absolute: -1}}\n",
+        "stdout: {numbers: {absolute: .nan}}\n",
+        "stdout: {numbers: {relative: 1, text: nonempty}}\n",
+        "stdout: {numbers: {absolut: 1}}\n",
+    ] {
+        assert!(spec(bad).is_err(), "{bad}");
+    }
+}

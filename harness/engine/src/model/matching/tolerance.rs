@@ -40,11 +40,109 @@ pub enum Tolerance {
     Any,
     /// A checker program decides: a command line, or `builtin:NAME`.
     Checker(String),
+    /// Numeric tokens compared by value within tolerances, the rest of
+    /// the text exactly or ignoring spacing and/or case
+    /// (`{numbers: {absolute: 1e-6, relative: 1e-9, text: spacing}}`).
+    Numbers(NumberTolerance),
+}
+
+/// How numbers compare under [`Tolerance::Numbers`]: Kattis's default
+/// validator's `float_absolute_tolerance` and `float_relative_tolerance`
+/// (a number matches if within either; one not given is 0, so only an
+/// equal value passes by it).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NumberTolerance {
+    /// The largest difference accepted, in the number's units.
+    pub absolute: f64,
+    /// The largest difference accepted, as a fraction of the expected
+    /// value.
+    pub relative: f64,
+    /// Whether the rest of the text ignores spacing.
+    pub spacing: bool,
+    /// Whether the rest of the text ignores ASCII case.
+    pub case: bool,
+}
+
+// The parser refuses NaN: the bits are the value.
+impl PartialEq for NumberTolerance {
+    fn eq(&self, other: &Self) -> bool {
+        self.absolute.to_bits() == other.absolute.to_bits()
+            && self.relative.to_bits() == other.relative.to_bits()
+            && self.spacing == other.spacing
+            && self.case == other.case
+    }
+}
+
+impl Eq for NumberTolerance {}
+
+impl NumberTolerance {
+    /// `absolute 1e-6 or relative 1e-6`: as a cause says it.
+    pub fn describe(&self) -> String {
+        // A tolerance not given (0) passes only an equal value: unsaid.
+        let mut out = match (self.absolute > 0.0, self.relative > 0.0) {
+            (true, false) => format!("absolute {:e}", self.absolute),
+            (false, true) => format!("relative {:e}", self.relative),
+            _ => format!(
+                "absolute {:e} or relative {:e}",
+                self.absolute, self.relative
+            ),
+        };
+        match (self.spacing, self.case) {
+            (true, true) => out.push_str(", the rest ignoring spacing and case"),
+            (true, false) => out.push_str(", the rest ignoring spacing"),
+            (false, true) => out.push_str(", the rest ignoring case"),
+            (false, false) => {}
+        }
+        out
+    }
+}
+
+/// `numbers:` as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NumbersSpec {
+    #[serde(default)]
+    absolute: Option<f64>,
+    #[serde(default)]
+    relative: Option<f64>,
+    #[serde(default)]
+    text: Option<Tolerance>,
+}
+
+impl NumbersSpec {
+    fn resolve(self) -> Result<NumberTolerance, String> {
+        if self.absolute.is_none() && self.relative.is_none() {
+            return Err("`numbers` names no tolerance: give `absolute`, `relative` or both".into());
+        }
+        let check = |name: &str, v: Option<f64>| match v {
+            Some(x) if !(x.is_finite() && x >= 0.0) => Err(format!(
+                "`numbers`: `{name}` is {x}: a tolerance is a number 0 or more"
+            )),
+            _ => Ok(v.unwrap_or(0.0)),
+        };
+        let (spacing, case) = match self.text {
+            None | Some(Tolerance::Exact) => (false, false),
+            Some(Tolerance::Loose { spacing, case }) => (spacing, case),
+            Some(other) => {
+                return Err(format!(
+                    "`numbers`: `text: {other}`: the rest of the text is compared exact, spacing, \
+                     case or [spacing, case]"
+                ));
+            }
+        };
+        Ok(NumberTolerance {
+            absolute: check("absolute", self.absolute)?,
+            relative: check("relative", self.relative)?,
+            spacing,
+            case,
+        })
+    }
 }
 
 /// The names a tolerance can be written as.
 const NAMES: &str = "exact, spacing, case, nonempty, nonempty-or-traceback, any, a list such as [spacing, case], \
-                     {lines: [...]}, {regex: [...]} or {checker: CMD}";
+                     {lines: [...]}, {regex: [...]}, {numbers: {absolute: X, relative: Y}} or \
+                     {checker: CMD}";
 
 /// The hole standing for any text inside one line.
 pub const HOLE: &str = "{..}";
@@ -78,6 +176,7 @@ impl Tolerance {
             Self::NonemptyOrTraceback => "as nonempty (any text, a traceback too)".to_owned(),
             Self::Any => "not at all".to_owned(),
             Self::Checker(cmd) => format!("by checker `{cmd}`"),
+            Self::Numbers(n) => format!("with numbers within {}", n.describe()),
         }
     }
 
@@ -116,6 +215,7 @@ impl fmt::Display for Tolerance {
             Self::NonemptyOrTraceback => f.write_str("nonempty-or-traceback"),
             Self::Any => f.write_str("any"),
             Self::Checker(c) => write!(f, "checker `{c}`"),
+            Self::Numbers(n) => write!(f, "numbers ({})", n.describe()),
         }
     }
 }
@@ -204,6 +304,10 @@ impl<'de> Deserialize<'de> for Tolerance {
                         }
                         Tolerance::Regex(lines)
                     }
+                    "numbers" => {
+                        let spec: NumbersSpec = map.next_value()?;
+                        Tolerance::Numbers(spec.resolve().map_err(de::Error::custom)?)
+                    }
                     "checker" => {
                         let cmd: String = map.next_value()?;
                         if cmd.trim().is_empty() {
@@ -244,6 +348,11 @@ impl JsonSchema for Tolerance {
                  "properties": {"lines": {"type": "array", "items": {"type": "string"}}}},
                 {"type": "object", "additionalProperties": false, "required": ["regex"],
                  "properties": {"regex": {"type": "array", "items": {"type": "string"}}}},
+                {"type": "object", "additionalProperties": false, "required": ["numbers"],
+                 "properties": {"numbers": {"type": "object", "additionalProperties": false,
+                   "properties": {"absolute": {"type": "number", "minimum": 0},
+                                  "relative": {"type": "number", "minimum": 0},
+                                  "text": {"enum": ["exact", "spacing", "case"]}}}}},
                 {"type": "object", "additionalProperties": false, "required": ["checker"],
                  "properties": {"checker": {"type": "string"}}}
             ]

@@ -28,6 +28,7 @@ pub mod environment;
 pub mod explore;
 pub mod model;
 pub mod pack_file;
+pub mod publish;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -106,7 +107,7 @@ impl FolderPack {
             let prepared = environment::prepare(&file.name, &dir, &shown, env)?;
             crate::exec::run::course_env::set(prepared);
         }
-        if file.model.build.is_none()
+        if publish::model_expected(&dir, file.model.build.is_none())
             && let Some(word) = model::missing_file(&model_dir, &expand_words(&file.model.command))
         {
             return Err(format!(
