@@ -218,7 +218,7 @@ fn start_confined(
         });
     }
     spec.caller = std::process::id();
-    let exe = std::env::current_exe().map_err(|e| format!("no own executable: {e}"))?;
+    let exe = crate::process::own_exe().map_err(|e| format!("no own executable: {e}"))?;
     let json = serde_json::to_string(&spec).map_err(|e| e.to_string())?;
     let mut cmd = std::process::Command::new(exe);
     cmd.env_clear()
@@ -281,7 +281,11 @@ fn start_mounted(
     shown: &[&Path],
     streams: Streams,
 ) -> Result<Kept, String> {
-    let exe = std::env::current_exe().map_err(|e| format!("no own executable: {e}"))?;
+    let exe = crate::process::own_exe().map_err(|e| format!("no own executable: {e}"))?;
+    // Where the executable lies (its folder is shown to the built-in
+    // reference): the link's text, whose folder stays right even once the
+    // file is replaced.
+    let place = std::env::current_exe().map_err(|e| format!("no own executable: {e}"))?;
     let text = |p: &Path| {
         p.to_str()
             .map(str::to_owned)
@@ -294,7 +298,7 @@ fn start_mounted(
         c.unshare(hakoniwa::Namespace::Network);
         c.unshare(hakoniwa::Namespace::Ipc);
     }
-    let view = mounted_view(&exe, spec, shown);
+    let view = mounted_view(&place, spec, shown);
     for path in &view.bound {
         let p = text(path)?;
         c.bindmount_ro(&p, &p);
