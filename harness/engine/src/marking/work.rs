@@ -15,6 +15,7 @@ use super::args::MarkCli;
 use super::build;
 use super::check::CheckOptions;
 use super::cohort::SuiteInfo;
+use super::gap::Class;
 use super::intake::{self, Submission};
 use super::record::Category;
 use super::stale;
@@ -84,8 +85,8 @@ pub fn mark(
     if let Err(e) = pack.reference() {
         return usage(program, &format!("the reference: {e}"));
     }
-    let subs = match select(program, dir, cli) {
-        Ok(subs) => subs,
+    let (subs, class) = match select(program, dir, cli) {
+        Ok(found) => found,
         Err(code) => return code,
     };
     let build_line = cli.build.clone().unwrap_or_else(|| recipe.describe());
@@ -133,7 +134,7 @@ pub fn mark(
     let Some((marks, faults)) = marks else {
         return exit::code(exit::INTERRUPTED);
     };
-    match write_class_view(&shared.out, &shared.suite, &marks, cli.partition) {
+    match write_class_view(&shared.out, &shared.suite, &marks, cli.partition, &class) {
         Ok(view) => {
             say!(
                 "{program} mark: {} submission(s), {} built, mean {} of {}: {}",
@@ -220,8 +221,8 @@ fn check_options(pack: &dyn Pack, cli: &MarkCli, program: &str) -> CheckOptions 
 }
 
 /// The submissions of `dir` this run marks (its slice), the entries that
-/// are not submissions named.
-fn select(program: &str, dir: &Path, cli: &MarkCli) -> Result<Vec<Submission>, ExitCode> {
+/// are not submissions named; and the class they were cut from.
+fn select(program: &str, dir: &Path, cli: &MarkCli) -> Result<(Vec<Submission>, Class), ExitCode> {
     let (mut subs, skipped) = match intake::discover(dir, &cli.out) {
         Ok(found) => found,
         Err(e) => return Err(usage(program, &e)),
@@ -243,6 +244,10 @@ fn select(program: &str, dir: &Path, cli: &MarkCli) -> Result<Vec<Submission>, E
             ),
         ));
     }
+    let class = Class {
+        ids: subs.iter().map(|s| s.id.clone()).collect(),
+        slices: cli.partition.map(|p| p.n),
+    };
     if let Some(p) = cli.partition {
         subs = subs
             .into_iter()
@@ -261,5 +266,5 @@ fn select(program: &str, dir: &Path, cli: &MarkCli) -> Result<Vec<Submission>, E
             );
         }
     }
-    Ok(subs)
+    Ok((subs, class))
 }
