@@ -89,7 +89,19 @@ pub fn mark(
         Ok(found) => found,
         Err(code) => return code,
     };
-    let build_line = cli.build.clone().unwrap_or_else(|| recipe.describe());
+    // `--prebuilt`: the empty line, which builds nothing.
+    let cli_build = if cli.prebuilt {
+        Some(crate::packs::pack::NO_BUILD.to_owned())
+    } else {
+        cli.build.clone()
+    };
+    let build_line = match &cli_build {
+        Some(line) if line == crate::packs::pack::NO_BUILD => {
+            "no build (run as handed in)".to_owned()
+        }
+        Some(line) => line.clone(),
+        None => recipe.describe(),
+    };
     let suite = match suite_info(pack, build_line) {
         Ok(s) => s,
         Err(e) => return usage(program, &format!("the suite: {e}")),
@@ -108,7 +120,7 @@ pub fn mark(
         pack_name: pack.name().to_owned(),
         recipe,
         run: pack.run_line(),
-        cli_build: cli.build.clone(),
+        cli_build,
         out: cli.out.clone(),
         suite,
         check: check_options(pack, cli, recipe.program),
