@@ -66,14 +66,15 @@ const MAX_SLICES: usize = 10_000;
 /// Checks that `parts` (each slice's K/N, by folder) are one whole set:
 /// the same N, no K twice, none missing unless `allow_missing` (said on
 /// stderr unless `quiet`: the caller names the submissions instead).
-/// Returns N (none for a whole run merged alone).
+/// Returns N (none for a whole run merged alone) and the slices missing
+/// (`2/4`).
 fn check_set(
     parts: &[(Option<Partition>, &Path)],
     allow_missing: bool,
     quiet: bool,
-) -> Result<Option<usize>, String> {
+) -> Result<(Option<usize>, Vec<String>), String> {
     let Some(n) = parts.iter().find_map(|(p, _)| p.map(|p| p.n)) else {
-        return Ok(None);
+        return Ok((None, Vec::new()));
     };
     // A count read from a file: bounded before anything is sized by it.
     if n > MAX_SLICES {
@@ -128,7 +129,7 @@ fn check_set(
                 missing.join(", ")
             );
         }
-        return Ok(Some(n));
+        return Ok((Some(n), missing));
     }
     Err(format!(
         "slice(s) {} of {n} are missing (given: {}); give every slice, or --allow-missing \
@@ -219,7 +220,7 @@ fn merged(cli: &MergeCli) -> Result<Cohort, String> {
         ));
     };
     // With the class known, the gap is named by submission below.
-    let slices = check_set(
+    let (slices, missing) = check_set(
         &parts,
         cli.allow_missing || class.is_some(),
         class.is_some(),
@@ -241,9 +242,16 @@ fn merged(cli: &MergeCli) -> Result<Cohort, String> {
             )
         };
         if !cli.allow_missing {
+            let n = slices.unwrap_or_default();
+            let slices_missing = if missing.is_empty() {
+                String::new()
+            } else {
+                format!("slice(s) {} of {n} are missing: ", missing.join(", "))
+            };
             return Err(format!(
-                "{} submission(s) of the class have no row: {}{unfinished}; mark them, then \
-                 merge again, or --allow-missing to merge without them (listed as not marked)",
+                "{slices_missing}{} submission(s) of the class have no row: {}{unfinished}; mark \
+                 them, then merge again, or --allow-missing to merge without them (listed as not \
+                 marked)",
                 gap.len(),
                 super::gap::list(&gap)
             ));
