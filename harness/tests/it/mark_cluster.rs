@@ -190,20 +190,18 @@ fn the_harness_replaced_by_mv_while_it_marks_marks_every_submission_and_re_marks
     let args = [
         "mark", "--spec", "./pack", "subs", "--out", "marks", "--jobs", "1",
     ];
-    let mut child = harness(&exe, root)
+    let child = harness(&exe, root)
         .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .expect("the harness starts");
     let marked = || {
-        std::fs::read_dir(root.join("marks/submissions"))
-            .map(|d| {
-                d.flatten()
-                    .filter(|e| e.path().join("mark.json").exists())
-                    .count()
-            })
-            .unwrap_or(0)
+        std::fs::read_dir(root.join("marks/submissions")).map_or(0, |d| {
+            d.flatten()
+                .filter(|e| e.path().join("mark.json").exists())
+                .count()
+        })
     };
     let start = Instant::now();
     while marked() == 0 && start.elapsed() < Duration::from_secs(60) {

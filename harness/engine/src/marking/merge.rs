@@ -232,36 +232,7 @@ fn merged(cli: &MergeCli) -> Result<Cohort, String> {
     let marks_only: Vec<SubmissionMark> = all.iter().map(|(m, _)| m.clone()).collect();
     let gap = super::gap::unmarked(&class, &marks_only, None);
     drop(marks_only);
-    if !gap.is_empty() || !unfinished.is_empty() {
-        let unfinished = if unfinished.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; {} did not finish (no cohort.json): run the same command again to resume",
-                unfinished.join(", ")
-            )
-        };
-        if !cli.allow_missing {
-            let n = slices.unwrap_or_default();
-            let slices_missing = if missing.is_empty() {
-                String::new()
-            } else {
-                format!("slice(s) {} of {n} are missing: ", missing.join(", "))
-            };
-            return Err(format!(
-                "{slices_missing}{} submission(s) of the class have no row: {}{unfinished}; mark \
-                 them, then merge again, or --allow-missing to merge without them (listed as not \
-                 marked)",
-                gap.len(),
-                super::gap::list(&gap)
-            ));
-        }
-        say!(
-            "mark merge: merging without {} submission(s), listed as not marked: {}{unfinished}",
-            gap.len(),
-            super::gap::list(&gap)
-        );
-    }
+    check_gap(&gap, &missing, &unfinished, cli.allow_missing)?;
     // Only once the slices are known good is anything made or written.
     let _lock = super::lock::take(&cli.out)?;
     all.sort_by(|a, b| a.0.id.as_bytes().cmp(b.0.id.as_bytes()));
@@ -290,6 +261,48 @@ fn merged(cli: &MergeCli) -> Result<Cohort, String> {
     }
     let marks: Vec<SubmissionMark> = all.into_iter().map(|(m, _)| m).collect();
     write_class_view(&cli.out, &suite, &marks, None, &class)
+}
+
+/// Refuses a merge with submissions of the class without a row (`gap`),
+/// naming each with its slice, the slices `missing` and the folders
+/// `unfinished`; with `allow_missing`, says what it merges without.
+fn check_gap(
+    gap: &[super::gap::Unmarked],
+    missing: &[String],
+    unfinished: &[String],
+    allow_missing: bool,
+) -> Result<(), String> {
+    if gap.is_empty() && unfinished.is_empty() {
+        return Ok(());
+    }
+    let unfinished = if unfinished.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; {} did not finish (no cohort.json): run the same command again to resume",
+            unfinished.join(", ")
+        )
+    };
+    if allow_missing {
+        say!(
+            "mark merge: merging without {} submission(s), listed as not marked: {}{unfinished}",
+            gap.len(),
+            super::gap::list(gap)
+        );
+        return Ok(());
+    }
+    let n = gap.iter().find_map(|u| u.slice).map_or(0, |p| p.n);
+    let slices_missing = if missing.is_empty() {
+        String::new()
+    } else {
+        format!("slice(s) {} of {n} are missing: ", missing.join(", "))
+    };
+    Err(format!(
+        "{slices_missing}{} submission(s) of the class have no row: {}{unfinished}; mark them, \
+         then merge again, or --allow-missing to merge without them (listed as not marked)",
+        gap.len(),
+        super::gap::list(gap)
+    ))
 }
 
 /// Copies folder `from` to `to` (its files), unless they are one folder.
