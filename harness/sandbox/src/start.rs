@@ -281,11 +281,13 @@ fn start_mounted(
     shown: &[&Path],
     streams: Streams,
 ) -> Result<Kept, String> {
-    let exe = crate::process::own_exe().map_err(|e| format!("no own executable: {e}"))?;
-    // Where the executable lies (its folder is shown to the built-in
-    // reference): the link's text, whose folder stays right even once the
-    // file is replaced.
-    let place = std::env::current_exe().map_err(|e| format!("no own executable: {e}"))?;
+    // The executable by its path, not `/proc/self/exe` ([`own_exe`]): a
+    // bind mount's source must lie in the mount namespace hakoniwa's child
+    // has just left, which the link's file does not (EINVAL). So at this
+    // opt-in level a binary replaced mid-run is what the keeper runs.
+    //
+    // [`own_exe`]: crate::process::own_exe
+    let exe = std::env::current_exe().map_err(|e| format!("no own executable: {e}"))?;
     let text = |p: &Path| {
         p.to_str()
             .map(str::to_owned)
@@ -298,7 +300,7 @@ fn start_mounted(
         c.unshare(hakoniwa::Namespace::Network);
         c.unshare(hakoniwa::Namespace::Ipc);
     }
-    let view = mounted_view(&place, spec, shown);
+    let view = mounted_view(&exe, spec, shown);
     for path in &view.bound {
         let p = text(path)?;
         c.bindmount_ro(&p, &p);
