@@ -139,3 +139,25 @@ pub(crate) fn fork() -> io::Result<Forked> {
             .ok_or_else(|| io::Error::other("fork returned no child")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn this_process_re_runs_the_file_it_runs_from_not_a_path() {
+        let own = own_exe().expect("own executable");
+        assert_eq!(own, PathBuf::from(PROC_SELF_EXE));
+        // The link names the same file as the path this process was
+        // started by (while that path is unchanged).
+        let by_path = std::env::current_exe().expect("current_exe");
+        assert_eq!(
+            fs::metadata(&own)
+                .map(|m| std::os::unix::fs::MetadataExt::ino(&m))
+                .ok(),
+            fs::metadata(&by_path)
+                .map(|m| std::os::unix::fs::MetadataExt::ino(&m))
+                .ok()
+        );
+    }
+}
