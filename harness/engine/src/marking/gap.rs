@@ -83,7 +83,7 @@ pub fn list(unmarked: &[Unmarked]) -> String {
 /// mark left empty (a gradebook reads no mark, not a zero). `csv` is the
 /// file so far, whose header gives the columns.
 pub fn csv_rows(csv: &str, unmarked: &[Unmarked]) -> String {
-    let header: Vec<&str> = csv.lines().next().unwrap_or("").split(',').collect();
+    let header = header_fields(csv.lines().next().unwrap_or(""));
     let mut rows = String::new();
     for u in unmarked {
         let why = match u.slice {
@@ -97,7 +97,7 @@ pub fn csv_rows(csv: &str, unmarked: &[Unmarked]) -> String {
         let fields: Vec<String> = header
             .iter()
             .enumerate()
-            .map(|(i, name)| match (i, *name) {
+            .map(|(i, name)| match (i, name.as_str()) {
                 (0, _) => super::cohort::field(&u.id),
                 (_, "build") => "not marked".to_owned(),
                 (_, "first cause") => super::cohort::field(&why),
@@ -107,6 +107,32 @@ pub fn csv_rows(csv: &str, unmarked: &[Unmarked]) -> String {
         let _ = writeln!(rows, "{}", fields.join(","));
     }
     rows
+}
+
+/// A CSV line's fields, a quoted field's commas and doubled quotes read
+/// as the text they stand for (a category may be named `a, b`).
+fn header_fields(line: &str) -> Vec<String> {
+    let mut fields = vec![String::new()];
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                chars.next();
+                if let Some(f) = fields.last_mut() {
+                    f.push('"');
+                }
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => fields.push(String::new()),
+            (c, _) => {
+                if let Some(f) = fields.last_mut() {
+                    f.push(c);
+                }
+            }
+        }
+    }
+    fields
 }
 
 #[cfg(test)]
@@ -154,7 +180,7 @@ mod tests {
 
     #[test]
     fn an_unmarked_submission_is_a_row_with_no_marks_saying_why() {
-        let csv = "id,name,build,c,total,first cause,deductions\na,,ok,1,1,,\n";
+        let csv = "id,name,build,\"c, \"\"d\"\"\",total,first cause,deductions\na,,ok,1,1,,\n";
         let gap = [Unmarked {
             id: "d,1".to_owned(),
             slice: Some(Partition { k: 2, n: 4 }),

@@ -189,7 +189,7 @@ pub fn mark(
     if faults > 0 {
         say!(
             "{program} mark: the harness could not mark {faults} submission(s) (named above); \
-             they have no row: the same command tries them again"
+             they have no marks (`not marked` in marks.csv): the same command tries them again"
         );
         return exit::code(exit::USAGE);
     }
