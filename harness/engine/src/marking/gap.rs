@@ -12,7 +12,6 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use super::partition::Partition;
-use super::record::SubmissionMark;
 
 /// The class a view is of: every submission id, and into how many slices
 /// it was dealt (none for one run over everything).
@@ -45,11 +44,15 @@ impl Unmarked {
     }
 }
 
-/// The submissions of `class` that `marks` has no row for, in id order,
-/// each with the slice that holds it; only those of `only` when given
-/// (a slice's own run).
-pub fn unmarked(class: &Class, marks: &[SubmissionMark], only: Option<Partition>) -> Vec<Unmarked> {
-    let have: BTreeSet<&str> = marks.iter().map(|m| m.id.as_str()).collect();
+/// The submissions of `class` without a row (their ids not among
+/// `marked`), in id order, each with the slice that holds it; only those
+/// of `only` when given (a slice's own run).
+pub fn unmarked<'a>(
+    class: &Class,
+    marked: impl IntoIterator<Item = &'a str>,
+    only: Option<Partition>,
+) -> Vec<Unmarked> {
+    let have: BTreeSet<&str> = marked.into_iter().collect();
     class
         .ids
         .iter()
@@ -139,16 +142,6 @@ fn header_fields(line: &str) -> Vec<String> {
 mod tests {
     use super::*;
 
-    fn mark(id: &str) -> SubmissionMark {
-        let json = format!(
-            r#"{{"format": "", "id": "{id}", "slug": "{id}", "students": [], "build": "ok",
-            "reason": null, "warnings": 0, "inputs": "", "categories": [], "total": 0.0,
-            "max": 0.0, "passed": 0, "failed": 0, "errors": 0, "cases": [], "causes": [],
-            "seconds": 0.0}}"#
-        );
-        serde_json::from_str(&json).expect("a minimal mark")
-    }
-
     #[test]
     fn every_submission_without_a_row_is_named_with_its_slice() {
         let class = Class {
@@ -156,26 +149,19 @@ mod tests {
             slices: Some(2),
         };
         // Slice 2/2 (b, d) was killed before it marked d; e of 1/2 failed.
-        let marks = [mark("a"), mark("b"), mark("c")];
-        let gap = unmarked(&class, &marks, None);
+        let marks = ["a", "b", "c"];
+        let gap = unmarked(&class, marks, None);
         assert_eq!(list(&gap), "d (slice 2/2), e (slice 1/2)");
         assert_eq!(
-            list(&unmarked(&class, &marks, Some(Partition { k: 2, n: 2 }))),
+            list(&unmarked(&class, marks, Some(Partition { k: 2, n: 2 }))),
             "d (slice 2/2)"
         );
         let whole = Class {
             slices: None,
             ..class
         };
-        assert_eq!(list(&unmarked(&whole, &marks, None)), "d, e");
-        assert!(
-            unmarked(
-                &whole,
-                &[mark("a"), mark("b"), mark("c"), mark("d"), mark("e")],
-                None
-            )
-            .is_empty()
-        );
+        assert_eq!(list(&unmarked(&whole, marks, None)), "d, e");
+        assert!(unmarked(&whole, ["a", "b", "c", "d", "e"], None).is_empty());
     }
 
     #[test]

@@ -229,9 +229,7 @@ fn merged(cli: &MergeCli) -> Result<Cohort, String> {
         ids: class.map(|(ids, _)| ids).unwrap_or_default(),
         slices,
     };
-    let marks_only: Vec<SubmissionMark> = all.iter().map(|(m, _)| m.clone()).collect();
-    let gap = super::gap::unmarked(&class, &marks_only, None);
-    drop(marks_only);
+    let gap = super::gap::unmarked(&class, all.iter().map(|(m, _)| m.id.as_str()), None);
     check_gap(&gap, &missing, &unfinished, cli.allow_missing)?;
     // Only once the slices are known good is anything made or written.
     let _lock = super::lock::take(&cli.out)?;

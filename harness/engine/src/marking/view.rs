@@ -32,7 +32,7 @@ pub(crate) fn write_class_view(
     if slice.is_some() {
         view.class.clone_from(&class.ids);
     }
-    view.unmarked = gap::unmarked(class, marks, slice);
+    view.unmarked = gap::unmarked(class, marks.iter().map(|m| m.id.as_str()), slice);
     let mut csv = cohort::csv(suite, marks);
     csv.push_str(&gap::csv_rows(&csv, &view.unmarked));
     write_atomic(&out.join("marks.csv"), csv.as_bytes())?;
