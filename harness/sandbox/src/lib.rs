@@ -80,7 +80,7 @@ pub use limits::{Limits, reserves_address_space};
 pub use mode::keeper_mode;
 pub use policy::Bounds;
 pub use probe::{containment, shortfall};
-pub use process::seal_inherited_fds;
+pub use process::{own_exe, seal_inherited_fds};
 pub use report::{LeftBehind, Report, Reported, read_report, started};
 pub use spec::*;
 pub use start::{Io, Kept, Streams, start, start_with};

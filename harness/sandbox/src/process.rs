@@ -3,7 +3,8 @@
 //! its `/proc` entries closed to them ([`seal`]), whether it can act as a
 //! keeper ([`KEEPER_CAPABLE`]), waiting on one descriptor ([`readable`]),
 //! reaping its children ([`reap`]), what `/proc` names its descriptors,
-//! and forking it ([`fork`]).
+//! the file it re-runs itself from ([`own_exe`]), and forking it
+//! ([`fork`]).
 //!
 //! The bottom of the sandbox's order (docs/architecture.md): it imports
 //! nothing of the crate, and every module may import it.
@@ -82,6 +83,27 @@ pub(crate) fn own_link(fd: u32) -> Option<PathBuf> {
     fs::read_link(format!("/proc/self/fd/{fd}")).ok()
 }
 
+/// The kernel's link to the file this process runs.
+const PROC_SELF_EXE: &str = "/proc/self/exe";
+
+/// The path this process re-runs itself by (a keeper, the zygote, a
+/// resident keeper, `mark`'s check of each submission): `/proc/self/exe`
+/// itself, which the kernel resolves to the very file this process was
+/// started from, and never the text that link reads. On a cluster the
+/// harness lives on a shared file system and is updated while jobs run:
+/// a binary replaced by `mv` (or deleted) leaves the link reading
+/// `PATH (deleted)`, a path that starts nothing, while the link itself
+/// still execs the old file. A forked child (which every spawn is until
+/// it execs) runs the same file, so the link means the same there. Where
+/// `/proc` is missing, the path the executable was started by.
+pub fn own_exe() -> io::Result<PathBuf> {
+    let link = PathBuf::from(PROC_SELF_EXE);
+    if fs::metadata(&link).is_ok() {
+        return Ok(link);
+    }
+    std::env::current_exe()
+}
+
 /// Which side of [`fork`] this process is.
 pub(crate) enum Forked {
     /// The child (after `unshare`, PID 1 of the new PID namespace).
@@ -115,5 +137,27 @@ pub(crate) fn fork() -> io::Result<Forked> {
         nix::unistd::ForkResult::Parent { child } => Pid::from_raw(child.as_raw())
             .map(Forked::Parent)
             .ok_or_else(|| io::Error::other("fork returned no child")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn this_process_re_runs_the_file_it_runs_from_not_a_path() {
+        let own = own_exe().expect("own executable");
+        assert_eq!(own, PathBuf::from(PROC_SELF_EXE));
+        // The link names the same file as the path this process was
+        // started by (while that path is unchanged).
+        let by_path = std::env::current_exe().expect("current_exe");
+        assert_eq!(
+            fs::metadata(&own)
+                .map(|m| std::os::unix::fs::MetadataExt::ino(&m))
+                .ok(),
+            fs::metadata(&by_path)
+                .map(|m| std::os::unix::fs::MetadataExt::ino(&m))
+                .ok()
+        );
     }
 }

@@ -82,7 +82,7 @@ impl Resident {
         spec.reads.clone_from(&reads);
         spec.confine = Some(Confine::of(layout));
         let json = serde_json::to_string(&spec).map_err(|e| e.to_string())?;
-        let exe = std::env::current_exe().map_err(|e| format!("no own executable: {e}"))?;
+        let exe = crate::process::own_exe().map_err(|e| format!("no own executable: {e}"))?;
         let (ours, theirs) = rustix::net::socketpair(
             rustix::net::AddressFamily::UNIX,
             rustix::net::SocketType::STREAM,

@@ -218,7 +218,7 @@ fn start_confined(
         });
     }
     spec.caller = std::process::id();
-    let exe = std::env::current_exe().map_err(|e| format!("no own executable: {e}"))?;
+    let exe = crate::process::own_exe().map_err(|e| format!("no own executable: {e}"))?;
     let json = serde_json::to_string(&spec).map_err(|e| e.to_string())?;
     let mut cmd = std::process::Command::new(exe);
     cmd.env_clear()
@@ -281,6 +281,12 @@ fn start_mounted(
     shown: &[&Path],
     streams: Streams,
 ) -> Result<Kept, String> {
+    // The executable by its path, not `/proc/self/exe` ([`own_exe`]): a
+    // bind mount's source must lie in the mount namespace hakoniwa's child
+    // has just left, which the link's file does not (EINVAL). So at this
+    // opt-in level a binary replaced mid-run is what the keeper runs.
+    //
+    // [`own_exe`]: crate::process::own_exe
     let exe = std::env::current_exe().map_err(|e| format!("no own executable: {e}"))?;
     let text = |p: &Path| {
         p.to_str()

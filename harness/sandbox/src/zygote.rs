@@ -136,7 +136,7 @@ pub(crate) fn fork_keeper(spec: &Spec, streams: [BorrowedFd<'_>; 3]) -> Option<F
 }
 
 fn start() -> io::Result<Client> {
-    let exe = std::env::current_exe()?;
+    let exe = crate::process::own_exe()?;
     let (ours, theirs) = rustix::net::socketpair(
         AddressFamily::UNIX,
         SocketType::STREAM,

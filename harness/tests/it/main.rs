@@ -29,6 +29,7 @@ mod hostile;
 mod install;
 mod login_example;
 mod mark;
+mod mark_cluster;
 mod mark_env;
 mod mark_rules;
 mod matching;

@@ -24,6 +24,11 @@ pub struct MarkCli {
     /// submission (default: the pack's course line).
     #[arg(long, value_name = "CMD")]
     pub build: Option<String>,
+    /// The submissions are programs already built (each holds the pack's
+    /// program, `nogo`): nothing is built, each runs as handed in,
+    /// contained like any other.
+    #[arg(long, conflicts_with = "build")]
+    pub prebuilt: bool,
     /// Where the marks, reports and class view go.
     #[arg(long, value_name = "DIR", default_value = "marks")]
     pub out: PathBuf,

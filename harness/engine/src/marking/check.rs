@@ -50,7 +50,10 @@ pub fn check(
     options: &CheckOptions,
     ticket: &Ticket,
 ) -> Result<Results, String> {
-    let me = std::env::current_exe().map_err(|e| format!("cannot find this harness: {e}"))?;
+    // The file this harness runs from, however its path changed since
+    // (a binary updated on a shared file system mid-run).
+    let me =
+        conformance_sandbox::own_exe().map_err(|e| format!("cannot find this harness: {e}"))?;
     let results_path = dir.join("results.json");
     let report = std::fs::File::create(dir.join("report.txt"))
         .map_err(|e| format!("cannot write report.txt: {e}"))?;
@@ -92,6 +95,10 @@ pub fn check(
         args.extend(["--memcheck".into(), m.to_string().into()]);
     }
     let mut cmd = Command::new(&me);
+    // Its own name as the caller started it, not the link's.
+    if let Some(name) = std::env::args_os().next() {
+        std::os::unix::process::CommandExt::arg0(&mut cmd, name);
+    }
     cmd.args(&args)
         .stdin(Stdio::null())
         .stdout(report)

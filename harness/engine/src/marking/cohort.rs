@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 use crate::output::results::VerdictKind;
 
 use super::build::BuildStatus;
+use super::gap::Unmarked;
 use super::intake::Student;
 use super::partition::Partition;
 use super::record::{Category, SubmissionMark};
@@ -98,6 +99,16 @@ pub struct Cohort {
     /// is given every slice); none for a whole run or a merge.
     #[serde(default)]
     pub slice: Option<Partition>,
+    /// Every submission of the class a `--partition` slice was cut from
+    /// (ids, sorted): what `mark merge` expects a row for. Empty for a
+    /// whole run or a merge.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub class: Vec<String>,
+    /// The submissions of the class without a row (the harness could not
+    /// mark them; their slice is missing from a merge `--allow-missing`),
+    /// each with its slice; `marks.csv` lists them as `not marked`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unmarked: Vec<Unmarked>,
 }
 
 /// A category's mean.
@@ -266,6 +277,8 @@ pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
     let flagged_rules = flagged_rules(&cases);
     Cohort {
         slice: None,
+        class: Vec::new(),
+        unmarked: Vec::new(),
         format: FORMAT.to_owned(),
         suite: suite.clone(),
         submissions: n,
@@ -461,7 +474,7 @@ fn memory_errors(marks: &[SubmissionMark]) -> Vec<MemoryErrorShare> {
 
 /// One CSV field: quoted when it must be, and a leading `=`, `+`, `-` or
 /// `@` of a text field defused (a spreadsheet would run it as a formula).
-fn field(text: &str) -> String {
+pub(super) fn field(text: &str) -> String {
     let text = if text.starts_with(['=', '+', '-', '@']) {
         format!("'{text}")
     } else {

@@ -135,6 +135,7 @@ pub fn index(c: &Cohort) -> String {
         mark(c.max),
     );
     environment_banner(c, &mut b);
+    unmarked_banner(c, &mut b);
     submissions(c, &mut b);
     b.push_str("<h2>Causes shared across submissions</h2>\n<table id=\"causes\"><tr><th>cause</th><th class=\"n\">submissions</th><th class=\"n\">cases</th><th>which</th></tr>\n");
     for s in &c.shared_causes {
@@ -338,6 +339,22 @@ fn environment_banner(c: &Cohort, b: &mut String) {
         );
     }
     b.push_str("</ul></div>\n");
+}
+
+/// The submissions of the class without a row (`mark merge
+/// --allow-missing`, a submission the harness could not mark).
+fn unmarked_banner(c: &Cohort, b: &mut String) {
+    if c.unmarked.is_empty() {
+        return;
+    }
+    let which: Vec<String> = c.unmarked.iter().map(|u| esc(&u.describe())).collect();
+    let _ = writeln!(
+        b,
+        "<p id=\"unmarked\" style=\"border:3px solid #b00;padding:0.5em 1em\">Not marked \
+         ({}): {}. Mark them, then build the class view again.</p>",
+        which.len(),
+        which.join(", ")
+    );
 }
 
 fn submissions(c: &Cohort, b: &mut String) {

@@ -1,8 +1,12 @@
 //! `mark merge DIR... --out DIR`: the slices of a `--partition` run joined
 //! into one output folder (their submissions' folders and programs), the
 //! class view rebuilt from their `mark.json` files exactly as a single run
-//! builds it. Each slice's `cohort.json` says which K/N it was: a set with
-//! a slice missing is refused (naming it) unless `--allow-missing`.
+//! builds it. Each slice's `cohort.json` says which K/N it was and the
+//! class it was cut from: a set with a slice missing, or a class with a
+//! submission no slice has a row for (a slice killed halfway, one the
+//! harness could not mark), is refused naming each submission and its
+//! slice, unless `--allow-missing` (then `marks.csv` and `cohort.json`
+//! list them as not marked).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -11,6 +15,7 @@ use crate::output::exit;
 
 use super::args::MergeCli;
 use super::cohort::{Cohort, SuiteInfo};
+use super::gap::Class;
 use super::partition::Partition;
 use super::record::SubmissionMark;
 use super::view::write_class_view;
@@ -26,12 +31,19 @@ fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, String> {
 struct Slice {
     suite: SuiteInfo,
     part: Option<Partition>,
+    class: Vec<String>,
     marks: Vec<(SubmissionMark, PathBuf)>,
 }
 
-/// The marks of one slice's folder, with its suite.
-fn slice(dir: &Path) -> Result<Slice, String> {
-    let cohort: Cohort = read_json(&dir.join("cohort.json"))?;
+/// The marks of one slice's folder, with its suite; `None` for a folder
+/// whose run never wrote its class view (killed, or still at its first
+/// submission).
+fn slice(dir: &Path) -> Result<Option<Slice>, String> {
+    let path = dir.join("cohort.json");
+    if !path.exists() && dir.is_dir() {
+        return Ok(None);
+    }
+    let cohort: Cohort = read_json(&path)?;
     let mut marks = Vec::new();
     // Exactly the rows the slice's own class view lists: a folder left
     // from an earlier run with other submissions is not part of it.
@@ -40,21 +52,29 @@ fn slice(dir: &Path) -> Result<Slice, String> {
         let mark: SubmissionMark = read_json(&folder.join("mark.json"))?;
         marks.push((mark, folder));
     }
-    Ok(Slice {
+    Ok(Some(Slice {
         suite: cohort.suite,
         part: cohort.slice,
+        class: cohort.class,
         marks,
-    })
+    }))
 }
 
 /// The most slices a set may have.
 const MAX_SLICES: usize = 10_000;
 
 /// Checks that `parts` (each slice's K/N, by folder) are one whole set:
-/// the same N, no K twice, none missing unless `allow_missing`.
-fn check_set(parts: &[(Option<Partition>, &Path)], allow_missing: bool) -> Result<(), String> {
+/// the same N, no K twice, none missing unless `allow_missing` (said on
+/// stderr unless `quiet`: the caller names the submissions instead).
+/// Returns N (none for a whole run merged alone) and the slices missing
+/// (`2/4`).
+fn check_set(
+    parts: &[(Option<Partition>, &Path)],
+    allow_missing: bool,
+    quiet: bool,
+) -> Result<(Option<usize>, Vec<String>), String> {
     let Some(n) = parts.iter().find_map(|(p, _)| p.map(|p| p.n)) else {
-        return Ok(());
+        return Ok((None, Vec::new()));
     };
     // A count read from a file: bounded before anything is sized by it.
     if n > MAX_SLICES {
@@ -103,13 +123,13 @@ fn check_set(parts: &[(Option<Partition>, &Path)], allow_missing: bool) -> Resul
         .map(|k| format!("{k}/{n}"))
         .collect();
     if missing.is_empty() || allow_missing {
-        if !missing.is_empty() {
+        if !missing.is_empty() && !quiet {
             say!(
                 "mark merge: merging without slice(s) {}: their submissions have no row",
                 missing.join(", ")
             );
         }
-        return Ok(());
+        return Ok((Some(n), missing));
     }
     Err(format!(
         "slice(s) {} of {n} are missing (given: {}); give every slice, or --allow-missing \
@@ -142,16 +162,38 @@ fn merged(cli: &MergeCli) -> Result<Cohort, String> {
     let mut suite: Option<SuiteInfo> = None;
     let mut all: Vec<(SubmissionMark, PathBuf)> = Vec::new();
     let mut parts = Vec::new();
+    let mut class: Option<(Vec<String>, &Path)> = None;
+    // Folders whose run wrote no class view (killed halfway).
+    let mut unfinished = Vec::new();
     // Held until the merge is written: no slice's run may still write.
     let mut held = Vec::new();
     for dir in &cli.dirs {
         held.push(super::lock::read_slice(dir)?);
-        let Slice {
+        let Some(Slice {
             suite: s,
             part,
+            class: cut_from,
             marks,
-        } = slice(dir)?;
+        }) = slice(dir)?
+        else {
+            unfinished.push(dir.display().to_string());
+            continue;
+        };
         parts.push((part, dir.as_path()));
+        match &class {
+            Some((first, from)) if !cut_from.is_empty() && *first != cut_from => {
+                return Err(format!(
+                    "{} was cut from another class than {} ({} and {} submissions): merge \
+                     slices of one run",
+                    dir.display(),
+                    from.display(),
+                    cut_from.len(),
+                    first.len()
+                ));
+            }
+            None if !cut_from.is_empty() => class = Some((cut_from, dir.as_path())),
+            _ => {}
+        }
         match &suite {
             Some(first) if first.content_hash != s.content_hash || first.spec != s.spec => {
                 return Err(format!(
@@ -171,8 +213,24 @@ fn merged(cli: &MergeCli) -> Result<Cohort, String> {
         }
         all.extend(marks);
     }
-    let suite = suite.ok_or("no slices given")?;
-    check_set(&parts, cli.allow_missing)?;
+    let Some(suite) = suite else {
+        return Err(format!(
+            "no slice has a class view (cohort.json): {} did not finish; run them again",
+            unfinished.join(", ")
+        ));
+    };
+    // With the class known, the gap is named by submission below.
+    let (slices, missing) = check_set(
+        &parts,
+        cli.allow_missing || class.is_some(),
+        class.is_some(),
+    )?;
+    let class = Class {
+        ids: class.map(|(ids, _)| ids).unwrap_or_default(),
+        slices,
+    };
+    let gap = super::gap::unmarked(&class, all.iter().map(|(m, _)| m.id.as_str()), None);
+    check_gap(&gap, &missing, &unfinished, cli.allow_missing)?;
     // Only once the slices are known good is anything made or written.
     let _lock = super::lock::take(&cli.out)?;
     all.sort_by(|a, b| a.0.id.as_bytes().cmp(b.0.id.as_bytes()));
@@ -200,7 +258,49 @@ fn merged(cli: &MergeCli) -> Result<Cohort, String> {
         }
     }
     let marks: Vec<SubmissionMark> = all.into_iter().map(|(m, _)| m).collect();
-    write_class_view(&cli.out, &suite, &marks, None)
+    write_class_view(&cli.out, &suite, &marks, None, &class)
+}
+
+/// Refuses a merge with submissions of the class without a row (`gap`),
+/// naming each with its slice, the slices `missing` and the folders
+/// `unfinished`; with `allow_missing`, says what it merges without.
+fn check_gap(
+    gap: &[super::gap::Unmarked],
+    missing: &[String],
+    unfinished: &[String],
+    allow_missing: bool,
+) -> Result<(), String> {
+    if gap.is_empty() && unfinished.is_empty() {
+        return Ok(());
+    }
+    let unfinished = if unfinished.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; {} did not finish (no cohort.json): run the same command again to resume",
+            unfinished.join(", ")
+        )
+    };
+    if allow_missing {
+        say!(
+            "mark merge: merging without {} submission(s), listed as not marked: {}{unfinished}",
+            gap.len(),
+            super::gap::list(gap)
+        );
+        return Ok(());
+    }
+    let n = gap.iter().find_map(|u| u.slice).map_or(0, |p| p.n);
+    let slices_missing = if missing.is_empty() {
+        String::new()
+    } else {
+        format!("slice(s) {} of {n} are missing: ", missing.join(", "))
+    };
+    Err(format!(
+        "{slices_missing}{} submission(s) of the class have no row: {}{unfinished}; mark them, \
+         then merge again, or --allow-missing to merge without them (listed as not marked)",
+        gap.len(),
+        super::gap::list(gap)
+    ))
 }
 
 /// Copies folder `from` to `to` (its files), unless they are one folder.
@@ -244,21 +344,44 @@ mod tests {
     #[test]
     fn a_set_of_slices_is_whole_or_refused_naming_what_is_missing() {
         let (a, b, c) = (Path::new("a"), Path::new("b"), Path::new("c"));
-        assert!(check_set(&[(Some(part(1, 2)), a), (Some(part(2, 2)), b)], false).is_ok());
-        let missing =
-            check_set(&[(Some(part(2, 4)), a), (Some(part(4, 4)), b)], false).unwrap_err();
+        assert!(
+            check_set(
+                &[(Some(part(1, 2)), a), (Some(part(2, 2)), b)],
+                false,
+                false
+            )
+            .is_ok()
+        );
+        let missing = check_set(
+            &[(Some(part(2, 4)), a), (Some(part(4, 4)), b)],
+            false,
+            false,
+        )
+        .unwrap_err();
         assert!(
             missing.starts_with("slice(s) 1/4, 3/4 of 4 are missing"),
             "{missing}"
         );
-        assert!(check_set(&[(Some(part(2, 4)), a)], true).is_ok());
-        let twice = check_set(&[(Some(part(1, 2)), a), (Some(part(1, 2)), c)], false).unwrap_err();
+        assert!(check_set(&[(Some(part(2, 4)), a)], true, false).is_ok());
+        let twice = check_set(
+            &[(Some(part(1, 2)), a), (Some(part(1, 2)), c)],
+            false,
+            false,
+        )
+        .unwrap_err();
         assert!(twice.contains("given twice (a and c)"), "{twice}");
-        assert!(check_set(&[(Some(part(1, 2)), a), (Some(part(1, 3)), b)], false).is_err());
-        assert!(check_set(&[(Some(part(1, 2)), a), (None, b)], false).is_err());
-        assert!(check_set(&[(Some(part(0, 2)), a)], true).is_err());
-        assert!(check_set(&[(Some(part(1, usize::MAX)), a)], true).is_err());
+        assert!(
+            check_set(
+                &[(Some(part(1, 2)), a), (Some(part(1, 3)), b)],
+                false,
+                false
+            )
+            .is_err()
+        );
+        assert!(check_set(&[(Some(part(1, 2)), a), (None, b)], false, false).is_err());
+        assert!(check_set(&[(Some(part(0, 2)), a)], true, false).is_err());
+        assert!(check_set(&[(Some(part(1, usize::MAX)), a)], true, false).is_err());
         // One whole run merged alone is no set to check.
-        assert!(check_set(&[(None, a)], false).is_ok());
+        assert!(check_set(&[(None, a)], false, false).is_ok());
     }
 }

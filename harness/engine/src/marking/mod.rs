@@ -31,6 +31,7 @@ pub mod args;
 pub mod build;
 pub mod check;
 pub mod cohort;
+pub mod gap;
 pub mod html;
 pub mod intake;
 pub mod lock;

@@ -43,15 +43,44 @@ impl Hasher {
     }
 }
 
-/// This harness: its version and its binary's length and time (a
-/// rebuild judges otherwise, whatever its version says).
+/// This harness: its version and the bytes of the file it runs from (a
+/// rebuild judges otherwise, whatever its version says), hashed once a
+/// process. Contents, not a path or a time: on a cluster the binary is
+/// copied or replaced (`mv`) while slices run, and an identical binary
+/// must not re-mark finished work; the file read is the one this process
+/// runs ([`conformance_sandbox::own_exe`]), even once its path names
+/// another.
 pub fn harness() -> String {
-    let mut h = Hasher::new();
-    h.part(env!("CARGO_PKG_VERSION").as_bytes());
-    if let Ok(exe) = std::env::current_exe() {
-        identity(&mut h, &exe);
+    static HASH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    HASH.get_or_init(|| {
+        let mut h = Hasher::new();
+        h.part(env!("CARGO_PKG_VERSION").as_bytes());
+        match conformance_sandbox::own_exe().and_then(|exe| file_hash(&exe)) {
+            Ok(bytes) => h.part(bytes.as_bytes()),
+            // Unreadable: every run then differs from the last, so a mark
+            // is re-made rather than wrongly kept.
+            Err(e) => h.part(format!("unreadable: {e} {}", std::process::id()).as_bytes()),
+        }
+        h.finish()
+    })
+    .clone()
+}
+
+/// The hash of a file's bytes, read in blocks (the harness's binary is
+/// tens of megabytes).
+fn file_hash(path: &Path) -> std::io::Result<String> {
+    use std::io::Read as _;
+    let mut file = std::fs::File::open(path)?;
+    let mut sha = Sha256::new();
+    let mut block = vec![0u8; 1 << 20];
+    loop {
+        let n = file.read(&mut block)?;
+        if n == 0 {
+            break;
+        }
+        sha.update(&block[..n]);
     }
-    h.finish()
+    Ok(suite::hex(&sha.finalize()))
 }
 
 /// A file by its path, length and modification time.
@@ -183,6 +212,25 @@ mod tests {
         ]);
         assert_eq!(why(&old, &both), "the model and the suite changed");
         assert_eq!(why(&Parts::new(), &new), "marked by an older harness");
+    }
+
+    #[test]
+    fn an_executables_hash_is_its_bytes_not_its_path_or_time() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        std::fs::write(&a, b"\x7fELF one").expect("write");
+        std::fs::write(&b, b"\x7fELF one").expect("write");
+        let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1);
+        std::fs::File::options()
+            .write(true)
+            .open(&b)
+            .and_then(|f| f.set_modified(old))
+            .expect("set time");
+        assert_eq!(file_hash(&a).ok(), file_hash(&b).ok());
+        std::fs::write(&b, b"\x7fELF two").expect("write");
+        assert_ne!(file_hash(&a).ok(), file_hash(&b).ok());
+        // Once a process, and the same again.
+        assert_eq!(harness(), harness());
     }
 
     #[test]

@@ -15,6 +15,7 @@ use super::args::MarkCli;
 use super::build;
 use super::check::CheckOptions;
 use super::cohort::SuiteInfo;
+use super::gap::Class;
 use super::intake::{self, Submission};
 use super::record::Category;
 use super::stale;
@@ -93,8 +94,8 @@ pub fn mark(
     if let Err(e) = pack.reference() {
         return usage(program, &format!("the reference: {e}"));
     }
-    let subs = match select(program, dir, cli) {
-        Ok(subs) => subs,
+    let (subs, class) = match select(program, dir, cli) {
+        Ok(found) => found,
         Err(code) => return code,
     };
     // The marker's view keeps what a student's report leaves out: the
@@ -102,7 +103,19 @@ pub fn mark(
     if let Some(line) = tolerances(pack) {
         say!("{program} mark: {line} (each student's report says, case by case, what was judged)");
     }
-    let build_line = cli.build.clone().unwrap_or_else(|| recipe.describe());
+    // `--prebuilt`: the empty line, which builds nothing.
+    let cli_build = if cli.prebuilt {
+        Some(crate::packs::pack::NO_BUILD.to_owned())
+    } else {
+        cli.build.clone()
+    };
+    let build_line = match &cli_build {
+        Some(line) if line == crate::packs::pack::NO_BUILD => {
+            "no build (run as handed in)".to_owned()
+        }
+        Some(line) => line.clone(),
+        None => recipe.describe(),
+    };
     let suite = match suite_info(pack, build_line) {
         Ok(s) => s,
         Err(e) => return usage(program, &format!("the suite: {e}")),
@@ -121,7 +134,7 @@ pub fn mark(
         pack_name: pack.name().to_owned(),
         recipe,
         run: pack.run_line(),
-        cli_build: cli.build.clone(),
+        cli_build,
         out: cli.out.clone(),
         suite,
         check: check_options(pack, cli, recipe.program),
@@ -147,7 +160,7 @@ pub fn mark(
     let Some((marks, faults)) = marks else {
         return exit::code(exit::INTERRUPTED);
     };
-    match write_class_view(&shared.out, &shared.suite, &marks, cli.partition) {
+    match write_class_view(&shared.out, &shared.suite, &marks, cli.partition, &class) {
         Ok(view) => {
             say!(
                 "{program} mark: {} submission(s), {} built, mean {} of {}: {}",
@@ -190,7 +203,7 @@ pub fn mark(
     if faults > 0 {
         say!(
             "{program} mark: the harness could not mark {faults} submission(s) (named above); \
-             they have no row: the same command tries them again"
+             they have no marks (`not marked` in marks.csv): the same command tries them again"
         );
         return exit::code(exit::USAGE);
     }
@@ -234,8 +247,8 @@ fn check_options(pack: &dyn Pack, cli: &MarkCli, program: &str) -> CheckOptions 
 }
 
 /// The submissions of `dir` this run marks (its slice), the entries that
-/// are not submissions named.
-fn select(program: &str, dir: &Path, cli: &MarkCli) -> Result<Vec<Submission>, ExitCode> {
+/// are not submissions named; and the class they were cut from.
+fn select(program: &str, dir: &Path, cli: &MarkCli) -> Result<(Vec<Submission>, Class), ExitCode> {
     let (mut subs, skipped) = match intake::discover(dir, &cli.out) {
         Ok(found) => found,
         Err(e) => return Err(usage(program, &e)),
@@ -257,6 +270,10 @@ fn select(program: &str, dir: &Path, cli: &MarkCli) -> Result<Vec<Submission>, E
             ),
         ));
     }
+    let class = Class {
+        ids: subs.iter().map(|s| s.id.clone()).collect(),
+        slices: cli.partition.map(|p| p.n),
+    };
     if let Some(p) = cli.partition {
         subs = subs
             .into_iter()
@@ -275,5 +292,5 @@ fn select(program: &str, dir: &Path, cli: &MarkCli) -> Result<Vec<Submission>, E
             );
         }
     }
-    Ok(subs)
+    Ok((subs, class))
 }

@@ -114,9 +114,10 @@ pub fn clean(path: &Path) -> PathBuf {
 
 impl Target {
     /// The reference of the pack `pack`: the current executable in
-    /// reference mode.
+    /// reference mode (the file this process runs from, even once its
+    /// path names another: [`conformance_sandbox::own_exe`]).
     pub fn reference(pack: &'static str) -> Result<Self, TargetError> {
-        let path = std::env::current_exe().map_err(TargetError::NoSelf)?;
+        let path = conformance_sandbox::own_exe().map_err(TargetError::NoSelf)?;
         Ok(Self {
             path,
             words: Vec::new(),
