@@ -128,7 +128,7 @@ fn run_script(
     } else if program_as.is_some() {
         let real = format!(
             " {}",
-            crate::bytes::quote::shell_quote_os(inv.target.path().as_os_str())
+            crate::bytes::quote::shell_quote_os(inv.target.shown_path().as_os_str())
         );
         command = command.replacen(&real, " \"$prog\"", 1);
     }

@@ -196,7 +196,7 @@ pub fn student_reproduce(
         line.replace(&real, &theirs)
             .replace("(d=", "(p=\"$(pwd)\" && d=")
     } else {
-        let real = format!(" {}", shell_quote_os(inv.target.path().as_os_str()));
+        let real = format!(" {}", shell_quote_os(inv.target.shown_path().as_os_str()));
         line.replace(&real, " \"$p\"").replace(
             "(d=",
             &format!(
@@ -217,7 +217,7 @@ pub fn student_reproduce(
 /// (` python3 "$p"/fuel.py`).
 pub fn their_run_line(inv: &Invocation, program: &str) -> Option<(String, String)> {
     let words = shlex::split(program).filter(|w| w.len() > 1)?;
-    let mut real = format!(" {}", shell_quote_os(inv.target.path().as_os_str()));
+    let mut real = format!(" {}", shell_quote_os(inv.target.shown_path().as_os_str()));
     for w in inv.target.words() {
         real.push(' ');
         real.push_str(&shell_quote_os(w));
@@ -266,7 +266,7 @@ fn their_word(word: &str, marked: &[std::ffi::OsString]) -> String {
 /// up to the hang or the crash shows.
 fn unbuffered_line(inv: &Invocation, cmd: &str, crashed: bool) -> Option<String> {
     let env = env_and_command(inv);
-    let program = format!(" {}", shell_quote_os(inv.target.path().as_os_str()));
+    let program = format!(" {}", shell_quote_os(inv.target.shown_path().as_os_str()));
     let at = env.find(&program)?;
     let unbuffered = format!("{} stdbuf -o0{}", &env[..at], &env[at..]);
     let (how, until) = if crashed {
@@ -413,7 +413,11 @@ pub fn env_and_command(inv: &Invocation) -> String {
         word.push(v);
         let _ = write!(cmd, " {}", shell_quote_os(&word));
     }
-    let _ = write!(cmd, " {}", shell_quote_os(inv.target.path().as_os_str()));
+    let _ = write!(
+        cmd,
+        " {}",
+        shell_quote_os(inv.target.shown_path().as_os_str())
+    );
     for w in inv.target.words() {
         let _ = write!(cmd, " {}", shell_quote_os(w));
     }

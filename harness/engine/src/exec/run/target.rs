@@ -289,6 +289,19 @@ impl Target {
         &self.path
     }
 
+    /// The program's path as a person or a script names it. The built-in
+    /// reference runs as `/proc/self/exe`, which in a printed command or a
+    /// kit's `run.sh` would name the shell that runs it: there it is the
+    /// harness's own path as it was started.
+    pub fn shown_path(&self) -> PathBuf {
+        if self.reference.is_some() && self.path == Path::new("/proc/self/exe") {
+            if let Ok(started) = std::env::current_exe() {
+                return started;
+            }
+        }
+        self.path.clone()
+    }
+
     /// This command as a folder pack's model solution run from `home`:
     /// the source of its pack's expectations, contained as a program
     /// under test.
