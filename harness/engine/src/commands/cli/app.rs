@@ -41,6 +41,13 @@ impl<'a> App<'a> {
                 .ok_or_else(|| "no spec pack is registered".to_owned()),
             Some(name) => {
                 let registered = pack::find(self.packs, name);
+                if crate::packs::problem::package::is_package(std::path::Path::new(name)) {
+                    return Err(format!(
+                        "--spec {name}: a problem package (problem.yaml); this command does not \
+                         read one yet: `verify --spec {name}` runs its jury submissions \
+                         (docs/problem-packages.md)"
+                    ));
+                }
                 if crate::packs::folder::names_folder(name, registered.is_some()) {
                     // Loaded once per command; it lives as long as the
                     // process, like the registered packs.

@@ -107,6 +107,11 @@ pub(super) enum Sub {
     /// the model, an example rule, category and cases, explore.yaml
     /// (docs/new-pack.md).
     NewPack(NewPackCli),
+    /// Run a problem package's jury submissions (submissions/accepted,
+    /// wrong_answer, …) against it and check each against its folder
+    /// (docs/problem-packages.md): exit 0 when all agree, 1 naming those
+    /// that do not, 2 for a fault of the package.
+    Verify(VerifyCli),
     /// Print the version and each pack's suite content hash (as --version).
     Version,
     /// Print the JSON Schema of the case format.
@@ -115,6 +120,18 @@ pub(super) enum Sub {
         #[arg(long)]
         results: bool,
     },
+}
+
+/// The options of `verify`.
+#[derive(Debug, clap::Args)]
+pub(super) struct VerifyCli {
+    /// The problem package: a folder holding problem.yaml and data/, or
+    /// its .zip.
+    #[arg(long, value_name = "PATH")]
+    pub(super) spec: std::path::PathBuf,
+    /// Programs run at once (default: the cores).
+    #[arg(long, short = 'j', value_name = "N")]
+    pub(super) jobs: Option<usize>,
 }
 
 /// The options of `new-pack`.
