@@ -1,13 +1,15 @@
 //! A submission's verdict and score from its cases' results, as the
 //! format's default grader makes them: a group's children (its cases,
 //! then its subgroups) in order; `on_reject: break` stops at the first
-//! rejected child; the verdict by `first_error` (the default),
-//! `worst_error`, `always_accept` or `accept_if_any_accepted`; the score
-//! by `sum` (the default), `min`, `max` or `avg` of the children's (a
-//! case scores `accept_score` when accepted, else `reject_score`, unless
-//! its validator gave one), clamped to `range`; `ignore_sample` leaves
-//! `data/sample` out. The full score is the same made of every case
-//! accepted.
+//! rejected child; the verdict by `worst_error` (the default),
+//! `first_error` or `always_accept`, or accepted when any child is
+//! (`accept_if_any_accepted`); the score by `sum` (the default), `min`,
+//! `max` or `avg` of the children's (a case scores `accept_score` when
+//! accepted, else `reject_score`, unless its validator gave one),
+//! clamped to `range`; `ignore_sample` keeps only the last child (the
+//! root's `secret`; a subgroup that inherits it keeps only its last
+//! group, as problemtools' grader does). The full score is the same
+//! made of every case accepted.
 
 use std::collections::BTreeMap;
 
@@ -70,9 +72,6 @@ pub fn grade(group: &Group, results: &BTreeMap<String, CaseResult>) -> Option<Gr
         }
     }
     for sub in &group.groups {
-        if flags.ignore_sample && sub.name == "sample" {
-            continue;
-        }
         let Some(g) = grade(sub, results) else {
             continue;
         };
@@ -85,14 +84,19 @@ pub fn grade(group: &Group, results: &BTreeMap<String, CaseResult>) -> Option<Gr
     (!children.is_empty()).then(|| combine(group, children))
 }
 
-fn combine(group: &Group, children: Vec<Grade>) -> Grade {
+fn combine(group: &Group, mut children: Vec<Grade>) -> Grade {
     let flags = &group.flags;
+    if flags.ignore_sample && children.len() > 1 {
+        children.drain(..children.len() - 1);
+    }
     let first_failure = children.iter().find_map(|c| c.first_failure.clone());
     let first_bad = children
         .iter()
         .map(|c| c.verdict)
         .find(|v| *v != Verdict::Accepted);
+    let any_accepted = children.iter().any(|c| c.verdict == Verdict::Accepted);
     let verdict = match flags.verdict {
+        _ if flags.accept_if_any_accepted && any_accepted => Verdict::Accepted,
         VerdictRule::FirstError => first_bad.unwrap_or(Verdict::Accepted),
         VerdictRule::WorstError => children
             .iter()
@@ -100,13 +104,6 @@ fn combine(group: &Group, children: Vec<Grade>) -> Grade {
             .max()
             .unwrap_or(Verdict::Accepted),
         VerdictRule::AlwaysAccept => Verdict::Accepted,
-        VerdictRule::AcceptIfAnyAccepted => {
-            if children.iter().any(|c| c.verdict == Verdict::Accepted) {
-                Verdict::Accepted
-            } else {
-                first_bad.unwrap_or(Verdict::Accepted)
-            }
-        }
     };
     let scores = children.iter().map(|c| c.score);
     let mut score = match flags.score {
@@ -265,5 +262,32 @@ mod tests {
         ]);
         let g = grade(&t, &r).expect("graded");
         assert_eq!((g.verdict, g.score), (AC, 30.0));
+        // Inherited by `secret`, ignore_sample keeps its last group only,
+        // as problemtools' grader does.
+        t.groups[1].flags = root;
+        assert_eq!(full_score(&t), 30.0);
+        assert_eq!(grade(&t, &r).map(|g| g.score), Some(0.0));
+    }
+
+    #[test]
+    fn the_worst_error_is_a_crash_over_a_timeout_over_a_wrong_answer() {
+        let flags = GroupFlags {
+            on_reject_break: false,
+            ..GroupFlags::default()
+        };
+        let t = tree(flags.clone(), flags);
+        use Verdict::{
+            Accepted as AC, RunTimeError as RTE, TimeLimitExceeded as TLE, WrongAnswer as WA,
+        };
+        let r = results(&[
+            ("sample/1", WA),
+            ("secret/g1/1", TLE),
+            ("secret/g1/2", AC),
+            ("secret/g2/1", RTE),
+            ("secret/g2/2", AC),
+        ]);
+        let g = grade(&t, &r).expect("graded");
+        assert_eq!(g.verdict, RTE);
+        assert_eq!(g.first_failure.map(|f| f.case), Some("sample/1".to_owned()));
     }
 }

@@ -19,17 +19,19 @@ use std::time::{Duration, Instant};
 use crate::exec::run::{self, Ending, Invocation, Limits, Target};
 use crate::packs::problem::validator::{self, Flags};
 
-/// A verdict on one case, in problemtools' order of severity.
+/// A verdict on one case, in problemtools' order of severity (its
+/// default grader's `worst_error`: a run-time error is worse than a
+/// timeout, which is worse than a wrong answer).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Verdict {
     /// Accepted.
     Accepted,
     /// Wrong answer.
     WrongAnswer,
-    /// Run-time error: a crash, a status other than 0, too much output.
-    RunTimeError,
     /// Time limit exceeded.
     TimeLimitExceeded,
+    /// Run-time error: a crash, a status other than 0, too much output.
+    RunTimeError,
 }
 
 impl Verdict {
@@ -108,10 +110,12 @@ pub fn execute(program: &Target, input: &[u8], limits: CaseLimits) -> Result<Exe
         }))
     };
     match &outcome.ending {
-        Ending::TimedOut { after, .. } => failed(
-            Verdict::TimeLimitExceeded,
-            format!("killed after {:.2} s", after.as_secs_f64()),
-        ),
+        Ending::TimedOut { after, .. } => Ok(Executed::Failed(CaseResult {
+            verdict: Verdict::TimeLimitExceeded,
+            runtime: *after,
+            score: None,
+            reason: format!("killed after {:.2} s", after.as_secs_f64()),
+        })),
         _ if runtime > limits.time_limit => failed(
             Verdict::TimeLimitExceeded,
             format!(

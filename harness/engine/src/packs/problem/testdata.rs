@@ -2,24 +2,26 @@
 //! parent group unless the group's own file sets it: the output
 //! validator's flags (`output_validator_flags`, or the 2023-07 draft's
 //! `output_validator_args`), `on_reject` (`break` or `continue`), the
-//! default grader's flags (`grader_flags`: `first_error`, `worst_error`,
-//! `always_accept`, `accept_if_any_accepted`; `sum`, `min`, `max`,
-//! `avg`; `ignore_sample`), `accept_score`, `reject_score` and `range`.
+//! default grader's flags (`grader_flags`: `worst_error` (the default),
+//! `first_error`, `always_accept`, `accept_if_any_accepted`; `sum`,
+//! `min`, `max`, `avg`; `ignore_sample`), `accept_score`, `reject_score`
+//! and `range`. As problemtools' default grader reads them, a group's
+//! `grader_flags` is the whole of its grader's flags: a word it does not
+//! say is the default, not the parent's.
 
 use std::path::Path;
 
 /// How a group's verdict follows from its children's.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum VerdictRule {
-    /// The first child's verdict that is not accepted (the default).
+    /// The worst child verdict, by problemtools' order (a run-time error
+    /// over a timeout over a wrong answer): the default.
     #[default]
-    FirstError,
-    /// The worst child verdict (by problemtools' order AC < WA < RTE < TLE).
     WorstError,
+    /// The first child's verdict that is not accepted.
+    FirstError,
     /// Accepted whatever the children.
     AlwaysAccept,
-    /// Accepted when any child is.
-    AcceptIfAnyAccepted,
 }
 
 /// How a group's score follows from its children's.
@@ -45,9 +47,12 @@ pub struct GroupFlags {
     pub on_reject_break: bool,
     /// How its verdict is made.
     pub verdict: VerdictRule,
+    /// Accepted when any child is, whatever [`GroupFlags::verdict`] says.
+    pub accept_if_any_accepted: bool,
     /// How its score is made.
     pub score: ScoreRule,
-    /// Whether the sample group's results leave the verdict and score.
+    /// Whether only the last child counts (the root's `secret`, its
+    /// `sample` left out).
     pub ignore_sample: bool,
     /// A case's score when accepted.
     pub accept_score: f64,
@@ -63,6 +68,7 @@ impl Default for GroupFlags {
             validator_flags: Vec::new(),
             on_reject_break: true,
             verdict: VerdictRule::default(),
+            accept_if_any_accepted: false,
             score: ScoreRule::default(),
             ignore_sample: false,
             accept_score: 1.0,
@@ -153,15 +159,16 @@ pub fn read(path: &Path, inherited: &GroupFlags) -> Result<GroupFlags, String> {
 fn grader_flags(text: &str, flags: &mut GroupFlags) -> Result<(), String> {
     // problemtools' default grader starts from its defaults for every
     // group that gives grader_flags.
-    flags.verdict = VerdictRule::FirstError;
+    flags.verdict = VerdictRule::WorstError;
+    flags.accept_if_any_accepted = false;
     flags.score = ScoreRule::Sum;
     flags.ignore_sample = false;
     for word in text.split_whitespace() {
         match word {
             "first_error" => flags.verdict = VerdictRule::FirstError,
-            "worst_error" => flags.verdict = VerdictRule::WorstError,
+            "worst_error" | "no_errors" => flags.verdict = VerdictRule::WorstError,
             "always_accept" => flags.verdict = VerdictRule::AlwaysAccept,
-            "accept_if_any_accepted" => flags.verdict = VerdictRule::AcceptIfAnyAccepted,
+            "accept_if_any_accepted" => flags.accept_if_any_accepted = true,
             "sum" => flags.score = ScoreRule::Sum,
             "min" => flags.score = ScoreRule::Min,
             "max" => flags.score = ScoreRule::Max,

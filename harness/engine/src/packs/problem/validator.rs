@@ -244,16 +244,7 @@ fn compare_tokens(expected: &[u8], got: &[u8], flags: &Flags) -> Result<(), Stri
     if same {
         Ok(())
     } else {
-        let case = if flags.case_sensitive {
-            ""
-        } else {
-            " (case ignored)"
-        };
-        Err(format!(
-            "expected {}, got {}{case}",
-            shown(expected),
-            shown(got)
-        ))
+        Err(format!("expected {}, got {}", shown(expected), shown(got)))
     }
 }
 

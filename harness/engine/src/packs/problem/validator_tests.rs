@@ -52,7 +52,7 @@ fn trailing_output_and_early_ends_say_where() {
     let e = judge(b"a\nb\n", b"a\nc\n", &Flags::default()).expect_err("mismatch");
     assert_eq!(
         e.to_string(),
-        "line 2 of the output (line 2 of the answer): expected `b`, got `c` (case ignored)"
+        "line 2 of the output (line 2 of the answer): expected `b`, got `c`"
     );
 }
 

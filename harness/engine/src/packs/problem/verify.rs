@@ -199,11 +199,13 @@ fn time_limits(
     )
 }
 
-/// Whether every group stops at its first rejection with the first
-/// error's verdict: then a submission's first rejected case decides it.
+/// Whether every group stops at its first rejection, that rejection its
+/// verdict (the first or the worst error of the children run so far):
+/// then a submission's first rejected case decides it.
 fn stops_at_first(group: &crate::packs::problem::package::Group) -> bool {
     group.flags.on_reject_break
-        && group.flags.verdict == VerdictRule::FirstError
+        && !group.flags.accept_if_any_accepted
+        && group.flags.verdict != VerdictRule::AlwaysAccept
         && group.groups.iter().all(stops_at_first)
 }
 
