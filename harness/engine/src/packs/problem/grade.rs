@@ -249,7 +249,8 @@ mod tests {
         let mut t = tree(root.clone(), group);
         t.groups[1].flags = GroupFlags {
             verdict: VerdictRule::AlwaysAccept,
-            ..root
+            ignore_sample: false,
+            ..root.clone()
         };
         assert_eq!(full_score(&t), 60.0);
         use Verdict::{Accepted as AC, WrongAnswer as WA};
