@@ -148,11 +148,15 @@ pub fn full_score(group: &Group) -> f64 {
 }
 
 #[cfg(test)]
+#[expect(clippy::float_cmp, reason = "sums of small whole numbers, exact")]
 mod tests {
     use super::*;
     use crate::model::schema::Visibility;
     use crate::packs::problem::package::TestCase;
     use crate::packs::problem::testdata::GroupFlags;
+    use Verdict::{
+        Accepted as AC, RunTimeError as RTE, TimeLimitExceeded as TLE, WrongAnswer as WA,
+    };
 
     fn case(name: &str) -> TestCase {
         TestCase {
@@ -163,7 +167,7 @@ mod tests {
         }
     }
 
-    fn tree(root: GroupFlags, group: GroupFlags) -> Group {
+    fn tree(root: GroupFlags, group: &GroupFlags) -> Group {
         Group {
             name: String::new(),
             flags: root.clone(),
@@ -215,8 +219,7 @@ mod tests {
 
     #[test]
     fn pass_fail_takes_the_first_error_in_order() {
-        let t = tree(GroupFlags::default(), GroupFlags::default());
-        use Verdict::{Accepted as AC, TimeLimitExceeded as TLE, WrongAnswer as WA};
+        let t = tree(GroupFlags::default(), &GroupFlags::default());
         let r = results(&[
             ("sample/1", AC),
             ("secret/g1/1", AC),
@@ -246,14 +249,13 @@ mod tests {
             accept_score: 30.0,
             ..GroupFlags::default()
         };
-        let mut t = tree(root.clone(), group);
+        let mut t = tree(root.clone(), &group);
         t.groups[1].flags = GroupFlags {
             verdict: VerdictRule::AlwaysAccept,
             ignore_sample: false,
             ..root.clone()
         };
         assert_eq!(full_score(&t), 60.0);
-        use Verdict::{Accepted as AC, WrongAnswer as WA};
         let r = results(&[
             ("sample/1", WA),
             ("secret/g1/1", AC),
@@ -276,10 +278,7 @@ mod tests {
             on_reject_break: false,
             ..GroupFlags::default()
         };
-        let t = tree(flags.clone(), flags);
-        use Verdict::{
-            Accepted as AC, RunTimeError as RTE, TimeLimitExceeded as TLE, WrongAnswer as WA,
-        };
+        let t = tree(flags.clone(), &flags);
         let r = results(&[
             ("sample/1", WA),
             ("secret/g1/1", TLE),

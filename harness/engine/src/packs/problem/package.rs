@@ -189,8 +189,10 @@ impl Problem {
         let output_mib = number(&["limits", "output"]).unwrap_or(8.0);
         let validator = find_validator(&dir, format, validation.iter().any(|v| v == "custom"))?;
         // Legacy `validator_flags` are the root's default validator flags.
-        let mut root_flags = GroupFlags::default();
-        root_flags.validator_flags = words(get(&["validator_flags"]));
+        let root_flags = GroupFlags {
+            validator_flags: words(get(&["validator_flags"])),
+            ..GroupFlags::default()
+        };
         let mut budget = DATA_CAP;
         let data = dir.join("data");
         if !data.is_dir() {

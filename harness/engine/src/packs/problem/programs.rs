@@ -17,7 +17,7 @@ use crate::packs::problem::languages::{self, Table};
 #[derive(Debug, Clone)]
 pub enum Ready {
     /// Built; runs as this target.
-    Ready(Target),
+    Built(Target),
     /// Not run: the tool it needs is missing (`kotlinc`).
     Skipped(String),
     /// Its build failed (the first lines of the compiler's output).
@@ -99,7 +99,7 @@ pub fn prepare(path: &Path, name: &str, table: &Table, stage: &Path) -> Result<R
         left_out: std::collections::BTreeSet::new(),
     };
     Ok(match model::prepare(&recipe) {
-        Ok(target) => Ready::Ready(target),
+        Ok(target) => Ready::Built(target),
         Err(log) => Ready::CompileError(
             log.lines()
                 .skip_while(|l| l.starts_with("the model's build"))

@@ -239,6 +239,10 @@ fn decide(
 }
 
 /// Runs an interactive case: `program` and the `validator` joined.
+#[expect(
+    clippy::too_many_lines,
+    reason = "one conversation: start both, watch both, read the verdict"
+)]
 pub fn run_interactive(
     program: &Target,
     validator: &Target,

@@ -125,7 +125,7 @@ pub fn read(path: &Path, inherited: &GroupFlags) -> Result<GroupFlags, String> {
                 };
             }
             "grader_flags" => {
-                grader_flags(&text, &mut flags).map_err(|e| format!("{shown}: {e}"))?
+                grader_flags(&text, &mut flags).map_err(|e| format!("{shown}: {e}"))?;
             }
             "accept_score" => flags.accept_score = number(&text)?,
             "reject_score" => flags.reject_score = number(&text)?,
@@ -201,7 +201,7 @@ mod tests {
         let child = read_text("accept_score: 25\ngrader_flags: min\n", &parent).expect("child");
         assert!(!child.on_reject_break);
         assert_eq!(child.validator_flags, ["float_tolerance", "1e-6"]);
-        assert_eq!(child.accept_score, 25.0);
+        assert!((child.accept_score - 25.0).abs() < f64::EPSILON);
         assert_eq!(child.score, ScoreRule::Min);
         assert_eq!(
             read_text("range: 0 100\n", &parent).expect("range").range,

@@ -88,14 +88,14 @@ pub fn verify(problem: &Problem, workers: usize) -> Result<Report, String> {
     if let Some(v) = &problem.validator {
         sources.push(("the output validator".to_owned(), v.clone()));
     }
-    let mut built = pool(workers, sources, |(name, path)| {
+    let mut built = pool(workers, &sources, |(name, path)| {
         programs::prepare(path, name, &table, stage.path())
     })?
     .into_iter()
     .collect::<Result<Vec<Ready>, String>>()?;
     let judge = match problem.validator.as_ref().map(|_| built.pop()) {
         None => Judge::Default,
-        Some(Some(Ready::Ready(t))) => Judge::Custom(t),
+        Some(Some(Ready::Built(t))) => Judge::Custom(t),
         Some(Some(Ready::Skipped(why))) => {
             return Err(format!("the output validator cannot run: {why}"));
         }
@@ -151,7 +151,7 @@ pub fn verify(problem: &Problem, workers: usize) -> Result<Report, String> {
             let row = match &built[i] {
                 Ready::Skipped(why) => Row::Skipped(why.clone()),
                 Ready::CompileError(log) => Row::CompileError(log.clone()),
-                Ready::Ready(_) => {
+                Ready::Built(_) => {
                     let r = results.remove(&i).unwrap_or_default();
                     let slowest = r.values().map(|c| c.runtime).max().unwrap_or_default();
                     match grade::grade(&problem.root, &r) {
@@ -209,11 +209,16 @@ fn stops_at_first(group: &crate::packs::problem::package::Group) -> bool {
         && group.groups.iter().all(stops_at_first)
 }
 
+/// What makes two runs the same: the input, and for an interactive
+/// problem the answer and the validator's flags.
+type RunKey<'a> = (&'a [u8], &'a [u8], &'a [String]);
+
 /// Runs the submissions `subs` over `cases`: one job per submission and
 /// distinct run, on `workers` threads.
 #[expect(
     clippy::too_many_arguments,
-    reason = "one call site, each argument distinct"
+    clippy::too_many_lines,
+    reason = "one call site, each argument distinct; the jobs made, run and gathered"
 )]
 fn run_submissions(
     problem: &Problem,
@@ -229,10 +234,10 @@ fn run_submissions(
     workers: usize,
 ) -> Result<Vec<BTreeMap<String, CaseResult>>, String> {
     // The first case of each distinct run, and the cases sharing it.
-    let mut first_of: HashMap<(&[u8], &[u8], &[String]), usize> = HashMap::new();
+    let mut first_of: HashMap<RunKey<'_>, usize> = HashMap::new();
     let mut shared: Vec<usize> = Vec::with_capacity(cases.len());
     for (i, (g, c)) in cases.iter().enumerate() {
-        let key: (&[u8], &[u8], &[String]) = if problem.interactive {
+        let key: RunKey<'_> = if problem.interactive {
             (&c.input, &c.answer, &g.flags.validator_flags)
         } else {
             (&c.input, &[], &[])
@@ -242,7 +247,7 @@ fn run_submissions(
     let runnable: Vec<usize> = subs
         .iter()
         .copied()
-        .filter(|&s| matches!(built[s], Ready::Ready(_)))
+        .filter(|&s| matches!(built[s], Ready::Built(_)))
         .collect();
     // The first rejected case of each submission so far.
     let decided: Mutex<HashMap<usize, usize>> = Mutex::new(HashMap::new());
@@ -254,7 +259,6 @@ fn run_submissions(
                 .map(move |i| (s, i))
         })
         .collect();
-    let job_keys = jobs.clone();
     // The cases each distinct run stands for.
     let mut sharing: HashMap<usize, Vec<usize>> = HashMap::new();
     for (j, &i) in shared.iter().enumerate() {
@@ -262,7 +266,7 @@ fn run_submissions(
     }
     let outputs = pool(
         workers,
-        jobs,
+        &jobs,
         |&(s, i)| -> Result<Vec<(usize, CaseResult)>, String> {
             if stop_early
                 && decided
@@ -273,7 +277,7 @@ fn run_submissions(
             {
                 return Ok(Vec::new());
             }
-            let Ready::Ready(program) = &built[s] else {
+            let Ready::Built(program) = &built[s] else {
                 return Ok(Vec::new());
             };
             let at =
@@ -327,7 +331,7 @@ fn run_submissions(
         },
     )?;
     let mut by_sub: HashMap<usize, BTreeMap<String, CaseResult>> = HashMap::new();
-    for ((s, _), results) in job_keys.iter().zip(outputs) {
+    for ((s, _), results) in jobs.iter().zip(outputs) {
         let map = by_sub.entry(*s).or_default();
         for (j, r) in results? {
             map.insert(cases[j].1.name.clone(), r);
@@ -343,7 +347,7 @@ fn run_submissions(
 /// order (`Err` when a worker stopped short, which a panic would do).
 fn pool<T: Sync, R: Send>(
     workers: usize,
-    items: Vec<T>,
+    items: &[T],
     work: impl Fn(&T) -> R + Sync,
 ) -> Result<Vec<R>, String> {
     let next = Mutex::new(0usize);
