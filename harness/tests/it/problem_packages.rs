@@ -57,7 +57,9 @@ fn copy(name: &str, dir: &Path, keep: &[&str], cases: &[&str]) -> PathBuf {
         let wanted = if let Some(sub) = rel.strip_prefix("submissions/") {
             keep.contains(&sub)
         } else if let Some(case) = rel.strip_prefix("data/")
-            && (rel.ends_with(".in") || rel.ends_with(".ans"))
+            && Path::new(&rel)
+                .extension()
+                .is_some_and(|e| e == "in" || e == "ans")
         {
             cases.is_empty()
                 || cases
