@@ -127,4 +127,29 @@ mod tests {
             .collect();
         assert_eq!(names, ["lib/util.py", "main.py"]);
     }
+
+    #[test]
+    fn a_missing_compiler_is_a_skip_naming_it() {
+        let dir = tempfile::tempdir().expect("dir");
+        std::fs::write(
+            dir.path().join("languages.yaml"),
+            "c:\n  compile: no-such-cc-here -o {binary} {files}\n",
+        )
+        .expect("write");
+        std::fs::write(dir.path().join("a.c"), "int main(void) { return 0; }\n").expect("write");
+        let table = Table::for_package(dir.path()).expect("table");
+        let ready =
+            prepare(&dir.path().join("a.c"), "accepted/a.c", &table, dir.path()).expect("prepared");
+        assert!(
+            matches!(&ready, Ready::Skipped(why) if why == "no no-such-cc-here (C)"),
+            "{ready:?}"
+        );
+        let unknown = prepare(
+            &dir.path().join("languages.yaml"),
+            "accepted/x",
+            &table,
+            dir.path(),
+        );
+        assert!(unknown.unwrap_err().contains("no language"));
+    }
 }
