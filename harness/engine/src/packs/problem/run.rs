@@ -335,12 +335,13 @@ pub fn run_interactive(
             std::os::unix::process::ExitStatusExt::signal(&val_status).unwrap_or(0),
         ),
     };
+    // Bounded: the validator's files are read no further than 64 KiB.
     let read = |name: &str| {
-        std::fs::read(feedback.join(name)).ok().map(|b| {
-            String::from_utf8_lossy(&b[..b.len().min(64 << 10)])
-                .trim()
-                .to_owned()
-        })
+        use std::io::Read as _;
+        let file = std::fs::File::open(feedback.join(name)).ok()?;
+        let mut bytes = Vec::new();
+        file.take(64 << 10).read_to_end(&mut bytes).ok()?;
+        Some(String::from_utf8_lossy(&bytes).trim().to_owned())
     };
     let (verdict, score, reason) = decide(&ending, read("judgemessage.txt"), read("score.txt"))?;
     // A rejection speaks first; an accepted conversation with a program
