@@ -67,6 +67,14 @@ pub trait Pack: Send + Sync {
         Target::reference(self.name()).map_err(|e| e.to_string())
     }
 
+    /// Whether a check of a program runs the reference beside it (to
+    /// count the stdin lines it reads where a tolerance frees stdout, to
+    /// trace its rules): a problem package's answers are its `.ans`
+    /// files and its validator judges output alone, so it does not.
+    fn reference_in_checks(&self) -> bool {
+        true
+    }
+
     /// How `--spec` names the pack in printed commands: its name, or a
     /// folder pack's path.
     fn spec(&self) -> &'static str {
@@ -270,6 +278,27 @@ fn run_checker(pack: &dyn Pack, name: &str) -> ExitCode {
     }
 }
 
+/// Runs a problem package's default output validator named `name` on
+/// the checker protocol's files: exit 0 accepts, 1 rejects (the reason on
+/// stdout), 2 is a fault (a bad flag, a file that cannot be read).
+fn run_problem_validator(name: &str) -> ExitCode {
+    let judged = checker_input().and_then(|input| {
+        crate::packs::problem::validator::as_checker(name, &input.expected, &input.actual)
+            .unwrap_or_else(|| Err(format!("{name}: not the default output validator")))
+    });
+    match judged {
+        Ok(None) => ExitCode::SUCCESS,
+        Ok(Some(reason)) => {
+            println!("{}", reason.lines().next().unwrap_or("rejected"));
+            ExitCode::from(1)
+        }
+        Err(e) => {
+            eprintln!("{CHECKER_ENV}={name}: {e}");
+            crate::output::exit::code(crate::output::exit::USAGE)
+        }
+    }
+}
+
 /// The build line of a course that builds nothing: the submission runs as
 /// it is handed in ([`Pack::run_line`]).
 pub const NO_BUILD: &str = "";
@@ -353,6 +382,14 @@ pub fn reference_mode(packs: &[&dyn Pack]) -> Option<ExitCode> {
         return Some(code);
     }
     let name = std::env::var_os(REFERENCE_ENV).filter(|v| !v.is_empty())?;
+    // A problem package's cases are judged by its default output
+    // validator, whatever the package is called: no pack registers it.
+    if let Some(checker) = std::env::var_os(CHECKER_ENV)
+        && let Some(name) = checker.to_str()
+        && name.starts_with(crate::packs::problem::validator::DEFAULT_VALIDATOR)
+    {
+        return Some(run_problem_validator(name));
+    }
     let Some(pack) = packs
         .iter()
         .find(|p| Path::new(p.name()) == Path::new(&name))

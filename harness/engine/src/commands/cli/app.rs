@@ -42,11 +42,9 @@ impl<'a> App<'a> {
             Some(name) => {
                 let registered = pack::find(self.packs, name);
                 if crate::packs::problem::package::is_package(std::path::Path::new(name)) {
-                    return Err(format!(
-                        "--spec {name}: a problem package (problem.yaml); this command does not \
-                         read one yet: `verify --spec {name}` runs its jury submissions \
-                         (docs/problem-packages.md)"
-                    ));
+                    // Loaded once per command, as a folder pack is.
+                    let problem = crate::packs::problem::as_pack::ProblemPack::load(name)?;
+                    return Ok(Box::leak(Box::new(problem)));
                 }
                 if crate::packs::folder::names_folder(name, registered.is_some()) {
                     // Loaded once per command; it lives as long as the

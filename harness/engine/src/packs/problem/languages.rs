@@ -195,6 +195,56 @@ impl Table {
     }
 }
 
+/// The program [`build_script`] leaves at the top of a submission.
+pub const BUILT_PROGRAM: &str = "solution";
+
+/// An `sh` script that builds a student's submission as the table says:
+/// the first language (in the table's order) with a source file at the
+/// top of the submission is compiled with its line, and `solution` is
+/// left to run it: the compiled program itself when the run line is
+/// `./{binary}`, else a launcher that runs the run line from the
+/// submission's folder (`python3 mean.py`). `mark` runs it contained in
+/// the submission's copy; a submission of no known language fails the
+/// build, naming the extensions it looked for.
+pub fn build_script(table: &Table) -> String {
+    let mut out = String::from("set -e\n");
+    let mut looked = Vec::new();
+    for lang in &table.0 {
+        let globs = lang.files.join(" ");
+        looked.push(globs.clone());
+        let shell = |line: &str| {
+            line.replace("{files}", "$files")
+                .replace("{mainfile}", "$main")
+                .replace("{mainclass}", "$class")
+                .replace("{Mainclass}", "$class")
+                .replace("{binary}", BUILT_PROGRAM)
+                .replace('"', "\\\"")
+        };
+        out.push_str(&format!(
+            "files=$(ls -d {globs} 2>/dev/null | tr '\\n' ' ')\nif [ -n \"$files\" ]; then\n  \
+             main=$(ls -d {globs} 2>/dev/null | grep -i '^main\\.' | head -n 1)\n  \
+             [ -n \"$main\" ] || main=${{files%% *}}\n  class=${{main%.*}}\n"
+        ));
+        if let Some(compile) = &lang.compile {
+            out.push_str(&format!("  {}\n", shell(compile).replace("\\\"", "\"")));
+        }
+        if lang.run != "./{binary}" {
+            out.push_str(&format!(
+                "  run=\"{}\"\n  printf '#!/bin/sh\\ncd \"$(dirname \"$0\")\" || exit 2\\nexec %s\\n' \
+                 \"$run\" > {BUILT_PROGRAM}\n  chmod +x {BUILT_PROGRAM}\n",
+                shell(&lang.run)
+            ));
+        }
+        out.push_str("  exit 0\nfi\n");
+    }
+    out.push_str(&format!(
+        "echo 'no source file of a language this package knows at the top of the submission \
+         (looked for {})' >&2\nexit 1\n",
+        looked.join(" ")
+    ));
+    out
+}
+
 /// The lines of `lang` for a submission of `files` (names), the placeholders
 /// filled: `(compile, run)`.
 pub fn lines(lang: &Language, files: &[String]) -> (Option<String>, String) {

@@ -11,12 +11,15 @@
 //! - [`programs`]: a submission or validator compiled once.
 //! - [`run`]: one case run and judged (interactive: two programs joined).
 //! - [`grade`]: a submission's verdict and score from its cases'.
+//! - [`as_pack`]: the package as a spec pack (`run`, `mark`, the course
+//!   outputs): a suite of its test groups, judged by its validator.
 //! - [`verify`]: the jury's submissions run and checked; [`table`]: the
 //!   table it prints.
 //!
 //! There are no rule IDs in a problem package: a verdict names the test
 //! group, the case and the validator's reason.
 
+pub mod as_pack;
 pub mod grade;
 pub mod languages;
 pub mod package;

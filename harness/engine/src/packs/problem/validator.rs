@@ -144,6 +144,32 @@ impl<'a> Side<'a> {
     }
 }
 
+/// The prefix of a `match:` checker name that is this validator (a
+/// problem package's cases, `as_pack`); the group's flags follow it, one
+/// space before each.
+pub const DEFAULT_VALIDATOR: &str = "kattis-default";
+
+/// This validator as a checker named `name` (its flags after
+/// [`DEFAULT_VALIDATOR`]): `Ok(None)` accepts, `Ok(Some(reason))`
+/// rejects, `Err` is a bad flag (the package's fault, never the
+/// program's); `None` when `name` is not this validator's.
+pub fn as_checker(
+    name: &str,
+    answer: &[u8],
+    output: &[u8],
+) -> Option<Result<Option<String>, String>> {
+    let flags: Vec<String> = name
+        .strip_prefix(DEFAULT_VALIDATOR)?
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect();
+    Some(Flags::parse(&flags).map(|parsed| {
+        judge(answer, output, &parsed)
+            .err()
+            .map(|r| format!("the default output validator: {r}"))
+    }))
+}
+
 /// Judges `output` against `answer` under `flags`: `Ok` accepts.
 pub fn judge(answer: &[u8], output: &[u8], flags: &Flags) -> Result<(), Rejection> {
     let mut ans = Side::new(answer);
