@@ -16,8 +16,10 @@
 //!   scoring problem's are worth the group's full score (its cases'
 //!   `accept_score`s as its grader combines them).
 //! - `mark` builds a submission by the language table
-//!   ([`languages::build_script`]); `diff` runs the first accepted
-//!   submission that needs no compiling as the reference.
+//!   ([`languages::build_script`]).
+//! - `diff` is refused ([`NO_DIFF`] says why); the reference is the
+//!   first accepted submission that needs no compiling, which nothing
+//!   runs beside a check ([`Pack::reference_in_checks`]).
 //!
 //! Not yet: a custom output validator or an interactive problem under
 //! these commands (`verify` runs both); [`ProblemPack::load`] refuses
@@ -36,6 +38,13 @@ use crate::packs::problem::grade;
 use crate::packs::problem::languages::{self, Table};
 use crate::packs::problem::package::{Group, Problem};
 use crate::packs::problem::validator::DEFAULT_VALIDATOR;
+
+/// Why `diff` does not explore a problem package.
+pub const NO_DIFF: &str = "diff does not explore a problem package: sessions derived from its \
+    cases would be compared byte for byte (its cases cite no rule whose match: the explorer \
+    could apply, so the validator's tolerance is lost) on inputs no input validator has \
+    checked, flagging answers the package accepts; `verify` checks its jury submissions, and \
+    the default run judges a program by its validator";
 
 /// The time limit of a case when `problem.yaml` fixes none (`verify`
 /// derives one from the accepted submissions; a student's run does not
@@ -137,8 +146,20 @@ fn reference_of(problem: &Problem, table: &Table) -> Result<(String, PathBuf), S
             (parent, vec![name])
         };
         if let Some(lang) = table.detect(&files).filter(|l| l.compile.is_none()) {
-            let (_, run) = languages::lines(lang, &files);
-            return Ok((run, dir));
+            // The run starts in a fresh folder: the files by absolute
+            // path, which a line of words must hold unquoted.
+            let dir = std::path::absolute(&dir).unwrap_or(dir);
+            let absolute: Vec<String> = files
+                .iter()
+                .map(|f| dir.join(f).display().to_string())
+                .collect();
+            if absolute
+                .iter()
+                .all(|f| shlex::try_quote(f).is_ok_and(|q| q == f.as_str()))
+            {
+                let (_, run) = languages::lines(lang, &absolute);
+                return Ok((run, dir));
+            }
         }
     }
     Err(
@@ -148,14 +169,13 @@ fn reference_of(problem: &Problem, table: &Table) -> Result<(String, PathBuf), S
     )
 }
 
-/// The category a group's cases are in: its path below `data/` with
-/// `.` for `/` (a category is one folder: `secret.group1`), or `data`
-/// for cases right inside `data/`.
-fn category_of(group: &Group) -> String {
-    if group.name.is_empty() {
-        "data".to_owned()
-    } else {
-        group.name.replace('/', ".")
+/// The category a group's cases are in: its folder's name (a category
+/// is the folder its cases are in: `group1` of `secret/group1`), or
+/// `data` for cases right inside `data/`.
+fn category_of(group: &Group) -> &str {
+    match group.name.rsplit('/').next() {
+        Some(last) if !last.is_empty() => last,
+        _ => "data",
     }
 }
 
@@ -179,6 +199,7 @@ fn suite_of(
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     let mut categories = Vec::new();
     let mut checkers = BTreeSet::new();
+    let mut seen = std::collections::BTreeMap::new();
     let mut groups = vec![&problem.root];
     while let Some(group) = groups.pop() {
         groups.extend(group.groups.iter().rev());
@@ -186,12 +207,22 @@ fn suite_of(
             continue;
         }
         let category = category_of(group);
-        let category = category.as_str();
+        if let Some(other) = seen.insert(category, &group.name) {
+            return Err(format!(
+                "--spec {spec}: groups data/{other} and data/{} share the folder name \
+                 `{category}`, which names a marking category: rename one",
+                group.name
+            ));
+        }
         let public = group
             .cases
             .iter()
             .all(|c| c.visibility == Visibility::Public);
-        let marks = if problem.scoring {
+        // A scoring problem's sample scores nothing (problemtools'
+        // `ignore_sample`): a category worth no marks.
+        let marks = if problem.scoring && group.name == "sample" {
+            0.0
+        } else if problem.scoring {
             let own = Group {
                 groups: Vec::new(),
                 ..group.clone()
@@ -209,7 +240,11 @@ fn suite_of(
         let checker = checker_of(group);
         for case in &group.cases {
             let stem = case.name.rsplit('/').next().unwrap_or(&case.name);
-            let at = format!("{category}/{stem}");
+            let at = if group.name.is_empty() {
+                format!("{category}/{stem}")
+            } else {
+                format!("{}/{stem}", group.name)
+            };
             let visibility = match case.visibility {
                 Visibility::Public => "public",
                 Visibility::Secret => "secret",
@@ -270,8 +305,15 @@ impl Pack for ProblemPack {
         Vec::new()
     }
 
+    /// The first accepted submission that needs no compiling; without
+    /// one, this binary re-run as the package's reference, which refuses
+    /// (exit 2, a fault): nothing runs the reference beside a check
+    /// ([`Pack::reference_in_checks`]) and `diff` is refused, so `mark`'s
+    /// readiness check is all that asks for it.
     fn reference(&self) -> Result<Target, String> {
-        let (line, dir) = self.reference.clone()?;
+        let Ok((line, dir)) = self.reference.clone() else {
+            return Target::reference(self.name).map_err(|e| e.to_string());
+        };
         Target::command_from(&line, &dir)
             .map(|t| t.reading(dir.clone()))
             .map_err(|e| format!("the reference `{line}` in {}: {e}", dir.display()))

@@ -198,42 +198,48 @@ impl Table {
 /// The program [`build_script`] leaves at the top of a submission.
 pub const BUILT_PROGRAM: &str = "solution";
 
-/// An `sh` script that builds a student's submission as the table says:
-/// the first language (in the table's order) with a source file at the
-/// top of the submission is compiled with its line, and `solution` is
-/// left to run it: the compiled program itself when the run line is
-/// `./{binary}`, else a launcher that runs the run line from the
-/// submission's folder (`python3 mean.py`). `mark` runs it contained in
-/// the submission's copy; a submission of no known language fails the
-/// build, naming the extensions it looked for.
+/// An `sh` script that builds a student's submission as the table says,
+/// leaving one program, `solution` (`mark` keeps that file alone): the
+/// first language (in the table's order) with a source file at the top
+/// of the submission decides. A compiled language whose run line is
+/// `./{binary}` is compiled to `solution`; an interpreted one run as
+/// `INTERPRETER {mainfile}` becomes its main file behind a `#!/usr/bin/env
+/// INTERPRETER` line (Python, JavaScript, Ruby and shell read a first
+/// `#!` line as a comment); any other (Java, Kotlin, C#: a folder of
+/// classes) fails the build saying so, as does a submission of no known
+/// language, naming the extensions looked for.
 pub fn build_script(table: &Table) -> String {
     let mut out = String::from("set -e\n");
     let mut looked = Vec::new();
     for lang in &table.0 {
         let globs = lang.files.join(" ");
         looked.push(globs.clone());
-        let shell = |line: &str| {
-            line.replace("{files}", "$files")
-                .replace("{mainfile}", "$main")
-                .replace("{mainclass}", "$class")
-                .replace("{Mainclass}", "$class")
-                .replace("{binary}", BUILT_PROGRAM)
-                .replace('"', "\\\"")
-        };
         out.push_str(&format!(
             "files=$(ls -d {globs} 2>/dev/null | tr '\\n' ' ')\nif [ -n \"$files\" ]; then\n  \
              main=$(ls -d {globs} 2>/dev/null | grep -i '^main\\.' | head -n 1)\n  \
              [ -n \"$main\" ] || main=${{files%% *}}\n  class=${{main%.*}}\n"
         ));
-        if let Some(compile) = &lang.compile {
-            out.push_str(&format!("  {}\n", shell(compile).replace("\\\"", "\"")));
-        }
-        if lang.run != "./{binary}" {
-            out.push_str(&format!(
-                "  run=\"{}\"\n  printf '#!/bin/sh\\ncd \"$(dirname \"$0\")\" || exit 2\\nexec %s\\n' \
-                 \"$run\" > {BUILT_PROGRAM}\n  chmod +x {BUILT_PROGRAM}\n",
-                shell(&lang.run)
-            ));
+        let words: Vec<&str> = lang.run.split_whitespace().collect();
+        match (&lang.compile, words.as_slice()) {
+            (Some(compile), ["./{binary}"]) => {
+                let line = compile
+                    .replace("{files}", "$files")
+                    .replace("{mainfile}", "$main")
+                    .replace("{mainclass}", "$class")
+                    .replace("{binary}", BUILT_PROGRAM);
+                out.push_str(&format!("  {line}\n"));
+            }
+            (None, [interpreter, "{mainfile}"]) if !interpreter.contains('\'') => {
+                out.push_str(&format!(
+                    "  {{ printf '#!/usr/bin/env {interpreter}\\n'; cat \"$main\"; }} > \
+                     {BUILT_PROGRAM}\n  chmod +x {BUILT_PROGRAM}\n"
+                ));
+            }
+            _ => out.push_str(&format!(
+                "  echo 'a {} submission cannot be marked yet: mark keeps one program file' >&2\n  \
+                 exit 1\n",
+                lang.name.replace('\'', "")
+            )),
         }
         out.push_str("  exit 0\nfi\n");
     }
