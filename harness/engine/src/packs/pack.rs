@@ -2,6 +2,11 @@
 //! embedded suite (cases, `suite.yaml`, `rules.yaml`, rulings), its rule IDs,
 //! how to run its reference and, for `diff`, its explorer. The engine never
 //! names a pack; the binary that registers packs passes them in.
+//!
+//! One piece: the trait and the reference mode that re-runs this binary
+//! as a pack's reference or checker are one interface (what a pack plugs
+//! in, and how the engine calls it back contained); the checker protocol's
+//! files are read here for every kind of pack.
 
 use std::ffi::OsString;
 use std::path::Path;
@@ -278,27 +283,6 @@ fn run_checker(pack: &dyn Pack, name: &str) -> ExitCode {
     }
 }
 
-/// Runs a problem package's default output validator named `name` on
-/// the checker protocol's files: exit 0 accepts, 1 rejects (the reason on
-/// stdout), 2 is a fault (a bad flag, a file that cannot be read).
-fn run_problem_validator(name: &str) -> ExitCode {
-    let judged = checker_input().and_then(|input| {
-        crate::packs::problem::validator::as_checker(name, &input.expected, &input.actual)
-            .unwrap_or_else(|| Err(format!("{name}: not the default output validator")))
-    });
-    match judged {
-        Ok(None) => ExitCode::SUCCESS,
-        Ok(Some(reason)) => {
-            println!("{}", reason.lines().next().unwrap_or("rejected"));
-            ExitCode::from(1)
-        }
-        Err(e) => {
-            eprintln!("{CHECKER_ENV}={name}: {e}");
-            crate::output::exit::code(crate::output::exit::USAGE)
-        }
-    }
-}
-
 /// The build line of a course that builds nothing: the submission runs as
 /// it is handed in ([`Pack::run_line`]).
 pub const NO_BUILD: &str = "";
@@ -388,7 +372,8 @@ pub fn reference_mode(packs: &[&dyn Pack]) -> Option<ExitCode> {
         && let Some(name) = checker.to_str()
         && name.starts_with(crate::packs::problem::validator::DEFAULT_VALIDATOR)
     {
-        return Some(run_problem_validator(name));
+        let sides = checker_input().map(|i| (i.expected, i.actual));
+        return Some(crate::packs::problem::validator::checker_main(name, sides));
     }
     let Some(pack) = packs
         .iter()

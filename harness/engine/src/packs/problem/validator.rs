@@ -170,6 +170,32 @@ pub fn as_checker(
     }))
 }
 
+/// This validator run as the `match:` checker `name` on the checker
+/// protocol's files, read by the caller as `(expected, actual)` (this
+/// binary re-run contained, `reference_mode`): exit 0 accepts, 1 rejects
+/// (the reason on stdout), 2 is a fault (a bad flag, a file that cannot
+/// be read).
+pub fn checker_main(
+    name: &str,
+    sides: Result<(Vec<u8>, Vec<u8>), String>,
+) -> std::process::ExitCode {
+    let judged = sides.and_then(|(expected, actual)| {
+        as_checker(name, &expected, &actual)
+            .unwrap_or_else(|| Err(format!("{name}: not the default output validator")))
+    });
+    match judged {
+        Ok(None) => std::process::ExitCode::SUCCESS,
+        Ok(Some(reason)) => {
+            println!("{}", reason.lines().next().unwrap_or("rejected"));
+            std::process::ExitCode::from(1)
+        }
+        Err(e) => {
+            eprintln!("{}={name}: {e}", crate::judge::checker::CHECKER_ENV);
+            crate::output::exit::code(crate::output::exit::USAGE)
+        }
+    }
+}
+
 /// Judges `output` against `answer` under `flags`: `Ok` accepts.
 pub fn judge(answer: &[u8], output: &[u8], flags: &Flags) -> Result<(), Rejection> {
     let mut ans = Side::new(answer);
