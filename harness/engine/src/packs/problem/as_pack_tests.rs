@@ -1,10 +1,5 @@
 //! Tests of [`super`]: a problem package's suite as the engine reads it.
 
-#![expect(
-    clippy::expect_used,
-    reason = "a test's set-up failing is that test's failure"
-)]
-
 use super::*;
 use crate::model::suite::{CaseFile, Root};
 

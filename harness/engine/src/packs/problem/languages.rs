@@ -209,12 +209,12 @@ pub const BUILT_PROGRAM: &str = "solution";
 /// classes) fails the build saying so, as does a submission of no known
 /// language, naming the extensions looked for.
 pub fn build_script(table: &Table) -> String {
-    let mut out = String::from("set -e\n");
+    let mut out = vec!["set -e\n".to_owned()];
     let mut looked = Vec::new();
     for lang in &table.0 {
         let globs = lang.files.join(" ");
         looked.push(globs.clone());
-        out.push_str(&format!(
+        out.push(format!(
             "files=$(ls -d {globs} 2>/dev/null | tr '\\n' ' ')\nif [ -n \"$files\" ]; then\n  \
              main=$(ls -d {globs} 2>/dev/null | grep -i '^main\\.' | head -n 1)\n  \
              [ -n \"$main\" ] || main=${{files%% *}}\n  class=${{main%.*}}\n"
@@ -227,28 +227,28 @@ pub fn build_script(table: &Table) -> String {
                     .replace("{mainfile}", "$main")
                     .replace("{mainclass}", "$class")
                     .replace("{binary}", BUILT_PROGRAM);
-                out.push_str(&format!("  {line}\n"));
+                out.push(format!("  {line}\n"));
             }
             (None, [interpreter, "{mainfile}"]) if !interpreter.contains('\'') => {
-                out.push_str(&format!(
+                out.push(format!(
                     "  {{ printf '#!/usr/bin/env {interpreter}\\n'; cat \"$main\"; }} > \
                      {BUILT_PROGRAM}\n  chmod +x {BUILT_PROGRAM}\n"
                 ));
             }
-            _ => out.push_str(&format!(
+            _ => out.push(format!(
                 "  echo 'a {} submission cannot be marked yet: mark keeps one program file' >&2\n  \
                  exit 1\n",
                 lang.name.replace('\'', "")
             )),
         }
-        out.push_str("  exit 0\nfi\n");
+        out.push("  exit 0\nfi\n".to_owned());
     }
-    out.push_str(&format!(
+    out.push(format!(
         "echo 'no source file of a language this package knows at the top of the submission \
          (looked for {})' >&2\nexit 1\n",
         looked.join(" ")
     ));
-    out
+    out.concat()
 }
 
 /// The lines of `lang` for a submission of `files` (names), the placeholders
