@@ -88,7 +88,7 @@ impl ProblemPack {
             return refuse("a custom output validator");
         }
         let table = Table::for_package(&problem.dir)?;
-        let (suite, checkers) = suite_of(&problem, spec)?;
+        let (suite, checkers) = suite_of(&problem, spec, Path::new(spec).is_file())?;
         let timeout = problem
             .time
             .fixed
@@ -192,6 +192,7 @@ fn checker_of(group: &Group) -> String {
 fn suite_of(
     problem: &Problem,
     spec: &str,
+    unpacked: bool,
 ) -> Result<(&'static EmbeddedSuite, Vec<&'static str>), String> {
     let yaml = |v: &serde_json::Value| {
         yaml_serde::to_string(v).map_err(|e| format!("{spec}: a case written as YAML: {e}"))
@@ -264,6 +265,20 @@ fn suite_of(
                     "stderr": "any",
                 },
             });
+            let mut file = file;
+            // A `.zip`'s folder is gone when the harness returns: a
+            // reproduce line must not name its `.in`, so the input goes
+            // inline.
+            if unpacked && let Some(map) = file.as_object_mut() {
+                use base64::Engine as _;
+                map.remove("stdin-file");
+                map.insert(
+                    "stdin-base64".to_owned(),
+                    base64::engine::general_purpose::STANDARD
+                        .encode(&case.input)
+                        .into(),
+                );
+            }
             files.push((format!("{at}.yaml"), yaml(&file)?.into_bytes()));
             files.push((format!("{at}.in"), case.input.clone()));
             files.push((format!("{at}.ans"), case.answer.clone()));
