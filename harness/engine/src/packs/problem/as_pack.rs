@@ -36,7 +36,7 @@ use crate::model::schema::Visibility;
 use crate::packs::pack::{BuildRecipe, Dependency, EmbeddedSuite, Pack};
 use crate::packs::problem::grade;
 use crate::packs::problem::languages::{self, Table};
-use crate::packs::problem::package::{Group, Problem};
+use crate::packs::problem::package::{Group, Problem, TestCase};
 use crate::packs::problem::validator::DEFAULT_VALIDATOR;
 
 /// Why `diff` does not explore a problem package.
@@ -187,6 +187,68 @@ fn checker_of(group: &Group) -> String {
         .join(" ")
 }
 
+/// What a group's category is worth: a scoring problem's group its full
+/// score, its sample nothing (problemtools' `ignore_sample`); a
+/// pass-fail problem's group one mark.
+fn marks_of(problem: &Problem, group: &Group) -> f64 {
+    if problem.scoring && group.name == "sample" {
+        0.0
+    } else if problem.scoring {
+        let own = Group {
+            groups: Vec::new(),
+            ..group.clone()
+        };
+        grade::full_score(&own)
+    } else {
+        1.0
+    }
+}
+
+/// The case file of `case` of `group`, in the category `category`,
+/// judged by `checker`; its input inline when the package was `unpacked`
+/// from a `.zip`, whose folder is gone when the harness returns (a
+/// reproduce line must not name its `.in`).
+fn case_file(
+    problem: &Problem,
+    group: &Group,
+    case: &TestCase,
+    category: &str,
+    checker: &str,
+    unpacked: bool,
+) -> serde_json::Value {
+    let stem = case.name.rsplit('/').next().unwrap_or(&case.name);
+    let visibility = match case.visibility {
+        Visibility::Public => "public",
+        Visibility::Secret => "secret",
+    };
+    let mut file = json!({
+        "summary": format!("test case data/{} of group {}", case.name, group.name),
+        "category": category,
+        "rules": [],
+        "visibility": visibility,
+        "timeout": problem.time.fixed.unwrap_or(UNFIXED_LIMIT.as_secs_f64()),
+        "output-cap": problem.output_cap,
+        "stdin-file": format!("{stem}.in"),
+        "status": 0,
+        "stdout-file": format!("{stem}.ans"),
+        "match": {
+            "stdout": {"checker": format!("builtin:{checker}")},
+            "stderr": "any",
+        },
+    });
+    if unpacked && let Some(map) = file.as_object_mut() {
+        use base64::Engine as _;
+        map.remove("stdin-file");
+        map.insert(
+            "stdin-base64".to_owned(),
+            base64::engine::general_purpose::STANDARD
+                .encode(&case.input)
+                .into(),
+        );
+    }
+    file
+}
+
 /// The suite of `problem` (`suite.yaml`, a case file and its two
 /// sidecars for each test case) and the checker names its cases use.
 fn suite_of(
@@ -219,22 +281,9 @@ fn suite_of(
             .cases
             .iter()
             .all(|c| c.visibility == Visibility::Public);
-        // A scoring problem's sample scores nothing (problemtools'
-        // `ignore_sample`): a category worth no marks.
-        let marks = if problem.scoring && group.name == "sample" {
-            0.0
-        } else if problem.scoring {
-            let own = Group {
-                groups: Vec::new(),
-                ..group.clone()
-            };
-            grade::full_score(&own)
-        } else {
-            1.0
-        };
         categories.push(json!({
             "name": category,
-            "marks": marks,
+            "marks": marks_of(problem, group),
             "title": format!("test group {category}"),
             "visibility": if public { "public" } else { "secret" },
         }));
@@ -246,39 +295,7 @@ fn suite_of(
             } else {
                 format!("{}/{stem}", group.name)
             };
-            let visibility = match case.visibility {
-                Visibility::Public => "public",
-                Visibility::Secret => "secret",
-            };
-            let file = json!({
-                "summary": format!("test case data/{} of group {}", case.name, group.name),
-                "category": category,
-                "rules": [],
-                "visibility": visibility,
-                "timeout": problem.time.fixed.unwrap_or(UNFIXED_LIMIT.as_secs_f64()),
-                "output-cap": problem.output_cap,
-                "stdin-file": format!("{stem}.in"),
-                "status": 0,
-                "stdout-file": format!("{stem}.ans"),
-                "match": {
-                    "stdout": {"checker": format!("builtin:{checker}")},
-                    "stderr": "any",
-                },
-            });
-            let mut file = file;
-            // A `.zip`'s folder is gone when the harness returns: a
-            // reproduce line must not name its `.in`, so the input goes
-            // inline.
-            if unpacked && let Some(map) = file.as_object_mut() {
-                use base64::Engine as _;
-                map.remove("stdin-file");
-                map.insert(
-                    "stdin-base64".to_owned(),
-                    base64::engine::general_purpose::STANDARD
-                        .encode(&case.input)
-                        .into(),
-                );
-            }
+            let file = case_file(problem, group, case, category, &checker, unpacked);
             files.push((format!("{at}.yaml"), yaml(&file)?.into_bytes()));
             files.push((format!("{at}.in"), case.input.clone()));
             files.push((format!("{at}.ans"), case.answer.clone()));
