@@ -37,6 +37,7 @@ mod memory;
 mod misbehave;
 mod nogo_runs;
 mod nogo_variants;
+mod problem_packages;
 mod python;
 mod report;
 mod results;

@@ -26,6 +26,7 @@ pub mod decided;
 pub mod environment;
 pub mod exception;
 pub mod failure;
+pub mod float_token;
 pub mod group;
 pub mod mask;
 pub mod memory;

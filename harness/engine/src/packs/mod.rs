@@ -14,3 +14,4 @@
 pub mod builtin;
 pub mod folder;
 pub mod pack;
+pub mod problem;

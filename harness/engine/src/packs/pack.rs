@@ -2,6 +2,11 @@
 //! embedded suite (cases, `suite.yaml`, `rules.yaml`, rulings), its rule IDs,
 //! how to run its reference and, for `diff`, its explorer. The engine never
 //! names a pack; the binary that registers packs passes them in.
+//!
+//! One piece: the trait and the reference mode that re-runs this binary
+//! as a pack's reference or checker are one interface (what a pack plugs
+//! in, and how the engine calls it back contained); the checker protocol's
+//! files are read here for every kind of pack.
 
 use std::ffi::OsString;
 use std::path::Path;
@@ -65,6 +70,14 @@ pub trait Pack: Send + Sync {
     /// as a program under test.
     fn reference(&self) -> Result<Target, String> {
         Target::reference(self.name()).map_err(|e| e.to_string())
+    }
+
+    /// Whether a check of a program runs the reference beside it (to
+    /// count the stdin lines it reads where a tolerance frees stdout, to
+    /// trace its rules): a problem package's answers are its `.ans`
+    /// files and its validator judges output alone, so it does not.
+    fn reference_in_checks(&self) -> bool {
+        true
     }
 
     /// How `--spec` names the pack in printed commands: its name, or a
@@ -353,6 +366,15 @@ pub fn reference_mode(packs: &[&dyn Pack]) -> Option<ExitCode> {
         return Some(code);
     }
     let name = std::env::var_os(REFERENCE_ENV).filter(|v| !v.is_empty())?;
+    // A problem package's cases are judged by its default output
+    // validator, whatever the package is called: no pack registers it.
+    if let Some(checker) = std::env::var_os(CHECKER_ENV)
+        && let Some(name) = checker.to_str()
+        && name.starts_with(crate::packs::problem::validator::DEFAULT_VALIDATOR)
+    {
+        let sides = checker_input().map(|i| (i.expected, i.actual));
+        return Some(crate::packs::problem::validator::checker_main(name, sides));
+    }
     let Some(pack) = packs
         .iter()
         .find(|p| Path::new(p.name()) == Path::new(&name))

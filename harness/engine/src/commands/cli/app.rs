@@ -41,6 +41,11 @@ impl<'a> App<'a> {
                 .ok_or_else(|| "no spec pack is registered".to_owned()),
             Some(name) => {
                 let registered = pack::find(self.packs, name);
+                if crate::packs::problem::package::is_package(std::path::Path::new(name)) {
+                    // Loaded once per command, as a folder pack is.
+                    let problem = crate::packs::problem::as_pack::ProblemPack::load(name)?;
+                    return Ok(Box::leak(Box::new(problem)));
+                }
                 if crate::packs::folder::names_folder(name, registered.is_some()) {
                     // Loaded once per command; it lives as long as the
                     // process, like the registered packs.

@@ -110,6 +110,11 @@ pub(super) enum Sub {
     /// Write the student's copy of a folder pack into a new folder: the
     /// rulings, rules, public cases and helpers; no secret case, no model.
     Publish(PublishCli),
+    /// Run a problem package's jury submissions (submissions/accepted,
+    /// wrong_answer, …) against it and check each against its folder
+    /// (docs/problem-packages.md): exit 0 when all agree, 1 naming those
+    /// that do not, 2 for a fault of the package.
+    Verify(VerifyCli),
     /// Print the version and each pack's suite content hash (as --version).
     Version,
     /// Print the JSON Schema of the case format.
@@ -128,6 +133,18 @@ pub(super) struct PublishCli {
     pub(super) spec: std::path::PathBuf,
     /// The folder to write the student's copy into (new, or empty).
     pub(super) out: std::path::PathBuf,
+}
+
+/// The options of `verify`.
+#[derive(Debug, clap::Args)]
+pub(super) struct VerifyCli {
+    /// The problem package: a folder holding problem.yaml and data/, or
+    /// its .zip.
+    #[arg(long, value_name = "PATH")]
+    pub(super) spec: std::path::PathBuf,
+    /// Programs run at once (default: the cores).
+    #[arg(long, short = 'j', value_name = "N")]
+    pub(super) jobs: Option<usize>,
 }
 
 /// The options of `new-pack`.

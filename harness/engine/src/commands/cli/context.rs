@@ -77,8 +77,10 @@ pub(super) fn context(
     }
     let reference = if target.is_reference() {
         Some(target.clone())
-    } else {
+    } else if pack.reference_in_checks() {
         pack.reference().ok()
+    } else {
+        None
     };
     let checkers = crate::packs::pack::checkers(pack).with_model(reference.clone());
     Ok(Context {

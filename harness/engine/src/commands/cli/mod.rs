@@ -146,6 +146,7 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
         },
         Some(Sub::NewPack(cli)) => new_pack(app, &cli),
         Some(Sub::Publish(cli)) => publish(app, &cli),
+        Some(Sub::Verify(cli)) => verify_main(app, &cli),
         Some(Sub::Version) => {
             println!("{} {}", app.program, version(app));
             exit::code(exit::PASSED)
@@ -178,6 +179,36 @@ fn publish(app: &App<'_>, cli: &args::PublishCli) -> ExitCode {
                 done.model_files
             );
             exit::code(exit::PASSED)
+        }
+    }
+}
+
+/// `verify`: the package read, its jury submissions checked, the table
+/// printed.
+fn verify_main(app: &App<'_>, cli: &args::VerifyCli) -> ExitCode {
+    use crate::packs::problem::{package::Problem, table, verify};
+    let workers = cli
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
+    let problem = match Problem::load(&cli.spec) {
+        Ok(p) => p,
+        Err(e) => return usage_error(app.program, &format!("verify: {e}")),
+    };
+    match verify::verify(&problem, workers) {
+        Err(e) => usage_error(app.program, &format!("verify {}: {e}", cli.spec.display())),
+        Ok(report) => {
+            let (text, disagree) = table::render(&problem, &report);
+            print!("{text}");
+            if disagree > 0 {
+                exit::code(exit::FAILED)
+            } else if !table::any_accepted(&report) {
+                usage_error(
+                    app.program,
+                    "verify: no accepted submission ran, so nothing checked the package",
+                )
+            } else {
+                exit::code(exit::PASSED)
+            }
         }
     }
 }
@@ -265,6 +296,13 @@ fn diff_main(app: &App<'_>, command: DiffCommand) -> ExitCode {
         Err(e) => return report(&e),
     };
     let Some(explorer) = pack.explorer() else {
+        if crate::packs::problem::package::is_package(std::path::Path::new(pack.spec())) {
+            return report(&format!(
+                "--spec {}: {}",
+                pack.spec(),
+                crate::packs::problem::as_pack::NO_DIFF
+            ));
+        }
         return report(&format!(
             "spec pack {} has no explorer for diff",
             pack.name()

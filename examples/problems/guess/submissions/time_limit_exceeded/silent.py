@@ -1,0 +1,2 @@
+# Waits for the validator to speak first: both wait forever.
+input()

@@ -1,0 +1,4 @@
+fun main() {
+    val name = readLine()!!.trim()
+    println("Hello, $name!")
+}

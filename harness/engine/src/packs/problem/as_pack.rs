@@ -1,0 +1,389 @@
+//! A problem package presented to the engine as a spec pack, as a folder
+//! pack presents its folder: its test data becomes a suite held in
+//! memory (a `suite.yaml` whose categories are the test groups, one case
+//! file beside each `.in`/`.ans` pair, stdin and the expected stdout read
+//! from them as sidecars), so the default run, `mark`, `--results`,
+//! `--junit` and the course outputs read it as they read any suite.
+//!
+//! - A case's `visibility:` is its group's: `data/sample` public, the
+//!   rest secret (and the category says the same).
+//! - A case is judged by a `match:` checker, the default output
+//!   validator with its group's flags ([`DEFAULT_VALIDATOR`]): the
+//!   harness re-executed contained, as a built-in pack's checker is; its
+//!   rejection is the cause's reason, and the cause names the group (a
+//!   problem package has no rule IDs: a case cites none).
+//! - Marks: a pass-fail problem's groups are worth one mark each; a
+//!   scoring problem's are worth the group's full score (its cases'
+//!   `accept_score`s as its grader combines them).
+//! - `mark` builds a submission by the language table
+//!   ([`languages::build_script`]).
+//! - `diff` is refused ([`NO_DIFF`] says why); the reference is the
+//!   first accepted submission that needs no compiling, which nothing
+//!   runs beside a check ([`Pack::reference_in_checks`]).
+//!
+//! Not yet: a custom output validator or an interactive problem under
+//! these commands (`verify` runs both); [`ProblemPack::load`] refuses
+//! them, naming `verify`.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::exec::run::Target;
+use crate::model::schema::Visibility;
+use crate::packs::pack::{BuildRecipe, Dependency, EmbeddedSuite, Pack};
+use crate::packs::problem::grade;
+use crate::packs::problem::languages::{self, Table};
+use crate::packs::problem::package::{Group, Problem, TestCase};
+use crate::packs::problem::validator::DEFAULT_VALIDATOR;
+
+/// Why `diff` does not explore a problem package.
+pub const NO_DIFF: &str = "diff does not explore a problem package: sessions derived from its \
+    cases would be compared byte for byte (its cases cite no rule whose match: the explorer \
+    could apply, so the validator's tolerance is lost) on inputs no input validator has \
+    checked, flagging answers the package accepts; `verify` checks its jury submissions, and \
+    the default run judges a program by its validator";
+
+/// The time limit of a case when `problem.yaml` fixes none (`verify`
+/// derives one from the accepted submissions; a student's run does not
+/// run them).
+const UNFIXED_LIMIT: Duration = Duration::from_secs(10);
+
+/// A problem package as a spec pack.
+#[derive(Debug)]
+pub struct ProblemPack {
+    spec: &'static str,
+    name: &'static str,
+    suite: &'static EmbeddedSuite,
+    dir: PathBuf,
+    /// The distinct checker names the cases use.
+    checkers: Vec<&'static str>,
+    timeout: Duration,
+    recipe: BuildRecipe,
+    reference: Result<(String, PathBuf), String>,
+}
+
+fn leak(text: String) -> &'static str {
+    Box::leak(text.into_boxed_str())
+}
+
+impl ProblemPack {
+    /// Reads the package at `spec` (a folder or a `.zip`) and builds its
+    /// suite; a package these commands cannot judge yet is refused,
+    /// naming `verify`.
+    pub fn load(spec: &str) -> Result<Self, String> {
+        let problem = Problem::load(Path::new(spec))?;
+        let refuse = |what: &str| {
+            Err(format!(
+                "--spec {spec}: {what}: run, mark and diff do not judge one yet; `verify --spec \
+                 {spec}` runs its jury submissions (docs/problem-packages.md)"
+            ))
+        };
+        if problem.interactive {
+            return refuse("an interactive problem");
+        }
+        if problem.validator.is_some() {
+            return refuse("a custom output validator");
+        }
+        let table = Table::for_package(&problem.dir)?;
+        let (suite, checkers) = suite_of(&problem, spec, Path::new(spec).is_file())?;
+        let timeout = problem
+            .time
+            .fixed
+            .filter(|t| t.is_finite() && *t > 0.0)
+            .map_or(UNFIXED_LIMIT, Duration::from_secs_f64);
+        // A `.zip` is unpacked into a folder that goes with `problem`:
+        // its submissions are not kept for a reference.
+        let reference = if Path::new(spec).is_file() {
+            Err(format!(
+                "--spec {spec}: a .zip's submissions are not kept for a reference; unzip it and \
+                 name the folder"
+            ))
+        } else {
+            reference_of(&problem, &table)
+        };
+        Ok(Self {
+            spec: leak(spec.to_owned()),
+            name: leak(problem.name.clone()),
+            suite,
+            dir: problem.dir.clone(),
+            checkers,
+            timeout,
+            recipe: BuildRecipe {
+                program: languages::BUILT_PROGRAM,
+                with_makefile: None,
+                otherwise: leak(languages::build_script(&table)),
+            },
+            reference,
+        })
+    }
+}
+
+/// The first accepted submission a language runs without compiling: its
+/// run line and its folder.
+fn reference_of(problem: &Problem, table: &Table) -> Result<(String, PathBuf), String> {
+    for sub in problem
+        .submissions
+        .iter()
+        .filter(|s| s.folder == "accepted")
+    {
+        let (dir, files) = if sub.path.is_dir() {
+            let names = std::fs::read_dir(&sub.path)
+                .map_err(|e| format!("{}: {e}", sub.path.display()))?
+                .filter_map(Result::ok)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect::<Vec<_>>();
+            (sub.path.clone(), names)
+        } else {
+            let parent = sub.path.parent().unwrap_or(Path::new(".")).to_owned();
+            let name = sub
+                .path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            (parent, vec![name])
+        };
+        if let Some(lang) = table.detect(&files).filter(|l| l.compile.is_none()) {
+            // The run starts in a fresh folder: the files by absolute
+            // path, which a line of words must hold unquoted.
+            let dir = std::path::absolute(&dir).unwrap_or(dir);
+            let absolute: Vec<String> = files
+                .iter()
+                .map(|f| dir.join(f).display().to_string())
+                .collect();
+            if absolute
+                .iter()
+                .all(|f| shlex::try_quote(f).is_ok_and(|q| q == f.as_str()))
+            {
+                let (_, run) = languages::lines(lang, &absolute);
+                return Ok((run, dir));
+            }
+        }
+    }
+    Err(
+        "no accepted submission runs without compiling (diff needs one as the reference: a \
+         Python, JavaScript, Ruby or shell submission in submissions/accepted)"
+            .to_owned(),
+    )
+}
+
+/// The category a group's cases are in: its folder's name (a category
+/// is the folder its cases are in: `group1` of `secret/group1`), or
+/// `data` for cases right inside `data/`.
+fn category_of(group: &Group) -> &str {
+    match group.name.rsplit('/').next() {
+        Some(last) if !last.is_empty() => last,
+        _ => "data",
+    }
+}
+
+/// The checker name of a group: the default validator and its flags.
+fn checker_of(group: &Group) -> String {
+    std::iter::once(DEFAULT_VALIDATOR)
+        .chain(group.flags.validator_flags.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// What a group's category is worth: a scoring problem's group its full
+/// score, its sample nothing (problemtools' `ignore_sample`); a
+/// pass-fail problem's group one mark.
+fn marks_of(problem: &Problem, group: &Group) -> f64 {
+    if problem.scoring && group.name == "sample" {
+        0.0
+    } else if problem.scoring {
+        let own = Group {
+            groups: Vec::new(),
+            ..group.clone()
+        };
+        grade::full_score(&own)
+    } else {
+        1.0
+    }
+}
+
+/// The case file of `case` of `group`, in the category `category`,
+/// judged by `checker`; its input inline when the package was `unpacked`
+/// from a `.zip`, whose folder is gone when the harness returns (a
+/// reproduce line must not name its `.in`).
+fn case_file(
+    problem: &Problem,
+    group: &Group,
+    case: &TestCase,
+    category: &str,
+    checker: &str,
+    unpacked: bool,
+) -> serde_json::Value {
+    let stem = case.name.rsplit('/').next().unwrap_or(&case.name);
+    let visibility = match case.visibility {
+        Visibility::Public => "public",
+        Visibility::Secret => "secret",
+    };
+    let mut file = json!({
+        "summary": format!("test case data/{} of group {}", case.name, group.name),
+        "category": category,
+        "rules": [],
+        "visibility": visibility,
+        "timeout": problem.time.fixed.unwrap_or(UNFIXED_LIMIT.as_secs_f64()),
+        "output-cap": problem.output_cap,
+        "stdin-file": format!("{stem}.in"),
+        "status": 0,
+        "stdout-file": format!("{stem}.ans"),
+        "match": {
+            "stdout": {"checker": format!("builtin:{checker}")},
+            "stderr": "any",
+        },
+    });
+    if unpacked && let Some(map) = file.as_object_mut() {
+        use base64::Engine as _;
+        map.remove("stdin-file");
+        map.insert(
+            "stdin-base64".to_owned(),
+            base64::engine::general_purpose::STANDARD
+                .encode(&case.input)
+                .into(),
+        );
+    }
+    file
+}
+
+/// The suite of `problem` (`suite.yaml`, a case file and its two
+/// sidecars for each test case) and the checker names its cases use.
+fn suite_of(
+    problem: &Problem,
+    spec: &str,
+    unpacked: bool,
+) -> Result<(&'static EmbeddedSuite, Vec<&'static str>), String> {
+    let yaml = |v: &serde_json::Value| {
+        yaml_serde::to_string(v).map_err(|e| format!("{spec}: a case written as YAML: {e}"))
+    };
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut categories = Vec::new();
+    let mut checkers = BTreeSet::new();
+    let mut seen = std::collections::BTreeMap::new();
+    let mut groups = vec![&problem.root];
+    while let Some(group) = groups.pop() {
+        groups.extend(group.groups.iter().rev());
+        if group.cases.is_empty() {
+            continue;
+        }
+        let category = category_of(group);
+        if let Some(other) = seen.insert(category, &group.name) {
+            return Err(format!(
+                "--spec {spec}: groups data/{other} and data/{} share the folder name \
+                 `{category}`, which names a marking category: rename one",
+                group.name
+            ));
+        }
+        let public = group
+            .cases
+            .iter()
+            .all(|c| c.visibility == Visibility::Public);
+        categories.push(json!({
+            "name": category,
+            "marks": marks_of(problem, group),
+            "title": format!("test group {category}"),
+            "visibility": if public { "public" } else { "secret" },
+        }));
+        let checker = checker_of(group);
+        for case in &group.cases {
+            let stem = case.name.rsplit('/').next().unwrap_or(&case.name);
+            let at = if group.name.is_empty() {
+                format!("{category}/{stem}")
+            } else {
+                format!("{}/{stem}", group.name)
+            };
+            let file = case_file(problem, group, case, category, &checker, unpacked);
+            files.push((format!("{at}.yaml"), yaml(&file)?.into_bytes()));
+            files.push((format!("{at}.in"), case.input.clone()));
+            files.push((format!("{at}.ans"), case.answer.clone()));
+        }
+        checkers.insert(checker);
+    }
+    let suite_yaml = json!({
+        "name": problem.name,
+        "version": "1",
+        "spec": "problem.yaml (a problem package: no rule IDs)",
+        "categories": categories,
+    });
+    files.push(("suite.yaml".to_owned(), yaml(&suite_yaml)?.into_bytes()));
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    let files: Vec<(&'static str, &'static [u8])> = files
+        .into_iter()
+        .map(|(p, b)| (leak(p), &*Box::leak(b.into_boxed_slice())))
+        .collect();
+    let suite = Box::leak(Box::new(EmbeddedSuite {
+        files: Box::leak(files.into_boxed_slice()),
+        source_dir: leak(problem.dir.join("data").display().to_string()),
+        display: leak(format!("{spec}/data")),
+        at_run_time: true,
+        in_pack: "",
+    }));
+    Ok((suite, checkers.into_iter().map(leak).collect()))
+}
+
+impl Pack for ProblemPack {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn suite(&self) -> &'static EmbeddedSuite {
+        self.suite
+    }
+
+    fn rule_ids(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+
+    /// The first accepted submission that needs no compiling; without
+    /// one, this binary re-run as the package's reference, which refuses
+    /// (exit 2, a fault): nothing runs the reference beside a check
+    /// ([`Pack::reference_in_checks`]) and `diff` is refused, so `mark`'s
+    /// readiness check is all that asks for it.
+    fn reference(&self) -> Result<Target, String> {
+        let Ok((line, dir)) = self.reference.clone() else {
+            return Target::reference(self.name).map_err(|e| e.to_string());
+        };
+        Target::command_from(&line, &dir)
+            .map(|t| t.reading(dir.clone()))
+            .map_err(|e| format!("the reference `{line}` in {}: {e}", dir.display()))
+    }
+
+    fn reference_in_checks(&self) -> bool {
+        false
+    }
+
+    fn spec(&self) -> &'static str {
+        self.spec
+    }
+
+    fn default_timeout(&self) -> Option<Duration> {
+        Some(self.timeout)
+    }
+
+    fn bin_is_command(&self) -> bool {
+        true
+    }
+
+    fn build(&self) -> Option<BuildRecipe> {
+        Some(self.recipe)
+    }
+
+    fn checker_names(&self) -> Vec<&'static str> {
+        self.checkers.clone()
+    }
+
+    fn depends_on(&self) -> Vec<Dependency> {
+        vec![Dependency {
+            name: "the problem package",
+            paths: vec![self.dir.clone()],
+            commands: Vec::new(),
+        }]
+    }
+}
+
+#[cfg(test)]
+#[path = "as_pack_tests.rs"]
+mod tests;

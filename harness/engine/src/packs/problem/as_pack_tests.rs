@@ -1,0 +1,118 @@
+//! Tests of [`super`]: a problem package's suite as the engine reads it.
+
+use super::*;
+use crate::model::suite::{CaseFile, Root};
+
+fn example(name: &str) -> String {
+    format!(
+        "{}/../../examples/problems/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// The case at `rel` of `pack`'s suite, read as the engine reads
+/// every case it judges, and its category's visibility.
+fn judged(pack: &ProblemPack, rel: &str) -> (crate::model::schema::Case, Visibility) {
+    let root = Root::Embedded(pack.suite);
+    let file = CaseFile {
+        root: root.clone(),
+        rel: rel.to_owned(),
+    };
+    let case = crate::model::case::load(&file).expect("the case parses");
+    let suite = crate::model::suite::suite_for(&root, pack.suite).expect("suite.yaml parses");
+    crate::model::case::check_category(&case, &file, &suite).expect("its category");
+    let category = suite
+        .categories
+        .iter()
+        .find(|c| c.name == case.category)
+        .expect("listed");
+    let shown = Visibility::of_case(case.visibility, Some(category));
+    (case, shown)
+}
+
+#[test]
+fn sample_cases_are_public_and_secret_cases_secret_in_the_judged_case() {
+    let pack = ProblemPack::load(&example("average")).expect("loads");
+    let (sample, shown) = judged(&pack, "sample/1.yaml");
+    assert_eq!(sample.visibility, Some(Visibility::Public));
+    assert_eq!(shown, Visibility::Public);
+    for rel in ["secret/small/1.yaml", "secret/large/1.yaml"] {
+        let (secret, shown) = judged(&pack, rel);
+        assert_eq!(secret.visibility, Some(Visibility::Secret), "{rel}");
+        assert_eq!(shown, Visibility::Secret, "{rel}");
+        assert!(secret.rules.is_empty(), "no rule IDs: {rel}");
+    }
+}
+
+#[test]
+fn a_case_is_judged_by_its_groups_validator_flags() {
+    let pack = ProblemPack::load(&example("average")).expect("loads");
+    let (small, _) = judged(&pack, "secret/small/1.yaml");
+    let (large, _) = judged(&pack, "secret/large/1.yaml");
+    let checker = |c: &crate::model::schema::Case| format!("{:?}", c.matching);
+    assert!(checker(&small).contains("builtin:kattis-default float_tolerance 1e-6"));
+    assert!(
+        checker(&large)
+            .contains("builtin:kattis-default float_relative_tolerance 1e-9 case_sensitive")
+    );
+    assert_eq!(small.category, "small");
+    assert_eq!(
+        crate::packs::problem::validator::as_checker(
+            "kattis-default float_tolerance 1e-6",
+            b"0.333333333\n",
+            b"0.3333333333333333\n"
+        ),
+        Some(Ok(None))
+    );
+}
+
+#[test]
+fn scoring_groups_are_worth_their_full_score_and_the_sample_nothing() {
+    let pack = ProblemPack::load(&example("oddsum")).expect("loads");
+    let root = Root::Embedded(pack.suite);
+    let suite = crate::model::suite::suite_for(&root, pack.suite).expect("suite.yaml");
+    let marks: Vec<(String, f64)> = suite
+        .categories
+        .iter()
+        .map(|c| (c.name.clone(), c.marks))
+        .collect();
+    assert_eq!(
+        marks,
+        [
+            ("sample".to_owned(), 0.0),
+            ("group1".to_owned(), 30.0),
+            ("group2".to_owned(), 70.0)
+        ]
+    );
+}
+
+#[test]
+fn interactive_and_custom_validator_packages_are_refused_naming_verify() {
+    for name in ["guess", "pairsum"] {
+        let e = ProblemPack::load(&example(name)).expect_err("refused");
+        assert!(e.contains("`verify --spec"), "{e}");
+    }
+}
+
+#[test]
+fn a_zipped_packages_input_is_inline_its_folder_being_gone() {
+    use std::io::Write as _;
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("tiny.zip");
+    let mut w = zip::ZipWriter::new(std::fs::File::create(&path).expect("create"));
+    let opts = zip::write::SimpleFileOptions::default();
+    for (name, body) in [
+        ("tiny/problem.yaml", "name: Tiny\n"),
+        ("tiny/data/secret/1.in", "7\n"),
+        ("tiny/data/secret/1.ans", "7\n"),
+    ] {
+        w.start_file(name, opts).expect("entry");
+        w.write_all(body.as_bytes()).expect("write");
+    }
+    w.finish().expect("finish");
+    let pack = ProblemPack::load(&path.display().to_string()).expect("the zip loads");
+    let (case, shown) = judged(&pack, "secret/1.yaml");
+    assert_eq!(shown, Visibility::Secret);
+    assert_eq!(case.stdin_file, None);
+    assert_eq!(case.stdin_base64.as_deref(), Some("Nwo="));
+}

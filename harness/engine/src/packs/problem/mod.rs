@@ -1,0 +1,32 @@
+//! Problem packages (the Kattis / ICPC problem package format, legacy
+//! and the 2023-07 draft as problemtools reads them) and `verify`, which
+//! runs a package's jury submissions against it and checks each against
+//! the folder it was put in (docs/problem-packages.md).
+//!
+//! - [`package`]: `problem.yaml`, the test data as groups, the
+//!   submissions; [`unzip`]: a package sent as a `.zip`.
+//! - [`testdata`]: a group's flags (`testdata.yaml`).
+//! - [`validator`]: the default output validator.
+//! - [`languages`]: a submission's language by extension, and its lines.
+//! - [`programs`]: a submission or validator compiled once.
+//! - [`run`]: one case run and judged (interactive: two programs joined).
+//! - [`grade`]: a submission's verdict and score from its cases'.
+//! - [`as_pack`]: the package as a spec pack (`run`, `mark`, the course
+//!   outputs): a suite of its test groups, judged by its validator.
+//! - [`verify`]: the jury's submissions run and checked; [`table`]: the
+//!   table it prints.
+//!
+//! There are no rule IDs in a problem package: a verdict names the test
+//! group, the case and the validator's reason.
+
+pub mod as_pack;
+pub mod grade;
+pub mod languages;
+pub mod package;
+pub mod programs;
+pub mod run;
+pub mod table;
+pub mod testdata;
+pub mod unzip;
+pub mod validator;
+pub mod verify;

@@ -1,0 +1,155 @@
+//! A package's programs made ready to run, each compiled once: a jury
+//! submission (a file, or a folder of files) or the output validator,
+//! its language from its files' extensions ([`super::languages`]), or a
+//! folder's own `build` and `run` scripts. It is built exactly as a
+//! folder pack's model is ([`crate::packs::folder::model::prepare`]):
+//! contained, in a copy of its files, the result kept until the command
+//! ends. A language whose compiler or interpreter is not on `PATH` is
+//! skipped, named.
+
+use std::path::{Path, PathBuf};
+
+use crate::exec::run::Target;
+use crate::packs::folder::model::{self, Recipe};
+use crate::packs::problem::languages::{self, Table};
+
+/// A program made ready, or why not.
+#[derive(Debug, Clone)]
+pub enum Ready {
+    /// Built; runs as this target.
+    Built(Target),
+    /// Not run: the tool it needs is missing (`kotlinc`).
+    Skipped(String),
+    /// Its build failed (the first lines of the compiler's output).
+    CompileError(String),
+}
+
+/// The source files of `path` (a file, or a folder's files), by name.
+fn source_files(path: &Path) -> Result<Vec<(String, PathBuf)>, String> {
+    if path.is_file() {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        return Ok(vec![(name, path.to_owned())]);
+    }
+    let mut out = Vec::new();
+    for entry in walkdir::WalkDir::new(path).sort_by_file_name() {
+        let entry = entry.map_err(|e| format!("{}: {e}", path.display()))?;
+        if entry.file_type().is_file() {
+            let rel = entry
+                .path()
+                .strip_prefix(path)
+                .unwrap_or(entry.path())
+                .to_string_lossy()
+                .into_owned();
+            out.push((rel, entry.path().to_owned()));
+        }
+    }
+    Ok(out)
+}
+
+/// Prepares the program at `path` (shown as `name`), staging its files in
+/// a fresh folder under `stage` first.
+pub fn prepare(path: &Path, name: &str, table: &Table, stage: &Path) -> Result<Ready, String> {
+    let files = source_files(path)?;
+    let names: Vec<String> = files.iter().map(|(n, _)| n.clone()).collect();
+    let scripted = names.iter().any(|n| n == "run");
+    let (compile, run, language, tools) = if scripted {
+        let build = names
+            .iter()
+            .any(|n| n == "build")
+            .then(|| "./build".to_owned());
+        (
+            build,
+            "./run".to_owned(),
+            "its own build and run scripts".to_owned(),
+            Vec::new(),
+        )
+    } else {
+        let Some(lang) = table.detect(&names) else {
+            return Err(format!(
+                "{name}: no language of the table has its files' extensions ({})",
+                names.join(", ")
+            ));
+        };
+        let (compile, run) = languages::lines(lang, &names);
+        (compile, run, lang.name.clone(), lang.tools())
+    };
+    if let Some(missing) = tools.iter().find(|t| !languages::on_path(t)) {
+        return Ok(Ready::Skipped(format!("no {missing} ({language})")));
+    }
+    let dir = tempfile::Builder::new()
+        .prefix("src-")
+        .tempdir_in(stage)
+        .map_err(|e| format!("cannot stage {name}: {e}"))?
+        .keep();
+    for (rel, from) in &files {
+        let to = dir.join(rel);
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        }
+        std::fs::copy(from, &to).map_err(|e| format!("{}: {e}", from.display()))?;
+    }
+    let recipe = Recipe {
+        dir,
+        build: compile.map(|line| format!("{line} 2>&1")),
+        command: run,
+        origin: name.to_owned(),
+        left_out: std::collections::BTreeSet::new(),
+    };
+    Ok(match model::prepare(&recipe) {
+        Ok(target) => Ready::Built(target),
+        Err(log) => Ready::CompileError(
+            log.lines()
+                .skip_while(|l| l.starts_with("the model's build"))
+                .take(6)
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_folders_files_are_listed_by_relative_name() {
+        let dir = tempfile::tempdir().expect("dir");
+        std::fs::create_dir(dir.path().join("lib")).expect("mkdir");
+        std::fs::write(dir.path().join("main.py"), "").expect("write");
+        std::fs::write(dir.path().join("lib/util.py"), "").expect("write");
+        let names: Vec<String> = source_files(dir.path())
+            .expect("listed")
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect();
+        assert_eq!(names, ["lib/util.py", "main.py"]);
+    }
+
+    #[test]
+    fn a_missing_compiler_is_a_skip_naming_it() {
+        let dir = tempfile::tempdir().expect("dir");
+        std::fs::write(
+            dir.path().join("languages.yaml"),
+            "c:\n  compile: no-such-cc-here -o {binary} {files}\n",
+        )
+        .expect("write");
+        std::fs::write(dir.path().join("a.c"), "int main(void) { return 0; }\n").expect("write");
+        let table = Table::for_package(dir.path()).expect("table");
+        let ready =
+            prepare(&dir.path().join("a.c"), "accepted/a.c", &table, dir.path()).expect("prepared");
+        assert!(
+            matches!(&ready, Ready::Skipped(why) if why == "no no-such-cc-here (C)"),
+            "{ready:?}"
+        );
+        let unknown = prepare(
+            &dir.path().join("languages.yaml"),
+            "accepted/x",
+            &table,
+            dir.path(),
+        );
+        assert!(unknown.unwrap_err().contains("no language"));
+    }
+}

@@ -1,0 +1,228 @@
+//! A test group's flags (`testdata.yaml`), each key inherited from the
+//! parent group unless the group's own file sets it: the output
+//! validator's flags (`output_validator_flags`, or the 2023-07 draft's
+//! `output_validator_args`), `on_reject` (`break` or `continue`), the
+//! default grader's flags (`grader_flags`: `worst_error` (the default),
+//! `first_error`, `always_accept`, `accept_if_any_accepted`; `sum`,
+//! `min`, `max`, `avg`; `ignore_sample`), `accept_score`, `reject_score`
+//! and `range`. As problemtools' default grader reads them, a group's
+//! `grader_flags` is the whole of its grader's flags: a word it does not
+//! say is the default, not the parent's.
+
+use std::path::Path;
+
+/// How a group's verdict follows from its children's.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum VerdictRule {
+    /// The worst child verdict, by problemtools' order (a run-time error
+    /// over a timeout over a wrong answer): the default.
+    #[default]
+    WorstError,
+    /// The first child's verdict that is not accepted.
+    FirstError,
+    /// Accepted whatever the children.
+    AlwaysAccept,
+}
+
+/// How a group's score follows from its children's.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ScoreRule {
+    /// Their sum (the default).
+    #[default]
+    Sum,
+    /// The least.
+    Min,
+    /// The greatest.
+    Max,
+    /// The mean.
+    Avg,
+}
+
+/// A group's flags.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroupFlags {
+    /// The output validator's flags.
+    pub validator_flags: Vec<String>,
+    /// Whether the group stops at its first rejected case (`break`).
+    pub on_reject_break: bool,
+    /// How its verdict is made.
+    pub verdict: VerdictRule,
+    /// Accepted when any child is, whatever [`GroupFlags::verdict`] says.
+    pub accept_if_any_accepted: bool,
+    /// How its score is made.
+    pub score: ScoreRule,
+    /// Whether only the last child counts (the root's `secret`, its
+    /// `sample` left out).
+    pub ignore_sample: bool,
+    /// A case's score when accepted.
+    pub accept_score: f64,
+    /// A case's score when rejected.
+    pub reject_score: f64,
+    /// The group score's bounds, if given.
+    pub range: Option<(f64, f64)>,
+}
+
+impl Default for GroupFlags {
+    fn default() -> Self {
+        Self {
+            validator_flags: Vec::new(),
+            on_reject_break: true,
+            verdict: VerdictRule::default(),
+            accept_if_any_accepted: false,
+            score: ScoreRule::default(),
+            ignore_sample: false,
+            accept_score: 1.0,
+            reject_score: 0.0,
+            range: None,
+        }
+    }
+}
+
+/// The flags of the group whose `testdata.yaml` is `path` (if it exists)
+/// over its parent's.
+pub fn read(path: &Path, inherited: &GroupFlags) -> Result<GroupFlags, String> {
+    let mut flags = inherited.clone();
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Ok(flags);
+    };
+    let shown = path.display();
+    if text.trim().is_empty() {
+        return Ok(flags);
+    }
+    let value: yaml_serde::Value =
+        yaml_serde::from_str(&text).map_err(|e| format!("{shown}: {e}"))?;
+    let yaml_serde::Value::Mapping(map) = value else {
+        return Err(format!("{shown}: a map of flags is expected"));
+    };
+    for (key, v) in &map {
+        let key = key.as_str().unwrap_or_default();
+        let text = match v {
+            yaml_serde::Value::String(s) => s.clone(),
+            yaml_serde::Value::Number(n) => n.to_string(),
+            yaml_serde::Value::Sequence(items) => items
+                .iter()
+                .filter_map(|i| i.as_str().map(str::to_owned))
+                .collect::<Vec<_>>()
+                .join(" "),
+            _ => String::new(),
+        };
+        let number = |t: &str| {
+            t.trim()
+                .parse::<f64>()
+                .map_err(|_| format!("{shown}: {key}: `{t}` is no number"))
+        };
+        match key {
+            "output_validator_flags" | "output_validator_args" => {
+                flags.validator_flags = text.split_whitespace().map(str::to_owned).collect();
+            }
+            "on_reject" => {
+                flags.on_reject_break = match text.as_str() {
+                    "break" => true,
+                    "continue" => false,
+                    other => {
+                        return Err(format!("{shown}: on_reject: `{other}` (break or continue)"));
+                    }
+                };
+            }
+            "grader_flags" => {
+                grader_flags(&text, &mut flags).map_err(|e| format!("{shown}: {e}"))?;
+            }
+            "accept_score" => flags.accept_score = number(&text)?,
+            "reject_score" => flags.reject_score = number(&text)?,
+            "range" => {
+                let mut parts = text.split_whitespace().map(|p| match p {
+                    "-inf" => Ok(f64::NEG_INFINITY),
+                    "inf" | "+inf" => Ok(f64::INFINITY),
+                    p => number(p),
+                });
+                match (parts.next(), parts.next(), parts.next()) {
+                    (Some(lo), Some(hi), None) => flags.range = Some((lo?, hi?)),
+                    _ => return Err(format!("{shown}: range: `{text}` (two numbers: min max)")),
+                }
+            }
+            // Read by tools this harness does not run.
+            "input_validator_flags"
+            | "input_validator_args"
+            | "grading"
+            | "grader"
+            | "output_visualizer_args"
+            | "full_feedback"
+            | "scoring"
+            | "static_validation" => {}
+            other => return Err(format!("{shown}: no flag `{other}` in testdata.yaml")),
+        }
+    }
+    Ok(flags)
+}
+
+/// `grader_flags`: each word sets one rule; the rest keep the parent's.
+fn grader_flags(text: &str, flags: &mut GroupFlags) -> Result<(), String> {
+    // problemtools' default grader starts from its defaults for every
+    // group that gives grader_flags.
+    flags.verdict = VerdictRule::WorstError;
+    flags.accept_if_any_accepted = false;
+    flags.score = ScoreRule::Sum;
+    flags.ignore_sample = false;
+    for word in text.split_whitespace() {
+        match word {
+            "first_error" => flags.verdict = VerdictRule::FirstError,
+            "worst_error" | "no_errors" => flags.verdict = VerdictRule::WorstError,
+            "always_accept" => flags.verdict = VerdictRule::AlwaysAccept,
+            "accept_if_any_accepted" => flags.accept_if_any_accepted = true,
+            "sum" => flags.score = ScoreRule::Sum,
+            "min" => flags.score = ScoreRule::Min,
+            "max" => flags.score = ScoreRule::Max,
+            "avg" => flags.score = ScoreRule::Avg,
+            "ignore_sample" => flags.ignore_sample = true,
+            other => return Err(format!("grader_flags: no flag `{other}`")),
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_text(text: &str, parent: &GroupFlags) -> Result<GroupFlags, String> {
+        let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+        let path = dir.path().join("testdata.yaml");
+        std::fs::write(&path, text).map_err(|e| e.to_string())?;
+        read(&path, parent)
+    }
+
+    #[test]
+    fn flags_inherit_key_by_key() {
+        let parent = read_text(
+            "on_reject: continue\noutput_validator_flags: float_tolerance 1e-6\n",
+            &GroupFlags::default(),
+        )
+        .expect("parent");
+        let child = read_text("accept_score: 25\ngrader_flags: min\n", &parent).expect("child");
+        assert!(!child.on_reject_break);
+        assert_eq!(child.validator_flags, ["float_tolerance", "1e-6"]);
+        assert!((child.accept_score - 25.0).abs() < f64::EPSILON);
+        assert_eq!(child.score, ScoreRule::Min);
+        assert_eq!(
+            read_text("range: 0 100\n", &parent).expect("range").range,
+            Some((0.0, 100.0))
+        );
+    }
+
+    #[test]
+    fn unknown_keys_and_words_are_refused() {
+        let d = GroupFlags::default();
+        assert!(
+            read_text("on_rejet: continue\n", &d)
+                .unwrap_err()
+                .contains("on_rejet")
+        );
+        assert!(
+            read_text("grader_flags: median\n", &d)
+                .unwrap_err()
+                .contains("median")
+        );
+        assert!(read_text("on_reject: stop\n", &d).is_err());
+        assert!(read_text("accept_score: many\n", &d).is_err());
+    }
+}

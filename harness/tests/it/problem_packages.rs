@@ -1,0 +1,317 @@
+//! `verify` on the problem packages of `examples/problems/`
+//! (docs/problem-packages.md): every runnable jury submission agrees with
+//! its folder (the legacy and the 2023-07 formats; float tolerance with
+//! nested groups' flags, scoring groups, an interactive validator, a
+//! custom validator), and a submission put in the wrong folder makes
+//! `verify` exit 1 naming it; and a package as a spec pack: the default
+//! run judges a program by the validator (the cause naming the group and
+//! its reason), `mark` gives marks per group. To stay cheap each test copies a package
+//! keeping its Python submissions only (no compiler runs) and, where a
+//! package has many cases, fewer of them.
+
+#![expect(
+    clippy::expect_used,
+    reason = "a failing set-up step in a test helper is that test's failure"
+)]
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+fn example(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples/problems")
+        .join(name)
+}
+
+/// A copy of the example package `name` in `dir`, holding only the
+/// submissions `keep` (`accepted/one.py`) and the cases `cases` (all when
+/// empty: paths below `data/` without extension).
+fn copy(name: &str, dir: &Path, keep: &[&str], cases: &[&str]) -> PathBuf {
+    fn walk(from: &Path, rel: &str, out: &mut Vec<(String, PathBuf)>) {
+        let mut entries: Vec<_> = std::fs::read_dir(from)
+            .expect("read_dir")
+            .map(|e| e.expect("entry").path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            let name = path
+                .file_name()
+                .expect("a name")
+                .to_string_lossy()
+                .into_owned();
+            let child = if rel.is_empty() {
+                name
+            } else {
+                format!("{rel}/{name}")
+            };
+            if path.is_dir() {
+                walk(&path, &child, out);
+            } else {
+                out.push((child, path));
+            }
+        }
+    }
+    let to = dir.join(name);
+    let mut files = Vec::new();
+    walk(&example(name), "", &mut files);
+    for (rel, from) in files {
+        let wanted = if let Some(sub) = rel.strip_prefix("submissions/") {
+            keep.contains(&sub)
+        } else if let Some(case) = rel.strip_prefix("data/")
+            && Path::new(&rel)
+                .extension()
+                .is_some_and(|e| e == "in" || e == "ans")
+        {
+            cases.is_empty()
+                || cases
+                    .iter()
+                    .any(|c| case.rsplit_once('.').is_some_and(|(s, _)| s == *c))
+        } else {
+            true
+        };
+        if !wanted {
+            continue;
+        }
+        let target = to.join(&rel);
+        std::fs::create_dir_all(target.parent().expect("a parent")).expect("mkdir");
+        std::fs::copy(&from, &target).expect("copy");
+    }
+    to
+}
+
+/// `verify --spec PACKAGE`: its exit status and its table.
+fn verify(package: &Path) -> (Option<i32>, String) {
+    let out = Command::cargo_bin("boxes-harness")
+        .expect("the harness binary")
+        .env("NO_COLOR", "1")
+        // Verdicts, not containment (tests/it/contain.rs): the cheapest level.
+        .env("CONFORMANCE_CONTAINMENT", "group")
+        .args(["verify", "-j", "2", "--spec"])
+        .arg(package)
+        .output()
+        .expect("the harness runs");
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code(), text)
+}
+
+/// Asserts every listed submission agrees and `verify` exits 0.
+fn all_agree(package: &Path, subs: &[&str]) -> String {
+    let (code, text) = verify(package);
+    assert_eq!(code, Some(0), "{text}");
+    for s in subs {
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with(s) && l.contains(" agrees")),
+            "{s} should agree:\n{text}"
+        );
+    }
+    text
+}
+
+#[test]
+fn float_tolerance_in_nested_groups_of_a_2023_07_package() {
+    let dir = tempfile::tempdir().expect("dir");
+    let subs = ["accepted/mean.py", "wrong_answer/two_places.py"];
+    let text = all_agree(&copy("average", dir.path(), &subs, &[]), &subs);
+    // 2.33 against 2.333333333 at 1e-6: the cause names both values and the tolerance.
+    assert!(
+        text.contains("WA in group sample, case sample/1")
+            && text.contains("expected `2.333333333`, got `2.33`")
+            && text.contains("absolute 1e-6, relative 1e-6"),
+        "{text}"
+    );
+}
+
+#[test]
+fn scoring_groups_give_full_and_partial_scores() {
+    let dir = tempfile::tempdir().expect("dir");
+    let subs = ["accepted/oddsum.py", "wrong_answer/all.py"];
+    let text = all_agree(&copy("oddsum", dir.path(), &subs, &[]), &subs);
+    assert!(text.contains("AC 100") && text.contains("WA 0"), "{text}");
+}
+
+#[test]
+fn a_submission_in_the_wrong_folder_is_named_and_exits_1() {
+    let dir = tempfile::tempdir().expect("dir");
+    let package = copy(
+        "oddsum",
+        dir.path(),
+        &["accepted/oddsum.py", "wrong_answer/all.py"],
+        &[],
+    );
+    std::fs::rename(
+        package.join("submissions/wrong_answer/all.py"),
+        package.join("submissions/accepted/all.py"),
+    )
+    .expect("move");
+    let (code, text) = verify(&package);
+    assert_eq!(code, Some(1), "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("accepted/all.py"))
+        .expect("its row");
+    assert!(
+        line.contains("DISAGREES") && line.contains("secret/group1/1"),
+        "{text}"
+    );
+    assert!(text.contains("1 disagree with their folder"), "{text}");
+}
+
+#[test]
+fn an_interactive_validator_talks_to_the_program() {
+    let dir = tempfile::tempdir().expect("dir");
+    let subs = ["accepted/bisect.py", "wrong_answer/count_up.py"];
+    let text = all_agree(
+        &copy("guess", dir.path(), &subs, &["sample/1", "sample/500"]),
+        &subs,
+    );
+    assert!(text.contains("10 guesses without finding 500"), "{text}");
+}
+
+#[test]
+fn a_custom_validator_gives_its_judgemessage_as_the_reason() {
+    let dir = tempfile::tempdir().expect("dir");
+    let subs = ["accepted/one.py", "wrong_answer/halves.py"];
+    let text = all_agree(
+        &copy("pairsum", dir.path(), &subs, &["sample/1", "secret/10"]),
+        &subs,
+    );
+    assert!(
+        text.contains("WA in group sample, case sample/1: 2 + 2 is not 5"),
+        "{text}"
+    );
+}
+
+/// The harness on `args`, contained at the cheapest level: its exit
+/// status, stdout and stderr.
+fn harness(args: &[&std::ffi::OsStr]) -> (Option<i32>, String) {
+    let out = Command::cargo_bin("boxes-harness")
+        .expect("the harness binary")
+        .env("NO_COLOR", "1")
+        .env("CONFORMANCE_CONTAINMENT", "group")
+        .args(args)
+        .output()
+        .expect("the harness runs");
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code(), text)
+}
+
+#[test]
+fn run_passes_an_accepted_submission_and_fails_a_wrong_one_naming_group_and_reason() {
+    let dir = tempfile::tempdir().expect("dir");
+    let subs = ["accepted/mean.py", "wrong_answer/two_places.py"];
+    let package = copy(
+        "average",
+        dir.path(),
+        &subs,
+        &["sample/1", "secret/large/1"],
+    );
+    let bin = |sub: &str| {
+        format!(
+            "python3 {}",
+            package.join("submissions").join(sub).display()
+        )
+    };
+    let run = |sub: &str| {
+        harness(&[
+            "--spec".as_ref(),
+            package.as_os_str(),
+            "--bin".as_ref(),
+            bin(sub).as_ref(),
+        ])
+    };
+    let (code, text) = run(subs[0]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("2 passed; 0 failed"), "{text}");
+    let (code, text) = run(subs[1]);
+    assert_eq!(code, Some(1), "{text}");
+    // The group and the validator's reason; a problem package has no rules.
+    assert!(
+        text.contains("test case data/sample/1 of group sample")
+            && text.contains(
+                "the default output validator: line 1 of the output (line 1 of the answer): \
+                 expected `2.333333333`, got `2.33`"
+            )
+            && text.contains("1 passed; 1 failed"),
+        "{text}"
+    );
+}
+
+#[test]
+fn mark_gives_marks_per_group_and_a_scoring_problem_its_group_scores() {
+    let dir = tempfile::tempdir().expect("dir");
+    let package = copy("oddsum", dir.path(), &[], &[]);
+    let class = dir.path().join("class");
+    let sources = [
+        (
+            "ana",
+            "oddsum.py",
+            example("oddsum/submissions/accepted/oddsum.py"),
+        ),
+        (
+            "ben",
+            "all.py",
+            example("oddsum/submissions/wrong_answer/all.py"),
+        ),
+    ];
+    for (who, file, from) in &sources {
+        std::fs::create_dir_all(class.join(who)).expect("mkdir");
+        std::fs::copy(from, class.join(who).join(file)).expect("copy");
+    }
+    std::fs::create_dir_all(class.join("cy")).expect("mkdir");
+    std::fs::write(class.join("cy/zero.py"), "print(0)\n").expect("write");
+    let out = dir.path().join("out");
+    let (code, text) = harness(&[
+        "mark".as_ref(),
+        "--spec".as_ref(),
+        package.as_os_str(),
+        class.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+        // Marks, not containment (tests/it/contain.rs and mark's own).
+        "--allow-weaker-containment".as_ref(),
+    ]);
+    assert_eq!(code, Some(0), "{text}");
+    let csv = std::fs::read_to_string(out.join("marks.csv")).expect("marks.csv");
+    let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
+    let column = |name: &str| {
+        rows[0]
+            .iter()
+            .position(|c| *c == name)
+            .unwrap_or_else(|| panic!("{name} in {csv}"))
+    };
+    let marks = |who: &str| -> Vec<&str> {
+        let row = rows.iter().find(|r| r[0] == who).expect("a row");
+        ["sample", "group1", "group2", "total"]
+            .iter()
+            .map(|c| row[column(c)])
+            .collect()
+    };
+    // A scoring problem: group1 worth 30, group2 70, the sample nothing.
+    assert_eq!(marks("ana"), ["0", "30", "70", "100"], "{csv}");
+    // all.py sums even numbers too: wrong on both cases of group1. A
+    // group's marks are shared among its cases (docs/problem-packages.md:
+    // a `grader_flags: min` group is not yet all or nothing), so only
+    // the groups where every case fails are asserted here.
+    assert_eq!(marks("ben")[..2], ["0", "0"], "{csv}");
+    assert_eq!(marks("cy")[2], "0", "{csv}");
+}
+
+#[test]
+fn run_on_an_interactive_package_points_at_verify() {
+    let out = Command::cargo_bin("boxes-harness")
+        .expect("the harness binary")
+        .args(["--spec"])
+        .arg(example("guess"))
+        .output()
+        .expect("the harness runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("an interactive problem") && err.contains("verify --spec"),
+        "{err}"
+    );
+}
