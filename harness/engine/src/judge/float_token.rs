@@ -3,8 +3,11 @@
 //! an exponent; `inf` and `nan` are not numbers here), and two numbers
 //! agreeing within an absolute or a relative tolerance. A problem
 //! package's default output validator judges floats with these
-//! ([`crate::packs::problem::validator`]); a `match:` tolerance on numbers
-//! can share them.
+//! ([`crate::packs::problem::validator`]). The comparison itself is
+//! [`crate::judge::numbers::within_tolerance`], shared with `match:`'s
+//! `numbers`; the parsers differ on purpose: a package's validator reads
+//! a token as C does (hexadecimal included), `match:` reads decimals as
+//! programs print them.
 
 /// A tolerance on numbers: either bound admits a value (problemtools'
 /// default validator: `|e - a| <= abs` or `|e - a| <= rel * |e|`).
@@ -24,9 +27,14 @@ impl Tolerance {
 
     /// Whether `actual` is within the tolerance of `expected`.
     pub fn admits(&self, expected: f64, actual: f64) -> bool {
-        let diff = (expected - actual).abs();
-        self.absolute.is_some_and(|a| diff <= a)
-            || self.relative.is_some_and(|r| diff <= r * expected.abs())
+        // The one float comparison of the engine; a bound left unset is
+        // NaN there, which admits nothing.
+        crate::judge::numbers::within_tolerance(
+            expected,
+            actual,
+            self.absolute.unwrap_or(f64::NAN),
+            self.relative.unwrap_or(f64::NAN),
+        )
     }
 
     /// The tolerance in words: `absolute 1e-6, relative 1e-6`.
