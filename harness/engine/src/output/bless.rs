@@ -75,6 +75,7 @@ pub fn bless(
     outcome: &Outcome,
     took: std::time::Duration,
     readings: &[(String, Outcome)],
+    reads: Option<crate::model::schema::CaseReads>,
 ) -> Result<Blessed, BlessError> {
     let Root::Dir(_) = &file.root else {
         return Err(BlessError::NotOnDisk(file.display()));
@@ -164,6 +165,18 @@ pub fn bless(
         &mut sidecars,
     )?);
     groups.push(readings_group(file, current.as_ref(), readings)?);
+    // The model's read count, where it was taken (an author's `reads:
+    // off` stays).
+    let reads_text = reads
+        .filter(|r| case.reads != Some(*r) && case.reads.is_none_or(|c| !c.is_off()))
+        .map(|r| match r {
+            crate::model::schema::CaseReads::Count(n) => format!("reads: {n}\n"),
+            crate::model::schema::CaseReads::Not(_) => "reads: varies\n".to_owned(),
+        });
+    groups.push(Group {
+        keys: &["reads"],
+        text: reads_text,
+    });
 
     let text = String::from_utf8_lossy(&old);
     let new = replace_expected(&text, &groups);
