@@ -165,18 +165,7 @@ pub fn bless(
         &mut sidecars,
     )?);
     groups.push(readings_group(file, current.as_ref(), readings)?);
-    // The model's read count, where it was taken (an author's `reads:
-    // off` stays).
-    let reads_text = reads
-        .filter(|r| case.reads != Some(*r) && case.reads.is_none_or(|c| !c.is_off()))
-        .map(|r| match r {
-            crate::model::schema::CaseReads::Count(n) => format!("reads: {n}\n"),
-            crate::model::schema::CaseReads::Not(_) => "reads: varies\n".to_owned(),
-        });
-    groups.push(Group {
-        keys: &["reads"],
-        text: reads_text,
-    });
+    groups.push(reads_group(case, reads));
 
     let text = String::from_utf8_lossy(&old);
     let new = replace_expected(&text, &groups);
@@ -193,6 +182,21 @@ pub fn bless(
     }
     fs::write(&path, new).map_err(io)?;
     Ok(Blessed::Changed)
+}
+
+/// The `reads` group: the model's read count, where it was taken (an
+/// author's `reads: off` stays).
+fn reads_group(case: &Case, reads: Option<crate::model::schema::CaseReads>) -> Group {
+    let text = reads
+        .filter(|r| case.reads != Some(*r) && case.reads.is_none_or(|c| !c.is_off()))
+        .map(|r| match r {
+            crate::model::schema::CaseReads::Count(n) => format!("reads: {n}\n"),
+            crate::model::schema::CaseReads::Not(_) => "reads: varies\n".to_owned(),
+        });
+    Group {
+        keys: &["reads"],
+        text,
+    }
 }
 
 /// The `output-files` group: the listed paths with the reference's bytes.
