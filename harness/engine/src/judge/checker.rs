@@ -345,3 +345,49 @@ impl Oracle for CaseOracle<'_> {
             .check(command, self.inv, part, expected, actual)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::checker_words;
+
+    #[test]
+    fn a_checkers_words_are_the_lecturers_but_for_pack_and_the_script() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let pack = dir.path();
+        std::fs::write(pack.join("check.py"), "").expect("check.py");
+        std::fs::create_dir(pack.join("average")).expect("average/");
+        std::fs::write(pack.join("data.txt"), "").expect("data.txt");
+        let shown = pack.display().to_string();
+        // `average` is a category folder too: it reaches the checker as
+        // written; so does a file named by a later word.
+        assert_eq!(
+            checker_words("python3 check.py average data.txt", pack),
+            Some(vec![
+                "python3".to_owned(),
+                format!("{shown}/check.py"),
+                "average".to_owned(),
+                "data.txt".to_owned(),
+            ])
+        );
+        // A path only through the placeholder.
+        assert_eq!(
+            checker_words("python3 {pack}/check.py {pack}/data.txt", pack),
+            Some(vec![
+                "python3".to_owned(),
+                format!("{shown}/check.py"),
+                format!("{shown}/data.txt"),
+            ])
+        );
+        // A folder as an interpreter's second word is not looked at, nor
+        // is anything after a program named by a path.
+        assert_eq!(
+            checker_words("sh average", pack),
+            Some(vec!["sh".to_owned(), "average".to_owned()])
+        );
+        assert_eq!(
+            checker_words("./names check.py", pack),
+            Some(vec!["./names".to_owned(), "check.py".to_owned()])
+        );
+        assert_eq!(checker_words("python3 'open", pack), None);
+    }
+}
