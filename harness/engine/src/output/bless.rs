@@ -1,8 +1,9 @@
 //! `--bless`: rewriting a case's expected fields from what the reference did,
 //! keeping every other byte of the case file (comments, key order, quoting).
 //!
-//! The expected keys form five groups (`reference-ms`, `status`,
-//! `stdout*`, `stderr*`, `output-files`). A group whose value is already right is left as
+//! The expected keys form six groups (`reference-ms`, `status`,
+//! `stdout*`, `stderr*`, `output-files`, and `reads`, the model's count of
+//! stdin lines from the counting runs). A group whose value is already right is left as
 //! written; a group that changes is found as top-level spans of the text,
 //! removed, and its new text takes the place of the first span (a group the
 //! case lacks goes next to its neighbours in that order).
