@@ -4,6 +4,11 @@
 //! Where one value can come from several places, each place is its own key
 //! (`stdout`, `stdout-file`, `stdout-base64`) rather than an untagged enum, so
 //! that a mistake is reported against the exact key that holds it.
+//!
+//! One piece: these types are the published schema (`cases/schema.json`
+//! is generated from them): a case, its suite and its rules are read
+//! together and their keys refer to one another (`reads: off` on a rule
+//! or a case), so they stay in the one file the schema is made from.
 
 use std::collections::BTreeMap;
 use std::fmt;

@@ -1,5 +1,10 @@
 //! The program a run starts: a path, a command line split into words, or
 //! the reference (this very executable re-run with [`REFERENCE_ENV`]).
+//!
+//! One piece: how a command's words are found (typed in a folder, or
+//! passed as written for a checker) and what the program may read of its
+//! own are two readings of the same [`Target`], and must agree word by
+//! word.
 
 use std::ffi::OsString;
 use std::fs;
