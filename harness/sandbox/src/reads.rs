@@ -192,7 +192,15 @@ impl Shared {
             let own = if path.is_dir() {
                 // A named folder is the program's own; its parent may hold
                 // anything (a pack's suite beside its model's classes).
-                if self.holds(&path) {
+                // The caller's working folder named itself (`java -cp .
+                // Main` typed where the classes are) is the program's
+                // own: the caller named it; a folder above it is not.
+                let named_here = self.cwd.as_deref() == Some(path.as_path())
+                    && path.parent().is_some()
+                    && !self.temp.contains(&path)
+                    && self.home.as_deref() != Some(path.as_path())
+                    && !self.exe.as_ref().is_some_and(|e| e.starts_with(&path));
+                if self.holds(&path) && !named_here {
                     continue;
                 }
                 path
@@ -427,6 +435,17 @@ mod tests {
             Path::new("/o/h"),
         );
         assert!(s.own_of([classes, PathBuf::from("/")]).is_empty());
+        // The caller's own folder named (`java -cp . Main` typed in a
+        // folder under /tmp) is the program's; not when it is the home,
+        // a temporary folder itself, or holds the harness.
+        let s = shared(&real, Path::new("/home/u"), Path::new("/o/h"));
+        assert_eq!(s.own_of([real.clone()]), std::slice::from_ref(&real));
+        let s = shared(&real, &real, Path::new("/o/h"));
+        assert!(s.own_of([real.clone()]).is_empty());
+        let s = shared(&real, Path::new("/home/u"), &real.join("boxes-harness"));
+        assert!(s.own_of([real.clone()]).is_empty());
+        let s = shared(Path::new("/tmp"), Path::new("/home/u"), Path::new("/o/h"));
+        assert!(s.own_of([PathBuf::from("/tmp")]).is_empty());
     }
 
     #[test]

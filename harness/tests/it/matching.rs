@@ -196,7 +196,7 @@ fn a_misspelt_tolerance_or_a_missing_file_is_exit_2_at_its_line() {
     let (code, out) = run(pack.path(), &[]);
     assert_eq!(code, Some(2), "{out}");
     assert!(
-        out.contains("named.yaml:12: `match:` names file `saved.txt`"),
+        out.contains("named.yaml:13: `match:` names file `saved.txt`"),
         "{out}"
     );
 }

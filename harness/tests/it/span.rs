@@ -5,7 +5,9 @@
 //! for the same spans and rulings, whether they leave by `exit` or by the
 //! end of `main`; untraced they write no record and the same stdout bytes.
 //! A model's own exit handlers still count. Every pack folder's copy of the
-//! header and module equals `span/`'s. Both helpers' asides (a file
+//! header and module equals `span/`'s. The Java class
+//! (`span/ConformanceSpan.java`) writes the same record too (an ignored
+//! test: a JVM start costs too much for the suite's budget). Both helpers' asides (a file
 //! saved, a stderr message) read back as the kit's.
 
 #![expect(
@@ -172,6 +174,24 @@ fn the_python_module_writes_the_kits_record_at_exit_and_at_the_end() {
 }
 
 #[test]
+#[ignore = "javac and four JVM starts, about 3 s of CPU: run with --ignored"]
+fn the_java_class_writes_the_kits_record_at_exit_and_at_the_end() {
+    let dir = workdir();
+    let status = Command::new("javac")
+        .current_dir(dir.path())
+        .args([
+            "-Xlint:all",
+            "-Werror",
+            "ConformanceSpan.java",
+            "SpanDemo.java",
+        ])
+        .status()
+        .expect("javac runs");
+    assert!(status.success(), "javac failed");
+    check_demo(dir.path(), &["java", "-cp", ".", "SpanDemo"]);
+}
+
+#[test]
 fn an_empty_variable_is_no_trace() {
     let dir = workdir();
     let demo = cc(dir.path(), "demo", &["span_demo.c"]);
@@ -214,7 +234,11 @@ fn copies() -> Vec<(PathBuf, PathBuf)> {
     let examples = root().join("examples");
     for pack in std::fs::read_dir(&examples).expect("examples/") {
         let model = pack.expect("an entry").path().join("model");
-        for name in ["conformance_span.h", "conformance_span.py"] {
+        for name in [
+            "conformance_span.h",
+            "conformance_span.py",
+            "ConformanceSpan.java",
+        ] {
             let copy = model.join(name);
             if copy.exists() {
                 found.push((copy, root().join("span").join(name)));

@@ -22,6 +22,12 @@ pub const SPAN_PYTHON: &str = include_str!(concat!(
     "/../../span/conformance_span.py"
 ));
 
+/// The span protocol's Java class, copied into a new pack.
+pub const SPAN_JAVA: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../span/ConformanceSpan.java"
+));
+
 /// Why a pack folder was not written.
 #[derive(Debug, thiserror::Error)]
 pub enum ScaffoldError {
@@ -127,14 +133,50 @@ stdin:
 ";
 
 /// Every file of the new pack: path relative to its folder, and text.
+/// `pack.yaml` for a Java model: built by `javac` in `model/` (where the
+/// command runs), and submissions built and run as the course does.
+fn java_pack_yaml(name: &str, model: &str) -> String {
+    let model_q = crate::output::writer::quote(model);
+    let class = java_main_class(model).unwrap_or("Main");
+    format!(
+        "# The {name} assignment as a pack folder (docs/folder-packs.md; Java:
+# docs/java.md).
+name: {name}
+model:
+  # The model solution, built once, contained, in a copy of `model/`
+  # ({class}.java beside ConformanceSpan.java), and run from there.
+  dir: model
+  build: javac -encoding UTF-8 *.java
+  command: {model_q}
+# How `mark` builds and runs a student's submission: the class `{class}`
+# in the default package, built with javac and run as the course runs it.
+submissions:
+  program: {class}.java
+  build: javac -encoding UTF-8 *.java
+  run: \"java -cp . {class}\"
+# The time limit of a case that states none.
+timeout: 10s
+"
+    )
+}
+
+/// The main class a `java` command line names: its last word (`java
+/// -cp . Main`), when the command runs `java`.
+fn java_main_class(model: &str) -> Option<&str> {
+    let mut words = model.split_whitespace();
+    (words.next()? == "java").then_some(())?;
+    words.last().filter(|w| !w.starts_with('-'))
+}
+
+/// Every file of the new pack: path relative to its folder, and text.
 fn files(name: &str, model: &str, program: &str) -> Vec<(String, String)> {
     let upper = name.to_ascii_uppercase();
     let model_q = crate::output::writer::quote(model);
-    vec![
-        (
-            "pack.yaml".to_owned(),
-            format!(
-                "# The {name} assignment as a pack folder (docs/folder-packs.md).
+    let pack_yaml = if java_main_class(model).is_some() {
+        java_pack_yaml(name, model)
+    } else {
+        format!(
+            "# The {name} assignment as a pack folder (docs/folder-packs.md).
 name: {name}
 model:
   # The model solution: the command that runs it, from this folder. A
@@ -142,6 +184,8 @@ model:
   #   dir: model
   #   build: cc -std=gnu99 -O2 -o {name} {name}.c
   #   command: ./{name}
+  # Java (docs/java.md): new-pack --model \"java -cp . Main\" writes its
+  # javac build line.
   command: {model_q}
 # How `mark` builds a student's submission; for C, for example:
 # submissions:
@@ -151,8 +195,10 @@ model:
 # The time limit of a case that states none.
 timeout: 10s
 "
-            ),
-        ),
+        )
+    };
+    vec![
+        ("pack.yaml".to_owned(), pack_yaml),
         (
             format!("{name}-rulings.md"),
             format!(
@@ -216,6 +262,10 @@ categories:
             SPAN_PYTHON.to_owned(),
         ),
         (
+            "model/ConformanceSpan.java".to_owned(),
+            SPAN_JAVA.to_owned(),
+        ),
+        (
             "README.md".to_owned(),
             format!(
                 "# {name}
@@ -239,7 +289,8 @@ A pack folder for `{program}` (docs/new-pack.md is the tutorial).
 `{upper}_BIN` may name the program instead of `--bin`. For causes named by
 rule, the model marks its output with the span protocol
 (docs/span-protocol.md): `model/conformance_span.h` for C,
-`model/conformance_span.py` for Python.
+`model/conformance_span.py` for Python, `model/ConformanceSpan.java` for
+Java.
 "
             ),
         ),
@@ -273,11 +324,42 @@ mod tests {
     }
 
     #[test]
+    fn a_java_model_gets_its_javac_build_line() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let at = dir.path().join("mooc");
+        new_pack("mooc", "java -cp . Average", &at, "h").expect("written");
+        let text = fs::read(at.join("pack.yaml")).expect("pack.yaml");
+        let pack: yaml_serde::Value = yaml_serde::from_slice(&text).expect("pack.yaml");
+        assert_eq!(pack["model"]["dir"].as_str(), Some("model"));
+        assert_eq!(
+            pack["model"]["build"].as_str(),
+            Some("javac -encoding UTF-8 *.java")
+        );
+        assert_eq!(
+            pack["model"]["command"].as_str(),
+            Some("java -cp . Average")
+        );
+        assert_eq!(
+            pack["submissions"]["run"].as_str(),
+            Some("java -cp . Average")
+        );
+        assert_eq!(
+            pack["submissions"]["program"].as_str(),
+            Some("Average.java")
+        );
+        // The engine reads it as a pack file.
+        crate::packs::folder::pack_file::parse("pack.yaml", &text)
+            .expect("a pack file the engine reads");
+        assert_eq!(java_main_class("python3 m.py"), None);
+        assert_eq!(java_main_class("java -jar"), None);
+    }
+
+    #[test]
     fn every_file_written_parses_as_the_engine_reads_it() {
         let dir = tempfile::tempdir().expect("temp dir");
         let at = dir.path().join("quiz");
         let files = new_pack("quiz", "python3 \"model/quiz.py\"", &at, "h").expect("written");
-        assert_eq!(files.len(), 10, "{files:?}");
+        assert_eq!(files.len(), 11, "{files:?}");
         let read = |rel: &str| fs::read(at.join(rel)).expect(rel);
         let suite: Suite = schema::parse("suite.yaml", &read("suite.yaml")).expect("suite");
         assert_eq!(suite.name, "quiz");
@@ -299,6 +381,8 @@ mod tests {
             Some("python3 \"model/quiz.py\"")
         );
         assert_eq!(read("model/conformance_span.h"), SPAN_HEADER.as_bytes());
+        assert_eq!(read("model/ConformanceSpan.java"), SPAN_JAVA.as_bytes());
+        assert!(pack["submissions"].is_null(), "no build line for Python");
         let readme = String::from_utf8(read("README.md")).expect("utf-8");
         assert!(readme.contains("h bless --spec ./quiz") && readme.contains("QUIZ_BIN"));
     }

@@ -46,6 +46,34 @@ pub mod protocol {
     pub const ACTUAL: &str = "CONFORMANCE_ACTUAL";
 }
 
+/// The placeholder standing for the pack's folder in a checker's command
+/// line (`python3 {pack}/check.py {pack}/data/words.txt`).
+pub const PACK_PLACEHOLDER: &str = "{pack}";
+
+/// A checker's command line as its words, exactly as the lecturer wrote
+/// them but for two things said in docs/matching.md: every `{pack}` is the
+/// pack's folder, and the script an interpreter runs (the second word,
+/// when the first has no `/` and it names a file, not a folder, of the
+/// pack's folder: `python3 check.py`) is that file. No other word is
+/// looked up: `python3 check.py average` passes `average`, whatever the
+/// pack's folder holds. `None` when the line does not split.
+pub fn checker_words(command: &str, pack: &std::path::Path) -> Option<Vec<String>> {
+    let folder = pack.to_string_lossy();
+    let mut words: Vec<String> = shlex::split(command)?
+        .into_iter()
+        .map(|w| w.replace(PACK_PLACEHOLDER, &folder))
+        .collect();
+    let interpreted = words.first().is_some_and(|w| !w.contains('/'));
+    if let Some(script) = words.get_mut(1).filter(|_| interpreted) {
+        let path = pack.join(&*script);
+        if !script.starts_with('-') && !std::path::Path::new(script).is_absolute() && path.is_file()
+        {
+            *script = path.to_string_lossy().into_owned();
+        }
+    }
+    Some(words)
+}
+
 /// Where a run's checkers come from: the pack's built-in ones and the
 /// folder a checker command runs from.
 #[derive(Debug, Clone, Default)]
@@ -113,7 +141,9 @@ impl Checkers {
         }
         self.usable(command)?;
         let home = self.home.clone().unwrap_or_default();
-        let target = Target::command_from(command, &home)
+        let words = checker_words(command, &home)
+            .ok_or_else(|| format!("checker `{command}`: cannot split it into words"))?;
+        let target = Target::command_words(&words, &home)
             .map_err(|e| format!("checker `{command}`: {e}"))?
             .reading(home);
         Ok((target, Vec::new()))
@@ -174,6 +204,15 @@ impl Checkers {
             )
         };
         let outcome = crate::exec::run::run(&run).map_err(|e| fault(e.to_string()))?;
+        // A checker that crashed (an uncaught exception exits 1 in Python
+        // and Java) has not rejected anything: its traceback says why.
+        if crate::judge::exception::is_traceback(&outcome.stderr) {
+            return Err(fault(format!(
+                "ended {} with a traceback:\n{}",
+                outcome.ending,
+                traceback_tail(&outcome.stderr)
+            )));
+        }
         match outcome.ending {
             Ending::Exited(0) if outcome.dropped.stdout == 0 => Ok(None),
             Ending::Exited(1) if outcome.dropped.stdout == 0 => {
@@ -203,6 +242,19 @@ impl Checkers {
             }
         }
     }
+}
+
+/// The last lines of a checker's traceback (where it crashed), bounded.
+fn traceback_tail(stderr: &[u8]) -> String {
+    const LINES: usize = 20;
+    let text = String::from_utf8_lossy(stderr);
+    let lines: Vec<&str> = text.lines().collect();
+    let skip = lines.len().saturating_sub(LINES);
+    let tail: Vec<String> = lines[skip..]
+        .iter()
+        .map(|l| format!("  {}", crate::judge::failure::bound((*l).to_owned(), 200)))
+        .collect();
+    tail.join("\n")
 }
 
 /// The oracle of one case: its checkers and the reference's record of
@@ -291,5 +343,51 @@ impl Oracle for CaseOracle<'_> {
     ) -> Result<Option<String>, String> {
         self.checkers
             .check(command, self.inv, part, expected, actual)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::checker_words;
+
+    #[test]
+    fn a_checkers_words_are_the_lecturers_but_for_pack_and_the_script() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let pack = dir.path();
+        std::fs::write(pack.join("check.py"), "").expect("check.py");
+        std::fs::create_dir(pack.join("average")).expect("average/");
+        std::fs::write(pack.join("data.txt"), "").expect("data.txt");
+        let shown = pack.display().to_string();
+        // `average` is a category folder too: it reaches the checker as
+        // written; so does a file named by a later word.
+        assert_eq!(
+            checker_words("python3 check.py average data.txt", pack),
+            Some(vec![
+                "python3".to_owned(),
+                format!("{shown}/check.py"),
+                "average".to_owned(),
+                "data.txt".to_owned(),
+            ])
+        );
+        // A path only through the placeholder.
+        assert_eq!(
+            checker_words("python3 {pack}/check.py {pack}/data.txt", pack),
+            Some(vec![
+                "python3".to_owned(),
+                format!("{shown}/check.py"),
+                format!("{shown}/data.txt"),
+            ])
+        );
+        // A folder as an interpreter's second word is not looked at, nor
+        // is anything after a program named by a path.
+        assert_eq!(
+            checker_words("sh average", pack),
+            Some(vec!["sh".to_owned(), "average".to_owned()])
+        );
+        assert_eq!(
+            checker_words("./names check.py", pack),
+            Some(vec!["./names".to_owned(), "check.py".to_owned()])
+        );
+        assert_eq!(checker_words("python3 'open", pack), None);
     }
 }

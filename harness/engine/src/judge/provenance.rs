@@ -55,10 +55,12 @@ pub fn of_case(reference: &Target, inv: &Invocation, expected: &[u8]) -> Option<
 /// How many stdin lines the reference reads on `inv` (run as `reference`)
 /// before it ends, stdin fed a line at a time: what a case that counts
 /// reads compares a program's count with
-/// ([`crate::model::case::Expectation::count_reads`]). Measured when the
-/// case runs rather than recorded, so that no blessed case changes; `Err`
-/// says why it cannot be (a fault of the harness or the suite).
-pub fn reads_of_case(reference: &Target, inv: &Invocation) -> Result<usize, String> {
+/// ([`crate::model::case::Expectation::count_reads`]). `bless` records
+/// a folder pack's count from several runs; a case without one is
+/// measured here when it runs. `None`: the count was uncertain (not
+/// judged); `Err` says why it cannot be measured (a fault of the harness
+/// or the suite).
+pub fn reads_of_case(reference: &Target, inv: &Invocation) -> Result<Option<usize>, String> {
     let mut inv = inv.clone();
     inv.target = reference.clone();
     inv.count_reads = true;
@@ -69,7 +71,9 @@ pub fn reads_of_case(reference: &Target, inv: &Invocation) -> Result<usize, Stri
     let outcome = crate::exec::run::run(&inv)
         .map_err(|e| format!("cannot count the reference's reads: {e}"))?;
     match (&outcome.ending, outcome.reads) {
-        (crate::exec::run::Ending::Exited(_), Some(reads)) => Ok(reads.count()),
+        (crate::exec::run::Ending::Exited(_), Some(reads)) => {
+            Ok((!reads.uncertain).then(|| reads.count()))
+        }
         (ending, _) => Err(format!(
             "cannot count the reference's reads: it did not exit ({ending})"
         )),

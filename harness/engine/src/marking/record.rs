@@ -197,6 +197,21 @@ impl SubmissionMark {
             .filter_map(|c| crate::judge::environment::told(&c.cause))
             .map(str::to_owned)
             .collect();
+        // A case the suite could not run (a checker that crashed, a model
+        // run that failed) is no verdict on the program: the mark is
+        // struck as an environment failure, never kept or published.
+        self.environment.extend(
+            results
+                .cases
+                .iter()
+                .filter(|c| c.verdict == VerdictKind::Error)
+                .filter_map(|c| c.error.as_deref())
+                .map(|e| {
+                    let first = e.lines().next().unwrap_or_default();
+                    format!("a fault of the pack, not of the program: {first}")
+                }),
+        );
+        self.environment.dedup();
         self.memory_warnings.clone_from(&results.warnings);
     }
 }

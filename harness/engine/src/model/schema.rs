@@ -4,6 +4,11 @@
 //! Where one value can come from several places, each place is its own key
 //! (`stdout`, `stdout-file`, `stdout-base64`) rather than an untagged enum, so
 //! that a mistake is reported against the exact key that holds it.
+//!
+//! One piece: these types are the published schema (`cases/schema.json`
+//! is generated from them): a case, its suite and its rules are read
+//! together and their keys refer to one another (`reads: off` on a rule
+//! or a case), so they stay in the one file the schema is made from.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -55,6 +60,13 @@ pub struct Case {
     /// milliseconds rounded up to a power of two (`bless` writes it).
     #[serde(default)]
     pub reference_ms: Option<u64>,
+    /// How many stdin lines the model reads on this case, where a
+    /// tolerance frees stdout and the count is judged instead
+    /// (docs/matching.md): a number `bless` writes from several runs of
+    /// the model, `varies` where those runs disagreed (`bless` says so),
+    /// or `off`, written by the author: the count is not judged.
+    #[serde(default)]
+    pub reads: Option<CaseReads>,
     /// Bytes per output stream before the program is killed (default 16 MiB).
     #[serde(default)]
     pub output_cap: Option<u64>,
@@ -217,6 +229,11 @@ pub struct Suite {
     #[serde(skip)]
     #[schemars(skip)]
     pub rule_readings: BTreeMap<String, Readings>,
+    /// The rules of `rules.yaml` declaring `reads: off`: attached when the
+    /// run loads the suite, never written here.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub reads_off: std::collections::BTreeSet<String>,
 }
 
 /// An ambiguous rule's other readings: each reading's name and the
@@ -304,6 +321,46 @@ pub struct Rule {
     /// the reading the rulings chose.
     #[serde(default)]
     pub readings: Readings,
+    /// `off`: the stdin lines a program reads are not judged on any case
+    /// citing the rule (docs/matching.md).
+    #[serde(default)]
+    pub reads: Option<ReadsOff>,
+}
+
+/// A case's `reads:`: the model's blessed count, or why none is judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum CaseReads {
+    /// The model reads this many lines on every run (`bless` wrote it).
+    Count(u64),
+    /// Not judged: `off` (the author's) or `varies` (`bless`'s).
+    Not(ReadsNot),
+}
+
+impl CaseReads {
+    /// Whether the author turned read counting off.
+    pub fn is_off(self) -> bool {
+        self == Self::Not(ReadsNot::Off)
+    }
+}
+
+/// Why a case's read count is not judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReadsNot {
+    /// The author turned read counting off.
+    Off,
+    /// The model's count differed between the runs of `bless`, or could
+    /// not be taken with certainty.
+    Varies,
+}
+
+/// A rule's `reads: off`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReadsOff {
+    /// Read counting is off for every case citing the rule.
+    Off,
 }
 
 /// How much of a rule is marked ambiguous in the rulings.

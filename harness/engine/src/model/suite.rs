@@ -363,6 +363,12 @@ pub fn suite_with_rules(
                 });
             }
         }
+        suite.reads_off = rules
+            .rules
+            .iter()
+            .filter(|r| r.reads.is_some())
+            .map(|r| r.id.clone())
+            .collect();
         suite.rule_readings = rules
             .rules
             .iter()

@@ -1,8 +1,9 @@
 //! `--bless`: rewriting a case's expected fields from what the reference did,
 //! keeping every other byte of the case file (comments, key order, quoting).
 //!
-//! The expected keys form five groups (`reference-ms`, `status`,
-//! `stdout*`, `stderr*`, `output-files`). A group whose value is already right is left as
+//! The expected keys form six groups (`reference-ms`, `status`,
+//! `stdout*`, `stderr*`, `output-files`, and `reads`, the model's count of
+//! stdin lines from the counting runs). A group whose value is already right is left as
 //! written; a group that changes is found as top-level spans of the text,
 //! removed, and its new text takes the place of the first span (a group the
 //! case lacks goes next to its neighbours in that order).
@@ -75,6 +76,7 @@ pub fn bless(
     outcome: &Outcome,
     took: std::time::Duration,
     readings: &[(String, Outcome)],
+    reads: Option<crate::model::schema::CaseReads>,
 ) -> Result<Blessed, BlessError> {
     let Root::Dir(_) = &file.root else {
         return Err(BlessError::NotOnDisk(file.display()));
@@ -164,6 +166,7 @@ pub fn bless(
         &mut sidecars,
     )?);
     groups.push(readings_group(file, current.as_ref(), readings)?);
+    groups.push(reads_group(case, reads));
 
     let text = String::from_utf8_lossy(&old);
     let new = replace_expected(&text, &groups);
@@ -180,6 +183,21 @@ pub fn bless(
     }
     fs::write(&path, new).map_err(io)?;
     Ok(Blessed::Changed)
+}
+
+/// The `reads` group: the model's read count, where it was taken (an
+/// author's `reads: off` stays).
+fn reads_group(case: &Case, reads: Option<crate::model::schema::CaseReads>) -> Group {
+    let text = reads
+        .filter(|r| case.reads != Some(*r) && case.reads.is_none_or(|c| !c.is_off()))
+        .map(|r| match r {
+            crate::model::schema::CaseReads::Count(n) => format!("reads: {n}\n"),
+            crate::model::schema::CaseReads::Not(_) => "reads: varies\n".to_owned(),
+        });
+    Group {
+        keys: &["reads"],
+        text,
+    }
 }
 
 /// The `output-files` group: the listed paths with the reference's bytes.

@@ -3,7 +3,7 @@
 
 use crate::exec::run;
 use crate::model::case;
-use crate::model::schema::Case;
+use crate::model::schema::{Case, CaseReads, ReadsNot, Suite};
 use crate::model::suite::CaseFile;
 use crate::output::bless::{self, Blessed};
 
@@ -33,6 +33,7 @@ pub(super) fn bless_one(
     // grows with the machine's load, and a suite re-blessed on a busy
     // machine must not change (its limits derive from this time).
     let mut took = activity.cpu.unwrap_or(outcome.elapsed);
+    let mut reads = None;
     // A model solution is a program like any other: one that does not
     // give the same bytes twice is named, and its case left as it was.
     if ctx.target.is_model() {
@@ -44,8 +45,13 @@ pub(super) fn bless_one(
         {
             return Err(format!("{}: not blessed: {why}", file.display()));
         }
+        // The second run counts the model's reads where the case judges
+        // them: the same bytes, stdin fed a line at a time.
+        let count = counts_reads(&case, file, suite) && inv.mode != run::Mode::Interactive;
+        let mut counting = inv.clone();
+        counting.count_reads = count;
         let (again, again_activity) =
-            run::run_with_activity(&inv).map_err(|e| format!("{}: {e}", file.display()))?;
+            run::run_with_activity(&counting).map_err(|e| format!("{}: {e}", file.display()))?;
         if let Some(part) = crate::output::model_bless::unstable(&outcome, &again) {
             return Err(format!(
                 "{}: not blessed: the model is not deterministic on this case ({part} differs \
@@ -53,8 +59,21 @@ pub(super) fn bless_one(
                 file.display()
             ));
         }
+        checkers_accept(ctx, &case, file, suite, &inv, &outcome)?;
         // The faster run's time: the other may have paid a cold start.
         took = took.min(again_activity.cpu.unwrap_or(again.elapsed));
+        if count {
+            // A counting run that did not end as the first did (a runtime
+            // that failed to start) says nothing of reads: once more.
+            let mut third = run::run(&counting).map_err(|e| format!("{}: {e}", file.display()))?;
+            if crate::output::model_bless::unstable(&outcome, &third).is_some() {
+                third = run::run(&counting).map_err(|e| format!("{}: {e}", file.display()))?;
+            }
+            let third = crate::output::model_bless::unstable(&outcome, &third)
+                .is_none()
+                .then_some(&third);
+            reads = Some(model_reads(file, [Some(&again), third]));
+        }
     }
     let readings = other_readings(&case, suite)
         .into_iter()
@@ -76,9 +95,106 @@ pub(super) fn bless_one(
             Ok((name, out))
         })
         .collect::<Result<Vec<_>, String>>()?;
-    match bless::bless(file, &case, &outcome, took, &readings) {
+    match bless::bless(file, &case, &outcome, took, &readings, reads) {
         Ok(Blessed::Changed | Blessed::Unchanged) => Ok(()),
         Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Every checker the case declares on a stream or a file, run once on
+/// the model's own bytes (on both sides): a checker that crashes is a
+/// fault of the pack, found here, at `bless`, with its traceback, rather
+/// than on a student's run; one that rejects the model's own output is
+/// one too.
+fn checkers_accept(
+    ctx: &Context,
+    case: &Case,
+    file: &CaseFile,
+    suite: Option<&Suite>,
+    inv: &run::Invocation,
+    outcome: &run::Outcome,
+) -> Result<(), String> {
+    use crate::model::matching::Tolerance;
+    let Some(matching) = suite.and_then(|s| case::matching(case, file, s).ok()) else {
+        return Ok(());
+    };
+    let mut parts: Vec<(String, &str, &[u8])> = Vec::new();
+    for (part, judging, bytes) in [
+        ("stdout", &matching.stdout, &outcome.stdout),
+        ("stderr", &matching.stderr, &outcome.stderr),
+    ] {
+        if let Tolerance::Checker(command) = &judging.tolerance {
+            parts.push((part.to_owned(), command, bytes));
+        }
+    }
+    for (path, judging) in &matching.files {
+        if let (Tolerance::Checker(command), Some(bytes)) =
+            (&judging.tolerance, outcome.files.get(path))
+        {
+            parts.push((format!("file:{path}"), command, bytes));
+        }
+    }
+    for (part, command, bytes) in parts {
+        match ctx.checkers.check(command, inv, &part, bytes, bytes) {
+            Ok(None) => {}
+            Ok(Some(reason)) => {
+                return Err(format!(
+                    "{}: not blessed: checker `{command}` rejects the model's own {part}:                      {reason} (a fault of the checker)",
+                    file.display()
+                ));
+            }
+            Err(e) => return Err(format!("{}: not blessed: {e}", file.display())),
+        }
+    }
+    Ok(())
+}
+
+/// Whether `case` judges the stdin lines a program reads: a tolerance
+/// frees its stdout, and neither it nor a rule it cites says `reads: off`.
+fn counts_reads(case: &Case, file: &CaseFile, suite: Option<&Suite>) -> bool {
+    let Some(suite) = suite else {
+        return false;
+    };
+    let off = case.reads == Some(CaseReads::Not(ReadsNot::Off))
+        || case.rules.iter().any(|r| suite.reads_off.contains(r));
+    !off && case::matching(case, file, suite).is_ok_and(|m| m.frees_stdout())
+}
+
+/// The model's read count from `runs` (each fed a line at a time; `None`
+/// a run that did not end as the model's first): the count when every
+/// run read the same number of lines and each was certain, else
+/// `varies`, said on stderr with why: `bless` names every case whose
+/// reads are not judged.
+fn model_reads(file: &CaseFile, runs: [Option<&run::Outcome>; 2]) -> CaseReads {
+    let counts: Vec<Option<usize>> = runs
+        .iter()
+        .map(|o| {
+            let o = (*o)?;
+            o.reads
+                .as_ref()
+                .filter(|r| !r.uncertain && matches!(o.ending, run::Ending::Exited(_)))
+                .map(run::Reads::count)
+        })
+        .collect();
+    match counts.as_slice() {
+        [Some(a), Some(b)] if a == b => CaseReads::Count(u64::try_from(*a).unwrap_or(u64::MAX)),
+        [Some(a), Some(b)] => {
+            eprintln!(
+                "boxes-harness: {}: reads not judged (`reads: varies`): the model read {a} stdin \
+                 line(s) on one run and {b} on another",
+                file.display()
+            );
+            CaseReads::Not(ReadsNot::Varies)
+        }
+        _ => {
+            eprintln!(
+                "boxes-harness: {}: reads not judged (`reads: varies`): the model's count is \
+                 not certain (a run not seen waiting for each stdin line it read, or one that \
+                 did not end as the first run did)",
+                file.display()
+            );
+            CaseReads::Not(ReadsNot::Varies)
+        }
     }
 }
 

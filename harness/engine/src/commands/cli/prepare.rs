@@ -10,7 +10,7 @@ use crate::judge::compare;
 use crate::judge::failure::{CaseFailure, Notes};
 use crate::judge::verdict::Verdict;
 use crate::model::case;
-use crate::model::schema::{Case, Suite};
+use crate::model::schema::{Case, CaseReads, Suite};
 use crate::model::suite::CaseFile;
 
 use super::context::Context;
@@ -139,22 +139,31 @@ pub(super) fn prepare(
         inv.prompt = prompt.as_bytes().to_vec();
     }
     // Where a tolerance frees stdout's text, how many lines the program
-    // reads still counts (the reference's own count is measured once per
-    // case). Without a reference to measure, nothing is counted.
-    expected.count_reads = expected.matching.frees_stdout() && ctx.reference.is_some();
+    // reads still counts: against the model's count `bless` recorded
+    // (never re-run per program), else, in a case blessed before counts
+    // were recorded, measured on the reference. Not where the case or a
+    // rule it cites says `reads: off`, nor where `bless` found the
+    // model's count varies, nor without a count to compare with.
+    let blessed = match case.reads {
+        Some(CaseReads::Count(n)) => Some(usize::try_from(n).unwrap_or(usize::MAX)),
+        _ => None,
+    };
+    let judged = match case.reads {
+        Some(CaseReads::Not(_)) => false,
+        _ => !case.rules.iter().any(|r| suite.reads_off.contains(r)),
+    };
+    expected.count_reads = expected.matching.frees_stdout()
+        && judged
+        && (blessed.is_some() || ctx.reference.is_some());
     // At a terminal the prompt gate types a line per prompt: reads are
     // counted where stdin is a pipe.
     if expected.count_reads && inv.mode != crate::exec::run::Mode::Interactive {
-        let reference = ctx.reference.as_ref().ok_or_else(|| {
-            format!(
-                "{}: the case counts reads, but the reference cannot run to count its own",
-                file.display()
-            )
-        })?;
-        expected.reads = Some(
-            crate::judge::provenance::reads_of_case(reference, &inv)
+        expected.reads = match (blessed, ctx.reference.as_ref()) {
+            (Some(n), _) => Some(n),
+            (None, Some(reference)) => crate::judge::provenance::reads_of_case(reference, &inv)
                 .map_err(|e| format!("{}: {e}", file.display()))?,
-        );
+            (None, None) => None,
+        };
         inv.count_reads = true;
     }
     if let Some(memcheck) = &ctx.memcheck {

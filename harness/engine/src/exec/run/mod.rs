@@ -37,6 +37,8 @@ mod mode;
 mod outcome;
 mod pipes;
 mod reads;
+#[cfg(test)]
+mod reads_tests;
 mod shim;
 mod spawn;
 mod supervise;

@@ -32,12 +32,19 @@ use rustix::process::{Pid, PidfdFlags, WaitId, WaitIdOptions};
 use super::ending::Stream;
 use super::invocation::Keep;
 use super::pipes::{Got, Inlet, Reader};
-use super::reads::{self, LineFeed, Reads};
+use super::reads::{self, Gate, LineFeed, Look, Reads};
 use crate::exec::terminal::{Awaiting, Keys, Typist};
 
 /// How often the program's end is peeked at where the kernel has no
 /// `pidfd_open` (before Linux 5.3).
 const PEEK_INTERVAL: Duration = Duration::from_millis(5);
+
+/// The first and the longest sleep between looks at a program that has
+/// taken its line and is not yet waiting for the next ([`Gate`]): the
+/// sleep doubles while it stays busy, so a long computation costs few
+/// looks and a quick reader waits little.
+const GATE_TICK_MIN: Duration = Duration::from_micros(250);
+const GATE_TICK_MAX: Duration = Duration::from_millis(4);
 
 /// Bytes read per `read(2)`: a whole default pipe buffer.
 const CHUNK: usize = 64 * 1024;
@@ -97,6 +104,12 @@ pub(crate) struct Supervisor<'a> {
     stdin: Option<Inlet<'a>>,
     /// Stdin fed a line at a time, each read seen ([`super::reads`]).
     lines: Option<LineFeed>,
+    /// Watches for the program waiting for its next line; `gated` while
+    /// a line waits for that.
+    gate: Option<Gate>,
+    gated: bool,
+    /// How long the loop sleeps between looks while gated.
+    gate_tick: Duration,
     /// Reads were asked to be counted ([`Self::reads`] says zero for an
     /// empty stdin, which needs no feed).
     counting: bool,
@@ -203,10 +216,20 @@ impl<'a> Supervisor<'a> {
             }
             _ => None,
         };
+        // A keeper polls on its own descriptors: only its program is
+        // watched for waiting.
+        let skip = rules.keeper.then(|| pid.as_raw_nonzero().get());
+        let gate = match (&stdin, &lines) {
+            (Some(inlet), Some(_)) => Some(Gate::new(&inlet.file, skip)),
+            _ => None,
+        };
         Ok(Self {
             readers,
             stdin,
             lines,
+            gate,
+            gated: false,
+            gate_tick: GATE_TICK_MIN,
             counting,
             typist,
             end: End::watch(pid, pidfd),
@@ -240,6 +263,11 @@ impl<'a> Supervisor<'a> {
                 });
             }
             let mut wait = limit - now;
+            if self.gated {
+                self.feed();
+                wait = wait.min(self.gate_tick);
+                self.gate_tick = (self.gate_tick * 2).min(GATE_TICK_MAX);
+            }
             if let End::Peek(pid) = self.end {
                 if End::peek(pid) {
                     self.end = End::Seen(Instant::now());
@@ -372,6 +400,13 @@ impl<'a> Supervisor<'a> {
     }
 
     fn feed(&mut self) {
+        self.feed_lines(true);
+    }
+
+    /// Writes what stdin may take now; `release`: a line taken may let
+    /// the next go in (not once the program has ended: only what it took
+    /// is counted then).
+    fn feed_lines(&mut self, release: bool) {
         let Some(inlet) = &mut self.stdin else {
             return;
         };
@@ -383,13 +418,26 @@ impl<'a> Supervisor<'a> {
             }
             return;
         };
-        // The line written is read once the pipe is empty: only then does
-        // the next one go in, so each read takes one line.
+        // The line written is read once the pipe is empty: only then, and
+        // once the program waits for more, does the next one go in, so
+        // each read takes one line and a reader never finds one it did
+        // not ask for.
         let mut more = true;
+        self.gated = false;
         while more && !inlet.pending() && reads::empty(&inlet.file) {
             let stdout = self.readers[0].total;
             more = lines.taken(stdout);
+            if more && !release {
+                return;
+            }
             if more {
+                let look = self.gate.as_mut().map_or(Look::Idle, Gate::look);
+                if look == Look::Busy {
+                    self.gated = true;
+                    break;
+                }
+                self.gate_tick = GATE_TICK_MIN;
+                lines.release(look == Look::Waiting);
                 inlet.limit = Some(lines.limit());
                 failed |= inlet.push().is_err();
             }
@@ -403,7 +451,7 @@ impl<'a> Supervisor<'a> {
     /// not. Call once the run is over: a line it read just before it ended
     /// is counted here.
     pub fn reads(&mut self) -> Option<Reads> {
-        self.feed();
+        self.feed_lines(false);
         match &self.lines {
             Some(feed) => Some(feed.reads()),
             // Nothing to feed: the program read no line.
@@ -435,7 +483,8 @@ impl<'a> Supervisor<'a> {
         if !streams_only {
             // Fed a line at a time, the pipe polls writable once empty:
             // the line written was read.
-            let by_line = self.lines.is_some();
+            // Gated, it stays writable: the loop's tick looks instead.
+            let by_line = self.lines.is_some() && !self.gated;
             if let Some(inlet) = self.stdin.as_ref().filter(|i| i.pending() || by_line) {
                 fds.push(PollFd::new(&inlet.file, PollFlags::OUT));
                 slots.push(Slot::Stdin);

@@ -1,5 +1,10 @@
 //! The program a run starts: a path, a command line split into words, or
 //! the reference (this very executable re-run with [`REFERENCE_ENV`]).
+//!
+//! One piece: how a command's words are found (typed in a folder, or
+//! passed as written for a checker) and what the program may read of its
+//! own are two readings of the same [`Target`], and must agree word by
+//! word.
 
 use std::ffi::OsString;
 use std::fs;
@@ -176,7 +181,27 @@ impl Target {
         let (first, rest) = words
             .split_first()
             .ok_or_else(|| TargetError::BadCommand(line.to_owned()))?;
-        let mut target = if first.contains('/') {
+        let mut target = Self::program_from(first, base)?;
+        target.words = rest.iter().map(|w| typed_in(base, w)).collect();
+        Ok(target)
+    }
+
+    /// A command given as words, run from `base`: its first word found as
+    /// [`Target::command_from`] finds it, every later word passed exactly
+    /// as given (a checker's command line, whose words are the
+    /// lecturer's: [`crate::judge::checker::checker_words`]).
+    pub fn command_words(words: &[String], base: &Path) -> Result<Self, TargetError> {
+        let (first, rest) = words
+            .split_first()
+            .ok_or_else(|| TargetError::BadCommand(String::new()))?;
+        let mut target = Self::program_from(first, base)?;
+        target.words = rest.iter().map(OsString::from).collect();
+        Ok(target)
+    }
+
+    /// The program a command's first word names, typed in `base`.
+    fn program_from(first: &str, base: &Path) -> Result<Self, TargetError> {
+        let target = if first.contains('/') {
             Self::binary(&base.join(first))?
         } else {
             let caller = std::env::var_os("PATH").unwrap_or_default();
@@ -184,7 +209,7 @@ impl Target {
                 .chain(std::env::split_paths(&caller))
                 .map(|dir| dir.join(first))
                 .find(|p| Self::binary(p).is_ok())
-                .ok_or_else(|| TargetError::NotFound(first.clone()))?;
+                .ok_or_else(|| TargetError::NotFound(first.to_owned()))?;
             // A version manager's shim cannot run contained: the
             // interpreter it stands for runs, its installation readable.
             let resolved = super::shim::is_shim(&found)
@@ -198,7 +223,6 @@ impl Target {
             target.reads = resolved.map(|r| r.prefix).into_iter().collect();
             target
         };
-        target.words = rest.iter().map(|w| typed_in(base, w)).collect();
         Ok(target)
     }
 

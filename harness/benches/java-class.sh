@@ -1,0 +1,167 @@
+#!/bin/sh
+# The Java class bench (issue 53, docs/benchmarks.md): a MOOC exercise
+# ("read integers until -1, then print the sum, the count, the average,
+# the even and odd counts"; class Main in the default package, Scanner),
+# a pack of 35 cases in 5 categories with a Python checker per category,
+# and a class of 32 programs written for it (a correct one, correct ones
+# in other wordings, real bugs). Blesses the pack, marks the class with
+# `mark --jobs 2`, then times one student's check, and prints the times
+# with the machine's load.
+#
+#   harness/benches/java-class.sh [HARNESS]   # default target/release/boxes-harness
+#
+# Needs java, javac and python3. Everything is made under a temporary
+# folder, removed at the end.
+set -eu
+HARNESS=${1:-target/release/boxes-harness}
+HARNESS=$(cd "$(dirname "$HARNESS")" && pwd)/$(basename "$HARNESS")
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+P=$W/pack
+mkdir -p "$P/model"
+# The run line's flags (docs/java.md: memory and speed).
+JFLAGS="-Xmx256m -XX:CompressedClassSpaceSize=64m -XX:ReservedCodeCacheSize=32m -XX:+UseSerialGC -XX:TieredStopAtLevel=1"
+
+# The pack.
+cat > "$P/pack.yaml" <<Y
+name: mooc
+model:
+  dir: model
+  build: javac -encoding UTF-8 *.java
+  command: "java $JFLAGS -cp . Main"
+submissions:
+  program: Main.java
+  build: javac -encoding UTF-8 *.java
+  run: "java $JFLAGS -cp . Main"
+timeout: 10s
+Y
+cat > "$P/suite.yaml" <<'Y'
+name: mooc
+version: "1"
+spec: mooc-rulings.md
+categories:
+  - {name: sum, marks: 1}
+  - {name: count, marks: 1}
+  - {name: average, marks: 1}
+  - {name: parity, marks: 1}
+  - {name: stop, marks: 1}
+Y
+echo "# mooc: read integers until -1; print sum, count, average, even, odd" > "$P/mooc-rulings.md"
+cat > "$P/rules.yaml" <<'Y'
+rules:
+  - {id: SUM-1, summary: "the sum", ambiguous: no, match: {stdout: {checker: "python3 check.py sum"}}}
+  - {id: COUNT-1, summary: "the count", ambiguous: no, match: {stdout: {checker: "python3 check.py count"}}}
+  - {id: AVG-1, summary: "the average", ambiguous: no, match: {stdout: {checker: "python3 check.py average"}}}
+  - {id: PAR-1, summary: "even and odd counts", ambiguous: no, match: {stdout: {checker: "python3 check.py parity"}}}
+  - {id: STOP-1, summary: "nothing read after -1", ambiguous: no, match: {stdout: {checker: "python3 check.py sum"}}}
+Y
+cat > "$P/check.py" <<'Y'
+import os, re, sys
+want = {"sum": ["sum"], "count": ["count"], "average": ["average"],
+        "parity": ["even", "odd"]}[sys.argv[1]]
+def values(path):
+    found = {}
+    for line in open(path, encoding="utf-8", errors="replace"):
+        low = line.lower()
+        for key in ["sum", "count", "average", "even", "odd"]:
+            if key in low:
+                nums = re.findall(r"-?\d+(?:\.\d+)?", line)
+                if nums:
+                    found.setdefault(key, nums[-1])
+    return found
+exp = values(os.environ["CONFORMANCE_EXPECTED"])
+act = values(os.environ["CONFORMANCE_ACTUAL"])
+for key in want:
+    if key not in exp:
+        continue
+    e, a = exp[key], act.get(key)
+    if a is None or abs(float(a) - float(e)) > 1e-6:
+        print(f"{key}: expected {e}, got {a}")
+        sys.exit(1)
+sys.exit(0)
+Y
+main() { # $1: folder, $2: body of the loop's input handling, $3: the printing
+  mkdir -p "$1"
+  cat > "$1/Main.java" <<J
+import java.util.Scanner;
+public class Main {
+    public static void main(String[] args) {
+        Scanner sc = new Scanner(System.in);
+        int sum = 0, count = 0, even = 0, odd = 0;
+        System.out.println("Give numbers:");
+        while (true) {
+            int n = Integer.parseInt(sc.nextLine().trim());
+$2
+        }
+$3
+    }
+}
+J
+}
+LOOP='            if (n == -1) break;
+            sum += n; count++;
+            if (n % 2 == 0) even++; else odd++;'
+PRINT='        System.out.println("Thx! Bye!");
+        System.out.println("Sum: " + sum);
+        System.out.println("Numbers: " + count);
+        if (count > 0) System.out.println("Average: " + (1.0 * sum / count));
+        System.out.println("Even: " + even);
+        System.out.println("Odd: " + odd);'
+main "$P/model" "$LOOP" "$PRINT"
+
+# 35 cases: 7 a category.
+n=0
+for cat in sum count average parity stop; do
+  rule=$(echo "$cat" | tr a-z A-Z); case $cat in average) rule=AVG;; parity) rule=PAR;; esac
+  for input in "5\n2\n4\n-1\n" "-1\n" "7\n-1\n" "3\n3\n3\n-1\n" "10\n-5\n8\n-1\n" "1\n2\n3\n4\n5\n6\n-1\n" "100\n-1\n4\n5\n"; do
+    n=$((n + 1))
+    mkdir -p "$P/$cat"
+    printf 'summary: "%s case %d"\ncategory: %s\nrules: [%s-1]\nstdin: "%s"\n' \
+      "$cat" "$n" "$cat" "$rule" "$input" > "$P/$cat/c$n.yaml"
+  done
+done
+
+# 32 programs: 12 correct (4 wordings), 20 with bugs.
+S=$W/subs
+for i in 01 02 03 04 05 06 07 08 09 10 11 12; do main "$S/ok$i" "$LOOP" "$PRINT"; done
+for i in 05 06 07 08; do sed -i 's/Thx! Bye!/Thank you!/; s/"Numbers: "/"Count: "/' "$S/ok$i/Main.java"; done
+for i in 09 10 11 12; do sed -i 's/"Sum: "/"The sum is "/; s/"Average: "/"average "/' "$S/ok$i/Main.java"; done
+bug() { main "$S/bug$1" "$2" "$PRINT"; }
+for i in 01 02 03 04; do # counts -1 in the sum and the count
+  bug "$i" '            sum += n; count++; if (n % 2 == 0) even++; else odd++;
+            if (n == -1) break;'; done
+for i in 05 06 07 08; do # integer average
+  main "$S/bug$i" "$LOOP" "$(printf '%s' "$PRINT" | sed 's|(1.0 \* sum / count)|(sum / count)|')"; done
+for i in 09 10 11 12; do # skips negative numbers
+  bug "$i" '            if (n == -1) break;
+            if (n < 0) continue;
+            sum += n; count++; if (n % 2 == 0) even++; else odd++;'; done
+for i in 13 14 15 16; do # -5 % 2 is -1: negative odd numbers are neither
+  bug "$i" '            if (n == -1) break;
+            sum += n; count++;
+            if (n % 2 == 0) even++; else if (n % 2 == 1) odd++;'; done
+for i in 17 18 19 20; do # average printed for no numbers: NaN
+  main "$S/bug$i" "$LOOP" "$(printf '%s' "$PRINT" | sed 's|if (count > 0) ||')"; done
+
+load() { uptime | sed 's/.*load average: //'; }
+echo "java-class: $(ls "$S" | wc -l) programs, $(find "$P" -name 'c*.yaml' | wc -l) cases; load $(load)"
+t0=$(date +%s.%N)
+set +e
+"$HARNESS" bless --spec "$P" >"$W/bless.out" 2>&1 || { tail -20 "$W/bless.out"; exit 1; }
+set -e
+t1=$(date +%s.%N)
+echo "bless: $(echo "$t1 - $t0" | bc) s; load $(load)"
+t0=$(date +%s.%N)
+set +e
+"$HARNESS" mark --spec "$P" "$S" --out "$W/marks" --jobs 2 >/dev/null 2>"$W/mark.err"
+rc=$?
+set -e
+t1=$(date +%s.%N)
+echo "mark --jobs 2: $(echo "$t1 - $t0" | bc) s, exit $rc; load $(load)"
+tail -3 "$W/mark.err"
+sed -n '1,40p' "$W/marks/marks.csv" | cut -d, -f1-5
+cd "$S/bug09" && javac Main.java
+t0=$(date +%s.%N)
+"$HARNESS" --spec "$P" --bin "java $JFLAGS -cp . Main" >/dev/null 2>&1 || true
+t1=$(date +%s.%N)
+echo "one check (bug09, built): $(echo "$t1 - $t0" | bc) s; load $(load)"
