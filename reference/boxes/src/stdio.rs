@@ -48,3 +48,71 @@ pub fn run_process<R: Read, E: Write>(
     }
     exit
 }
+
+#[cfg(test)]
+mod tests {
+    use std::io::{self, Cursor, Write};
+
+    use reference_kit::terminal::{Broken, FailsAfterFirst, Keyboard, Screen, os_args};
+
+    use super::*;
+    use crate::app::tests::{WORKED_INPUT, WORKED_OUTPUT};
+
+    #[test]
+    fn turn_1_process_prompt_reaches_the_screen_before_each_wait() {
+        let screen = Screen::default();
+        let mut keyboard = Keyboard::new(WORKED_INPUT, &screen, b"> ");
+        let mut err = Vec::new();
+        let exit = run_process(
+            &os_args(&[b"2", b"2", b"2"]),
+            &mut keyboard,
+            Box::new(screen.clone()),
+            &mut err,
+        );
+        assert_eq!(exit, Exit::Normal);
+        assert_eq!(keyboard.waits_without_prompt(), 0);
+        assert_eq!(screen.bytes(), WORKED_OUTPUT);
+    }
+
+    #[test]
+    fn eof_1_process_stdout_ends_with_the_prompt() {
+        let screen = Screen::default();
+        let mut err = Vec::new();
+        let exit = run_process(
+            &os_args(&[b"2", b"2", b"2"]),
+            Cursor::new(b"0 0 h\n".to_vec()),
+            Box::new(screen.clone()),
+            &mut err,
+        );
+        assert_eq!(exit, Exit::EndOfInput);
+        assert_eq!(err, b"End of user input\n");
+        assert_eq!(
+            screen.bytes(),
+            &WORKED_OUTPUT[..WORKED_OUTPUT.len().min(2 * 30 + 6)]
+        );
+    }
+
+    #[test]
+    fn sys_1_process_failures_exit_9_once() {
+        for (input, sink) in [
+            (
+                WORKED_INPUT,
+                Box::new(Broken(io::ErrorKind::BrokenPipe)) as Box<dyn Write>,
+            ),
+            (b"", Box::new(Broken(io::ErrorKind::StorageFull))),
+            // The whole game is in the first read: its output meets the
+            // failing stdout only at the final flush.
+            (WORKED_INPUT, Box::new(FailsAfterFirst::default())),
+        ] {
+            let mut err = Vec::new();
+            let exit = run_process(
+                &os_args(&[b"2", b"2", b"2"]),
+                Cursor::new(input),
+                sink,
+                &mut err,
+            );
+            assert_eq!(exit, Exit::SystemCall);
+            assert_eq!(err, b"System call failure\n");
+        }
+    }
+}
