@@ -9,9 +9,9 @@
 use conformance_engine::hard_lines;
 use nogo_reference::rules::Rule;
 
-use crate::rng::SplitMix64;
 use crate::session::{Ambiguity, Input, Options};
 use crate::sim::Sim;
+use conformance_engine::rng::SplitMix64;
 
 /// TURN-2's ambiguous part: a lax reader takes these lines as moves.
 pub const LAX_MOVE: Ambiguity = Ambiguity {
