@@ -7,7 +7,7 @@
 //! under boxes' SYS-1 a failed write fails the game.
 
 use std::ffi::OsString;
-use std::io::{self, Read, Write};
+use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use reference_kit::stdio::{self, WriteFailure};
@@ -18,14 +18,10 @@ use crate::status::{Exit, ExitTable};
 /// Runs `boxes` as a process: `argv` includes the program name, the
 /// streams are the process's own. Used by the `boxes` binary and by every
 /// tool that re-executes itself as the reference.
-pub fn main_with_args<I: IntoIterator<Item = OsString>>(argv: I) -> ExitCode {
-    let operands: Vec<OsString> = argv.into_iter().skip(1).collect();
-    // Rust's stdout flushes at every newline; a grid is many lines, so write
-    // through our own buffer straight to the descriptor (a closed one
-    // failing every write: SYS-1).
-    let sink = reference_kit::stdout::process_stdout();
-    let exit = run_process(&operands, io::stdin(), sink, io::stderr().lock());
-    ExitCode::from(exit.code())
+pub fn main_with_args(argv: impl IntoIterator<Item = OsString>) -> ExitCode {
+    stdio::main_with(argv, |operands, input, sink, err| {
+        run_process(operands, input, sink, err).code()
+    })
 }
 
 /// [`run`] with the buffering a process needs: stdout is written in large

@@ -11,7 +11,9 @@
 //! descriptor is not read again (a Ctrl-D at a terminal is heard once).
 
 use std::cell::RefCell;
+use std::ffi::OsString;
 use std::io::{self, BufRead, BufWriter, Read, Write};
+use std::process::ExitCode;
 use std::rc::Rc;
 
 /// What a failed write of stdout does to the program.
@@ -29,6 +31,27 @@ pub enum WriteFailure {
 const OUT_BUFFER: usize = 1 << 20;
 /// Bytes of stdin read at once.
 const IN_BUFFER: usize = 1 << 16;
+
+/// Runs a reference as a process: `argv` includes the program name;
+/// `run_process` gets the operands, the process's stdin, its stdout
+/// written through our own buffer straight to the descriptor (Rust's
+/// stdout flushes at every newline, and a grid is many lines; a closed
+/// descriptor fails every write, [`crate::stdout::process_stdout`]) and
+/// its stderr, and returns the exit status. Used by each reference's
+/// binary and by every tool that runs a reference in-process.
+pub fn main_with(
+    argv: impl IntoIterator<Item = OsString>,
+    run_process: impl FnOnce(&[OsString], io::Stdin, Box<dyn Write>, io::StderrLock<'static>) -> u8,
+) -> ExitCode {
+    let operands: Vec<OsString> = argv.into_iter().skip(1).collect();
+    let sink = crate::stdout::process_stdout();
+    ExitCode::from(run_process(
+        &operands,
+        io::stdin(),
+        sink,
+        io::stderr().lock(),
+    ))
+}
 
 /// The game's streams over `input` and `sink`: give the reader and the
 /// writer to the game, then call [`Finish::finish`].

@@ -8,7 +8,7 @@
 //! silently instead of ending the program.
 
 use std::ffi::OsString;
-use std::io::{self, Read, Write};
+use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use reference_kit::stdio::{self, WriteFailure};
@@ -20,12 +20,9 @@ use crate::status::{Exit, ExitTable};
 /// are the process's own. Used by the `nogo` binary and by every tool that
 /// runs the reference in-process.
 pub fn main_with_args(argv: impl IntoIterator<Item = OsString>) -> ExitCode {
-    let operands: Vec<OsString> = argv.into_iter().skip(1).collect();
-    // Rust's stdout flushes at every newline; a grid is many lines, so write
-    // through our own buffer straight to the descriptor.
-    let sink = reference_kit::stdout::process_stdout();
-    let exit = run_process(&operands, io::stdin(), sink, io::stderr().lock());
-    ExitCode::from(exit.code())
+    stdio::main_with(argv, |operands, input, sink, err| {
+        run_process(operands, input, sink, err).code()
+    })
 }
 
 /// [`run`] with the buffering a process needs (TURN-1, SYS-1).
