@@ -78,27 +78,18 @@ pub fn load(path: &Path, height: usize, width: usize, players: usize) -> Result<
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use reference_kit::terminal::{Broken, os_args};
+    use reference_kit::terminal::{self, Broken, Ran, os_args};
     use std::io;
     use std::io::Cursor;
     use std::os::unix::ffi::OsStrExt;
     use std::path::PathBuf;
 
-    struct Outcome {
-        out: Vec<u8>,
-        err: Vec<u8>,
-        exit: Exit,
-    }
-
-    fn run_bytes(args: &[&[u8]], input: &[u8]) -> Outcome {
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        let exit = run(
-            &os_args(args),
-            Cursor::new(input.to_vec()),
-            &mut out,
-            &mut err,
-        );
-        Outcome { out, err, exit }
+    fn run_bytes(args: &[&[u8]], input: &[u8]) -> Ran<Exit> {
+        terminal::run_bytes(
+            |args, input, out, err| run(args, input, out, err),
+            args,
+            input,
+        )
     }
 
     /// A temporary directory and a file in it holding `bytes`.

@@ -8,7 +8,7 @@
 
 use std::cell::RefCell;
 use std::ffi::{OsStr, OsString};
-use std::io::{self, Read, Write};
+use std::io::{self, Cursor, Read, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::rc::Rc;
 
@@ -17,6 +17,34 @@ pub fn os_args(args: &[&[u8]]) -> Vec<OsString> {
     args.iter()
         .map(|a| OsStr::from_bytes(a).to_os_string())
         .collect()
+}
+
+/// What a run of a program in memory left.
+#[derive(Debug)]
+pub struct Ran<E> {
+    /// Its stdout.
+    pub out: Vec<u8>,
+    /// Its stderr.
+    pub err: Vec<u8>,
+    /// How it ended.
+    pub exit: E,
+}
+
+/// Runs a program's `run` (arguments, stdin, stdout, stderr) on `args`
+/// and `input`, every stream in memory.
+pub fn run_bytes<E>(
+    run: impl FnOnce(&[OsString], Cursor<Vec<u8>>, &mut Vec<u8>, &mut Vec<u8>) -> E,
+    args: &[&[u8]],
+    input: &[u8],
+) -> Ran<E> {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let exit = run(
+        &os_args(args),
+        Cursor::new(input.to_vec()),
+        &mut out,
+        &mut err,
+    );
+    Ran { out, err, exit }
 }
 
 /// The output side of a simulated terminal: what reached the screen.
@@ -141,5 +169,20 @@ mod tests {
         assert_eq!(once.write(b"xy").ok(), Some(2));
         assert!(once.write(b"z").is_err());
         assert_eq!(os_args(&[b"a", b"\xff"]).len(), 2);
+        let ran = run_bytes(
+            |args, mut input, out, err| {
+                let mut line = String::new();
+                let _ = io::BufRead::read_line(&mut input, &mut line);
+                let _ = out.write_all(line.as_bytes());
+                let _ = err.write_all(b"e");
+                args.len()
+            },
+            &[b"x"],
+            b"in\n",
+        );
+        assert_eq!(
+            (ran.out, ran.err, ran.exit),
+            (b"in\n".to_vec(), b"e".to_vec(), 1)
+        );
     }
 }

@@ -70,26 +70,16 @@ pub fn start(args: &[OsString]) -> Result<(State, [Kind; 2]), Exit> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use reference_kit::terminal::os_args;
-    use std::io::Cursor;
+    use reference_kit::terminal::{self, Ran};
     use std::os::unix::ffi::OsStrExt;
     use std::path::PathBuf;
 
-    struct Outcome {
-        out: Vec<u8>,
-        err: Vec<u8>,
-        exit: Exit,
-    }
-
-    fn run_bytes(args: &[&[u8]], input: &[u8]) -> Outcome {
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        let exit = run(
-            &os_args(args),
-            Cursor::new(input.to_vec()),
-            &mut out,
-            &mut err,
-        );
-        Outcome { out, err, exit }
+    fn run_bytes(args: &[&[u8]], input: &[u8]) -> Ran<Exit> {
+        terminal::run_bytes(
+            |args, input, out, err| run(args, input, out, err),
+            args,
+            input,
+        )
     }
 
     fn save_file(bytes: &[u8]) -> (tempfile::TempDir, PathBuf) {
