@@ -15,15 +15,6 @@ use reference_kit::stdio::{self, WriteFailure};
 use crate::app::run;
 use crate::status::{Exit, ExitTable};
 
-/// Runs `boxes` as a process: `argv` includes the program name, the
-/// streams are the process's own. Used by the `boxes` binary and by every
-/// tool that re-executes itself as the reference.
-pub fn main_with_args(argv: impl IntoIterator<Item = OsString>) -> ExitCode {
-    stdio::main_with(argv, |operands, input, sink, err| {
-        run_process(operands, input, sink, err).code()
-    })
-}
-
 /// [`run`] with the buffering a process needs: stdout is written in large
 /// blocks, but always flushed before the program waits for input (TURN-1).
 pub fn run_process<R: Read, E: Write>(
@@ -32,10 +23,12 @@ pub fn run_process<R: Read, E: Write>(
     sink: Box<dyn Write>,
     mut err: E,
 ) -> Exit {
-    let (input, out, finish) = stdio::streams(input, sink, WriteFailure::Fails);
-    let exit = run(args, input, out, &mut err);
-    // Flushes the game's last lines for real; a failure here is still SYS-1.
-    if finish.finish().is_err() && exit != Exit::SystemCall {
+    let (exit, written) = stdio::run_buffered(input, sink, WriteFailure::Fails, |input, out| {
+        run(args, input, out, &mut err)
+    });
+    // The game's last lines are flushed for real: a failure there is still
+    // SYS-1.
+    if !written && exit != Exit::SystemCall {
         let exit = Exit::SystemCall;
         if let Some(message) = exit.message() {
             let _ = writeln!(err, "{message}");
@@ -43,6 +36,15 @@ pub fn run_process<R: Read, E: Write>(
         return exit;
     }
     exit
+}
+
+/// Runs `boxes` as a process: `argv` includes the program name, the
+/// streams are the process's own. Used by the `boxes` binary and by every
+/// tool that re-executes itself as the reference.
+pub fn main_with_args(argv: impl IntoIterator<Item = OsString>) -> ExitCode {
+    stdio::main_with(argv, |operands, input, sink, err| {
+        run_process(operands, input, sink, err).code()
+    })
 }
 
 #[cfg(test)]

@@ -53,6 +53,20 @@ pub fn main_with(
     ))
 }
 
+/// Plays `game` on the streams over `input` and `sink` ([`streams`]),
+/// then flushes its last bytes for real: the game's outcome, and whether
+/// stdout took every byte (always `true` under [`WriteFailure::Ignored`]).
+pub fn run_buffered<R: Read, X>(
+    input: R,
+    sink: Box<dyn Write>,
+    policy: WriteFailure,
+    game: impl FnOnce(FlushingStdin<R>, DeferredOut) -> X,
+) -> (X, bool) {
+    let (input, out, finish) = streams(input, sink, policy);
+    let outcome = game(input, out);
+    (outcome, finish.finish().is_ok())
+}
+
 /// The game's streams over `input` and `sink`: give the reader and the
 /// writer to the game, then call [`Finish::finish`].
 pub fn streams<R: Read>(

@@ -16,15 +16,6 @@ use reference_kit::stdio::{self, WriteFailure};
 use crate::app::run;
 use crate::status::{Exit, ExitTable};
 
-/// Runs `nogo` as a process: `argv` includes the program name, the streams
-/// are the process's own. Used by the `nogo` binary and by every tool that
-/// runs the reference in-process.
-pub fn main_with_args(argv: impl IntoIterator<Item = OsString>) -> ExitCode {
-    stdio::main_with(argv, |operands, input, sink, err| {
-        run_process(operands, input, sink, err).code()
-    })
-}
-
 /// [`run`] with the buffering a process needs (TURN-1, SYS-1).
 pub fn run_process<R: Read, E: Write>(
     args: &[OsString],
@@ -32,11 +23,20 @@ pub fn run_process<R: Read, E: Write>(
     sink: Box<dyn Write>,
     err: E,
 ) -> Exit {
-    let (input, out, finish) = stdio::streams(input, sink, WriteFailure::Ignored);
-    let exit = run(args, input, out, err);
     // SYS-1: whatever became of stdout, the outcome stands.
-    let _ = finish.finish();
-    exit
+    stdio::run_buffered(input, sink, WriteFailure::Ignored, |input, out| {
+        run(args, input, out, err)
+    })
+    .0
+}
+
+/// Runs `nogo` as a process: `argv` includes the program name, the streams
+/// are the process's own. Used by the `nogo` binary and by every tool that
+/// runs the reference in-process.
+pub fn main_with_args(argv: impl IntoIterator<Item = OsString>) -> ExitCode {
+    stdio::main_with(argv, |operands, input, sink, err| {
+        run_process(operands, input, sink, err).code()
+    })
 }
 
 #[cfg(test)]
