@@ -42,9 +42,7 @@ pub fn run_process<R: Read, E: Write>(
 /// streams are the process's own. Used by the `boxes` binary and by every
 /// tool that re-executes itself as the reference.
 pub fn main_with_args(argv: impl IntoIterator<Item = OsString>) -> ExitCode {
-    stdio::main_with(argv, |operands, input, sink, err| {
-        run_process(operands, input, sink, err).code()
-    })
+    stdio::main_with(argv, run_process)
 }
 
 #[cfg(test)]

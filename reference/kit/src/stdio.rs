@@ -16,6 +16,8 @@ use std::io::{self, BufRead, BufWriter, Read, Write};
 use std::process::ExitCode;
 use std::rc::Rc;
 
+use crate::exit::ExitTable;
+
 /// What a failed write of stdout does to the program.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WriteFailure {
@@ -37,20 +39,17 @@ const IN_BUFFER: usize = 1 << 16;
 /// written through our own buffer straight to the descriptor (Rust's
 /// stdout flushes at every newline, and a grid is many lines; a closed
 /// descriptor fails every write, [`crate::stdout::process_stdout`]) and
-/// its stderr, and returns the exit status. Used by each reference's
-/// binary and by every tool that runs a reference in-process.
-pub fn main_with(
+/// its stderr, and returns the outcome, whose status is the process's.
+/// Used by each reference's binary and by every tool that runs a
+/// reference in-process.
+pub fn main_with<X: ExitTable>(
     argv: impl IntoIterator<Item = OsString>,
-    run_process: impl FnOnce(&[OsString], io::Stdin, Box<dyn Write>, io::StderrLock<'static>) -> u8,
+    run_process: impl FnOnce(&[OsString], io::Stdin, Box<dyn Write>, io::StderrLock<'static>) -> X,
 ) -> ExitCode {
     let operands: Vec<OsString> = argv.into_iter().skip(1).collect();
     let sink = crate::stdout::process_stdout();
-    ExitCode::from(run_process(
-        &operands,
-        io::stdin(),
-        sink,
-        io::stderr().lock(),
-    ))
+    let exit = run_process(&operands, io::stdin(), sink, io::stderr().lock());
+    ExitCode::from(exit.code())
 }
 
 /// Plays `game` on the streams over `input` and `sink` ([`streams`]),

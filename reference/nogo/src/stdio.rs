@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use reference_kit::stdio::{self, WriteFailure};
 
 use crate::app::run;
-use crate::status::{Exit, ExitTable};
+use crate::status::Exit;
 
 /// [`run`] with the buffering a process needs (TURN-1, SYS-1).
 pub fn run_process<R: Read, E: Write>(
@@ -34,9 +34,7 @@ pub fn run_process<R: Read, E: Write>(
 /// are the process's own. Used by the `nogo` binary and by every tool that
 /// runs the reference in-process.
 pub fn main_with_args(argv: impl IntoIterator<Item = OsString>) -> ExitCode {
-    stdio::main_with(argv, |operands, input, sink, err| {
-        run_process(operands, input, sink, err).code()
-    })
+    stdio::main_with(argv, run_process)
 }
 
 #[cfg(test)]
@@ -46,6 +44,7 @@ mod tests {
     use reference_kit::terminal::{Broken, Keyboard, Screen, os_args};
 
     use super::*;
+    use crate::status::ExitTable;
 
     #[test]
     fn sys_1_unwritable_stdout_changes_no_status() {
