@@ -112,10 +112,7 @@ fn dims_session(rng: &mut SplitMix64, options: Options) -> Session {
     let mut label = None;
     let spoil = |rng: &mut SplitMix64, label: &mut Option<Ambiguity>| {
         if options.ambiguous && rng.below(3) == 0 {
-            *label = Some(Ambiguity {
-                name: "lax-dimension",
-                rule: Rule::Args3,
-            });
+            *label = Some(Ambiguity::new("lax-dimension", Rule::Args3));
             pick(rng, &lax).to_string()
         } else {
             pick(rng, &bad).to_string()
@@ -318,10 +315,7 @@ fn save_bytes(
         dead.grid.set(Cell::new(0, 1), Stone::Taken(Player::X));
         dead.grid.set(Cell::new(1, 0), Stone::Taken(Player::X));
         if dead.grid.empty_cells() > 0 {
-            let label = Ambiguity {
-                name: "dead-string-loaded",
-                rule: Rule::Capture4,
-            };
+            let label = Ambiguity::new("dead-string-loaded", Rule::Capture4);
             return (to_bytes(&dead), Some(label));
         }
         return (bytes, None);
@@ -339,20 +333,14 @@ fn save_bytes(
         }
         let mut out = fields.join(&b' ');
         out.extend_from_slice(&bytes[end..]);
-        let label = Ambiguity {
-            name: "next-leading-zero",
-            rule: Rule::File2,
-        };
+        let label = Ambiguity::new("next-leading-zero", Rule::File2);
         (out, Some(label))
     } else {
         let mut out = bytes;
         let tails: [&[u8]; 4] = [b"\n", b"junk\n", b"....\n", b"x"];
         let tail: &[u8] = tails[rng.below(tails.len())];
         out.extend_from_slice(tail);
-        let label = Ambiguity {
-            name: "after-the-grid",
-            rule: Rule::File5,
-        };
+        let label = Ambiguity::new("after-the-grid", Rule::File5);
         (out, Some(label))
     }
 }

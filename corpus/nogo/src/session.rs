@@ -23,6 +23,13 @@ pub struct Ambiguity {
     pub rule: Rule,
 }
 
+impl Ambiguity {
+    /// The tag `name` of `rule`'s ambiguous part.
+    pub const fn new(name: &'static str, rule: Rule) -> Self {
+        Self { name, rule }
+    }
+}
+
 /// Where a game starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
@@ -96,10 +103,7 @@ pub struct Options {
 }
 
 /// EOF-2: a last line without `\n` is a line.
-pub const UNTERMINATED: Ambiguity = Ambiguity {
-    name: "unterminated-last-line",
-    rule: Rule::Eof2,
-};
+pub const UNTERMINATED: Ambiguity = Ambiguity::new("unterminated-last-line", Rule::Eof2);
 
 impl Session {
     /// The arguments after the program name.
