@@ -6,7 +6,10 @@ use std::path::Path;
 
 use conformance_engine::corpus_cli::{ClassLine, CorpusError, CorpusWriter};
 
-use crate::{Class, Options, Spec, generate, manifest};
+use crate::class::Class;
+use crate::generate::{Options, generate};
+use crate::manifest;
+use crate::spec::Spec;
 
 /// The boxes corpus writer.
 #[derive(Debug, Clone, Copy)]

@@ -5,7 +5,7 @@
 
 use boxes_reference::{Edge, Grid, Player, State};
 
-use crate::rng::SplitMix64;
+use conformance_engine::rng::SplitMix64;
 
 /// A game in progress: the state and the moves that led to it, in order,
 /// each as the move line (`Edge`'s `Display`) a player would type.

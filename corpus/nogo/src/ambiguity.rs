@@ -15,16 +15,10 @@ use crate::sim::Sim;
 use nogo_reference::rules::Rule;
 
 /// SAVE-2's ambiguous part: another generator state, the same game.
-pub const SAVED_STATE: Ambiguity = Ambiguity {
-    name: "saved-state-same-game",
-    rule: Rule::Save2,
-};
+pub const SAVED_STATE: Ambiguity = Ambiguity::new("saved-state-same-game", Rule::Save2);
 
 /// FILE-3's ambiguous part: a move number past 2147483647.
-pub const MOVE_NUMBER: Ambiguity = Ambiguity {
-    name: "move-number-past-2-31",
-    rule: Rule::File3,
-};
+pub const MOVE_NUMBER: Ambiguity = Ambiguity::new("move-number-past-2-31", Rule::File3);
 
 /// The largest move number no ruling calls ambiguous.
 const LAST_PLAIN_NUMBER: u64 = 2_147_483_647;

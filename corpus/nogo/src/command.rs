@@ -6,7 +6,9 @@ use std::path::Path;
 
 use conformance_engine::corpus_cli::{ClassLine, CorpusError, CorpusWriter};
 
-use crate::{Class, GenerateError, Spec, generate};
+use crate::class::Class;
+use crate::generate::{GenerateError, generate};
+use crate::samples::Spec;
 
 /// The nogo corpus writer.
 #[derive(Debug, Clone, Copy)]

@@ -16,6 +16,7 @@ pub mod class;
 pub mod classify;
 pub mod command;
 pub mod generate;
+pub mod generator;
 pub mod lines;
 pub mod pack;
 pub mod play;

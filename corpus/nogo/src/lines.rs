@@ -9,27 +9,18 @@
 use conformance_engine::hard_lines;
 use nogo_reference::rules::Rule;
 
-use crate::rng::SplitMix64;
 use crate::session::{Ambiguity, Input, Options};
 use crate::sim::Sim;
+use conformance_engine::rng::SplitMix64;
 
 /// TURN-2's ambiguous part: a lax reader takes these lines as moves.
-pub const LAX_MOVE: Ambiguity = Ambiguity {
-    name: "lax-move",
-    rule: Rule::Turn2,
-};
+pub const LAX_MOVE: Ambiguity = Ambiguity::new("lax-move", Rule::Turn2);
 
 /// TURN-2's ambiguous part: leading zeros accepted.
-pub const LEADING_ZERO: Ambiguity = Ambiguity {
-    name: "leading-zero-move",
-    rule: Rule::Turn2,
-};
+pub const LEADING_ZERO: Ambiguity = Ambiguity::new("leading-zero-move", Rule::Turn2);
 
 /// SAVE-1's ambiguous part: a path holding a space.
-pub const SPACED_PATH: Ambiguity = Ambiguity {
-    name: "save-path-space",
-    rule: Rule::Save1,
-};
+pub const SPACED_PATH: Ambiguity = Ambiguity::new("save-path-space", Rule::Save1);
 
 /// A move onto an empty cell of `sim`'s grid (`0 0` when there is none):
 /// half the time, when there is one, a suicide beside no opponent stone

@@ -6,7 +6,7 @@
 use nogo_reference::capture::winner_after;
 use nogo_reference::{Cell, GenState, Generator, Player, State, Stone};
 
-use crate::rng::SplitMix64;
+use conformance_engine::rng::SplitMix64;
 
 /// A position of an H×W game with about `fill` per cent of its cells taken
 /// by play (fewer when captures block), random generator states and a

@@ -13,7 +13,7 @@ use nogo_reference::{Cell, Player, State, Stone};
 
 use crate::class::Class;
 use crate::play;
-use crate::rng::SplitMix64;
+use conformance_engine::rng::SplitMix64;
 
 /// One labelled file.
 #[derive(Debug, Clone, PartialEq, Eq)]

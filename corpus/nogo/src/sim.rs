@@ -9,7 +9,7 @@ use nogo_reference::command::{self, Command};
 use nogo_reference::game;
 use nogo_reference::{Cell, Kind, Player, State, Stone};
 
-use crate::rng::SplitMix64;
+use conformance_engine::rng::SplitMix64;
 
 /// What a followed game did, for the classifier.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -76,38 +76,20 @@ pub fn load(path: &Path, height: usize, width: usize, players: usize) -> Result<
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
-    use crate::stdio::run_process;
-    use std::cell::RefCell;
+    use reference_kit::terminal::{self, Broken, Ran, os_args};
     use std::io;
     use std::io::Cursor;
-    use std::io::Read;
     use std::os::unix::ffi::OsStrExt;
     use std::path::PathBuf;
-    use std::rc::Rc;
 
-    struct Outcome {
-        out: Vec<u8>,
-        err: Vec<u8>,
-        exit: Exit,
-    }
-
-    fn os_args(args: &[&[u8]]) -> Vec<OsString> {
-        args.iter()
-            .map(|a| std::ffi::OsStr::from_bytes(a).to_os_string())
-            .collect()
-    }
-
-    fn run_bytes(args: &[&[u8]], input: &[u8]) -> Outcome {
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        let exit = run(
-            &os_args(args),
-            Cursor::new(input.to_vec()),
-            &mut out,
-            &mut err,
-        );
-        Outcome { out, err, exit }
+    fn run_bytes(args: &[&[u8]], input: &[u8]) -> Ran<Exit> {
+        terminal::run_bytes(
+            |args, input, out, err| run(args, input, out, err),
+            args,
+            input,
+        )
     }
 
     /// A temporary directory and a file in it holding `bytes`.
@@ -121,12 +103,12 @@ mod tests {
     }
 
     /// The assignment's worked example: 2×2, two players.
-    const WORKED_INPUT: &[u8] = b"0 0 h\n0 0 v\n0 2 v\n1 2 h\n1 2 v\n1 1 h\n0 1 h\n\
+    pub(crate) const WORKED_INPUT: &[u8] = b"0 0 h\n0 0 v\n0 2 v\n1 2 h\n1 2 v\n1 1 h\n0 1 h\n\
         0 1 v\n1 0 h\n2 0 h\n1 0 v\n2 1 h\n1 1 v\n";
 
     /// Its output, written from the rulings: every grid line is 2W+1 = 5
     /// bytes, trailing spaces kept; prompts have no newline.
-    const WORKED_OUTPUT: &[u8] = b"+ + +\n     \n+ + +\n     \n+ + +\n\
+    pub(crate) const WORKED_OUTPUT: &[u8] = b"+ + +\n     \n+ + +\n     \n+ + +\n\
         A> +-+ +\n     \n+ + +\n     \n+ + +\n\
         B> +-+ +\n|    \n+ + +\n     \n+ + +\n\
         A> +-+ +\n|   |\n+ + +\n     \n+ + +\n\
@@ -299,18 +281,6 @@ mod tests {
         assert_eq!(o.out, expected);
     }
 
-    /// A stdout that fails every write, as `/dev/full` or a closed pipe.
-    struct Broken(io::ErrorKind);
-
-    impl Write for Broken {
-        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
-            Err(io::Error::from(self.0))
-        }
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
-
     #[test]
     fn sys_1_unwritable_stdout_is_system_call_failure_exit_9() {
         for kind in [io::ErrorKind::StorageFull, io::ErrorKind::BrokenPipe] {
@@ -350,123 +320,5 @@ mod tests {
         );
         assert_eq!(exit, Exit::SystemCall);
         assert_eq!(err, b"System call failure\n");
-    }
-
-    /// The output side of a simulated terminal: what reached the screen.
-    #[derive(Clone, Default)]
-    struct Screen(Rc<RefCell<Vec<u8>>>);
-
-    impl Write for Screen {
-        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-            self.0.borrow_mut().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
-
-    /// The input side: one line per read, as a terminal delivers them;
-    /// before each it notes whether the screen ends with a prompt.
-    struct Keyboard {
-        lines: Vec<Vec<u8>>,
-        screen: Screen,
-        waits_without_prompt: usize,
-    }
-
-    impl Read for Keyboard {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            if !self.screen.0.borrow().ends_with(b"> ") {
-                self.waits_without_prompt += 1;
-            }
-            if self.lines.is_empty() {
-                return Ok(0);
-            }
-            let line = self.lines.remove(0);
-            let n = line.len().min(buf.len());
-            buf[..n].copy_from_slice(&line[..n]);
-            Ok(n)
-        }
-    }
-
-    #[test]
-    fn turn_1_process_prompt_reaches_the_screen_before_each_wait() {
-        let screen = Screen::default();
-        let mut keyboard = Keyboard {
-            lines: WORKED_INPUT
-                .split_inclusive(|&b| b == b'\n')
-                .map(<[u8]>::to_vec)
-                .collect(),
-            screen: screen.clone(),
-            waits_without_prompt: 0,
-        };
-        let mut err = Vec::new();
-        let exit = run_process(
-            &os_args(&[b"2", b"2", b"2"]),
-            &mut keyboard,
-            Box::new(screen.clone()),
-            &mut err,
-        );
-        assert_eq!(exit, Exit::Normal);
-        assert_eq!(keyboard.waits_without_prompt, 0);
-        assert_eq!(screen.0.borrow().as_slice(), WORKED_OUTPUT);
-    }
-
-    #[test]
-    fn eof_1_process_stdout_ends_with_the_prompt() {
-        let screen = Screen::default();
-        let mut err = Vec::new();
-        let exit = run_process(
-            &os_args(&[b"2", b"2", b"2"]),
-            Cursor::new(b"0 0 h\n".to_vec()),
-            Box::new(screen.clone()),
-            &mut err,
-        );
-        assert_eq!(exit, Exit::EndOfInput);
-        assert_eq!(err, b"End of user input\n");
-        assert_eq!(
-            screen.0.borrow().as_slice(),
-            &WORKED_OUTPUT[..WORKED_OUTPUT.len().min(2 * 30 + 6)]
-        );
-    }
-
-    /// A stdout that takes its first write and fails every later one.
-    struct FailsAfterFirst(bool);
-
-    impl Write for FailsAfterFirst {
-        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-            if std::mem::replace(&mut self.0, true) {
-                Err(io::Error::from(io::ErrorKind::StorageFull))
-            } else {
-                Ok(buf.len())
-            }
-        }
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
-
-    #[test]
-    fn sys_1_process_failures_exit_9_once() {
-        for (input, sink) in [
-            (
-                WORKED_INPUT,
-                Box::new(Broken(io::ErrorKind::BrokenPipe)) as Box<dyn Write>,
-            ),
-            (b"", Box::new(Broken(io::ErrorKind::StorageFull))),
-            // The whole game is in the first read: its output meets the
-            // failing stdout only at the final flush.
-            (WORKED_INPUT, Box::new(FailsAfterFirst(false))),
-        ] {
-            let mut err = Vec::new();
-            let exit = run_process(
-                &os_args(&[b"2", b"2", b"2"]),
-                Cursor::new(input),
-                sink,
-                &mut err,
-            );
-            assert_eq!(exit, Exit::SystemCall);
-            assert_eq!(err, b"System call failure\n");
-        }
     }
 }

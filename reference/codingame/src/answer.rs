@@ -3,7 +3,7 @@
 //! A line that fails is a typed error that maps to END-3's reason code.
 
 use crate::board::Side;
-use crate::judge::Reason;
+use crate::reason::Reason;
 
 /// The longest accepted line, in bytes after ANSWER-2 (ANSWER-5).
 pub const MAX_LINE: usize = 10_240;
@@ -39,6 +39,12 @@ impl AnswerError {
             AnswerError::Syntax => Reason::Syntax,
             AnswerError::TooLong => Reason::TooLong,
         }
+    }
+}
+
+impl From<AnswerError> for Reason {
+    fn from(e: AnswerError) -> Self {
+        e.reason()
     }
 }
 

@@ -18,7 +18,7 @@ pub const SIZE: u8 = 3;
 /// Sides of that board.
 const EDGES: usize = 24;
 /// Positions with more free sides than this are answered by the book.
-pub const FROM_FREE: usize = crate::strategy::EXACT_UNLESS_LOST;
+pub const FROM_FREE: usize = crate::strategy::exact::EXACT_UNLESS_LOST;
 
 /// The checked-in book: one line per position, `MASK MOVE VALUE` with the
 /// drawn sides' mask (hex, canonical under the symmetries), the side to

@@ -57,16 +57,16 @@ fn book_is_the_solved_boards() {
     let mut rng = fastrand::Rng::with_seed(7);
     for first in 0..EDGES {
         for second in (0..EDGES).filter(|&e| e != first) {
-            let mut board = crate::Board::new(3).expect("3×3");
-            board.draw(crate::Edge(first as u16), crate::Seat::A);
+            let mut board = crate::board::Board::new(3).expect("3×3");
+            board.draw(crate::board::Edge(first as u16), crate::board::Seat::A);
             let reply = crate::strategy::choose(&board, 0, &mut rng).expect("a move");
-            board.draw(reply, crate::Seat::B);
+            board.draw(reply, crate::board::Seat::B);
             let mask = 1 << first | 1 << reply.0;
             assert_eq!(after(value, &boxes, 1 << first, usize::from(reply.0)), 3);
             if mask & (1 << second) != 0 {
                 continue;
             }
-            board.draw(crate::Edge(second as u16), crate::Seat::A);
+            board.draw(crate::board::Edge(second as u16), crate::board::Seat::A);
             let mask = mask | 1 << second;
             let reply = crate::strategy::choose(&board, 0, &mut rng).expect("a move");
             let best = value.get(mask as usize).copied();
@@ -75,13 +75,13 @@ fn book_is_the_solved_boards() {
     }
     // Seat A too: its opening and its answer to any reply are moves
     // of the best value (a loss by 3 at worst, never more).
-    let empty = crate::Board::new(3).expect("3×3");
+    let empty = crate::board::Board::new(3).expect("3×3");
     let open = crate::strategy::choose(&empty, 0, &mut rng).expect("a move");
     assert_eq!(after(value, &boxes, 0, usize::from(open.0)), -3);
     for reply in (0..EDGES).filter(|&e| e != usize::from(open.0)) {
         let mut board = empty.clone();
-        board.draw(open, crate::Seat::A);
-        let again = board.draw(crate::Edge(reply as u16), crate::Seat::B);
+        board.draw(open, crate::board::Seat::A);
+        let again = board.draw(crate::board::Edge(reply as u16), crate::board::Seat::B);
         if again > 0 {
             continue;
         }
@@ -97,11 +97,11 @@ fn book_is_the_solved_boards() {
     // (even seeds); seat B, the bot, wins by at least 3 every time.
     for seed in 0..60u64 {
         let mut rng = fastrand::Rng::with_seed(seed);
-        let mut board = crate::Board::new(3).expect("3×3");
+        let mut board = crate::board::Board::new(3).expect("3×3");
         let mut mask = 0u32;
-        let mut seat = crate::Seat::A;
+        let mut seat = crate::board::Seat::A;
         while let Some(first_free) = (0..EDGES).find(|&e| mask & (1 << e) == 0) {
-            let e = if seat == crate::Seat::B {
+            let e = if seat == crate::board::Seat::B {
                 let lead =
                     board.score(seat).cast_signed() - board.score(seat.other()).cast_signed();
                 usize::from(
@@ -122,12 +122,12 @@ fn book_is_the_solved_boards() {
                     .unwrap_or(first_free)
             };
             mask |= 1 << e;
-            if board.draw(crate::Edge(e as u16), seat) == 0 {
+            if board.draw(crate::board::Edge(e as u16), seat) == 0 {
                 seat = seat.other();
             }
         }
-        let margin =
-            board.score(crate::Seat::B).cast_signed() - board.score(crate::Seat::A).cast_signed();
+        let margin = board.score(crate::board::Seat::B).cast_signed()
+            - board.score(crate::board::Seat::A).cast_signed();
         assert!(margin >= 3, "seed {seed}: seat B won by {margin} only");
     }
 }

@@ -7,31 +7,10 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::clock::Limits;
+pub use crate::exit::Exit;
 use crate::record::Record;
 use crate::referee::{run_match, size_from_seed, write_transcripts};
 use crate::replay::replay;
-
-/// How `cg-referee` ends.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Exit {
-    /// A match was judged, a record is consistent, an arena ran.
-    Done,
-    /// Bad arguments, or a file that cannot be read or written.
-    Usage,
-    /// `replay` found the record inconsistent with the rules.
-    Inconsistent,
-}
-
-impl Exit {
-    /// The process status.
-    pub fn code(self) -> u8 {
-        match self {
-            Exit::Done => 0,
-            Exit::Usage => 2,
-            Exit::Inconsistent => 3,
-        }
-    }
-}
 
 /// The referee for CodinGame's Dots and Boxes.
 #[derive(Debug, Parser)]

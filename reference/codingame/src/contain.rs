@@ -71,6 +71,24 @@ pub struct Started {
     pub jail: Jail,
 }
 
+impl Started {
+    /// A started bot from its three pipes (those the child has) and what
+    /// ends it.
+    fn new(
+        stdin: Option<impl Write + Send + 'static>,
+        stdout: Option<impl Read + Send + 'static>,
+        stderr: Option<impl Read + Send + 'static>,
+        jail: Jail,
+    ) -> Self {
+        Self {
+            stdin: stdin.map(|w| Box::new(w) as Box<dyn Write + Send>),
+            stdout: stdout.map(|r| Box::new(r) as Box<dyn Read + Send>),
+            stderr: stderr.map(|r| Box::new(r) as Box<dyn Read + Send>),
+            jail,
+        }
+    }
+}
+
 enum Ending {
     /// A process group led by the bot.
     Group { child: Child, pid: Pid },
@@ -192,24 +210,16 @@ fn start_grouped(
         .stderr(Stdio::piped())
         .spawn()?;
     let pid = Pid::from_child(&child);
-    Ok(Started {
-        stdin: child
-            .stdin
-            .take()
-            .map(|w| Box::new(w) as Box<dyn Write + Send>),
-        stdout: child
-            .stdout
-            .take()
-            .map(|r| Box::new(r) as Box<dyn Read + Send>),
-        stderr: child
-            .stderr
-            .take()
-            .map(|r| Box::new(r) as Box<dyn Read + Send>),
-        jail: Jail {
+    let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
+    Ok(Started::new(
+        stdin,
+        stdout,
+        stderr,
+        Jail {
             ending: Ending::Group { child, pid },
             _dir: dir,
         },
-    })
+    ))
 }
 
 fn start_contained(
@@ -255,20 +265,12 @@ fn start_contained(
     )
     .map_err(std::io::Error::other)?;
     let pid = child.pid();
-    Ok(Started {
-        stdin: child
-            .stdin
-            .take()
-            .map(|w| Box::new(w) as Box<dyn Write + Send>),
-        stdout: child
-            .stdout
-            .take()
-            .map(|r| Box::new(r) as Box<dyn Read + Send>),
-        stderr: child
-            .stderr
-            .take()
-            .map(|r| Box::new(r) as Box<dyn Read + Send>),
-        jail: Jail {
+    let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
+    Ok(Started::new(
+        stdin,
+        stdout,
+        stderr,
+        Jail {
             ending: Ending::Keeper {
                 child,
                 pid,
@@ -277,7 +279,7 @@ fn start_contained(
             },
             _dir: dir,
         },
-    })
+    ))
 }
 
 /// What kills a running bot from outside, for a caller that must stop it

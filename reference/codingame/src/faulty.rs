@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use crate::board::{Board, BoxId, Side};
 use crate::client::{Client, View, answer_line};
-use crate::judge::Reason;
+use crate::reason::Reason;
 
 /// One fault.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -257,7 +257,7 @@ mod tests {
         for (name, f) in Fault::ALL {
             assert_eq!(Fault::from_name(name), Some(f));
         }
-        for r in crate::judge::Reason::ALL {
+        for r in crate::reason::Reason::ALL {
             assert!(
                 Fault::ALL.iter().any(|(_, f)| f.expected() == Some(r)),
                 "{r:?}"

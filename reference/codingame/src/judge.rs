@@ -3,72 +3,12 @@
 //! line is judged (ANSWER-2 … MOVE-2), forfeits (END-3) and the outcome
 //! (END-1, END-2). The live referee, the replay and the engine all drive it.
 
-use serde::{Deserialize, Serialize};
-
-use crate::answer::{self, AnswerError};
+use crate::answer;
 use crate::board::{Board, Seat, SizeError};
-use crate::moves::{self, MoveError};
+use crate::moves;
+pub use crate::reason::Reason;
 use crate::record::{ForfeitRecord, MoveRecord, Record, Score};
 use crate::request;
-
-/// END-3's reason codes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
-#[serde(rename_all = "kebab-case")]
-pub enum Reason {
-    /// The line does not match ANSWER-3.
-    Syntax,
-    /// The line is longer than ANSWER-5 allows.
-    TooLong,
-    /// The box is not on the board.
-    NoSuchBox,
-    /// The side is already drawn.
-    SideTaken,
-    /// The answer is not on time (TIME-4).
-    Timeout,
-    /// The output ended before the answer line was complete.
-    Eof,
-}
-
-impl Reason {
-    /// Every reason, in the order of END-3.
-    pub const ALL: [Reason; 6] = [
-        Reason::Syntax,
-        Reason::TooLong,
-        Reason::NoSuchBox,
-        Reason::SideTaken,
-        Reason::Timeout,
-        Reason::Eof,
-    ];
-
-    /// The reason code as written in records.
-    pub fn code(self) -> &'static str {
-        match self {
-            Reason::Syntax => "syntax",
-            Reason::TooLong => "too-long",
-            Reason::NoSuchBox => "no-such-box",
-            Reason::SideTaken => "side-taken",
-            Reason::Timeout => "timeout",
-            Reason::Eof => "eof",
-        }
-    }
-
-    /// Whether only a live match can show this reason (REC-2).
-    pub fn is_live_only(self) -> bool {
-        matches!(self, Reason::Timeout | Reason::Eof)
-    }
-}
-
-impl From<AnswerError> for Reason {
-    fn from(e: AnswerError) -> Self {
-        e.reason()
-    }
-}
-
-impl From<MoveError> for Reason {
-    fn from(e: MoveError) -> Self {
-        e.reason()
-    }
-}
 
 /// One request to send.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -306,14 +246,5 @@ mod tests {
         );
         assert_eq!(rec.moves.last().unwrap().line, "B1 L");
         assert!(j.next_request().is_none());
-    }
-
-    #[test]
-    fn answer_2_only_one_cr_removed_even_in_the_record() {
-        let mut j = Judge::new(2).unwrap();
-        assert_eq!(j.answer(b"A1 T\r\r"), Err(Reason::Syntax));
-        let rec = j.record();
-        assert_eq!(rec.moves[0].line, "A1 T\r");
-        crate::replay::replay(&rec).unwrap();
     }
 }

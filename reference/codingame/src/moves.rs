@@ -3,7 +3,7 @@
 
 use crate::answer::Answer;
 use crate::board::{Board, Edge};
-use crate::judge::Reason;
+use crate::reason::Reason;
 
 /// Why a well-formed answer is not a legal move (MOVE-1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -23,6 +23,12 @@ impl MoveError {
             MoveError::NoSuchBox => Reason::NoSuchBox,
             MoveError::SideTaken => Reason::SideTaken,
         }
+    }
+}
+
+impl From<MoveError> for Reason {
+    fn from(e: MoveError) -> Self {
+        e.reason()
     }
 }
 

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use crate::board::Seat;
-use crate::judge::Reason;
+use crate::reason::Reason;
 
 /// The boxes each seat owns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

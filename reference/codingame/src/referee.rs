@@ -8,7 +8,8 @@ use std::path::Path;
 use crate::board::{Seat, SizeError};
 use crate::bot::{Absent, BotProcess, Player, Reply, Transcript};
 use crate::clock::Limits;
-use crate::judge::{Judge, Reason};
+use crate::judge::Judge;
+use crate::reason::Reason;
 use crate::record::Record;
 
 /// MATCH-2's size for seed `seed`: 2 + (seed mod 8).

@@ -88,7 +88,7 @@ pub fn replay(record: &Record) -> Result<(), ReplayError> {
 mod tests {
     use super::*;
     use crate::board::Seat;
-    use crate::judge::Reason;
+    use crate::reason::Reason;
 
     fn played(lines: &[&[u8]]) -> Record {
         let mut j = Judge::new(2).unwrap();
@@ -144,5 +144,14 @@ mod tests {
         let mut t = rec.clone();
         t.forfeit.as_mut().unwrap().request = 3;
         assert!(replay(&t).is_err());
+    }
+
+    #[test]
+    fn answer_2_only_one_cr_removed_even_in_the_record() {
+        let mut j = crate::judge::Judge::new(2).unwrap();
+        assert_eq!(j.answer(b"A1 T\r\r"), Err(Reason::Syntax));
+        let rec = j.record();
+        assert_eq!(rec.moves[0].line, "A1 T\r");
+        replay(&rec).unwrap();
     }
 }

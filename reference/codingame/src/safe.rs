@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use crate::board::{Board, Edge};
 use crate::greedy::{completes, gives_third};
-use crate::strategy::{Endgame, components, parts_of};
+use crate::strategy::chains::{Endgame, components, parts_of};
 
 /// Safe sides at or below which the rest of the safe phase is searched.
 pub const SEARCH_FROM: usize = 10;

@@ -150,13 +150,19 @@ impl<R: BufRead, W: Write> Game<R, W> {
                 Ok(n) => return Some(n),
                 Err(why) => trace::rejected(why, &line, || why.rejection()),
             }
-            trace::enter(Context::new(
-                "PRE-2,PRE-3",
-                "the answer to a rejected size line",
-            ));
-            self.out.put(SORRY);
-            self.out.put(SIZE_PROMPT);
+            self.ask_again(
+                Context::new("PRE-2,PRE-3", "the answer to a rejected size line"),
+                SIZE_PROMPT,
+            );
         }
+    }
+
+    /// A refused line is answered with the apology and the same prompt
+    /// again (PRE-2, MOVE-6), under `context`.
+    fn ask_again(&mut self, context: Context, prompt: &[u8]) {
+        trace::enter(context);
+        self.out.put(SORRY);
+        self.out.put(prompt);
     }
 
     /// SCORE-1.
@@ -184,12 +190,13 @@ impl<R: BufRead, W: Write> Game<R, W> {
                     if let Err(why) = refused {
                         trace::rejected(why, &line, || why.rejection());
                     }
-                    trace::enter(Context::new(
-                        "MOVE-3,MOVE-4,MOVE-5,MOVE-6",
-                        "the answer to a rejected move line",
-                    ));
-                    self.out.put(SORRY);
-                    self.out.put(MOVE_PROMPT);
+                    self.ask_again(
+                        Context::new(
+                            "MOVE-3,MOVE-4,MOVE-5,MOVE-6",
+                            "the answer to a rejected move line",
+                        ),
+                        MOVE_PROMPT,
+                    );
                 }
             }
         }

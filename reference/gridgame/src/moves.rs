@@ -76,6 +76,15 @@ mod tests {
     const A2_B2: Edge = Edge::Vertical { row: 0, col: 1 };
 
     #[test]
+    fn each_rejected_move_names_its_check() {
+        let grid = Grid::new(2);
+        assert_eq!(judge(b"a1", &grid), Err(Why::MoveLength));
+        assert_eq!(judge(b"a1 a9", &grid), Err(Why::NoSuchDot));
+        assert_eq!(judge(b"a1 b2", &grid), Err(Why::NotAdjacent));
+        assert!(judge(b"a1 a2", &grid).is_ok());
+    }
+
+    #[test]
     fn move_5_spellings() {
         let g = Grid::new(2);
         for line in [

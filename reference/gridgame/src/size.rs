@@ -55,6 +55,15 @@ mod tests {
     use proptest::prelude::*;
 
     #[test]
+    fn each_rejected_size_names_its_check() {
+        assert_eq!(judge(b"9"), Err(Why::SizeRange));
+        assert_eq!(judge(b"99999999999"), Err(Why::SizeRange));
+        assert_eq!(judge(b"5x"), Err(Why::SizeNotANumber));
+        assert_eq!(judge(b"   "), Err(Why::SizeNotANumber));
+        assert_eq!(judge(b" 3 "), Ok(3));
+    }
+
+    #[test]
     fn pre_2_examples() {
         for (line, size) in [
             (&b"5"[..], Some(5)),

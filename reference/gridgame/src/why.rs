@@ -52,21 +52,9 @@ impl Why {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Grid;
-    use crate::{moves, size};
 
     #[test]
-    fn each_rejected_line_names_its_check() {
-        assert_eq!(size::judge(b"9"), Err(Why::SizeRange));
-        assert_eq!(size::judge(b"99999999999"), Err(Why::SizeRange));
-        assert_eq!(size::judge(b"5x"), Err(Why::SizeNotANumber));
-        assert_eq!(size::judge(b"   "), Err(Why::SizeNotANumber));
-        assert_eq!(size::judge(b" 3 "), Ok(3));
-        let grid = Grid::new(2);
-        assert_eq!(moves::judge(b"a1", &grid), Err(Why::MoveLength));
-        assert_eq!(moves::judge(b"a1 a9", &grid), Err(Why::NoSuchDot));
-        assert_eq!(moves::judge(b"a1 b2", &grid), Err(Why::NotAdjacent));
-        assert!(moves::judge(b"a1 a2", &grid).is_ok());
+    fn each_rejection_names_its_rule() {
         assert_eq!(
             Why::NotAdjacent.rejection(),
             "MOVE-5 rejects it (dots not one edge apart)"

@@ -9,10 +9,13 @@
 //! - [`exit`]: a program's table of exit statuses and messages.
 //! - [`rules`]: typed rule IDs ([`rule_ids!`]).
 //! - [`trace`]: which rule each span of stdout obeys (provenance).
+//! - [`terminal`]: stand-ins for a process's streams, for the references'
+//!   tests of their process wiring.
 
 pub mod exit;
 pub mod line;
 pub mod rules;
 pub mod stdio;
 pub mod stdout;
+pub mod terminal;
 pub mod trace;

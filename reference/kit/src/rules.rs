@@ -75,7 +75,7 @@ mod tests {
     use super::check_ids;
 
     mod pack {
-        crate::rule_ids! {
+        rule_ids! {
             Args1 => "ARGS-1",
             Args2 => "ARGS-2",
             Sys1 => "SYS-1",

@@ -11,8 +11,12 @@
 //! descriptor is not read again (a Ctrl-D at a terminal is heard once).
 
 use std::cell::RefCell;
+use std::ffi::OsString;
 use std::io::{self, BufRead, BufWriter, Read, Write};
+use std::process::ExitCode;
 use std::rc::Rc;
+
+use crate::exit::ExitTable;
 
 /// What a failed write of stdout does to the program.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,6 +33,38 @@ pub enum WriteFailure {
 const OUT_BUFFER: usize = 1 << 20;
 /// Bytes of stdin read at once.
 const IN_BUFFER: usize = 1 << 16;
+
+/// Runs a reference as a process: `argv` includes the program name;
+/// `run_process` gets the operands, the process's stdin, its stdout
+/// written through our own buffer straight to the descriptor (Rust's
+/// stdout flushes at every newline, and a grid is many lines; a closed
+/// descriptor fails every write, [`crate::stdout::process_stdout`]) and
+/// its stderr, and returns the outcome, whose status is the process's.
+/// Used by each reference's binary and by every tool that runs a
+/// reference in-process.
+pub fn main_with<X: ExitTable>(
+    argv: impl IntoIterator<Item = OsString>,
+    run_process: impl FnOnce(&[OsString], io::Stdin, Box<dyn Write>, io::StderrLock<'static>) -> X,
+) -> ExitCode {
+    let operands: Vec<OsString> = argv.into_iter().skip(1).collect();
+    let sink = crate::stdout::process_stdout();
+    let exit = run_process(&operands, io::stdin(), sink, io::stderr().lock());
+    ExitCode::from(exit.code())
+}
+
+/// Plays `game` on the streams over `input` and `sink` ([`streams`]),
+/// then flushes its last bytes for real: the game's outcome, and whether
+/// stdout took every byte (always `true` under [`WriteFailure::Ignored`]).
+pub fn run_buffered<R: Read, X>(
+    input: R,
+    sink: Box<dyn Write>,
+    policy: WriteFailure,
+    game: impl FnOnce(FlushingStdin<R>, DeferredOut) -> X,
+) -> (X, bool) {
+    let (input, out, finish) = streams(input, sink, policy);
+    let outcome = game(input, out);
+    (outcome, finish.finish().is_ok())
+}
 
 /// The game's streams over `input` and `sink`: give the reader and the
 /// writer to the game, then call [`Finish::finish`].

@@ -29,7 +29,10 @@
 //! about 90 lines are tests.
 
 mod aside;
+#[cfg(test)]
+mod aside_tests;
 
+use aside::unhex;
 pub use aside::{ASIDE_KEPT, Aside, Channel, parse_asides};
 
 use std::cell::RefCell;
@@ -451,16 +454,6 @@ pub fn parse_record(text: &str) -> Record {
         rulings: parse_rulings(text),
         asides: parse_asides(text),
     }
-}
-
-fn unhex(hex: &str) -> Option<Vec<u8>> {
-    if !hex.len().is_multiple_of(2) {
-        return None;
-    }
-    (0..hex.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok())
-        .collect()
 }
 
 /// A writer that reports each successful write to [`wrote`]: wrap the

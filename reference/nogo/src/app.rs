@@ -8,9 +8,8 @@
 //! `run` with in-memory streams.
 
 use std::ffi::OsString;
-use std::io::{self, BufRead, Write};
+use std::io::{BufRead, Write};
 use std::path::Path;
-use std::process::ExitCode;
 
 use crate::args::{self, Source};
 use crate::game;
@@ -18,7 +17,6 @@ use crate::player::Kind;
 use crate::savefile::{self, LoadFailure};
 use crate::state::State;
 use crate::status::{Exit, ExitTable};
-use crate::stdio;
 use crate::why::{self, Why};
 
 /// Runs `nogo` with `args` (without the program name) on the given
@@ -69,49 +67,19 @@ pub fn start(args: &[OsString]) -> Result<(State, [Kind; 2]), Exit> {
     Ok((state, config.kinds))
 }
 
-/// Runs `nogo` as a process: `argv` includes the program name, the streams
-/// are the process's own. Used by the `nogo` binary and by every tool that
-/// runs the reference in-process.
-pub fn main_with_args(argv: impl IntoIterator<Item = OsString>) -> ExitCode {
-    let operands: Vec<OsString> = argv.into_iter().skip(1).collect();
-    // Rust's stdout flushes at every newline; a grid is many lines, so write
-    // through our own buffer straight to the descriptor.
-    let sink = reference_kit::stdout::process_stdout();
-    let exit = stdio::run_process(&operands, io::stdin(), sink, io::stderr().lock());
-    ExitCode::from(exit.code())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stdio::run_process;
-    use std::cell::RefCell;
-    use std::io::{Cursor, Read};
+    use reference_kit::terminal::{self, Ran};
     use std::os::unix::ffi::OsStrExt;
     use std::path::PathBuf;
-    use std::rc::Rc;
 
-    struct Outcome {
-        out: Vec<u8>,
-        err: Vec<u8>,
-        exit: Exit,
-    }
-
-    fn os_args(args: &[&[u8]]) -> Vec<OsString> {
-        args.iter()
-            .map(|a| std::ffi::OsStr::from_bytes(a).to_os_string())
-            .collect()
-    }
-
-    fn run_bytes(args: &[&[u8]], input: &[u8]) -> Outcome {
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        let exit = run(
-            &os_args(args),
-            Cursor::new(input.to_vec()),
-            &mut out,
-            &mut err,
-        );
-        Outcome { out, err, exit }
+    fn run_bytes(args: &[&[u8]], input: &[u8]) -> Ran<Exit> {
+        terminal::run_bytes(
+            |args, input, out, err| run(args, input, out, err),
+            args,
+            input,
+        )
     }
 
     fn save_file(bytes: &[u8]) -> (tempfile::TempDir, PathBuf) {
@@ -321,97 +289,5 @@ Player O> /-----\\\n|OXOOX|\n|OOXXX|\n|O....|\n|.....|\n\\-----/\nPlayer O wins\
             o.err,
             b"Unable to save game\nUnable to save game\nEnd of input from user\n"
         );
-    }
-
-    /// A stdout that fails every write, as `/dev/full` or a closed pipe.
-    struct Broken;
-
-    impl Write for Broken {
-        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
-            Err(io::Error::from(io::ErrorKind::StorageFull))
-        }
-        fn flush(&mut self) -> io::Result<()> {
-            Err(io::Error::from(io::ErrorKind::StorageFull))
-        }
-    }
-
-    #[test]
-    fn sys_1_unwritable_stdout_changes_no_status() {
-        for (args, input, code) in [
-            (&[&b"c"[..], b"c", b"4", b"4"][..], &b""[..], 0),
-            (&[b"h", b"h", b"4", b"4"], b"1 1\n", 6),
-            (&[b"h", b"h", b"4"], b"", 4),
-        ] {
-            let mut err = Vec::new();
-            let exit = run_process(
-                &os_args(args),
-                Cursor::new(input),
-                Box::new(Broken),
-                &mut err,
-            );
-            assert_eq!(exit.code(), code);
-            let mut err2 = Vec::new();
-            let exit2 = run(&os_args(args), Cursor::new(input), Broken, &mut err2);
-            assert_eq!((exit2, err2), (exit, err));
-        }
-    }
-
-    /// The output side of a simulated terminal: what reached the screen.
-    #[derive(Clone, Default)]
-    struct Screen(Rc<RefCell<Vec<u8>>>);
-
-    impl Write for Screen {
-        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-            self.0.borrow_mut().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
-
-    /// The input side: one line per read, as a terminal delivers them;
-    /// before each it notes whether the screen ends with a prompt.
-    struct Keyboard {
-        lines: Vec<Vec<u8>>,
-        screen: Screen,
-        waits_without_prompt: usize,
-    }
-
-    impl Read for Keyboard {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            if !self.screen.0.borrow().ends_with(b"> ") {
-                self.waits_without_prompt += 1;
-            }
-            if self.lines.is_empty() {
-                return Ok(0);
-            }
-            let line = self.lines.remove(0);
-            let n = line.len().min(buf.len());
-            buf[..n].copy_from_slice(&line[..n]);
-            Ok(n)
-        }
-    }
-
-    #[test]
-    fn turn_1_process_prompt_reaches_the_screen_before_each_wait() {
-        let screen = Screen::default();
-        let mut keyboard = Keyboard {
-            lines: [&b"2 2\n"[..], b"bad\n", b"3 3\n", b"2 0\n", b"0 3\n"]
-                .map(<[u8]>::to_vec)
-                .to_vec(),
-            screen: screen.clone(),
-            waits_without_prompt: 0,
-        };
-        let mut err = Vec::new();
-        let exit = run_process(
-            &os_args(&[b"c", b"h", b"4", b"4"]),
-            &mut keyboard,
-            Box::new(screen.clone()),
-            &mut err,
-        );
-        assert_eq!(exit, Exit::Normal);
-        assert_eq!(keyboard.waits_without_prompt, 0);
-        assert!(screen.0.borrow().ends_with(b"Player O wins\n"));
     }
 }

@@ -5,14 +5,10 @@
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
 
+use crate::grid::{MAX_DIMENSION, MIN_DIMENSION};
 use crate::player::Kind;
 use crate::status::Exit;
 use crate::why::{self, Why};
-
-/// Smallest accepted height or width (ARGS-3, FILE-2).
-pub const MIN_DIMENSION: usize = 4;
-/// Largest accepted height or width (ARGS-3, FILE-2).
-pub const MAX_DIMENSION: usize = 1000;
 
 /// Where the game starts from.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,6 +8,10 @@
 
 use crate::grid::Cell;
 
+/// Bytes of a line kept in memory (the input keeps no more; a line cut
+/// there is still judged whole by the move scan).
+pub const LINE_CAP: usize = 8192;
+
 /// A scan of `^[0-9]+ [0-9]+$` over a line fed in pieces (TURN-2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct MoveScan {
@@ -97,8 +101,8 @@ pub fn parse<'a>(kept: &'a [u8], cut: bool, scan: &MoveScan) -> Command<'a> {
 pub fn parse_line(line: &[u8]) -> Command<'_> {
     let mut scan = MoveScan::default();
     scan.feed(line);
-    let cut = line.len() > crate::input::LINE_CAP;
-    parse(&line[..line.len().min(crate::input::LINE_CAP)], cut, &scan)
+    let cut = line.len() > LINE_CAP;
+    parse(&line[..line.len().min(LINE_CAP)], cut, &scan)
 }
 
 /// The path of a save line: every byte after the `w` up to the first NUL
@@ -132,7 +136,7 @@ mod tests {
         assert_eq!(parse_line(b"1 2"), Command::Move(Cell::new(1, 2)));
         assert_eq!(parse_line(b"1 2\r"), Command::Invalid);
         assert_eq!(parse_line(b"wx\0y"), Command::Save(Some(&b"x"[..])));
-        let long = [&b"w"[..], &[b'a'; crate::input::LINE_CAP]].concat();
+        let long = [&b"w"[..], &[b'a'; LINE_CAP]].concat();
         assert_eq!(parse_line(&long), Command::Save(None));
     }
 

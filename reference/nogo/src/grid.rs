@@ -8,6 +8,12 @@
 
 use crate::player::Player;
 
+/// Smallest accepted height or width (ARGS-3, FILE-2): a bound of
+/// the grid, below the arguments and the save file that both check it.
+pub const MIN_DIMENSION: usize = 4;
+/// Largest accepted height or width (ARGS-3, FILE-2).
+pub const MAX_DIMENSION: usize = 1000;
+
 /// A cell's row and column, 0-based, row first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Cell {

@@ -8,10 +8,7 @@
 
 use std::io::BufRead;
 
-use crate::command::{self, Command, MoveScan};
-
-/// Bytes of a line kept in memory.
-pub const LINE_CAP: usize = 8192;
+use crate::command::{self, Command, LINE_CAP, MoveScan};
 
 /// The line buffer, reused from line to line.
 #[derive(Debug, Default)]

@@ -22,9 +22,10 @@ pub mod status;
 pub mod stdio;
 pub mod why;
 
-pub use app::{main_with_args, run};
+pub use app::run;
 pub use generator::{GenState, Generator};
 pub use grid::{Cell, Grid, Stone};
 pub use player::{Kind, Player};
 pub use state::State;
 pub use status::{Exit, ExitTable};
+pub use stdio::main_with_args;

@@ -15,9 +15,8 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 
-use crate::args::{MAX_DIMENSION, MIN_DIMENSION};
 use crate::generator::{GenState, Generator};
-use crate::grid::{Cell, Grid, Stone};
+use crate::grid::{Cell, Grid, MAX_DIMENSION, MIN_DIMENSION, Stone};
 use crate::player::Player;
 use crate::state::State;
 

@@ -163,10 +163,10 @@ impl Why {
 /// Records, while traced, what a loaded game holds that a program may
 /// wrongly refuse: a move number past H·W/2 (no game of new play reaches
 /// one, but FILE-3 sets no bound).
-pub fn loaded(state: &crate::State) {
+pub fn loaded(state: &crate::state::State) {
     let (h, w) = (state.grid.height(), state.grid.width());
     let half = u64::try_from(h * w / 2).unwrap_or(u64::MAX);
-    for player in crate::Player::BOTH {
+    for player in crate::player::Player::BOTH {
         let number = state.generators[player.index()].state().number;
         if number > half {
             trace::accepted(Why::UnboundedMoveNumber, || {

@@ -12,8 +12,8 @@ use boxes_reference::layout::{first_cell_line, line_count};
 use crate::class::Class;
 use crate::filelines::Lines;
 use crate::play;
-use crate::rng::SplitMix64;
 use crate::spec::Spec;
+use conformance_engine::rng::SplitMix64;
 
 mod controls;
 mod faults;

@@ -10,6 +10,16 @@ use boxes_reference::{Edge, Grid, Player, State};
 use super::random::Rng;
 use super::{InputFile, MAX_PLAIN_PLAYERS, Options, Session, SessionKind};
 
+impl Session {
+    /// The `index`-th session of the run seeded with `seed`. Sessions are
+    /// independent of each other, so they can be generated in any order.
+    pub fn generate(seed: u64, index: u64, options: Options) -> Self {
+        let mut session = Generator::new(seed, index, options).session();
+        session.relabel();
+        session
+    }
+}
+
 /// Invalid dimensions (ARGS-2, ARGS-3), none of them ambiguous.
 const BAD_DIMENSIONS: [&str; 15] = [
     "0",

@@ -16,6 +16,7 @@
 mod ambiguity;
 mod files;
 mod generator;
+mod labels;
 mod lines;
 mod random;
 
@@ -23,8 +24,6 @@ use std::collections::BTreeSet;
 use std::ffi::OsString;
 
 pub use ambiguity::Ambiguity;
-
-use generator::Generator;
 
 /// Highest player count whose symbols stay printable ASCII (DISP-2).
 pub const MAX_PLAIN_PLAYERS: usize = 62;
@@ -96,14 +95,6 @@ impl Session {
         };
         s.relabel();
         s
-    }
-
-    /// The `index`-th session of the run seeded with `seed`. Sessions are
-    /// independent of each other, so they can be generated in any order.
-    pub fn generate(seed: u64, index: u64, options: Options) -> Self {
-        let mut session = Generator::new(seed, index, options).session();
-        session.relabel();
-        session
     }
 
     /// The exact stdin bytes.

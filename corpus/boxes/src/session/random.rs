@@ -2,7 +2,7 @@
 //! with the few draws a generator needs, seeded from a run's seed and a
 //! session's index.
 
-use crate::rng::SplitMix64;
+use conformance_engine::rng::SplitMix64;
 
 /// The session generator's random stream: the corpus's [`SplitMix64`] with
 /// the few draws a generator needs.

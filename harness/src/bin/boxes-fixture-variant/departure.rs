@@ -14,7 +14,7 @@ use boxes_reference::hooks::Hooks;
 use boxes_reference::status::Exit;
 use boxes_reference::{Player, State, app, args};
 
-use crate::{Variant, trim_zeros, wrap_like_int};
+use crate::variant::{Variant, trim_zeros, wrap_like_int};
 
 /// A variant's hooks, with the little state one of them needs.
 pub(crate) struct Departure {

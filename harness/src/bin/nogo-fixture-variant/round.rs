@@ -15,7 +15,7 @@ use nogo_reference::savefile::{self, LoadFailure};
 use nogo_reference::status::{self, Exit, ExitTable};
 use nogo_reference::{Cell, Kind, Player, State, Stone, capture, game, save};
 
-use crate::{Variant, unreduced};
+use crate::variant::{Variant, unreduced};
 
 /// The whole program on these streams, its final message printed.
 pub(crate) fn program<R: BufRead, O: Write>(

@@ -9,7 +9,8 @@
 //! kept in a folder so that `cg-referee replay` can re-judge it; a match
 //! that could not be played is listed with why.
 //!
-//! The standings and the table are tallied and written in `standings`.
+//! The standings and the table are tallied and written in `standings`,
+//! from the matches as `outcome` states them.
 //!
 //! One piece: the arena's run (arguments, schedule, the worker pool,
 //! progress, records) is one command; its standings are `standings`,
@@ -25,12 +26,14 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use crate::board::{MAX_SIZE, MIN_SIZE, Seat};
-use crate::cli::Exit;
 use crate::clock::Limits;
-use crate::record::Record;
+use crate::exit::Exit;
 use crate::referee::run_match;
 
+mod outcome;
 mod standings;
+
+pub use outcome::{Entrant, Fixture, Outcome};
 
 pub use standings::{Standing, Times, Wdl, standings, table};
 
@@ -75,28 +78,6 @@ pub enum ArenaError {
     /// A size range that is not within 2-9.
     #[error("--sizes takes N or LO-HI within 2-9, not `{0}`")]
     Sizes(String),
-}
-
-/// A named bot.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Entrant {
-    /// The bot's name.
-    pub name: String,
-    /// Its command.
-    pub cmd: String,
-}
-
-/// One scheduled match.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Fixture {
-    /// Its number, from 1.
-    pub index: usize,
-    /// Entrant index in seat A.
-    pub a: usize,
-    /// Entrant index in seat B.
-    pub b: usize,
-    /// Board size.
-    pub size: u8,
 }
 
 /// Parses `NAME=CMD`.
@@ -145,25 +126,6 @@ pub fn schedule(entrants: usize, matches: u32, sizes: (u8, u8), seed: u64) -> Ve
         }
     }
     out
-}
-
-/// One finished match.
-#[derive(Debug, Clone, Serialize)]
-pub struct Outcome {
-    /// What was played.
-    #[serde(flatten)]
-    pub fixture: Fixture,
-    /// Seat A's name.
-    pub a_name: String,
-    /// Seat B's name.
-    pub b_name: String,
-    /// The record file, relative to where the arena ran.
-    pub record_file: PathBuf,
-    /// The record.
-    pub record: Record,
-    /// Why a seat's bot could not be started, if one could not.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub start_errors: Vec<String>,
 }
 
 /// A match that could not be played, with why.
@@ -432,7 +394,7 @@ mod tests {
     }
 
     fn outcome(index: usize, a: usize, b: usize, names: &[&str], winner: Option<Seat>) -> Outcome {
-        let mut record = Record {
+        let mut record = crate::record::Record {
             size: 2 + (index % 3) as u8,
             winner,
             score: crate::record::Score { a: 1, b: 1 },

@@ -9,10 +9,10 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::board::Seat;
-use crate::judge::Reason;
 use crate::ratings::{Tally, wilson};
+use crate::reason::Reason;
 
-use super::{Entrant, Outcome};
+use super::outcome::{Entrant, Outcome};
 
 /// Wins, draws and losses.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]

@@ -5,7 +5,8 @@
 //! that wins more (the long-chain rule's double-dealing).
 //!
 //! The loony endgame's chains and loops and their value are in `chains`,
-//! the exact search of the last free sides in `exact`.
+//! the exact search of the last free sides in `exact`, the even choice
+//! among equal moves both use in `pick`.
 //!
 //! One piece: the choice of a move, phase by phase (safe moves,
 //! sacrifices, captures, double-dealing), reads the same runs of the
@@ -16,13 +17,15 @@ use crate::board::{Board, BoxId, Edge, Seat};
 use crate::book;
 use crate::greedy::{completes, gives_third};
 
-mod chains;
-mod exact;
+pub mod chains;
+pub mod exact;
+mod pick;
 
 pub use chains::{Component, Endgame, components, parts_of};
 use chains::{across, free_edges_of, shared};
 pub use exact::EXACT_UNLESS_LOST;
 use exact::{exact_best, exact_unless_lost};
+use pick::pick;
 
 /// Free sides at or below which the bot searches the game to its end, on
 /// boards up to [`SMALL_BOARD`]; small boards need it most, large ones
@@ -32,10 +35,6 @@ pub const EXACT_LIMIT: usize = 14;
 pub const SMALL_BOARD: u8 = 4;
 /// Free sides at or below which larger boards are searched to the end.
 pub const EXACT_LIMIT_LARGE: usize = 12;
-
-/// What a draw is worth when playing for the greedy bot's mistakes: less
-/// than half a win, since only wins count.
-const DRAW_WORTH: f32 = 0.3;
 
 /// A run of capturable boxes, from a box with three sides drawn.
 #[derive(Debug, Clone)]
@@ -91,14 +90,6 @@ fn capture_all(board: &mut Board) {
         let next = board.free_edges().find(|&e| completes(board, e));
         let Some(e) = next else { break };
         board.draw(e, Seat::A);
-    }
-}
-
-fn pick(edges: &[Edge], rng: &mut fastrand::Rng) -> Option<Edge> {
-    if edges.is_empty() {
-        None
-    } else {
-        edges.get(rng.usize(..edges.len())).copied()
     }
 }
 

@@ -24,7 +24,8 @@
 //!
 //! The source reader (comments and strings blanked, tokens, use trees,
 //! paths) is [`reader`]; the sandbox's order, checked with the same graph,
-//! is [`sandbox`]; the workspace-wide length rules are [`workspace`]; the
+//! is [`sandbox`]; every other crate's order, the same way, is [`crates`];
+//! the workspace-wide length rules are [`workspace`]; the
 //! synthetic trees that prove each check can fail are [`synthetic`].
 //!
 //! One piece: the graph of imports, its measures and the engine's checks
@@ -35,6 +36,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+mod crates;
 mod reader;
 mod sandbox;
 mod synthetic;
@@ -167,6 +169,12 @@ fn layer_of(rel: &str, layers: &[&str]) -> Option<usize> {
 
 /// Every `.rs` file under `src`, with its module path.
 fn sources(src: &Path) -> Vec<Source> {
+    sources_where(src, |_| true)
+}
+
+/// The `.rs` files under `src` whose path under it `keep` takes, with
+/// their module paths (a crate's library leaves out its binaries).
+fn sources_where(src: &Path, keep: impl Fn(&str) -> bool) -> Vec<Source> {
     let mut out = Vec::new();
     let mut pending = vec![src.to_path_buf()];
     while let Some(dir) = pending.pop() {
@@ -179,6 +187,9 @@ fn sources(src: &Path) -> Vec<Source> {
                 pending.push(path);
             } else if path.extension().is_some_and(|e| e == "rs") {
                 let rel = rel_of(src, &path);
+                if !keep(&rel) {
+                    continue;
+                }
                 let text = std::fs::read_to_string(&path).unwrap_or_default();
                 out.push(Source {
                     module: module_of(&rel),
@@ -201,12 +212,13 @@ fn rel_of(src: &Path, path: &Path) -> String {
         .join("/")
 }
 
-/// `exec/run/mod.rs` → `[exec, run]`; `lib.rs` → `[]`.
+/// `exec/run/mod.rs` → `[exec, run]`; `lib.rs` (or a binary's
+/// `main.rs`) → `[]`.
 fn module_of(rel: &str) -> Vec<String> {
     let mut parts: Vec<String> = rel.split('/').map(str::to_owned).collect();
     let last = parts.pop().unwrap_or_default();
     let stem = last.strip_suffix(".rs").unwrap_or(&last);
-    if !(stem == "mod" || (stem == "lib" && parts.is_empty())) {
+    if !(stem == "mod" || (matches!(stem, "lib" | "main") && parts.is_empty())) {
         parts.push(stem.to_owned());
     }
     parts
@@ -214,7 +226,12 @@ fn module_of(rel: &str) -> Vec<String> {
 
 /// Reads `src` into a graph of imports between its files.
 fn graph(src: &Path) -> (Graph, Vec<Source>) {
-    let sources = sources(src);
+    graph_where(src, |_| true)
+}
+
+/// Reads the files under `src` that `keep` takes into a graph of imports.
+fn graph_where(src: &Path, keep: impl Fn(&str) -> bool) -> (Graph, Vec<Source>) {
+    let sources = sources_where(src, keep);
     let by_module: BTreeMap<Vec<String>, String> = sources
         .iter()
         .map(|s| (s.module.clone(), s.rel.clone()))
@@ -228,10 +245,15 @@ fn graph(src: &Path) -> (Graph, Vec<Source>) {
             // The longest module prefix is the file that holds the item;
             // the root itself (`use super::*` in `lib.rs`'s tests) is
             // `lib.rs`, but an item of the root never is.
+            // A binary's `main.rs` holds items of its own, not a facade:
+            // a path to one of them imports the root.
             let target = if abs.is_empty() {
                 by_module.get(&abs)
             } else {
-                (1..=abs.len()).rev().find_map(|n| by_module.get(&abs[..n]))
+                (1..=abs.len())
+                    .rev()
+                    .find_map(|n| by_module.get(&abs[..n]))
+                    .or_else(|| by_module.get(&[][..]).filter(|root| *root == "main.rs"))
             };
             let Some(to) = target else {
                 unresolved.push(format!("{}:{line}: crate::{}", source.rel, abs.join("::")));

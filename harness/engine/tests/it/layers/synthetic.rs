@@ -172,3 +172,67 @@ fn the_one_piece_check_names_a_silent_long_file() {
         ["a/src/silent.rs (401 lines)", "a/src/late.rs (403 lines)"]
     );
 }
+
+/// A crate as the references are: a circle through a shared type, a
+/// path through `lib.rs`, and a picture that draws it wrong; a binary's
+/// `main.rs` holds items, so a path to one imports the root.
+#[test]
+fn the_crates_check_names_a_circle_and_a_wrong_picture() {
+    let dir = tree(&[
+        (
+            "lib.rs",
+            "pub mod app;\npub mod judge;\npub mod moves;\npub use judge::Reason;\n",
+        ),
+        ("app.rs", "use crate::judge::Judge;\n"),
+        (
+            "judge.rs",
+            "use crate::moves::Move;\npub enum Reason {}\npub struct Judge;\n",
+        ),
+        (
+            "moves.rs",
+            "use crate::judge::Reason;\nuse crate::Reason as R;\npub struct Move;\n",
+        ),
+    ]);
+    let (g, _) = graph(dir.path());
+    assert_eq!(
+        sandbox::order_problems(&g),
+        [
+            "circle between files: judge.rs ⇄ moves.rs",
+            "  judge.rs:1: imports moves.rs",
+            "  moves.rs:1: imports judge.rs",
+            "moves.rs:2: crate::Reason: names no module (a path through lib.rs hides the arrow: name the module)",
+        ]
+    );
+    let unit = crates::Unit {
+        name: "reference/x".to_owned(),
+        graph: g,
+    };
+    let page = "# X\n\n## Each crate's order\n\n### `reference/x`\n\n```text\nmoves — drawn on top\njudge judge\nghost\n```\n";
+    let pictures = crates::pictures(page);
+    assert_eq!(
+        crates::picture_problems(&unit, pictures.get("reference/x")),
+        [
+            "reference/x: judge drawn twice",
+            "reference/x: app not drawn",
+            "reference/x: ghost drawn, but no module of it",
+            "reference/x/src/judge.rs:1: imports moves.rs, drawn above it",
+        ]
+    );
+    let bin = tree(&[
+        ("main.rs", "mod round;\nuse round::play;\nstruct Variant;\n"),
+        ("round.rs", "use crate::Variant;\npub fn play() {}\n"),
+    ]);
+    let (g, _) = graph(bin.path());
+    assert_eq!(
+        sandbox::order_problems(&g),
+        [
+            "circle between files: main.rs ⇄ round.rs",
+            "  main.rs:2: imports round.rs",
+            "  round.rs:1: imports main.rs",
+        ]
+    );
+    assert_eq!(
+        crates::members("members = [\"a\", \"b/c\"]\n[x]\nm = [\"d\"]"),
+        ["a", "b/c"]
+    );
+}
