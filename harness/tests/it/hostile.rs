@@ -402,8 +402,15 @@ fn resource_hogs_end_with_their_verdicts_and_leave_nothing() {
         text.contains("conformance: killed: its folders held more than 32 MiB"),
         "{text}"
     );
-    assert!(text.contains("memory allocation of"), "{text}");
-    assert!(text.contains("SIGABRT"), "{text}");
+    // Memory is bounded by what the run holds (the keeper's watch), not
+    // by its address space, which runtimes reserve far beyond it.
+    assert!(
+        text.contains(
+            "conformance: killed: its processes held more than 256 MiB of memory (the memory \
+             limit)"
+        ),
+        "{text}"
+    );
     std::thread::sleep(Duration::from_millis(200));
     let exe_name = exe.display().to_string();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {

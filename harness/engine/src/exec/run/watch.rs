@@ -133,6 +133,8 @@ pub(super) fn watch(
             },
             elapsed,
             reads,
+            no_start: None,
+            activity,
         },
         activity,
     ))
