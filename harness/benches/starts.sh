@@ -26,7 +26,12 @@ runtimes=${5:-"java node python c"}
 cases=50
 subs=$(((starts + cases - 1) / cases))
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# STARTS_KEEP=1 keeps the packs, logs and reports (a failure's report).
+if [ "${STARTS_KEEP:-}" = 1 ]; then
+  echo "kept: $work"
+else
+  trap 'rm -rf "$work"' EXIT
+fi
 
 program() { # RUNTIME DIR: writes the program into DIR
   case $1 in
@@ -86,8 +91,8 @@ for rt in $runtimes; do
   pack=$work/$rt/pack subs_dir=$work/$rt/subs
   mkdir -p "$pack/model" "$pack/sum" "$subs_dir"
   program "$rt" "$pack/model"
-  { echo "name: starts-$rt"; pack_yaml "$rt"; echo "timeout: 10"; } >"$pack/pack.yaml"
-  printf 'name: starts-%s\nversion: "1"\nspec: sum until -1\ncategories:\n  - {name: sum, marks: 1, title: the sum}\n' "$rt" >"$pack/suite.yaml"
+  { echo "name: starts_$rt"; pack_yaml "$rt"; echo "timeout: 10"; } >"$pack/pack.yaml"
+  printf 'name: starts_%s\nversion: "1"\nspec: sum until -1\ncategories:\n  - {name: sum, marks: 1, title: the sum}\n' "$rt" >"$pack/suite.yaml"
   printf 'rules:\n  - id: IO-1\n    summary: "the sum of the numbers before -1"\n    ambiguous: no\n' >"$pack/rules.yaml"
   for ((i = 1; i <= cases; i++)); do
     printf 'summary: "sum %d"\ncategory: sum\nrules: [IO-1]\nstdin: "%d 2 3 -1\\n"\n' "$i" "$i" >"$pack/sum/s$i.yaml"
@@ -110,9 +115,16 @@ for rt in $runtimes; do
     t1=$(date +%s%N)
     after=$(cut -d' ' -f1-3 /proc/loadavg)
     csv=$out/marks.csv
-    below=$(awk -F, 'NR > 1 && $0 !~ /ENVIRONMENT|environment/ && $3 != $4 {n++} END {print n + 0}' "$csv" 2>/dev/null || echo "?")
-    env=$(grep -c -i "environment" "$csv" 2>/dev/null || true)
-    printf '%-6s %-8s %5d starts  %6.1f s  exit %d  below full marks (start failures charged): %s  environment failures: %s  load %s -> %s\n' \
-      "$rt" "$level" "$((subs * cases))" "$(echo "($t1 - $t0) / 1000000000" | bc -l)" "$code" "$below" "${env:-0}" "$before" "$after"
+    # Per row: passed, failed and the first cause, found by the header's
+    # names. A failed case not the environment's is a start failure
+    # charged (the programs are correct).
+    read -r passed charged env < <(awk -F, '
+      NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+      { p += $col["passed"]
+        if ($0 ~ /environment: /) e++
+        else if ($col["failed"] + $col["errors"] > 0) c++ }
+      END { print p + 0, c + 0, e + 0 }' "$csv" 2>/dev/null || echo "? ? ?")
+    printf '%-6s %-8s %5d case runs passed  %6.1f s  exit %d  submissions charged a failure: %s  struck by the environment: %s  load %s -> %s\n' \
+      "$rt" "$level" "$passed" "$(echo "($t1 - $t0) / 1000000000" | bc -l)" "$code" "$charged" "$env" "$before" "$after"
   done
 done

@@ -145,7 +145,10 @@ fn run_once(inv: &Invocation) -> Result<(Outcome, Activity), RunError> {
         }
         Containment::ProcessGroup(_) => spawn_grouped(inv, layout, &env, plan, ticket)?,
     };
-    let outcome = watch(inv, layout, start, started);
+    let outcome = watch(inv, layout, start, started).map(|o| {
+        let activity = o.activity;
+        (o, activity)
+    });
     // A run killed by the harness, or one that left processes behind,
     // might still have something writing into its folder.
     let clean = outcome.as_ref().is_ok_and(|(o, _)| {
