@@ -20,8 +20,9 @@ pub(super) struct TreeTime {
     /// CPU time (user and system, the reaped children's included) of the
     /// process and its descendants; `None` when `/proc` cannot tell.
     pub(super) cpu: Option<Duration>,
-    /// Whether one of them was running or waiting for a CPU (state `R`):
-    /// a run killed so was starved or busy, not blocked.
+    /// Whether one of them (a thread of one) was running, waiting for a
+    /// CPU or in an uninterruptible wait (state `R` or `D`): a run killed
+    /// so was starved or busy, not blocked.
     pub(super) runnable: bool,
 }
 
@@ -46,7 +47,8 @@ pub(super) fn tree_time(pid: Pid) -> TreeTime {
             continue;
         };
         total = total.saturating_add(stat_ticks(&stat).unwrap_or(0));
-        runnable = runnable || stat_state(&stat) == Some('R') || a_thread_runs(&dir, &stat);
+        runnable =
+            runnable || waits_on_the_machine(stat_state(&stat)) || a_thread_runs(&dir, &stat);
         let children =
             std::fs::read_to_string(dir.join("task").join(p.to_string()).join("children"))
                 .unwrap_or_default();
@@ -77,8 +79,18 @@ fn a_thread_runs(dir: &Path, stat: &str) -> bool {
     };
     tasks.flatten().take(MAX_PROCESSES).any(|task| {
         std::fs::read_to_string(task.path().join("stat"))
-            .is_ok_and(|line| stat_state(&line) == Some('R'))
+            .is_ok_and(|line| waits_on_the_machine(stat_state(&line)))
     })
+}
+
+/// Whether a process or thread in `state` waits for the machine rather
+/// than for its input: running or waiting for a CPU (`R`), or in an
+/// uninterruptible wait (`D`: a page of its executable read back from
+/// disk, memory reclaimed), which a loaded machine explains. Seen: Node.js
+/// killed at its 1 s limit at load 32, in `D` having used next to no CPU
+/// time, charged as blocked (issue 53).
+fn waits_on_the_machine(state: Option<char>) -> bool {
+    matches!(state, Some('R' | 'D'))
 }
 
 /// The number of threads of a `/proc/PID/stat` line (field 20).
@@ -114,6 +126,8 @@ mod tests {
         let line = "42 (a (b) c) R 1 42 42 0 -1 4194304 10 0 0 0 7 3 2 1 20 0 1 0 5 0 0";
         assert_eq!(stat_ticks(line), Some(13));
         assert_eq!(stat_state(line), Some('R'));
+        assert!(waits_on_the_machine(Some('R')) && waits_on_the_machine(Some('D')));
+        assert!(!waits_on_the_machine(Some('S')) && !waits_on_the_machine(None));
         assert_eq!(stat_ticks("garbage"), None);
         assert_eq!(stat_threads(line), Some(1));
         assert_eq!(stat_threads("garbage"), None);
