@@ -76,7 +76,7 @@ mod wire;
 pub mod zygote;
 
 pub use level::*;
-pub use limits::{Limits, reserves_address_space};
+pub use limits::{Limits, reserves_address_space, runtime_reserves_address_space};
 pub use mode::keeper_mode;
 pub use policy::Bounds;
 pub use probe::{containment, shortfall};

@@ -127,6 +127,12 @@ const SHADOW_RUNTIMES: [&[u8]; 4] = [
     b"__hwasan_init",
 ];
 
+/// The marks of a runtime that reserves address space at start far beyond
+/// what it uses: the JVM's launcher (`JLI_Launch`: a heap sized at a
+/// quarter of the machine's memory, reserved whole), Node.js (`node::Start`:
+/// V8's pointer cage), .NET's host (`hostfxr_main`: the GC's regions).
+const RESERVING_RUNTIMES: [&[u8]; 3] = [b"JLI_Launch", b"_ZN4node5StartEiPPc", b"hostfxr_main"];
+
 /// How much of a program file is searched for [`SHADOW_RUNTIMES`].
 const SEARCHED: u64 = 64 << 20;
 
@@ -134,15 +140,41 @@ const SEARCHED: u64 = 64 << 20;
 /// MemorySanitizer or ThreadSanitizer (whose shadow memory takes
 /// terabytes of address space). Asked once per file and version.
 pub fn reserves_address_space(program: &std::path::Path) -> bool {
+    holds_marks(program, &SHADOW_RUNTIMES)
+}
+
+/// Whether the executable at `program` is a runtime that reserves far
+/// more address space at start than it uses ([`RESERVING_RUNTIMES`]: a
+/// JVM, Node.js, .NET), which no address-space limit near what it holds
+/// lets start every time. Asked once per file and version.
+pub fn runtime_reserves_address_space(program: &std::path::Path) -> bool {
+    holds_marks(program, &RESERVING_RUNTIMES)
+}
+
+/// Whether the first [`SEARCHED`] bytes of `program` hold one of `marks`,
+/// remembered per file, version and set of marks.
+fn holds_marks(program: &std::path::Path, marks: &'static [&'static [u8]]) -> bool {
     use std::collections::HashMap;
     use std::io::Read as _;
     use std::sync::{Mutex, PoisonError};
-    type Key = (std::path::PathBuf, Option<std::time::SystemTime>, u64);
+    type Key = (
+        std::path::PathBuf,
+        Option<std::time::SystemTime>,
+        u64,
+        &'static [u8],
+    );
     static SEEN: Mutex<Option<HashMap<Key, bool>>> = Mutex::new(None);
     let Ok(meta) = std::fs::metadata(program) else {
         return false;
     };
-    let key = (program.to_owned(), meta.modified().ok(), meta.len());
+    // The sets of marks are this module's constants: the first tells
+    // them apart.
+    let key = (
+        program.to_owned(),
+        meta.modified().ok(),
+        meta.len(),
+        marks.first().copied().unwrap_or_default(),
+    );
     if let Some(&known) = SEEN
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
@@ -151,8 +183,8 @@ pub fn reserves_address_space(program: &std::path::Path) -> bool {
     {
         return known;
     }
-    let found = std::fs::File::open(program)
-        .is_ok_and(|file| holds_any(file.take(SEARCHED), &SHADOW_RUNTIMES));
+    let found =
+        std::fs::File::open(program).is_ok_and(|file| holds_any(file.take(SEARCHED), marks));
     SEEN.lock()
         .unwrap_or_else(PoisonError::into_inner)
         .get_or_insert_with(HashMap::new)
@@ -218,6 +250,13 @@ mod tests {
         assert!(!reserves_address_space(&plain));
         assert!(reserves_address_space(&asan));
         assert!(!reserves_address_space(&dir.path().join("missing")));
+        // A JVM's launcher is no sanitized build, but reserves as much.
+        let java = dir.path().join("java");
+        std::fs::write(&java, b"\x7fELF ... JLI_Launch libjli.so").unwrap();
+        assert!(runtime_reserves_address_space(&java));
+        assert!(!reserves_address_space(&java));
+        assert!(!runtime_reserves_address_space(&plain));
+        assert!(!runtime_reserves_address_space(&asan));
     }
 
     /// A reader that hands out a few bytes at a time.

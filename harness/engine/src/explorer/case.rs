@@ -131,10 +131,12 @@ pub fn write(
         .collect();
     case.files("files", &given);
     // The case's time limit then derives from the expected side's time,
-    // as the candidate's did in the session.
+    // its CPU time where /proc tells it, as `bless` records it: wall time
+    // grows with the machine's load, and a finding written under load
+    // must be the one written idle (issue 53).
     case.number(
         "reference-ms",
-        crate::exec::run::recorded_reference_ms(expected.elapsed),
+        crate::exec::run::recorded_reference_ms(expected.activity.cpu.unwrap_or(expected.elapsed)),
     );
     case.number("status", status);
     case.stream("stdout", &expected.stdout);

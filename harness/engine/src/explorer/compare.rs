@@ -212,6 +212,8 @@ mod tests {
             dropped: crate::exec::run::Dropped::default(),
             elapsed: Duration::ZERO,
             reads: None,
+            no_start: None,
+            activity: crate::exec::run::Activity::default(),
         }
     }
 

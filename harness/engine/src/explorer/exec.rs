@@ -10,7 +10,7 @@ use std::time::Duration;
 use super::compare::{self, Difference};
 use super::explore::{Bounds, Explorer};
 use super::tolerated::{Judged, Session, Tolerances};
-use crate::exec::run::{Invocation, Outcome, RunError, Target, limit_from_reference};
+use crate::exec::run::{Ending, Invocation, Outcome, RunError, Target, limit_from_reference};
 
 /// Why a session could not be run or judged: a fault of the harness, the
 /// suite or a checker, never of the program.
@@ -23,6 +23,39 @@ pub enum TrialError {
     /// that cannot be built).
     #[error("{0}")]
     Judge(String),
+    /// A side's runtime never started, run again and again: the machine's
+    /// failure, not a finding.
+    #[error(
+        "{side}'s runtime could not start where diff runs ({}): {}; this machine is short of \
+         memory or processes: no finding is made of it",
+        .no_start.tries, .no_start.said
+    )]
+    NoStart {
+        /// `the program` or `the reference`.
+        side: &'static str,
+        /// What it said.
+        no_start: crate::exec::run::NoStart,
+    },
+}
+
+/// How many times the limit a run killed at it while starved is given
+/// when it runs again (as a case's confirmation: `commands/cli/confirm.rs`).
+const HEADROOM: u32 = 5;
+
+/// Whether `outcome`, killed at `limit`, may only have been starved by a
+/// busy machine: it used less CPU time than the limit, and was runnable
+/// at the kill or had used a tenth of it (one blocked with next to no CPU
+/// time was waiting for something: no load explains that; one that used
+/// its whole limit would have been killed on an idle machine too).
+fn starved(outcome: &Outcome, limit: Duration) -> bool {
+    if !matches!(outcome.ending, Ending::TimedOut { .. }) {
+        return false;
+    }
+    let activity = outcome.activity;
+    match activity.cpu {
+        None => true,
+        Some(cpu) => cpu * 10 < limit * 9 && (activity.runnable || cpu * 10 >= limit),
+    }
 }
 
 /// The two programs compared and how each run is bounded.
@@ -101,6 +134,35 @@ impl Runner {
             ..bounds
         };
         let mut actual = explorer.run(&self.candidate, session, candidate)?;
+        // A timeout on one side only is confirmed before it is a finding:
+        // a starved run (other work on the machine) runs again with
+        // more time, and is judged on that run.
+        let timed_out = |o: &Outcome| matches!(o.ending, Ending::TimedOut { .. });
+        if timed_out(&actual) && !timed_out(&expected) && starved(&actual, candidate.timeout) {
+            let longer = Bounds {
+                timeout: candidate.timeout * HEADROOM,
+                ..candidate
+            };
+            actual = explorer.run(&self.candidate, session, longer)?;
+        }
+        let expected =
+            if timed_out(&expected) && !timed_out(&actual) && starved(&expected, bounds.timeout) {
+                let longer = Bounds {
+                    timeout: bounds.timeout * HEADROOM,
+                    ..bounds
+                };
+                explorer.run(&self.expected, session, longer)?
+            } else {
+                expected
+            };
+        for (side, outcome) in [("the reference", &expected), ("the program", &actual)] {
+            if let Some(no_start) = &outcome.no_start {
+                return Err(TrialError::NoStart {
+                    side,
+                    no_start: no_start.clone(),
+                });
+            }
+        }
         // A memory error is the mismatch, first: what the program printed
         // after it follows from it. Its report is no part of stderr.
         let mut memory = None;
@@ -166,6 +228,28 @@ impl Runner {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_starved_timeout_is_run_again() {
+        let limit = Duration::from_secs(1);
+        let killed = |cpu: Option<u64>, runnable: bool| {
+            let mut o = Outcome::exited_with(b"");
+            o.ending = Ending::TimedOut {
+                after: limit,
+                awaiting_prompt: None,
+            };
+            o.activity.cpu = cpu.map(Duration::from_millis);
+            o.activity.runnable = runnable;
+            o
+        };
+        // Runnable with little CPU time: the machine's load.
+        assert!(starved(&killed(Some(200), true), limit));
+        assert!(starved(&killed(None, false), limit));
+        // Its whole limit spent, or blocked: its own.
+        assert!(!starved(&killed(Some(950), true), limit));
+        assert!(!starved(&killed(Some(5), false), limit));
+        assert!(!starved(&Outcome::exited_with(b""), limit));
+    }
 
     #[test]
     fn a_candidate_gets_twenty_times_the_expected_time_and_at_least_a_second() {

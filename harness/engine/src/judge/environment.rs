@@ -7,8 +7,18 @@
 //! its own cause ("cannot import `tabulate`: not installed where the
 //! marks run"), first in a report, and `mark` will not let its marks pass
 //! for the program's (docs/mark.md, "Environment failures").
+//!
+//! A runtime that could not start (the program's, or the model's when it
+//! runs to count its reads), run again and still not started
+//! ([`crate::exec::run::start`]), is one too: what the program would have
+//! done is unknown, and the machine, not the program, failed. [`Lack`] is
+//! the one type of an environment failure: [`strike`] makes a case's
+//! failure the environment's.
 
 use std::fmt;
+
+use crate::exec::run::NoStart;
+use crate::judge::failure::{CaseFailure, Notes};
 
 /// Bytes of stderr looked at, from its start and from its end (a
 /// traceback's last line ends the output; a loader's error starts it).
@@ -17,9 +27,16 @@ const LOOKED_AT: usize = 64 * 1024;
 /// The longest name kept (a module, a class, a library).
 const NAME_CAP: usize = 200;
 
-/// What the environment lacks.
+/// What the environment lacks, or how it failed a run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Lack {
+    /// The program's runtime never started, run [`NoStart::tries`] times
+    /// (a JVM that could not reserve its heap, the loader that could not
+    /// allocate a thread's storage).
+    Start(NoStart),
+    /// The model's runtime never started when it ran for the case (to
+    /// count its reads).
+    ModelStart(NoStart),
     /// A Python module or a Node.js package.
     Module(String),
     /// A Java class (dotted name).
@@ -33,6 +50,16 @@ impl fmt::Display for Lack {
     /// where the marks run`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Self::Start(n) => write!(
+                f,
+                "the program's runtime could not start where the marks run ({} runs): {}",
+                n.tries, n.said
+            ),
+            Self::ModelStart(n) => write!(
+                f,
+                "the model's runtime could not start where the marks run ({} runs): {}",
+                n.tries, n.said
+            ),
             Self::Module(m) => write!(f, "cannot import `{m}`: not installed where the marks run"),
             Self::Class(c) => write!(
                 f,
@@ -45,6 +72,25 @@ impl fmt::Display for Lack {
             ),
         }
     }
+}
+
+/// Makes `failure` the environment's: its cause is `lack`, whatever else
+/// differs (the differences still show the run: its status, its
+/// traceback), and nothing of the program's is named beside it.
+pub fn strike(failure: &mut CaseFailure, lack: &Lack) {
+    failure.cause = crate::judge::cause::Cause::environment(lack.to_string());
+    failure.quoted = failure.cause.clone();
+    failure.label = None;
+    failure.later.clear();
+    failure.later_differences.clear();
+}
+
+/// A case's failure that is the environment's alone, where nothing of the
+/// program ran to compare (the model could not start to count its reads).
+pub fn failure(lack: &Lack, stdin: &[u8], notes: Notes) -> CaseFailure {
+    let mut failure = CaseFailure::new(&[], stdin, notes);
+    strike(&mut failure, lack);
+    failure
 }
 
 /// What a cause's one line (`environment: cannot import …`) says of the
@@ -210,6 +256,36 @@ mod tests {
         );
         let own = "java.lang.NoClassDefFoundError: Helper\n";
         assert_eq!(detect(own.as_bytes(), &|c| c == "Helper"), None);
+    }
+
+    #[test]
+    fn a_runtime_that_never_started_is_the_environments() {
+        let no = NoStart {
+            said: "`Error occurred during initialization of VM`".to_owned(),
+            tries: 3,
+        };
+        let cause = format!("environment: {}", Lack::Start(no.clone()));
+        assert_eq!(
+            told(&cause),
+            Some(
+                "the program's runtime could not start where the marks run (3 runs): `Error \
+                 occurred during initialization of VM`"
+            )
+        );
+        let model = Lack::ModelStart(no).to_string();
+        assert!(
+            model.starts_with("the model's runtime could not start"),
+            "{model}"
+        );
+        let f = failure(
+            &Lack::Start(NoStart {
+                said: "x".to_owned(),
+                tries: 3,
+            }),
+            b"1\n",
+            Notes::default(),
+        );
+        assert!(f.cause.is_environment());
     }
 
     #[test]

@@ -52,6 +52,16 @@ pub fn of_case(reference: &Target, inv: &Invocation, expected: &[u8]) -> Option<
     Some(parse_record(&String::from_utf8_lossy(record)))
 }
 
+/// Why the reference's reads could not be counted.
+#[derive(Debug)]
+pub enum Uncounted {
+    /// A fault of the harness or the suite.
+    Fault(String),
+    /// The reference's runtime never started (run again, still not): the
+    /// machine's failure, never a program's.
+    NoStart(crate::exec::run::NoStart),
+}
+
 /// How many stdin lines the reference reads on `inv` (run as `reference`)
 /// before it ends, stdin fed a line at a time: what a case that counts
 /// reads compares a program's count with
@@ -60,7 +70,7 @@ pub fn of_case(reference: &Target, inv: &Invocation, expected: &[u8]) -> Option<
 /// measured here when it runs. `None`: the count was uncertain (not
 /// judged); `Err` says why it cannot be measured (a fault of the harness
 /// or the suite).
-pub fn reads_of_case(reference: &Target, inv: &Invocation) -> Result<Option<usize>, String> {
+pub fn reads_of_case(reference: &Target, inv: &Invocation) -> Result<Option<usize>, Uncounted> {
     let mut inv = inv.clone();
     inv.target = reference.clone();
     inv.count_reads = true;
@@ -69,14 +79,17 @@ pub fn reads_of_case(reference: &Target, inv: &Invocation) -> Result<Option<usiz
         stderr: 0,
     };
     let outcome = crate::exec::run::run(&inv)
-        .map_err(|e| format!("cannot count the reference's reads: {e}"))?;
+        .map_err(|e| Uncounted::Fault(format!("cannot count the reference's reads: {e}")))?;
+    if let Some(no_start) = outcome.no_start {
+        return Err(Uncounted::NoStart(no_start));
+    }
     match (&outcome.ending, outcome.reads) {
         (crate::exec::run::Ending::Exited(_), Some(reads)) => {
             Ok((!reads.uncertain).then(|| reads.count()))
         }
-        (ending, _) => Err(format!(
+        (ending, _) => Err(Uncounted::Fault(format!(
             "cannot count the reference's reads: it did not exit ({ending})"
-        )),
+        ))),
     }
 }
 

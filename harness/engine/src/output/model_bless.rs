@@ -12,6 +12,15 @@ use crate::exec::run::{Ending, Outcome};
 /// program (status 126 or 127, as a shell reports a command it cannot
 /// execute or find), say with its first line on stderr.
 pub fn could_not_run(outcome: &Outcome) -> Option<String> {
+    // Run again and still not started: the machine's failure, said as
+    // such (never "not deterministic").
+    if let Some(no_start) = &outcome.no_start {
+        return Some(format!(
+            "the model's runtime could not start ({} runs): {}; the machine is short of \
+             memory or processes, or pack.yaml's model.command asks for more than it has",
+            no_start.tries, no_start.said
+        ));
+    }
     let Ending::Exited(code @ (126 | 127)) = outcome.ending else {
         return None;
     };

@@ -52,6 +52,9 @@ pub(super) fn bless_one(
         counting.count_reads = count;
         let (again, again_activity) =
             run::run_with_activity(&counting).map_err(|e| format!("{}: {e}", file.display()))?;
+        if let Some(why) = crate::output::model_bless::could_not_run(&again) {
+            return Err(format!("{}: not blessed: {why}", file.display()));
+        }
         if let Some(part) = crate::output::model_bless::unstable(&outcome, &again) {
             return Err(format!(
                 "{}: not blessed: the model is not deterministic on this case ({part} differs \

@@ -91,13 +91,29 @@ pub(super) fn conversation_failure(
     Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &[], notes)))
 }
 
-/// Everything a case needs before it runs; `Err` is a fault of the suite.
+/// Why a case could not be prepared.
+#[derive(Debug)]
+pub(super) enum Unprepared {
+    /// A fault of the suite or the harness.
+    Fault(String),
+    /// The environment's: the model's runtime never started when it ran
+    /// to count its reads. No verdict on the program.
+    Environment(crate::judge::environment::Lack),
+}
+
+impl From<String> for Unprepared {
+    fn from(fault: String) -> Self {
+        Self::Fault(fault)
+    }
+}
+
+/// Everything a case needs before it runs.
 pub(super) fn prepare(
     ctx: &Context,
     file: &CaseFile,
     parsed: Result<Case, String>,
     suite: Result<Suite, String>,
-) -> Result<(Case, Invocation, crate::model::case::Expectation), String> {
+) -> Result<(Case, Invocation, crate::model::case::Expectation), Unprepared> {
     let case = parsed.map_err(|e| {
         format!("invalid case file (a fault of the suite, not of the program): {e}")
     })?;
@@ -126,7 +142,8 @@ pub(super) fn prepare(
                  (re-bless the case)",
                 file.display(),
                 alternative.reading
-            ));
+            )
+            .into());
         }
     }
     for command in expected.matching.checkers() {
@@ -161,7 +178,16 @@ pub(super) fn prepare(
         expected.reads = match (blessed, ctx.reference.as_ref()) {
             (Some(n), _) => Some(n),
             (None, Some(reference)) => crate::judge::provenance::reads_of_case(reference, &inv)
-                .map_err(|e| format!("{}: {e}", file.display()))?,
+                .map_err(|e| match e {
+                    crate::judge::provenance::Uncounted::Fault(e) => {
+                        Unprepared::Fault(format!("{}: {e}", file.display()))
+                    }
+                    crate::judge::provenance::Uncounted::NoStart(no_start) => {
+                        Unprepared::Environment(crate::judge::environment::Lack::ModelStart(
+                            no_start,
+                        ))
+                    }
+                })?,
             (None, None) => None,
         };
         inv.count_reads = true;

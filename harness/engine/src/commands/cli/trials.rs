@@ -32,7 +32,7 @@ use crate::judge::checker::CaseOracle;
 
 use super::bless::bless_one;
 use super::context::Context;
-use super::prepare::{converse, prepare};
+use super::prepare::{Unprepared, converse, prepare};
 use super::settle::{self, Aside};
 
 /// One selected case, ready to run: under libtest-mimic (as a [`Trial`])
@@ -217,8 +217,25 @@ pub(super) fn check_one(
     {
         return converse(ctx, file, case, script, suite);
     }
+    let summary = parsed
+        .as_ref()
+        .ok()
+        .map(|c| (c.summary.clone(), c.rules.clone()));
     match prepare(ctx, file, parsed, suite) {
-        Err(e) => Verdict::Error(e),
+        Err(Unprepared::Fault(e)) => Verdict::Error(e),
+        Err(Unprepared::Environment(lack)) => {
+            let (summary, rules) = summary.unwrap_or_default();
+            let notes = Notes {
+                summary,
+                rules,
+                ..Notes::default()
+            };
+            Verdict::Failed(Box::new(crate::judge::environment::failure(
+                &lack,
+                &[],
+                notes,
+            )))
+        }
         Ok((case, mut inv, expected)) => {
             // Only what the comparison and its report can use is kept: a
             // flood to the cap costs the window, not 16 MiB per stream.
@@ -267,8 +284,12 @@ pub(super) fn judge(
     };
     let crashed = matches!(outcome.ending, crate::exec::run::Ending::Signaled(_));
     let case_folder = outcome.folder.clone();
-    // Read before the comparison takes the run, used only if it fails.
-    let lack = environment_lack(ctx, &outcome.stderr);
+    // Read before the comparison takes the run, used only if it fails. A
+    // runtime that never started is the machine's, not the program's.
+    let lack = match &outcome.no_start {
+        Some(no_start) => Some(crate::judge::environment::Lack::Start(no_start.clone())),
+        None => environment_lack(ctx, &outcome.stderr),
+    };
     let (outcome, memory) = match &ctx.memcheck {
         Some(memcheck) => compare::memory_error(outcome, memcheck.leaks),
         None => (outcome, None),
@@ -362,11 +383,7 @@ pub(super) fn judge(
     // The environment's failure is its own cause, whatever else differs
     // (the differences still show the run: its status, its traceback).
     if let Some(lack) = lack {
-        failure.cause = crate::judge::cause::Cause::environment(lack.to_string());
-        failure.quoted = failure.cause.clone();
-        failure.label = None;
-        failure.later.clear();
-        failure.later_differences.clear();
+        crate::judge::environment::strike(&mut failure, &lack);
     }
     Verdict::Failed(Box::new(failure))
 }

@@ -41,6 +41,7 @@ mod reads;
 mod reads_tests;
 mod shim;
 mod spawn;
+pub mod start;
 mod supervise;
 mod target;
 mod watch;
@@ -53,7 +54,7 @@ pub use invocation::{
     SLOWDOWN_ALLOWED, limit_from_reference, recorded_reference_ms,
 };
 pub use mode::Mode;
-pub use outcome::{Activity, Dropped, Outcome, RunError};
+pub use outcome::{Activity, Dropped, NoStart, Outcome, RunError};
 pub use reads::Reads;
 use spawn::{environment, plan_stdout, spawn_contained, spawn_grouped};
 pub use target::{REFERENCE_ENV, Target, TargetError, clean, typed_line};
@@ -65,8 +66,29 @@ pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
 }
 
 /// [`run`], with how busy the program was: its CPU time and when it last
-/// wrote.
+/// wrote. A run whose runtime could not start (`start.rs`) is run again,
+/// up to [`start::TRIES`] times; one that never started says so in
+/// [`Outcome::no_start`].
 pub fn run_with_activity(inv: &Invocation) -> Result<(Outcome, Activity), RunError> {
+    let mut tries = 1;
+    loop {
+        let (mut outcome, activity) = run_once(inv)?;
+        match start::failed_to_start(&outcome) {
+            None => return Ok((outcome, activity)),
+            Some(said) if tries >= start::TRIES => {
+                outcome.no_start = Some(NoStart { said, tries });
+                return Ok((outcome, activity));
+            }
+            Some(_) => {
+                std::thread::sleep(start::PAUSE * tries);
+                tries += 1;
+            }
+        }
+    }
+}
+
+/// One run of `inv`, as it went.
+fn run_once(inv: &Invocation) -> Result<(Outcome, Activity), RunError> {
     let containment = sandbox::containment();
     // A program under test reads the system, its case folder and its own
     // files; the reference (ours) is not narrowed.
@@ -125,7 +147,10 @@ pub fn run_with_activity(inv: &Invocation) -> Result<(Outcome, Activity), RunErr
         }
         Containment::ProcessGroup(_) => spawn_grouped(inv, layout, &env, plan, ticket)?,
     };
-    let outcome = watch(inv, layout, start, started);
+    let outcome = watch(inv, layout, start, started).map(|o| {
+        let activity = o.activity;
+        (o, activity)
+    });
     // A run killed by the harness, or one that left processes behind,
     // might still have something writing into its folder.
     let clean = outcome.as_ref().is_ok_and(|(o, _)| {

@@ -1,6 +1,7 @@
 //! What came back from one run: its [`Outcome`] (how it ended, its
 //! output, the files it left), how busy it was ([`Activity`]), what was
-//! dropped past the cap ([`Dropped`]) and why it could not run
+//! dropped past the cap ([`Dropped`]), a runtime that never started
+//! ([`NoStart`], told by `start.rs`) and why it could not run
 //! ([`RunError`]).
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -49,6 +50,14 @@ pub struct Outcome {
     /// How it read stdin fed a line at a time
     /// ([`super::invocation::Invocation::count_reads`]); `None` otherwise.
     pub reads: Option<Reads>,
+    /// Its runtime never started, however often it was run
+    /// (`start.rs`): what it did is no verdict on the program.
+    pub no_start: Option<NoStart>,
+    /// How busy it was (also returned beside it by
+    /// [`super::run_with_activity`]): what tells a run slowed by the
+    /// machine from one that spins, wherever only the outcome travels
+    /// (`diff`'s sessions).
+    pub activity: Activity,
 }
 
 /// How busy a run was, beside its [`Outcome`] (see [`super::run_with_activity`]):
@@ -73,6 +82,28 @@ pub struct Dropped {
     pub stdout: u64,
     /// Bytes of stderr not kept.
     pub stderr: u64,
+}
+
+/// A run whose runtime never started, however often it was run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoStart {
+    /// What it said on stderr (its first start-up line, bounded), or how
+    /// it ended where it said nothing.
+    pub said: String,
+    /// How many times it was run.
+    pub tries: u32,
+}
+
+impl std::fmt::Display for NoStart {
+    /// `the program's runtime could not start (3 runs): `Error occurred
+    /// during initialization of VM``.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the program's runtime could not start ({} runs): {}",
+            self.tries, self.said
+        )
+    }
 }
 
 /// A failure of the harness itself to set the run up.
@@ -126,6 +157,8 @@ impl Outcome {
             dropped: Dropped::default(),
             elapsed: Duration::ZERO,
             reads: None,
+            no_start: None,
+            activity: Activity::default(),
         }
     }
 }

@@ -26,7 +26,7 @@ pub(super) fn watch(
     layout: &Layout,
     start: Instant,
     mut started: Started,
-) -> Result<(Outcome, Activity), RunError> {
+) -> Result<Outcome, RunError> {
     let keeper = matches!(started.proc, Proc::Keeper { .. });
     let rules = Rules {
         timeout: inv.timeout,
@@ -115,27 +115,26 @@ pub(super) fn watch(
     let reads = supervisor.reads();
     let [(stdout, stdout_dropped), (stderr, stderr_dropped)] = supervisor.captured();
     let survey = survey(&layout.work, &inv.files, inv.output_cap);
-    Ok((
-        Outcome {
-            ending,
-            stdout,
-            stderr,
-            files: survey.files,
-            dirs: survey.dirs,
-            written: survey.written,
-            cut: survey.cut,
-            folder: layout.work.clone(),
-            left_process,
-            left_behind,
-            dropped: Dropped {
-                stdout: stdout_dropped,
-                stderr: stderr_dropped,
-            },
-            elapsed,
-            reads,
+    Ok(Outcome {
+        ending,
+        stdout,
+        stderr,
+        files: survey.files,
+        dirs: survey.dirs,
+        written: survey.written,
+        cut: survey.cut,
+        folder: layout.work.clone(),
+        left_process,
+        left_behind,
+        dropped: Dropped {
+            stdout: stdout_dropped,
+            stderr: stderr_dropped,
         },
+        elapsed,
+        reads,
+        no_start: None,
         activity,
-    ))
+    })
 }
 
 /// How busy the run was: the CPU time of the tree under `pid` less
