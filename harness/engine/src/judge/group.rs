@@ -3,9 +3,8 @@
 //! which (a capped list), with one worked example in full. The score
 //! stays per case; grouping only changes what people read.
 //!
-//! One piece: grouping failures by cause and rendering the groups are
-//! one report, the rendering reading the groups' order and caps; about
-//! 135 lines are tests.
+//! One piece: grouping by cause and rendering the groups are one report
+//! (the rendering reads the groups' order and caps); 135 lines are tests.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -406,7 +405,8 @@ impl Group<'_> {
                 says,
                 ..
             } => Some(format!(
-                "{rule} accepts {says}: find the check that refuses it and drop or widen it                  (the worked example names the value)"
+                "{rule} accepts {says}: find the check that refuses it and drop or widen it (the \
+                 worked example names the value)"
             )),
             _ => None,
         })
@@ -417,8 +417,7 @@ impl Group<'_> {
 mod tests {
     use super::*;
     use crate::exec::run::{Ending, Stream};
-    use crate::judge::compare::Mismatch;
-    use crate::judge::failure::Notes;
+    use crate::judge::{compare::Mismatch, failure::Notes};
     use std::time::Duration;
 
     fn result(name: &str, mismatches: &[Mismatch]) -> CaseResult {

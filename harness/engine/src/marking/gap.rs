@@ -81,63 +81,6 @@ pub fn list(unmarked: &[Unmarked]) -> String {
     text
 }
 
-/// The rows of `marks.csv` for `unmarked` (after the marked ones): the
-/// id, `not marked` as the build, why in the first cause's column, every
-/// mark left empty (a gradebook reads no mark, not a zero). `csv` is the
-/// file so far, whose header gives the columns.
-pub fn csv_rows(csv: &str, unmarked: &[Unmarked]) -> String {
-    let header = header_fields(csv.lines().next().unwrap_or(""));
-    let mut rows = String::new();
-    for u in unmarked {
-        let why = match u.slice {
-            Some(p) => format!(
-                "not marked: slice {}/{} has no row for it; mark it, then merge again",
-                p.k, p.n
-            ),
-            None => "not marked: the harness could not mark it; the same command tries it again"
-                .to_owned(),
-        };
-        let fields: Vec<String> = header
-            .iter()
-            .enumerate()
-            .map(|(i, name)| match (i, name.as_str()) {
-                (0, _) => super::cohort::field(&u.id),
-                (_, "build") => "not marked".to_owned(),
-                (_, "first cause") => super::cohort::field(&why),
-                _ => String::new(),
-            })
-            .collect();
-        let _ = writeln!(rows, "{}", fields.join(","));
-    }
-    rows
-}
-
-/// A CSV line's fields, a quoted field's commas and doubled quotes read
-/// as the text they stand for (a category may be named `a, b`).
-fn header_fields(line: &str) -> Vec<String> {
-    let mut fields = vec![String::new()];
-    let mut quoted = false;
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (c, quoted) {
-            ('"', true) if chars.peek() == Some(&'"') => {
-                chars.next();
-                if let Some(f) = fields.last_mut() {
-                    f.push('"');
-                }
-            }
-            ('"', _) => quoted = !quoted,
-            (',', false) => fields.push(String::new()),
-            (c, _) => {
-                if let Some(f) = fields.last_mut() {
-                    f.push(c);
-                }
-            }
-        }
-    }
-    fields
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,19 +105,5 @@ mod tests {
         };
         assert_eq!(list(&unmarked(&whole, marks, None)), "d, e");
         assert!(unmarked(&whole, ["a", "b", "c", "d", "e"], None).is_empty());
-    }
-
-    #[test]
-    fn an_unmarked_submission_is_a_row_with_no_marks_saying_why() {
-        let csv = "id,name,build,\"c, \"\"d\"\"\",total,first cause,deductions\na,,ok,1,1,,\n";
-        let gap = [Unmarked {
-            id: "d,1".to_owned(),
-            slice: Some(Partition { k: 2, n: 4 }),
-        }];
-        assert_eq!(
-            csv_rows(csv, &gap),
-            "\"d,1\",,not marked,,,\"not marked: slice 2/4 has no row for it; mark it, then merge \
-             again\",\n"
-        );
     }
 }

@@ -75,7 +75,7 @@ pub(super) fn bless_one(
             let third = crate::output::model_bless::unstable(&outcome, &third)
                 .is_none()
                 .then_some(&third);
-            reads = Some(model_reads(file, [Some(&again), third]));
+            reads = Some(model_reads(ctx.program, file, [Some(&again), third]));
         }
     }
     let readings = other_readings(&case, suite)
@@ -168,7 +168,7 @@ fn counts_reads(case: &Case, file: &CaseFile, suite: Option<&Suite>) -> bool {
 /// run read the same number of lines and each was certain, else
 /// `varies`, said on stderr with why: `bless` names every case whose
 /// reads are not judged.
-fn model_reads(file: &CaseFile, runs: [Option<&run::Outcome>; 2]) -> CaseReads {
+fn model_reads(program: &str, file: &CaseFile, runs: [Option<&run::Outcome>; 2]) -> CaseReads {
     let counts: Vec<Option<usize>> = runs
         .iter()
         .map(|o| {
@@ -183,7 +183,7 @@ fn model_reads(file: &CaseFile, runs: [Option<&run::Outcome>; 2]) -> CaseReads {
         [Some(a), Some(b)] if a == b => CaseReads::Count(u64::try_from(*a).unwrap_or(u64::MAX)),
         [Some(a), Some(b)] => {
             eprintln!(
-                "boxes-harness: {}: reads not judged (`reads: varies`): the model read {a} stdin \
+                "{program}: {}: reads not judged (`reads: varies`): the model read {a} stdin \
                  line(s) on one run and {b} on another",
                 file.display()
             );
@@ -191,7 +191,7 @@ fn model_reads(file: &CaseFile, runs: [Option<&run::Outcome>; 2]) -> CaseReads {
         }
         _ => {
             eprintln!(
-                "boxes-harness: {}: reads not judged (`reads: varies`): the model's count is \
+                "{program}: {}: reads not judged (`reads: varies`): the model's count is \
                  not certain (a run not seen waiting for each stdin line it read, or one that \
                  did not end as the first run did)",
                 file.display()

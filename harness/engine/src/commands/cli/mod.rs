@@ -165,7 +165,7 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
 /// `publish`: writes the student's copy of a folder pack and says what
 /// it left out.
 fn publish(app: &App<'_>, cli: &args::PublishCli) -> ExitCode {
-    match crate::packs::folder::publish::publish(&cli.spec, &cli.out) {
+    match crate::packs::folder::publish::publish(app.program, &cli.spec, &cli.out) {
         Err(e) => usage_error(app.program, &e),
         Ok(done) => {
             println!(

@@ -27,11 +27,14 @@ pub fn model_expected(dir: &Path, no_build: bool) -> bool {
     no_build && !dir.join(NOTE_FILE).is_file()
 }
 
-/// What the note says.
-const NOTE: &str = "# The students' copy of this pack\n\nWritten by `boxes-harness publish`: the \
-                    rulings, the rules and the public cases. The secret cases and the model \
-                    solution are not here. Check your program on the public cases with\n\n    \
-                    boxes-harness --spec . --bin ./PROGRAM\n";
+/// What the note says, for the harness named `program`.
+fn note_text(program: &str) -> String {
+    format!(
+        "# The students' copy of this pack\n\nWritten by `{program} publish`: the rulings, the \
+         rules and the public cases. The secret cases and the model solution are not here. \
+         Check your program on the public cases with\n\n    {program} --spec . --bin ./PROGRAM\n"
+    )
+}
 
 /// What `publish` wrote.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -48,7 +51,7 @@ pub struct Published {
 
 /// Writes the student's copy of the folder pack in `pack` into `out`
 /// (a folder that does not exist yet, or an empty one).
-pub fn publish(pack: &Path, out: &Path) -> Result<Published, String> {
+pub fn publish(program: &str, pack: &Path, out: &Path) -> Result<Published, String> {
     let dir = clean(&std::path::absolute(pack).map_err(|e| format!("{}: {e}", pack.display()))?);
     let file_path = dir.join(pack_file::FILE);
     let shown = pack.join(pack_file::FILE).display().to_string();
@@ -129,7 +132,8 @@ pub fn publish(pack: &Path, out: &Path) -> Result<Published, String> {
     }
     let note = out.join(NOTE_FILE);
     std::fs::create_dir_all(out).map_err(|e| format!("cannot make {}: {e}", out.display()))?;
-    std::fs::write(&note, NOTE).map_err(|e| format!("cannot write {}: {e}", note.display()))?;
+    std::fs::write(&note, note_text(program))
+        .map_err(|e| format!("cannot write {}: {e}", note.display()))?;
     Ok(done)
 }
 
@@ -225,7 +229,7 @@ mod tests {
         write(&p.join("s/huge.yaml"), &case("s", "", "huge.txt"));
         write(&p.join("s/huge.txt"), "secret bytes\n");
         let out = tmp.path().join("student");
-        let done = publish(&p, &out).unwrap();
+        let done = publish("harness", &p, &out).unwrap();
         assert_eq!(
             done,
             Published {
@@ -251,10 +255,18 @@ mod tests {
             assert!(!out.join(gone).exists(), "{gone}");
         }
         // Never over a folder holding something.
-        assert!(publish(&p, &out).unwrap_err().contains("is not empty"));
+        assert!(
+            publish("harness", &p, &out)
+                .unwrap_err()
+                .contains("is not empty")
+        );
         // A case that cannot be read may be secret: refused.
         write(&p.join("s/broken.yaml"), "summary: [\n");
         let again = tmp.path().join("again");
-        assert!(publish(&p, &again).unwrap_err().contains("may be secret"));
+        assert!(
+            publish("harness", &p, &again)
+                .unwrap_err()
+                .contains("may be secret")
+        );
     }
 }
