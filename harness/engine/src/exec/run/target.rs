@@ -318,10 +318,11 @@ impl Target {
     /// kit's `run.sh` would name the shell that runs it: there it is the
     /// harness's own path as it was started.
     pub fn shown_path(&self) -> PathBuf {
-        if self.reference.is_some() && self.path == Path::new("/proc/self/exe") {
-            if let Ok(started) = std::env::current_exe() {
-                return started;
-            }
+        if self.reference.is_some()
+            && self.path == Path::new("/proc/self/exe")
+            && let Ok(started) = std::env::current_exe()
+        {
+            return started;
         }
         self.path.clone()
     }
