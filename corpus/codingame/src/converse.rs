@@ -121,7 +121,12 @@ fn command(program: &Target) -> (Vec<String>, Vec<(String, String)>) {
 /// `printf '<requests>' | CMD`: the requests fed at once replay the
 /// conversation (ANSWER-1: a bot reads them one at a time).
 fn reproduce(program: &Target, sent: &[u8]) -> String {
-    let (words, env) = command(program);
+    let (mut words, env) = command(program);
+    // The command runs the bot by a path a shell can run: the built-in
+    // reference's own (`/proc/self/exe` would name the shell).
+    if let Some(first) = words.first_mut() {
+        *first = program.shown_path().to_string_lossy().into_owned();
+    }
     let mut cmd = format!("printf {} |", quote::printf_format(sent));
     for (k, v) in env {
         let _ = write!(cmd, " {k}={}", quote::shell_quote(&v));

@@ -343,6 +343,11 @@ fn every_documented_harness_command_runs_as_documented() {
                 .env_remove("BOXES_BIN")
                 .env_remove("NOGO_BIN")
                 .env_remove("CODINGAME_BIN")
+                // What the documented commands do, not how fast the
+                // reference bot answers on a loaded machine (TIME-2's
+                // 100 ms for a debug build beside other tests): speed is
+                // benchmarked (`cargo bench -p codingame-reference`).
+                .env("CODINGAME_TIME_FACTOR", "10")
                 .args(&args);
             for (k, v) in env {
                 cmd.env(k, v);
