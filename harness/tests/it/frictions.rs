@@ -13,12 +13,7 @@ use std::path::Path;
 
 use assert_cmd::Command;
 
-fn write(path: &Path, text: &str) {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).expect("mkdir");
-    }
-    std::fs::write(path, text).expect("write");
-}
+use crate::write_file::write;
 
 /// `boxes-harness ARGS` in `dir`: its status and stdout with stderr.
 fn run(dir: &Path, args: &[&str]) -> (Option<i32>, String) {

@@ -50,3 +50,4 @@ mod strict_unchanged;
 mod student_report;
 mod terminal;
 mod variants;
+mod write_file;

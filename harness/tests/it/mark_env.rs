@@ -17,12 +17,7 @@ fn harness() -> Command {
     cmd
 }
 
-fn write(path: &Path, text: &str) {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).expect("mkdir");
-    }
-    std::fs::write(path, text).expect("write");
-}
+use crate::write_file::write;
 
 /// A one-case pack whose model is a shell script printing `says`, its
 /// submissions shell scripts `prog.sh`.

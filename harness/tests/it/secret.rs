@@ -24,12 +24,7 @@ fn harness() -> Command {
     cmd
 }
 
-fn write(path: &Path, text: &str) {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).expect("mkdir");
-    }
-    std::fs::write(path, text).expect("write");
-}
+use crate::write_file::write;
 
 /// A pack of four cases: two public (one a submission fails), one secret by its category, one
 /// secret by its own `visibility:` in a public category.
