@@ -405,7 +405,6 @@ pub fn junit(program: &str, results: &[CaseResult]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
 
     use super::*;
     use crate::judge::failure::{CaseFailure, Notes};
@@ -429,21 +428,13 @@ mod tests {
         passed: bool,
         d: &[(&str, f64)],
     ) -> CaseResult {
+        let verdict = if passed {
+            Verdict::Passed
+        } else {
+            Verdict::Failed(Box::new(CaseFailure::new(&[], b"", Notes::default())))
+        };
         CaseResult {
-            name: name.to_owned(),
             category: Some(category.to_owned()),
-            rules: Vec::new(),
-            tags: Vec::new(),
-            ambiguous: false,
-            secret: false,
-            expected_status: None,
-            actual: None,
-            verdict: if passed {
-                Verdict::Passed
-            } else {
-                Verdict::Failed(Box::new(CaseFailure::new(&[], b"", Notes::default())))
-            },
-            time: Duration::ZERO,
             weight,
             deductions: d
                 .iter()
@@ -454,8 +445,7 @@ mod tests {
                     hint: None,
                 })
                 .collect(),
-            forgiven: Vec::new(),
-            warning: None,
+            ..CaseResult::new(name, verdict)
         }
     }
 
