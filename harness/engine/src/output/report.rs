@@ -229,12 +229,7 @@ pub fn score_table(suite: &Suite, rows: &[ScoreRow], strict: bool, reader: Reade
     let mut out = String::new();
     let _ = writeln!(out, "\nscore ({}):", suite.name);
     // As wide as the longest category name (gridgame's are 20 bytes).
-    let width = rows
-        .iter()
-        .map(|r| r.name.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(18);
+    let width = rows.iter().fold(18, |w, r| w.max(r.name.chars().count()));
     let _ = writeln!(
         out,
         "  {:<width$} {:>7} {:>14}",
