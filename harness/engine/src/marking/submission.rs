@@ -238,9 +238,9 @@ fn fill(
             // is charged, the row says why, and `mark` exits non-zero.
             let why = format!(
                 "skipped: {what}: not installed where the marks run (the course environment's \
-                 failure, nothing charged)"
+                 failure; nothing charged)"
             );
-            mark.environment = vec![why.clone()];
+            mark.environment = vec![format!("skipped: {what}")];
             mark.reason = Some(why.clone());
             return write("build.log", format!("not built: {why}\n").as_bytes());
         }
