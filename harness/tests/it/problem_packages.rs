@@ -339,8 +339,16 @@ fn mark_builds_each_submission_in_its_own_language() {
     for (who, file, text) in [
         ("ada", "Solution.java", java),
         ("ada", "Greeter.java", greeter),
-        ("bo", "hello.py", "name = input().strip()\nprint(f\"Hello, {name}!\")\n"),
-        ("cy", "Hello.kt", "fun main() = println(\"Hello, \" + readLine()!!.trim() + \"!\")\n"),
+        (
+            "bo",
+            "hello.py",
+            "name = input().strip()\nprint(f\"Hello, {name}!\")\n",
+        ),
+        (
+            "cy",
+            "Hello.kt",
+            "fun main() = println(\"Hello, \" + readLine()!!.trim() + \"!\")\n",
+        ),
         ("di", "hello.c", "int main(void) { return 0 }\n"),
     ] {
         std::fs::create_dir_all(class.join(who)).expect("mkdir");
@@ -362,7 +370,8 @@ fn mark_builds_each_submission_in_its_own_language() {
     // saying so (exit 3), and no student is charged for it.
     assert_eq!(code, Some(3), "{text}");
     assert!(
-        text.contains("ENVIRONMENT FAILURE") && text.contains("skipped: no no-kotlinc-here (Kotlin): cy"),
+        text.contains("ENVIRONMENT FAILURE")
+            && text.contains("skipped: no no-kotlinc-here (Kotlin): cy"),
         "{text}"
     );
     let csv = std::fs::read_to_string(out.join("marks.csv")).expect("marks.csv");
@@ -377,7 +386,8 @@ fn mark_builds_each_submission_in_its_own_language() {
     assert!(row("ada").starts_with("ada,,,,ok,0,1,1,2,2,0,0,"), "{csv}");
     assert!(row("bo").starts_with("bo,,,,ok,0,1,1,2,2,0,0,"), "{csv}");
     assert!(
-        row("cy").contains("skipped: no no-kotlinc-here (Kotlin): not installed where the marks run"),
+        row("cy")
+            .contains("skipped: no no-kotlinc-here (Kotlin): not installed where the marks run"),
         "{csv}"
     );
     // A compile error is the student's build failure, never the machine's.
@@ -386,7 +396,9 @@ fn mark_builds_each_submission_in_its_own_language() {
     let launcher =
         std::fs::read_to_string(out.join("programs/ada/solution")).expect("ada's launcher");
     assert!(
-        launcher.contains(" -XX:+UseSerialGC ") && launcher.contains(" -Xmx") && launcher.contains(" -cp \"$d\" Main \"$@\""),
+        launcher.contains(" -XX:+UseSerialGC ")
+            && launcher.contains(" -Xmx")
+            && launcher.contains(" -cp \"$d\" Main \"$@\""),
         "{launcher}"
     );
 }

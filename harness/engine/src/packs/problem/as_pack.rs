@@ -36,9 +36,9 @@ use crate::exec::run::Target;
 use crate::model::schema::Visibility;
 use crate::packs::pack::{BuildRecipe, Dependency, EmbeddedSuite, Pack, SubmissionBuilds};
 use crate::packs::problem::languages::Table;
-use crate::packs::problem::{grade, launch};
 use crate::packs::problem::package::{Group, Problem, TestCase};
 use crate::packs::problem::validator::DEFAULT_VALIDATOR;
+use crate::packs::problem::{grade, launch};
 
 /// Why `diff` does not explore a problem package.
 pub const NO_DIFF: &str = "diff does not explore a problem package: sessions derived from its \

@@ -154,8 +154,10 @@ fn tokens(code: &str) -> Vec<&str> {
             }
             _ => {}
         }
-        if matches!(c, '{' | '}' | '(' | ')' | ';' | '.') {
-            out.push(&code[i..i + 1]);
+        if matches!(c, '{' | '}' | '(' | ')' | ';' | '.')
+            && let Some(p) = code.get(i..=i)
+        {
+            out.push(p);
         }
     }
     if let Some(s) = start {
@@ -226,7 +228,10 @@ mod tests {
         let solution = "import java.util.*;\n// class Fake { public static void main(String[] a) {} }\n\
              class Main {\n  public static void main(String[] args) {\n    \
              System.out.println(\"static void main(\" + Util.twice(2));\n  }\n}\n";
-        let found = main_class("java", &src(&[("Util.java", helper), ("Solution.java", solution)]));
+        let found = main_class(
+            "java",
+            &src(&[("Util.java", helper), ("Solution.java", solution)]),
+        );
         assert_eq!(found.as_deref(), Some("Main"));
         // A public class of another name, in a package; `final` and
         // varargs are a main too.
@@ -251,7 +256,10 @@ mod tests {
         // no entry.
         let none = "class A { class B { public static void main(String[] a) {} } void main(String[] a) { main(a); } }";
         assert_eq!(main_class("java", &src(&[("A.java", none)])), None);
-        assert_eq!(main_class("python3", &src(&[("a.py", "def main(): pass")])), None);
+        assert_eq!(
+            main_class("python3", &src(&[("a.py", "def main(): pass")])),
+            None
+        );
     }
 
     #[test]
@@ -269,7 +277,10 @@ mod tests {
     fn literals_and_comments_are_blanked_keeping_lines() {
         let code = "a /* x\ny */ b // c\n\"d\\\"e\" 'f' g";
         let blanked = blank(code);
-        assert!(!blanked.contains(['x', 'y', 'c', 'd', 'e', 'f']), "{blanked}");
+        assert!(
+            !blanked.contains(['x', 'y', 'c', 'd', 'e', 'f']),
+            "{blanked}"
+        );
         assert!(blanked.contains('a') && blanked.contains('b') && blanked.contains('g'));
     }
 }

@@ -115,7 +115,14 @@ const DEFAULTS: [(&str, &str, i64, &str, &str, &str); 11] = [
         "",
         "python3 {mainfile}",
     ),
-    ("javascript", "JavaScript", 500, "*.js", "", "node {mainfile}"),
+    (
+        "javascript",
+        "JavaScript",
+        500,
+        "*.js",
+        "",
+        "node {mainfile}",
+    ),
     (
         "rust",
         "Rust",
@@ -174,9 +181,7 @@ impl Table {
                     priority: *priority,
                     files: files.split_whitespace().map(str::to_owned).collect(),
                     compile: (!compile.is_empty()).then(|| (*compile).to_owned()),
-                    run: run
-                        .replace("KOTLIN_JVM", &kotlin_jvm)
-                        .replace("JVM", JVM),
+                    run: run.replace("KOTLIN_JVM", &kotlin_jvm).replace("JVM", JVM),
                 })
                 .collect(),
             memory_mib: DEFAULT_MEMORY_MIB,
@@ -365,7 +370,7 @@ fn memory_limit(dir: &Path) -> Result<u64, String> {
         Some(v) => v
             .as_f64()
             .filter(|m| m.is_finite() && *m >= 1.0)
-            .map(|m| m.round().min(1e9) as u64)
+            .map(whole_mib)
             .ok_or_else(|| {
                 format!(
                     "{}: limits.memory: a number of MiB, not `{}`",
@@ -374,6 +379,16 @@ fn memory_limit(dir: &Path) -> Result<u64, String> {
                 )
             }),
     }
+}
+
+/// A memory limit of at least one MiB as whole MiB.
+#[expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "clamped to 1..=1e9 first"
+)]
+fn whole_mib(m: f64) -> u64 {
+    m.round().clamp(1.0, 1e9) as u64
 }
 
 fn capitalised(s: &str) -> String {
@@ -412,12 +427,17 @@ mod tests {
         );
         let heap = format!("-Xmx{}m", t.memlim());
         assert!(
-            run.starts_with("java -Dfile.encoding=UTF-8 -XX:+UseSerialGC -XX:ActiveProcessorCount=1 ")
-                && run.ends_with(&format!("-Xss64m {heap} -cp . Hello")),
+            run.starts_with(
+                "java -Dfile.encoding=UTF-8 -XX:+UseSerialGC -XX:ActiveProcessorCount=1 "
+            ) && run.ends_with(&format!("-Xss64m {heap} -cp . Hello")),
             "{run}"
         );
         // The class found holding main is the one started.
-        assert!(t.lines(java, &names(&["Hello.java"]), Some("Main")).1.ends_with(" Main"));
+        assert!(
+            t.lines(java, &names(&["Hello.java"]), Some("Main"))
+                .1
+                .ends_with(" Main")
+        );
         let py = t.detect(&names(&["util.py", "main.py"])).expect("python");
         assert_eq!(
             t.lines(py, &names(&["util.py", "main.py"]), None).1,
@@ -431,7 +451,10 @@ mod tests {
         assert_eq!(java.tools(), ["javac", "java"]);
         let kotlin = t.detect(&names(&["hello.kt"])).expect("kotlin");
         let run = t.lines(kotlin, &names(&["hello.kt"]), None).1;
-        assert!(run.starts_with("kotlin -J-Dfile.encoding=UTF-8 -J-XX:+UseSerialGC "), "{run}");
+        assert!(
+            run.starts_with("kotlin -J-Dfile.encoding=UTF-8 -J-XX:+UseSerialGC "),
+            "{run}"
+        );
         assert!(run.ends_with(&format!("-J{heap} -cp . HelloKt")), "{run}");
         // A file name a shell would split is one word.
         assert_eq!(
@@ -454,20 +477,34 @@ mod tests {
         assert_eq!(id(&["A.java", "b.kt"]).as_deref(), Some("java"));
         assert_eq!(id(&["A.cs", "b.kt"]).as_deref(), Some("csharp"));
         // Files in folders count by their names.
-        assert_eq!(id(&["src/A.kt", "src/B.kt", "x.py"]).as_deref(), Some("kotlin"));
+        assert_eq!(
+            id(&["src/A.kt", "src/B.kt", "x.py"]).as_deref(),
+            Some("kotlin")
+        );
     }
 
     #[test]
     fn the_heap_is_the_packages_memory_limit_within_a_quarter_of_the_bound() {
         let dir = tempfile::tempdir().expect("dir");
         let bound = conformance_sandbox::policy::get().bounds.memory >> 20;
-        assert_eq!(Table::for_package(dir.path()).expect("table").memlim(), DEFAULT_MEMORY_MIB.min(bound / 4));
+        assert_eq!(
+            Table::for_package(dir.path()).expect("table").memlim(),
+            DEFAULT_MEMORY_MIB.min(bound / 4)
+        );
         std::fs::write(dir.path().join("problem.yaml"), "limits:\n  memory: 64\n").expect("write");
         let t = Table::for_package(dir.path()).expect("table");
         assert_eq!(t.memlim(), 64.min(bound / 4).max(16));
-        std::fs::write(dir.path().join("problem.yaml"), "limits:\n  memory: 1000000\n").expect("write");
-        assert_eq!(Table::for_package(dir.path()).expect("table").memlim(), bound / 4);
-        std::fs::write(dir.path().join("problem.yaml"), "limits:\n  memory: lots\n").expect("write");
+        std::fs::write(
+            dir.path().join("problem.yaml"),
+            "limits:\n  memory: 1000000\n",
+        )
+        .expect("write");
+        assert_eq!(
+            Table::for_package(dir.path()).expect("table").memlim(),
+            bound / 4
+        );
+        std::fs::write(dir.path().join("problem.yaml"), "limits:\n  memory: lots\n")
+            .expect("write");
         let e = Table::for_package(dir.path()).unwrap_err();
         assert!(e.contains("limits.memory") && e.contains("lots"), "{e}");
     }

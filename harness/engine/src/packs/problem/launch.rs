@@ -74,7 +74,10 @@ fn chosen<'t>(
             entry::main_class(&lang.id, &sources)
         })
         .flatten();
-    Some(Ok((lang, Filled::new(table, lang, names, class.as_deref()))))
+    Some(Ok((
+        lang,
+        Filled::new(table, lang, names, class.as_deref()),
+    )))
 }
 
 /// The build of a submission holding `files`.

@@ -31,7 +31,9 @@ fn each_kind_of_language_is_built_to_one_program() {
     let t = Table::defaults();
     let c = line(build_for(&t, &files(&[("a.c", ""), ("b.c", "")])));
     assert!(
-        c.starts_with("gcc ") && c.contains(" -o prog a.c b.c ") && c.ends_with(" && mv -f prog solution"),
+        c.starts_with("gcc ")
+            && c.contains(" -o prog a.c b.c ")
+            && c.ends_with(" && mv -f prog solution"),
         "{c}"
     );
     let py = line(build_for(&t, &files(&[("util.py", ""), ("main.py", "")])));
@@ -52,7 +54,10 @@ fn each_kind_of_language_is_built_to_one_program() {
         &t,
         &files(&[
             ("Util.java", "public class Util {}"),
-            ("Solution.java", "class Main { public static void main(String[] a) {} }"),
+            (
+                "Solution.java",
+                "class Main { public static void main(String[] a) {} }",
+            ),
         ]),
     );
     if languages::on_path("javac") && languages::on_path("java") {
@@ -61,7 +66,10 @@ fn each_kind_of_language_is_built_to_one_program() {
             java.starts_with("javac -encoding UTF-8 -sourcepath . -d . Solution.java Util.java && printf '%s\\n' '#!/bin/sh' "),
             "{java}"
         );
-        assert!(java.contains(" -cp \"$d\" Main \"$@\"' > solution && chmod +x solution"), "{java}");
+        assert!(
+            java.contains(" -cp \"$d\" Main \"$@\"' > solution && chmod +x solution"),
+            "{java}"
+        );
         assert!(java.contains(&format!("-Xmx{}m", t.memlim())), "{java}");
     } else {
         assert!(matches!(java, SubmissionBuild::Lacks(w) if w.starts_with("no java")));
@@ -101,12 +109,12 @@ fn a_launcher_runs_what_the_build_left_from_any_folder() {
     for (name, text) in [("main.note", "one\n"), ("b c'd.note", "two\n")] {
         std::fs::write(sub.join(name), text).expect("write");
     }
-    let built = std::process::Command::new("sh")
+    let made = std::process::Command::new("sh")
         .args(["-c", &build])
         .current_dir(&sub)
         .output()
         .expect("sh");
-    assert!(built.status.success(), "{build}: {built:?}");
+    assert!(made.status.success(), "{build}: {made:?}");
     let ran = std::process::Command::new("sub/solution")
         .current_dir(work.path())
         .output()
