@@ -203,6 +203,22 @@ fn harness(args: &[&std::ffi::OsStr]) -> (Option<i32>, String) {
     (out.status.code(), text)
 }
 
+/// `mark --spec PACKAGE CLASS --out OUT`, two at a time.
+fn mark(package: &Path, class: &Path, out: &Path) -> (Option<i32>, String) {
+    harness(&[
+        "mark".as_ref(),
+        "--spec".as_ref(),
+        package.as_os_str(),
+        class.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+        "--jobs".as_ref(),
+        "2".as_ref(),
+        // Marks, not containment (tests/it/contain.rs and mark's own).
+        "--allow-weaker-containment".as_ref(),
+    ])
+}
+
 #[test]
 fn run_passes_an_accepted_submission_and_fails_a_wrong_one_naming_group_and_reason() {
     let dir = tempfile::tempdir().expect("dir");
@@ -268,16 +284,7 @@ fn mark_gives_marks_per_group_and_a_scoring_problem_its_group_scores() {
     std::fs::create_dir_all(class.join("cy")).expect("mkdir");
     std::fs::write(class.join("cy/zero.py"), "print(0)\n").expect("write");
     let out = dir.path().join("out");
-    let (code, text) = harness(&[
-        "mark".as_ref(),
-        "--spec".as_ref(),
-        package.as_os_str(),
-        class.as_os_str(),
-        "--out".as_ref(),
-        out.as_os_str(),
-        // Marks, not containment (tests/it/contain.rs and mark's own).
-        "--allow-weaker-containment".as_ref(),
-    ]);
+    let (code, text) = mark(&package, &class, &out);
     assert_eq!(code, Some(0), "{text}");
     let csv = std::fs::read_to_string(out.join("marks.csv")).expect("marks.csv");
     let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
@@ -355,17 +362,7 @@ fn mark_builds_each_submission_in_its_own_language() {
         std::fs::write(class.join(who).join(file), text).expect("write");
     }
     let out = dir.path().join("out");
-    let (code, text) = harness(&[
-        "mark".as_ref(),
-        "--spec".as_ref(),
-        package.as_os_str(),
-        class.as_os_str(),
-        "--out".as_ref(),
-        out.as_os_str(),
-        "--jobs".as_ref(),
-        "2".as_ref(),
-        "--allow-weaker-containment".as_ref(),
-    ]);
+    let (code, text) = mark(&package, &class, &out);
     // The missing compiler is the environment's: mark exits non-zero
     // saying so (exit 3), and no student is charged for it.
     assert_eq!(code, Some(3), "{text}");
