@@ -15,8 +15,7 @@
 //! - Marks: a pass-fail problem's groups are worth one mark each; a
 //!   scoring problem's are worth the group's full score (its cases'
 //!   `accept_score`s as its grader combines them).
-//! - `mark` builds a submission by the language table, and `--bin FILE`
-//!   naming a source file or folder is built by it too
+//! - `mark` and `--bin FILE` build a submission by the language table
 //!   ([`launch`]).
 //! - `diff` is refused ([`NO_DIFF`] says why); the reference is the
 //!   first accepted submission that needs no compiling, which nothing
