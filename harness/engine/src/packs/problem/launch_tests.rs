@@ -126,3 +126,38 @@ fn a_launcher_runs_what_the_build_left_from_any_folder() {
         std::fs::read_to_string(sub.join("solution"))
     );
 }
+
+#[test]
+fn bin_names_a_source_file_or_folder_else_nothing_of_ours() {
+    let dir = tempfile::tempdir().expect("dir");
+    let t = Table::defaults();
+    std::fs::write(dir.path().join("prog"), "").expect("write");
+    assert!(student_target(&dir.path().join("prog"), &t).is_none());
+    assert!(student_target(&dir.path().join("missing.py"), &t).is_none());
+    assert!(student_target(Path::new("python3 mean.py"), &t).is_none());
+    std::fs::write(dir.path().join("hello.py"), "print('hi')\n").expect("write");
+    let target = student_target(&dir.path().join("hello.py"), &t)
+        .expect("ours")
+        .expect("ready");
+    // Run from a copy, never from the student's folder, and not as a model.
+    assert!(!target.is_reference());
+    let words: Vec<String> = target
+        .words()
+        .iter()
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        words.len() == 1
+            && words[0].ends_with("/hello.py")
+            && !words[0].starts_with(&*dir.path().to_string_lossy()),
+        "{words:?}"
+    );
+    let (_pkg, lacking) = table_with("python3:\n  run: no-python-here {mainfile}\n");
+    let e = student_target(&dir.path().join("hello.py"), &lacking)
+        .expect("ours")
+        .unwrap_err();
+    assert!(
+        e.ends_with("cannot be built here: no no-python-here (Python 3)"),
+        "{e}"
+    );
+}
