@@ -7,7 +7,10 @@
 //!   submissions; [`unzip`]: a package sent as a `.zip`.
 //! - [`testdata`]: a group's flags (`testdata.yaml`).
 //! - [`validator`]: the default output validator.
-//! - [`languages`]: a submission's language by extension, and its lines.
+//! - [`languages`]: a submission's language by extension, and its lines;
+//!   [`entry`]: the class a JVM submission starts from; [`launch`]: a
+//!   student's submission built and started by the table (`mark`, `run
+//!   --bin FILE`).
 //! - [`programs`]: a submission or validator compiled once.
 //! - [`run`]: one case run and judged (interactive: two programs joined).
 //! - [`grade`]: a submission's verdict and score from its cases'.
@@ -20,8 +23,10 @@
 //! group, the case and the validator's reason.
 
 pub mod as_pack;
+pub mod entry;
 pub mod grade;
 pub mod languages;
+pub mod launch;
 pub mod package;
 pub mod programs;
 pub mod run;

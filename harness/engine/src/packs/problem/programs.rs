@@ -73,7 +73,13 @@ pub fn prepare(path: &Path, name: &str, table: &Table, stage: &Path) -> Result<R
                 names.join(", ")
             ));
         };
-        let (compile, run) = languages::lines(lang, &names);
+        let sources: Vec<(String, String)> = files
+            .iter()
+            .filter(|(n, _)| lang.runs_a_class() && lang.matches(n))
+            .filter_map(|(n, p)| std::fs::read_to_string(p).ok().map(|t| (n.clone(), t)))
+            .collect();
+        let class = super::entry::main_class(&lang.id, &sources);
+        let (compile, run) = table.lines(lang, &names, class.as_deref());
         (compile, run, lang.name.clone(), lang.tools())
     };
     if let Some(missing) = tools.iter().find(|t| !languages::on_path(t)) {
