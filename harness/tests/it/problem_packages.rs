@@ -315,3 +315,49 @@ fn run_on_an_interactive_package_points_at_verify() {
         "{err}"
     );
 }
+
+#[test]
+fn a_package_without_a_time_limit_gets_the_one_its_accepted_submissions_derive() {
+    let dir = tempfile::tempdir().expect("dir");
+    let package = copy(
+        "hello",
+        dir.path(),
+        &["accepted/hello.py"],
+        &["sample/1", "secret/01"],
+    );
+    // Asleep, it spends no CPU: 3 s passes under the old flat 10 s and
+    // is a timeout under the derived 1 s (0.0x s × 5, rounded up to 1).
+    let sleeper = dir.path().join("sleeper.py");
+    std::fs::write(
+        &sleeper,
+        "import time\ntime.sleep(3)\nprint('Hello, ' + input() + '!')\n",
+    )
+    .expect("write");
+    let bin = format!("python3 {}", sleeper.display());
+    let (code, text) = harness(&[
+        "--spec".as_ref(),
+        package.as_os_str(),
+        "--bin".as_ref(),
+        bin.as_ref(),
+    ]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("time limit 1 s: the slowest accepted case")
+            && text.contains("(accepted/hello.py on ")
+            && text.contains("× 5, timeouts killed at 2 s (× 2)"),
+        "{text}"
+    );
+    assert!(text.contains("0 passed; 2 failed"), "{text}");
+    // No accepted submission: the default, said.
+    std::fs::remove_file(package.join("submissions/accepted/hello.py")).expect("rm");
+    let (_, text) = harness(&[
+        "--spec".as_ref(),
+        package.as_os_str(),
+        "--bin".as_ref(),
+        "true".as_ref(),
+    ]);
+    assert!(
+        text.contains("time limit 10 s, the default: the package has no accepted submission"),
+        "{text}"
+    );
+}

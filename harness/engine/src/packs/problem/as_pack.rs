@@ -15,6 +15,9 @@
 //! - Marks: a pass-fail problem's groups are worth one mark each; a
 //!   scoring problem's are worth the group's full score (its cases'
 //!   `accept_score`s as its grader combines them).
+//! - A case's time limit is `limits.time_limit`; without one the
+//!   accepted submissions are timed once per command as `verify` times
+//!   them ([`limit`]; `mark`'s checks inherit their `mark`'s).
 //! - `mark` builds a submission by the language table
 //!   ([`languages::build_script`]).
 //! - `diff` is refused ([`NO_DIFF`] says why); the reference is the
@@ -36,6 +39,7 @@ use crate::model::schema::Visibility;
 use crate::packs::pack::{BuildRecipe, Dependency, EmbeddedSuite, Pack};
 use crate::packs::problem::grade;
 use crate::packs::problem::languages::{self, Table};
+use crate::packs::problem::limit;
 use crate::packs::problem::package::{Group, Problem, TestCase};
 use crate::packs::problem::validator::DEFAULT_VALIDATOR;
 
@@ -46,11 +50,6 @@ pub const NO_DIFF: &str = "diff does not explore a problem package: sessions der
     checked, flagging answers the package accepts; `verify` checks its jury submissions, and \
     the default run judges a program by its validator";
 
-/// The time limit of a case when `problem.yaml` fixes none (`verify`
-/// derives one from the accepted submissions; a student's run does not
-/// run them).
-const UNFIXED_LIMIT: Duration = Duration::from_secs(10);
-
 /// A problem package as a spec pack.
 #[derive(Debug)]
 pub struct ProblemPack {
@@ -60,7 +59,11 @@ pub struct ProblemPack {
     dir: PathBuf,
     /// The distinct checker names the cases use.
     checkers: Vec<&'static str>,
-    timeout: Duration,
+    /// `limits.time_limit`, when the package fixes it.
+    fixed: Option<Duration>,
+    /// The limit derived from the accepted submissions, once a command
+    /// asks for it.
+    derived: std::sync::OnceLock<Duration>,
     recipe: BuildRecipe,
     reference: Result<(String, PathBuf), String>,
 }
@@ -89,11 +92,10 @@ impl ProblemPack {
         }
         let table = Table::for_package(&problem.dir)?;
         let (suite, checkers) = suite_of(&problem, spec, Path::new(spec).is_file())?;
-        let timeout = problem
-            .time
-            .fixed
-            .filter(|t| t.is_finite() && *t > 0.0)
-            .map_or(UNFIXED_LIMIT, Duration::from_secs_f64);
+        let fixed = match limit::of(&problem.time, Err(String::new())) {
+            t if t.origin == limit::Origin::Fixed => Some(t.limit),
+            _ => None,
+        };
         // A `.zip` is unpacked into a folder that goes with `problem`:
         // its submissions are not kept for a reference.
         let reference = if Path::new(spec).is_file() {
@@ -110,7 +112,8 @@ impl ProblemPack {
             suite,
             dir: problem.dir.clone(),
             checkers,
-            timeout,
+            fixed,
+            derived: std::sync::OnceLock::new(),
             recipe: BuildRecipe {
                 program: languages::BUILT_PROGRAM,
                 with_makefile: None,
@@ -119,6 +122,39 @@ impl ProblemPack {
             reference,
         })
     }
+}
+
+/// The limit of the package at `spec` derived from its accepted
+/// submissions (or inherited from the `mark` that started this check),
+/// said on stderr with where it came from; a package whose accepted
+/// submissions cannot be timed gets [`limit::FALLBACK`], said so.
+fn derive(spec: &str) -> Duration {
+    let problem = match Problem::load(Path::new(spec)) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!(
+                "--spec {spec}: time limit {} s, the default: {e}",
+                limit::FALLBACK.as_secs()
+            );
+            return limit::FALLBACK;
+        }
+    };
+    let key = limit::key(&problem);
+    if let Some(inherited) = limit::inherited(&key) {
+        limit::remember(&key, &inherited, &problem.time);
+        return inherited.limit;
+    }
+    let workers = std::thread::available_parallelism().map_or(1, usize::from);
+    let derived = crate::packs::problem::verify::derive_time_limit(&problem, workers)
+        .unwrap_or_else(|e| {
+            limit::of(
+                &problem.time,
+                Err(format!("its accepted submissions could not be timed ({e})")),
+            )
+        });
+    eprintln!("--spec {spec}: {}", derived.words(&problem.time));
+    limit::remember(&key, &derived, &problem.time);
+    derived.limit
 }
 
 /// The first accepted submission a language runs without compiling: its
@@ -226,7 +262,6 @@ fn case_file(
         "category": category,
         "rules": [],
         "visibility": visibility,
-        "timeout": problem.time.fixed.unwrap_or(UNFIXED_LIMIT.as_secs_f64()),
         "output-cap": problem.output_cap,
         "stdin-file": format!("{stem}.in"),
         "status": 0,
@@ -236,6 +271,14 @@ fn case_file(
             "stderr": "any",
         },
     });
+    // Without `limits.time_limit` a case sets none: the pack's default,
+    // derived from the accepted submissions when a run asks for it.
+    if let (Some(t), Some(map)) = (
+        problem.time.fixed.filter(|t| t.is_finite() && *t > 0.0),
+        file.as_object_mut(),
+    ) {
+        map.insert("timeout".to_owned(), t.into());
+    }
     if unpacked && let Some(map) = file.as_object_mut() {
         use base64::Engine as _;
         map.remove("stdin-file");
@@ -359,8 +402,14 @@ impl Pack for ProblemPack {
         self.spec
     }
 
+    /// `limits.time_limit`, else the limit `verify` would derive: the
+    /// accepted submissions compiled and timed once per command (a
+    /// `mark`'s checks inherit their `mark`'s), said on stderr.
     fn default_timeout(&self) -> Option<Duration> {
-        Some(self.timeout)
+        Some(
+            self.fixed
+                .unwrap_or_else(|| *self.derived.get_or_init(|| derive(self.spec))),
+        )
     }
 
     fn bin_is_command(&self) -> bool {

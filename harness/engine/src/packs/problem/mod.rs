@@ -11,6 +11,8 @@
 //! - [`programs`]: a submission or validator compiled once.
 //! - [`run`]: one case run and judged (interactive: two programs joined).
 //! - [`grade`]: a submission's verdict and score from its cases'.
+//! - [`limit`]: the time limit, fixed or derived from the accepted
+//!   submissions, one way for every command.
 //! - [`as_pack`]: the package as a spec pack (`run`, `mark`, the course
 //!   outputs): a suite of its test groups, judged by its validator.
 //! - [`verify`]: the jury's submissions run and checked; [`table`]: the
@@ -22,6 +24,7 @@
 pub mod as_pack;
 pub mod grade;
 pub mod languages;
+pub mod limit;
 pub mod package;
 pub mod programs;
 pub mod run;
