@@ -243,7 +243,7 @@ fn run_passes_an_accepted_submission_and_fails_a_wrong_one_naming_group_and_reas
 #[test]
 fn mark_gives_marks_per_group_and_a_scoring_problem_its_group_scores() {
     let dir = tempfile::tempdir().expect("dir");
-    let package = copy("oddsum", dir.path(), &[], &[]);
+    let package = copy("oddsum", dir.path(), &["accepted/oddsum.py"], &[]);
     let class = dir.path().join("class");
     let sources = [
         (
@@ -292,12 +292,19 @@ fn mark_gives_marks_per_group_and_a_scoring_problem_its_group_scores() {
     };
     // A scoring problem: group1 worth 30, group2 70, the sample nothing.
     assert_eq!(marks("ana"), ["0", "30", "70", "100"], "{csv}");
-    // all.py sums even numbers too: wrong on both cases of group1. A
-    // group's marks are shared among its cases (docs/problem-packages.md:
-    // a `grader_flags: min` group is not yet all or nothing), so only
-    // the groups where every case fails are asserted here.
-    assert_eq!(marks("ben")[..2], ["0", "0"], "{csv}");
-    assert_eq!(marks("cy")[2], "0", "{csv}");
+    // all.py sums even numbers too: wrong on both cases of group1 and
+    // right on one of group2's; zero.py right on one of group1's. Both
+    // groups are `grader_flags: min`: all or nothing, as verify grades
+    // them (shared case by case they would give 35 and 15).
+    assert_eq!(marks("ben"), ["0", "0", "0", "0"], "{csv}");
+    assert_eq!(marks("cy"), ["0", "0", "0", "0"], "{csv}");
+    // The package fixes no time limit: timed once for the class, said once.
+    assert_eq!(
+        text.matches("time limit 1 s: the slowest accepted case")
+            .count(),
+        1,
+        "{text}"
+    );
 }
 
 #[test]

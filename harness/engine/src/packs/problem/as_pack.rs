@@ -13,16 +13,19 @@
 //!   rejection is the cause's reason, and the cause names the group (a
 //!   problem package has no rule IDs: a case cites none).
 //! - Marks: a pass-fail problem's groups are worth one mark each; a
-//!   scoring problem's are worth the group's full score (its cases'
-//!   `accept_score`s as its grader combines them).
+//!   scoring problem's are worth the group's full score, and earn what
+//!   its grader gives its cases (a category's `grader:`, the same
+//!   combination `verify`'s [`grade`] uses: a `min` group all or
+//!   nothing).
 //! - A case's time limit is `limits.time_limit`; without one the
 //!   accepted submissions are timed once per command as `verify` times
 //!   them ([`limit`]; `mark`'s checks inherit their `mark`'s).
 //! - `mark` builds a submission by the language table
 //!   ([`languages::build_script`]).
-//! - `diff` is refused ([`NO_DIFF`] says why); the reference is the
-//!   first accepted submission that needs no compiling, which nothing
-//!   runs beside a check ([`Pack::reference_in_checks`]).
+//! - `diff` compares a candidate with the reference, the first accepted
+//!   submission that needs no compiling, judged by the validator
+//!   ([`PackageDiff`]); nothing runs the reference beside a check
+//!   ([`Pack::reference_in_checks`]).
 //!
 //! Not yet: a custom output validator or an interactive problem under
 //! these commands (`verify` runs both); [`ProblemPack::load`] refuses
@@ -37,18 +40,12 @@ use serde_json::json;
 use crate::exec::run::Target;
 use crate::model::schema::Visibility;
 use crate::packs::pack::{BuildRecipe, Dependency, EmbeddedSuite, Pack};
+use crate::packs::problem::diff::PackageDiff;
 use crate::packs::problem::grade;
 use crate::packs::problem::languages::{self, Table};
 use crate::packs::problem::limit;
 use crate::packs::problem::package::{Group, Problem, TestCase};
 use crate::packs::problem::validator::DEFAULT_VALIDATOR;
-
-/// Why `diff` does not explore a problem package.
-pub const NO_DIFF: &str = "diff does not explore a problem package: sessions derived from its \
-    cases would be compared byte for byte (its cases cite no rule whose match: the explorer \
-    could apply, so the validator's tolerance is lost) on inputs no input validator has \
-    checked, flagging answers the package accepts; `verify` checks its jury submissions, and \
-    the default run judges a program by its validator";
 
 /// A problem package as a spec pack.
 #[derive(Debug)]
@@ -66,6 +63,8 @@ pub struct ProblemPack {
     derived: std::sync::OnceLock<Duration>,
     recipe: BuildRecipe,
     reference: Result<(String, PathBuf), String>,
+    /// What `diff` needs.
+    diff: PackageDiff,
 }
 
 fn leak(text: String) -> &'static str {
@@ -91,7 +90,7 @@ impl ProblemPack {
             return refuse("a custom output validator");
         }
         let table = Table::for_package(&problem.dir)?;
-        let (suite, checkers) = suite_of(&problem, spec, Path::new(spec).is_file())?;
+        let (suite, checkers, checker_of) = suite_of(&problem, spec, Path::new(spec).is_file())?;
         let fixed = match limit::of(&problem.time, Err(String::new())) {
             t if t.origin == limit::Origin::Fixed => Some(t.limit),
             _ => None,
@@ -120,6 +119,11 @@ impl ProblemPack {
                 otherwise: leak(languages::build_script(&table)),
             },
             reference,
+            diff: PackageDiff {
+                spec: leak(spec.to_owned()),
+                suite,
+                checker_of,
+            },
         })
     }
 }
@@ -240,6 +244,27 @@ fn marks_of(problem: &Problem, group: &Group) -> f64 {
     }
 }
 
+/// How a scoring problem's group (its sample aside, worth nothing)
+/// earns its marks from its cases: its grader's rules, as `verify`
+/// grades it (a `min` group all or nothing).
+fn grader_of(problem: &Problem, group: &Group) -> Option<serde_json::Value> {
+    if !problem.scoring || group.name == "sample" {
+        return None;
+    }
+    let f = &group.flags;
+    let bound = |x: f64| Some(x).filter(|x| x.is_finite());
+    serde_json::to_value(crate::model::grader::Grader {
+        score: f.score,
+        accept_score: f.accept_score,
+        reject_score: f.reject_score,
+        min: f.range.and_then(|(lo, _)| bound(lo)),
+        max: f.range.and_then(|(_, hi)| bound(hi)),
+        stop_at_failure: f.on_reject_break,
+        last_only: f.ignore_sample,
+    })
+    .ok()
+}
+
 /// The case file of `case` of `group`, in the category `category`,
 /// judged by `checker`; its input inline when the package was `unpacked`
 /// from a `.zip`, whose folder is gone when the harness returns (a
@@ -292,19 +317,25 @@ fn case_file(
     file
 }
 
+/// What [`suite_of`] makes: the suite, the checker names its cases use,
+/// and each category's checker.
+type Made = (
+    &'static EmbeddedSuite,
+    Vec<&'static str>,
+    std::collections::BTreeMap<String, String>,
+);
+
 /// The suite of `problem` (`suite.yaml`, a case file and its two
-/// sidecars for each test case) and the checker names its cases use.
-fn suite_of(
-    problem: &Problem,
-    spec: &str,
-    unpacked: bool,
-) -> Result<(&'static EmbeddedSuite, Vec<&'static str>), String> {
+/// sidecars for each test case), the checker names its cases use and
+/// each category's.
+fn suite_of(problem: &Problem, spec: &str, unpacked: bool) -> Result<Made, String> {
     let yaml = |v: &serde_json::Value| {
         yaml_serde::to_string(v).map_err(|e| format!("{spec}: a case written as YAML: {e}"))
     };
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     let mut categories = Vec::new();
     let mut checkers = BTreeSet::new();
+    let mut checker_by_category = std::collections::BTreeMap::new();
     let mut seen = std::collections::BTreeMap::new();
     let mut groups = vec![&problem.root];
     while let Some(group) = groups.pop() {
@@ -324,12 +355,16 @@ fn suite_of(
             .cases
             .iter()
             .all(|c| c.visibility == Visibility::Public);
-        categories.push(json!({
+        let mut entry = json!({
             "name": category,
             "marks": marks_of(problem, group),
             "title": format!("test group {category}"),
             "visibility": if public { "public" } else { "secret" },
-        }));
+        });
+        if let (Some(g), Some(map)) = (grader_of(problem, group), entry.as_object_mut()) {
+            map.insert("grader".to_owned(), g);
+        }
+        categories.push(entry);
         let checker = checker_of(group);
         for case in &group.cases {
             let stem = case.name.rsplit('/').next().unwrap_or(&case.name);
@@ -343,6 +378,7 @@ fn suite_of(
             files.push((format!("{at}.in"), case.input.clone()));
             files.push((format!("{at}.ans"), case.answer.clone()));
         }
+        checker_by_category.insert(category.to_owned(), checker.clone());
         checkers.insert(checker);
     }
     let suite_yaml = json!({
@@ -364,7 +400,11 @@ fn suite_of(
         at_run_time: true,
         in_pack: "",
     }));
-    Ok((suite, checkers.into_iter().map(leak).collect()))
+    Ok((
+        suite,
+        checkers.into_iter().map(leak).collect(),
+        checker_by_category,
+    ))
 }
 
 impl Pack for ProblemPack {
@@ -383,8 +423,8 @@ impl Pack for ProblemPack {
     /// The first accepted submission that needs no compiling; without
     /// one, this binary re-run as the package's reference, which refuses
     /// (exit 2, a fault): nothing runs the reference beside a check
-    /// ([`Pack::reference_in_checks`]) and `diff` is refused, so `mark`'s
-    /// readiness check is all that asks for it.
+    /// ([`Pack::reference_in_checks`]), so `mark`'s readiness check and
+    /// `diff` (which then stops, exit 2, with its words) ask for it.
     fn reference(&self) -> Result<Target, String> {
         let Ok((line, dir)) = self.reference.clone() else {
             return Target::reference(self.name).map_err(|e| e.to_string());
@@ -392,6 +432,12 @@ impl Pack for ProblemPack {
         Target::command_from(&line, &dir)
             .map(|t| t.reading(dir.clone()))
             .map_err(|e| format!("the reference `{line}` in {}: {e}", dir.display()))
+    }
+
+    /// `diff`: the candidate against the reference on the package's
+    /// inputs, judged by its validator ([`PackageDiff`]).
+    fn explorer(&self) -> Option<&dyn crate::explorer::DynExplorer> {
+        Some(&self.diff)
     }
 
     fn reference_in_checks(&self) -> bool {

@@ -15,6 +15,9 @@
 //!   submissions, one way for every command.
 //! - [`as_pack`]: the package as a spec pack (`run`, `mark`, the course
 //!   outputs): a suite of its test groups, judged by its validator.
+//! - [`diff`]: `diff` on a package: a candidate against the reference
+//!   on its inputs (and inputs its input validators accept), judged by
+//!   its validator.
 //! - [`verify`]: the jury's submissions run and checked; [`table`]: the
 //!   table it prints.
 //!
@@ -22,6 +25,7 @@
 //! group, the case and the validator's reason.
 
 pub mod as_pack;
+pub mod diff;
 pub mod grade;
 pub mod languages;
 pub mod limit;
