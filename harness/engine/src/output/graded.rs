@@ -34,8 +34,6 @@ pub fn earned(suite: &Suite, results: &[&CaseResult], strict: bool) -> Vec<Optio
 }
 
 #[cfg(test)]
-#[expect(clippy::float_cmp, reason = "small whole numbers, exact")]
-#[expect(clippy::unwrap_used, reason = "a fixed suite that parses")]
 mod tests {
     use super::*;
     use crate::judge::failure::{CaseFailure, Notes};

@@ -202,7 +202,7 @@ impl crate::explorer::DynExplorer for PackageDiff {
                 (v, cli.sessions)
             }
             Err(why) => {
-                if cli.time.is_some() || cli.sessions.is_some_and(|n| n > own as u64) {
+                if cli.time.is_some() || cli.sessions.is_some_and(|n| n > count(own)) {
                     return Err(format!(
                         "--spec {}: {why}, so no input past the package's own {own} can be \
                          derived (one session each); run without --sessions and --time, or at \
@@ -214,7 +214,7 @@ impl crate::explorer::DynExplorer for PackageDiff {
                     "diff: the package's {own} input(s) only, each once: {why}, so none is \
                      derived or shrunk"
                 );
-                (Vec::new(), Some(cli.sessions.unwrap_or(own as u64)))
+                (Vec::new(), Some(cli.sessions.unwrap_or(count(own))))
             }
         };
         // One engine run per set of validator flags: a session is judged
@@ -227,58 +227,18 @@ impl crate::explorer::DynExplorer for PackageDiff {
         }
         let mut report = Report::default();
         for (checker, starts) in sets {
-            let spec: MatchSpec = serde_json::from_value(serde_json::json!({
-                "stdout": {"checker": format!("builtin:{checker}")},
-                "stderr": "any",
-            }))
-            .map_err(|e| format!("the validator as a match: {e}"))?;
-            let tolerances = Tolerances {
-                suite: Some(spec),
-                rules: BTreeMap::new(),
-                checkers: context.tolerances.checkers.clone(),
-                strict: cli.strict,
+            let part = Part {
+                checker,
+                sessions: Sessions {
+                    derived: &derived,
+                    starts,
+                    validators: &validators,
+                },
+                budget,
+                own,
+                names: &names,
             };
-            let mut part = cli.clone();
-            #[expect(clippy::cast_precision_loss, reason = "counts of cases")]
-            let share = starts.len() as f64 / own as f64;
-            part.sessions = budget.map(|n| {
-                let n = if validators.is_empty() {
-                    n.min(starts.len() as u64)
-                } else {
-                    n
-                };
-                #[expect(
-                    clippy::cast_possible_truncation,
-                    clippy::cast_sign_loss,
-                    clippy::cast_precision_loss,
-                    reason = "a share of a session count, rounded up"
-                )]
-                let shared = ((n as f64) * share).ceil() as u64;
-                shared.max(1)
-            });
-            part.time = cli.time.map(|t| t * share);
-            if part.sessions.is_none() && part.time.is_none() {
-                part.sessions = Some(crate::explorer::DEFAULT_SESSIONS);
-            }
-            let sessions = Sessions {
-                derived: &derived,
-                starts: starts.clone(),
-                validators: &validators,
-            };
-            let ctx = Context {
-                tolerances: &tolerances,
-                ..*context
-            };
-            let found = crate::explorer::run(&sessions, &ctx, &part)?;
-            for f in &found.findings {
-                if let Some(&i) = usize::try_from(f.index).ok().and_then(|k| starts.get(k)) {
-                    println!(
-                        "  session {} is the package's input {}",
-                        f.index,
-                        names.get(i).map_or("?", String::as_str)
-                    );
-                }
-            }
+            let found = part.run(context, cli)?;
             report.sessions += found.sessions;
             report.mismatching += found.mismatching;
             report.unshrunk += found.unshrunk;
@@ -288,4 +248,76 @@ impl crate::explorer::DynExplorer for PackageDiff {
         }
         Ok(report)
     }
+}
+
+/// One engine run: the sessions of one set of validator flags.
+struct Part<'a> {
+    /// The checker judging them (the default validator and the flags).
+    checker: &'a str,
+    sessions: Sessions<'a>,
+    /// The sessions of the whole package (`None`: `--time` decides).
+    budget: Option<u64>,
+    /// The package's own inputs.
+    own: usize,
+    /// Each case's input file, by [`Derived`]'s index.
+    names: &'a [String],
+}
+
+impl Part<'_> {
+    fn run(&self, context: &Context<'_>, cli: &DiffCli) -> Result<Report, String> {
+        let spec: MatchSpec = serde_json::from_value(serde_json::json!({
+            "stdout": {"checker": format!("builtin:{}", self.checker)},
+            "stderr": "any",
+        }))
+        .map_err(|e| format!("the validator as a match: {e}"))?;
+        let tolerances = Tolerances {
+            suite: Some(spec),
+            rules: BTreeMap::new(),
+            checkers: context.tolerances.checkers.clone(),
+            strict: cli.strict,
+        };
+        let starts = &self.sessions.starts;
+        let mut part = cli.clone();
+        #[expect(clippy::cast_precision_loss, reason = "counts of cases")]
+        let share = starts.len() as f64 / self.own as f64;
+        part.sessions = self.budget.map(|n| {
+            let n = if self.sessions.validators.is_empty() {
+                n.min(count(starts.len()))
+            } else {
+                n
+            };
+            #[expect(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                clippy::cast_precision_loss,
+                reason = "a share of a session count, rounded up"
+            )]
+            let shared = ((n as f64) * share).ceil() as u64;
+            shared.max(1)
+        });
+        part.time = cli.time.map(|t| t * share);
+        if part.sessions.is_none() && part.time.is_none() {
+            part.sessions = Some(crate::explorer::DEFAULT_SESSIONS);
+        }
+        let ctx = Context {
+            tolerances: &tolerances,
+            ..*context
+        };
+        let found = crate::explorer::run(&self.sessions, &ctx, &part)?;
+        for f in &found.findings {
+            if let Some(&i) = usize::try_from(f.index).ok().and_then(|k| starts.get(k)) {
+                println!(
+                    "  session {} is the package's input {}",
+                    f.index,
+                    self.names.get(i).map_or("?", String::as_str)
+                );
+            }
+        }
+        Ok(found)
+    }
+}
+
+/// A count of cases as a session count.
+fn count(n: usize) -> u64 {
+    u64::try_from(n).unwrap_or(u64::MAX)
 }
