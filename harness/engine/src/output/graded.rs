@@ -38,7 +38,6 @@ mod tests {
     use super::*;
     use crate::judge::failure::{CaseFailure, Notes};
     use crate::model::schema::parse;
-    use crate::output::report::score;
 
     fn result(name: &str, passed: bool) -> CaseResult {
         CaseResult {
@@ -64,17 +63,17 @@ mod tests {
     }
 
     #[test]
-    fn a_min_category_is_all_or_nothing_in_the_score_table() {
+    fn a_min_category_is_all_or_nothing() {
         let suite = parse(
             "suite.yaml",
-            b"name: t\ncategories:\n  - {name: g1, marks: 30, grader: {score: min, accept-score: 30}}\n",
+            b"name: t\ncategories:\n  - {name: g1, marks: 30, grader: {score: min, accept-score: 30}}\n  - {name: g2, marks: 2}\n",
         )
         .unwrap();
         let half = [result("g1/1", true), result("g1/2", false)];
-        assert_eq!(score(&suite, &half, false)[0].earned, Some(0.0));
         let all = [result("g1/1", true), result("g1/2", true)];
-        assert_eq!(score(&suite, &all, false)[0].earned, Some(30.0));
-        let refs: Vec<&CaseResult> = half.iter().collect();
-        assert_eq!(earned(&suite, &refs, false), [Some(0.0)]);
+        let earned_by = |r: &[CaseResult]| earned(&suite, &r.iter().collect::<Vec<_>>(), false);
+        // g2 has no grader: shared by weight, as the score table does.
+        assert_eq!(earned_by(&half), [Some(0.0), None]);
+        assert_eq!(earned_by(&all), [Some(30.0), None]);
     }
 }

@@ -27,6 +27,11 @@
 //!   ([`PackageDiff`]); nothing runs the reference beside a check
 //!   ([`Pack::reference_in_checks`]).
 //!
+//! One piece: the suite made in memory (categories with their graders,
+//! case files, sidecars) and the `Pack` that serves it, its reference,
+//! its limit and its `diff` read the same package once; its tests are in
+//! `as_pack_tests.rs`.
+//!
 //! Not yet: a custom output validator or an interactive problem under
 //! these commands (`verify` runs both); [`ProblemPack::load`] refuses
 //! them, naming `verify`.

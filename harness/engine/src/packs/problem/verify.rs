@@ -11,6 +11,11 @@
 //! submission whose verdict is decided (the first rejected case of a
 //! pass-fail package) runs no further case, so a timeout is confirmed
 //! once per submission and limit.
+//!
+//! One piece: the build, the timing of the accepted submissions (which
+//! the default run and `mark` call alone) and the runs of the rest share
+//! the built programs, the judge and the job pool; apart they would pass
+//! each other every one.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
