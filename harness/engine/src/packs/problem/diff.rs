@@ -118,19 +118,12 @@ impl Explorer for Sessions<'_> {
 /// The package's input validators: every program in
 /// `input_format_validators/` (legacy) or `input_validators/` (2023-07).
 fn input_validators(dir: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = ["input_format_validators", "input_validators"]
+    ["input_format_validators", "input_validators"]
         .iter()
-        .filter_map(|d| std::fs::read_dir(dir.join(d)).ok())
+        .filter(|d| dir.join(d).is_dir())
+        .filter_map(|d| crate::packs::problem::package::listed(&dir.join(d)).ok())
         .flatten()
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| {
-            !p.file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
-        })
-        .collect();
-    out.sort();
-    out
+        .collect()
 }
 
 /// The input validators built, or why none can derive inputs.
