@@ -73,12 +73,12 @@ pub struct Grader {
     /// A failed case's score (default 0).
     #[serde(default)]
     pub reject_score: f64,
-    /// The least the combination may be, if bounded.
+    /// The least the combination may be, if bounded (`range`'s first).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub min: Option<f64>,
-    /// The most the combination may be, if bounded.
+    pub at_least: Option<f64>,
+    /// The most the combination may be, if bounded (`range`'s second).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max: Option<f64>,
+    pub at_most: Option<f64>,
     /// Whether the cases after the first failed one (in name order) count
     /// for nothing, as a group that stops at its first rejection is graded.
     #[serde(default)]
@@ -107,10 +107,10 @@ impl Grader {
                 break;
             }
         }
-        let range = (self.min.is_some() || self.max.is_some()).then(|| {
+        let range = (self.at_least.is_some() || self.at_most.is_some()).then(|| {
             (
-                self.min.unwrap_or(f64::NEG_INFINITY),
-                self.max.unwrap_or(f64::INFINITY),
+                self.at_least.unwrap_or(f64::NEG_INFINITY),
+                self.at_most.unwrap_or(f64::INFINITY),
             )
         });
         group_score(self.score, range, self.last_only, &scores)
@@ -127,8 +127,8 @@ mod tests {
             score,
             accept_score: 30.0,
             reject_score: 0.0,
-            min: None,
-            max: None,
+            at_least: None,
+            at_most: None,
             stop_at_failure: false,
             last_only: false,
         }
@@ -153,7 +153,7 @@ mod tests {
         };
         assert_eq!(stop.earned(&[true, false, true]), 30.0);
         let bounded = Grader {
-            max: Some(40.0),
+            at_most: Some(40.0),
             ..grader(ScoreRule::Sum)
         };
         assert_eq!(bounded.earned(&[true, true]), 40.0);

@@ -262,8 +262,8 @@ fn grader_of(problem: &Problem, group: &Group) -> Option<serde_json::Value> {
         score: f.score,
         accept_score: f.accept_score,
         reject_score: f.reject_score,
-        min: f.range.and_then(|(lo, _)| bound(lo)),
-        max: f.range.and_then(|(_, hi)| bound(hi)),
+        at_least: f.range.and_then(|(lo, _)| bound(lo)),
+        at_most: f.range.and_then(|(_, hi)| bound(hi)),
         stop_at_failure: f.on_reject_break,
         last_only: f.ignore_sample,
     })
