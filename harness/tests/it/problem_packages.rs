@@ -263,7 +263,7 @@ fn run_passes_an_accepted_submission_and_fails_a_wrong_one_naming_group_and_reas
 #[test]
 fn mark_gives_marks_per_group_and_a_scoring_problem_its_group_scores() {
     let dir = tempfile::tempdir().expect("dir");
-    let package = copy("oddsum", dir.path(), &[], &[]);
+    let package = copy("oddsum", dir.path(), &["accepted/oddsum.py"], &[]);
     let class = dir.path().join("class");
     let sources = [
         (
@@ -303,12 +303,19 @@ fn mark_gives_marks_per_group_and_a_scoring_problem_its_group_scores() {
     };
     // A scoring problem: group1 worth 30, group2 70, the sample nothing.
     assert_eq!(marks("ana"), ["0", "30", "70", "100"], "{csv}");
-    // all.py sums even numbers too: wrong on both cases of group1. A
-    // group's marks are shared among its cases (docs/problem-packages.md:
-    // a `grader_flags: min` group is not yet all or nothing), so only
-    // the groups where every case fails are asserted here.
-    assert_eq!(marks("ben")[..2], ["0", "0"], "{csv}");
-    assert_eq!(marks("cy")[2], "0", "{csv}");
+    // all.py sums even numbers too: wrong on both cases of group1 and
+    // right on one of group2's; zero.py right on one of group1's. Both
+    // groups are `grader_flags: min`: all or nothing, as verify grades
+    // them (shared case by case they would give 35 and 15).
+    assert_eq!(marks("ben"), ["0", "0", "0", "0"], "{csv}");
+    assert_eq!(marks("cy"), ["0", "0", "0", "0"], "{csv}");
+    // The package fixes no time limit: timed once for the class, said once.
+    assert_eq!(
+        text.matches("time limit 1 s: the slowest accepted case")
+            .count(),
+        1,
+        "{text}"
+    );
 }
 
 #[test]
@@ -401,5 +408,152 @@ fn mark_builds_each_submission_in_its_own_language() {
             && launcher.contains(" -Xmx")
             && launcher.contains(" -cp \"$d\" Main \"$@\""),
         "{launcher}"
+    );
+}
+
+#[test]
+fn a_package_without_a_time_limit_gets_the_one_its_accepted_submissions_derive() {
+    let dir = tempfile::tempdir().expect("dir");
+    let package = copy(
+        "hello",
+        dir.path(),
+        &["accepted/hello.py"],
+        &["sample/1", "secret/01"],
+    );
+    // Asleep, it spends no CPU: 3 s passes under the old flat 10 s and
+    // is a timeout under the derived 1 s (0.0x s × 5, rounded up to 1).
+    let sleeper = dir.path().join("sleeper.py");
+    std::fs::write(
+        &sleeper,
+        "import time\ntime.sleep(3)\nprint('Hello, ' + input() + '!')\n",
+    )
+    .expect("write");
+    let bin = format!("python3 {}", sleeper.display());
+    let (code, text) = harness(&[
+        "--spec".as_ref(),
+        package.as_os_str(),
+        "--bin".as_ref(),
+        bin.as_ref(),
+    ]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("time limit 1 s: the slowest accepted case")
+            && text.contains("(accepted/hello.py on ")
+            && text.contains("× 5, timeouts killed at 2 s (× 2)"),
+        "{text}"
+    );
+    assert!(text.contains("0 passed; 2 failed"), "{text}");
+    // No accepted submission: the default, said.
+    std::fs::remove_file(package.join("submissions/accepted/hello.py")).expect("rm");
+    let (_, text) = harness(&[
+        "--spec".as_ref(),
+        package.as_os_str(),
+        "--bin".as_ref(),
+        "true".as_ref(),
+    ]);
+    assert!(
+        text.contains("time limit 10 s, the default: the package has no accepted submission"),
+        "{text}"
+    );
+}
+
+#[test]
+fn diff_on_a_package_finds_a_wrong_candidate_on_a_validated_input_and_passes_a_right_one() {
+    let dir = tempfile::tempdir().expect("dir");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/problems/oddsum-sh");
+    let write = |name: &str, test: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(
+            &path,
+            format!(
+                "read -r n\nread -ra xs\ns=0\nfor x in \"${{xs[@]}}\"; do (( {test} )) && (( s += \
+                 x )); done\necho \"  $s \"\n"
+            ),
+        )
+        .expect("write");
+        format!("bash {}", path.display())
+    };
+    let diff = |bin: &str| {
+        let out = Command::cargo_bin("boxes-harness")
+            .expect("the harness binary")
+            .current_dir(dir.path())
+            .env("NO_COLOR", "1")
+            .env("CONFORMANCE_CONTAINMENT", "group")
+            .args([
+                "diff",
+                "-j",
+                "2",
+                "--sessions",
+                "20",
+                "--seed",
+                "1",
+                "--spec",
+            ])
+            .arg(&fixture)
+            .args(["--bin", bin])
+            .output()
+            .expect("the harness runs");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        (out.status.code(), text)
+    };
+    // Spaced otherwise: the default validator accepts it.
+    let (code, text) = diff(&write("right.sh", "x % 2 != 0"));
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("input validator(s) accept"), "{text}");
+    // Wrong on negative odd numbers, which no case of the package holds:
+    // found on a derived input the validator accepts, shrunk, judged by
+    // the default validator against the reference's output.
+    let (code, text) = diff(&write("positive.sh", "x % 2 == 1"));
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("1 distinct mismatch")
+            && text.contains("the default output validator: line 1 of the output")
+            && text.contains("stdin: \"3\\n1 -1 1\\n\""),
+        "{text}"
+    );
+    // Without input validators only the package's own inputs run, each
+    // named; more sessions than that cannot be honoured.
+    let bare = dir.path().join("bare");
+    for sub in ["data/sample", "data/secret", "submissions/accepted"] {
+        std::fs::create_dir_all(bare.join(sub)).expect("mkdir");
+        for entry in std::fs::read_dir(fixture.join(sub)).expect("read_dir") {
+            let from = entry.expect("entry").path();
+            std::fs::copy(&from, bare.join(sub).join(from.file_name().expect("name")))
+                .expect("copy");
+        }
+    }
+    std::fs::copy(fixture.join("problem.yaml"), bare.join("problem.yaml")).expect("copy");
+    let wrong = write("all.sh", "1");
+    let out = Command::cargo_bin("boxes-harness")
+        .expect("the harness binary")
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .env("CONFORMANCE_CONTAINMENT", "group")
+        .args(["diff", "--spec"])
+        .arg(&bare)
+        .args(["--bin", &wrong])
+        .output()
+        .expect("the harness runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("the package's 3 input(s) only, each once")
+            && text.contains("is the package's input data/"),
+        "{text}"
+    );
+    let (code, text) = harness(&[
+        "diff".as_ref(),
+        "--sessions".as_ref(),
+        "50".as_ref(),
+        "--spec".as_ref(),
+        bare.as_os_str(),
+        "--bin".as_ref(),
+        wrong.as_ref(),
+    ]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(
+        text.contains("no input validator, so no input past the package's own 3"),
+        "{text}"
     );
 }

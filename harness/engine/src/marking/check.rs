@@ -108,6 +108,8 @@ pub fn check(
         .envs(conformance_sandbox::policy::get().child_env())
         // A folder pack's model, built once here, serves every check.
         .envs(crate::packs::folder::model::child_env())
+        // A problem package's derived time limit, timed once here.
+        .envs(crate::packs::problem::limit::child_env())
         .env_remove(crate::exec::run::REFERENCE_ENV);
     // Its own process group: only this harness signals it, with SIGTERM,
     // so that it kills its programs and removes its sandbox folders itself.

@@ -94,6 +94,12 @@ pub fn mark(
     if let Err(e) = pack.reference() {
         return usage(program, &format!("the reference: {e}"));
     }
+    // A limit the pack measures (a problem package times its accepted
+    // submissions) is measured once here, unless --timeout replaces it;
+    // every check inherits it.
+    if cli.timeout.is_none() {
+        let _ = pack.default_timeout();
+    }
     let (subs, class) = match select(program, dir, cli) {
         Ok(found) => found,
         Err(code) => return code,

@@ -8,7 +8,9 @@
 //! held in memory (a submission, a model's sources: [`files`]), where a key sits
 //! in a YAML file for the errors serde cannot place ([`key_line`]), the
 //! `match:` declarations saying how a case's outputs are judged
-//! ([`matching`]), and what a case weighs in its category ([`weight`]).
+//! ([`matching`]), what a case weighs in its category ([`weight`]), and
+//! how a category's marks follow from its cases when a grader says
+//! ([`grader`]).
 //!
 //! May use: [`crate::bytes`], [`crate::exec`] (a case describes a run; the
 //! run knows nothing of cases). Used by judging, output and the commands.
@@ -16,6 +18,7 @@
 pub mod case;
 pub mod embedded;
 pub mod files;
+pub mod grader;
 pub mod hard_lines;
 pub mod key_line;
 pub mod matching;

@@ -255,6 +255,10 @@ pub struct Category {
     /// default) or kept secret; a case's own `visibility` wins.
     #[serde(default)]
     pub visibility: Visibility,
+    /// How its marks follow from its cases (a problem package's test
+    /// group: its grader's rules); without one, shared by weight.
+    #[serde(default)]
+    pub grader: Option<crate::model::grader::Grader>,
 }
 
 /// Who may see a case's bytes (docs/folder-packs.md, "Secret cases").

@@ -1,6 +1,6 @@
 //! Output: telling people and machines what a run found. It owns the
 //! reproduce lines ([`reproduce`]), the score, coverage and JUnit
-//! ([`report`]), the machine-readable results ([`results`]), how a case
+//! ([`report`]; a category's grader, [`graded`]), the machine-readable results ([`results`]), how a case
 //! file spells a value ([`writer`]) and its rewriting by `--bless`
 //! ([`bless`]), whether a reference's or model's run may be blessed at
 //! all ([`model_bless`]), the `--keep-failed` folders ([`kit`]), the exit
@@ -14,6 +14,7 @@
 pub mod bless;
 pub mod exit;
 pub mod github;
+pub mod graded;
 pub mod kit;
 pub mod model_bless;
 pub mod prairielearn;

@@ -129,7 +129,7 @@ impl DeductionRecord {
 }
 
 /// Scores results by the suite's categories, each case counting by its
-/// weight, then takes each rule's one-time deduction once. Ambiguous cases
+/// weight (or as a category's `grader:` combines them), then takes each rule's one-time deduction once. Ambiguous cases
 /// get their own row and no marks, unless `strict`, where they count in
 /// their category.
 pub fn score(suite: &Suite, results: &[CaseResult], strict: bool) -> Vec<ScoreRow> {
@@ -155,6 +155,7 @@ pub fn score(suite: &Suite, results: &[CaseResult], strict: bool) -> Vec<ScoreRo
     let mut sorted: Vec<&CaseResult> = results.iter().collect();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
     let home = homes(&rows, &sorted);
+    let graded = super::graded::earned(suite, &sorted, strict);
     let mut taken: Vec<(usize, DeductionRecord)> = Vec::new();
     for r in sorted {
         let charged = !r.ambiguous || strict;
@@ -204,7 +205,7 @@ pub fn score(suite: &Suite, results: &[CaseResult], strict: bool) -> Vec<ScoreRo
     for (i, d) in taken {
         rows[i].deductions.push(d);
     }
-    for row in &mut rows {
+    for (row, graded) in rows.iter_mut().zip(graded) {
         if row.total > 0 {
             let ratio = if row.weight_total > 0.0 {
                 row.weight_passed / row.weight_total
@@ -212,7 +213,8 @@ pub fn score(suite: &Suite, results: &[CaseResult], strict: bool) -> Vec<ScoreRo
                 as_f64(row.passed) / as_f64(row.total)
             };
             let deducted: f64 = row.deductions.iter().map(|d| d.marks).sum();
-            row.earned = row.marks.map(|m| (m * ratio - deducted).max(0.0));
+            let got = |m: f64| graded.unwrap_or(m * ratio);
+            row.earned = row.marks.map(|m| (got(m) - deducted).max(0.0));
         }
     }
     rows.push(ambiguous);

@@ -99,7 +99,9 @@ pub(super) fn context(
         },
         overrides: Overrides {
             timeout,
-            default_timeout: pack.default_timeout(),
+            // Not asked for when --timeout replaces it: a problem package
+            // would time its accepted submissions for nothing.
+            default_timeout: timeout.is_none().then(|| pack.default_timeout()).flatten(),
         },
         style: Style {
             colour: cli.libtest.colour(),

@@ -296,13 +296,6 @@ fn diff_main(app: &App<'_>, command: DiffCommand) -> ExitCode {
         Err(e) => return report(&e),
     };
     let Some(explorer) = pack.explorer() else {
-        if crate::packs::problem::package::is_package(std::path::Path::new(pack.spec())) {
-            return report(&format!(
-                "--spec {}: {}",
-                pack.spec(),
-                crate::packs::problem::as_pack::NO_DIFF
-            ));
-        }
         return report(&format!(
             "spec pack {} has no explorer for diff",
             pack.name()

@@ -90,6 +90,26 @@ impl Derived {
         self.seeds.is_empty()
     }
 
+    /// How many cases can start a session.
+    pub fn len(&self) -> usize {
+        self.seeds.len()
+    }
+
+    /// The session of case `index` (in the suite's order) as it is.
+    pub fn case_session(&self, index: usize) -> PlainSession {
+        self.session_of(index)
+    }
+
+    /// A session started from one of the cases `starts` and varied.
+    pub fn varied_from(&self, starts: &[usize], rng: &mut SplitMix64) -> PlainSession {
+        let start = uniform(starts.len(), rng).map_or(0, |i| starts[i]);
+        let mut session = self.session_of(start);
+        for _ in 0..rng.between(1, MAX_STEPS) {
+            self.vary(&mut session, rng);
+        }
+        session
+    }
+
     fn session_of(&self, index: usize) -> PlainSession {
         self.seeds
             .get(index)
@@ -335,12 +355,7 @@ impl Explorer for Derived {
         let starts: Vec<usize> = (0..self.seeds.len())
             .filter(|&i| ambiguous || !self.seeds[i].ambiguous)
             .collect();
-        let start = uniform(starts.len(), &mut rng).map_or(0, |i| starts[i]);
-        let mut session = self.session_of(start);
-        for _ in 0..rng.between(1, MAX_STEPS) {
-            self.vary(&mut session, &mut rng);
-        }
-        session
+        self.varied_from(&starts, &mut rng)
     }
 
     fn probe(&self, session: &PlainSession) -> Probe {

@@ -13,13 +13,24 @@
 //!   rejection is the cause's reason, and the cause names the group (a
 //!   problem package has no rule IDs: a case cites none).
 //! - Marks: a pass-fail problem's groups are worth one mark each; a
-//!   scoring problem's are worth the group's full score (its cases'
-//!   `accept_score`s as its grader combines them).
+//!   scoring problem's are worth the group's full score, and earn what
+//!   its grader gives its cases (a category's `grader:`, the same
+//!   combination `verify`'s [`grade`] uses: a `min` group all or
+//!   nothing).
+//! - A case's time limit is `limits.time_limit`; without one the
+//!   accepted submissions are timed once per command as `verify` times
+//!   them ([`limit`]; `mark`'s checks inherit their `mark`'s).
 //! - `mark` and `--bin FILE` build a submission by the language table
 //!   ([`launch`]).
-//! - `diff` is refused ([`NO_DIFF`] says why); the reference is the
-//!   first accepted submission that needs no compiling, which nothing
-//!   runs beside a check ([`Pack::reference_in_checks`]).
+//! - `diff` compares a candidate with the reference, the first accepted
+//!   submission that needs no compiling, judged by the validator
+//!   ([`PackageDiff`]); nothing runs the reference beside a check
+//!   ([`Pack::reference_in_checks`]).
+//!
+//! One piece: the suite made in memory (categories with their graders,
+//! case files, sidecars) and the `Pack` that serves it, its reference,
+//! its limit and its `diff` read the same package once; its tests are in
+//! `as_pack_tests.rs`.
 //!
 //! Not yet: a custom output validator or an interactive problem under
 //! these commands (`verify` runs both); [`ProblemPack::load`] refuses
@@ -34,22 +45,12 @@ use serde_json::json;
 use crate::exec::run::Target;
 use crate::model::schema::Visibility;
 use crate::packs::pack::{BuildRecipe, Dependency, EmbeddedSuite, Pack, SubmissionBuilds};
+use crate::packs::problem::diff::PackageDiff;
 use crate::packs::problem::languages::Table;
+use crate::packs::problem::limit;
 use crate::packs::problem::package::{Group, Problem, TestCase};
 use crate::packs::problem::validator::DEFAULT_VALIDATOR;
 use crate::packs::problem::{grade, launch};
-
-/// Why `diff` does not explore a problem package.
-pub const NO_DIFF: &str = "diff does not explore a problem package: sessions derived from its \
-    cases would be compared byte for byte (its cases cite no rule whose match: the explorer \
-    could apply, so the validator's tolerance is lost) on inputs no input validator has \
-    checked, flagging answers the package accepts; `verify` checks its jury submissions, and \
-    the default run judges a program by its validator";
-
-/// The time limit of a case when `problem.yaml` fixes none (`verify`
-/// derives one from the accepted submissions; a student's run does not
-/// run them).
-const UNFIXED_LIMIT: Duration = Duration::from_secs(10);
 
 /// A problem package as a spec pack.
 #[derive(Debug)]
@@ -60,11 +61,17 @@ pub struct ProblemPack {
     dir: PathBuf,
     /// The distinct checker names the cases use.
     checkers: Vec<&'static str>,
-    timeout: Duration,
+    /// `limits.time_limit`, when the package fixes it.
+    fixed: Option<Duration>,
+    /// The limit derived from the accepted submissions, once a command
+    /// asks for it.
+    derived: std::sync::OnceLock<Duration>,
     recipe: BuildRecipe,
     reference: Result<(String, PathBuf), String>,
     /// The language table, which builds a submission.
     table: Table,
+    /// What `diff` needs.
+    diff: PackageDiff,
 }
 
 fn leak(text: String) -> &'static str {
@@ -90,12 +97,11 @@ impl ProblemPack {
             return refuse("a custom output validator");
         }
         let table = Table::for_package(&problem.dir)?;
-        let (suite, checkers) = suite_of(&problem, spec, Path::new(spec).is_file())?;
-        let timeout = problem
-            .time
-            .fixed
-            .filter(|t| t.is_finite() && *t > 0.0)
-            .map_or(UNFIXED_LIMIT, Duration::from_secs_f64);
+        let (suite, checkers, checker_of) = suite_of(&problem, spec, Path::new(spec).is_file())?;
+        let fixed = match limit::of(&problem.time, Err(String::new())) {
+            t if t.origin == limit::Origin::Fixed => Some(t.limit),
+            _ => None,
+        };
         // A `.zip` is unpacked into a folder that goes with `problem`:
         // its submissions are not kept for a reference.
         let reference = if Path::new(spec).is_file() {
@@ -112,7 +118,8 @@ impl ProblemPack {
             suite,
             dir: problem.dir.clone(),
             checkers,
-            timeout,
+            fixed,
+            derived: std::sync::OnceLock::new(),
             recipe: BuildRecipe {
                 program: launch::BUILT_PROGRAM,
                 with_makefile: None,
@@ -120,8 +127,46 @@ impl ProblemPack {
             },
             reference,
             table,
+            diff: PackageDiff {
+                spec: leak(spec.to_owned()),
+                suite,
+                checker_of,
+            },
         })
     }
+}
+
+/// The limit of the package at `spec` derived from its accepted
+/// submissions (or inherited from the `mark` that started this check),
+/// said on stderr with where it came from; a package whose accepted
+/// submissions cannot be timed gets [`limit::FALLBACK`], said so.
+fn derive(spec: &str) -> Duration {
+    let problem = match Problem::load(Path::new(spec)) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!(
+                "--spec {spec}: time limit {} s, the default: {e}",
+                limit::FALLBACK.as_secs()
+            );
+            return limit::FALLBACK;
+        }
+    };
+    let key = limit::key(&problem);
+    if let Some(inherited) = limit::inherited(&key) {
+        limit::remember(&key, &inherited, &problem.time);
+        return inherited.limit;
+    }
+    let workers = std::thread::available_parallelism().map_or(1, usize::from);
+    let derived = crate::packs::problem::verify::derive_time_limit(&problem, workers)
+        .unwrap_or_else(|e| {
+            limit::of(
+                &problem.time,
+                Err(format!("its accepted submissions could not be timed ({e})")),
+            )
+        });
+    eprintln!("--spec {spec}: {}", derived.words(&problem.time));
+    limit::remember(&key, &derived, &problem.time);
+    derived.limit
 }
 
 /// The first accepted submission a language runs without compiling: its
@@ -207,6 +252,27 @@ fn marks_of(problem: &Problem, group: &Group) -> f64 {
     }
 }
 
+/// How a scoring problem's group (its sample aside, worth nothing)
+/// earns its marks from its cases: its grader's rules, as `verify`
+/// grades it (a `min` group all or nothing).
+fn grader_of(problem: &Problem, group: &Group) -> Option<serde_json::Value> {
+    if !problem.scoring || group.name == "sample" {
+        return None;
+    }
+    let f = &group.flags;
+    let bound = |x: f64| Some(x).filter(|x| x.is_finite());
+    serde_json::to_value(crate::model::grader::Grader {
+        score: f.score,
+        accept_score: f.accept_score,
+        reject_score: f.reject_score,
+        at_least: f.range.and_then(|(lo, _)| bound(lo)),
+        at_most: f.range.and_then(|(_, hi)| bound(hi)),
+        stop_at_failure: f.on_reject_break,
+        last_only: f.ignore_sample,
+    })
+    .ok()
+}
+
 /// The case file of `case` of `group`, in the category `category`,
 /// judged by `checker`; its input inline when the package was `unpacked`
 /// from a `.zip`, whose folder is gone when the harness returns (a
@@ -229,7 +295,6 @@ fn case_file(
         "category": category,
         "rules": [],
         "visibility": visibility,
-        "timeout": problem.time.fixed.unwrap_or(UNFIXED_LIMIT.as_secs_f64()),
         "output-cap": problem.output_cap,
         "stdin-file": format!("{stem}.in"),
         "status": 0,
@@ -239,6 +304,14 @@ fn case_file(
             "stderr": "any",
         },
     });
+    // Without `limits.time_limit` a case sets none: the pack's default,
+    // derived from the accepted submissions when a run asks for it.
+    if let (Some(t), Some(map)) = (
+        problem.time.fixed.filter(|t| t.is_finite() && *t > 0.0),
+        file.as_object_mut(),
+    ) {
+        map.insert("timeout".to_owned(), t.into());
+    }
     if unpacked && let Some(map) = file.as_object_mut() {
         use base64::Engine as _;
         map.remove("stdin-file");
@@ -252,19 +325,25 @@ fn case_file(
     file
 }
 
+/// What [`suite_of`] makes: the suite, the checker names its cases use,
+/// and each category's checker.
+type Made = (
+    &'static EmbeddedSuite,
+    Vec<&'static str>,
+    std::collections::BTreeMap<String, String>,
+);
+
 /// The suite of `problem` (`suite.yaml`, a case file and its two
-/// sidecars for each test case) and the checker names its cases use.
-fn suite_of(
-    problem: &Problem,
-    spec: &str,
-    unpacked: bool,
-) -> Result<(&'static EmbeddedSuite, Vec<&'static str>), String> {
+/// sidecars for each test case), the checker names its cases use and
+/// each category's.
+fn suite_of(problem: &Problem, spec: &str, unpacked: bool) -> Result<Made, String> {
     let yaml = |v: &serde_json::Value| {
         yaml_serde::to_string(v).map_err(|e| format!("{spec}: a case written as YAML: {e}"))
     };
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     let mut categories = Vec::new();
     let mut checkers = BTreeSet::new();
+    let mut checker_by_category = std::collections::BTreeMap::new();
     let mut seen = std::collections::BTreeMap::new();
     let mut groups = vec![&problem.root];
     while let Some(group) = groups.pop() {
@@ -284,12 +363,16 @@ fn suite_of(
             .cases
             .iter()
             .all(|c| c.visibility == Visibility::Public);
-        categories.push(json!({
+        let mut entry = json!({
             "name": category,
             "marks": marks_of(problem, group),
             "title": format!("test group {category}"),
             "visibility": if public { "public" } else { "secret" },
-        }));
+        });
+        if let (Some(g), Some(map)) = (grader_of(problem, group), entry.as_object_mut()) {
+            map.insert("grader".to_owned(), g);
+        }
+        categories.push(entry);
         let checker = checker_of(group);
         for case in &group.cases {
             let stem = case.name.rsplit('/').next().unwrap_or(&case.name);
@@ -303,6 +386,7 @@ fn suite_of(
             files.push((format!("{at}.in"), case.input.clone()));
             files.push((format!("{at}.ans"), case.answer.clone()));
         }
+        checker_by_category.insert(category.to_owned(), checker.clone());
         checkers.insert(checker);
     }
     let suite_yaml = json!({
@@ -324,7 +408,11 @@ fn suite_of(
         at_run_time: true,
         in_pack: "",
     }));
-    Ok((suite, checkers.into_iter().map(leak).collect()))
+    Ok((
+        suite,
+        checkers.into_iter().map(leak).collect(),
+        checker_by_category,
+    ))
 }
 
 impl Pack for ProblemPack {
@@ -343,8 +431,8 @@ impl Pack for ProblemPack {
     /// The first accepted submission that needs no compiling; without
     /// one, this binary re-run as the package's reference, which refuses
     /// (exit 2, a fault): nothing runs the reference beside a check
-    /// ([`Pack::reference_in_checks`]) and `diff` is refused, so `mark`'s
-    /// readiness check is all that asks for it.
+    /// ([`Pack::reference_in_checks`]), so `mark`'s readiness check and
+    /// `diff` (which then stops, exit 2, with its words) ask for it.
     fn reference(&self) -> Result<Target, String> {
         let Ok((line, dir)) = self.reference.clone() else {
             return Target::reference(self.name).map_err(|e| e.to_string());
@@ -352,6 +440,12 @@ impl Pack for ProblemPack {
         Target::command_from(&line, &dir)
             .map(|t| t.reading(dir.clone()))
             .map_err(|e| format!("the reference `{line}` in {}: {e}", dir.display()))
+    }
+
+    /// `diff`: the candidate against the reference on the package's
+    /// inputs, judged by its validator ([`PackageDiff`]).
+    fn explorer(&self) -> Option<&dyn crate::explorer::DynExplorer> {
+        Some(&self.diff)
     }
 
     fn reference_in_checks(&self) -> bool {
@@ -362,8 +456,14 @@ impl Pack for ProblemPack {
         self.spec
     }
 
+    /// `limits.time_limit`, else the limit `verify` would derive: the
+    /// accepted submissions compiled and timed once per command (a
+    /// `mark`'s checks inherit their `mark`'s), said on stderr.
     fn default_timeout(&self) -> Option<Duration> {
-        Some(self.timeout)
+        Some(
+            self.fixed
+                .unwrap_or_else(|| *self.derived.get_or_init(|| derive(self.spec))),
+        )
     }
 
     fn bin_is_command(&self) -> bool {

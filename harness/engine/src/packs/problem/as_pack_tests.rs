@@ -116,3 +116,26 @@ fn a_zipped_packages_input_is_inline_its_folder_being_gone() {
     assert_eq!(case.stdin_file, None);
     assert_eq!(case.stdin_base64.as_deref(), Some("Nwo="));
 }
+
+#[test]
+fn a_scoring_groups_category_carries_its_grader_and_a_case_no_unfixed_limit() {
+    let pack = ProblemPack::load(&example("oddsum")).expect("loads");
+    let root = Root::Embedded(pack.suite);
+    let suite = crate::model::suite::suite_for(&root, pack.suite).expect("suite.yaml parses");
+    let grader = |name: &str| {
+        suite
+            .categories
+            .iter()
+            .find(|c| c.name == name)
+            .and_then(|c| c.grader.clone())
+    };
+    let group1 = grader("group1").expect("group1 has a grader");
+    assert_eq!(group1.score, crate::model::grader::ScoreRule::Min);
+    assert!((group1.accept_score - 30.0).abs() < f64::EPSILON);
+    assert!(!group1.stop_at_failure, "on_reject: continue is inherited");
+    assert!(grader("sample").is_none(), "the sample is worth nothing");
+    // oddsum fixes no time limit: its cases leave it to the pack's default.
+    let (case, _) = judged(&pack, "secret/group1/1.yaml");
+    assert_eq!(case.timeout, None);
+    assert_eq!(pack.fixed, None);
+}

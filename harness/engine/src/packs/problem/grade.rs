@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use crate::packs::problem::package::Group;
 use crate::packs::problem::run::{CaseResult, Verdict};
-use crate::packs::problem::testdata::{ScoreRule, VerdictRule};
+use crate::packs::problem::testdata::VerdictRule;
 
 /// A group's (or the submission's) grade.
 #[derive(Debug, Clone, PartialEq)]
@@ -105,20 +105,9 @@ fn combine(group: &Group, mut children: Vec<Grade>) -> Grade {
             .unwrap_or(Verdict::Accepted),
         VerdictRule::AlwaysAccept => Verdict::Accepted,
     };
-    let scores = children.iter().map(|c| c.score);
-    let mut score = match flags.score {
-        ScoreRule::Sum => scores.sum(),
-        ScoreRule::Min => scores.fold(f64::INFINITY, f64::min),
-        ScoreRule::Max => scores.fold(f64::NEG_INFINITY, f64::max),
-        ScoreRule::Avg => {
-            #[expect(clippy::cast_precision_loss, reason = "a count of cases")]
-            let n = children.len().max(1) as f64;
-            scores.sum::<f64>() / n
-        }
-    };
-    if let Some((lo, hi)) = flags.range {
-        score = score.clamp(lo, hi);
-    }
+    // ignore_sample was applied above: the children left all count.
+    let scores: Vec<f64> = children.iter().map(|c| c.score).collect();
+    let score = crate::model::grader::group_score(flags.score, flags.range, false, &scores);
     Grade {
         verdict,
         score,
@@ -153,7 +142,7 @@ mod tests {
     use super::*;
     use crate::model::schema::Visibility;
     use crate::packs::problem::package::TestCase;
-    use crate::packs::problem::testdata::GroupFlags;
+    use crate::packs::problem::testdata::{GroupFlags, ScoreRule};
     use Verdict::{
         Accepted as AC, RunTimeError as RTE, TimeLimitExceeded as TLE, WrongAnswer as WA,
     };

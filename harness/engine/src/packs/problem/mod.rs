@@ -14,8 +14,13 @@
 //! - [`programs`]: a submission or validator compiled once.
 //! - [`run`]: one case run and judged (interactive: two programs joined).
 //! - [`grade`]: a submission's verdict and score from its cases'.
+//! - [`limit`]: the time limit, fixed or derived from the accepted
+//!   submissions, one way for every command.
 //! - [`as_pack`]: the package as a spec pack (`run`, `mark`, the course
 //!   outputs): a suite of its test groups, judged by its validator.
+//! - [`diff`]: `diff` on a package: a candidate against the reference
+//!   on its inputs (and inputs its input validators accept), judged by
+//!   its validator.
 //! - [`verify`]: the jury's submissions run and checked; [`table`]: the
 //!   table it prints.
 //!
@@ -23,10 +28,12 @@
 //! group, the case and the validator's reason.
 
 pub mod as_pack;
+pub mod diff;
 pub mod entry;
 pub mod grade;
 pub mod languages;
 pub mod launch;
+pub mod limit;
 pub mod package;
 pub mod programs;
 pub mod run;

@@ -267,7 +267,7 @@ fn find_validator(dir: &Path, format: Format, custom: bool) -> Result<Option<Pat
 }
 
 /// The entries of a folder whose names do not start with `.`, sorted.
-fn listed(dir: &Path) -> Result<Vec<PathBuf>, String> {
+pub fn listed(dir: &Path) -> Result<Vec<PathBuf>, String> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
         .filter_map(Result::ok)

@@ -5,6 +5,7 @@
 
 use std::fmt::Write as _;
 
+use crate::packs::problem::limit::number;
 use crate::packs::problem::package::{Format, Problem};
 use crate::packs::problem::run::Verdict;
 use crate::packs::problem::verify::{Report, Row, agrees};
@@ -32,7 +33,7 @@ pub fn render(problem: &Problem, report: &Report) -> (String, usize) {
         "{} ({format}, {kind}, {} cases of which {secret} secret; {})",
         problem.name,
         cases.len(),
-        limit_words(problem, report)
+        report.time.words(&problem.time)
     );
     let width = report
         .rows
@@ -113,29 +114,6 @@ pub fn render(problem: &Problem, report: &Report) -> (String, usize) {
     (out, disagree)
 }
 
-fn limit_words(problem: &Problem, report: &Report) -> String {
-    let secs = |d: std::time::Duration| number(d.as_secs_f64());
-    match (problem.time.fixed, report.slowest_accepted) {
-        (Some(_), _) => format!(
-            "time limit {} s (limits.time_limit), timeouts killed at {} s",
-            secs(report.time_limit),
-            secs(report.kill_after)
-        ),
-        (None, Some(slow)) => format!(
-            "time limit {} s: the slowest accepted case {:.3} s × {}, timeouts killed at {} s (× {})",
-            secs(report.time_limit),
-            slow.as_secs_f64(),
-            number(problem.time.ac_to_time_limit),
-            secs(report.kill_after),
-            number(problem.time.time_limit_to_tle)
-        ),
-        (None, None) => format!(
-            "time limit {} s: no accepted submission ran",
-            secs(report.time_limit)
-        ),
-    }
-}
-
 /// What a folder expects, in words.
 fn expected_words(folder: &str, scoring: bool) -> &'static str {
     match folder {
@@ -153,12 +131,6 @@ fn first_line(text: &str) -> &str {
     text.lines().next().unwrap_or_default()
 }
 
-/// A number as people write it: `2`, `1.5`.
-fn number(x: f64) -> String {
-    let s = format!("{x:.3}");
-    s.trim_end_matches('0').trim_end_matches('.').to_owned()
-}
-
 /// Whether any graded submission was accepted (a table with none ran no
 /// check of the time limit).
 pub fn any_accepted(report: &Report) -> bool {
@@ -166,16 +138,4 @@ pub fn any_accepted(report: &Report) -> bool {
         .rows
         .iter()
         .any(|(_, r)| matches!(r, Row::Graded(g, _) if g.verdict == Verdict::Accepted))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers_drop_trailing_zeros() {
-        assert_eq!(number(2.0), "2");
-        assert_eq!(number(1.5), "1.5");
-        assert_eq!(number(0.125), "0.125");
-    }
 }

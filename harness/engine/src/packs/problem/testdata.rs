@@ -24,19 +24,9 @@ pub enum VerdictRule {
     AlwaysAccept,
 }
 
-/// How a group's score follows from its children's.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum ScoreRule {
-    /// Their sum (the default).
-    #[default]
-    Sum,
-    /// The least.
-    Min,
-    /// The greatest.
-    Max,
-    /// The mean.
-    Avg,
-}
+/// How a group's score follows from its children's (shared with a
+/// category's grader under the default run and `mark`).
+pub use crate::model::grader::ScoreRule;
 
 /// A group's flags.
 #[derive(Debug, Clone, PartialEq)]

@@ -3,13 +3,19 @@
 //! compiled once (all at once, on the cores); the accepted submissions
 //! run first, with no time limit but a cap, and the slowest sets the
 //! time limit by the format's multipliers (unless `limits.time_limit`
-//! fixes it); then the rest run with that limit, killed at the limit
+//! fixes it: [`limit`], which the default run and `mark` share through
+//! [`derive_time_limit`]); then the rest run with that limit, killed at the limit
 //! times the safety margin. Cases run in parallel on the cores; a
 //! package's identical cases (same input; for an interactive problem
 //! same input, answer and flags) run once per submission; a
 //! submission whose verdict is decided (the first rejected case of a
 //! pass-fail package) runs no further case, so a timeout is confirmed
 //! once per submission and limit.
+//!
+//! One piece: the build, the timing of the accepted submissions (which
+//! the default run and `mark` call alone) and the runs of the rest share
+//! the built programs, the judge and the job pool; apart they would pass
+//! each other every one.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
@@ -17,6 +23,7 @@ use std::time::Duration;
 
 use crate::packs::problem::grade::{self, Grade};
 use crate::packs::problem::languages::Table;
+use crate::packs::problem::limit::{self, TimeLimit};
 use crate::packs::problem::package::{Problem, Submission};
 use crate::packs::problem::programs::{self, Ready};
 use crate::packs::problem::run::{self, CaseLimits, CaseResult, Fault, Judge, Verdict};
@@ -40,12 +47,8 @@ pub enum Row {
 /// The whole verification.
 #[derive(Debug)]
 pub struct Report {
-    /// The time limit used, and the margin past which runs were killed.
-    pub time_limit: Duration,
-    /// Where runs were killed.
-    pub kill_after: Duration,
-    /// The slowest accepted case time, if any accepted ran.
-    pub slowest_accepted: Option<Duration>,
+    /// The time limit used, where runs were killed, and why.
+    pub time: TimeLimit,
     /// The full score (scoring problems).
     pub full_score: f64,
     /// Each submission and what became of it, in the package's order.
@@ -71,25 +74,27 @@ pub fn agrees(folder: &str, row: &Row, scoring: bool, full: f64) -> Option<bool>
     })
 }
 
-/// Verifies `problem`: a fault of the package is `Err` (exit 2).
-pub fn verify(problem: &Problem, workers: usize) -> Result<Report, String> {
-    let _scope = crate::packs::folder::model::Scope::enter();
+/// The programs of `problem` a command needs (the submissions `wanted`,
+/// others `Skipped`; the output validator always), each compiled once,
+/// all at once, in `stage`; and how outputs are judged.
+fn build(
+    problem: &Problem,
+    stage: &std::path::Path,
+    workers: usize,
+    wanted: impl Fn(&Submission) -> bool + Sync,
+) -> Result<(Vec<Ready>, Judge), String> {
     let table = Table::for_package(&problem.dir)?;
-    let stage = tempfile::Builder::new()
-        .prefix("conformance-verify-")
-        .tempdir()
-        .map_err(|e| format!("cannot make a staging folder: {e}"))?;
-    // Every program compiled once, all at once.
-    let mut sources: Vec<(String, std::path::PathBuf)> = problem
+    let mut sources: Vec<(String, Option<std::path::PathBuf>)> = problem
         .submissions
         .iter()
-        .map(|s| (s.name.clone(), s.path.clone()))
+        .map(|s| (s.name.clone(), wanted(s).then(|| s.path.clone())))
         .collect();
     if let Some(v) = &problem.validator {
-        sources.push(("the output validator".to_owned(), v.clone()));
+        sources.push(("the output validator".to_owned(), Some(v.clone())));
     }
-    let mut built = pool(workers, &sources, |(name, path)| {
-        programs::prepare(path, name, &table, stage.path())
+    let mut built = pool(workers, &sources, |(name, path)| match path {
+        Some(path) => programs::prepare(path, name, &table, stage),
+        None => Ok(Ready::Skipped("not needed".to_owned())),
     })?
     .into_iter()
     .collect::<Result<Vec<Ready>, String>>()?;
@@ -107,39 +112,110 @@ pub fn verify(problem: &Problem, workers: usize) -> Result<Report, String> {
     if problem.interactive && matches!(judge, Judge::Default) {
         return Err("an interactive problem needs its output validator".to_owned());
     }
+    Ok((built, judge))
+}
+
+/// The accepted submissions of `problem` run (with no limit but the
+/// cap, unless the package fixes one) and the time limit they give:
+/// their results by submission, and the limit.
+fn time_accepted(
+    problem: &Problem,
+    built: &[Ready],
+    judge: &Judge,
+    workers: usize,
+) -> Result<(Vec<BTreeMap<String, CaseResult>>, TimeLimit), String> {
+    let accepted: Vec<usize> = indices(problem, |s| s.folder == "accepted");
+    let fixed = limit::of(&problem.time, Err(String::new()));
+    let cap = match fixed.origin {
+        limit::Origin::Fixed => fixed.limit,
+        _ => ACCEPTED_CAP,
+    };
+    let first = CaseLimits {
+        time_limit: cap,
+        kill_after: cap,
+        output_cap: problem.output_cap,
+    };
     let cases = problem.root.all_cases();
     let stop_early = !problem.scoring && stops_at_first(&problem.root);
-    let output_cap = problem.output_cap;
-    let run_all =
-        |subs: &[usize], limits: CaseLimits| -> Result<Vec<BTreeMap<String, CaseResult>>, String> {
-            run_submissions(
-                problem, &built, &judge, subs, &cases, limits, stop_early, workers,
-            )
-        };
-    let accepted: Vec<usize> = indices(problem, |s| s.folder == "accepted");
-    let fixed = problem.time.fixed.map(Duration::from_secs_f64);
-    let first = CaseLimits {
-        time_limit: fixed.unwrap_or(ACCEPTED_CAP),
-        kill_after: fixed.unwrap_or(ACCEPTED_CAP),
-        output_cap,
-    };
-    let accepted_results = run_all(&accepted, first)?;
-    let slowest = accepted_results
+    let results = run_submissions(
+        problem, built, judge, &accepted, &cases, first, stop_early, workers,
+    )?;
+    let slowest = accepted
         .iter()
-        .flat_map(|r| {
-            r.values()
-                .filter(|c| c.verdict == Verdict::Accepted)
-                .map(|c| c.runtime)
+        .zip(&results)
+        .flat_map(|(&s, r)| {
+            r.iter()
+                .filter(|(_, c)| c.verdict == Verdict::Accepted)
+                .map(move |(case, c)| limit::Slowest {
+                    time: c.runtime,
+                    submission: problem.submissions[s].name.clone(),
+                    case: case.clone(),
+                })
         })
-        .max();
-    let (time_limit, kill_after) = time_limits(problem, fixed, slowest);
+        .max_by_key(|s| s.time)
+        .ok_or_else(|| {
+            let ran = accepted
+                .iter()
+                .any(|&s| matches!(built[s], Ready::Built(_)));
+            if accepted.is_empty() {
+                "the package has no accepted submission".to_owned()
+            } else if ran {
+                "no accepted submission was accepted on any case".to_owned()
+            } else {
+                let why: Vec<String> = accepted
+                    .iter()
+                    .map(|&s| match &built[s] {
+                        Ready::Skipped(w) => format!("{}: {w}", problem.submissions[s].name),
+                        Ready::CompileError(_) => {
+                            format!("{}: does not compile", problem.submissions[s].name)
+                        }
+                        Ready::Built(_) => String::new(),
+                    })
+                    .collect();
+                format!("no accepted submission could run ({})", why.join("; "))
+            }
+        });
+    Ok((results, limit::of(&problem.time, slowest)))
+}
+
+/// The time limit of `problem` as `verify` sets it, for the default run
+/// and `mark`: its accepted submissions compiled and timed (nothing
+/// else built but the output validator that judges them).
+pub fn derive_time_limit(problem: &Problem, workers: usize) -> Result<TimeLimit, String> {
+    let _scope = crate::packs::folder::model::Scope::enter();
+    if limit::of(&problem.time, Err(String::new())).origin == limit::Origin::Fixed {
+        return Ok(limit::of(&problem.time, Err(String::new())));
+    }
+    let stage = staging()?;
+    let (built, judge) = build(problem, stage.path(), workers, |s| s.folder == "accepted")?;
+    Ok(time_accepted(problem, &built, &judge, workers)?.1)
+}
+
+fn staging() -> Result<tempfile::TempDir, String> {
+    tempfile::Builder::new()
+        .prefix("conformance-verify-")
+        .tempdir()
+        .map_err(|e| format!("cannot make a staging folder: {e}"))
+}
+
+/// Verifies `problem`: a fault of the package is `Err` (exit 2).
+pub fn verify(problem: &Problem, workers: usize) -> Result<Report, String> {
+    let _scope = crate::packs::folder::model::Scope::enter();
+    let stage = staging()?;
+    let (built, judge) = build(problem, stage.path(), workers, |_| true)?;
+    let (accepted_results, time) = time_accepted(problem, &built, &judge, workers)?;
+    let accepted: Vec<usize> = indices(problem, |s| s.folder == "accepted");
     let others: Vec<usize> = indices(problem, |s| s.folder != "accepted");
     let limits = CaseLimits {
-        time_limit,
-        kill_after,
-        output_cap,
+        time_limit: time.limit,
+        kill_after: time.kill_after,
+        output_cap: problem.output_cap,
     };
-    let other_results = run_all(&others, limits)?;
+    let cases = problem.root.all_cases();
+    let stop_early = !problem.scoring && stops_at_first(&problem.root);
+    let other_results = run_submissions(
+        problem, &built, &judge, &others, &cases, limits, stop_early, workers,
+    )?;
     let mut results: HashMap<usize, BTreeMap<String, CaseResult>> =
         accepted.iter().copied().zip(accepted_results).collect();
     results.extend(others.iter().copied().zip(other_results));
@@ -164,9 +240,7 @@ pub fn verify(problem: &Problem, workers: usize) -> Result<Report, String> {
         })
         .collect();
     Ok(Report {
-        time_limit,
-        kill_after,
-        slowest_accepted: slowest,
+        time,
         full_score: grade::full_score(&problem.root),
         rows,
     })
@@ -176,27 +250,6 @@ fn indices(problem: &Problem, keep: impl Fn(&Submission) -> bool) -> Vec<usize> 
     (0..problem.submissions.len())
         .filter(|&i| keep(&problem.submissions[i]))
         .collect()
-}
-
-/// problemtools' rule: the limit is the slowest accepted time times
-/// `ac_to_time_limit`, rounded to whole seconds (at least 1); runs are
-/// killed at that times `time_limit_to_tle` (at least one second more).
-fn time_limits(
-    problem: &Problem,
-    fixed: Option<Duration>,
-    slowest: Option<Duration>,
-) -> (Duration, Duration) {
-    let margin = problem.time.time_limit_to_tle;
-    if let Some(f) = fixed {
-        return (f, f.mul_f64(margin).max(f));
-    }
-    let exact = slowest.unwrap_or_default().as_secs_f64() * problem.time.ac_to_time_limit;
-    let limit = (exact + 0.5).floor().max(1.0);
-    let kill = (exact * margin + 0.5).floor().max(limit + 1.0);
-    (
-        Duration::from_secs_f64(limit),
-        Duration::from_secs_f64(kill),
-    )
 }
 
 /// Whether every group stops at its first rejection, that rejection its
