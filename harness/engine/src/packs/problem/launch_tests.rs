@@ -93,22 +93,14 @@ fn a_missing_compiler_is_what_the_machine_lacks() {
     }
 }
 
-#[test]
-fn a_launcher_runs_what_the_build_left_from_any_folder() {
-    // A language whose compile joins its files and whose run prints the
-    // result: the launcher's `{path}` must be its own folder, and names
-    // with spaces and quotes must stay one word.
-    let (_dir, t) = table_with(
-        "notes:\n  files: \"*.note\"\n  compile: cat {files} > {path}/joined\n  run: cat {path}/joined {mainfile}\n",
-    );
-    let build = line(build_for(
-        &t,
-        &files(&[("main.note", "one\n"), ("b c'd.note", "two\n")]),
-    ));
+/// `sources` written to `sub/` of a fresh folder and built there by
+/// `table`'s line, as `mark` builds a submission: the folder and `sub`.
+fn built(table: &Table, sources: &[(&str, &str)]) -> (tempfile::TempDir, std::path::PathBuf) {
+    let build = line(build_for(table, &files(sources)));
     let work = tempfile::tempdir().expect("dir");
     let sub = work.path().join("sub");
     std::fs::create_dir(&sub).expect("mkdir");
-    for (name, text) in [("main.note", "one\n"), ("b c'd.note", "two\n")] {
+    for (name, text) in sources {
         std::fs::write(sub.join(name), text).expect("write");
     }
     let made = std::process::Command::new("sh")
@@ -117,6 +109,18 @@ fn a_launcher_runs_what_the_build_left_from_any_folder() {
         .output()
         .expect("sh");
     assert!(made.status.success(), "{build}: {made:?}");
+    (work, sub)
+}
+
+#[test]
+fn a_launcher_runs_what_the_build_left_from_any_folder() {
+    // A language whose compile joins its files and whose run prints the
+    // result: the launcher's `{path}` must be its own folder, and names
+    // with spaces and quotes must stay one word.
+    let (_dir, t) = table_with(
+        "notes:\n  files: \"*.note\"\n  compile: cat {files} > {path}/joined\n  run: cat {path}/joined {mainfile}\n",
+    );
+    let (work, sub) = built(&t, &[("main.note", "one\n"), ("b c'd.note", "two\n")]);
     let ran = std::process::Command::new("sub/solution")
         .current_dir(work.path())
         .output()
@@ -135,19 +139,7 @@ fn a_scripts_traceback_names_the_students_own_file_and_line() {
     // folder pack's Python student's does, never `./solution:4`.
     let source = "import util\n\nraise ValueError(util.WHY)\n";
     let sources = [("main.py", source), ("util.py", "WHY = 'on three'\n")];
-    let build = line(build_for(&Table::defaults(), &files(&sources)));
-    let work = tempfile::tempdir().expect("dir");
-    let sub = work.path().join("sub");
-    std::fs::create_dir(&sub).expect("mkdir");
-    for (name, text) in sources {
-        std::fs::write(sub.join(name), text).expect("write");
-    }
-    let made = std::process::Command::new("sh")
-        .args(["-c", &build])
-        .current_dir(&sub)
-        .output()
-        .expect("sh");
-    assert!(made.status.success(), "{build}: {made:?}");
+    let (work, sub) = built(&Table::defaults(), &sources);
     assert_eq!(
         std::fs::read_to_string(sub.join("main.py")).expect("main.py"),
         source
