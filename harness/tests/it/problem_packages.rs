@@ -7,7 +7,8 @@
 //! run judges a program by the validator (the cause naming the group and
 //! its reason), `mark` gives marks per group, and marks a class in any
 //! language (a multi-file Java submission whose class holding `main` is
-//! not named after its file, a Python one; a missing compiler the
+//! not named after its file, a Python one, one raising whose traceback
+//! names its own file and line; a missing compiler the
 //! environment's failure, a compile error the student's). To stay cheap
 //! each test copies a package
 //! keeping its Python submissions only (no compiler runs) and, where a
@@ -177,13 +178,24 @@ fn an_interactive_validator_talks_to_the_program() {
 #[test]
 fn a_custom_validator_gives_its_judgemessage_as_the_reason() {
     let dir = tempfile::tempdir().expect("dir");
-    let subs = ["accepted/one.py", "wrong_answer/halves.py"];
+    let subs = [
+        "accepted/one.py",
+        "wrong_answer/halves.py",
+        "run_time_error/assert.py",
+    ];
     let text = all_agree(
         &copy("pairsum", dir.path(), &subs, &["sample/1", "secret/10"]),
         &subs,
     );
     assert!(
         text.contains("WA in group sample, case sample/1: 2 + 2 is not 5"),
+        "{text}"
+    );
+    // A crash names the exception and the submission's own line.
+    assert!(
+        text.contains(
+            "RTE in group sample, case sample/1: status 1 (AssertionError (`./assert.py:2`): odd n)"
+        ),
         "{text}"
     );
 }
@@ -364,6 +376,12 @@ fn mark_builds_each_submission_in_its_own_language() {
             "fun main() = println(\"Hello, \" + readLine()!!.trim() + \"!\")\n",
         ),
         ("di", "hello.c", "int main(void) { return 0 }\n"),
+        // Raises on line 3 of its own file: the cause must name that line.
+        (
+            "ed",
+            "hello.py",
+            "name = input().strip()\n\nraise ValueError(name)\n",
+        ),
     ] {
         std::fs::create_dir_all(class.join(who)).expect("mkdir");
         std::fs::write(class.join(who).join(file), text).expect("write");
@@ -401,6 +419,26 @@ fn mark_builds_each_submission_in_its_own_language() {
     // A compile error is the student's build failure, never the machine's.
     assert!(row("di").starts_with("di,,,,failed,0,0,0,0,"), "{csv}");
     assert!(!text.contains(": di") && !text.contains("di,"), "{text}");
+    // A script runs untouched behind the launcher: what the reproduce
+    // line runs names the student's own file and line, not a copy
+    // shifted by a `#!` line.
+    let ed = out.join("programs/ed");
+    assert_eq!(
+        std::fs::read_to_string(ed.join("hello.py")).expect("ed's file"),
+        "name = input().strip()\n\nraise ValueError(name)\n"
+    );
+    let crashed = std::process::Command::new(ed.join("solution"))
+        .stdin(std::fs::File::open(package.join("data/sample/1.in")).expect("sample input"))
+        .output()
+        .expect("ed's launcher");
+    let said = String::from_utf8_lossy(&crashed.stderr);
+    assert!(
+        said.contains(&format!(
+            "File \"{}\", line 3,",
+            ed.join("hello.py").display()
+        )) && said.trim_end().ends_with("ValueError: World"),
+        "{said}"
+    );
     let launcher =
         std::fs::read_to_string(out.join("programs/ada/solution")).expect("ada's launcher");
     assert!(

@@ -7,13 +7,14 @@
 //! the submission's folder, every other file it made kept beside it:
 //! - a compiled language whose run line is the binary (C, C++, Rust, Go)
 //!   is compiled to `solution`;
-//! - an interpreted one run as `INTERPRETER {mainfile}` (Python,
-//!   JavaScript, Ruby, shell) becomes its main file behind a `#!/usr/bin/env
-//!   INTERPRETER` line (each reads a first `#!` line as a comment);
-//! - any other (Java, Kotlin, C#: classes or an assembly) is compiled by
-//!   the table's line, and `solution` is a launcher, `#!/bin/sh` then the
-//!   table's run line with `{path}` the launcher's own folder, so a JVM
-//!   starts on the submission's classes wherever its folder is.
+//! - any other (Python, JavaScript, Ruby, shell; Java, Kotlin, C#:
+//!   classes or an assembly) is compiled by the table's line if it has
+//!   one, and `solution` is a launcher, `#!/bin/sh` then the table's run
+//!   line with `{path}` (and a `{mainfile}`'s folder) the launcher's own
+//!   folder, so a JVM starts on the submission's classes wherever its
+//!   folder is, and an interpreter runs the student's file untouched: a
+//!   traceback names the file and line the student wrote (`./main.py:15`,
+//!   as a folder pack's shows), not a copy shifted by a `#!` line.
 //!
 //! The language is the table's choice by extension ([`Table::detect`]),
 //! the class a JVM starts the one holding `main` ([`super::entry`]). A
@@ -107,11 +108,6 @@ pub fn build_for(table: &Table, files: &Files) -> SubmissionBuild {
     let run_words: Vec<&str> = lang.run.split_whitespace().collect();
     let program = match (&compile, run_words.as_slice()) {
         (Some(_), ["./{binary}" | "{binary}"]) => format!("mv -f prog {BUILT_PROGRAM}"),
-        (None, [interpreter, "{mainfile}"]) if !interpreter.contains('\'') => format!(
-            "{{ printf '#!/usr/bin/env {interpreter}\\n'; cat {}; }} > {BUILT_PROGRAM} && \
-             chmod +x {BUILT_PROGRAM}",
-            shell_quote(&filled.main)
-        ),
         _ => match launcher(&filled.fill(&lang.run, HERE)) {
             Some(script) => script,
             None => format!(

@@ -36,10 +36,12 @@ fn each_kind_of_language_is_built_to_one_program() {
             && c.ends_with(" && mv -f prog solution"),
         "{c}"
     );
+    // An interpreted language: a launcher, the student's file untouched.
     let py = line(build_for(&t, &files(&[("util.py", ""), ("main.py", "")])));
     assert_eq!(
         py,
-        "{ printf '#!/usr/bin/env python3\\n'; cat main.py; } > solution && chmod +x solution"
+        "printf '%s\\n' '#!/bin/sh' 'case $0 in */*) d=${0%/*} ;; *) d=. ;; esac' \
+         'exec python3 \"$d\"/main.py \"$@\"' > solution && chmod +x solution"
     );
     let none = line(build_for(&t, &files(&[("notes.txt", "")])));
     assert!(
@@ -91,22 +93,14 @@ fn a_missing_compiler_is_what_the_machine_lacks() {
     }
 }
 
-#[test]
-fn a_launcher_runs_what_the_build_left_from_any_folder() {
-    // A language whose compile joins its files and whose run prints the
-    // result: the launcher's `{path}` must be its own folder, and names
-    // with spaces and quotes must stay one word.
-    let (_dir, t) = table_with(
-        "notes:\n  files: \"*.note\"\n  compile: cat {files} > {path}/joined\n  run: cat {path}/joined {mainfile}\n",
-    );
-    let build = line(build_for(
-        &t,
-        &files(&[("main.note", "one\n"), ("b c'd.note", "two\n")]),
-    ));
+/// `sources` written to `sub/` of a fresh folder and built there by
+/// `table`'s line, as `mark` builds a submission: the folder and `sub`.
+fn built(table: &Table, sources: &[(&str, &str)]) -> (tempfile::TempDir, std::path::PathBuf) {
+    let build = line(build_for(table, &files(sources)));
     let work = tempfile::tempdir().expect("dir");
     let sub = work.path().join("sub");
     std::fs::create_dir(&sub).expect("mkdir");
-    for (name, text) in [("main.note", "one\n"), ("b c'd.note", "two\n")] {
+    for (name, text) in sources {
         std::fs::write(sub.join(name), text).expect("write");
     }
     let made = std::process::Command::new("sh")
@@ -115,6 +109,18 @@ fn a_launcher_runs_what_the_build_left_from_any_folder() {
         .output()
         .expect("sh");
     assert!(made.status.success(), "{build}: {made:?}");
+    (work, sub)
+}
+
+#[test]
+fn a_launcher_runs_what_the_build_left_from_any_folder() {
+    // A language whose compile joins its files and whose run prints the
+    // result: the launcher's `{path}` must be its own folder, and names
+    // with spaces and quotes must stay one word.
+    let (_dir, t) = table_with(
+        "notes:\n  files: \"*.note\"\n  compile: cat {files} > {path}/joined\n  run: cat {path}/joined {mainfile}\n",
+    );
+    let (work, sub) = built(&t, &[("main.note", "one\n"), ("b c'd.note", "two\n")]);
     let ran = std::process::Command::new("sub/solution")
         .current_dir(work.path())
         .output()
@@ -124,6 +130,30 @@ fn a_launcher_runs_what_the_build_left_from_any_folder() {
         "two\none\none\n",
         "{:?}",
         std::fs::read_to_string(sub.join("solution"))
+    );
+}
+
+#[test]
+fn a_scripts_traceback_names_the_students_own_file_and_line() {
+    // Raised on line 3 of main.py: the cause must say `./main.py:3`, as a
+    // folder pack's Python student's does, never `./solution:4`.
+    let source = "import util\n\nraise ValueError(util.WHY)\n";
+    let sources = [("main.py", source), ("util.py", "WHY = 'on three'\n")];
+    let (work, sub) = built(&Table::defaults(), &sources);
+    assert_eq!(
+        std::fs::read_to_string(sub.join("main.py")).expect("main.py"),
+        source
+    );
+    let ran = std::process::Command::new(sub.join("solution"))
+        .current_dir(work.path())
+        .output()
+        .expect("launcher");
+    let shown = crate::judge::mask::in_program_folder(&sub, &String::from_utf8_lossy(&ran.stderr));
+    let raised = crate::judge::exception::parse(shown.as_bytes()).expect("a traceback");
+    assert_eq!(
+        raised.to_string(),
+        "ValueError (`./main.py:3`): on three",
+        "{shown}"
     );
 }
 

@@ -131,12 +131,21 @@ pub fn execute(program: &Target, input: &[u8], limits: CaseLimits) -> Result<Exe
             } else {
                 &outcome.stderr
             });
-            let last = said.lines().rev().find(|l| !l.trim().is_empty());
+            // An uncaught exception names the program's own file and line
+            // as a cause does (`./index.py:3`), its folder shown as `./`.
+            let shown = match program.home() {
+                Some(home) => crate::judge::mask::in_program_folder(&home, &said),
+                None => said.into_owned(),
+            };
+            let last = shown.lines().rev().find(|l| !l.trim().is_empty());
             failed(
                 Verdict::RunTimeError,
-                match last {
-                    Some(l) => format!("{other} ({})", l.chars().take(120).collect::<String>()),
-                    None => other.to_string(),
+                match (crate::judge::exception::parse(shown.as_bytes()), last) {
+                    (Some(raised), _) => format!("{other} ({raised})"),
+                    (None, Some(l)) => {
+                        format!("{other} ({})", l.chars().take(120).collect::<String>())
+                    }
+                    (None, None) => other.to_string(),
                 },
             )
         }
