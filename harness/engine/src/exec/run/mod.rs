@@ -87,8 +87,31 @@ pub fn run_with_activity(inv: &Invocation) -> Result<(Outcome, Activity), RunErr
     }
 }
 
+/// Runs `inv` with its stdin and stdout joined to another program's
+/// pipes (an interactive problem's validator, which the caller started
+/// outside this run's containment): the program is contained exactly as
+/// [`run`] contains it, at the same level; its stdout is not read here
+/// (`Outcome::stdout` is empty, `inv.stdin` unused), its stderr is, under
+/// the cap; the timeout kills it as any run. Run once: a conversation
+/// cannot be replayed, so a runtime that could not start is not retried.
+pub fn run_joined(
+    inv: &Invocation,
+    stdin: std::os::fd::OwnedFd,
+    stdout: std::os::fd::OwnedFd,
+) -> Result<(Outcome, Activity), RunError> {
+    run_planned(inv, spawn::StdoutPlan::Joined { stdin, stdout })
+}
+
 /// One run of `inv`, as it went.
 fn run_once(inv: &Invocation) -> Result<(Outcome, Activity), RunError> {
+    run_planned(inv, plan_stdout(inv.mode)?)
+}
+
+/// One run of `inv` with its stdout (and stdin) connected as `plan` says.
+fn run_planned(
+    inv: &Invocation,
+    plan: spawn::StdoutPlan,
+) -> Result<(Outcome, Activity), RunError> {
     let containment = sandbox::containment();
     // A program under test reads the system, its case folder and its own
     // files; the reference (ours) is not narrowed.
@@ -115,7 +138,6 @@ fn run_once(inv: &Invocation) -> Result<(Outcome, Activity), RunError> {
     let (layout, ticket) = (&*layout, &*ticket);
     place_files(&layout.work, &inv.files, &inv.executable)?;
     let env = environment(inv, layout);
-    let plan = plan_stdout(inv.mode)?;
 
     let start = Instant::now();
     // The reference is contained too: what a program sees of the file

@@ -28,6 +28,9 @@ pub(super) enum StdoutPlan {
     Full(fs::File),
     /// A terminal, the child's stdin and stdout both.
     Pty(Terminal),
+    /// Another program's pipes ([`super::run_joined`]): the child reads
+    /// `stdin` and writes `stdout`, neither of which the run watches.
+    Joined { stdin: OwnedFd, stdout: OwnedFd },
 }
 
 pub(super) fn plan_stdout(mode: Mode) -> Result<StdoutPlan, RunError> {
@@ -161,6 +164,10 @@ pub(super) fn spawn_grouped(
                 .stdout(Stdio::from(terminal.slave));
             Some((terminal.master, (typing, terminal.keys)))
         }
+        StdoutPlan::Joined { stdin, stdout } => {
+            cmd.stdin(Stdio::from(stdin)).stdout(Stdio::from(stdout));
+            None
+        }
     };
     // Spawned under the registry's lock: nothing else would kill a group
     // an interrupt missed.
@@ -278,6 +285,14 @@ pub(super) fn spawn_contained(
                 Some((terminal.master, (typing, terminal.keys))),
             )
         }
+        StdoutPlan::Joined { stdin, stdout } => (
+            sandbox::Streams {
+                stdin: sandbox::Io::Fd(stdin),
+                stdout: sandbox::Io::Fd(stdout),
+                stderr: sandbox::Io::Piped,
+            },
+            None,
+        ),
     };
     let mut kept = sandbox::start_with(
         layout,

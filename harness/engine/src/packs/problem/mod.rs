@@ -9,7 +9,8 @@
 //! - [`validator`]: the default output validator.
 //! - [`languages`]: a submission's language by extension, and its lines.
 //! - [`programs`]: a submission or validator compiled once.
-//! - [`run`]: one case run and judged (interactive: two programs joined).
+//! - [`run`]: one case run and judged; [`interactive`]: an interactive
+//!   problem's case, the program contained and joined to the validator.
 //! - [`grade`]: a submission's verdict and score from its cases'.
 //! - [`as_pack`]: the package as a spec pack (`run`, `mark`, the course
 //!   outputs): a suite of its test groups, judged by its validator.
@@ -21,6 +22,7 @@
 
 pub mod as_pack;
 pub mod grade;
+pub mod interactive;
 pub mod languages;
 pub mod package;
 pub mod programs;
