@@ -8,10 +8,15 @@
 //! - A case's `visibility:` is its group's: `data/sample` public, the
 //!   rest secret (and the category says the same).
 //! - A case is judged by a `match:` checker, the default output
-//!   validator with its group's flags ([`DEFAULT_VALIDATOR`]): the
-//!   harness re-executed contained, as a built-in pack's checker is; its
-//!   rejection is the cause's reason, and the cause names the group (a
-//!   problem package has no rule IDs: a case cites none).
+//!   validator with its group's flags ([`DEFAULT_VALIDATOR`]) or the
+//!   package's own ([`custom_check::CUSTOM_VALIDATOR`], built once when the pack
+//!   loads): the harness re-executed contained, as a built-in pack's
+//!   checker is; its rejection is the cause's reason, and the cause
+//!   names the group (a problem package has no rule IDs: a case cites
+//!   none).
+//! - An interactive problem's case holds a `script` the pack's driver
+//!   runs ([`conversation`]): the program contained, joined to the
+//!   validator.
 //! - Marks: a pass-fail problem's groups are worth one mark each; a
 //!   scoring problem's are worth the group's full score (its cases'
 //!   `accept_score`s as its grader combines them).
@@ -20,23 +25,25 @@
 //! - `diff` is refused ([`NO_DIFF`] says why); the reference is the
 //!   first accepted submission that needs no compiling, which nothing
 //!   runs beside a check ([`Pack::reference_in_checks`]).
-//!
-//! Not yet: a custom output validator or an interactive problem under
-//! these commands (`verify` runs both); [`ProblemPack::load`] refuses
-//! them, naming `verify`.
 
 use std::collections::BTreeSet;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::json;
 
+use crate::exec::driver::CaseDriver;
 use crate::exec::run::Target;
 use crate::model::schema::Visibility;
 use crate::packs::pack::{BuildRecipe, Dependency, EmbeddedSuite, Pack};
+use crate::packs::problem::conversation::{self, Driver};
+use crate::packs::problem::custom_check;
 use crate::packs::problem::grade;
 use crate::packs::problem::languages::{self, Table};
 use crate::packs::problem::package::{Group, Problem, TestCase};
+use crate::packs::problem::programs::{self, Ready};
 use crate::packs::problem::validator::DEFAULT_VALIDATOR;
 
 /// Why `diff` does not explore a problem package.
@@ -63,6 +70,21 @@ pub struct ProblemPack {
     timeout: Duration,
     recipe: BuildRecipe,
     reference: Result<(String, PathBuf), String>,
+    /// The built custom validator, for its checkers.
+    checker_env: Vec<(OsString, OsString)>,
+    /// An interactive problem's driver.
+    driver: Option<Arc<Driver>>,
+}
+
+/// How a package's cases are judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Judging {
+    /// The default output validator, a checker.
+    Default,
+    /// The package's own validator, a checker.
+    Custom,
+    /// The validator joined to the program: a conversation.
+    Interactive,
 }
 
 fn leak(text: String) -> &'static str {
@@ -70,25 +92,27 @@ fn leak(text: String) -> &'static str {
 }
 
 impl ProblemPack {
-    /// Reads the package at `spec` (a folder or a `.zip`) and builds its
-    /// suite; a package these commands cannot judge yet is refused,
-    /// naming `verify`.
+    /// Reads the package at `spec` (a folder or a `.zip`), builds its
+    /// suite and its output validator, if it has its own.
     pub fn load(spec: &str) -> Result<Self, String> {
         let problem = Problem::load(Path::new(spec))?;
-        let refuse = |what: &str| {
-            Err(format!(
-                "--spec {spec}: {what}: run, mark and diff do not judge one yet; `verify --spec \
-                 {spec}` runs its jury submissions (docs/problem-packages.md)"
-            ))
-        };
-        if problem.interactive {
-            return refuse("an interactive problem");
-        }
-        if problem.validator.is_some() {
-            return refuse("a custom output validator");
-        }
         let table = Table::for_package(&problem.dir)?;
-        let (suite, checkers) = suite_of(&problem, spec, Path::new(spec).is_file())?;
+        let validator = problem
+            .validator
+            .as_deref()
+            .map(|v| build_validator(spec, v, &table))
+            .transpose()?;
+        let judging = match (&validator, problem.interactive) {
+            (None, true) => {
+                return Err(format!(
+                    "--spec {spec}: an interactive problem needs its output validator"
+                ));
+            }
+            (None, false) => Judging::Default,
+            (Some(_), false) => Judging::Custom,
+            (Some(_), true) => Judging::Interactive,
+        };
+        let (suite, checkers) = suite_of(&problem, spec, Path::new(spec).is_file(), judging)?;
         let timeout = problem
             .time
             .fixed
@@ -104,6 +128,31 @@ impl ProblemPack {
         } else {
             reference_of(&problem, &table)
         };
+        let checker_env = match (&validator, judging) {
+            (Some(v), Judging::Custom) => vec![custom_check::checker_env(v)?],
+            _ => Vec::new(),
+        };
+        let driver = match (validator, judging) {
+            (Some(validator), Judging::Interactive) => Some(Arc::new(Driver {
+                validator,
+                cases: problem
+                    .root
+                    .all_cases()
+                    .into_iter()
+                    .map(|(g, c)| {
+                        let case = conversation::Case {
+                            input: c.input.clone(),
+                            answer: c.answer.clone(),
+                            flags: g.flags.validator_flags.clone(),
+                        };
+                        (c.name.clone(), case)
+                    })
+                    .collect(),
+                time_limit: timeout,
+                output_cap: problem.output_cap,
+            })),
+            _ => None,
+        };
         Ok(Self {
             spec: leak(spec.to_owned()),
             name: leak(problem.name.clone()),
@@ -117,7 +166,30 @@ impl ProblemPack {
                 otherwise: leak(languages::build_script(&table)),
             },
             reference,
+            checker_env,
+            driver,
         })
+    }
+}
+
+/// The package's output validator at `path`, built once (`mark`'s
+/// checks run the build its own load made: [`programs::prepare_in_place`]);
+/// one that cannot be built is a fault of the package.
+fn build_validator(spec: &str, path: &Path, table: &Table) -> Result<Target, String> {
+    const NAME: &str = "the output validator";
+    let ready = if path.is_dir() {
+        programs::prepare_in_place(path, NAME, table)?
+    } else {
+        let stage = tempfile::Builder::new()
+            .prefix("conformance-validator-")
+            .tempdir()
+            .map_err(|e| format!("cannot stage {NAME}: {e}"))?;
+        programs::prepare(path, NAME, table, stage.path())?
+    };
+    match ready {
+        Ready::Built(target) => Ok(target),
+        Ready::Skipped(why) => Err(format!("--spec {spec}: {NAME} cannot run: {why}")),
+        Ready::CompileError(log) => Err(format!("--spec {spec}: {NAME} does not compile:\n{log}")),
     }
 }
 
@@ -179,8 +251,12 @@ fn category_of(group: &Group) -> &str {
     }
 }
 
-/// The checker name of a group: the default validator and its flags.
-fn checker_of(group: &Group) -> String {
+/// The checker name of a group: the default validator or the
+/// package's own, and the group's flags.
+fn checker_of(group: &Group, judging: Judging) -> String {
+    if judging == Judging::Custom {
+        return custom_check::checker_name(&group.flags.validator_flags);
+    }
     std::iter::once(DEFAULT_VALIDATOR)
         .chain(group.flags.validator_flags.iter().map(String::as_str))
         .collect::<Vec<_>>()
@@ -205,15 +281,16 @@ fn marks_of(problem: &Problem, group: &Group) -> f64 {
 }
 
 /// The case file of `case` of `group`, in the category `category`,
-/// judged by `checker`; its input inline when the package was `unpacked`
-/// from a `.zip`, whose folder is gone when the harness returns (a
-/// reproduce line must not name its `.in`).
+/// judged by `checker` (`None`: a conversation, [`conversation`]); its
+/// input inline when the package was `unpacked` from a `.zip`, whose
+/// folder is gone when the harness returns (a reproduce line must not
+/// name its `.in`).
 fn case_file(
     problem: &Problem,
     group: &Group,
     case: &TestCase,
     category: &str,
-    checker: &str,
+    checker: Option<&str>,
     unpacked: bool,
 ) -> serde_json::Value {
     let stem = case.name.rsplit('/').next().unwrap_or(&case.name);
@@ -232,10 +309,19 @@ fn case_file(
         "status": 0,
         "stdout-file": format!("{stem}.ans"),
         "match": {
-            "stdout": {"checker": format!("builtin:{checker}")},
+            "stdout": {"checker": format!("builtin:{}", checker.unwrap_or_default())},
             "stderr": "any",
         },
     });
+    if checker.is_none()
+        && let Some(map) = file.as_object_mut()
+    {
+        for key in ["stdin-file", "status", "stdout-file", "match"] {
+            map.remove(key);
+        }
+        map.insert("script".to_owned(), conversation::script(&case.name));
+        return file;
+    }
     if unpacked && let Some(map) = file.as_object_mut() {
         use base64::Engine as _;
         map.remove("stdin-file");
@@ -255,6 +341,7 @@ fn suite_of(
     problem: &Problem,
     spec: &str,
     unpacked: bool,
+    judging: Judging,
 ) -> Result<(&'static EmbeddedSuite, Vec<&'static str>), String> {
     let yaml = |v: &serde_json::Value| {
         yaml_serde::to_string(v).map_err(|e| format!("{spec}: a case written as YAML: {e}"))
@@ -287,7 +374,7 @@ fn suite_of(
             "title": format!("test group {category}"),
             "visibility": if public { "public" } else { "secret" },
         }));
-        let checker = checker_of(group);
+        let checker = (judging != Judging::Interactive).then(|| checker_of(group, judging));
         for case in &group.cases {
             let stem = case.name.rsplit('/').next().unwrap_or(&case.name);
             let at = if group.name.is_empty() {
@@ -295,12 +382,16 @@ fn suite_of(
             } else {
                 format!("{}/{stem}", group.name)
             };
-            let file = case_file(problem, group, case, category, &checker, unpacked);
+            let file = case_file(problem, group, case, category, checker.as_deref(), unpacked);
             files.push((format!("{at}.yaml"), yaml(&file)?.into_bytes()));
-            files.push((format!("{at}.in"), case.input.clone()));
-            files.push((format!("{at}.ans"), case.answer.clone()));
+            // A conversation's input and answer are the validator's
+            // alone, held by the driver.
+            if checker.is_some() {
+                files.push((format!("{at}.in"), case.input.clone()));
+                files.push((format!("{at}.ans"), case.answer.clone()));
+            }
         }
-        checkers.insert(checker);
+        checkers.extend(checker);
     }
     let suite_yaml = json!({
         "name": problem.name,
@@ -373,6 +464,14 @@ impl Pack for ProblemPack {
 
     fn checker_names(&self) -> Vec<&'static str> {
         self.checkers.clone()
+    }
+
+    fn checker_env(&self) -> Vec<(OsString, OsString)> {
+        self.checker_env.clone()
+    }
+
+    fn driver(&self) -> Option<Arc<dyn CaseDriver>> {
+        self.driver.clone().map(|d| d as Arc<dyn CaseDriver>)
     }
 
     fn depends_on(&self) -> Vec<Dependency> {

@@ -6,14 +6,16 @@
 //! - [`package`]: `problem.yaml`, the test data as groups, the
 //!   submissions; [`unzip`]: a package sent as a `.zip`.
 //! - [`testdata`]: a group's flags (`testdata.yaml`).
-//! - [`validator`]: the default output validator.
+//! - [`validator`]: the default output validator; [`custom_check`]: a
+//!   custom one as a `match:` checker (`run`, `mark`).
 //! - [`languages`]: a submission's language by extension, and its lines.
 //! - [`programs`]: a submission or validator compiled once.
 //! - [`run`]: one case run and judged; [`interactive`]: an interactive
 //!   problem's case, the program contained and joined to the validator.
 //! - [`grade`]: a submission's verdict and score from its cases'.
 //! - [`as_pack`]: the package as a spec pack (`run`, `mark`, the course
-//!   outputs): a suite of its test groups, judged by its validator.
+//!   outputs): a suite of its test groups, judged by its validator;
+//!   [`conversation`]: an interactive problem's cases there.
 //! - [`verify`]: the jury's submissions run and checked; [`table`]: the
 //!   table it prints.
 //!
@@ -21,6 +23,8 @@
 //! group, the case and the validator's reason.
 
 pub mod as_pack;
+pub mod conversation;
+pub mod custom_check;
 pub mod grade;
 pub mod interactive;
 pub mod languages;

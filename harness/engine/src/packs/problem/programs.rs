@@ -49,36 +49,42 @@ fn source_files(path: &Path) -> Result<Vec<(String, PathBuf)>, String> {
     Ok(out)
 }
 
+/// How a program is built and run: its build line (if any) and its run
+/// line; `Err(why)` when a tool it needs is missing (a skip, not a
+/// failure).
+type Lines = Result<(Option<String>, String), String>;
+
+/// The lines of the program whose files are `names`.
+fn lines_of(names: &[String], name: &str, table: &Table) -> Result<Lines, String> {
+    if names.iter().any(|n| n == "run") {
+        let build = names
+            .iter()
+            .any(|n| n == "build")
+            .then(|| "./build".to_owned());
+        return Ok(Ok((build, "./run".to_owned())));
+    }
+    let Some(lang) = table.detect(names) else {
+        return Err(format!(
+            "{name}: no language of the table has its files' extensions ({})",
+            names.join(", ")
+        ));
+    };
+    let (compile, run) = languages::lines(lang, names);
+    if let Some(missing) = lang.tools().iter().find(|t| !languages::on_path(t)) {
+        return Ok(Err(format!("no {missing} ({})", lang.name)));
+    }
+    Ok(Ok((compile, run)))
+}
+
 /// Prepares the program at `path` (shown as `name`), staging its files in
 /// a fresh folder under `stage` first.
 pub fn prepare(path: &Path, name: &str, table: &Table, stage: &Path) -> Result<Ready, String> {
     let files = source_files(path)?;
     let names: Vec<String> = files.iter().map(|(n, _)| n.clone()).collect();
-    let scripted = names.iter().any(|n| n == "run");
-    let (compile, run, language, tools) = if scripted {
-        let build = names
-            .iter()
-            .any(|n| n == "build")
-            .then(|| "./build".to_owned());
-        (
-            build,
-            "./run".to_owned(),
-            "its own build and run scripts".to_owned(),
-            Vec::new(),
-        )
-    } else {
-        let Some(lang) = table.detect(&names) else {
-            return Err(format!(
-                "{name}: no language of the table has its files' extensions ({})",
-                names.join(", ")
-            ));
-        };
-        let (compile, run) = languages::lines(lang, &names);
-        (compile, run, lang.name.clone(), lang.tools())
+    let (compile, run) = match lines_of(&names, name, table)? {
+        Ok(lines) => lines,
+        Err(skip) => return Ok(Ready::Skipped(skip)),
     };
-    if let Some(missing) = tools.iter().find(|t| !languages::on_path(t)) {
-        return Ok(Ready::Skipped(format!("no {missing} ({language})")));
-    }
     let dir = tempfile::Builder::new()
         .prefix("src-")
         .tempdir_in(stage)
@@ -91,6 +97,27 @@ pub fn prepare(path: &Path, name: &str, table: &Table, stage: &Path) -> Result<R
         }
         std::fs::copy(from, &to).map_err(|e| format!("{}: {e}", from.display()))?;
     }
+    Ok(built(dir, compile, run, name))
+}
+
+/// Prepares the program in the folder `dir` (the output validator, for
+/// `run` and `mark`) from that folder itself, not a staged copy: a
+/// folder pack's model is known by its folder and build line, so `mark`
+/// builds it once and every submission's check runs that build
+/// ([`crate::packs::folder::model::BUILT_ENV`]).
+pub fn prepare_in_place(dir: &Path, name: &str, table: &Table) -> Result<Ready, String> {
+    let names: Vec<String> = source_files(dir)?.into_iter().map(|(n, _)| n).collect();
+    let (compile, run) = match lines_of(&names, name, table)? {
+        Ok(lines) => lines,
+        Err(skip) => return Ok(Ready::Skipped(skip)),
+    };
+    let dir = std::path::absolute(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    Ok(built(dir, compile, run, name))
+}
+
+/// The program of the sources in `dir`, built by `compile` (a model's
+/// build: contained, in a copy) and run by `run`.
+fn built(dir: PathBuf, compile: Option<String>, run: String, name: &str) -> Ready {
     let recipe = Recipe {
         dir,
         build: compile.map(|line| format!("{line} 2>&1")),
@@ -98,7 +125,7 @@ pub fn prepare(path: &Path, name: &str, table: &Table, stage: &Path) -> Result<R
         origin: name.to_owned(),
         left_out: std::collections::BTreeSet::new(),
     };
-    Ok(match model::prepare(&recipe) {
+    match model::prepare(&recipe) {
         Ok(target) => Ready::Built(target),
         Err(log) => Ready::CompileError(
             log.lines()
@@ -107,7 +134,7 @@ pub fn prepare(path: &Path, name: &str, table: &Table, stage: &Path) -> Result<R
                 .collect::<Vec<_>>()
                 .join("\n"),
         ),
-    })
+    }
 }
 
 #[cfg(test)]
