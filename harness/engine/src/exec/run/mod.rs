@@ -108,10 +108,7 @@ fn run_once(inv: &Invocation) -> Result<(Outcome, Activity), RunError> {
 }
 
 /// One run of `inv` with its stdout (and stdin) connected as `plan` says.
-fn run_planned(
-    inv: &Invocation,
-    plan: spawn::StdoutPlan,
-) -> Result<(Outcome, Activity), RunError> {
+fn run_planned(inv: &Invocation, plan: spawn::StdoutPlan) -> Result<(Outcome, Activity), RunError> {
     let containment = sandbox::containment();
     // A program under test reads the system, its case folder and its own
     // files; the reference (ours) is not narrowed.

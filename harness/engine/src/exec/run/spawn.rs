@@ -30,7 +30,10 @@ pub(super) enum StdoutPlan {
     Pty(Terminal),
     /// Another program's pipes ([`super::run_joined`]): the child reads
     /// `stdin` and writes `stdout`, neither of which the run watches.
-    Joined { stdin: OwnedFd, stdout: OwnedFd },
+    Joined {
+        stdin: OwnedFd,
+        stdout: OwnedFd,
+    },
 }
 
 pub(super) fn plan_stdout(mode: Mode) -> Result<StdoutPlan, RunError> {
