@@ -444,10 +444,7 @@ fn mark_of_a_custom_validator_class_shows_no_secret_and_no_program_reads_the_ans
     );
     let marker =
         std::fs::read_to_string(out.join("marker/ben/results.json")).expect("the marker's results");
-    assert!(
-        marker.contains("4337654 4337654"),
-        "{marker}"
-    );
+    assert!(marker.contains("4337654 4337654"), "{marker}");
     let cy = std::fs::read_to_string(out.join("submissions/cy/report.txt")).expect("report");
     assert!(cy.contains("got 'nothing'"), "{cy}");
 }

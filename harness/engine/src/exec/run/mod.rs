@@ -16,7 +16,8 @@
 //! `watch` (supervising it to its end and settling what it left),
 //! `ending` (how a run ended, its streams, time limits in words), `files`
 //! (the files placed in the sandbox and surveyed after), `reads` (stdin fed
-//! a line at a time, each read seen).
+//! a line at a time, each read seen), `joined` (stdin and stdout another
+//! program's pipes).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -33,6 +34,7 @@ mod files;
 #[cfg(test)]
 mod interactive_tests;
 mod invocation;
+mod joined;
 mod mode;
 mod outcome;
 mod pipes;
@@ -53,6 +55,7 @@ pub use invocation::{
     DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Invocation, KEEP_WINDOW, Keep, MIN_TIME_LIMIT,
     SLOWDOWN_ALLOWED, limit_from_reference, recorded_reference_ms,
 };
+pub use joined::run_joined;
 pub use mode::Mode;
 pub use outcome::{Activity, Dropped, NoStart, Outcome, RunError};
 pub use reads::Reads;
@@ -72,7 +75,7 @@ pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
 pub fn run_with_activity(inv: &Invocation) -> Result<(Outcome, Activity), RunError> {
     let mut tries = 1;
     loop {
-        let (mut outcome, activity) = run_once(inv)?;
+        let (mut outcome, activity) = run_planned(inv, plan_stdout(inv.mode)?)?;
         match start::failed_to_start(&outcome) {
             None => return Ok((outcome, activity)),
             Some(said) if tries >= start::TRIES => {
@@ -85,26 +88,6 @@ pub fn run_with_activity(inv: &Invocation) -> Result<(Outcome, Activity), RunErr
             }
         }
     }
-}
-
-/// Runs `inv` with its stdin and stdout joined to another program's
-/// pipes (an interactive problem's validator, which the caller started
-/// outside this run's containment): the program is contained exactly as
-/// [`run`] contains it, at the same level; its stdout is not read here
-/// (`Outcome::stdout` is empty, `inv.stdin` unused), its stderr is, under
-/// the cap; the timeout kills it as any run. Run once: a conversation
-/// cannot be replayed, so a runtime that could not start is not retried.
-pub fn run_joined(
-    inv: &Invocation,
-    stdin: std::os::fd::OwnedFd,
-    stdout: std::os::fd::OwnedFd,
-) -> Result<(Outcome, Activity), RunError> {
-    run_planned(inv, spawn::StdoutPlan::Joined { stdin, stdout })
-}
-
-/// One run of `inv`, as it went.
-fn run_once(inv: &Invocation) -> Result<(Outcome, Activity), RunError> {
-    run_planned(inv, plan_stdout(inv.mode)?)
 }
 
 /// One run of `inv` with its stdout (and stdin) connected as `plan` says.

@@ -43,7 +43,7 @@ use crate::packs::problem::custom_check;
 use crate::packs::problem::grade;
 use crate::packs::problem::languages::{self, Table};
 use crate::packs::problem::package::{Group, Problem, TestCase};
-use crate::packs::problem::programs::{self, Ready};
+use crate::packs::problem::programs;
 use crate::packs::problem::validator::DEFAULT_VALIDATOR;
 
 /// Why `diff` does not explore a problem package.
@@ -76,15 +76,12 @@ pub struct ProblemPack {
     driver: Option<Arc<Driver>>,
 }
 
-/// How a package's cases are judged.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How a package's cases are judged: by the default validator or the
+/// package's own (built) as a checker, or in a conversation with it.
 enum Judging {
-    /// The default output validator, a checker.
     Default,
-    /// The package's own validator, a checker.
-    Custom,
-    /// The validator joined to the program: a conversation.
-    Interactive,
+    Custom(Target),
+    Interactive(Target),
 }
 
 fn leak(text: String) -> &'static str {
@@ -97,22 +94,17 @@ impl ProblemPack {
     pub fn load(spec: &str) -> Result<Self, String> {
         let problem = Problem::load(Path::new(spec))?;
         let table = Table::for_package(&problem.dir)?;
-        let validator = problem
-            .validator
-            .as_deref()
-            .map(|v| build_validator(spec, v, &table))
-            .transpose()?;
-        let judging = match (&validator, problem.interactive) {
+        let judging = match (problem.validator.as_deref(), problem.interactive) {
+            (None, false) => Judging::Default,
             (None, true) => {
                 return Err(format!(
                     "--spec {spec}: an interactive problem needs its output validator"
                 ));
             }
-            (None, false) => Judging::Default,
-            (Some(_), false) => Judging::Custom,
-            (Some(_), true) => Judging::Interactive,
+            (Some(v), false) => Judging::Custom(programs::validator(spec, v, &table)?),
+            (Some(v), true) => Judging::Interactive(programs::validator(spec, v, &table)?),
         };
-        let (suite, checkers) = suite_of(&problem, spec, Path::new(spec).is_file(), judging)?;
+        let (suite, checkers) = suite_of(&problem, spec, Path::new(spec).is_file(), &judging)?;
         let timeout = problem
             .time
             .fixed
@@ -126,31 +118,14 @@ impl ProblemPack {
                  name the folder"
             ))
         } else {
-            reference_of(&problem, &table)
+            programs::reference(&problem, &table)
         };
-        let checker_env = match (&validator, judging) {
-            (Some(v), Judging::Custom) => vec![custom_check::checker_env(v)?],
+        let checker_env = match &judging {
+            Judging::Custom(v) => vec![custom_check::checker_env(v)?],
             _ => Vec::new(),
         };
-        let driver = match (validator, judging) {
-            (Some(validator), Judging::Interactive) => Some(Arc::new(Driver {
-                validator,
-                cases: problem
-                    .root
-                    .all_cases()
-                    .into_iter()
-                    .map(|(g, c)| {
-                        let case = conversation::Case {
-                            input: c.input.clone(),
-                            answer: c.answer.clone(),
-                            flags: g.flags.validator_flags.clone(),
-                        };
-                        (c.name.clone(), case)
-                    })
-                    .collect(),
-                time_limit: timeout,
-                output_cap: problem.output_cap,
-            })),
+        let driver = match judging {
+            Judging::Interactive(v) => Some(Arc::new(Driver::of(&problem, v, timeout))),
             _ => None,
         };
         Ok(Self {
@@ -172,75 +147,6 @@ impl ProblemPack {
     }
 }
 
-/// The package's output validator at `path`, built once (`mark`'s
-/// checks run the build its own load made: [`programs::prepare_in_place`]);
-/// one that cannot be built is a fault of the package.
-fn build_validator(spec: &str, path: &Path, table: &Table) -> Result<Target, String> {
-    const NAME: &str = "the output validator";
-    let ready = if path.is_dir() {
-        programs::prepare_in_place(path, NAME, table)?
-    } else {
-        let stage = tempfile::Builder::new()
-            .prefix("conformance-validator-")
-            .tempdir()
-            .map_err(|e| format!("cannot stage {NAME}: {e}"))?;
-        programs::prepare(path, NAME, table, stage.path())?
-    };
-    match ready {
-        Ready::Built(target) => Ok(target),
-        Ready::Skipped(why) => Err(format!("--spec {spec}: {NAME} cannot run: {why}")),
-        Ready::CompileError(log) => Err(format!("--spec {spec}: {NAME} does not compile:\n{log}")),
-    }
-}
-
-/// The first accepted submission a language runs without compiling: its
-/// run line and its folder.
-fn reference_of(problem: &Problem, table: &Table) -> Result<(String, PathBuf), String> {
-    for sub in problem
-        .submissions
-        .iter()
-        .filter(|s| s.folder == "accepted")
-    {
-        let (dir, files) = if sub.path.is_dir() {
-            let names = std::fs::read_dir(&sub.path)
-                .map_err(|e| format!("{}: {e}", sub.path.display()))?
-                .filter_map(Result::ok)
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect::<Vec<_>>();
-            (sub.path.clone(), names)
-        } else {
-            let parent = sub.path.parent().unwrap_or(Path::new(".")).to_owned();
-            let name = sub
-                .path
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            (parent, vec![name])
-        };
-        if let Some(lang) = table.detect(&files).filter(|l| l.compile.is_none()) {
-            // The run starts in a fresh folder: the files by absolute
-            // path, which a line of words must hold unquoted.
-            let dir = std::path::absolute(&dir).unwrap_or(dir);
-            let absolute: Vec<String> = files
-                .iter()
-                .map(|f| dir.join(f).display().to_string())
-                .collect();
-            if absolute
-                .iter()
-                .all(|f| shlex::try_quote(f).is_ok_and(|q| q == f.as_str()))
-            {
-                let (_, run) = languages::lines(lang, &absolute);
-                return Ok((run, dir));
-            }
-        }
-    }
-    Err(
-        "no accepted submission runs without compiling (diff needs one as the reference: a \
-         Python, JavaScript, Ruby or shell submission in submissions/accepted)"
-            .to_owned(),
-    )
-}
-
 /// The category a group's cases are in: its folder's name (a category
 /// is the folder its cases are in: `group1` of `secret/group1`), or
 /// `data` for cases right inside `data/`.
@@ -253,8 +159,8 @@ fn category_of(group: &Group) -> &str {
 
 /// The checker name of a group: the default validator or the
 /// package's own, and the group's flags.
-fn checker_of(group: &Group, judging: Judging) -> String {
-    if judging == Judging::Custom {
+fn checker_of(group: &Group, judging: &Judging) -> String {
+    if matches!(judging, Judging::Custom(_)) {
         return custom_check::checker_name(&group.flags.validator_flags);
     }
     std::iter::once(DEFAULT_VALIDATOR)
@@ -341,7 +247,7 @@ fn suite_of(
     problem: &Problem,
     spec: &str,
     unpacked: bool,
-    judging: Judging,
+    judging: &Judging,
 ) -> Result<(&'static EmbeddedSuite, Vec<&'static str>), String> {
     let yaml = |v: &serde_json::Value| {
         yaml_serde::to_string(v).map_err(|e| format!("{spec}: a case written as YAML: {e}"))
@@ -374,7 +280,8 @@ fn suite_of(
             "title": format!("test group {category}"),
             "visibility": if public { "public" } else { "secret" },
         }));
-        let checker = (judging != Judging::Interactive).then(|| checker_of(group, judging));
+        let conversation = matches!(judging, Judging::Interactive(_));
+        let checker = (!conversation).then(|| checker_of(group, judging));
         for case in &group.cases {
             let stem = case.name.rsplit('/').next().unwrap_or(&case.name);
             let at = if group.name.is_empty() {

@@ -15,6 +15,7 @@ use std::time::Duration;
 
 use crate::exec::driver::{CaseDriver, Conversation, DriveSettings, Exchange};
 use crate::exec::run::Target;
+use crate::packs::problem::package::Problem;
 use crate::packs::problem::run::{CaseLimits, Fault, Verdict};
 
 /// One case as the driver runs it.
@@ -47,6 +48,30 @@ pub fn script(name: &str) -> serde_json::Value {
 }
 
 impl Driver {
+    /// The driver of `problem`'s cases, joined to `validator` (built),
+    /// each case given `time_limit`.
+    pub fn of(problem: &Problem, validator: Target, time_limit: Duration) -> Self {
+        let cases = problem
+            .root
+            .all_cases()
+            .into_iter()
+            .map(|(g, c)| {
+                let case = Case {
+                    input: c.input.clone(),
+                    answer: c.answer.clone(),
+                    flags: g.flags.validator_flags.clone(),
+                };
+                (c.name.clone(), case)
+            })
+            .collect();
+        Self {
+            validator,
+            cases,
+            time_limit,
+            output_cap: problem.output_cap,
+        }
+    }
+
     fn case(&self, script: &serde_json::Value) -> Result<(&str, &Case), String> {
         let name = script
             .get("case")

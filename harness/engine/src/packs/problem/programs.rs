@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use crate::exec::run::Target;
 use crate::packs::folder::model::{self, Recipe};
 use crate::packs::problem::languages::{self, Table};
+use crate::packs::problem::package::Problem;
 
 /// A program made ready, or why not.
 #[derive(Debug, Clone)]
@@ -135,6 +136,75 @@ fn built(dir: PathBuf, compile: Option<String>, run: String, name: &str) -> Read
                 .join("\n"),
         ),
     }
+}
+
+/// The package's output validator at `path`, built once (`mark`'s
+/// checks run the build its own load made: [`prepare_in_place`]);
+/// one that cannot be built is a fault of the package.
+pub fn validator(spec: &str, path: &Path, table: &Table) -> Result<Target, String> {
+    const NAME: &str = "the output validator";
+    let ready = if path.is_dir() {
+        prepare_in_place(path, NAME, table)?
+    } else {
+        let stage = tempfile::Builder::new()
+            .prefix("conformance-validator-")
+            .tempdir()
+            .map_err(|e| format!("cannot stage {NAME}: {e}"))?;
+        prepare(path, NAME, table, stage.path())?
+    };
+    match ready {
+        Ready::Built(target) => Ok(target),
+        Ready::Skipped(why) => Err(format!("--spec {spec}: {NAME} cannot run: {why}")),
+        Ready::CompileError(log) => Err(format!("--spec {spec}: {NAME} does not compile:\n{log}")),
+    }
+}
+
+/// The first accepted submission a language runs without compiling: its
+/// run line and its folder.
+pub fn reference(problem: &Problem, table: &Table) -> Result<(String, PathBuf), String> {
+    for sub in problem
+        .submissions
+        .iter()
+        .filter(|s| s.folder == "accepted")
+    {
+        let (dir, files) = if sub.path.is_dir() {
+            let names = std::fs::read_dir(&sub.path)
+                .map_err(|e| format!("{}: {e}", sub.path.display()))?
+                .filter_map(Result::ok)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect::<Vec<_>>();
+            (sub.path.clone(), names)
+        } else {
+            let parent = sub.path.parent().unwrap_or(Path::new(".")).to_owned();
+            let name = sub
+                .path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            (parent, vec![name])
+        };
+        if let Some(lang) = table.detect(&files).filter(|l| l.compile.is_none()) {
+            // The run starts in a fresh folder: the files by absolute
+            // path, which a line of words must hold unquoted.
+            let dir = std::path::absolute(&dir).unwrap_or(dir);
+            let absolute: Vec<String> = files
+                .iter()
+                .map(|f| dir.join(f).display().to_string())
+                .collect();
+            if absolute
+                .iter()
+                .all(|f| shlex::try_quote(f).is_ok_and(|q| q == f.as_str()))
+            {
+                let (_, run) = languages::lines(lang, &absolute);
+                return Ok((run, dir));
+            }
+        }
+    }
+    Err(
+        "no accepted submission runs without compiling (diff needs one as the reference: a \
+         Python, JavaScript, Ruby or shell submission in submissions/accepted)"
+            .to_owned(),
+    )
 }
 
 #[cfg(test)]
