@@ -495,3 +495,25 @@ fn mark_of_an_interactive_class_shows_no_secret_and_no_program_reads_the_answers
         "{marker}"
     );
 }
+
+#[test]
+fn an_interactive_program_is_contained_with_fds_0_to_2_only() {
+    let dir = tempfile::tempdir().expect("dir");
+    let package = copy("guess", dir.path(), &[], &["sample/1"]);
+    // Its first guess is the list of its descriptors (`ls` opens the
+    // fourth to read the folder), which the validator quotes.
+    let out = Command::cargo_bin("boxes-harness")
+        .expect("the harness binary")
+        .env("NO_COLOR", "1")
+        .arg("--spec")
+        .arg(&package)
+        .args(["--bin", "sh -c 'ls /proc/self/fd | tr \"\\n\" \" \"; echo'"])
+        .output()
+        .expect("the harness runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("conversation: the output validator: guess 1 is not a number: '0 1 2 3'"),
+        "{text}"
+    );
+}

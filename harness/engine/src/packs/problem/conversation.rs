@@ -8,7 +8,8 @@
 //! refusal naming the verdict and the validator's reason (a problem
 //! package has no rule IDs: the refusal cites none). A validator that
 //! exits with neither 42 nor 43 is a fault of the package (`Err`: exit 2
-//! at `run`), never the program's.
+//! at `run`), never the program's; so is a validator's score
+//! (`score.txt`), which these commands do not take yet.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -113,6 +114,12 @@ impl CaseDriver for Driver {
             limits,
         )
         .map_err(|Fault(f)| format!("case data/{name}: {f} (a fault of the package)"))?;
+        if let Some(score) = r.score {
+            return Err(format!(
+                "case data/{name}: {}",
+                super::custom_check::no_scores(&score.to_string())
+            ));
+        }
         let ending = format!(
             "{} after {:.2} s",
             r.verdict.short(),

@@ -14,6 +14,8 @@
 //!   reason on stdout, as a checker gives it); any other ending is a fault
 //!   of the package (exit 2, the validator's stderr passed on: a
 //!   traceback is shown as a crashing checker's is), never the program's.
+//! - A validator's score (`score.txt`) is not taken yet: a case it scores
+//!   is a fault ([`no_scores`]) rather than marks that ignore it.
 
 use std::ffi::OsString;
 use std::io::Read as _;
@@ -51,11 +53,23 @@ pub fn checker_env(validator: &crate::exec::run::Target) -> Result<(OsString, Os
     Ok((VALIDATOR_ENV.into(), line.into()))
 }
 
-/// How the validator's run went: its status, its message, its stderr.
+/// How the validator's run went: its status, its message, its score
+/// (`score.txt`), its stderr.
 struct Ran {
     status: std::process::ExitStatus,
     message: String,
+    score: String,
     stderr: String,
+}
+
+/// Why a case a validator scored is not judged here: `run` and `mark`
+/// mark a case passed or failed (shared by weight in its group), so a
+/// validator's own score would be lost without a word.
+pub fn no_scores(score: &str) -> String {
+    format!(
+        "the output validator wrote score.txt ({score}): run and mark do not take a \
+         validator's score yet (verify does); the marks would not follow it"
+    )
 }
 
 /// Reads at most [`READ_CAP`] bytes of `path`, as text.
@@ -96,6 +110,7 @@ fn run_validator(flags: &[&str]) -> Result<Ran, String> {
     Ok(Ran {
         status,
         message: read_bounded(&feedback.join("judgemessage.txt")),
+        score: read_bounded(&feedback.join("score.txt")),
         stderr: read_bounded(stderr_path),
     })
 }
@@ -132,6 +147,7 @@ pub fn checker_main(name: &str) -> ExitCode {
         Err(e) => return fault(e),
     };
     match ran.status.code() {
+        Some(42 | 43) if !ran.score.is_empty() => fault(no_scores(&ran.score)),
         Some(42) => ExitCode::SUCCESS,
         Some(43) => {
             println!("{}", reason(&ran.message));
@@ -143,7 +159,8 @@ pub fn checker_main(name: &str) -> ExitCode {
                 ran.status
             );
             if !ran.message.is_empty() {
-                why.push_str(&format!("; judgemessage.txt: {}", ran.message));
+                why.push_str("; judgemessage.txt: ");
+                why.push_str(&ran.message);
             }
             // Its own words last: a traceback is seen as one.
             if !ran.stderr.is_empty() {
