@@ -16,8 +16,12 @@
 //! `watch` (supervising it to its end and settling what it left),
 //! `ending` (how a run ended, its streams, time limits in words), `files`
 //! (the files placed in the sandbox and surveyed after), `reads` (stdin fed
-//! a line at a time, each read seen), `joined` (stdin and stdout another
-//! program's pipes).
+//! a line at a time, each read seen).
+//!
+//! One piece: a run's entry points ([`run`], [`run_with_activity`],
+//! [`run_joined`], whose stdin and stdout are another program's pipes)
+//! and the one path they share, with its tests; the parts are the
+//! submodules above.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -34,7 +38,6 @@ mod files;
 #[cfg(test)]
 mod interactive_tests;
 mod invocation;
-mod joined;
 mod mode;
 mod outcome;
 mod pipes;
@@ -55,7 +58,6 @@ pub use invocation::{
     DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Invocation, KEEP_WINDOW, Keep, MIN_TIME_LIMIT,
     SLOWDOWN_ALLOWED, limit_from_reference, recorded_reference_ms,
 };
-pub use joined::run_joined;
 pub use mode::Mode;
 pub use outcome::{Activity, Dropped, NoStart, Outcome, RunError};
 pub use reads::Reads;
@@ -90,7 +92,18 @@ pub fn run_with_activity(inv: &Invocation) -> Result<(Outcome, Activity), RunErr
     }
 }
 
-/// One run of `inv` with its stdout (and stdin) connected as `plan` says.
+/// [`run`] with stdin and stdout another program's pipes (an interactive
+/// problem's validator, outside this containment): contained as any run,
+/// stderr read, stdout not. Run once: a conversation cannot be replayed.
+pub fn run_joined(
+    inv: &Invocation,
+    stdin: std::os::fd::OwnedFd,
+    stdout: std::os::fd::OwnedFd,
+) -> Result<(Outcome, Activity), RunError> {
+    run_planned(inv, spawn::StdoutPlan::Joined { stdin, stdout })
+}
+
+/// One run of `inv`, stdout (and stdin) connected as `plan` says.
 fn run_planned(inv: &Invocation, plan: spawn::StdoutPlan) -> Result<(Outcome, Activity), RunError> {
     let containment = sandbox::containment();
     // A program under test reads the system, its case folder and its own
