@@ -337,15 +337,25 @@ fn run_names_a_custom_validators_reason_and_a_crashing_validator_is_exit_2() {
     );
 }
 
-/// What `mark_class` found: `marks.csv`, the student-facing files
-/// holding a needle, the output folder (in the temporary folder).
-type Marked = (String, Vec<String>, PathBuf, tempfile::TempDir);
+/// What `mark_class` found: `marks.csv`, the marker's `results.json`
+/// of ben, the output folder (in the temporary folder).
+type Marked = (String, String, PathBuf, tempfile::TempDir);
+
+/// Column `n` of `marks.csv` for ana, ben and cy.
+fn column(csv: &str, n: usize) -> [String; 3] {
+    ["ana", "ben", "cy"].map(|who| {
+        let row = csv
+            .lines()
+            .find(|l| l.starts_with(&format!("{who},")))
+            .expect("a row");
+        row.split(',').nth(n).expect("the column").to_owned()
+    })
+}
 
 /// A class on a copy of the example `name` (the cases `cases` and one
 /// more secret case `extra`), each student's `main.py` (`PACKAGE` its
-/// path), marked at the default containment: the marks, and every
-/// student-facing file holding one of `needles` (none should: they are
-/// the secret case's).
+/// path), marked at the default containment; no student-facing file
+/// holds one of `needles` (the secret case's).
 fn mark_class(
     name: &str,
     cases: &[&str],
@@ -403,7 +413,10 @@ fn mark_class(
         }
     }
     let csv = std::fs::read_to_string(out.join("marks.csv")).expect("marks.csv");
-    (csv, leaks, out, temp)
+    assert_eq!(leaks, Vec::<String>::new(), "{csv}");
+    let marker =
+        std::fs::read_to_string(out.join("marker/ben/results.json")).expect("the marker's results");
+    (csv, marker, out, temp)
 }
 
 /// A submission that reads every answer it can reach: the package's
@@ -414,7 +427,7 @@ const PEEK: &str = "import glob\nfound = []\nfor p in sorted(glob.glob('PACKAGE/
 
 #[test]
 fn mark_of_a_custom_validator_class_shows_no_secret_and_no_program_reads_the_answers() {
-    let (csv, leaks, out, _temp) = mark_class(
+    let (csv, marker, out, _temp) = mark_class(
         "pairsum",
         &["sample/1"],
         ("zebra", "8675309\n", "1 8675308\n"),
@@ -429,21 +442,8 @@ fn mark_of_a_custom_validator_class_shows_no_secret_and_no_program_reads_the_ans
         ],
         &["8675309", "4337654"],
     );
-    assert_eq!(leaks, Vec::<String>::new(), "{csv}");
-    let total = |who: &str| {
-        let row = csv
-            .lines()
-            .find(|l| l.starts_with(&format!("{who},")))
-            .expect("a row");
-        row.split(',').nth(8).expect("total").to_owned()
-    };
-    assert_eq!(
-        [total("ana"), total("ben"), total("cy")],
-        ["2", "0", "0"],
-        "{csv}"
-    );
-    let marker =
-        std::fs::read_to_string(out.join("marker/ben/results.json")).expect("the marker's results");
+    // The total.
+    assert_eq!(column(&csv, 8), ["2", "0", "0"], "{csv}");
     assert!(marker.contains("4337654 4337654"), "{marker}");
     let cy = std::fs::read_to_string(out.join("submissions/cy/report.txt")).expect("report");
     assert!(cy.contains("got 'nothing'"), "{cy}");
@@ -453,7 +453,7 @@ fn mark_of_a_custom_validator_class_shows_no_secret_and_no_program_reads_the_ans
 fn mark_of_an_interactive_class_shows_no_secret_and_no_program_reads_the_answers() {
     let guesses = "for g in found_or + list(range(1, 11)):\n    print(g, flush=True)\n    \
                    if input().strip() == 'correct':\n        break\n";
-    let (csv, leaks, out, _temp) = mark_class(
+    let (csv, marker, _out, _temp) = mark_class(
         "guess",
         &["sample/1"],
         ("zebra", "637\n", "637\n"),
@@ -473,23 +473,9 @@ fn mark_of_an_interactive_class_shows_no_secret_and_no_program_reads_the_answers
         // shown for a conversation (a time could hold the digits).
         &["finding 637"],
     );
-    assert_eq!(leaks, Vec::<String>::new(), "{csv}");
-    let secret = |who: &str| {
-        let row = csv
-            .lines()
-            .find(|l| l.starts_with(&format!("{who},")))
-            .expect("a row");
-        row.split(',').nth(7).expect("secret").to_owned()
-    };
-    // Guessing 1 to 10 finds the sample's 1, never the secret 637: nor
-    // does a program looking for the answer files.
-    assert_eq!(
-        [secret("ana"), secret("ben"), secret("cy")],
-        ["1", "0", "0"],
-        "{csv}"
-    );
-    let marker =
-        std::fs::read_to_string(out.join("marker/ben/results.json")).expect("the marker's results");
+    // The secret group: guessing 1 to 10 finds the sample's 1, never the
+    // secret 637; nor does a program looking for the answer files.
+    assert_eq!(column(&csv, 7), ["1", "0", "0"], "{csv}");
     assert!(
         marker.contains("10 guesses without finding 637"),
         "{marker}"

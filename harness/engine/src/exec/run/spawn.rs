@@ -175,19 +175,7 @@ pub(super) fn spawn_grouped(
     // Spawned under the registry's lock: nothing else would kill a group
     // an interrupt missed.
     let spawned = ticket
-        .spawn_locked(
-            || {
-                let r = cmd.spawn();
-                // The command holds our copy of the terminal's slave side:
-                // it must close now, or reading the master never ends.
-                drop(cmd);
-                r
-            },
-            |r| match r {
-                Ok(child) => Killer::Group(Pid::from_child(child)),
-                Err(_) => Killer::NotStarted,
-            },
-        )
+        .spawn_group(cmd)
         .map_err(|Interrupted| RunError::Interrupted)?;
     let mut child = spawned.map_err(|source| RunError::Spawn {
         path: inv.target.path().to_owned(),

@@ -24,7 +24,7 @@ use std::io::Read as _;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::exec::interrupt::{Killer, Ticket};
+use crate::exec::interrupt::Ticket;
 use crate::exec::run::{self, Ending, Invocation, Limits, Target};
 use crate::packs::problem::run::{CaseLimits, CaseResult, Fault, Verdict, decide};
 
@@ -121,22 +121,9 @@ fn start_validator(
         .stdout(Stdio::from(stdout))
         .stderr(Stdio::from(stderr));
     std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-    let spawned = ticket
-        .spawn_locked(
-            || {
-                let r = cmd.spawn();
-                // Our copies of its pipe ends close now: the program sees
-                // the end of its input when the validator's end closes.
-                drop(cmd);
-                r
-            },
-            |r| match r {
-                Ok(child) => rustix::process::Pid::from_raw(child.id().cast_signed())
-                    .map_or(Killer::NotStarted, Killer::Group),
-                Err(_) => Killer::NotStarted,
-            },
-        )
-        .map_err(|i| Fault(i.to_string()))?;
+    // Our copies of its pipe ends close at once: the program sees the end
+    // of its input when the validator's end closes.
+    let spawned = ticket.spawn_group(cmd).map_err(|i| Fault(i.to_string()))?;
     let child = spawned.map_err(|e| fault("cannot start the output validator", e))?;
     Ok(Side {
         dir,
