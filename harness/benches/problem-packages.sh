@@ -35,7 +35,7 @@ cpp:
     run: '{binary}'
 java:
     compile: 'javac -encoding UTF-8 -sourcepath {path} -d {path} {files}'
-    run: 'java -Xmx256m -Xss64m -XX:+UseSerialGC -cp {path} {mainclass}'
+    run: 'java -Dfile.encoding=UTF-8 -XX:+UseSerialGC -XX:ActiveProcessorCount=1 -XX:ReservedCodeCacheSize=64m -XX:CompressedClassSpaceSize=128m -Xss64m -Xmx{memlim}m -cp {path} {mainclass}'
 python3:
     name: 'Python 3'
     compile: 'python3 -m py_compile {files}'

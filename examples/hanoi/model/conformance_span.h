@@ -324,10 +324,18 @@ SPAN_API void span_empty(const char *rules, const char *what) {
     free(r);
 }
 
+/* Records a ruling, its detail a printf format over `args`, when this run
+ * is traced (nothing is formatted otherwise). */
 static void span_note(int stopped, const char *rule, const char *kind, const char *says,
-                      const char *line, size_t len, const char *exit_rule, char *detail) {
+                      const char *line, size_t len, const char *exit_rule, const char *format,
+                      va_list args) {
     struct span_ruling *r, *rulings;
     size_t i;
+    char *detail;
+    if (!span_on()) {
+        return;
+    }
+    detail = span_vformat(format, args);
     rulings = (struct span_ruling *)span_room(span_state.rulings, &span_state.caprulings,
                                               span_state.nrulings, sizeof *rulings);
     if (!rulings) {
@@ -372,27 +380,17 @@ static void span_note(int stopped, const char *rule, const char *kind, const cha
 SPAN_API void span_rejected(const char *rule, const char *kind, const char *says,
                             const char *line, size_t len, const char *detail, ...) {
     va_list args;
-    char *d;
-    if (!span_on()) {
-        return;
-    }
     va_start(args, detail);
-    d = span_vformat(detail, args);
+    span_note(0, rule, kind, says, line, len, "", detail, args);
     va_end(args);
-    span_note(0, rule, kind, says, line, len, "", d);
 }
 
 SPAN_API void span_stopped(const char *rule, const char *kind, const char *says,
                            const char *exit_rule, const char *detail, ...) {
     va_list args;
-    char *d;
-    if (!span_on()) {
-        return;
-    }
     va_start(args, detail);
-    d = span_vformat(detail, args);
+    span_note(1, rule, kind, says, "", 0, exit_rule, detail, args);
     va_end(args);
-    span_note(1, rule, kind, says, "", 0, exit_rule, d);
 }
 
 static void span_aside(const char *channel, const char *data, size_t len, const char *rules,

@@ -5,7 +5,11 @@
 //! custom validator), and a submission put in the wrong folder makes
 //! `verify` exit 1 naming it; and a package as a spec pack: the default
 //! run judges a program by the validator (the cause naming the group and
-//! its reason), `mark` gives marks per group. To stay cheap each test copies a package
+//! its reason), `mark` gives marks per group, and marks a class in any
+//! language (a multi-file Java submission whose class holding `main` is
+//! not named after its file, a Python one; a missing compiler the
+//! environment's failure, a compile error the student's). To stay cheap
+//! each test copies a package
 //! keeping its Python submissions only (no compiler runs) and, where a
 //! package has many cases, fewer of them.
 
@@ -199,6 +203,22 @@ fn harness(args: &[&std::ffi::OsStr]) -> (Option<i32>, String) {
     (out.status.code(), text)
 }
 
+/// `mark --spec PACKAGE CLASS --out OUT`, two at a time.
+fn mark(package: &Path, class: &Path, out: &Path) -> (Option<i32>, String) {
+    harness(&[
+        "mark".as_ref(),
+        "--spec".as_ref(),
+        package.as_os_str(),
+        class.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+        "--jobs".as_ref(),
+        "2".as_ref(),
+        // Marks, not containment (tests/it/contain.rs and mark's own).
+        "--allow-weaker-containment".as_ref(),
+    ])
+}
+
 #[test]
 fn run_passes_an_accepted_submission_and_fails_a_wrong_one_naming_group_and_reason() {
     let dir = tempfile::tempdir().expect("dir");
@@ -264,16 +284,7 @@ fn mark_gives_marks_per_group_and_a_scoring_problem_its_group_scores() {
     std::fs::create_dir_all(class.join("cy")).expect("mkdir");
     std::fs::write(class.join("cy/zero.py"), "print(0)\n").expect("write");
     let out = dir.path().join("out");
-    let (code, text) = harness(&[
-        "mark".as_ref(),
-        "--spec".as_ref(),
-        package.as_os_str(),
-        class.as_os_str(),
-        "--out".as_ref(),
-        out.as_os_str(),
-        // Marks, not containment (tests/it/contain.rs and mark's own).
-        "--allow-weaker-containment".as_ref(),
-    ]);
+    let (code, text) = mark(&package, &class, &out);
     assert_eq!(code, Some(0), "{text}");
     let csv = std::fs::read_to_string(out.join("marks.csv")).expect("marks.csv");
     let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
@@ -501,5 +512,82 @@ fn an_interactive_program_is_contained_with_fds_0_to_2_only() {
     assert!(
         text.contains("conversation: the output validator: guess 1 is not a number: '0 1 2 3'"),
         "{text}"
+    );
+}
+
+#[test]
+fn mark_builds_each_submission_in_its_own_language() {
+    let dir = tempfile::tempdir().expect("dir");
+    let package = copy("hello", dir.path(), &[], &["sample/1", "secret/01"]);
+    // Kotlin's compiler named as one no machine has: the skip path,
+    // whether or not kotlinc is installed here.
+    std::fs::write(
+        package.join("languages.yaml"),
+        "kotlin:\n  compile: no-kotlinc-here -d {path} {files}\n",
+    )
+    .expect("languages.yaml");
+    let class = dir.path().join("class");
+    let java = "import java.util.Scanner;\n\nclass Main {\n    public static void main(String[] args) {\n        \
+                System.out.println(Greeter.greet(new Scanner(System.in).nextLine().trim()));\n    }\n}\n";
+    let greeter = "public class Greeter {\n    static String greet(String name) {\n        \
+                   return \"Hello, \" + name + \"!\";\n    }\n}\n";
+    for (who, file, text) in [
+        ("ada", "Solution.java", java),
+        ("ada", "Greeter.java", greeter),
+        (
+            "bo",
+            "hello.py",
+            "name = input().strip()\nprint(f\"Hello, {name}!\")\n",
+        ),
+        (
+            "cy",
+            "Hello.kt",
+            "fun main() = println(\"Hello, \" + readLine()!!.trim() + \"!\")\n",
+        ),
+        ("di", "hello.c", "int main(void) { return 0 }\n"),
+    ] {
+        std::fs::create_dir_all(class.join(who)).expect("mkdir");
+        std::fs::write(class.join(who).join(file), text).expect("write");
+    }
+    let out = dir.path().join("out");
+    let (code, text) = mark(&package, &class, &out);
+    // The missing compiler is the environment's: mark exits non-zero
+    // saying so (exit 3), and no student is charged for it.
+    assert_eq!(code, Some(3), "{text}");
+    assert!(
+        text.contains("ENVIRONMENT FAILURE")
+            && text.contains("skipped: no no-kotlinc-here (Kotlin): cy"),
+        "{text}"
+    );
+    let csv = std::fs::read_to_string(out.join("marks.csv")).expect("marks.csv");
+    let row = |who: &str| {
+        csv.lines()
+            .find(|l| l.starts_with(&format!("{who},")))
+            .unwrap_or_else(|| panic!("{who} in {csv}"))
+            .to_owned()
+    };
+    // Java: javac once, the JVM started on `Main` (in Solution.java) with
+    // its heap from the package's memory limit; Python as it was.
+    assert!(row("ada").starts_with("ada,,,,ok,0,1,1,2,2,0,0,"), "{csv}");
+    assert!(row("bo").starts_with("bo,,,,ok,0,1,1,2,2,0,0,"), "{csv}");
+    // No mark at all (a gradebook reads none, not 0), the reason in the
+    // first-cause column.
+    assert!(
+        row("cy").starts_with(
+            "cy,,,,failed,0,,,,0,0,0,skipped: no no-kotlinc-here (Kotlin): not installed where \
+             the marks run"
+        ),
+        "{csv}"
+    );
+    // A compile error is the student's build failure, never the machine's.
+    assert!(row("di").starts_with("di,,,,failed,0,0,0,0,"), "{csv}");
+    assert!(!text.contains(": di") && !text.contains("di,"), "{text}");
+    let launcher =
+        std::fs::read_to_string(out.join("programs/ada/solution")).expect("ada's launcher");
+    assert!(
+        launcher.contains(" -XX:+UseSerialGC ")
+            && launcher.contains(" -Xmx")
+            && launcher.contains(" -cp \"$d\" Main \"$@\""),
+        "{launcher}"
     );
 }

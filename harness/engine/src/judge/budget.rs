@@ -235,7 +235,6 @@ impl EarlyStop {
         let notes = Notes {
             summary: case.map(|c| c.summary.clone()).unwrap_or_default(),
             rules: case.map(|c| c.rules.clone()).unwrap_or_default(),
-            hint: None,
             reproduce: if self.offer {
                 rerun.command(file)
             } else {
@@ -243,14 +242,7 @@ impl EarlyStop {
                  own reproduce line"
                     .to_owned()
             },
-            rebless: None,
-            prompt: None,
-            provenance: None,
-            weight: 0,
-            judged: Vec::new(),
-            decided: Vec::new(),
-            file_rules: Vec::new(),
-            unchanged: Vec::new(),
+            ..Notes::default()
         };
         Verdict::Failed(Box::new(self.failure(notes)))
     }

@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::exec::run::{Ending, Invocation, Keep, Limits, Mode, Target};
-use crate::judge::compare::Oracle;
+use crate::judge::compare::{Checked, Oracle};
 use crate::judge::provenance::{self, Record, Span};
 
 /// A checker's time limit.
@@ -163,7 +163,7 @@ impl Checkers {
         part: &str,
         expected: &[u8],
         actual: &[u8],
-    ) -> Result<Option<String>, String> {
+    ) -> Checked {
         let (target, mut env) = self.target(command)?;
         let dir = ".conformance";
         let mut args = Vec::new();
@@ -340,13 +340,7 @@ impl Oracle for CaseOracle<'_> {
         })
     }
 
-    fn check(
-        &self,
-        command: &str,
-        part: &str,
-        expected: &[u8],
-        actual: &[u8],
-    ) -> Result<Option<String>, String> {
+    fn check(&self, command: &str, part: &str, expected: &[u8], actual: &[u8]) -> Checked {
         self.checkers
             .check(command, self.inv, part, expected, actual)
     }

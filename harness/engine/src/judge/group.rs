@@ -421,26 +421,8 @@ mod tests {
     use std::time::Duration;
 
     fn result(name: &str, mismatches: &[Mismatch]) -> CaseResult {
-        CaseResult {
-            name: name.to_owned(),
-            category: None,
-            rules: Vec::new(),
-            tags: Vec::new(),
-            ambiguous: false,
-            secret: false,
-            expected_status: None,
-            actual: None,
-            verdict: Verdict::Failed(Box::new(CaseFailure::new(
-                mismatches,
-                b"",
-                Notes::default(),
-            ))),
-            time: Duration::ZERO,
-            weight: 1.0,
-            deductions: Vec::new(),
-            forgiven: Vec::new(),
-            warning: None,
-        }
+        let failure = CaseFailure::new(mismatches, b"", Notes::default());
+        CaseResult::new(name, Verdict::Failed(Box::new(failure)))
     }
 
     fn extra(grid: &[u8], n: u8) -> Mismatch {

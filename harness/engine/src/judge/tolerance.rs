@@ -355,19 +355,21 @@ mod tests {
         assert_eq!(accepts(&r, b"", b"Usage: a\n"), Ok(false));
     }
 
+    /// The model's `expected` bytes judged under `tolerance`.
+    fn segment<'a>(tolerance: &'a Tolerance, expected: &'a [u8]) -> Segment<'a> {
+        Segment {
+            tolerance,
+            expected,
+        }
+    }
+
     #[test]
     fn a_loose_prompt_then_an_exact_line() {
         let s = loose(true, false);
         let e = Tolerance::Exact;
         let parts = [
-            Segment {
-                tolerance: &s,
-                expected: b"plaintext:  ",
-            },
-            Segment {
-                tolerance: &e,
-                expected: b"ciphertext: IFMMP\n",
-            },
+            segment(&s, b"plaintext:  "),
+            segment(&e, b"ciphertext: IFMMP\n"),
         ];
         assert_eq!(
             accepts_segments(&parts, b"plaintext: ciphertext: IFMMP\n"),
@@ -383,29 +385,11 @@ mod tests {
             accepts_segments(&parts, b"plaintext:ciphertext: IFMMP\n"),
             Ok(true)
         );
-        let inside = [
-            Segment {
-                tolerance: &s,
-                expected: b"plain text: ",
-            },
-            Segment {
-                tolerance: &e,
-                expected: b"x\n",
-            },
-        ];
+        let inside = [segment(&s, b"plain text: "), segment(&e, b"x\n")];
         assert_eq!(accepts_segments(&inside, b"plaintext:x\n"), Ok(false));
         assert_eq!(accepts_segments(&inside, b"plain\t text:x\n"), Ok(true));
         let free = Tolerance::Nonempty;
-        let parts = [
-            Segment {
-                tolerance: &free,
-                expected: b"Usage: x KEY\n",
-            },
-            Segment {
-                tolerance: &e,
-                expected: b"bye\n",
-            },
-        ];
+        let parts = [segment(&free, b"Usage: x KEY\n"), segment(&e, b"bye\n")];
         assert_eq!(accepts_segments(&parts, b"give me a key\nbye\n"), Ok(true));
         assert_eq!(accepts_segments(&parts, b"bye\n"), Ok(false));
     }
@@ -433,15 +417,9 @@ mod tests {
         );
         // Under a span, too.
         let free = Tolerance::Nonempty;
-        let parts = [Segment {
-            tolerance: &free,
-            expected: message,
-        }];
+        let parts = [segment(&free, message)];
         assert_eq!(accepts_segments(&parts, traceback), Ok(false));
-        let parts = [Segment {
-            tolerance: &or,
-            expected: message,
-        }];
+        let parts = [segment(&or, message)];
         assert_eq!(accepts_segments(&parts, traceback), Ok(true));
     }
 

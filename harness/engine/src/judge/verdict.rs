@@ -87,6 +87,30 @@ pub struct CaseResult {
     pub warning: Option<Box<CaseFailure>>,
 }
 
+impl CaseResult {
+    /// The result of case `name` with `verdict` and nothing else known
+    /// yet: no category, rules, tags or run, weight 1, no time, nothing
+    /// forgiven.
+    pub fn new(name: impl Into<String>, verdict: Verdict) -> Self {
+        Self {
+            name: name.into(),
+            category: None,
+            rules: Vec::new(),
+            tags: Vec::new(),
+            ambiguous: false,
+            secret: false,
+            expected_status: None,
+            actual: None,
+            verdict,
+            time: Duration::ZERO,
+            weight: crate::model::weight::DEFAULT,
+            deductions: Vec::new(),
+            forgiven: Vec::new(),
+            warning: None,
+        }
+    }
+}
+
 /// The deductions of what a tolerance forgave: once per rule (the
 /// greatest, when two parts of one case charge the same rule).
 pub fn deductions(forgiven: &[Forgiven]) -> Vec<Deduction> {

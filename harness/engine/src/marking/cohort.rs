@@ -540,13 +540,17 @@ pub fn csv(suite: &SuiteInfo, marks: &[SubmissionMark]) -> String {
             m.build,
             m.warnings
         );
+        // Not built for what the machine lacks (a compiler): no mark, so
+        // a gradebook reads none rather than 0, as for a `not marked` row.
+        let unmarked = m.build != BuildStatus::Ok && !m.environment.is_empty();
+        let shown = |x: f64| if unmarked { String::new() } else { number(x) };
         for c in &suite.categories {
             let earned = m
                 .categories
                 .iter()
                 .find(|x| x.name == c.name)
                 .map_or(0.0, |x| x.earned);
-            let _ = write!(out, ",{}", number(earned));
+            let _ = write!(out, ",{}", shown(earned));
         }
         let cause = m
             .first_cause()
@@ -570,7 +574,7 @@ pub fn csv(suite: &SuiteInfo, marks: &[SubmissionMark]) -> String {
         let _ = writeln!(
             out,
             ",{},{},{},{},{},{},{}",
-            number(m.total),
+            shown(m.total),
             m.passed,
             m.failed,
             m.errors,

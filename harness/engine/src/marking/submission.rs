@@ -10,7 +10,7 @@ use sha2::{Digest as _, Sha256};
 
 use crate::exec::interrupt::Ticket;
 use crate::model::suite;
-use crate::packs::pack::BuildRecipe;
+use crate::packs::pack::{BuildRecipe, SubmissionBuild, SubmissionBuilds};
 
 use super::build::{self, BuildStatus};
 use super::check::{self, CheckOptions};
@@ -36,6 +36,9 @@ pub(super) enum Done {
 pub(super) struct Shared {
     pub(super) pack_name: String,
     pub(super) recipe: BuildRecipe,
+    /// Each submission's own build, when the pack picks it from the
+    /// submission's files ([`crate::packs::pack::Pack::submission_builds`]).
+    pub(super) builds: Option<std::sync::Arc<dyn SubmissionBuilds>>,
     /// The course's run line ([`Pack::run_line`]), if the program is not
     /// run itself.
     pub(super) run: Option<&'static str>,
@@ -113,10 +116,19 @@ pub(super) fn one(shared: &Shared, sub: &Submission) -> Done {
         environment: Vec::new(),
     };
     let files = unpack::read(&sub.source);
-    let line = match (&files, &shared.cli_build) {
-        (_, Some(line)) => line.clone(),
-        (Ok(f), None) => shared.recipe.line_for(f.top_names()).to_owned(),
-        (Err(_), None) => shared.recipe.otherwise.to_owned(),
+    // `Err`: not built, for what the machine lacks (the pack's build).
+    let build = match (&files, &shared.cli_build, &shared.builds) {
+        (_, Some(line), _) => Ok(line.clone()),
+        (Ok(f), None, Some(builds)) => match builds.build_for(f) {
+            SubmissionBuild::Line(line) => Ok(line),
+            SubmissionBuild::Lacks(what) => Err(what),
+        },
+        (Ok(f), None, None) => Ok(shared.recipe.line_for(f.top_names()).to_owned()),
+        (Err(_), None, _) => Ok(shared.recipe.otherwise.to_owned()),
+    };
+    let line = match &build {
+        Ok(line) => line.clone(),
+        Err(what) => format!("not built: {what}"),
     };
     mark.depends = match &files {
         Ok(f) => inputs_parts(shared, f, &line),
@@ -167,7 +179,8 @@ pub(super) fn one(shared: &Shared, sub: &Submission) -> Done {
             }
             Err(_) => return Done::Interrupted,
         };
-    match fill(shared, sub, files, &line, &staging, &ticket, &mut mark) {
+    let line = build.as_deref().map_err(String::as_str);
+    match fill(shared, sub, files, line, &staging, &ticket, &mut mark) {
         Ok(()) => {}
         Err(e) if e == check::INTERRUPTED || crate::exec::interrupt::interrupted() => {
             return Done::Interrupted;
@@ -196,13 +209,14 @@ pub(super) fn one(shared: &Shared, sub: &Submission) -> Done {
     }
 }
 
-/// Builds and checks a submission into `staging`; `Err` is the harness's
-/// fault (or an interrupt), never the submission's.
+/// Builds (by `line`; `Err`: what the machine lacks to build it) and
+/// checks a submission into `staging`; `Err` is the harness's fault (or
+/// an interrupt), never the submission's.
 fn fill(
     shared: &Shared,
     sub: &Submission,
     files: Result<crate::model::files::Files, String>,
-    line: &str,
+    line: Result<&str, &str>,
     staging: &Path,
     ticket: &Ticket,
     mark: &mut SubmissionMark,
@@ -217,6 +231,20 @@ fn fill(
             return write("build.log", format!("not built: {e}\n").as_bytes());
         }
     };
+    let line = match line {
+        Ok(line) => line,
+        Err(what) => {
+            // The course's environment, not the student, failed: nothing
+            // is charged, the row says why, and `mark` exits non-zero.
+            let why = format!(
+                "skipped: {what}: not installed where the marks run (the course environment's \
+                 failure; nothing charged)"
+            );
+            mark.environment = vec![format!("skipped: {what}")];
+            mark.reason = Some(why.clone());
+            return write("build.log", format!("not built: {why}\n").as_bytes());
+        }
+    };
     let flags = shared
         .check
         .memcheck
@@ -226,7 +254,7 @@ fn fill(
         line,
         shared.recipe.program,
         shared.build_timeout,
-        shared.run.is_some(),
+        shared.run.is_some() || shared.builds.is_some(),
         flags,
     )?;
     write("build.log", &built.log)?;

@@ -133,6 +133,7 @@ pub fn mark(
         depends,
         pack_name: pack.name().to_owned(),
         recipe,
+        builds: pack.submission_builds(),
         run: pack.run_line(),
         cli_build,
         out: cli.out.clone(),

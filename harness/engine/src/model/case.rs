@@ -76,6 +76,25 @@ pub struct Alternative {
 }
 
 impl Expectation {
+    /// A run that ends as `ending` printing exactly `stdout` and nothing
+    /// else: no stderr, no files, every part byte-exact, no reads counted
+    /// and no other reading.
+    #[must_use]
+    pub fn exactly(ending: Ending, stdout: Vec<u8>) -> Self {
+        Self {
+            ending,
+            stdout,
+            stderr: Vec::new(),
+            output_files: BTreeMap::new(),
+            absent_files: Vec::new(),
+            any_status: false,
+            matching: Matching::default(),
+            count_reads: false,
+            reads: None,
+            alternatives: Vec::new(),
+        }
+    }
+
     /// The expectation under `alternative`: its status and streams, the
     /// rest (files, tolerances, reads) as the case says.
     #[must_use]

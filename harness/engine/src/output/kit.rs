@@ -172,16 +172,8 @@ mod tests {
         );
         inv.files.push(("g/grid".into(), b"2 2\n".to_vec()));
         let expected = Expectation {
-            ending: Ending::Exited(3),
-            stdout: b"2 2\n0 0 h\n".to_vec(),
-            stderr: Vec::new(),
             output_files: BTreeMap::from([("out.txt".to_owned(), b"x\n".to_vec())]),
-            absent_files: Vec::new(),
-            any_status: false,
-            matching: crate::model::matching::Matching::default(),
-            count_reads: false,
-            reads: None,
-            alternatives: Vec::new(),
+            ..Expectation::exactly(Ending::Exited(3), b"2 2\n0 0 h\n".to_vec())
         };
         let kit = write(dir.path(), "cat/one", &inv, &expected, None).unwrap();
         assert_eq!(kit, dir.path().join("cat").join("one"));
@@ -212,18 +204,7 @@ mod tests {
             vec!["-c".into(), "cat; exit 4".into()],
             b"hello\n".to_vec(),
         );
-        let expected = Expectation {
-            ending: Ending::Exited(4),
-            stdout: b"hello\n".to_vec(),
-            stderr: Vec::new(),
-            output_files: BTreeMap::new(),
-            absent_files: Vec::new(),
-            any_status: false,
-            matching: crate::model::matching::Matching::default(),
-            count_reads: false,
-            reads: None,
-            alternatives: Vec::new(),
-        };
+        let expected = Expectation::exactly(Ending::Exited(4), b"hello\n".to_vec());
         let kit = write(dir.path(), "reproduce/x", &inv, &expected, Some("./prog")).unwrap();
         let script = std::fs::read_to_string(kit.join("run.sh")).unwrap();
         assert!(!script.contains("/bin/sh"), "{script}");

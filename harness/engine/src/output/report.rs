@@ -229,12 +229,7 @@ pub fn score_table(suite: &Suite, rows: &[ScoreRow], strict: bool, reader: Reade
     let mut out = String::new();
     let _ = writeln!(out, "\nscore ({}):", suite.name);
     // As wide as the longest category name (gridgame's are 20 bytes).
-    let width = rows
-        .iter()
-        .map(|r| r.name.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(18);
+    let width = rows.iter().fold(18, |w, r| w.max(r.name.chars().count()));
     let _ = writeln!(
         out,
         "  {:<width$} {:>7} {:>14}",
@@ -405,7 +400,6 @@ pub fn junit(program: &str, results: &[CaseResult]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
 
     use super::*;
     use crate::judge::failure::{CaseFailure, Notes};
@@ -429,21 +423,13 @@ mod tests {
         passed: bool,
         d: &[(&str, f64)],
     ) -> CaseResult {
+        let verdict = if passed {
+            Verdict::Passed
+        } else {
+            Verdict::Failed(Box::new(CaseFailure::new(&[], b"", Notes::default())))
+        };
         CaseResult {
-            name: name.to_owned(),
             category: Some(category.to_owned()),
-            rules: Vec::new(),
-            tags: Vec::new(),
-            ambiguous: false,
-            secret: false,
-            expected_status: None,
-            actual: None,
-            verdict: if passed {
-                Verdict::Passed
-            } else {
-                Verdict::Failed(Box::new(CaseFailure::new(&[], b"", Notes::default())))
-            },
-            time: Duration::ZERO,
             weight,
             deductions: d
                 .iter()
@@ -454,8 +440,7 @@ mod tests {
                     hint: None,
                 })
                 .collect(),
-            forgiven: Vec::new(),
-            warning: None,
+            ..CaseResult::new(name, verdict)
         }
     }
 

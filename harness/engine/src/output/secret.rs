@@ -227,7 +227,6 @@ mod tests {
     use crate::exec::run::Stream;
     use crate::judge::compare::Mismatch;
     use crate::judge::failure::Notes;
-    use std::time::Duration;
 
     const SECRET_IN: &str = "zebra-quartz 17\n";
     const SECRET_OUT: &str = "Average: 8.5 zebra-quartz\n";
@@ -246,21 +245,13 @@ mod tests {
             reproduce: format!("printf '{SECRET_IN}' | ./avg"),
             ..Notes::default()
         };
+        let failure = CaseFailure::new(&m, SECRET_IN.as_bytes(), notes);
         CaseResult {
-            name: name.to_owned(),
             category: Some(if secret { "hidden" } else { "basic" }.to_owned()),
             rules: vec!["AVG-1".to_owned()],
-            tags: Vec::new(),
-            ambiguous: false,
             secret,
             expected_status: Some(0),
-            actual: None,
-            verdict: Verdict::Failed(Box::new(CaseFailure::new(&m, SECRET_IN.as_bytes(), notes))),
-            time: Duration::ZERO,
-            weight: 1.0,
-            deductions: Vec::new(),
-            forgiven: Vec::new(),
-            warning: None,
+            ..CaseResult::new(name, Verdict::Failed(Box::new(failure)))
         }
     }
 

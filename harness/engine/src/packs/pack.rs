@@ -129,6 +129,20 @@ pub trait Pack: Send + Sync {
         None
     }
 
+    /// How `mark` builds each submission when the line depends on the
+    /// submission's own files (a problem package's language table), in
+    /// place of [`Pack::build`]'s line; `None` for one line for all.
+    fn submission_builds(&self) -> Option<Arc<dyn SubmissionBuilds>> {
+        None
+    }
+
+    /// The program `--bin PATH` names when it is a pack's own kind of
+    /// program (a problem package's source file or folder, built by its
+    /// language table); `None` to read `--bin` as usual.
+    fn bin_target(&self, _bin: &Path) -> Option<Result<Target, String>> {
+        None
+    }
+
     /// The normative rulings (Markdown): the suite's rulings file
     /// ([`Pack::rulings_file`]).
     fn rulings(&self) -> Option<&'static str> {
@@ -288,6 +302,24 @@ fn run_checker(pack: &dyn Pack, name: &str) -> ExitCode {
             }
         },
     }
+}
+
+/// A submission's build as [`SubmissionBuilds`] picks it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SubmissionBuild {
+    /// Build it with this `sh -c` line; every file it leaves is kept
+    /// beside the program (a launcher may start a JVM on classes there).
+    Line(String),
+    /// Not built: where the marks run lacks what its language needs (`no
+    /// kotlinc (Kotlin)`): the course environment's failure, nothing
+    /// charged to the student.
+    Lacks(String),
+}
+
+/// Picks each submission's build from its files ([`Pack::submission_builds`]).
+pub trait SubmissionBuilds: Send + Sync + std::fmt::Debug {
+    /// The build of a submission holding `files`.
+    fn build_for(&self, files: &crate::model::files::Files) -> SubmissionBuild;
 }
 
 /// The build line of a course that builds nothing: the submission runs as

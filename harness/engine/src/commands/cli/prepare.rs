@@ -85,13 +85,7 @@ pub(super) fn conversation_failure(
             )
         },
         rebless: Some(("re-run this conversation:".to_owned(), rerun)),
-        prompt: None,
-        provenance: None,
-        weight: 0,
-        judged: Vec::new(),
-        decided: Vec::new(),
-        file_rules: Vec::new(),
-        unchanged: Vec::new(),
+        ..Notes::default()
     };
     Verdict::Failed(Box::new(CaseFailure::new(&mismatches, &[], notes)))
 }

@@ -426,6 +426,9 @@ pub(super) fn target(cli: &Cli, pack: &dyn Pack) -> Result<(Target, Option<Durat
         ));
     }
     let target = match &cli.bin {
+        // A pack's own kind of program (a problem package's source file),
+        // built before it runs.
+        Some(p) if let Some(built) = pack.bin_target(p) => built,
         Some(p) if pack.bin_is_command() => {
             Target::command(&p.to_string_lossy()).map_err(|e| e.to_string())
         }

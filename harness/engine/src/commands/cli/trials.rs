@@ -14,7 +14,7 @@
 
 use std::path::Path;
 use std::sync::{Arc, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use libtest_mimic::{Failed, Trial};
 
@@ -25,7 +25,6 @@ use crate::judge::failure::{CaseFailure, Notes};
 use crate::judge::verdict::{CaseResult, Verdict};
 use crate::model::schema::{Case, Suite};
 use crate::model::suite::CaseFile;
-use crate::model::weight;
 use crate::output::reproduce;
 
 use crate::judge::checker::CaseOracle;
@@ -87,22 +86,7 @@ pub(super) fn job(
             return Err(Failed::from("not run: the harness was interrupted"));
         }
         let start = Instant::now();
-        let mut result = CaseResult {
-            name,
-            category: None,
-            rules: Vec::new(),
-            tags: Vec::new(),
-            ambiguous: false,
-            secret: false,
-            expected_status: None,
-            actual: None,
-            verdict: Verdict::Passed,
-            time: Duration::ZERO,
-            weight: weight::DEFAULT,
-            deductions: Vec::new(),
-            forgiven: Vec::new(),
-            warning: None,
-        };
+        let mut result = CaseResult::new(name, Verdict::Passed);
         result.secret = is_secret(&file, parsed.as_ref(), suite.as_ref());
         match &parsed {
             Ok(c) => {

@@ -59,6 +59,33 @@ pub(super) struct Started {
     pub(super) proc: Proc,
 }
 
+impl Started {
+    /// A started child: its streams as descriptors to poll (stdout is its
+    /// pipe or, on a `terminal`, the master side, whose typist types stdin)
+    /// and how it ends.
+    fn new(
+        stdin: Option<impl Into<OwnedFd>>,
+        stdout: Option<impl Into<OwnedFd>>,
+        stderr: Option<impl Into<OwnedFd>>,
+        terminal: Option<(fs::File, (fs::File, Keys))>,
+        proc: Proc,
+    ) -> Self {
+        let (master, typist) = terminal.unzip();
+        let stdout = match (stdout, master) {
+            (Some(pipe), _) => Some(pipe.into()),
+            (None, Some(master)) => Some(master.into()),
+            (None, None) => None,
+        };
+        Self {
+            stdin: stdin.map(Into::into),
+            typist,
+            stdout,
+            stderr: stderr.map(Into::into),
+            proc,
+        }
+    }
+}
+
 /// How a started run ends.
 pub(super) enum Proc {
     /// Containment by process group: the child leads its group.
@@ -183,36 +210,13 @@ pub(super) fn spawn_grouped(
     })?;
     let pid = Pid::from_child(&child);
     apply_limits(pid, limits_of(inv));
-    let (master, typist) = master.unzip();
-    let (stdin, stdout, stderr) = streams(
+    Ok(Started::new(
         child.stdin.take(),
         child.stdout.take(),
-        master,
         child.stderr.take(),
-    );
-    Ok(Started {
-        stdin,
-        typist,
-        stdout,
-        stderr,
-        proc: Proc::Group { child, pid },
-    })
-}
-
-/// A started child's streams as descriptors to poll: stdout is its pipe
-/// or, on a terminal, the master side.
-pub(super) fn streams(
-    stdin: Option<impl Into<OwnedFd>>,
-    stdout: Option<impl Into<OwnedFd>>,
-    master: Option<fs::File>,
-    stderr: Option<impl Into<OwnedFd>>,
-) -> (Option<OwnedFd>, Option<OwnedFd>, Option<OwnedFd>) {
-    let stdout = match (stdout, master) {
-        (Some(pipe), _) => Some(pipe.into()),
-        (None, Some(master)) => Some(master.into()),
-        (None, None) => None,
-    };
-    (stdin.map(Into::into), stdout, stderr.map(Into::into))
+        master,
+        Proc::Group { child, pid },
+    ))
 }
 
 /// How a contained run is kept: the level's namespaces, the folder's
@@ -302,24 +306,17 @@ pub(super) fn spawn_contained(
         let _ = kept.wait();
         return Err(RunError::Interrupted);
     }
-    let (master, typist) = master.unzip();
-    let (stdin, stdout, stderr) = streams(
+    Ok(Started::new(
         kept.stdin.take(),
         kept.stdout.take(),
-        master,
         kept.stderr.take(),
-    );
-    Ok(Started {
-        stdin,
-        typist,
-        stdout,
-        stderr,
-        proc: Proc::Keeper {
+        master,
+        Proc::Keeper {
             pid,
             status: Arc::new(Mutex::new(None)),
             waiter: Some(kept),
         },
-    })
+    ))
 }
 
 /// The limits of `inv`'s program. Where a keeper watches the run (every

@@ -121,6 +121,10 @@ pub struct Judgement {
     pub decided: Vec<crate::judge::decided::Decided>,
 }
 
+/// A checker's answer on one part: `Ok(None)` accepts, `Ok(Some(reason))`
+/// rejects, `Err` is a fault of the checker (never the program's).
+pub type Checked = Result<Option<String>, String>;
+
 /// What judging needs beyond the two runs' bytes: the reference's spans
 /// of stdout (which rule produced which bytes) and checker programs.
 pub trait Oracle {
@@ -128,15 +132,8 @@ pub trait Oracle {
     fn spans(&self) -> Option<Vec<Span>>;
 
     /// Runs the checker `command` on one part (`stdout`, `stderr`,
-    /// `file:PATH`): `Ok(None)` accepts, `Ok(Some(reason))` rejects, `Err`
-    /// is a fault of the checker (never the program's).
-    fn check(
-        &self,
-        command: &str,
-        part: &str,
-        expected: &[u8],
-        actual: &[u8],
-    ) -> Result<Option<String>, String>;
+    /// `file:PATH`).
+    fn check(&self, command: &str, part: &str, expected: &[u8], actual: &[u8]) -> Checked;
 }
 
 /// The first other reading of an ambiguous rule (`expected`'s
@@ -149,27 +146,12 @@ pub fn other_reading<'e>(
     oracle: &dyn Oracle,
     strict: bool,
 ) -> Result<Option<&'e crate::model::case::Alternative>, String> {
-    struct WholeStreams<'o>(&'o dyn Oracle);
-    impl Oracle for WholeStreams<'_> {
-        fn spans(&self) -> Option<Vec<Span>> {
-            None
-        }
-        fn check(
-            &self,
-            command: &str,
-            part: &str,
-            expected: &[u8],
-            actual: &[u8],
-        ) -> Result<Option<String>, String> {
-            self.0.check(command, part, expected, actual)
-        }
-    }
     for alternative in &expected.alternatives {
         let mut under = expected.under(alternative);
         if strict {
             under.matching = crate::model::matching::Matching::default();
         }
-        let judged = judge_owned(&under, actual.clone(), &WholeStreams(oracle))?;
+        let judged = judge_parts(&under, actual.clone(), oracle, false)?;
         if judged.mismatches.is_empty() {
             return Ok(Some(alternative));
         }
@@ -187,7 +169,7 @@ impl Oracle for NoOracle {
         None
     }
 
-    fn check(&self, command: &str, _: &str, _: &[u8], _: &[u8]) -> Result<Option<String>, String> {
+    fn check(&self, command: &str, _: &str, _: &[u8], _: &[u8]) -> Checked {
         Err(format!(
             "checker `{command}`: checkers run only under a case run"
         ))
@@ -199,8 +181,20 @@ impl Oracle for NoOracle {
 /// `Err` is a fault of the suite or of a checker, never of the program.
 pub fn judge_owned(
     expected: &Expectation,
+    actual: Outcome,
+    oracle: &dyn Oracle,
+) -> Result<Judgement, String> {
+    judge_parts(expected, actual, oracle, true)
+}
+
+/// [`judge_owned`], with stdout's `by_rule:` judged on the oracle's spans
+/// only when `with_spans` (else on the whole stream: the spans were traced
+/// under the main reading only).
+fn judge_parts(
+    expected: &Expectation,
     mut actual: Outcome,
     oracle: &dyn Oracle,
+    with_spans: bool,
 ) -> Result<Judgement, String> {
     let mut out = Judgement {
         mismatches: ending(expected, &actual),
@@ -220,14 +214,15 @@ pub fn judge_owned(
         if exp.as_slice() == act.as_slice() && dropped == 0 {
             continue;
         }
-        let verdict = if stream == Stream::Stdout && !expected.matching.by_rule.is_empty() {
-            match oracle.spans() {
-                Some(spans) => by_span(expected, &spans, &act)?,
-                None => tolerate(judging, stream.name(), exp, &act, dropped, oracle)?,
-            }
-        } else {
-            tolerate(judging, stream.name(), exp, &act, dropped, oracle)?
-        };
+        let verdict =
+            if with_spans && stream == Stream::Stdout && !expected.matching.by_rule.is_empty() {
+                match oracle.spans() {
+                    Some(spans) => by_span(expected, &spans, &act)?,
+                    None => tolerate(judging, stream.name(), exp, &act, dropped, oracle)?,
+                }
+            } else {
+                tolerate(judging, stream.name(), exp, &act, dropped, oracle)?
+            };
         let which = crate::judge::decided::Part::Stream(stream);
         settle(verdict, stream.name(), which, &mut out, || {
             Mismatch::Stream {

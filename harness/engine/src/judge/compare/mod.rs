@@ -15,7 +15,9 @@ mod judged;
 mod mismatch;
 
 pub use exact::{compare, compare_owned, memory_error};
-pub use judged::{Forgiven, Judgement, NoOracle, Oracle, forgave_text, judge_owned, other_reading};
+pub use judged::{
+    Checked, Forgiven, Judgement, NoOracle, Oracle, forgave_text, judge_owned, other_reading,
+};
 pub use mismatch::{Mismatch, ReadCount, place_reads, ruled};
 
 #[cfg(test)]

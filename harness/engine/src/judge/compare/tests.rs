@@ -1,7 +1,5 @@
 //! Tests of `compare`, beside it.
 
-use std::collections::BTreeMap;
-
 use super::*;
 use crate::exec::run::{Ending, Outcome, Stream};
 use crate::model::case::Expectation;
@@ -14,18 +12,7 @@ fn outcome(code: i32, stdout: &[u8]) -> Outcome {
 }
 
 fn expect(code: i32, stdout: &[u8]) -> Expectation {
-    Expectation {
-        ending: Ending::Exited(code),
-        stdout: stdout.to_vec(),
-        stderr: Vec::new(),
-        output_files: BTreeMap::new(),
-        absent_files: Vec::new(),
-        any_status: false,
-        matching: crate::model::matching::Matching::default(),
-        count_reads: false,
-        reads: None,
-        alternatives: Vec::new(),
-    }
+    Expectation::exactly(Ending::Exited(code), stdout.to_vec())
 }
 
 #[test]

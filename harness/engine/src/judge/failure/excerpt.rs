@@ -136,6 +136,17 @@ pub(super) fn visible_cut(line: &[u8], focus: Option<usize>) -> String {
     if line.len() <= MAX_LINE {
         return visible::visible_line(line);
     }
+    let (mut out, end) = window(line, focus);
+    if end < line.len() {
+        let _ = write!(out, "…[{} bytes]", line.len() - end);
+    }
+    out
+}
+
+/// The [`MAX_LINE`] bytes of `line` shown around `focus`, made visible
+/// after the count of the bytes left out before them, and where they end:
+/// what follows is the caller's to count.
+fn window(line: &[u8], focus: Option<usize>) -> (String, usize) {
     let start = focus.map_or(0, |f| f.saturating_sub(MAX_LINE / 3));
     let start = start.min(line.len());
     let end = (start + MAX_LINE).min(line.len());
@@ -143,13 +154,9 @@ pub(super) fn visible_cut(line: &[u8], focus: Option<usize>) -> String {
     if start > 0 {
         let _ = write!(out, "…[{start} bytes]");
     }
-    let body = &line[start..end];
-    let shown = visible::visible_line(body);
+    let shown = visible::visible_line(&line[start..end]);
     out.push_str(shown.strip_suffix('⊘').unwrap_or(&shown));
-    if end < line.len() {
-        let _ = write!(out, "…[{} bytes]", line.len() - end);
-    }
-    out
+    (out, end)
 }
 
 /// [`visible_cut`] for an actual line; the last line kept, when bytes were
@@ -160,15 +167,7 @@ pub(super) fn visible_kept(line: &[u8], focus: Option<usize>, dropped: usize) ->
     if dropped == 0 || line.last() == Some(&b'\n') {
         return visible_cut(line, focus);
     }
-    let start = focus.map_or(0, |f| f.saturating_sub(MAX_LINE / 3));
-    let start = start.min(line.len());
-    let end = (start + MAX_LINE).min(line.len());
-    let mut out = String::new();
-    if start > 0 {
-        let _ = write!(out, "…[{start} bytes]");
-    }
-    let shown = visible::visible_line(&line[start..end]);
-    out.push_str(shown.strip_suffix('⊘').unwrap_or(&shown));
+    let (mut out, end) = window(line, focus);
     let _ = write!(
         out,
         "{}",

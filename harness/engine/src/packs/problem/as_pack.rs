@@ -20,8 +20,8 @@
 //! - Marks: a pass-fail problem's groups are worth one mark each; a
 //!   scoring problem's are worth the group's full score (its cases'
 //!   `accept_score`s as its grader combines them).
-//! - `mark` builds a submission by the language table
-//!   ([`languages::build_script`]).
+//! - `mark` and `--bin FILE` build a submission by the language table
+//!   ([`launch`]).
 //! - `diff` is refused ([`NO_DIFF`] says why); the reference is the
 //!   first accepted submission that needs no compiling, which nothing
 //!   runs beside a check ([`Pack::reference_in_checks`]).
@@ -37,14 +37,14 @@ use serde_json::json;
 use crate::exec::driver::CaseDriver;
 use crate::exec::run::Target;
 use crate::model::schema::Visibility;
-use crate::packs::pack::{BuildRecipe, Dependency, EmbeddedSuite, Pack};
+use crate::packs::pack::{BuildRecipe, Dependency, EmbeddedSuite, Pack, SubmissionBuilds};
 use crate::packs::problem::conversation::{self, Driver};
 use crate::packs::problem::custom_check;
-use crate::packs::problem::grade;
-use crate::packs::problem::languages::{self, Table};
+use crate::packs::problem::languages::Table;
 use crate::packs::problem::package::{Group, Problem, TestCase};
 use crate::packs::problem::programs;
 use crate::packs::problem::validator::DEFAULT_VALIDATOR;
+use crate::packs::problem::{grade, launch};
 
 /// Why `diff` does not explore a problem package.
 pub const NO_DIFF: &str = "diff does not explore a problem package: sessions derived from its \
@@ -70,6 +70,8 @@ pub struct ProblemPack {
     timeout: Duration,
     recipe: BuildRecipe,
     reference: Result<(String, PathBuf), String>,
+    /// The language table, which builds a submission.
+    table: Table,
     /// The built custom validator, for its checkers.
     checker_env: Vec<(OsString, OsString)>,
     /// An interactive problem's driver.
@@ -136,11 +138,12 @@ impl ProblemPack {
             checkers,
             timeout,
             recipe: BuildRecipe {
-                program: languages::BUILT_PROGRAM,
+                program: launch::BUILT_PROGRAM,
                 with_makefile: None,
-                otherwise: leak(languages::build_script(&table)),
+                otherwise: launch::DESCRIBED,
             },
             reference,
+            table,
             checker_env,
             driver,
         })
@@ -367,6 +370,14 @@ impl Pack for ProblemPack {
 
     fn build(&self) -> Option<BuildRecipe> {
         Some(self.recipe)
+    }
+
+    fn submission_builds(&self) -> Option<std::sync::Arc<dyn SubmissionBuilds>> {
+        Some(std::sync::Arc::new(launch::ByTable(self.table.clone())))
+    }
+
+    fn bin_target(&self, bin: &Path) -> Option<Result<Target, String>> {
+        launch::student_target(bin, &self.table)
     }
 
     fn checker_names(&self) -> Vec<&'static str> {

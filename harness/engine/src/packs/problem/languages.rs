@@ -1,12 +1,20 @@
 //! Which language a submission is written in, chosen by its files'
-//! extensions as problemtools' `languages.yaml` chooses, and how it is
-//! compiled and run: a default table (C, C++, Java, Kotlin, Python 3,
-//! JavaScript, Rust, Go, C#, Ruby, shell), which a package's own
-//! `languages.yaml` overrides language by language (`LANG: {name, files,
-//! compile, run}`, the same keys). In a line, `{files}` is the
-//! submission's source files, `{mainfile}` its main file, `{mainclass}`
-//! that file's name without extension, `{binary}` the program a compile
-//! leaves (`prog`).
+//! extensions as problemtools' `languages.yaml` chooses (the language
+//! with the most source files; a tie goes to the higher `priority`), and
+//! how it is compiled and run: a default table (C, C++, Java, Kotlin,
+//! Python 3, JavaScript, Rust, Go, C#, Ruby, shell), which a package's own
+//! `languages.yaml` overrides language by language (`LANG: {name,
+//! priority, files, compile, run}`, the same keys). In a line, `{files}`
+//! is the submission's source files, `{mainfile}` its main file,
+//! `{mainclass}` the class a JVM starts (the one holding `main`, found in
+//! the sources: [`super::entry`]; else the main file's name without
+//! extension), `{Mainclass}` the same capitalised, `{binary}` the program
+//! a compile leaves (`prog`), `{path}` the program's folder and
+//! `{memlim}` the heap in MiB a runtime is given ([`Table::memlim`]).
+//!
+//! One piece: the table, its defaults, a package's overrides and the
+//! placeholders its lines are filled with are the one thing problemtools'
+//! `languages.yaml` describes.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -18,6 +26,8 @@ pub struct Language {
     pub id: String,
     /// How people name it (`C++`).
     pub name: String,
+    /// Which language wins a tie of source-file counts: the higher.
+    pub priority: i64,
     /// File name patterns (`*.cc *.cpp`): `*.EXT` only.
     pub files: Vec<String>,
     /// The compile line, if compiled.
@@ -27,10 +37,12 @@ pub struct Language {
 }
 
 impl Language {
-    fn matches(&self, file: &str) -> bool {
+    /// Whether `file` (a name, or a relative path) is one of its sources.
+    pub fn matches(&self, file: &str) -> bool {
+        let name = file.rsplit('/').next().unwrap_or(file);
         self.files.iter().any(|p| {
             p.strip_prefix('*')
-                .is_some_and(|ext| file.len() > ext.len() && file.ends_with(ext))
+                .is_some_and(|ext| name.len() > ext.len() && name.ends_with(ext))
         })
     }
 
@@ -45,13 +57,32 @@ impl Language {
             .map(str::to_owned)
             .collect()
     }
+
+    /// Whether its run line starts a JVM on a class (`{mainclass}`).
+    pub fn runs_a_class(&self) -> bool {
+        self.run.contains("{mainclass}") || self.run.contains("{Mainclass}")
+    }
 }
 
-/// `(id, name, files, compile, run)` of the default table.
-const DEFAULTS: [(&str, &str, &str, &str, &str); 11] = [
+/// The JVM's options on the Java and Kotlin run lines: the heap sized
+/// from the package's memory limit (`{memlim}`, as problemtools and
+/// Kattis size it; never the JVM's own quarter of the machine), the
+/// serial collector and one processor's worth of threads (the collector's,
+/// the compilers' and the C library's arenas scale with the processors
+/// the JVM sees), and the code cache and class space reserved small: the
+/// JVM then reserves about 2 GiB of address space beyond its heap, within
+/// the containment's memory bound (docs/java.md).
+const JVM: &str = "-Dfile.encoding=UTF-8 -XX:+UseSerialGC -XX:ActiveProcessorCount=1 \
+                   -XX:ReservedCodeCacheSize=64m -XX:CompressedClassSpaceSize=128m -Xss64m \
+                   -Xmx{memlim}m";
+
+/// `(id, name, priority, files, compile, run)` of the default table; the
+/// priorities are problemtools'.
+const DEFAULTS: [(&str, &str, i64, &str, &str, &str); 11] = [
     (
         "c",
         "C",
+        950,
         "*.c",
         "gcc -g -O2 -std=gnu11 -o {binary} {files} -lm",
         "./{binary}",
@@ -59,6 +90,7 @@ const DEFAULTS: [(&str, &str, &str, &str, &str); 11] = [
     (
         "cpp",
         "C++",
+        1000,
         "*.cc *.cpp *.cxx *.c++ *.C",
         "g++ -g -O2 -std=gnu++17 -o {binary} {files}",
         "./{binary}",
@@ -66,28 +98,39 @@ const DEFAULTS: [(&str, &str, &str, &str, &str); 11] = [
     (
         "java",
         "Java",
+        800,
         "*.java",
-        "javac -encoding UTF-8 {files}",
-        "java -Xmx256m -Xss64m -XX:+UseSerialGC -cp . {mainclass}",
+        "javac -encoding UTF-8 -sourcepath {path} -d {path} {files}",
+        "java JVM -cp {path} {mainclass}",
     ),
     (
         "kotlin",
         "Kotlin",
+        250,
         "*.kt",
-        "kotlinc -d . {files}",
-        "kotlin -cp . {mainclass}Kt",
+        "kotlinc -d {path} {files}",
+        "kotlin KOTLIN_JVM -cp {path} {Mainclass}Kt",
     ),
     (
         "python3",
         "Python 3",
+        850,
         "*.py *.py3",
         "",
         "python3 {mainfile}",
     ),
-    ("javascript", "JavaScript", "*.js", "", "node {mainfile}"),
+    (
+        "javascript",
+        "JavaScript",
+        500,
+        "*.js",
+        "",
+        "node {mainfile}",
+    ),
     (
         "rust",
         "Rust",
+        575,
         "*.rs",
         "rustc -O --edition 2021 -o {binary} {mainfile}",
         "./{binary}",
@@ -95,6 +138,7 @@ const DEFAULTS: [(&str, &str, &str, &str, &str); 11] = [
     (
         "go",
         "Go",
+        400,
         "*.go",
         "go build -o {binary} {files}",
         "./{binary}",
@@ -102,38 +146,57 @@ const DEFAULTS: [(&str, &str, &str, &str, &str); 11] = [
     (
         "csharp",
         "C#",
+        700,
         "*.cs",
         "mcs -out:{binary}.exe {files}",
         "mono {binary}.exe",
     ),
-    ("ruby", "Ruby", "*.rb", "", "ruby {mainfile}"),
-    ("bash", "Bash", "*.sh", "", "bash {mainfile}"),
+    ("ruby", "Ruby", 650, "*.rb", "", "ruby {mainfile}"),
+    ("bash", "Bash", 100, "*.sh", "", "bash {mainfile}"),
 ];
 
-/// The language table: the defaults with a package's overrides.
+/// The memory limit of a package that sets none (`limits.memory`, MiB):
+/// problemtools' default.
+pub const DEFAULT_MEMORY_MIB: u64 = 1024;
+
+/// The language table: the defaults with a package's overrides, and the
+/// package's memory limit.
 #[derive(Debug, Clone)]
-pub struct Table(Vec<Language>);
+pub struct Table {
+    langs: Vec<Language>,
+    /// `limits.memory` of `problem.yaml`, MiB.
+    memory_mib: u64,
+}
 
 impl Table {
     /// The default table.
     pub fn defaults() -> Self {
-        Self(
-            DEFAULTS
+        let kotlin_jvm = JVM
+            .split_whitespace()
+            .map(|o| format!("-J{o}"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        Self {
+            langs: DEFAULTS
                 .iter()
-                .map(|(id, name, files, compile, run)| Language {
+                .map(|(id, name, priority, files, compile, run)| Language {
                     id: (*id).to_owned(),
                     name: (*name).to_owned(),
+                    priority: *priority,
                     files: files.split_whitespace().map(str::to_owned).collect(),
                     compile: (!compile.is_empty()).then(|| (*compile).to_owned()),
-                    run: (*run).to_owned(),
+                    run: run.replace("KOTLIN_JVM", &kotlin_jvm).replace("JVM", JVM),
                 })
                 .collect(),
-        )
+            memory_mib: DEFAULT_MEMORY_MIB,
+        }
     }
 
-    /// The defaults overridden by `languages.yaml` in `dir`, if it holds one.
+    /// The defaults overridden by `languages.yaml` in `dir`, if it holds
+    /// one; the memory limit `problem.yaml` there sets.
     pub fn for_package(dir: &Path) -> Result<Self, String> {
         let mut table = Self::defaults();
+        table.memory_mib = memory_limit(dir)?;
         let path = dir.join("languages.yaml");
         let Ok(text) = std::fs::read_to_string(&path) else {
             return Ok(table);
@@ -142,16 +205,17 @@ impl Table {
         let map: BTreeMap<String, BTreeMap<String, yaml_serde::Value>> =
             yaml_serde::from_str(&text).map_err(|e| format!("{shown}: {e}"))?;
         for (id, keys) in map {
-            let at = table.0.iter().position(|l| l.id == id);
+            let at = table.langs.iter().position(|l| l.id == id);
             let mut lang = at.map_or_else(
                 || Language {
                     id: id.clone(),
                     name: id.clone(),
+                    priority: 0,
                     files: Vec::new(),
                     compile: None,
                     run: String::new(),
                 },
-                |i| table.0[i].clone(),
+                |i| table.langs[i].clone(),
             );
             for (key, v) in keys {
                 let text = v.as_str().map(str::to_owned).unwrap_or_default();
@@ -160,10 +224,14 @@ impl Table {
                     "files" => lang.files = text.split_whitespace().map(str::to_owned).collect(),
                     "compile" => lang.compile = (!text.is_empty()).then_some(text),
                     "run" => lang.run = text,
-                    "priority" => {}
+                    "priority" => {
+                        lang.priority = v.as_i64().ok_or_else(|| {
+                            format!("{shown}: {id}: `priority` is a whole number")
+                        })?;
+                    }
                     other => {
                         return Err(format!(
-                            "{shown}: {id}: no key `{other}` (name, files, compile, run)"
+                            "{shown}: {id}: no key `{other}` (name, priority, files, compile, run)"
                         ));
                     }
                 }
@@ -172,118 +240,159 @@ impl Table {
                 return Err(format!("{shown}: {id}: needs `files` and `run`"));
             }
             match at {
-                Some(i) => table.0[i] = lang,
-                None => table.0.push(lang),
+                Some(i) => table.langs[i] = lang,
+                None => table.langs.push(lang),
             }
         }
         Ok(table)
     }
 
-    /// The language of a submission made of `files` (names): the one its
-    /// files' extensions name; `None` when none does, or two do.
+    /// The language of a submission made of `files` (names or relative
+    /// paths), as problemtools detects it: the one with the most source
+    /// files among them, a tie going to the higher priority; `None` when
+    /// no file is a source of any.
     pub fn detect(&self, files: &[String]) -> Option<&Language> {
-        let mut found: Option<&Language> = None;
-        for f in files {
-            if let Some(lang) = self.0.iter().find(|l| l.matches(f)) {
-                match found {
-                    Some(other) if other.id != lang.id => return None,
-                    _ => found = Some(lang),
-                }
-            }
-        }
-        found
+        self.langs
+            .iter()
+            .map(|l| (files.iter().filter(|f| l.matches(f)).count(), l))
+            .filter(|(n, _)| *n > 0)
+            .max_by_key(|(n, l)| (*n, l.priority))
+            .map(|(_, l)| l)
     }
-}
 
-/// The program [`build_script`] leaves at the top of a submission.
-pub const BUILT_PROGRAM: &str = "solution";
-
-/// An `sh` script that builds a student's submission as the table says,
-/// leaving one program, `solution` (`mark` keeps that file alone): the
-/// first language (in the table's order) with a source file at the top
-/// of the submission decides. A compiled language whose run line is
-/// `./{binary}` is compiled to `solution`; an interpreted one run as
-/// `INTERPRETER {mainfile}` becomes its main file behind a `#!/usr/bin/env
-/// INTERPRETER` line (Python, JavaScript, Ruby and shell read a first
-/// `#!` line as a comment); any other (Java, Kotlin, C#: a folder of
-/// classes) fails the build saying so, as does a submission of no known
-/// language, naming the extensions looked for.
-pub fn build_script(table: &Table) -> String {
-    let mut out = vec!["set -e\n".to_owned()];
-    let mut looked = Vec::new();
-    for lang in &table.0 {
-        let globs = lang.files.join(" ");
-        looked.push(globs.clone());
-        out.push(format!(
-            "files=$(ls -d {globs} 2>/dev/null | tr '\\n' ' ')\nif [ -n \"$files\" ]; then\n  \
-             main=$(ls -d {globs} 2>/dev/null | grep -i '^main\\.' | head -n 1)\n  \
-             [ -n \"$main\" ] || main=${{files%% *}}\n  class=${{main%.*}}\n"
-        ));
-        let words: Vec<&str> = lang.run.split_whitespace().collect();
-        match (&lang.compile, words.as_slice()) {
-            (Some(compile), ["./{binary}"]) => {
-                let line = compile
-                    .replace("{files}", "$files")
-                    .replace("{mainfile}", "$main")
-                    .replace("{mainclass}", "$class")
-                    .replace("{binary}", BUILT_PROGRAM);
-                out.push(format!("  {line}\n"));
-            }
-            (None, [interpreter, "{mainfile}"]) if !interpreter.contains('\'') => {
-                out.push(format!(
-                    "  {{ printf '#!/usr/bin/env {interpreter}\\n'; cat \"$main\"; }} > \
-                     {BUILT_PROGRAM}\n  chmod +x {BUILT_PROGRAM}\n"
-                ));
-            }
-            _ => out.push(format!(
-                "  echo 'a {} submission cannot be marked yet: mark keeps one program file' >&2\n  \
-                 exit 1\n",
-                lang.name.replace('\'', "")
-            )),
-        }
-        out.push("  exit 0\nfi\n".to_owned());
+    /// Every pattern the table knows (`*.c *.cc …`), for a message.
+    pub fn patterns(&self) -> String {
+        self.langs
+            .iter()
+            .map(|l| l.files.join(" "))
+            .collect::<Vec<_>>()
+            .join(" ")
     }
-    out.push(format!(
-        "echo 'no source file of a language this package knows at the top of the submission \
-         (looked for {})' >&2\nexit 1\n",
-        looked.join(" ")
-    ));
-    out.concat()
-}
 
-/// The lines of `lang` for a submission of `files` (names), the placeholders
-/// filled: `(compile, run)`.
-pub fn lines(lang: &Language, files: &[String]) -> (Option<String>, String) {
-    let sources: Vec<&String> = files.iter().filter(|f| lang.matches(f)).collect();
-    // The main file: one named main, else the first, as problemtools picks.
-    let main = sources
-        .iter()
-        .find(|f| {
-            f.split('.')
-                .next()
-                .is_some_and(|s| s.eq_ignore_ascii_case("main"))
-        })
-        .or_else(|| sources.first())
-        .map_or(String::new(), |f| (*f).clone());
-    let class = main
-        .rsplit_once('.')
-        .map_or(main.as_str(), |(s, _)| s)
-        .to_owned();
-    let fill = |line: &str| {
-        line.replace(
-            "{files}",
-            &sources
-                .iter()
-                .map(|f| f.as_str())
-                .collect::<Vec<_>>()
-                .join(" "),
+    /// The heap a runtime is given (`{memlim}`, MiB): the package's memory
+    /// limit, but at most a quarter of the containment's memory bound
+    /// (`--max-memory`), so that a JVM's heap, class space, code cache and
+    /// thread stacks together start within it; at least 16.
+    pub fn memlim(&self) -> u64 {
+        let bound = conformance_sandbox::policy::get().bounds.memory >> 20;
+        self.memory_mib.min(bound / 4).max(16)
+    }
+
+    /// The lines of `lang` for a submission of `files` (names), the
+    /// placeholders filled, run in the program's folder (`{path}` is `.`):
+    /// `(compile, run)`. `main_class` is the class found holding `main`.
+    pub fn lines(
+        &self,
+        lang: &Language,
+        files: &[String],
+        main_class: Option<&str>,
+    ) -> (Option<String>, String) {
+        let filled = Filled::new(self, lang, files, main_class);
+        (
+            lang.compile.as_deref().map(|l| filled.fill(l, ".")),
+            filled.fill(&lang.run, "."),
         )
-        .replace("{mainfile}", &main)
-        .replace("{mainclass}", &class)
-        .replace("{Mainclass}", &capitalised(&class))
-        .replace("{binary}", "prog")
+    }
+}
+
+/// What a submission's placeholders stand for.
+#[derive(Debug, Clone)]
+pub struct Filled {
+    /// Its source files of the language, shell-quoted, in name order.
+    pub files: Vec<String>,
+    /// The main file (one named `main.*`, else the first), unquoted.
+    pub main: String,
+    /// The class a JVM starts.
+    pub class: String,
+    /// `{memlim}`.
+    pub memlim: u64,
+}
+
+impl Filled {
+    /// The placeholders of `lang` for `files`.
+    pub fn new(table: &Table, lang: &Language, files: &[String], main_class: Option<&str>) -> Self {
+        let mut sources: Vec<&String> = files.iter().filter(|f| lang.matches(f)).collect();
+        sources.sort();
+        // problemtools: the only file, else one named main, else the
+        // first by name.
+        let main = sources
+            .iter()
+            .find(|f| {
+                f.rsplit('/')
+                    .next()
+                    .and_then(|n| n.split('.').next())
+                    .is_some_and(|s| s.eq_ignore_ascii_case("main"))
+            })
+            .or_else(|| sources.first())
+            .map_or(String::new(), |f| (*f).clone());
+        let stem = main.rsplit('/').next().unwrap_or(&main);
+        let class = main_class.map_or_else(
+            || stem.rsplit_once('.').map_or(stem, |(s, _)| s).to_owned(),
+            str::to_owned,
+        );
+        Self {
+            files: sources
+                .iter()
+                .map(|f| crate::bytes::quote::shell_quote(f))
+                .collect(),
+            main,
+            class,
+            memlim: table.memlim(),
+        }
+    }
+
+    /// `line` with its placeholders filled, `{path}` standing for `path`
+    /// (a shell word, as written).
+    pub fn fill(&self, line: &str, path: &str) -> String {
+        let in_path = |f: &str| {
+            if path == "." {
+                crate::bytes::quote::shell_quote(f)
+            } else {
+                format!("{path}/{}", crate::bytes::quote::shell_quote(f))
+            }
+        };
+        line.replace("{files}", &self.files.join(" "))
+            .replace("{mainfile}", &in_path(&self.main))
+            .replace("{mainclass}", &self.class)
+            .replace("{Mainclass}", &capitalised(&self.class))
+            .replace("{binary}", &in_path("prog"))
+            .replace("{path}", path)
+            .replace("{memlim}", &self.memlim.to_string())
+    }
+}
+
+/// `limits.memory` (MiB) of the `problem.yaml` in `dir`, else
+/// [`DEFAULT_MEMORY_MIB`].
+fn memory_limit(dir: &Path) -> Result<u64, String> {
+    let path = dir.join("problem.yaml");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(DEFAULT_MEMORY_MIB);
     };
-    (lang.compile.as_deref().map(fill), fill(&lang.run))
+    let config: yaml_serde::Value = yaml_serde::from_str(&text).unwrap_or(yaml_serde::Value::Null);
+    match config.get("limits").and_then(|l| l.get("memory")) {
+        None => Ok(DEFAULT_MEMORY_MIB),
+        Some(v) => v
+            .as_f64()
+            .filter(|m| m.is_finite() && *m >= 1.0)
+            .map(whole_mib)
+            .ok_or_else(|| {
+                format!(
+                    "{}: limits.memory: a number of MiB, not `{}`",
+                    path.display(),
+                    yaml_serde::to_string(v).unwrap_or_default().trim()
+                )
+            }),
+    }
+}
+
+/// A memory limit of at least one MiB as whole MiB.
+#[expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "clamped to 1..=1e9 first"
+)]
+fn whole_mib(m: f64) -> u64 {
+    m.round().clamp(1.0, 1e9) as u64
 }
 
 fn capitalised(s: &str) -> String {
@@ -303,55 +412,5 @@ pub fn on_path(program: &str) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn names(v: &[&str]) -> Vec<String> {
-        v.iter().map(|s| (*s).to_owned()).collect()
-    }
-
-    #[test]
-    fn extensions_pick_the_language_and_fill_its_lines() {
-        let t = Table::defaults();
-        let java = t.detect(&names(&["Hello.java"])).expect("java");
-        assert_eq!(java.name, "Java");
-        let (compile, run) = lines(java, &names(&["Hello.java"]));
-        assert_eq!(compile.as_deref(), Some("javac -encoding UTF-8 Hello.java"));
-        assert_eq!(run, "java -Xmx256m -Xss64m -XX:+UseSerialGC -cp . Hello");
-        let py = t.detect(&names(&["util.py", "main.py"])).expect("python");
-        assert_eq!(
-            lines(py, &names(&["util.py", "main.py"])).1,
-            "python3 main.py"
-        );
-        assert_eq!(
-            t.detect(&names(&["a.cc"])).map(|l| l.id.as_str()),
-            Some("cpp")
-        );
-        assert!(t.detect(&names(&["a.c", "b.py"])).is_none());
-        assert!(t.detect(&names(&["README"])).is_none());
-        assert_eq!(java.tools(), ["javac", "java"]);
-    }
-
-    #[test]
-    fn a_package_overrides_a_language() {
-        let dir = tempfile::tempdir().expect("dir");
-        std::fs::write(
-            dir.path().join("languages.yaml"),
-            "python3:\n  run: pypy3 {mainfile}\nlua:\n  name: Lua\n  files: \"*.lua\"\n  run: lua {mainfile}\n",
-        )
-        .expect("write");
-        let t = Table::for_package(dir.path()).expect("table");
-        let py = t.detect(&names(&["a.py"])).expect("python");
-        assert_eq!(lines(py, &names(&["a.py"])).1, "pypy3 a.py");
-        assert_eq!(
-            t.detect(&names(&["x.lua"])).map(|l| l.name.as_str()),
-            Some("Lua")
-        );
-        std::fs::write(dir.path().join("languages.yaml"), "c:\n  compiler: cc\n").expect("write");
-        assert!(
-            Table::for_package(dir.path())
-                .unwrap_err()
-                .contains("compiler")
-        );
-    }
-}
+#[path = "languages_tests.rs"]
+mod tests;

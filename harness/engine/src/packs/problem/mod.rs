@@ -8,7 +8,10 @@
 //! - [`testdata`]: a group's flags (`testdata.yaml`).
 //! - [`validator`]: the default output validator; [`custom_check`]: a
 //!   custom one as a `match:` checker (`run`, `mark`).
-//! - [`languages`]: a submission's language by extension, and its lines.
+//! - [`languages`]: a submission's language by extension, and its lines;
+//!   [`entry`]: the class a JVM submission starts from; [`launch`]: a
+//!   student's submission built and started by the table (`mark`, `run
+//!   --bin FILE`).
 //! - [`programs`]: a submission or validator compiled once.
 //! - [`run`]: one case run and judged; [`interactive`]: an interactive
 //!   problem's case, the program contained and joined to the validator.
@@ -25,9 +28,11 @@
 pub mod as_pack;
 pub mod conversation;
 pub mod custom_check;
+pub mod entry;
 pub mod grade;
 pub mod interactive;
 pub mod languages;
+pub mod launch;
 pub mod package;
 pub mod programs;
 pub mod run;

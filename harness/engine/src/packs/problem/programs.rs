@@ -55,8 +55,9 @@ fn source_files(path: &Path) -> Result<Vec<(String, PathBuf)>, String> {
 /// failure).
 type Lines = Result<(Option<String>, String), String>;
 
-/// The lines of the program whose files are `names`.
-fn lines_of(names: &[String], name: &str, table: &Table) -> Result<Lines, String> {
+/// The lines of the program whose files are `files` (by name).
+fn lines_of(files: &[(String, PathBuf)], name: &str, table: &Table) -> Result<Lines, String> {
+    let names: Vec<String> = files.iter().map(|(n, _)| n.clone()).collect();
     if names.iter().any(|n| n == "run") {
         let build = names
             .iter()
@@ -64,13 +65,19 @@ fn lines_of(names: &[String], name: &str, table: &Table) -> Result<Lines, String
             .then(|| "./build".to_owned());
         return Ok(Ok((build, "./run".to_owned())));
     }
-    let Some(lang) = table.detect(names) else {
+    let Some(lang) = table.detect(&names) else {
         return Err(format!(
             "{name}: no language of the table has its files' extensions ({})",
             names.join(", ")
         ));
     };
-    let (compile, run) = languages::lines(lang, names);
+    let sources: Vec<(String, String)> = files
+        .iter()
+        .filter(|(n, _)| lang.runs_a_class() && lang.matches(n))
+        .filter_map(|(n, p)| std::fs::read_to_string(p).ok().map(|t| (n.clone(), t)))
+        .collect();
+    let class = super::entry::main_class(&lang.id, &sources);
+    let (compile, run) = table.lines(lang, &names, class.as_deref());
     if let Some(missing) = lang.tools().iter().find(|t| !languages::on_path(t)) {
         return Ok(Err(format!("no {missing} ({})", lang.name)));
     }
@@ -81,8 +88,7 @@ fn lines_of(names: &[String], name: &str, table: &Table) -> Result<Lines, String
 /// a fresh folder under `stage` first.
 pub fn prepare(path: &Path, name: &str, table: &Table, stage: &Path) -> Result<Ready, String> {
     let files = source_files(path)?;
-    let names: Vec<String> = files.iter().map(|(n, _)| n.clone()).collect();
-    let (compile, run) = match lines_of(&names, name, table)? {
+    let (compile, run) = match lines_of(&files, name, table)? {
         Ok(lines) => lines,
         Err(skip) => return Ok(Ready::Skipped(skip)),
     };
@@ -107,8 +113,7 @@ pub fn prepare(path: &Path, name: &str, table: &Table, stage: &Path) -> Result<R
 /// builds it once and every submission's check runs that build
 /// ([`crate::packs::folder::model::BUILT_ENV`]).
 pub fn prepare_in_place(dir: &Path, name: &str, table: &Table) -> Result<Ready, String> {
-    let names: Vec<String> = source_files(dir)?.into_iter().map(|(n, _)| n).collect();
-    let (compile, run) = match lines_of(&names, name, table)? {
+    let (compile, run) = match lines_of(&source_files(dir)?, name, table)? {
         Ok(lines) => lines,
         Err(skip) => return Ok(Ready::Skipped(skip)),
     };
@@ -195,7 +200,7 @@ pub fn reference(problem: &Problem, table: &Table) -> Result<(String, PathBuf), 
                 .iter()
                 .all(|f| shlex::try_quote(f).is_ok_and(|q| q == f.as_str()))
             {
-                let (_, run) = languages::lines(lang, &absolute);
+                let (_, run) = table.lines(lang, &absolute, None);
                 return Ok((run, dir));
             }
         }
