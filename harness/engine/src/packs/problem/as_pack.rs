@@ -8,7 +8,7 @@
 //! - A case's `visibility:` is its group's: `data/sample` public, the
 //!   rest secret (and the category says the same).
 //! - A case is judged by a `match:` checker, the default output
-//!   validator with its group's flags ([`DEFAULT_VALIDATOR`]) or the
+//!   validator with its group's flags ([`super::validator::DEFAULT_VALIDATOR`]) or the
 //!   package's own ([`custom_check::CUSTOM_VALIDATOR`], built once when the pack
 //!   loads): the harness re-executed contained, as a built-in pack's
 //!   checker is; its rejection is the cause's reason, and the cause
@@ -43,7 +43,6 @@ use crate::packs::problem::custom_check;
 use crate::packs::problem::languages::Table;
 use crate::packs::problem::package::{Group, Problem, TestCase};
 use crate::packs::problem::programs;
-use crate::packs::problem::validator::DEFAULT_VALIDATOR;
 use crate::packs::problem::{grade, launch};
 
 /// Why `diff` does not explore a problem package.
@@ -160,18 +159,6 @@ fn category_of(group: &Group) -> &str {
     }
 }
 
-/// The checker name of a group: the default validator or the
-/// package's own, and the group's flags.
-fn checker_of(group: &Group, judging: &Judging) -> String {
-    if matches!(judging, Judging::Custom(_)) {
-        return custom_check::checker_name(&group.flags.validator_flags);
-    }
-    std::iter::once(DEFAULT_VALIDATOR)
-        .chain(group.flags.validator_flags.iter().map(String::as_str))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// What a group's category is worth: a scoring problem's group its full
 /// score, its sample nothing (problemtools' `ignore_sample`); a
 /// pass-fail problem's group one mark.
@@ -284,7 +271,9 @@ fn suite_of(
             "visibility": if public { "public" } else { "secret" },
         }));
         let conversation = matches!(judging, Judging::Interactive(_));
-        let checker = (!conversation).then(|| checker_of(group, judging));
+        let custom = matches!(judging, Judging::Custom(_));
+        let flags = &group.flags.validator_flags;
+        let checker = (!conversation).then(|| custom_check::checker_name(flags, custom));
         for case in &group.cases {
             let stem = case.name.rsplit('/').next().unwrap_or(&case.name);
             let at = if group.name.is_empty() {

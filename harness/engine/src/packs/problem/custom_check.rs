@@ -34,9 +34,15 @@ pub const VALIDATOR_ENV: &str = "CONFORMANCE_OUTPUT_VALIDATOR";
 /// Bytes of the validator's message or stderr read at most.
 const READ_CAP: u64 = 64 << 10;
 
-/// The checker name of a group whose flags are `flags`.
-pub fn checker_name(flags: &[String]) -> String {
-    std::iter::once(CUSTOM_VALIDATOR)
+/// The checker name of a group whose flags are `flags`: the package's
+/// own validator (`custom`) or the default one, then the flags.
+pub fn checker_name(flags: &[String], custom: bool) -> String {
+    let validator = if custom {
+        CUSTOM_VALIDATOR
+    } else {
+        super::validator::DEFAULT_VALIDATOR
+    };
+    std::iter::once(validator)
         .chain(flags.iter().map(String::as_str))
         .collect::<Vec<_>>()
         .join(" ")
@@ -187,8 +193,9 @@ mod tests {
             "the output validator: rejected (no judgemessage.txt)"
         );
         assert_eq!(
-            checker_name(&["float_tolerance".into(), "1e-6".into()]),
+            checker_name(&["float_tolerance".into(), "1e-6".into()], true),
             "kattis-validator float_tolerance 1e-6"
         );
+        assert_eq!(checker_name(&[], false), "kattis-default");
     }
 }
