@@ -121,7 +121,8 @@ impl CaseDriver for Driver {
             ));
         }
         let ending = format!(
-            "{} after {:.2} s",
+            "a conversation with the package's validator, which cannot be replayed by hand here: \
+             {} after {:.2} s of the program's time",
             r.verdict.short(),
             r.runtime.as_secs_f64()
         );
