@@ -13,11 +13,13 @@ use crate::exec::run::Target;
 /// One answer that broke a rule, with what was sent and what came back.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Exchange {
-    /// The rule ID broken (`ANSWER-3`).
+    /// The rule ID broken (`ANSWER-3`); empty where the pack has none.
     pub rule: String,
     /// What was wrong, one line.
     pub message: String,
-    /// The 1-based number of the request among those sent to the program.
+    /// The 1-based number of the request among those sent to the program;
+    /// 0 for a conversation judged whole at its end (a problem package's
+    /// interactive validator), shown by its message alone.
     pub number: u32,
     /// The request's bytes, as sent.
     pub request: Vec<u8>,

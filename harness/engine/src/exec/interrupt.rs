@@ -203,6 +203,30 @@ impl Ticket {
     }
 }
 
+impl Ticket {
+    /// Starts `cmd`, which leads a process group of its own, under the
+    /// registry's lock ([`Ticket::spawn_locked`]): the group is the run's
+    /// to kill. The command is dropped at once: it holds our copies of
+    /// the child's pipe or terminal ends, which must close now, or
+    /// reading the other end never ends.
+    pub fn spawn_group(
+        &self,
+        mut cmd: std::process::Command,
+    ) -> Result<std::io::Result<std::process::Child>, Interrupted> {
+        self.spawn_locked(
+            move || {
+                let r = cmd.spawn();
+                drop(cmd);
+                r
+            },
+            |r| match r {
+                Ok(child) => Killer::Group(Pid::from_child(child)),
+                Err(_) => Killer::NotStarted,
+            },
+        )
+    }
+}
+
 impl Drop for Ticket {
     fn drop(&mut self) {
         registry().runs.remove(&self.0);

@@ -89,6 +89,10 @@ pub struct Checkers {
     /// (a folder pack over a built-in suite, whose model is that pack's
     /// reference, keeps the suite's built-in checkers).
     pub model: Option<Target>,
+    /// Variables every `builtin:NAME` checker run by re-running this
+    /// binary gets besides the protocol's (a problem package's built
+    /// output validator, which its checker runs).
+    pub env: Vec<(OsString, OsString)>,
 }
 
 impl Checkers {
@@ -137,7 +141,9 @@ impl Checkers {
                 .ok_or_else(|| format!("checker `{command}`: no pack registers it"))?;
             let target =
                 Target::reference(pack).map_err(|e| format!("checker `{command}`: {e}"))?;
-            return Ok((target, vec![(CHECKER_ENV.into(), name.into())]));
+            let mut env = vec![(CHECKER_ENV.into(), name.into())];
+            env.extend(self.env.iter().cloned());
+            return Ok((target, env));
         }
         self.usable(command)?;
         let home = self.home.clone().unwrap_or_default();

@@ -190,6 +190,12 @@ pub trait Pack: Send + Sync {
         Vec::new()
     }
 
+    /// Variables the pack's `builtin:NAME` checkers get when this binary
+    /// is re-run as one (a problem package's built output validator).
+    fn checker_env(&self) -> Vec<(OsString, OsString)> {
+        Vec::new()
+    }
+
     /// The folder a `match:` checker command runs from and may read (a
     /// folder pack's own folder); `None`: only `builtin:` checkers.
     fn checker_home(&self) -> Option<&Path> {
@@ -248,6 +254,7 @@ pub fn checkers(pack: &dyn Pack) -> Checkers {
         builtin: pack.checker_names(),
         home: pack.checker_home().map(Path::to_path_buf),
         model: None,
+        env: pack.checker_env(),
     }
 }
 
@@ -406,6 +413,13 @@ pub fn reference_mode(packs: &[&dyn Pack]) -> Option<ExitCode> {
     {
         let sides = checker_input().map(|i| (i.expected, i.actual));
         return Some(crate::packs::problem::validator::checker_main(name, sides));
+    }
+    // Or by its own output validator, which the command built.
+    if let Some(checker) = std::env::var_os(CHECKER_ENV)
+        && let Some(name) = checker.to_str()
+        && name.starts_with(crate::packs::problem::custom_check::CUSTOM_VALIDATOR)
+    {
+        return Some(crate::packs::problem::custom_check::checker_main(name));
     }
     let Some(pack) = packs
         .iter()

@@ -74,11 +74,16 @@ pub(super) fn conversation_failure(
         summary: case.summary.clone(),
         rules: case.rules.clone(),
         hint: case.hint.clone(),
-        reproduce: format!(
-            "{}
+        // A driver with no replay by hand says how the conversation ended.
+        reproduce: if conversation.reproduce.is_empty() {
+            conversation.ending
+        } else {
+            format!(
+                "{}
   ({}; the requests fed at once, as ANSWER-1 allows)",
-            conversation.reproduce, conversation.ending
-        ),
+                conversation.reproduce, conversation.ending
+            )
+        },
         rebless: Some(("re-run this conversation:".to_owned(), rerun)),
         ..Notes::default()
     };

@@ -17,6 +17,11 @@
 //! `ending` (how a run ended, its streams, time limits in words), `files`
 //! (the files placed in the sandbox and surveyed after), `reads` (stdin fed
 //! a line at a time, each read seen).
+//!
+//! One piece: a run's entry points ([`run`], [`run_with_activity`],
+//! [`run_joined`], whose stdin and stdout are another program's pipes)
+//! and the one path they share, with its tests; the parts are the
+//! submodules above.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -72,7 +77,7 @@ pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
 pub fn run_with_activity(inv: &Invocation) -> Result<(Outcome, Activity), RunError> {
     let mut tries = 1;
     loop {
-        let (mut outcome, activity) = run_once(inv)?;
+        let (mut outcome, activity) = run_planned(inv, plan_stdout(inv.mode)?)?;
         match start::failed_to_start(&outcome) {
             None => return Ok((outcome, activity)),
             Some(said) if tries >= start::TRIES => {
@@ -87,8 +92,19 @@ pub fn run_with_activity(inv: &Invocation) -> Result<(Outcome, Activity), RunErr
     }
 }
 
-/// One run of `inv`, as it went.
-fn run_once(inv: &Invocation) -> Result<(Outcome, Activity), RunError> {
+/// [`run`] with stdin and stdout another program's pipes (an interactive
+/// problem's validator, outside this containment): contained as any run,
+/// stderr read, stdout not. Run once: a conversation cannot be replayed.
+pub fn run_joined(
+    inv: &Invocation,
+    stdin: std::os::fd::OwnedFd,
+    stdout: std::os::fd::OwnedFd,
+) -> Result<(Outcome, Activity), RunError> {
+    run_planned(inv, spawn::StdoutPlan::Joined { stdin, stdout })
+}
+
+/// One run of `inv`, stdout (and stdin) connected as `plan` says.
+fn run_planned(inv: &Invocation, plan: spawn::StdoutPlan) -> Result<(Outcome, Activity), RunError> {
     let containment = sandbox::containment();
     // A program under test reads the system, its case folder and its own
     // files; the reference (ours) is not narrowed.
@@ -115,7 +131,6 @@ fn run_once(inv: &Invocation) -> Result<(Outcome, Activity), RunError> {
     let (layout, ticket) = (&*layout, &*ticket);
     place_files(&layout.work, &inv.files, &inv.executable)?;
     let env = environment(inv, layout);
-    let plan = plan_stdout(inv.mode)?;
 
     let start = Instant::now();
     // The reference is contained too: what a program sees of the file

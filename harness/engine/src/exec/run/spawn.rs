@@ -28,6 +28,12 @@ pub(super) enum StdoutPlan {
     Full(fs::File),
     /// A terminal, the child's stdin and stdout both.
     Pty(Terminal),
+    /// Another program's pipes ([`super::run_joined`]): the child reads
+    /// `stdin` and writes `stdout`, neither of which the run watches.
+    Joined {
+        stdin: OwnedFd,
+        stdout: OwnedFd,
+    },
 }
 
 pub(super) fn plan_stdout(mode: Mode) -> Result<StdoutPlan, RunError> {
@@ -188,23 +194,15 @@ pub(super) fn spawn_grouped(
                 .stdout(Stdio::from(terminal.slave));
             Some((terminal.master, (typing, terminal.keys)))
         }
+        StdoutPlan::Joined { stdin, stdout } => {
+            cmd.stdin(Stdio::from(stdin)).stdout(Stdio::from(stdout));
+            None
+        }
     };
     // Spawned under the registry's lock: nothing else would kill a group
     // an interrupt missed.
     let spawned = ticket
-        .spawn_locked(
-            || {
-                let r = cmd.spawn();
-                // The command holds our copy of the terminal's slave side:
-                // it must close now, or reading the master never ends.
-                drop(cmd);
-                r
-            },
-            |r| match r {
-                Ok(child) => Killer::Group(Pid::from_child(child)),
-                Err(_) => Killer::NotStarted,
-            },
-        )
+        .spawn_group(cmd)
         .map_err(|Interrupted| RunError::Interrupted)?;
     let mut child = spawned.map_err(|source| RunError::Spawn {
         path: inv.target.path().to_owned(),
@@ -282,6 +280,14 @@ pub(super) fn spawn_contained(
                 Some((terminal.master, (typing, terminal.keys))),
             )
         }
+        StdoutPlan::Joined { stdin, stdout } => (
+            sandbox::Streams {
+                stdin: sandbox::Io::Fd(stdin),
+                stdout: sandbox::Io::Fd(stdout),
+                stderr: sandbox::Io::Piped,
+            },
+            None,
+        ),
     };
     let mut kept = sandbox::start_with(
         layout,

@@ -304,6 +304,9 @@ impl fmt::Display for Edit {
             Self::Present => write!(f, "should not exist"),
             Self::Undone => write!(f, "not written"),
             Self::LeftProcess => write!(f, "left running, holding the output open"),
+            // A conversation judged whole cites no rule (a problem
+            // package's validator): its message alone.
+            Self::Broke { rule, message } if rule.is_empty() => f.write_str(message),
             Self::Broke { rule, message } => write!(f, "broke {rule}: {message}"),
             Self::NotRun(why) => write!(f, "not run ({why})"),
             Self::Environment(why) => f.write_str(why),

@@ -182,6 +182,7 @@ impl fmt::Display for Mismatch {
                 actual,
             } => write!(f, "file `{path}` differs: {}", at(expected, actual)),
             Self::FileUnexpected { path } => write!(f, "file `{path}` must not exist"),
+            Self::Exchange(x) if x.number == 0 => f.write_str(&x.message),
             Self::Exchange(x) => write!(f, "request {}: {}: {}", x.number, x.rule, x.message),
             Self::Memory { error, .. } => write!(f, "memory error: {error}"),
             Self::Reads(r) => write!(f, "{r}"),

@@ -246,6 +246,11 @@ impl Difference {
                 );
             }
             Self::Bytes(b) => b.render(out, style),
+            // The whole conversation judged at its end (request 0): the
+            // verdict, no request to show.
+            Self::Exchange(x) if x.number == 0 => {
+                let _ = writeln!(out, "{} {}", style.paint("1", "conversation:"), x.message);
+            }
             Self::Exchange(x) => {
                 let _ = writeln!(
                     out,
@@ -393,6 +398,7 @@ impl fmt::Display for Difference {
                 "file `{}` must not exist",
                 crate::bytes::visible::escape(path.as_bytes())
             ),
+            Self::Exchange(x) if x.number == 0 => f.write_str(&x.message),
             Self::Exchange(x) => write!(f, "request {}: {}: {}", x.number, x.rule, x.message),
             Self::NotRun { reason } => f.write_str(reason),
             Self::Memory { error, .. } => write!(f, "memory error: {error}"),

@@ -8,10 +8,15 @@
 //! - A case's `visibility:` is its group's: `data/sample` public, the
 //!   rest secret (and the category says the same).
 //! - A case is judged by a `match:` checker, the default output
-//!   validator with its group's flags ([`DEFAULT_VALIDATOR`]): the
-//!   harness re-executed contained, as a built-in pack's checker is; its
-//!   rejection is the cause's reason, and the cause names the group (a
-//!   problem package has no rule IDs: a case cites none).
+//!   validator with its group's flags ([`super::validator::DEFAULT_VALIDATOR`]) or the
+//!   package's own ([`custom_check::CUSTOM_VALIDATOR`], built once when the pack
+//!   loads): the harness re-executed contained, as a built-in pack's
+//!   checker is; its rejection is the cause's reason, and the cause
+//!   names the group (a problem package has no rule IDs: a case cites
+//!   none).
+//! - An interactive problem's case holds a `script` the pack's driver
+//!   runs ([`conversation`]): the program contained, joined to the
+//!   validator.
 //! - Marks: a pass-fail problem's groups are worth one mark each; a
 //!   scoring problem's are worth the group's full score, and earn what
 //!   its grader gives its cases (a category's `grader:`, the same
@@ -31,25 +36,26 @@
 //! case files, sidecars) and the `Pack` that serves it, its reference,
 //! its limit and its `diff` read the same package once; its tests are in
 //! `as_pack_tests.rs`.
-//!
-//! Not yet: a custom output validator or an interactive problem under
-//! these commands (`verify` runs both); [`ProblemPack::load`] refuses
-//! them, naming `verify`.
 
 use std::collections::BTreeSet;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::json;
 
+use crate::exec::driver::CaseDriver;
 use crate::exec::run::Target;
 use crate::model::schema::Visibility;
 use crate::packs::pack::{BuildRecipe, Dependency, EmbeddedSuite, Pack, SubmissionBuilds};
+use crate::packs::problem::conversation::{self, Driver};
+use crate::packs::problem::custom_check;
 use crate::packs::problem::diff::PackageDiff;
 use crate::packs::problem::languages::Table;
-use crate::packs::problem::limit;
 use crate::packs::problem::package::{Group, Problem, TestCase};
-use crate::packs::problem::validator::DEFAULT_VALIDATOR;
+use crate::packs::problem::programs;
+use crate::packs::problem::time_limit::TimeLimit;
 use crate::packs::problem::{grade, launch};
 
 /// A problem package as a spec pack.
@@ -61,17 +67,26 @@ pub struct ProblemPack {
     dir: PathBuf,
     /// The distinct checker names the cases use.
     checkers: Vec<&'static str>,
-    /// `limits.time_limit`, when the package fixes it.
-    fixed: Option<Duration>,
-    /// The limit derived from the accepted submissions, once a command
-    /// asks for it.
-    derived: std::sync::OnceLock<Duration>,
+    /// A case's time limit: fixed, or derived once a command asks.
+    time_limit: Arc<TimeLimit>,
     recipe: BuildRecipe,
     reference: Result<(String, PathBuf), String>,
     /// The language table, which builds a submission.
     table: Table,
     /// What `diff` needs.
     diff: PackageDiff,
+    /// The built custom validator, for its checkers.
+    checker_env: Vec<(OsString, OsString)>,
+    /// An interactive problem's driver.
+    driver: Option<Arc<Driver>>,
+}
+
+/// How a package's cases are judged: by the default validator or the
+/// package's own (built) as a checker, or in a conversation with it.
+enum Judging {
+    Default,
+    Custom(Target),
+    Interactive(Target),
 }
 
 fn leak(text: String) -> &'static str {
@@ -79,29 +94,25 @@ fn leak(text: String) -> &'static str {
 }
 
 impl ProblemPack {
-    /// Reads the package at `spec` (a folder or a `.zip`) and builds its
-    /// suite; a package these commands cannot judge yet is refused,
-    /// naming `verify`.
+    /// Reads the package at `spec` (a folder or a `.zip`), builds its
+    /// suite and its output validator, if it has its own.
     pub fn load(spec: &str) -> Result<Self, String> {
         let problem = Problem::load(Path::new(spec))?;
-        let refuse = |what: &str| {
-            Err(format!(
-                "--spec {spec}: {what}: run, mark and diff do not judge one yet; `verify --spec \
-                 {spec}` runs its jury submissions (docs/problem-packages.md)"
-            ))
-        };
-        if problem.interactive {
-            return refuse("an interactive problem");
-        }
-        if problem.validator.is_some() {
-            return refuse("a custom output validator");
-        }
         let table = Table::for_package(&problem.dir)?;
-        let (suite, checkers, checker_of) = suite_of(&problem, spec, Path::new(spec).is_file())?;
-        let fixed = match limit::of(&problem.time, Err(String::new())) {
-            t if t.origin == limit::Origin::Fixed => Some(t.limit),
-            _ => None,
+        let judging = match (problem.validator.as_deref(), problem.interactive) {
+            (None, false) => Judging::Default,
+            (None, true) => {
+                return Err(format!(
+                    "--spec {spec}: an interactive problem needs its output validator"
+                ));
+            }
+            (Some(v), false) => Judging::Custom(programs::validator(spec, v, &table)?),
+            (Some(v), true) => Judging::Interactive(programs::validator(spec, v, &table)?),
         };
+        let (suite, checkers, checker_of) =
+            suite_of(&problem, spec, Path::new(spec).is_file(), &judging)?;
+        let spec: &'static str = leak(spec.to_owned());
+        let time_limit = Arc::new(TimeLimit::of(spec, &problem.time));
         // A `.zip` is unpacked into a folder that goes with `problem`:
         // its submissions are not kept for a reference.
         let reference = if Path::new(spec).is_file() {
@@ -110,16 +121,25 @@ impl ProblemPack {
                  name the folder"
             ))
         } else {
-            reference_of(&problem, &table)
+            programs::reference(&problem, &table)
+        };
+        let checker_env = match &judging {
+            Judging::Custom(v) => vec![custom_check::checker_env(v)?],
+            _ => Vec::new(),
+        };
+        let driver = match judging {
+            Judging::Interactive(v) => {
+                Some(Arc::new(Driver::of(&problem, v, Arc::clone(&time_limit))))
+            }
+            _ => None,
         };
         Ok(Self {
-            spec: leak(spec.to_owned()),
+            spec,
             name: leak(problem.name.clone()),
             suite,
             dir: problem.dir.clone(),
             checkers,
-            fixed,
-            derived: std::sync::OnceLock::new(),
+            time_limit,
             recipe: BuildRecipe {
                 program: launch::BUILT_PROGRAM,
                 with_makefile: None,
@@ -128,93 +148,14 @@ impl ProblemPack {
             reference,
             table,
             diff: PackageDiff {
-                spec: leak(spec.to_owned()),
+                spec,
                 suite,
                 checker_of,
             },
+            checker_env,
+            driver,
         })
     }
-}
-
-/// The limit of the package at `spec` derived from its accepted
-/// submissions (or inherited from the `mark` that started this check),
-/// said on stderr with where it came from; a package whose accepted
-/// submissions cannot be timed gets [`limit::FALLBACK`], said so.
-fn derive(spec: &str) -> Duration {
-    let problem = match Problem::load(Path::new(spec)) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!(
-                "--spec {spec}: time limit {} s, the default: {e}",
-                limit::FALLBACK.as_secs()
-            );
-            return limit::FALLBACK;
-        }
-    };
-    let key = limit::key(&problem);
-    if let Some(inherited) = limit::inherited(&key) {
-        limit::remember(&key, &inherited, &problem.time);
-        return inherited.limit;
-    }
-    let workers = std::thread::available_parallelism().map_or(1, usize::from);
-    let derived = crate::packs::problem::verify::derive_time_limit(&problem, workers)
-        .unwrap_or_else(|e| {
-            limit::of(
-                &problem.time,
-                Err(format!("its accepted submissions could not be timed ({e})")),
-            )
-        });
-    eprintln!("--spec {spec}: {}", derived.words(&problem.time));
-    limit::remember(&key, &derived, &problem.time);
-    derived.limit
-}
-
-/// The first accepted submission a language runs without compiling: its
-/// run line and its folder.
-fn reference_of(problem: &Problem, table: &Table) -> Result<(String, PathBuf), String> {
-    for sub in problem
-        .submissions
-        .iter()
-        .filter(|s| s.folder == "accepted")
-    {
-        let (dir, files) = if sub.path.is_dir() {
-            let names = std::fs::read_dir(&sub.path)
-                .map_err(|e| format!("{}: {e}", sub.path.display()))?
-                .filter_map(Result::ok)
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect::<Vec<_>>();
-            (sub.path.clone(), names)
-        } else {
-            let parent = sub.path.parent().unwrap_or(Path::new(".")).to_owned();
-            let name = sub
-                .path
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            (parent, vec![name])
-        };
-        if let Some(lang) = table.detect(&files).filter(|l| l.compile.is_none()) {
-            // The run starts in a fresh folder: the files by absolute
-            // path, which a line of words must hold unquoted.
-            let dir = std::path::absolute(&dir).unwrap_or(dir);
-            let absolute: Vec<String> = files
-                .iter()
-                .map(|f| dir.join(f).display().to_string())
-                .collect();
-            if absolute
-                .iter()
-                .all(|f| shlex::try_quote(f).is_ok_and(|q| q == f.as_str()))
-            {
-                let (_, run) = table.lines(lang, &absolute, None);
-                return Ok((run, dir));
-            }
-        }
-    }
-    Err(
-        "no accepted submission runs without compiling (diff needs one as the reference: a \
-         Python, JavaScript, Ruby or shell submission in submissions/accepted)"
-            .to_owned(),
-    )
 }
 
 /// The category a group's cases are in: its folder's name (a category
@@ -225,14 +166,6 @@ fn category_of(group: &Group) -> &str {
         Some(last) if !last.is_empty() => last,
         _ => "data",
     }
-}
-
-/// The checker name of a group: the default validator and its flags.
-fn checker_of(group: &Group) -> String {
-    std::iter::once(DEFAULT_VALIDATOR)
-        .chain(group.flags.validator_flags.iter().map(String::as_str))
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// What a group's category is worth: a scoring problem's group its full
@@ -274,15 +207,16 @@ fn grader_of(problem: &Problem, group: &Group) -> Option<serde_json::Value> {
 }
 
 /// The case file of `case` of `group`, in the category `category`,
-/// judged by `checker`; its input inline when the package was `unpacked`
-/// from a `.zip`, whose folder is gone when the harness returns (a
-/// reproduce line must not name its `.in`).
+/// judged by `checker` (`None`: a conversation, [`conversation`]); its
+/// input inline when the package was `unpacked` from a `.zip`, whose
+/// folder is gone when the harness returns (a reproduce line must not
+/// name its `.in`).
 fn case_file(
     problem: &Problem,
     group: &Group,
     case: &TestCase,
     category: &str,
-    checker: &str,
+    checker: Option<&str>,
     unpacked: bool,
 ) -> serde_json::Value {
     let stem = case.name.rsplit('/').next().unwrap_or(&case.name);
@@ -300,10 +234,19 @@ fn case_file(
         "status": 0,
         "stdout-file": format!("{stem}.ans"),
         "match": {
-            "stdout": {"checker": format!("builtin:{checker}")},
+            "stdout": {"checker": format!("builtin:{}", checker.unwrap_or_default())},
             "stderr": "any",
         },
     });
+    if checker.is_none()
+        && let Some(map) = file.as_object_mut()
+    {
+        for key in ["stdin-file", "status", "stdout-file", "match"] {
+            map.remove(key);
+        }
+        map.insert("script".to_owned(), conversation::script(&case.name));
+        return file;
+    }
     // Without `limits.time_limit` a case sets none: the pack's default,
     // derived from the accepted submissions when a run asks for it.
     if let (Some(t), Some(map)) = (
@@ -336,7 +279,12 @@ type Made = (
 /// The suite of `problem` (`suite.yaml`, a case file and its two
 /// sidecars for each test case), the checker names its cases use and
 /// each category's.
-fn suite_of(problem: &Problem, spec: &str, unpacked: bool) -> Result<Made, String> {
+fn suite_of(
+    problem: &Problem,
+    spec: &str,
+    unpacked: bool,
+    judging: &Judging,
+) -> Result<Made, String> {
     let yaml = |v: &serde_json::Value| {
         yaml_serde::to_string(v).map_err(|e| format!("{spec}: a case written as YAML: {e}"))
     };
@@ -373,7 +321,10 @@ fn suite_of(problem: &Problem, spec: &str, unpacked: bool) -> Result<Made, Strin
             map.insert("grader".to_owned(), g);
         }
         categories.push(entry);
-        let checker = checker_of(group);
+        let conversation = matches!(judging, Judging::Interactive(_));
+        let custom = matches!(judging, Judging::Custom(_));
+        let flags = &group.flags.validator_flags;
+        let checker = (!conversation).then(|| custom_check::checker_name(flags, custom));
         for case in &group.cases {
             let stem = case.name.rsplit('/').next().unwrap_or(&case.name);
             let at = if group.name.is_empty() {
@@ -381,13 +332,19 @@ fn suite_of(problem: &Problem, spec: &str, unpacked: bool) -> Result<Made, Strin
             } else {
                 format!("{}/{stem}", group.name)
             };
-            let file = case_file(problem, group, case, category, &checker, unpacked);
+            let file = case_file(problem, group, case, category, checker.as_deref(), unpacked);
             files.push((format!("{at}.yaml"), yaml(&file)?.into_bytes()));
-            files.push((format!("{at}.in"), case.input.clone()));
-            files.push((format!("{at}.ans"), case.answer.clone()));
+            // A conversation's input and answer are the validator's
+            // alone, held by the driver.
+            if checker.is_some() {
+                files.push((format!("{at}.in"), case.input.clone()));
+                files.push((format!("{at}.ans"), case.answer.clone()));
+            }
         }
-        checker_by_category.insert(category.to_owned(), checker.clone());
-        checkers.insert(checker);
+        if let Some(checker) = checker {
+            checker_by_category.insert(category.to_owned(), checker.clone());
+            checkers.insert(checker);
+        }
     }
     let suite_yaml = json!({
         "name": problem.name,
@@ -460,10 +417,7 @@ impl Pack for ProblemPack {
     /// accepted submissions compiled and timed once per command (a
     /// `mark`'s checks inherit their `mark`'s), said on stderr.
     fn default_timeout(&self) -> Option<Duration> {
-        Some(
-            self.fixed
-                .unwrap_or_else(|| *self.derived.get_or_init(|| derive(self.spec))),
-        )
+        Some(self.time_limit.get())
     }
 
     fn bin_is_command(&self) -> bool {
@@ -484,6 +438,14 @@ impl Pack for ProblemPack {
 
     fn checker_names(&self) -> Vec<&'static str> {
         self.checkers.clone()
+    }
+
+    fn checker_env(&self) -> Vec<(OsString, OsString)> {
+        self.checker_env.clone()
+    }
+
+    fn driver(&self) -> Option<Arc<dyn CaseDriver>> {
+        self.driver.clone().map(|d| d as Arc<dyn CaseDriver>)
     }
 
     fn depends_on(&self) -> Vec<Dependency> {

@@ -87,11 +87,39 @@ fn scoring_groups_are_worth_their_full_score_and_the_sample_nothing() {
 }
 
 #[test]
-fn interactive_and_custom_validator_packages_are_refused_naming_verify() {
-    for name in ["guess", "pairsum"] {
-        let e = ProblemPack::load(&example(name)).expect_err("refused");
-        assert!(e.contains("`verify --spec"), "{e}");
-    }
+fn a_custom_validator_is_its_groups_checker_and_an_interactive_case_a_conversation() {
+    // The validators are Python: made ready without a build.
+    let _models = crate::packs::folder::model::Scope::enter();
+    let pack = ProblemPack::load(&example("pairsum")).expect("loads");
+    assert_eq!(pack.checker_names(), ["kattis-validator"]);
+    let env = pack.checker_env();
+    assert!(
+        env.len() == 1
+            && env[0].0 == crate::packs::problem::custom_check::VALIDATOR_ENV
+            && env[0].1.to_string_lossy().ends_with("/validate.py"),
+        "{env:?}"
+    );
+    assert!(pack.driver().is_none());
+    let pack = ProblemPack::load(&example("guess")).expect("loads");
+    let (case, shown) = judged(&pack, "secret/777.yaml");
+    assert_eq!(shown, Visibility::Secret);
+    assert_eq!(case.script, Some(serde_json::json!({"case": "secret/777"})));
+    // The input and the answer are the validator's alone: not in the suite.
+    assert!(
+        pack.suite.get("secret/777.in").is_none() && pack.suite.get("secret/777.ans").is_none()
+    );
+    assert!(pack.checker_names().is_empty() && pack.checker_env().is_empty());
+    let driver = pack.driver().expect("a driver");
+    assert!(
+        driver
+            .check(&serde_json::json!({"case": "secret/777"}))
+            .is_ok()
+    );
+    assert!(
+        driver
+            .check(&serde_json::json!({"case": "secret/8"}))
+            .is_err()
+    );
 }
 
 #[test]
@@ -137,5 +165,5 @@ fn a_scoring_groups_category_carries_its_grader_and_a_case_no_unfixed_limit() {
     // oddsum fixes no time limit: its cases leave it to the pack's default.
     let (case, _) = judged(&pack, "secret/group1/1.yaml");
     assert_eq!(case.timeout, None);
-    assert_eq!(pack.fixed, None);
+    assert_eq!(pack.time_limit.fixed(), None);
 }

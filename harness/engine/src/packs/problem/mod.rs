@@ -6,18 +6,22 @@
 //! - [`package`]: `problem.yaml`, the test data as groups, the
 //!   submissions; [`unzip`]: a package sent as a `.zip`.
 //! - [`testdata`]: a group's flags (`testdata.yaml`).
-//! - [`validator`]: the default output validator.
+//! - [`validator`]: the default output validator; [`custom_check`]: a
+//!   custom one as a `match:` checker (`run`, `mark`).
 //! - [`languages`]: a submission's language by extension, and its lines;
 //!   [`entry`]: the class a JVM submission starts from; [`launch`]: a
 //!   student's submission built and started by the table (`mark`, `run
 //!   --bin FILE`).
 //! - [`programs`]: a submission or validator compiled once.
-//! - [`run`]: one case run and judged (interactive: two programs joined).
+//! - [`run`]: one case run and judged; [`interactive`]: an interactive
+//!   problem's case, the program contained and joined to the validator.
 //! - [`grade`]: a submission's verdict and score from its cases'.
 //! - [`limit`]: the time limit, fixed or derived from the accepted
-//!   submissions, one way for every command.
+//!   submissions, one way for every command; [`time_limit`]: the one a
+//!   command works out once, shared by the pack and its driver.
 //! - [`as_pack`]: the package as a spec pack (`run`, `mark`, the course
-//!   outputs): a suite of its test groups, judged by its validator.
+//!   outputs): a suite of its test groups, judged by its validator;
+//!   [`conversation`]: an interactive problem's cases there.
 //! - [`diff`]: `diff` on a package: a candidate against the reference
 //!   on its inputs (and inputs its input validators accept), judged by
 //!   its validator.
@@ -28,9 +32,12 @@
 //! group, the case and the validator's reason.
 
 pub mod as_pack;
+pub mod conversation;
+pub mod custom_check;
 pub mod diff;
 pub mod entry;
 pub mod grade;
+pub mod interactive;
 pub mod languages;
 pub mod launch;
 pub mod limit;
@@ -39,6 +46,7 @@ pub mod programs;
 pub mod run;
 pub mod table;
 pub mod testdata;
+pub mod time_limit;
 pub mod unzip;
 pub mod validator;
 pub mod verify;

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use crate::exec::run::Target;
 use crate::packs::folder::model::{self, Recipe};
 use crate::packs::problem::languages::{self, Table};
+use crate::packs::problem::package::Problem;
 
 /// A program made ready, or why not.
 #[derive(Debug, Clone)]
@@ -49,42 +50,48 @@ fn source_files(path: &Path) -> Result<Vec<(String, PathBuf)>, String> {
     Ok(out)
 }
 
-/// Prepares the program at `path` (shown as `name`), staging its files in
-/// a fresh folder under `stage` first.
-pub fn prepare(path: &Path, name: &str, table: &Table, stage: &Path) -> Result<Ready, String> {
-    let files = source_files(path)?;
+/// How a program is built and run: its build line (if any) and its run
+/// line; `Err(why)` when a tool it needs is missing (a skip, not a
+/// failure).
+type Lines = Result<(Option<String>, String), String>;
+
+/// The lines of the program whose files are `files` (by name).
+fn lines_of(files: &[(String, PathBuf)], name: &str, table: &Table) -> Result<Lines, String> {
     let names: Vec<String> = files.iter().map(|(n, _)| n.clone()).collect();
-    let scripted = names.iter().any(|n| n == "run");
-    let (compile, run, language, tools) = if scripted {
+    if names.iter().any(|n| n == "run") {
         let build = names
             .iter()
             .any(|n| n == "build")
             .then(|| "./build".to_owned());
-        (
-            build,
-            "./run".to_owned(),
-            "its own build and run scripts".to_owned(),
-            Vec::new(),
-        )
-    } else {
-        let Some(lang) = table.detect(&names) else {
-            return Err(format!(
-                "{name}: no language of the table has its files' extensions ({})",
-                names.join(", ")
-            ));
-        };
-        let sources: Vec<(String, String)> = files
-            .iter()
-            .filter(|(n, _)| lang.runs_a_class() && lang.matches(n))
-            .filter_map(|(n, p)| std::fs::read_to_string(p).ok().map(|t| (n.clone(), t)))
-            .collect();
-        let class = super::entry::main_class(&lang.id, &sources);
-        let (compile, run) = table.lines(lang, &names, class.as_deref());
-        (compile, run, lang.name.clone(), lang.tools())
-    };
-    if let Some(missing) = tools.iter().find(|t| !languages::on_path(t)) {
-        return Ok(Ready::Skipped(format!("no {missing} ({language})")));
+        return Ok(Ok((build, "./run".to_owned())));
     }
+    let Some(lang) = table.detect(&names) else {
+        return Err(format!(
+            "{name}: no language of the table has its files' extensions ({})",
+            names.join(", ")
+        ));
+    };
+    let sources: Vec<(String, String)> = files
+        .iter()
+        .filter(|(n, _)| lang.runs_a_class() && lang.matches(n))
+        .filter_map(|(n, p)| std::fs::read_to_string(p).ok().map(|t| (n.clone(), t)))
+        .collect();
+    let class = super::entry::main_class(&lang.id, &sources);
+    let (compile, run) = table.lines(lang, &names, class.as_deref());
+    if let Some(missing) = lang.tools().iter().find(|t| !languages::on_path(t)) {
+        return Ok(Err(format!("no {missing} ({})", lang.name)));
+    }
+    Ok(Ok((compile, run)))
+}
+
+/// Prepares the program at `path` (shown as `name`), staging its files in
+/// a fresh folder under `stage` first.
+pub fn prepare(path: &Path, name: &str, table: &Table, stage: &Path) -> Result<Ready, String> {
+    let files = source_files(path)?;
+    let (compile, run) = match lines_of(&files, name, table)? {
+        Ok(lines) => lines,
+        Err(skip) => return Ok(Ready::Skipped(skip)),
+    };
     let dir = tempfile::Builder::new()
         .prefix("src-")
         .tempdir_in(stage)
@@ -97,6 +104,26 @@ pub fn prepare(path: &Path, name: &str, table: &Table, stage: &Path) -> Result<R
         }
         std::fs::copy(from, &to).map_err(|e| format!("{}: {e}", from.display()))?;
     }
+    Ok(built(dir, compile, run, name))
+}
+
+/// Prepares the program in the folder `dir` (the output validator, for
+/// `run` and `mark`) from that folder itself, not a staged copy: a
+/// folder pack's model is known by its folder and build line, so `mark`
+/// builds it once and every submission's check runs that build
+/// ([`crate::packs::folder::model::BUILT_ENV`]).
+pub fn prepare_in_place(dir: &Path, name: &str, table: &Table) -> Result<Ready, String> {
+    let (compile, run) = match lines_of(&source_files(dir)?, name, table)? {
+        Ok(lines) => lines,
+        Err(skip) => return Ok(Ready::Skipped(skip)),
+    };
+    let dir = std::path::absolute(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    Ok(built(dir, compile, run, name))
+}
+
+/// The program of the sources in `dir`, built by `compile` (a model's
+/// build: contained, in a copy) and run by `run`.
+fn built(dir: PathBuf, compile: Option<String>, run: String, name: &str) -> Ready {
     let recipe = Recipe {
         dir,
         build: compile.map(|line| format!("{line} 2>&1")),
@@ -104,7 +131,7 @@ pub fn prepare(path: &Path, name: &str, table: &Table, stage: &Path) -> Result<R
         origin: name.to_owned(),
         left_out: std::collections::BTreeSet::new(),
     };
-    Ok(match model::prepare(&recipe) {
+    match model::prepare(&recipe) {
         Ok(target) => Ready::Built(target),
         Err(log) => Ready::CompileError(
             log.lines()
@@ -113,7 +140,76 @@ pub fn prepare(path: &Path, name: &str, table: &Table, stage: &Path) -> Result<R
                 .collect::<Vec<_>>()
                 .join("\n"),
         ),
-    })
+    }
+}
+
+/// The package's output validator at `path`, built once (`mark`'s
+/// checks run the build its own load made: [`prepare_in_place`]);
+/// one that cannot be built is a fault of the package.
+pub fn validator(spec: &str, path: &Path, table: &Table) -> Result<Target, String> {
+    const NAME: &str = "the output validator";
+    let ready = if path.is_dir() {
+        prepare_in_place(path, NAME, table)?
+    } else {
+        let stage = tempfile::Builder::new()
+            .prefix("conformance-validator-")
+            .tempdir()
+            .map_err(|e| format!("cannot stage {NAME}: {e}"))?;
+        prepare(path, NAME, table, stage.path())?
+    };
+    match ready {
+        Ready::Built(target) => Ok(target),
+        Ready::Skipped(why) => Err(format!("--spec {spec}: {NAME} cannot run: {why}")),
+        Ready::CompileError(log) => Err(format!("--spec {spec}: {NAME} does not compile:\n{log}")),
+    }
+}
+
+/// The first accepted submission a language runs without compiling: its
+/// run line and its folder.
+pub fn reference(problem: &Problem, table: &Table) -> Result<(String, PathBuf), String> {
+    for sub in problem
+        .submissions
+        .iter()
+        .filter(|s| s.folder == "accepted")
+    {
+        let (dir, files) = if sub.path.is_dir() {
+            let names = std::fs::read_dir(&sub.path)
+                .map_err(|e| format!("{}: {e}", sub.path.display()))?
+                .filter_map(Result::ok)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect::<Vec<_>>();
+            (sub.path.clone(), names)
+        } else {
+            let parent = sub.path.parent().unwrap_or(Path::new(".")).to_owned();
+            let name = sub
+                .path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            (parent, vec![name])
+        };
+        if let Some(lang) = table.detect(&files).filter(|l| l.compile.is_none()) {
+            // The run starts in a fresh folder: the files by absolute
+            // path, which a line of words must hold unquoted.
+            let dir = std::path::absolute(&dir).unwrap_or(dir);
+            let absolute: Vec<String> = files
+                .iter()
+                .map(|f| dir.join(f).display().to_string())
+                .collect();
+            if absolute
+                .iter()
+                .all(|f| shlex::try_quote(f).is_ok_and(|q| q == f.as_str()))
+            {
+                let (_, run) = table.lines(lang, &absolute, None);
+                return Ok((run, dir));
+            }
+        }
+    }
+    Err(
+        "no accepted submission runs without compiling (diff needs one as the reference: a \
+         Python, JavaScript, Ruby or shell submission in submissions/accepted)"
+            .to_owned(),
+    )
 }
 
 #[cfg(test)]

@@ -2,19 +2,13 @@
 //! input ([`crate::exec::run`]), its output judged by the default
 //! validator or the package's own (`validator input answer feedback_dir
 //! [flags] < output`, run contained too: exit 42 accepts, 43 rejects,
-//! `judgemessage.txt` the reason, `score.txt` a score); or, for an
-//! interactive problem, the program and the validator joined, each
-//! one's output the other's input, the validator's exit deciding.
-//!
-//! An interactive run starts both as plain processes of their own group
-//! in fresh temporary folders (the sandbox runs one program, not two
-//! joined): bounded in time, killed by group at the limit, their stderr
-//! dropped. A validator that exits with neither 42 nor 43, or cannot
-//! run, is a fault of the package ([`Fault`]), never a verdict.
+//! `judgemessage.txt` the reason, `score.txt` a score). An interactive
+//! problem's case is [`super::interactive`]'s. A validator that exits
+//! with neither 42 nor 43, or cannot run, is a fault of the package
+//! ([`Fault`]), never a verdict.
 
 use std::ffi::OsString;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::exec::run::{self, Ending, Invocation, Limits, Target};
 use crate::packs::problem::validator::{self, Flags};
@@ -217,7 +211,7 @@ fn validate(
 const VALIDATOR_TIME: Duration = Duration::from_secs(60);
 
 /// A validator's ending and files read: 42 accepts, 43 rejects.
-fn decide(
+pub(super) fn decide(
     ending: &Ending,
     message: Option<String>,
     score: Option<String>,
@@ -245,135 +239,6 @@ fn decide(
             message.map_or_else(String::new, |m| format!(": {m}"))
         ))),
     }
-}
-
-/// Runs an interactive case: `program` and the `validator` joined.
-#[expect(
-    clippy::too_many_lines,
-    reason = "one conversation: start both, watch both, read the verdict"
-)]
-pub fn run_interactive(
-    program: &Target,
-    validator: &Target,
-    input: &[u8],
-    answer: &[u8],
-    flags: &[String],
-    limits: CaseLimits,
-) -> Result<CaseResult, Fault> {
-    let fault = |what: &str, e: std::io::Error| Fault(format!("interactive run: {what}: {e}"));
-    let vdir = tempfile::tempdir().map_err(|e| fault("a folder for the validator", e))?;
-    let pdir = tempfile::tempdir().map_err(|e| fault("a folder for the program", e))?;
-    let feedback = vdir.path().join("feedback");
-    std::fs::create_dir(&feedback).map_err(|e| fault("feedback folder", e))?;
-    std::fs::write(vdir.path().join("input"), input).map_err(|e| fault("input", e))?;
-    std::fs::write(vdir.path().join("answer"), answer).map_err(|e| fault("answer", e))?;
-    let command = |t: &Target, dir: &std::path::Path| {
-        let mut c = Command::new(t.path());
-        c.args(t.words()).current_dir(dir).stderr(Stdio::null());
-        std::os::unix::process::CommandExt::process_group(&mut c, 0);
-        c
-    };
-    let mut prog = command(program, pdir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .map_err(|e| fault("cannot start the program", e))?;
-    let (Some(to_prog), Some(from_prog)) = (prog.stdin.take(), prog.stdout.take()) else {
-        kill(&mut prog);
-        return Err(Fault("interactive run: no pipes".to_owned()));
-    };
-    let started = Instant::now();
-    let mut val = match command(validator, vdir.path())
-        .args(["input", "answer", "feedback/"])
-        .args(flags)
-        .stdin(Stdio::from(from_prog))
-        .stdout(Stdio::from(to_prog))
-        .spawn()
-    {
-        Ok(v) => v,
-        Err(e) => {
-            kill(&mut prog);
-            return Err(fault("cannot start the output validator", e));
-        }
-    };
-    let deadline = started + limits.kill_after;
-    let (mut prog_end, mut val_end) = (None, None);
-    let mut prog_time = None;
-    while prog_end.is_none() || val_end.is_none() {
-        if prog_end.is_none() {
-            prog_end = prog.try_wait().ok().flatten();
-            if prog_end.is_some() {
-                prog_time = Some(started.elapsed());
-            }
-        }
-        if val_end.is_none() {
-            val_end = val.try_wait().ok().flatten();
-        }
-        if Instant::now() >= deadline {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    let timed_out = prog_end.is_none();
-    kill(&mut prog);
-    kill(&mut val);
-    let runtime = prog_time.unwrap_or_else(|| started.elapsed());
-    let result = |verdict, reason: String, score| CaseResult {
-        verdict,
-        runtime,
-        score,
-        reason,
-    };
-    if timed_out || runtime > limits.time_limit {
-        return Ok(result(
-            Verdict::TimeLimitExceeded,
-            format!(
-                "{:.2} s, over the time limit of {:.2} s",
-                runtime.as_secs_f64(),
-                limits.time_limit.as_secs_f64()
-            ),
-            None,
-        ));
-    }
-    let Some(val_status) = val_end else {
-        return Err(Fault("the output validator did not end in time".to_owned()));
-    };
-    let ending = match val_status.code() {
-        Some(c) => Ending::Exited(c),
-        None => Ending::Signaled(
-            std::os::unix::process::ExitStatusExt::signal(&val_status).unwrap_or(0),
-        ),
-    };
-    // Bounded: the validator's files are read no further than 64 KiB.
-    let read = |name: &str| {
-        use std::io::Read as _;
-        let file = std::fs::File::open(feedback.join(name)).ok()?;
-        let mut bytes = Vec::new();
-        file.take(64 << 10).read_to_end(&mut bytes).ok()?;
-        Some(String::from_utf8_lossy(&bytes).trim().to_owned())
-    };
-    let (verdict, score, reason) = decide(&ending, read("judgemessage.txt"), read("score.txt"))?;
-    // A rejection speaks first; an accepted conversation with a program
-    // that then crashed is the crash.
-    if verdict == Verdict::Accepted
-        && let Some(status) = prog_end.filter(|s| !s.success())
-    {
-        return Ok(result(
-            Verdict::RunTimeError,
-            format!("the program ended with {status}"),
-            None,
-        ));
-    }
-    Ok(result(verdict, reason, score))
-}
-
-/// Kills a child's whole group and reaps it.
-fn kill(child: &mut std::process::Child) {
-    if let Some(pid) = rustix::process::Pid::from_raw(child.id().cast_signed()) {
-        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-    }
-    let _ = child.kill();
-    let _ = child.wait();
 }
 
 #[cfg(test)]

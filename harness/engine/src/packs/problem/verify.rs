@@ -338,7 +338,7 @@ fn run_submissions(
             let mut out = Vec::new();
             if let (true, Judge::Custom(v)) = (problem.interactive, judge) {
                 let (g, c) = cases[i];
-                let r = run::run_interactive(
+                let r = crate::packs::problem::interactive::run_case(
                     program,
                     v,
                     &c.input,
