@@ -35,21 +35,33 @@ struct Kept {
 
 static KEPT: Mutex<Vec<Kept>> = Mutex::new(Vec::new());
 
-/// While alive, built models' folders stay; dropping it removes them all.
-/// The command line holds one for the whole command.
+/// While alive, the models built since it started stay; dropping it
+/// removes those (and only those: a scope entered inside another, such
+/// as the time limit a problem package derives while its pack is
+/// loaded, never removes what the outer one built). The command line
+/// holds one for the whole command.
 #[derive(Debug)]
-pub struct Scope(());
+pub struct Scope {
+    /// How many folders were kept when it started.
+    from: usize,
+}
 
 impl Scope {
     /// Starts the scope.
     pub fn enter() -> Self {
-        Self(())
+        Self {
+            from: KEPT.lock().unwrap_or_else(PoisonError::into_inner).len(),
+        }
     }
 }
 
 impl Drop for Scope {
     fn drop(&mut self) {
-        let kept = std::mem::take(&mut *KEPT.lock().unwrap_or_else(PoisonError::into_inner));
+        let kept = {
+            let mut all = KEPT.lock().unwrap_or_else(PoisonError::into_inner);
+            let from = self.from.min(all.len());
+            all.split_off(from)
+        };
         for k in kept {
             let _ = k.dir.close();
         }
