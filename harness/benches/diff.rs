@@ -10,7 +10,7 @@
 
 use std::process::ExitCode;
 
-use boxes_corpus::pack::BoxesExplorer;
+use boxes_corpus::pack::EXPLORER;
 use boxes_harness::engine::diff::args::DiffCli;
 use boxes_harness::engine::diff::explore::Context;
 use boxes_harness::engine::diff::tolerated::Tolerances;
@@ -64,7 +64,7 @@ fn main() -> ExitCode {
             // boxes declares no `match:`: every session compares exactly.
             tolerances: &Tolerances::default(),
         };
-        match boxes_harness::engine::diff::run(&BoxesExplorer, &context, &cli) {
+        match boxes_harness::engine::diff::run(&EXPLORER, &context, &cli) {
             Ok(report) if report.mismatching == 0 => {
                 #[expect(
                     clippy::cast_precision_loss,

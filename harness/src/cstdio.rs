@@ -229,6 +229,31 @@ pub fn process_streams(buffering: Buffering) -> io::Result<(CStdin, CStdout)> {
     ))
 }
 
+/// Runs `program` on the process's stdin and stdout: as Rust buffers them
+/// (a `BufWriter`, flushed at the end) without `buffering`, else as a C
+/// program's stdio does ([`process_streams`]), flushed as `exit` flushes.
+/// The fixtures pick the one or the other by variant; the wiring is here
+/// once.
+///
+/// # Errors
+/// When stdin or stdout cannot be duplicated for C's streams.
+pub fn run_on_process<T>(
+    buffering: Option<Buffering>,
+    program: impl FnOnce(&mut dyn BufRead, &mut dyn Write) -> T,
+) -> io::Result<T> {
+    let Some(buffering) = buffering else {
+        let mut input = io::stdin().lock();
+        let mut out = io::BufWriter::new(io::stdout().lock());
+        let result = program(&mut input, &mut out);
+        let _ = out.flush();
+        return Ok(result);
+    };
+    let (mut input, mut out) = process_streams(buffering)?;
+    let result = program(&mut input, &mut out);
+    out.exit_flush();
+    Ok(result)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -84,9 +84,9 @@ pub struct Planned {
 impl From<Sample> for Planned {
     fn from(s: Sample) -> Self {
         Self {
-            file: s.file(),
+            file: samples::file(&s),
             class: s.class.name(),
-            description: s.description(),
+            description: samples::description(&s),
             rules: s.class.rules(),
             ambiguous: s.class.ambiguous(),
             control: s.class.is_control(),

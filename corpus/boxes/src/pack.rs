@@ -5,19 +5,14 @@
 //! ([`crate::shrink`]) and the classifier ([`crate::classify`]). A corpus
 //! folder ([`crate::generate`]) is a folder of ordinary cases.
 
-use conformance_engine::builtin::Builtin;
-use conformance_engine::diff::explore::{Classification, Explorer, Label, Probe};
+use conformance_engine::diff::explore::{Classification, Label, Probe, Steps, no_ambiguity};
 use conformance_engine::pack::BuildRecipe;
 
 use crate::session::{Options, Session};
 
-conformance_engine::embedded_suite! {
-    /// The suite, as built from `cases/boxes`.
-    pub static SUITE = "boxes";
-}
-
-/// The boxes pack, for registration.
-pub static PACK: Builtin = Builtin::new("boxes", &SUITE, rule_ids, boxes_reference::main_with_args)
+conformance_engine::builtin_pack! {
+    /// The boxes pack, for registration.
+    pub static PACK = "boxes", boxes_reference::rules::ids, boxes_reference::main_with_args;
     // The course's line: `make` with a Makefile, else the flags every
     // submission must compile warning-free with (issue 23).
     .with_build(BuildRecipe {
@@ -25,55 +20,41 @@ pub static PACK: Builtin = Builtin::new("boxes", &SUITE, rule_ids, boxes_referen
         with_makefile: Some("make"),
         otherwise: "gcc -Wall -pedantic -std=gnu99 -o boxes *.c",
     })
-    .with_explorer(&BoxesExplorer);
-
-/// The boxes explorer for `diff`.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct BoxesExplorer;
-
-fn rule_ids() -> Vec<&'static str> {
-    boxes_reference::rules::ALL.iter().map(|r| r.id()).collect()
+    .with_explorer(&EXPLORER)
 }
 
-impl Explorer for BoxesExplorer {
-    type Session = Session;
+/// The boxes explorer for `diff`.
+pub static EXPLORER: Steps<Session> = Steps {
+    generate: |seed, index, ambiguous| Session::generate(seed, index, Options { ambiguous }),
+    probe,
+    shrink: crate::shrink::candidates,
+    classify,
+    labels,
+    ambiguity: no_ambiguity,
+};
 
-    fn generate(&self, seed: u64, index: u64, ambiguous: bool) -> Session {
-        Session::generate(seed, index, Options { ambiguous })
+fn probe(session: &Session) -> Probe {
+    let files = session.files.iter();
+    Probe {
+        args: session.args.clone(),
+        stdin: session.stdin(),
+        files: files.map(|f| (f.path.clone(), f.bytes.clone())).collect(),
     }
+}
 
-    fn probe(&self, session: &Session) -> Probe {
-        Probe {
-            args: session.args.clone(),
-            stdin: session.stdin(),
-            files: session
-                .files
-                .iter()
-                .map(|f| (f.path.clone(), f.bytes.clone()))
-                .collect(),
-        }
+fn classify(session: &Session, status: u8) -> Classification {
+    let class = crate::classify::classify(session, status);
+    let rules = class.rules.into_iter().map(str::to_owned).collect();
+    Classification {
+        category: class.category.to_owned(),
+        rules,
     }
+}
 
-    fn shrink(&self, session: &Session) -> Vec<Session> {
-        crate::shrink::candidates(session)
-    }
-
-    fn classify(&self, session: &Session, status: u8) -> Classification {
-        let class = crate::classify::classify(session, status);
-        Classification {
-            category: class.category.to_owned(),
-            rules: class.rules.into_iter().map(str::to_owned).collect(),
-        }
-    }
-
-    fn labels(&self, session: &Session) -> Vec<Label> {
-        session
-            .labels
-            .iter()
-            .map(|a| Label {
-                name: a.name().to_owned(),
-                rule: a.rule().to_owned(),
-            })
-            .collect()
-    }
+fn labels(session: &Session) -> Vec<Label> {
+    let label = |a: &crate::session::Ambiguity| Label {
+        name: a.name().to_owned(),
+        rule: a.rule().to_owned(),
+    };
+    session.labels.iter().map(label).collect()
 }

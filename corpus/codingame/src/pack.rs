@@ -8,15 +8,9 @@ use std::ffi::OsString;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use conformance_engine::builtin::Builtin;
 use conformance_engine::driver::CaseDriver;
 
 use crate::converse::Driver;
-
-conformance_engine::embedded_suite! {
-    /// The suite, as built from `cases/codingame`.
-    pub static SUITE = "codingame";
-}
 
 /// Every rule ID of the rulings, in their order.
 pub const RULES: [&str; 36] = [
@@ -36,11 +30,14 @@ pub const BOT_RULES: [&str; 18] = [
     "TIME-2", "END-3",
 ];
 
-/// The codingame pack, for registration: the reference is cg-bot, `--bin`
-/// a command line, and cases holding a `script` run as conversations.
-pub static PACK: Builtin = Builtin::new("codingame", &SUITE, rule_ids, reference_main)
+conformance_engine::builtin_pack! {
+    /// The codingame pack, for registration: the reference is cg-bot,
+    /// `--bin` a command line, and cases holding a `script` run as
+    /// conversations.
+    pub static PACK = "codingame", rule_ids, reference_main;
     .with_driver(driver)
-    .with_bin_as_command();
+    .with_bin_as_command()
+}
 
 fn rule_ids() -> Vec<&'static str> {
     RULES.to_vec()

@@ -14,21 +14,17 @@ use std::process::ExitCode;
 
 use std::collections::BTreeSet;
 
-use conformance_engine::builtin::Builtin;
-use conformance_engine::diff::explore::{Classification, Explorer, Label, Probe};
+use conformance_engine::diff::explore::{Classification, Label, Probe, Steps, no_ambiguity};
+use conformance_engine::diff::plain::fewer_lines;
 use conformance_engine::pack::BuildRecipe;
 use gridgame_reference::ExitTable;
 use gridgame_reference::chooser::{FirstLevel, TieLevel};
 
 use crate::session::Session;
 
-conformance_engine::embedded_suite! {
-    /// The suite, as built from `cases/gridgame`.
-    pub static SUITE = "gridgame";
-}
-
-/// The gridgame pack, for registration.
-pub static PACK: Builtin = Builtin::new("gridgame", &SUITE, rule_ids, reference_main)
+conformance_engine::builtin_pack! {
+    /// The gridgame pack, for registration.
+    pub static PACK = "gridgame", gridgame_reference::rules::ids, reference_main;
     // The project's own line (the source text: `g++ -o dotsAndBoxes -g
     // *.cpp`); a Makefile is not part of the hand-in.
     .with_build(BuildRecipe {
@@ -36,13 +32,7 @@ pub static PACK: Builtin = Builtin::new("gridgame", &SUITE, rule_ids, reference_
         with_makefile: None,
         otherwise: "g++ -o dotsAndBoxes -g *.cpp",
     })
-    .with_explorer(&GridgameExplorer);
-
-fn rule_ids() -> Vec<&'static str> {
-    gridgame_reference::rules::ALL
-        .iter()
-        .map(|r| r.id())
-        .collect()
+    .with_explorer(&EXPLORER)
 }
 
 /// The reference on the process's streams; it takes no arguments and
@@ -53,9 +43,20 @@ fn reference_main(_args: Vec<OsString>) -> ExitCode {
     ExitCode::from(gridgame_reference::run(stdin, stdout).code())
 }
 
-/// The gridgame explorer for `diff`.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct GridgameExplorer;
+/// The gridgame explorer for `diff`: random sessions ([`Session`]), shrunk
+/// and classified here.
+pub static EXPLORER: Steps<Session> = Steps {
+    generate: Session::generate,
+    probe: |session| Probe {
+        args: session.args.clone(),
+        stdin: session.stdin(),
+        files: Vec::new(),
+    },
+    shrink,
+    classify,
+    labels,
+    ambiguity: no_ambiguity,
+};
 
 fn rules(ids: &[&str]) -> BTreeSet<String> {
     ids.iter().map(|&r| r.to_owned()).collect()
@@ -81,114 +82,88 @@ fn tie_rule(level: TieLevel) -> &'static str {
     }
 }
 
-impl Explorer for GridgameExplorer {
-    type Session = Session;
-
-    fn generate(&self, seed: u64, index: u64, ambiguous: bool) -> Session {
-        Session::generate(seed, index, ambiguous)
+/// The most reducing first: half the lines gone, then each line from the
+/// end, then the size down to 2, then a plain end and no arguments.
+fn shrink(session: &Session) -> Vec<Session> {
+    let n = session.lines.len();
+    let mut out: Vec<Session> = fewer_lines(session, n, |s| &mut s.lines).collect();
+    if let Some(i) = session
+        .lines
+        .iter()
+        .position(|l| gridgame_reference::size::parse(l).is_some_and(|s| s > 2))
+    {
+        let mut small = session.clone();
+        small.lines[i] = b"2".to_vec();
+        out.push(small);
     }
-
-    fn probe(&self, session: &Session) -> Probe {
-        Probe {
-            args: session.args.clone(),
-            stdin: session.stdin(),
-            files: Vec::new(),
-        }
+    if session.unterminated {
+        let mut ended = session.clone();
+        ended.unterminated = false;
+        out.push(ended);
     }
+    if !session.args.is_empty() {
+        let mut bare = session.clone();
+        bare.args.clear();
+        out.push(bare);
+    }
+    out
+}
 
-    /// The most reducing first: half the lines gone, then each line from
-    /// the end, then the size down to 2, then a plain end and no arguments.
-    fn shrink(&self, session: &Session) -> Vec<Session> {
-        let mut out = Vec::new();
-        let n = session.lines.len();
-        if n > 2 {
-            let mut half = session.clone();
-            half.lines.truncate(n / 2);
-            out.push(half);
-        }
-        for i in (0..n).rev() {
-            let mut one = session.clone();
-            one.lines.remove(i);
-            out.push(one);
-        }
-        if let Some(i) = session
-            .lines
+fn classify(session: &Session, _status: u8) -> Classification {
+    let r = session.replay();
+    let decided: &[&str] = match r.last_decision {
+        Some(d) => &[first_level_rule(d.first), tie_rule(d.settled_by)],
+        None => &[],
+    };
+    let tie_broken = decided.iter().any(|&id| id == "COMP-6" || id == "COMP-7");
+    let (category, ids): (&str, &[&str]) = if r.size.is_none() {
+        ("pre-game", &["PRE-1", "PRE-2", "PRE-3", "PRE-4"])
+    } else if r.finished {
+        (
+            "full-games",
+            &["APPLY-4", "POST-1", "POST-2", "POST-3", "TURN-1"],
+        )
+    } else if r.rejected_move {
+        ("human-input", &["MOVE-3", "MOVE-4", "MOVE-5", "MOVE-6"])
+    } else if r.human_extra_turn || r.computer_extra_turn {
+        ("extra-turn", &["APPLY-2", "TURN-1"])
+    } else if tie_broken {
+        ("computer-tie-break", &["COMP-1", "COMP-8"])
+    } else if r.computer_moved {
+        ("computer-first-level", &["COMP-8"])
+    } else {
+        (
+            "post-game",
+            &["POST-1", "POST-2", "POST-3", "MOVE-2", "MOVE-3"],
+        )
+    };
+    // The rules that decided the computer's last move, so that a
+    // chooser wrong in one level is named by that level.
+    let mut rules = rules(ids);
+    if session.has_hard_bytes() {
+        // A line only a careless reader gets wrong: held whole and
+        // stripped of what is not a letter or digit.
+        rules.extend(["IN-1".to_owned(), "MOVE-3".to_owned()]);
+    }
+    rules.extend(
+        decided
             .iter()
-            .position(|l| gridgame_reference::size::parse(l).is_some_and(|s| s > 2))
-        {
-            let mut small = session.clone();
-            small.lines[i] = b"2".to_vec();
-            out.push(small);
-        }
-        if session.unterminated {
-            let mut ended = session.clone();
-            ended.unterminated = false;
-            out.push(ended);
-        }
-        if !session.args.is_empty() {
-            let mut bare = session.clone();
-            bare.args.clear();
-            out.push(bare);
-        }
-        out
+            .filter(|id| !id.is_empty())
+            .map(|&id| id.to_owned()),
+    );
+    Classification {
+        category: category.to_owned(),
+        rules,
     }
+}
 
-    fn classify(&self, session: &Session, _status: u8) -> Classification {
-        let r = session.replay();
-        let decided: &[&str] = match r.last_decision {
-            Some(d) => &[first_level_rule(d.first), tie_rule(d.settled_by)],
-            None => &[],
-        };
-        let tie_broken = decided.iter().any(|&id| id == "COMP-6" || id == "COMP-7");
-        let (category, ids): (&str, &[&str]) = if r.size.is_none() {
-            ("pre-game", &["PRE-1", "PRE-2", "PRE-3", "PRE-4"])
-        } else if r.finished {
-            (
-                "full-games",
-                &["APPLY-4", "POST-1", "POST-2", "POST-3", "TURN-1"],
-            )
-        } else if r.rejected_move {
-            ("human-input", &["MOVE-3", "MOVE-4", "MOVE-5", "MOVE-6"])
-        } else if r.human_extra_turn || r.computer_extra_turn {
-            ("extra-turn", &["APPLY-2", "TURN-1"])
-        } else if tie_broken {
-            ("computer-tie-break", &["COMP-1", "COMP-8"])
-        } else if r.computer_moved {
-            ("computer-first-level", &["COMP-8"])
-        } else {
-            (
-                "post-game",
-                &["POST-1", "POST-2", "POST-3", "MOVE-2", "MOVE-3"],
-            )
-        };
-        // The rules that decided the computer's last move, so that a
-        // chooser wrong in one level is named by that level.
-        let mut rules = rules(ids);
-        if session.has_hard_bytes() {
-            // A line only a careless reader gets wrong: held whole and
-            // stripped of what is not a letter or digit.
-            rules.extend(["IN-1".to_owned(), "MOVE-3".to_owned()]);
-        }
-        rules.extend(
-            decided
-                .iter()
-                .filter(|id| !id.is_empty())
-                .map(|&id| id.to_owned()),
-        );
-        Classification {
-            category: category.to_owned(),
-            rules,
-        }
-    }
-
-    fn labels(&self, session: &Session) -> Vec<Label> {
-        session
-            .labels()
-            .iter()
-            .map(|a| Label {
-                name: a.name.to_owned(),
-                rule: a.rule.to_owned(),
-            })
-            .collect()
-    }
+fn labels(session: &Session) -> Vec<Label> {
+    session
+        .labels()
+        .iter()
+        .map(|a| Label {
+            name: a.name.to_owned(),
+            rule: a.rule.to_owned(),
+        })
+        .collect()
 }

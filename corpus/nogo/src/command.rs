@@ -1,6 +1,6 @@
 //! The `nogo-corpus` command's own part (the rest is the engine's
-//! [`conformance_engine::corpus_cli`]): the options of `generate` and the
-//! classes it lists.
+//! [`conformance_engine::corpus_cli`]): the options of `generate` (a
+//! [`Spec`]) and the classes it lists.
 
 use std::path::Path;
 
@@ -14,25 +14,11 @@ use crate::samples::Spec;
 #[derive(Debug, Clone, Copy)]
 pub struct Corpus;
 
-/// The grid size and seed of a corpus.
-#[derive(Debug, clap::Args)]
-pub struct GenerateArgs {
-    /// Rows (4..=1000).
-    #[arg(long)]
-    height: usize,
-    /// Columns (4..=1000).
-    #[arg(long)]
-    width: usize,
-    /// Picks the base position and the places of the changes.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-}
-
 impl CorpusWriter for Corpus {
     const COMMAND: &'static str = "nogo-corpus";
     const ABOUT: &'static str = "Labelled faulty and valid nogo save files, as conformance cases.";
     const GENERATE: &'static str = "Write the corpus for one grid size into a folder of cases.";
-    type Options = GenerateArgs;
+    type Options = Spec;
 
     fn classes() -> Option<Vec<ClassLine>> {
         Some(
@@ -49,13 +35,8 @@ impl CorpusWriter for Corpus {
         )
     }
 
-    fn generate(a: &GenerateArgs, out: &Path) -> Result<String, CorpusError> {
-        let spec = Spec {
-            height: a.height,
-            width: a.width,
-            seed: a.seed,
-        };
-        let entries = generate(&spec, out).map_err(|e| match e {
+    fn generate(spec: &Spec, out: &Path) -> Result<String, CorpusError> {
+        let entries = generate(spec, out).map_err(|e| match e {
             GenerateError::Size(..) => CorpusError::Options(e.to_string()),
             _ => CorpusError::Writing(e.to_string()),
         })?;

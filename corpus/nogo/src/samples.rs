@@ -16,26 +16,20 @@ use crate::play;
 use conformance_engine::rng::SplitMix64;
 
 /// One labelled file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Sample {
-    /// Its class.
-    pub class: Class,
-    /// A short name for this file within its class (file-name safe).
-    pub variant: String,
-    /// What this file holds, one line.
-    pub detail: String,
-    /// The file's bytes.
-    pub bytes: Vec<u8>,
-}
+pub type Sample = conformance_engine::corpus_cli::Sample<Class>;
 
-/// The size and seed a corpus is built for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The size and seed a corpus is built for: the options of
+/// `nogo-corpus generate` too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::Args)]
 pub struct Spec {
     /// Rows (4..=1000).
+    #[arg(long)]
     pub height: usize,
     /// Columns (4..=1000).
+    #[arg(long)]
     pub width: usize,
     /// Picks the base position and the places of the changes.
+    #[arg(long, default_value_t = 0)]
     pub seed: u64,
 }
 

@@ -18,43 +18,12 @@ use nogo_reference::{Cell, Generator, Player, State};
 /// The checker's name, as cases declare it (`builtin:save-game`).
 pub const NAME: &str = "save-game";
 
-/// The header's fields holding a generator row (3, 6) or column (4, 7).
-const ROWS: [usize; 2] = [3, 6];
-const COLUMNS: [usize; 2] = [4, 7];
-
 /// `bytes` with the generator rows and columns of its header reduced
 /// modulo H and W, when the header has nine numbers; else unchanged (the
 /// loader then says what is wrong).
 fn reduced(bytes: &[u8]) -> Vec<u8> {
-    let Some(end) = bytes.iter().position(|&b| b == b'\n') else {
-        return bytes.to_vec();
-    };
-    let Ok(header) = std::str::from_utf8(&bytes[..end]) else {
-        return bytes.to_vec();
-    };
-    let fields: Vec<&str> = header.split(' ').collect();
-    let numbers: Option<Vec<u128>> = fields.iter().map(|f| f.parse().ok()).collect();
-    let Some(mut numbers) = numbers.filter(|n| n.len() == 9) else {
-        return bytes.to_vec();
-    };
-    let (h, w) = (numbers[0], numbers[1]);
-    if h == 0 || w == 0 {
-        return bytes.to_vec();
-    }
-    for i in ROWS {
-        numbers[i] %= h;
-    }
-    for i in COLUMNS {
-        numbers[i] %= w;
-    }
-    let mut out = numbers
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
-        .into_bytes();
-    out.extend_from_slice(&bytes[end..]);
-    out
+    savefile::with_generator_places(bytes, |value, bound| value % bound)
+        .unwrap_or_else(|| bytes.to_vec())
 }
 
 /// The candidate a generator takes next on `state`'s grid: its state once

@@ -8,6 +8,10 @@ use crate::player::MAX_PLAYERS;
 use crate::status::Exit;
 use crate::why::Why;
 
+// How `strtol` splits an argument is the kit's (nogo reads its numbers the
+// same way); which values count is this program's ruling (ARGS-2..4).
+pub use reference_kit::number::{NumberParts, is_c_space, number_parts};
+
 /// Smallest accepted height or width (ARGS-3: 1 < n).
 pub const MIN_DIMENSION: usize = 2;
 /// Largest accepted height or width (ARGS-3: n < 1000).
@@ -80,41 +84,6 @@ fn parse_in_range(arg: &OsStr, min: usize, max: usize) -> Option<usize> {
     (min..=max).contains(&value).then_some(value)
 }
 
-/// A numeric argument as `strtol` splits it (ARGS-2): leading C whitespace,
-/// an optional sign, and the rest, which must be all decimal digits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NumberParts<'a> {
-    /// Whether C whitespace came before the sign or digits.
-    pub leading_space: bool,
-    /// The sign byte, `+` or `-`, when there is one.
-    pub sign: Option<u8>,
-    /// Everything after the sign.
-    pub digits: &'a [u8],
-}
-
-impl NumberParts<'_> {
-    /// Whether the part after the sign is one or more decimal digits, so
-    /// `strtol` consumes the whole argument.
-    pub fn is_whole_number(&self) -> bool {
-        !self.digits.is_empty() && self.digits.iter().all(u8::is_ascii_digit)
-    }
-}
-
-/// Splits `s` as `strtol` reads it.
-pub fn number_parts(s: &[u8]) -> NumberParts<'_> {
-    let start = s.iter().position(|b| !is_c_space(*b)).unwrap_or(s.len());
-    let rest = &s[start..];
-    let (sign, digits) = match rest.split_first() {
-        Some((&b, tail)) if b == b'-' || b == b'+' => (Some(b), tail),
-        _ => (None, rest),
-    };
-    NumberParts {
-        leading_space: start > 0,
-        sign,
-        digits,
-    }
-}
-
 /// Reads `s` as C's `strtol(s, &end, 10)` does when the whole string must be
 /// consumed (ARGS-2): leading C whitespace, an optional sign, at least one
 /// decimal digit and nothing after. Values beyond a C `int` are `None`, since
@@ -137,11 +106,6 @@ pub fn parse_c_long(s: &[u8]) -> Option<i64> {
         value
     };
     i32::try_from(value).ok().map(i64::from)
-}
-
-/// C's `isspace` in the "C" locale.
-pub const fn is_c_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
 }
 
 #[cfg(test)]

@@ -78,9 +78,7 @@ fn parse_move(line: &[u8]) -> Option<Edge> {
 }
 
 fn number(digits: &[u8]) -> usize {
-    digits.iter().fold(0usize, |acc, d| {
-        acc.saturating_mul(10).saturating_add(usize::from(d - b'0'))
-    })
+    usize::try_from(reference_kit::number::saturating_decimal(digits)).unwrap_or(usize::MAX)
 }
 
 #[cfg(test)]

@@ -342,10 +342,7 @@ impl Loader {
         }
         // Saturation keeps any run of digits bounded; every saturated value
         // is far above the largest player count.
-        self.value = self
-            .value
-            .saturating_mul(10)
-            .saturating_add(u64::from(b - b'0'));
+        self.value = reference_kit::number::push_digit(self.value, b);
         self.digits += 1;
         Some(())
     }

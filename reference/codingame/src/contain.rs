@@ -72,22 +72,28 @@ pub struct Started {
 }
 
 impl Started {
-    /// A started bot from its three pipes (those the child has) and what
-    /// ends it.
+    /// A started bot from its three pipes (those the child has), what
+    /// ends it and its private folder: both start paths end here.
     fn new(
-        stdin: Option<impl Write + Send + 'static>,
-        stdout: Option<impl Read + Send + 'static>,
-        stderr: Option<impl Read + Send + 'static>,
-        jail: Jail,
+        (stdin, stdout, stderr): Pipes<
+            impl Write + Send + 'static,
+            impl Read + Send + 'static,
+            impl Read + Send + 'static,
+        >,
+        ending: Ending,
+        dir: tempfile::TempDir,
     ) -> Self {
         Self {
             stdin: stdin.map(|w| Box::new(w) as Box<dyn Write + Send>),
             stdout: stdout.map(|r| Box::new(r) as Box<dyn Read + Send>),
             stderr: stderr.map(|r| Box::new(r) as Box<dyn Read + Send>),
-            jail,
+            jail: Jail { ending, _dir: dir },
         }
     }
 }
+
+/// A child's stdin, stdout and stderr, each `None` once taken.
+type Pipes<I, O, E> = (Option<I>, Option<O>, Option<E>);
 
 enum Ending {
     /// A process group led by the bot.
@@ -210,16 +216,8 @@ fn start_grouped(
         .stderr(Stdio::piped())
         .spawn()?;
     let pid = Pid::from_child(&child);
-    let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
-    Ok(Started::new(
-        stdin,
-        stdout,
-        stderr,
-        Jail {
-            ending: Ending::Group { child, pid },
-            _dir: dir,
-        },
-    ))
+    let pipes = (child.stdin.take(), child.stdout.take(), child.stderr.take());
+    Ok(Started::new(pipes, Ending::Group { child, pid }, dir))
 }
 
 fn start_contained(
@@ -265,21 +263,14 @@ fn start_contained(
     )
     .map_err(std::io::Error::other)?;
     let pid = child.pid();
-    let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
-    Ok(Started::new(
-        stdin,
-        stdout,
-        stderr,
-        Jail {
-            ending: Ending::Keeper {
-                child,
-                pid,
-                layout,
-                started: false,
-            },
-            _dir: dir,
-        },
-    ))
+    let pipes = (child.stdin.take(), child.stdout.take(), child.stderr.take());
+    let ending = Ending::Keeper {
+        child,
+        pid,
+        layout,
+        started: false,
+    };
+    Ok(Started::new(pipes, ending, dir))
 }
 
 /// What kills a running bot from outside, for a caller that must stop it

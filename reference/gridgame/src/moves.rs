@@ -87,41 +87,36 @@ mod tests {
     #[test]
     fn move_5_spellings() {
         let g = Grid::new(2);
-        for line in [
-            &b"a1 a2"[..],
-            b"a2 a1",
-            b"a1a2",
-            b"(a1, a2)",
-            b"\ta1\r a2\0",
+        // Each a spelling of a1-a2, and what it shows the reader drops.
+        for (line, shows) in [
+            (&b"a1 a2"[..], "the plain spelling"),
+            (b"a2 a1", "the dots in either order"),
+            (b"a1a2", "no separator"),
+            (b"(a1, a2)", "punctuation"),
+            (b"\ta1\r a2\0", "control bytes"),
         ] {
-            assert_eq!(read(line, &g), Line::Move(A1_A2), "{line:?}");
+            assert_eq!(read(line, &g), Line::Move(A1_A2), "{shows}: {line:?}");
         }
         assert_eq!(read(b"2a,b2", &g), Line::Move(A2_B2));
         assert_eq!(
             read(b"1a-1b", &g),
             Line::Move(Edge::Vertical { row: 0, col: 0 })
         );
-        for line in [
-            &b"a1 a3"[..],
-            b"a1 b2",
-            b"a1 a1",
-            b"a10 a2",
-            b"a1 a2 b2",
-            b"quit",
-            b"q",
-            b"A1 A2",
-            b"a0 a1",
-            b"d1 d2",
-            b"a1 a4",
-            b"",
-            b"aa11",
-        ] {
-            assert_eq!(
-                read(line, &g),
-                Line::Bad,
-                "{:?}",
-                String::from_utf8_lossy(line)
-            );
+        // Bad lines, by the check that rejects them (MOVE-4, MOVE-5).
+        let rejected: [(Why, &[&[u8]]); 3] = [
+            (Why::MoveLength, &[b"a10 a2", b"a1a2b2", b"q", b""]),
+            (
+                Why::NoSuchDot,
+                &[b"quit", b"A1 A2", b"a0 a1", b"d1 d2", b"a1 a4", b"aa11"],
+            ),
+            (Why::NotAdjacent, &[b"a1 a3", b"a1 b2", b"a1 a1"]),
+        ];
+        for (why, lines) in rejected {
+            for &line in lines {
+                let shown = String::from_utf8_lossy(line);
+                assert_eq!(read(line, &g), Line::Bad, "{shown:?}");
+                assert_eq!(judge(line, &g), Err(why), "{shown:?}");
+            }
         }
         assert_eq!(read(b"Q", &g), Line::Quit);
         assert_eq!(read(b" Q\r", &g), Line::Quit);

@@ -46,6 +46,11 @@ pub trait ExitTable: Copy + Eq + fmt::Debug + 'static {
 /// assert_eq!(Exit::from_code(1), Some(Exit::Usage));
 /// assert_eq!(Exit::Usage.to_string(), "Usage: talk (exit 1)");
 /// ```
+///
+/// A table may end with `cites crate::rules::ids;` (the program's rule
+/// IDs, as [`rule_ids!`](crate::rule_ids) lists them): the macro then
+/// writes the test that the table passes [`check_table`] against them, so
+/// no program writes that test by hand.
 #[macro_export]
 macro_rules! exit_table {
     (
@@ -56,6 +61,7 @@ macro_rules! exit_table {
                 $variant:ident = $code:literal, $message:expr, $rule:literal;
             )+
         }
+        $(cites $rules:path;)?
     ) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -90,6 +96,16 @@ macro_rules! exit_table {
                 $crate::exit::describe(*self, f)
             }
         }
+
+        $(
+            #[cfg(test)]
+            mod exit_table_is_checked {
+                #[test]
+                fn the_table_is_well_formed_and_cites_known_rules() {
+                    assert_eq!($crate::exit::check_table::<super::$name>(&$rules()), Ok(()));
+                }
+            }
+        )?
     };
 }
 

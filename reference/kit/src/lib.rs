@@ -7,6 +7,8 @@
 //! - [`stdio`]: stdout in blocks, flushed before every read of stdin.
 //! - [`line`]: one input line at a time in bounded memory.
 //! - [`exit`]: a program's table of exit statuses and messages.
+//! - [`number`]: numbers as C reads them (`strtol`'s parts, saturating
+//!   digits), where the programs' rulings agree.
 //! - [`rules`]: typed rule IDs ([`rule_ids!`]).
 //! - [`trace`]: which rule each span of stdout obeys (provenance).
 //! - [`terminal`]: stand-ins for a process's streams, for the references'
@@ -14,6 +16,7 @@
 
 pub mod exit;
 pub mod line;
+pub mod number;
 pub mod rules;
 pub mod stdio;
 pub mod stdout;

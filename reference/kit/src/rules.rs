@@ -1,6 +1,6 @@
 //! Typed rule IDs: [`rule_ids!`] turns a pack's list of `Variant => "ID"`
-//! pairs into an enum, the list in the rulings' order, `id()`, `from_id()`
-//! and `Display`, so that code citing a rule cannot misspell it and each
+//! pairs into an enum, the list in the rulings' order, `ids()`, `id()`,
+//! `from_id()` and `Display`, so that code citing a rule cannot misspell it and each
 //! pack writes only its list.
 
 /// Declares `pub enum Rule` and `pub const ALL` from `Variant => "ID"`
@@ -20,6 +20,12 @@ macro_rules! rule_ids {
 
         /// Every rule, in the rulings' order.
         pub const ALL: &[Rule] = &[$(Rule::$variant),+];
+
+        /// Every rule's ID, in the rulings' order: the list a pack
+        /// registers and an exit table cites.
+        pub fn ids() -> ::std::vec::Vec<&'static str> {
+            ALL.iter().map(|r| r.id()).collect()
+        }
 
         impl Rule {
             /// The rule's ID as the rulings write it (`ARGS-1`).
@@ -45,8 +51,7 @@ macro_rules! rule_ids {
         mod rule_ids_are_checked {
             #[test]
             fn ids_are_distinct_and_well_formed() {
-                let ids = super::ALL.iter().map(|r| r.id());
-                assert_eq!($crate::rules::check_ids(ids), Ok(()));
+                assert_eq!($crate::rules::check_ids(super::ids()), Ok(()));
             }
         }
     };

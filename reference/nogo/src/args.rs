@@ -5,6 +5,8 @@
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
 
+use reference_kit::number::{number_parts, saturating_decimal};
+
 use crate::grid::{MAX_DIMENSION, MIN_DIMENSION};
 use crate::player::Kind;
 use crate::status::Exit;
@@ -90,25 +92,16 @@ fn dimension(arg: &OsStr) -> Option<usize> {
 /// digit and nothing after. A magnitude too large for any sensible check
 /// saturates, so it stays out of range instead of wrapping into it.
 pub fn parse_strtol(s: &[u8]) -> Option<i64> {
-    let start = s.iter().position(|b| !is_c_space(*b)).unwrap_or(s.len());
-    let rest = &s[start..];
-    let (negative, digits) = match rest.split_first() {
-        Some((b'-', tail)) => (true, tail),
-        Some((b'+', tail)) => (false, tail),
-        _ => (false, rest),
-    };
-    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+    let parts = number_parts(s);
+    if !parts.is_whole_number() {
         return None;
     }
-    let magnitude = digits.iter().fold(0i64, |v, d| {
-        v.saturating_mul(10).saturating_add(i64::from(d - b'0'))
-    });
-    Some(if negative { -magnitude } else { magnitude })
-}
-
-/// C's `isspace` in the "C" locale.
-const fn is_c_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
+    let magnitude = i64::try_from(saturating_decimal(parts.digits)).unwrap_or(i64::MAX);
+    Some(if parts.sign == Some(b'-') {
+        -magnitude
+    } else {
+        magnitude
+    })
 }
 
 #[cfg(test)]

@@ -6,6 +6,8 @@
 //! any count are accepted (TURN-2) and a number of any size saturates
 //! instead of wrapping into the grid (TURN-3).
 
+use reference_kit::number::push_digit;
+
 use crate::grid::Cell;
 
 /// Bytes of a line kept in memory (the input keeps no more; a line cut
@@ -67,12 +69,6 @@ impl MoveScan {
             )
         })
     }
-}
-
-fn push_digit(value: u64, digit: u8) -> u64 {
-    value
-        .saturating_mul(10)
-        .saturating_add(u64::from(digit - b'0'))
 }
 
 /// What a line asks for.

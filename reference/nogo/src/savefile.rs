@@ -180,6 +180,43 @@ pub fn to_bytes(state: &State) -> Vec<u8> {
     out
 }
 
+/// The header's fields holding a generator's row (O's, X's): each below H
+/// once reduced (FILE-3).
+pub const GENERATOR_ROW_FIELDS: [usize; 2] = [3, 6];
+/// The header's fields holding a generator's column: each below W.
+pub const GENERATOR_COLUMN_FIELDS: [usize; 2] = [4, 7];
+
+/// `bytes` with each generator row and column of its header replaced by
+/// `place(value, bound)`, the bound H for a row and W for a column; the
+/// rest of the file as it is. `None` when the first line is not nine
+/// numbers with H and W above zero (the loader then says what is wrong):
+/// how a checker reduces a saved state and a fixture unreduces one, on the
+/// one header this module writes.
+pub fn with_generator_places(bytes: &[u8], place: impl Fn(u128, u128) -> u128) -> Option<Vec<u8>> {
+    let end = bytes.iter().position(|&b| b == b'\n')?;
+    let header = std::str::from_utf8(&bytes[..end]).ok()?;
+    let numbers: Option<Vec<u128>> = header.split(' ').map(|f| f.parse().ok()).collect();
+    let mut numbers = numbers.filter(|n| n.len() == HEADER_FIELDS)?;
+    let (h, w) = (numbers[0], numbers[1]);
+    if h == 0 || w == 0 {
+        return None;
+    }
+    for i in GENERATOR_ROW_FIELDS {
+        numbers[i] = place(numbers[i], h);
+    }
+    for i in GENERATOR_COLUMN_FIELDS {
+        numbers[i] = place(numbers[i], w);
+    }
+    let mut out = numbers
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+        .into_bytes();
+    out.extend_from_slice(&bytes[end..]);
+    Some(out)
+}
+
 /// Where the loader is in the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {

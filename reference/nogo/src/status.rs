@@ -25,6 +25,7 @@ reference_kit::exit_table! {
         /// Input ended where a human's line was expected (EOF-1).
         EndOfInput = 6, Some("End of input from user"), "EOF-1";
     }
+    cites crate::rules::ids;
 }
 
 /// The usage line of ARGS-1 (with the ` | ` the seed's table lost).
@@ -73,8 +74,6 @@ mod tests {
             assert_eq!(Exit::from_code(code), Some(exit));
         }
         assert_eq!(Exit::from_code(7), None);
-        let ids: Vec<&str> = crate::rules::ALL.iter().map(|r| r.id()).collect();
-        assert_eq!(reference_kit::exit::check_table::<Exit>(&ids), Ok(()));
     }
 
     #[test]

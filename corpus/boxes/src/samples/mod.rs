@@ -20,28 +20,16 @@ mod faults;
 
 /// One generated file before it is written: which class, which variant of
 /// it, what exactly was done, and the bytes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Sample {
-    /// The class the file belongs to.
-    pub class: Class,
-    /// A kebab-case name unique within the class: the file's stem.
-    pub variant: String,
-    /// What this variant holds, beyond the class description.
-    pub detail: String,
-    /// The file's contents.
-    pub bytes: Vec<u8>,
+pub type Sample = conformance_engine::corpus_cli::Sample<Class>;
+
+/// The file's path inside a corpus folder, `/`-separated.
+pub fn file(sample: &Sample) -> String {
+    format!("{}/{}.grid", sample.class.name(), sample.variant)
 }
 
-impl Sample {
-    /// The file's path inside a corpus folder, `/`-separated.
-    pub fn file(&self) -> String {
-        format!("{}/{}.grid", self.class.name(), self.variant)
-    }
-
-    /// The class description and the variant's detail, in one line.
-    pub fn description(&self) -> String {
-        format!("{}: {}", self.class.description(), self.detail)
-    }
+/// The class description and the variant's detail, in one line.
+pub fn description(sample: &Sample) -> String {
+    format!("{}: {}", sample.class.description(), sample.detail)
 }
 
 /// Grids up to this many lines are cut after every line; larger ones after
@@ -187,7 +175,7 @@ mod tests {
             let samples = build(&s);
             let classes: BTreeSet<Class> = samples.iter().map(|x| x.class).collect();
             assert_eq!(classes.len(), Class::all().len(), "{s:?}");
-            let files: HashSet<String> = samples.iter().map(Sample::file).collect();
+            let files: HashSet<String> = samples.iter().map(file).collect();
             assert_eq!(files.len(), samples.len(), "{s:?}");
         }
     }
@@ -197,7 +185,7 @@ mod tests {
         for s in [spec(2, 2, 2, 0), spec(3, 5, 26, 1), spec(7, 2, 100, 2)] {
             for x in build(&s) {
                 let loaded = load_bytes(&x.bytes, s.height, s.width, s.players);
-                assert_eq!(loaded.is_ok(), x.class.is_control(), "{}", x.file());
+                assert_eq!(loaded.is_ok(), x.class.is_control(), "{}", file(&x));
             }
         }
     }
@@ -242,7 +230,7 @@ mod tests {
                 Class::OtherDimensions(_) => true,
                 Class::Valid(_) => false,
             };
-            assert!(ok, "{}: {e}", x.file());
+            assert!(ok, "{}: {e}", file(&x));
         }
     }
 

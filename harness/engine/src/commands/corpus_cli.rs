@@ -28,6 +28,21 @@ pub struct ClassLine {
     pub rules: Vec<String>,
 }
 
+/// One labelled file of a corpus before it is written: its class (the
+/// pack's own type, one of those `classes` lists), a name for it within
+/// the class, what it holds and its bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sample<C> {
+    /// The class the file belongs to.
+    pub class: C,
+    /// A kebab-case name unique within the class: the file's stem.
+    pub variant: String,
+    /// What this file holds, one line, beyond the class's description.
+    pub detail: String,
+    /// The file's contents.
+    pub bytes: Vec<u8>,
+}
+
 /// Why a corpus was not written: its options are wrong (exit 2, nothing
 /// written) or writing failed (exit 1).
 #[derive(Debug, thiserror::Error)]

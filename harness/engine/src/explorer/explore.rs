@@ -50,6 +50,63 @@ pub struct Classification {
     pub rules: BTreeSet<String>,
 }
 
+/// An explorer stated as its pack's functions, one a step: the forwarding
+/// from [`Explorer`]'s methods is written here once, so that a pack crate
+/// states only what is its own (a `static` of this, handed to
+/// `Builtin::with_explorer`).
+pub struct Steps<S: 'static> {
+    /// [`Explorer::generate`].
+    pub generate: fn(u64, u64, bool) -> S,
+    /// [`Explorer::probe`].
+    pub probe: fn(&S) -> Probe,
+    /// [`Explorer::shrink`].
+    pub shrink: fn(&S) -> Vec<S>,
+    /// [`Explorer::classify`].
+    pub classify: fn(&S, u8) -> Classification,
+    /// [`Explorer::labels`].
+    pub labels: fn(&S) -> Vec<Label>,
+    /// [`Explorer::ambiguity`]: [`no_ambiguity`] for a pack that knows no
+    /// ambiguity beyond its labels.
+    pub ambiguity: fn(&S, &Outcome, &Outcome) -> Vec<Label>,
+}
+
+/// No ambiguity a difference rests on beyond the session's labels (the
+/// default of [`Explorer::ambiguity`]).
+pub fn no_ambiguity<S>(_session: &S, _expected: &Outcome, _actual: &Outcome) -> Vec<Label> {
+    Vec::new()
+}
+
+impl<S> Explorer for Steps<S>
+where
+    S: Clone + Debug + PartialEq + Send + Sync,
+{
+    type Session = S;
+
+    fn generate(&self, seed: u64, index: u64, ambiguous: bool) -> S {
+        (self.generate)(seed, index, ambiguous)
+    }
+
+    fn probe(&self, session: &S) -> Probe {
+        (self.probe)(session)
+    }
+
+    fn shrink(&self, session: &S) -> Vec<S> {
+        (self.shrink)(session)
+    }
+
+    fn classify(&self, session: &S, status: u8) -> Classification {
+        (self.classify)(session, status)
+    }
+
+    fn labels(&self, session: &S) -> Vec<Label> {
+        (self.labels)(session)
+    }
+
+    fn ambiguity(&self, session: &S, expected: &Outcome, actual: &Outcome) -> Vec<Label> {
+        (self.ambiguity)(session, expected, actual)
+    }
+}
+
 /// How each run of a session is bounded.
 #[derive(Debug, Clone, Copy)]
 pub struct Bounds {

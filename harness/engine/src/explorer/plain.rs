@@ -128,20 +128,33 @@ pub fn shrink(session: &PlainSession) -> Vec<PlainSession> {
     out
 }
 
+/// The candidates of a session of `n` lines with fewer lines, the most
+/// reducing first: the first half (when there are more than two), then
+/// each line gone, from the end. `lines` reaches a candidate's lines: any
+/// session type of lines shrinks this way, a pack's own included.
+pub fn fewer_lines<'a, S: Clone, L: 'a>(
+    session: &'a S,
+    n: usize,
+    lines: fn(&mut S) -> &mut Vec<L>,
+) -> impl Iterator<Item = S> + 'a {
+    let half = (n > 2).then(|| {
+        let mut half = session.clone();
+        lines(&mut half).truncate(n / 2);
+        half
+    });
+    half.into_iter().chain((0..n).rev().map(move |i| {
+        let mut one = session.clone();
+        lines(&mut one).remove(i);
+        one
+    }))
+}
+
 fn shrink_into(session: &PlainSession, out: &mut Vec<PlainSession>) {
     let full = |out: &Vec<PlainSession>| out.len() >= super::shrink::BUDGET;
-    let n = session.lines.len();
-    if n > 2 {
-        let mut half = session.clone();
-        half.lines.truncate(n / 2);
-        out.push(half);
-    }
-    for i in (0..n).rev() {
+    for mut one in fewer_lines(session, session.lines.len(), |s| &mut s.lines) {
         if full(out) {
             return;
         }
-        let mut one = session.clone();
-        one.lines.remove(i);
         if one.lines.is_empty() {
             one.unterminated = false;
         }

@@ -4,10 +4,16 @@
 //! implements [`Pack`] once for every such pack, so that a pack crate
 //! writes its registration as a `static`, never the trait by hand.
 //!
+//! A pack crate writes it with [`builtin_pack!`](crate::builtin_pack),
+//! which embeds its suite too:
+//!
 //! ```ignore
-//! pub static PACK: Builtin = Builtin::new("talk", &SUITE, rule_ids, talk::main_with_args)
-//!     .with_explorer(&TalkExplorer)
-//!     .with_build(BuildRecipe { program: "talk", with_makefile: None, otherwise: "cc -o talk *.c" });
+//! conformance_engine::builtin_pack! {
+//!     /// The talk pack, for registration.
+//!     pub static PACK = "talk", talk::rules::ids, talk::main_with_args;
+//!     .with_explorer(&EXPLORER)
+//!     .with_build(BuildRecipe { program: "talk", with_makefile: None, otherwise: "cc -o talk *.c" })
+//! }
 //! ```
 
 use std::ffi::OsString;
@@ -19,6 +25,30 @@ use crate::exec::driver::CaseDriver;
 use crate::explorer::DynExplorer;
 use crate::model::embedded::EmbeddedSuite;
 use crate::packs::pack::{BuildRecipe, CheckerFn, Pack};
+
+/// Registers a pack compiled into the binary: its suite, embedded at build
+/// time from `cases/NAME` as the `static SUITE` beside it
+/// ([`embedded_suite!`](crate::embedded_suite)), and the `static` naming
+/// the pack, its rule IDs and its reference's `main`, then the rest of its
+/// [`Builtin`] (`.with_…` calls). Every pack crate registers this way, so
+/// the wiring is written once.
+#[macro_export]
+macro_rules! builtin_pack {
+    (
+        $(#[$meta:meta])*
+        $vis:vis static $ident:ident = $name:literal, $rules:path, $reference:path;
+        $($with:tt)*
+    ) => {
+        $crate::embedded_suite! {
+            #[doc = concat!("The suite, as built from `cases/", $name, "`.")]
+            $vis static SUITE = $name;
+        }
+
+        $(#[$meta])*
+        $vis static $ident: $crate::builtin::Builtin =
+            $crate::builtin::Builtin::new($name, &SUITE, $rules, $reference) $($with)*;
+    };
+}
 
 /// A pack compiled into the binary.
 pub struct Builtin {

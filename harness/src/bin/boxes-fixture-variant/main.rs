@@ -17,7 +17,7 @@
 
 use boxes_reference::ExitTable;
 use std::ffi::OsString;
-use std::io::{self, BufWriter};
+use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::process::ExitCode;
@@ -60,21 +60,12 @@ fn main() -> ExitCode {
         Variant::CStdioFullyBuffered => Some(Buffering::Full),
         _ => None,
     };
-    let exit = match buffering {
-        None => {
-            let stdin = io::stdin().lock();
-            let out = BufWriter::new(io::stdout().lock());
-            app::run_with(operands, stdin, out, err, &mut departure)
-        }
-        Some(buffering) => {
-            let Ok((stdin, mut out)) = cstdio::process_streams(buffering) else {
-                eprintln!("boxes-fixture-variant: cannot duplicate stdin or stdout");
-                return ExitCode::from(2);
-            };
-            let exit = app::run_with(operands, stdin, &mut out, err, &mut departure);
-            out.exit_flush();
-            exit
-        }
+    let run = cstdio::run_on_process(buffering, |stdin, out| {
+        app::run_with(operands, stdin, out, err, &mut departure)
+    });
+    let Ok(exit) = run else {
+        eprintln!("boxes-fixture-variant: cannot duplicate stdin or stdout");
+        return ExitCode::from(2);
     };
     ExitCode::from(exit.code())
 }

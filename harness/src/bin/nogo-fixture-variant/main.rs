@@ -15,7 +15,6 @@
 //! [`round`].
 
 use std::ffi::OsString;
-use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
 use boxes_harness::cstdio::{self, Buffering};
@@ -36,23 +35,12 @@ fn main() -> ExitCode {
         Variant::CStdioFullyBuffered => Some(Buffering::Full),
         _ => None,
     };
-    let exit = match buffering {
-        None => {
-            let mut input = io::stdin().lock();
-            let mut out = BufWriter::new(io::stdout().lock());
-            let exit = program(variant, operands, &mut input, &mut out);
-            let _ = out.flush();
-            exit
-        }
-        Some(buffering) => {
-            let Ok((mut input, mut out)) = cstdio::process_streams(buffering) else {
-                eprintln!("nogo-fixture-variant: cannot duplicate stdin or stdout");
-                return ExitCode::from(2);
-            };
-            let exit = program(variant, operands, &mut input, &mut out);
-            out.exit_flush();
-            exit
-        }
+    let run = cstdio::run_on_process(buffering, |mut input, mut out| {
+        program(variant, operands, &mut input, &mut out)
+    });
+    let Ok(exit) = run else {
+        eprintln!("nogo-fixture-variant: cannot duplicate stdin or stdout");
+        return ExitCode::from(2);
     };
     ExitCode::from(exit.code())
 }

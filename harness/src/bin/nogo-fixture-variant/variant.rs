@@ -5,6 +5,8 @@
 use std::ffi::OsString;
 use std::path::Path;
 
+use nogo_reference::savefile;
+
 /// One departure from the rulings each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Variant {
@@ -252,30 +254,7 @@ impl Variant {
 /// A saved file with H added to each generator row and W to each column
 /// of its header: the same game, written unreduced.
 pub(crate) fn unreduced(bytes: &[u8]) -> Vec<u8> {
-    let end = bytes
-        .iter()
-        .position(|&b| b == b'\n')
-        .unwrap_or(bytes.len());
-    let header = String::from_utf8_lossy(&bytes[..end]);
-    let mut fields: Vec<u64> = header.split(' ').filter_map(|f| f.parse().ok()).collect();
-    if fields.len() != 9 {
-        return bytes.to_vec();
-    }
-    let (h, w) = (fields[0], fields[1]);
-    for i in [3, 6] {
-        fields[i] += h;
-    }
-    for i in [4, 7] {
-        fields[i] += w;
-    }
-    let mut out = fields
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
-        .into_bytes();
-    out.extend_from_slice(&bytes[end..]);
-    out
+    savefile::with_generator_places(bytes, u128::saturating_add).unwrap_or_else(|| bytes.to_vec())
 }
 
 /// `rest` (the header's `\n` and the grid) with grid line `height` cut to
