@@ -288,6 +288,22 @@ impl<'a> CaseOracle<'a> {
         }
     }
 
+    /// With what `bless` kept of the model's trace: a record, or that it
+    /// writes none, is used as it is, and the model is not run.
+    #[must_use]
+    pub fn knowing(self, kept: provenance::Kept) -> Self {
+        match kept {
+            provenance::Kept::Unknown => {}
+            provenance::Kept::NoTrace => {
+                let _ = self.record.set(None);
+            }
+            provenance::Kept::Record(record) => {
+                let _ = self.record.set(Some(record));
+            }
+        }
+        self
+    }
+
     /// The reference's record of the case (one traced run at most).
     pub fn record(&self) -> Option<&Record> {
         self.record
