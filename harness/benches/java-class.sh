@@ -151,8 +151,13 @@ for i in 13 14 15 16; do # -5 % 2 is -1: negative odd numbers are neither
 for i in 17 18 19 20; do # average printed for no numbers: NaN
   main "$S/bug$i" "$LOOP" "$(printf '%s' "$PRINT" | sed 's|if (count > 0) ||')"; done
 
+# The single check's program, kept apart from the class.
+cp -r "$S/bug09" "$W/one"
 if [ -n "${JAVA_CLASS_SUBSET:-}" ]; then
-  for s in $(ls "$S" | tail -n +$((JAVA_CLASS_SUBSET + 1))); do rm -rf "${S:?}/$s"; done
+  # Every k-th program, so the subset keeps the class's mix.
+  k=$(( $(ls "$S" | wc -l) / JAVA_CLASS_SUBSET ))
+  ls "$S" | awk -v k="$k" -v n="$JAVA_CLASS_SUBSET" '(NR - 1) % k != 0 || (NR - 1) / k >= n' \
+    | while read -r s; do rm -rf "${S:?}/$s"; done
 fi
 load() { uptime | sed 's/.*load average: //'; }
 cpu() { sed -n 's/^cpu \([0-9.]*\) \([0-9.]*\)$/\1 s user + \2 s system/p' "$W/time"; }
@@ -177,7 +182,7 @@ t1=$(date +%s.%N)
 echo "mark --jobs 2: $(echo "$t1 - $t0" | bc) s ($(cpu)), exit $rc; load $(load)"
 tail -3 "$W/mark.err"
 sed -n '1,40p' "$W/marks/marks.csv" | cut -d, -f1,5,7-12
-cd "$S/bug09" && javac Main.java
+cd "$W/one" && javac Main.java
 t0=$(date +%s.%N)
 /usr/bin/time -o "$W/time" -f 'cpu %U %S' \
   "$HARNESS" --spec "$P" --bin "java $JFLAGS -cp . Main" >/dev/null 2>&1 || true
