@@ -84,7 +84,7 @@ pub enum Taken {
     /// Not taken (a built-in reference, which runs at no cost): the
     /// case's `trace:` stays as written.
     #[default]
-    NotTaken,
+    Skipped,
     /// The model wrote no trace: `trace: none`.
     NoTrace,
     /// The bytes of the record it wrote: kept in `NAME.trace`.
@@ -124,7 +124,6 @@ pub fn bless(
     let mut groups: Vec<Group> = Vec::new();
     let mut sidecars: Vec<(PathBuf, Vec<u8>)> = Vec::new();
     let mut stale: Vec<PathBuf> = Vec::new();
-
     // The reference's time, from which the case's default time limit
     // derives. Kept as written while it gives the same limit (every run
     // under 50 ms gives 1 s), so that re-blessing on a busier machine
@@ -190,12 +189,11 @@ pub fn bless(
         &mut sidecars,
     )?);
     groups.push(readings_group(file, current.as_ref(), readings)?);
-    groups.push(reads_group(case, from_model.reads));
-    groups.push(trace_group(
+    groups.extend(model_groups(
         file,
         case,
-        &outcome.stdout,
-        &from_model.trace,
+        outcome,
+        from_model,
         &mut sidecars,
         &mut stale,
     ));
@@ -232,6 +230,28 @@ fn reads_group(case: &Case, reads: Option<crate::model::schema::CaseReads>) -> G
     }
 }
 
+/// The groups only a model's runs give: `reads` and `trace`.
+fn model_groups(
+    file: &CaseFile,
+    case: &Case,
+    outcome: &Outcome,
+    from_model: &FromModel,
+    sidecars: &mut Vec<(PathBuf, Vec<u8>)>,
+    stale: &mut Vec<PathBuf>,
+) -> [Group; 2] {
+    [
+        reads_group(case, from_model.reads),
+        trace_group(
+            file,
+            case,
+            &outcome.stdout,
+            &from_model.trace,
+            sidecars,
+            stale,
+        ),
+    ]
+}
+
 /// The `trace` group: `none`, or the sidecar holding the model's record
 /// of `stdout` (its default name `NAME.trace`, or the one the case names).
 fn trace_group(
@@ -246,7 +266,7 @@ fn trace_group(
     let default = format!("{}.trace", file.stem());
     let named = case.trace.clone().filter(|n| n != NO_TRACE);
     let value = match taken {
-        Taken::NotTaken => {
+        Taken::Skipped => {
             return Group {
                 keys: &["trace"],
                 text: None,
