@@ -63,15 +63,23 @@ pub fn check_starting(target: &Target) -> Result<Started, PreflightError> {
 /// making its class-data archive: the one run of the program before its
 /// cases does both.
 pub fn start(target: &Target, timeout: Duration) -> Result<Started, PreflightError> {
-    let making = target.wants_archive();
-    let run_target = if making {
-        target
-            .clone()
-            .with_archive(crate::exec::run::jvm::Archive::Make)
-    } else {
-        target.clone()
+    let dump = target
+        .wants_archive()
+        .then(|| crate::exec::run::jvm::dumping(target.words()))
+        .flatten();
+    let making = dump.is_some();
+    let (run_target, files) = match dump {
+        Some((words, files)) => (
+            target
+                .clone()
+                .with_words(words)
+                .with_archive(crate::exec::run::jvm::Archive::Make),
+            files,
+        ),
+        None => (target.clone(), Vec::new()),
     };
     let mut inv = Invocation::new(run_target, Vec::new(), Vec::new());
+    inv.files = files;
     inv.timeout = if making {
         timeout.max(ARCHIVE_TIMEOUT)
     } else {

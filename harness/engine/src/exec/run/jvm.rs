@@ -102,6 +102,56 @@ pub fn keep(bytes: &[u8]) -> Option<PathBuf> {
     Some(path)
 }
 
+/// Bytes of a program's class-path folder copied for the run that makes
+/// its archive, at most.
+const DUMP_COPY_CAP: u64 = 64 << 20;
+
+/// The run that makes a Java program's archive, from `words` (its command
+/// line's): JDK 17 refuses to write an archive (status 1, "Cannot have
+/// non-empty directory in paths") while a non-empty folder is on the
+/// class path, unless the class path is `.` alone, which it skips as the
+/// launcher's default. So that run gets the files of the program's one
+/// class-path folder copied into its own folder, and `.` for the class
+/// path: the words to run with and the files to place. `None` for any
+/// other class path (several parts, a jar), or a folder too big to copy:
+/// no archive is made.
+pub fn dumping(words: &[OsString]) -> Option<(Vec<OsString>, Vec<(String, Vec<u8>)>)> {
+    let at = words.iter().position(|w| {
+        ["-cp", "-classpath", "--class-path"]
+            .iter()
+            .any(|o| w == *o)
+    })? + 1;
+    let folder = PathBuf::from(words.get(at)?);
+    if !folder.is_absolute() || !folder.is_dir() {
+        return None;
+    }
+    let mut files = Vec::new();
+    let mut total = 0u64;
+    for entry in walkdir::WalkDir::new(&folder)
+        .max_depth(16)
+        .follow_links(false)
+    {
+        let entry = entry.ok()?;
+        if !entry.file_type().is_file() || entry.file_name() == ARCHIVE {
+            continue;
+        }
+        total += entry.metadata().ok()?.len();
+        if total > DUMP_COPY_CAP {
+            return None;
+        }
+        let rel = entry
+            .path()
+            .strip_prefix(&folder)
+            .ok()?
+            .to_str()?
+            .to_owned();
+        files.push((rel, std::fs::read(entry.path()).ok()?));
+    }
+    let mut dump_words = words.to_vec();
+    dump_words[at] = OsString::from(".");
+    Some((dump_words, files))
+}
+
 /// Whether `program` is a JVM's launcher.
 pub fn is_java(program: &Path) -> bool {
     program.file_name().is_some_and(|n| n == "java")
@@ -178,6 +228,24 @@ mod tests {
             .into_iter()
             .map(|o| o.to_string_lossy().into_owned())
             .collect()
+    }
+
+    #[test]
+    fn the_archive_is_made_from_a_copy_of_the_one_class_path_folder_as_dot() {
+        let dir = tempfile::tempdir().expect("a folder");
+        std::fs::create_dir(dir.path().join("mooc")).expect("a package");
+        std::fs::write(dir.path().join("mooc/Main.class"), b"class").expect("a class");
+        std::fs::write(dir.path().join(ARCHIVE), b"old").expect("an old archive");
+        let words = |cp: &std::path::Path| -> Vec<OsString> {
+            vec!["-cp".into(), cp.into(), "mooc.Main".into()]
+        };
+        let (dump, files) = dumping(&words(dir.path())).expect("one folder");
+        assert_eq!(dump, ["-cp", ".", "mooc.Main"]);
+        assert_eq!(files, [("mooc/Main.class".to_owned(), b"class".to_vec())]);
+        let jar = dir.path().join("lib.jar");
+        assert!(dumping(&words(&jar)).is_none(), "not a folder");
+        let two = OsString::from(format!("{}:/x", dir.path().display()));
+        assert!(dumping(&["-cp".into(), two, "Main".into()]).is_none());
     }
 
     #[test]

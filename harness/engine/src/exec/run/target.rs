@@ -266,6 +266,14 @@ impl Target {
         words
     }
 
+    /// This program with other words of its own (a Java program's run
+    /// that makes its archive: [`super::jvm::dumping`]).
+    #[must_use]
+    pub fn with_words(mut self, words: Vec<OsString>) -> Self {
+        self.words = words;
+        self
+    }
+
     /// This program started with `archive`, when it is a Java program.
     #[must_use]
     pub fn with_archive(mut self, archive: super::jvm::Archive) -> Self {
@@ -277,7 +285,7 @@ impl Target {
     /// a Java program, the quick start on, no archive yet.
     pub fn wants_archive(&self) -> bool {
         self.archive == super::jvm::Archive::None
-            && !super::jvm::start_options(&self.path, &self.words, &super::jvm::Archive::Make)
+            && super::jvm::start_options(&self.path, &self.words, &super::jvm::Archive::Make)
                 .iter()
                 .any(|o| o.to_string_lossy().starts_with("-XX:ArchiveClassesAtExit"))
     }
