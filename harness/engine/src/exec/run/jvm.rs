@@ -102,6 +102,9 @@ pub fn keep(bytes: &[u8]) -> Option<PathBuf> {
     Some(path)
 }
 
+/// Files placed in a run's folder: each path and its bytes.
+pub type Placed = Vec<(String, Vec<u8>)>;
+
 /// Bytes of a program's class-path folder copied for the run that makes
 /// its archive, at most.
 const DUMP_COPY_CAP: u64 = 64 << 20;
@@ -115,7 +118,7 @@ const DUMP_COPY_CAP: u64 = 64 << 20;
 /// path: the words to run with and the files to place. `None` for any
 /// other class path (several parts, a jar), or a folder too big to copy:
 /// no archive is made.
-pub fn dumping(words: &[OsString]) -> Option<(Vec<OsString>, Vec<(String, Vec<u8>)>)> {
+pub fn dumping(words: &[OsString]) -> Option<(Vec<OsString>, Placed)> {
     let at = words.iter().position(|w| {
         ["-cp", "-classpath", "--class-path"]
             .iter()
