@@ -4,7 +4,13 @@
 //! case with the same cryptic error; this turns it into one set-up error
 //! that says why: a carriage return at the end of the `#!` line, a missing
 //! interpreter or dynamic loader, another architecture, not an executable
-//! format, no permission.
+//! format, no permission. The same run says what the program prints
+//! first (`mark`'s usage line) and makes a Java program's class-data
+//! archive.
+//!
+//! One piece: the one run before the cases and every reading of it (why
+//! it could not start, in words a student can act on, what it printed,
+//! the archive it left) must agree on the same outcome.
 
 use std::io::Read as _;
 use std::path::Path;

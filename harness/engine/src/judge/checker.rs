@@ -7,6 +7,10 @@
 //! A checker's fault (a status other than 0 or 1, a signal, a timeout, a
 //! flood, a checker that cannot start) is an error naming the checker,
 //! never a failure of the program.
+//!
+//! One piece: the oracle a judgement asks (`CaseOracle`) holds both the
+//! checkers and the model's kept or traced record, which one case's
+//! judging and its report share.
 
 use std::cell::OnceCell;
 use std::ffi::OsString;
