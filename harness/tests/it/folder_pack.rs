@@ -245,12 +245,17 @@ fn bless(args: &[&std::ffi::OsStr]) {
     );
 }
 
+/// A model's kept trace (`NAME.trace`).
+fn is_trace(rel: &str) -> bool {
+    Path::new(rel).extension().is_some_and(|e| e == "trace")
+}
+
 /// The two trees hold the same files with the same bytes, `reference-ms`
 /// and the model's kept traces aside.
 fn assert_same_tree(want: &Path, got: &Path) {
     let traces = |t: Vec<(String, Vec<u8>)>| {
         t.into_iter()
-            .filter(|(rel, _)| !rel.ends_with(".trace"))
+            .filter(|(rel, _)| !is_trace(rel))
             .collect::<Vec<_>>()
     };
     let want = traces(files_of(want));
@@ -279,7 +284,7 @@ fn bless_from_the_model_reproduces_the_built_in_expectations() {
     // The model's traces are kept beside its expectations (issue 53).
     let traced = files_of(&kept)
         .into_iter()
-        .filter(|(rel, _)| rel.ends_with(".trace"))
+        .filter(|(rel, _)| is_trace(rel))
         .count();
     assert!(traced > 100, "{traced} traces kept");
     // Every expectation written again: the folder pack writes what the

@@ -88,7 +88,13 @@ fn said(out: &std::process::Output) -> String {
 /// and what `mark` said.
 fn mark(pack: &Path, subs: &Path, out: &Path) -> (Vec<String>, String) {
     let run = harness()
-        .args(["mark", "--allow-weaker-containment", "--jobs", "2", "--spec"])
+        .args([
+            "mark",
+            "--allow-weaker-containment",
+            "--jobs",
+            "2",
+            "--spec",
+        ])
         .arg(pack)
         .arg(subs)
         .arg("--out")
@@ -146,9 +152,8 @@ fn mark_runs_no_model_once_blessed_and_an_older_pack_marks_the_same() {
         let case = pack.join(format!("sum/{name}.yaml"));
         let text = std::fs::read_to_string(&case).expect("a case");
         let old: String = text
-            .lines()
+            .split_inclusive('\n')
             .filter(|l| !l.starts_with("trace:"))
-            .map(|l| format!("{l}\n"))
             .collect();
         std::fs::write(&case, old).expect("strip the trace");
     }
@@ -165,6 +170,10 @@ fn mark_runs_no_model_once_blessed_and_an_older_pack_marks_the_same() {
     );
     assert_eq!(
         rows,
-        ["right,ok,1,1,3,0", "spaced,ok,1,1,3,0", "wrong,ok,0.33,0.33,1,2"]
+        [
+            "right,ok,1,1,3,0",
+            "spaced,ok,1,1,3,0",
+            "wrong,ok,0.33,0.33,1,2"
+        ]
     );
 }
