@@ -187,12 +187,13 @@ fn files_of(dir: &Path) -> Vec<(String, Vec<u8>)> {
     out
 }
 
-/// A case file without its `reference-ms` line: the model's measured time
-/// (a limit is derived from it only past a second), not an expectation.
+/// A case file without its `reference-ms` line (the model's measured
+/// time: a limit is derived from it only past a second) and its `trace:`
+/// line (a model's trace, which a built-in reference does not keep).
 fn without_timing(bytes: &[u8]) -> Vec<u8> {
     let text = String::from_utf8_lossy(bytes);
     text.lines()
-        .filter(|l| !l.starts_with("reference-ms: "))
+        .filter(|l| !l.starts_with("reference-ms: ") && !l.starts_with("trace: "))
         .collect::<Vec<_>>()
         .join("\n")
         .into_bytes()
@@ -244,11 +245,21 @@ fn bless(args: &[&std::ffi::OsStr]) {
     );
 }
 
+/// A model's kept trace (`NAME.trace`).
+fn is_trace(rel: &str) -> bool {
+    Path::new(rel).extension().is_some_and(|e| e == "trace")
+}
+
 /// The two trees hold the same files with the same bytes, `reference-ms`
-/// aside.
+/// and the model's kept traces aside.
 fn assert_same_tree(want: &Path, got: &Path) {
-    let want = files_of(want);
-    let got = files_of(got);
+    let traces = |t: Vec<(String, Vec<u8>)>| {
+        t.into_iter()
+            .filter(|(rel, _)| !is_trace(rel))
+            .collect::<Vec<_>>()
+    };
+    let want = traces(files_of(want));
+    let got = traces(files_of(got));
     let names = |t: &[(String, Vec<u8>)]| t.iter().map(|(r, _)| r.clone()).collect::<Vec<_>>();
     assert_eq!(names(&want), names(&got));
     for ((rel, w), (_, g)) in want.iter().zip(&got) {
@@ -270,6 +281,12 @@ fn bless_from_the_model_reproduces_the_built_in_expectations() {
     let pack = nogo_pack(&dir.path().join("kept-pack"), &kept);
     bless(&["--spec".as_ref(), pack.as_os_str()]);
     assert_same_tree(&nogo, &kept);
+    // The model's traces are kept beside its expectations (issue 53).
+    let traced = files_of(&kept)
+        .into_iter()
+        .filter(|(rel, _)| is_trace(rel))
+        .count();
+    assert!(traced > 100, "{traced} traces kept");
     // Every expectation written again: the folder pack writes what the
     // built-in pack writes.
     let (folder, built_in) = (dir.path().join("folder"), dir.path().join("built-in"));

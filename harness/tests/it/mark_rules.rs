@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 use assert_cmd::Command;
 
 mod gradescope;
+mod model_runs;
 
 fn wrapper(exe: &str, name: &str, env: &str) -> String {
     format!(

@@ -4,7 +4,13 @@
 //! case with the same cryptic error; this turns it into one set-up error
 //! that says why: a carriage return at the end of the `#!` line, a missing
 //! interpreter or dynamic loader, another architecture, not an executable
-//! format, no permission.
+//! format, no permission. The same run says what the program prints
+//! first (`mark`'s usage line) and makes a Java program's class-data
+//! archive.
+//!
+//! One piece: the one run before the cases and every reading of it (why
+//! it could not start, in words a student can act on, what it printed,
+//! the archive it left) must agree on the same outcome.
 
 use std::io::Read as _;
 use std::path::Path;
@@ -30,22 +36,82 @@ pub struct PreflightError {
     pub why: String,
 }
 
+/// How long the preflight of a Java program may take: its run also
+/// writes the class-data archive its cases start from
+/// ([`crate::exec::run::jvm`]), which a busy machine slows.
+const ARCHIVE_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// What the preflight's run gave besides the program starting: what it
+/// printed first and, for a Java program, the class-data archive of its
+/// start.
+#[derive(Debug, Default)]
+pub struct Started {
+    /// The first line it printed (stderr, else stdout), trimmed: a
+    /// program's usage line, run without arguments.
+    pub said: Option<String>,
+    /// The class-data archive this run made, whole.
+    pub archive: Option<Vec<u8>>,
+}
+
 /// Starts `target` once; `Err` when it cannot be executed at all. How it
 /// behaves once started (any status, any output) is the cases' business.
 pub fn check(target: &Target) -> Result<(), PreflightError> {
-    let mut inv = Invocation::new(target.clone(), Vec::new(), Vec::new());
-    inv.timeout = PREFLIGHT_TIMEOUT;
+    check_starting(target).map(drop)
+}
+
+/// [`check`], with what the run gave ([`start`]).
+pub fn check_starting(target: &Target) -> Result<Started, PreflightError> {
+    start(target, PREFLIGHT_TIMEOUT)
+}
+
+/// [`check`], given `timeout`, saying what the run printed first and,
+/// for a Java program that starts quick ([`crate::exec::run::jvm`]),
+/// making its class-data archive: the one run of the program before its
+/// cases does both.
+pub fn start(target: &Target, timeout: Duration) -> Result<Started, PreflightError> {
+    let dump = target
+        .wants_archive()
+        .then(|| crate::exec::run::jvm::dumping(target.words()))
+        .flatten();
+    let making = dump.is_some();
+    let (run_target, files) = match dump {
+        Some((words, files)) => (
+            target
+                .clone()
+                .with_words(words)
+                .with_archive(crate::exec::run::jvm::Archive::Make),
+            files,
+        ),
+        None => (target.clone(), Vec::new()),
+    };
+    let mut inv = Invocation::new(run_target, Vec::new(), Vec::new());
+    inv.files = files;
+    inv.timeout = if making {
+        timeout.max(ARCHIVE_TIMEOUT)
+    } else {
+        timeout
+    };
     match run::run(&inv) {
-        Ok(outcome) => {
+        Ok(mut outcome) => {
             match sanitizer_failed(&outcome.stderr).or_else(|| cannot_start(target, &outcome)) {
-                None => Ok(()),
+                None => Ok(Started {
+                    said: first_line(&outcome.stderr).or_else(|| first_line(&outcome.stdout)),
+                    archive: outcome
+                        .files
+                        .remove(crate::exec::run::jvm::ARCHIVE)
+                        .filter(|a| {
+                            !a.is_empty()
+                                && matches!(outcome.ending, run::Ending::Exited(_))
+                                && outcome.no_start.is_none()
+                        }),
+                }),
                 Some(why) => Err(PreflightError {
                     path: target.describe(),
                     why,
                 }),
             }
         }
-        Err(RunError::Interrupted) => Ok(()),
+        Err(RunError::Interrupted) => Ok(Started::default()),
         Err(RunError::Spawn { path, source }) => Err(PreflightError {
             path: path.display().to_string(),
             why: diagnose(&path, &source),
@@ -55,6 +121,12 @@ pub fn check(target: &Target) -> Result<(), PreflightError> {
             why: other.to_string(),
         }),
     }
+}
+
+/// The first line of `bytes`, trimmed, when it holds any.
+pub fn first_line(bytes: &[u8]) -> Option<String> {
+    let line = bytes.split(|&b| b == b'\n').next()?.trim_ascii();
+    (!line.is_empty()).then(|| String::from_utf8_lossy(line).into_owned())
 }
 
 /// What a sanitizer's runtime prints when it cannot set itself up (its

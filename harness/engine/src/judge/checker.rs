@@ -7,6 +7,10 @@
 //! A checker's fault (a status other than 0 or 1, a signal, a timeout, a
 //! flood, a checker that cannot start) is an error naming the checker,
 //! never a failure of the program.
+//!
+//! One piece: the oracle a judgement asks (`CaseOracle`) holds both the
+//! checkers and the model's kept or traced record, which one case's
+//! judging and its report share.
 
 use std::cell::OnceCell;
 use std::ffi::OsString;
@@ -292,6 +296,22 @@ impl<'a> CaseOracle<'a> {
             expected_stdout,
             record: OnceCell::new(),
         }
+    }
+
+    /// With what `bless` kept of the model's trace: a record, or that it
+    /// writes none, is used as it is, and the model is not run.
+    #[must_use]
+    pub fn knowing(self, kept: provenance::Kept) -> Self {
+        match kept {
+            provenance::Kept::Unknown => {}
+            provenance::Kept::NoTrace => {
+                let _ = self.record.set(None);
+            }
+            provenance::Kept::Record(record) => {
+                let _ = self.record.set(Some(record));
+            }
+        }
+        self
     }
 
     /// The reference's record of the case (one traced run at most).

@@ -11,8 +11,14 @@
 //! record whose stdout is not the case's expectation gives none, and the
 //! failure is reported by its bytes as before.
 //!
+//! A folder pack's model is traced once, by `bless`, and its record kept
+//! beside the case (`trace: NAME.trace`, or `trace: none` for a model that
+//! writes none: [`kept`]): `run` and `mark` then name failures without
+//! running the model. A case blessed before traces were kept, or whose
+//! stdout changed since, is traced on demand as above.
+//!
 //! A case that counts reads asks the reference how many stdin lines it
-//! reads ([`reads_of_case`]).
+//! reads ([`reads_of_case`]) when `bless` kept no count.
 //!
 //! The record also holds the reference's rulings: each input line it
 //! rejected and the check it stopped on, by rule and reason kind, so a
@@ -50,6 +56,81 @@ pub fn of_case(reference: &Target, inv: &Invocation, expected: &[u8]) -> Option<
     // so any output is extra.
     let record = outcome.files.get(FILE)?;
     Some(parse_record(&String::from_utf8_lossy(record)))
+}
+
+/// A case's `trace:` value for a model that writes no record.
+pub const NO_TRACE: &str = "none";
+
+/// The first line of a kept trace: the stdout it was taken on, by its
+/// SHA-256, so that a stdout edited since is never read with another's
+/// spans.
+const KEPT_HEAD: &str = "# the model's trace of this case's stdout, kept by bless; stdout sha256 ";
+
+/// What `bless` kept of the model's trace of a case.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Kept {
+    /// Nothing usable: the case was blessed before traces were kept, or
+    /// its stdout changed since. The model is traced when needed.
+    Unknown,
+    /// The model writes no trace: a failure is told by its bytes.
+    NoTrace,
+    /// The record, for the case's expected stdout.
+    Record(Record),
+}
+
+/// The sidecar text `bless` keeps for `record` (the bytes the traced model
+/// wrote) taken on `stdout`.
+pub fn kept_text(record: &[u8], stdout: &[u8]) -> Vec<u8> {
+    let mut text = format!("{KEPT_HEAD}{}\n", sha256_hex(stdout)).into_bytes();
+    text.extend_from_slice(record);
+    text
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest as _;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .fold(String::with_capacity(64), |mut hex, b| {
+            use std::fmt::Write as _;
+            let _ = write!(hex, "{b:02x}");
+            hex
+        })
+}
+
+/// What `bless` kept of the model's trace of `case` (in `file`), whose
+/// expected stdout is `stdout`. `Err`: the sidecar the case names cannot
+/// be read (a fault of the suite).
+pub fn kept(
+    case: &crate::model::schema::Case,
+    file: &crate::model::suite::CaseFile,
+    stdout: &[u8],
+) -> Result<Kept, String> {
+    let Some(name) = case.trace.as_deref() else {
+        return Ok(Kept::Unknown);
+    };
+    if name == NO_TRACE {
+        return Ok(Kept::NoTrace);
+    }
+    let bytes = file
+        .sidecar_in_tree(name)
+        .and_then(|rel| file.root.read(&rel))
+        .map_err(|e| {
+            format!(
+                "{}: `trace: {name}`: cannot read the sidecar: {e}",
+                file.display()
+            )
+        })?;
+    Ok(kept_record(&bytes, stdout))
+}
+
+/// A kept trace's record, if it was taken on `stdout`.
+fn kept_record(bytes: &[u8], stdout: &[u8]) -> Kept {
+    let text = String::from_utf8_lossy(bytes);
+    let (head, record) = text.split_once('\n').unwrap_or((&text, ""));
+    match head.strip_prefix(KEPT_HEAD) {
+        Some(hash) if hash == sha256_hex(stdout) => Kept::Record(parse_record(record)),
+        _ => Kept::Unknown,
+    }
 }
 
 /// Why the reference's reads could not be counted.
@@ -119,6 +200,20 @@ mod tests {
             rules: vec!["X-1".to_owned()],
             what: what.to_owned(),
         }
+    }
+
+    #[test]
+    fn a_kept_trace_is_read_only_for_the_stdout_it_was_taken_on() {
+        let kept = kept_text(b"0 4 X-1\tgrid\n", b"+ +\n");
+        let Kept::Record(record) = kept_record(&kept, b"+ +\n") else {
+            panic!("the record of its own stdout");
+        };
+        assert_eq!(record.spans, [span(0, 4, "grid")]);
+        assert_eq!(kept_record(&kept, b"+-+\n"), Kept::Unknown);
+        assert_eq!(kept_record(b"0 4 X-1\tgrid\n", b"+ +\n"), Kept::Unknown);
+        // An empty record is a record: the model wrote nothing on stdout.
+        let empty = kept_text(b"", b"");
+        assert_eq!(kept_record(&empty, b""), Kept::Record(Record::default()));
     }
 
     #[test]

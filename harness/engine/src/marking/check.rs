@@ -38,14 +38,17 @@ pub struct CheckOptions {
 }
 
 /// Runs the suite on `bin` (a path, or for a folder pack a command line
-/// whose paths are absolute) and returns its `--results` document,
-/// writing `report.txt`, `results.json` and
-/// `gradescope.json` into `dir`.
+/// whose paths are absolute), started once already (`mark`'s preflight:
+/// the check starts it no more before its cases), and returns its
+/// `--results` document, writing `report.txt`, `results.json` and
+/// `gradescope.json` into `dir`. `archive`: a Java program's class-data
+/// archive, which its cases start from.
 ///
 /// `ticket` is the submission's: its folder is removed and the child
 /// stopped if the harness is interrupted.
 pub fn check(
     bin: &std::ffi::OsStr,
+    archive: Option<&Path>,
     dir: &Path,
     options: &CheckOptions,
     ticket: &Ticket,
@@ -79,7 +82,11 @@ pub fn check(
         options.reproduce_as.clone().into(),
         "--keep-failed".into(),
         dir.join(REPRODUCE_DIR).into(),
+        "--started".into(),
     ];
+    if let Some(archive) = archive {
+        args.extend(["--jvm-archive".into(), archive.into()]);
+    }
     // The folder is the student's: secret cases whole go to the marker's.
     if let Some(marker) = marker_dir(dir) {
         let _ = std::fs::remove_dir_all(&marker);

@@ -16,7 +16,7 @@ use super::build::BuildStatus;
 use super::record::SubmissionMark;
 
 /// How long a program may take to print its usage line.
-const USAGE_TIMEOUT: Duration = Duration::from_secs(2);
+pub const USAGE_TIMEOUT: Duration = Duration::from_secs(2);
 /// Bytes of a usage line looked at.
 const USAGE_KEPT: u64 = 4096;
 
@@ -32,11 +32,7 @@ pub fn usage_line(target: Target) -> Option<String> {
         stderr: USAGE_KEPT,
     };
     let outcome = run::run(&inv).ok()?;
-    let first = |bytes: &[u8]| -> Option<String> {
-        let line = bytes.split(|&b| b == b'\n').next()?;
-        let line = line.trim_ascii();
-        (!line.is_empty()).then(|| String::from_utf8_lossy(line).into_owned())
-    };
+    let first = crate::exec::preflight::first_line;
     first(&outcome.stderr).or_else(|| first(&outcome.stdout))
 }
 
@@ -55,9 +51,11 @@ pub fn wrong_run(packs: &[&dyn Pack], pack: &dyn Pack, marks: &[SubmissionMark])
     if !none_passed && lines.is_empty() {
         return None;
     }
-    let own = pack.reference().ok().and_then(usage_line);
     // Another pack whose reference's usage line more than half of the
-    // programs print (and this pack's reference does not).
+    // programs print (and this pack's reference does not). This pack's
+    // reference is asked only then: a folder pack's model runs at `mark`
+    // for nothing else.
+    let mut own: Option<Option<String>> = None;
     let other = packs
         .iter()
         .filter(|p| p.name() != pack.name())
@@ -65,8 +63,11 @@ pub fn wrong_run(packs: &[&dyn Pack], pack: &dyn Pack, marks: &[SubmissionMark])
             let Some(theirs) = Target::reference(p.name()).ok().and_then(usage_line) else {
                 return false;
             };
-            own.as_ref() != Some(&theirs)
-                && 2 * lines.iter().filter(|l| **l == theirs).count() > built.len()
+            2 * lines.iter().filter(|l| **l == theirs).count() > built.len()
+                && own
+                    .get_or_insert_with(|| pack.reference().ok().and_then(usage_line))
+                    .as_ref()
+                    != Some(&theirs)
         })
         .map(|p| p.name());
     if !none_passed && other.is_none() {

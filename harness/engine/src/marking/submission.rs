@@ -290,7 +290,11 @@ fn fill(
     // ending in a carriage return, a missing interpreter, a script its
     // interpreter cannot open) is the submission's fault, said once, not
     // the harness's.
-    if let Err(e) = crate::exec::preflight::check(&target) {
+    // The one run before the cases: it starts (else the submission's
+    // fault), it prints its usage line (the wrong-suite check), and a
+    // Java program's class-data archive is made, kept beside it.
+    let started = crate::exec::preflight::start(&target, super::sanity::USAGE_TIMEOUT);
+    if let Err(e) = started {
         mark.build = BuildStatus::NoBinary;
         let why = crate::judge::mask::in_program_folder(&dir, &e.why);
         mark.reason = Some(match shared.run {
@@ -317,8 +321,13 @@ fn fill(
             )
         })?;
     }
-    mark.usage = super::sanity::usage_line(target);
-    let results = check::check(&bin, staging, &shared.check, ticket)?;
+    let started = started.unwrap_or_default();
+    mark.usage = started.said;
+    let archive = started.archive.and_then(|bytes| {
+        let path = dir.join(crate::exec::run::jvm::ARCHIVE);
+        std::fs::write(&path, bytes).ok().map(|()| path)
+    });
+    let results = check::check(&bin, archive.as_deref(), staging, &shared.check, ticket)?;
     mark.take_results(&results, shared.check.strict);
     Ok(())
 }

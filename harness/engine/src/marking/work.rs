@@ -60,6 +60,43 @@ fn tolerances(pack: &dyn Pack) -> Option<String> {
     (!declared.is_empty()).then(|| format!("tolerances: {}", declared.join("; ")))
 }
 
+/// What a pack blessed before `bless` kept its model's traces (or whose
+/// stdout changed since) costs at `mark`, once for the marker: the model
+/// runs to name those cases' failures (and count their reads), as it did
+/// then, so the marks are the same; a bless keeps them. `None` when every
+/// case has its trace.
+fn untraced(pack: &dyn Pack) -> Option<String> {
+    let root = Root::Embedded(pack.suite());
+    let mut count = 0;
+    for rel in root.case_files().ok()? {
+        let file = suite::CaseFile {
+            root: root.clone(),
+            rel,
+        };
+        let Ok(case) = crate::model::case::load(&file) else {
+            continue;
+        };
+        let Ok(expected) = crate::model::case::expectation(&case, &file) else {
+            continue;
+        };
+        if case.script.is_none()
+            && crate::judge::provenance::kept(&case, &file, &expected.stdout)
+                == Ok(crate::judge::provenance::Kept::Unknown)
+        {
+            count += 1;
+        }
+    }
+    (count > 0).then(|| {
+        format!(
+            "{count} case(s) have no trace of the model kept with them (blessed before traces \
+             were kept, or stdout edited since): the model runs during marking to name their \
+             failures' rules and count their reads, as before (the same marks, more time); \
+             `bless --spec {}` keeps them",
+            pack.spec()
+        )
+    })
+}
+
 /// `mark` for `pack`, one of the registered `packs` (which the check for
 /// a wrong `--spec` compares the programs with).
 #[expect(
@@ -91,8 +128,15 @@ pub fn mark(
     // The reference made ready once, before any check: a folder pack's
     // model is built here and shared with every check's harness, and a
     // model that cannot be built stops the marking before it starts.
-    if let Err(e) = pack.reference() {
-        return usage(program, &format!("the reference: {e}"));
+    let reference = match pack.reference() {
+        Ok(reference) => reference,
+        Err(e) => return usage(program, &format!("the reference: {e}")),
+    };
+    if reference.is_model()
+        && pack.reference_in_checks()
+        && let Some(line) = untraced(pack)
+    {
+        say!("{program} mark: {line}");
     }
     // A limit the pack measures (a problem package times its accepted
     // submissions) is measured once here, unless --timeout replaces it;

@@ -67,6 +67,14 @@ pub struct Case {
     /// or `off`, written by the author: the count is not judged.
     #[serde(default)]
     pub reads: Option<CaseReads>,
+    /// The model's trace of this case's stdout (which rule each span of
+    /// it obeys, what it rejected), taken by `bless` so that `run` and
+    /// `mark` name a failure by rule without running the model again:
+    /// the sidecar holding it (`NAME.trace`), or `none` where the model
+    /// writes no trace. Absent in a case blessed before traces were kept
+    /// (the model then runs when a failure is named).
+    #[serde(default)]
+    pub trace: Option<String>,
     /// Bytes per output stream before the program is killed (default 16 MiB).
     #[serde(default)]
     pub output_cap: Option<u64>,

@@ -1,9 +1,10 @@
 //! `--bless`: rewriting a case's expected fields from what the reference did,
 //! keeping every other byte of the case file (comments, key order, quoting).
 //!
-//! The expected keys form six groups (`reference-ms`, `status`,
-//! `stdout*`, `stderr*`, `output-files`, and `reads`, the model's count of
-//! stdin lines from the counting runs). A group whose value is already right is left as
+//! The expected keys form seven groups (`reference-ms`, `status`,
+//! `stdout*`, `stderr*`, `output-files`, `reads`, the model's count of
+//! stdin lines from the counting runs, and `trace`, the model's record of
+//! its stdout's rules in a sidecar `<name>.trace`). A group whose value is already right is left as
 //! written; a group that changes is found as top-level spans of the text,
 //! removed, and its new text takes the place of the first span (a group the
 //! case lacks goes next to its neighbours in that order).
@@ -67,6 +68,29 @@ pub enum Blessed {
     Unchanged,
 }
 
+/// What only a folder pack's model gives, kept with its expectations so
+/// that `run` and `mark` never run it again.
+#[derive(Debug, Default)]
+pub struct FromModel {
+    /// Its read count, where the case judges reads.
+    pub reads: Option<crate::model::schema::CaseReads>,
+    /// Its trace of stdout.
+    pub trace: Taken,
+}
+
+/// A model's trace as a bless took it.
+#[derive(Debug, Default)]
+pub enum Taken {
+    /// Not taken (a built-in reference, which runs at no cost): the
+    /// case's `trace:` stays as written.
+    #[default]
+    Skipped,
+    /// The model wrote no trace: `trace: none`.
+    NoTrace,
+    /// The bytes of the record it wrote: kept in `NAME.trace`.
+    Record(Vec<u8>),
+}
+
 /// Rewrites the expected fields of `file` (whose parsed content is `case`)
 /// from the reference's `outcome`; `took` is the reference's time on the
 /// case (its CPU time where known), recorded as `reference-ms`.
@@ -76,7 +100,7 @@ pub fn bless(
     outcome: &Outcome,
     took: std::time::Duration,
     readings: &[(String, Outcome)],
-    reads: Option<crate::model::schema::CaseReads>,
+    from_model: &FromModel,
 ) -> Result<Blessed, BlessError> {
     let Root::Dir(_) = &file.root else {
         return Err(BlessError::NotOnDisk(file.display()));
@@ -100,7 +124,6 @@ pub fn bless(
     let mut groups: Vec<Group> = Vec::new();
     let mut sidecars: Vec<(PathBuf, Vec<u8>)> = Vec::new();
     let mut stale: Vec<PathBuf> = Vec::new();
-
     // The reference's time, from which the case's default time limit
     // derives. Kept as written while it gives the same limit (every run
     // under 50 ms gives 1 s), so that re-blessing on a busier machine
@@ -166,7 +189,14 @@ pub fn bless(
         &mut sidecars,
     )?);
     groups.push(readings_group(file, current.as_ref(), readings)?);
-    groups.push(reads_group(case, reads));
+    groups.extend(model_groups(
+        file,
+        case,
+        outcome,
+        from_model,
+        &mut sidecars,
+        &mut stale,
+    ));
 
     let text = String::from_utf8_lossy(&old);
     let new = replace_expected(&text, &groups);
@@ -197,6 +227,68 @@ fn reads_group(case: &Case, reads: Option<crate::model::schema::CaseReads>) -> G
     Group {
         keys: &["reads"],
         text,
+    }
+}
+
+/// The groups only a model's runs give: `reads` and `trace`.
+fn model_groups(
+    file: &CaseFile,
+    case: &Case,
+    outcome: &Outcome,
+    from_model: &FromModel,
+    sidecars: &mut Vec<(PathBuf, Vec<u8>)>,
+    stale: &mut Vec<PathBuf>,
+) -> [Group; 2] {
+    [
+        reads_group(case, from_model.reads),
+        trace_group(
+            file,
+            case,
+            &outcome.stdout,
+            &from_model.trace,
+            sidecars,
+            stale,
+        ),
+    ]
+}
+
+/// The `trace` group: `none`, or the sidecar holding the model's record
+/// of `stdout` (its default name `NAME.trace`, or the one the case names).
+fn trace_group(
+    file: &CaseFile,
+    case: &Case,
+    stdout: &[u8],
+    taken: &Taken,
+    sidecars: &mut Vec<(PathBuf, Vec<u8>)>,
+    stale: &mut Vec<PathBuf>,
+) -> Group {
+    use crate::judge::provenance::NO_TRACE;
+    let default = format!("{}.trace", file.stem());
+    let named = case.trace.clone().filter(|n| n != NO_TRACE);
+    let value = match taken {
+        Taken::Skipped => {
+            return Group {
+                keys: &["trace"],
+                text: None,
+            };
+        }
+        Taken::NoTrace => {
+            if named.as_deref() == Some(default.as_str()) {
+                stale.push(file.root.disk_path(&file.sidecar(&default)));
+            }
+            NO_TRACE.to_owned()
+        }
+        Taken::Record(record) => {
+            let name = named.unwrap_or(default);
+            let text = crate::judge::provenance::kept_text(record, stdout);
+            sidecars.push((file.root.disk_path(&file.sidecar(&name)), text));
+            name
+        }
+    };
+    Group {
+        keys: &["trace"],
+        text: (case.trace.as_deref() != Some(value.as_str()))
+            .then(|| format!("trace: {}\n", quote(&value))),
     }
 }
 

@@ -249,6 +249,14 @@ pub(super) struct Cli {
     /// last component, `reproduce/…`) when too long to paste.
     #[arg(long, value_name = "NAME")]
     pub(super) reproduce_as: Option<String>,
+    /// `mark`'s check: the program was started once already (`mark`'s
+    /// preflight), so not again before the cases.
+    #[arg(long, hide = true)]
+    pub(super) started: bool,
+    /// `mark`'s check: the Java program's class-data archive, made by that
+    /// start; its cases start from it.
+    #[arg(long, hide = true, value_name = "PATH")]
+    pub(super) jvm_archive: Option<PathBuf>,
     /// Check the program's memory: `asan` (it is built with
     /// -fsanitize=address,undefined) or `valgrind` (each case runs under
     /// valgrind's memcheck); `,leaks` charges leaks too; `,warn` reports memory errors as warnings,

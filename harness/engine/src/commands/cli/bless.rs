@@ -5,7 +5,10 @@ use crate::exec::run;
 use crate::model::case;
 use crate::model::schema::{Case, CaseReads, ReadsNot, Suite};
 use crate::model::suite::CaseFile;
-use crate::output::bless::{self, Blessed};
+use crate::output::bless::{self, Blessed, FromModel, Taken};
+
+/// The file a traced model writes its record to, in its case folder.
+const TRACE_FILE: &str = ".conformance-trace";
 
 use super::context::Context;
 
@@ -33,7 +36,7 @@ pub(super) fn bless_one(
     // grows with the machine's load, and a suite re-blessed on a busy
     // machine must not change (its limits derive from this time).
     let mut took = activity.cpu.unwrap_or(outcome.elapsed);
-    let mut reads = None;
+    let mut from_model = FromModel::default();
     // A model solution is a program like any other: one that does not
     // give the same bytes twice is named, and its case left as it was.
     if ctx.target.is_model() {
@@ -50,8 +53,16 @@ pub(super) fn bless_one(
         let count = counts_reads(&case, file, suite) && inv.mode != run::Mode::Interactive;
         let mut counting = inv.clone();
         counting.count_reads = count;
-        let (again, again_activity) =
-            run::run_with_activity(&counting).map_err(|e| format!("{}: {e}", file.display()))?;
+        // The second run is traced too: its record, kept with the case,
+        // names a failure by rule at `run` and `mark` without the model.
+        let mut traced = counting.clone();
+        traced.env.push((
+            std::ffi::OsString::from(reference_kit::trace::ENV),
+            std::ffi::OsString::from(TRACE_FILE),
+        ));
+        let (mut again, again_activity) =
+            run::run_with_activity(&traced).map_err(|e| format!("{}: {e}", file.display()))?;
+        let record = again.files.remove(TRACE_FILE);
         if let Some(why) = crate::output::model_bless::could_not_run(&again) {
             return Err(format!("{}: not blessed: {why}", file.display()));
         }
@@ -63,6 +74,10 @@ pub(super) fn bless_one(
             ));
         }
         checkers_accept(ctx, &case, file, suite, &inv, &outcome)?;
+        from_model.trace = match record {
+            Some(record) => Taken::Record(record),
+            None => Taken::NoTrace,
+        };
         // The faster run's time: the other may have paid a cold start.
         took = took.min(again_activity.cpu.unwrap_or(again.elapsed));
         if count {
@@ -75,7 +90,7 @@ pub(super) fn bless_one(
             let third = crate::output::model_bless::unstable(&outcome, &third)
                 .is_none()
                 .then_some(&third);
-            reads = Some(model_reads(ctx.program, file, [Some(&again), third]));
+            from_model.reads = Some(model_reads(ctx.program, file, [Some(&again), third]));
         }
     }
     let readings = other_readings(&case, suite)
@@ -98,7 +113,7 @@ pub(super) fn bless_one(
             Ok((name, out))
         })
         .collect::<Result<Vec<_>, String>>()?;
-    match bless::bless(file, &case, &outcome, took, &readings, reads) {
+    match bless::bless(file, &case, &outcome, took, &readings, &from_model) {
         Ok(Blessed::Changed | Blessed::Unchanged) => Ok(()),
         Err(e) => Err(e.to_string()),
     }

@@ -94,6 +94,8 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
     let _kept = crate::exec::spare::Scope::enter();
     // A folder pack's built model lives until the command ends.
     let _models = crate::packs::folder::model::Scope::enter();
+    // A `--bin` Java program's class-data archive lives as long.
+    let _archives = crate::exec::run::jvm::Scope::enter();
     match top.command {
         None => run_cases(app, top.run, defaults),
         Some(Sub::Run(cli)) => run_cases(app, *cli, defaults),

@@ -438,9 +438,22 @@ pub(super) fn target(cli: &Cli, pack: &dyn Pack) -> Result<(Target, Option<Durat
         None => pack.reference(),
     }?;
     // A program that cannot even start is a set-up error, explained once,
-    // not the same failure in every case.
-    if !target.is_reference() && !cli.test.list {
-        crate::exec::preflight::check(&target).map_err(|e| e.to_string())?;
-    }
+    // not the same failure in every case; the same run makes a Java
+    // program's class-data archive (`mark` did both: its archive is given).
+    let archive = match &cli.jvm_archive {
+        Some(path) => Some(path.clone()),
+        None if !target.is_reference() && !cli.test.list && !cli.started => {
+            let started =
+                crate::exec::preflight::check_starting(&target).map_err(|e| e.to_string())?;
+            started
+                .archive
+                .and_then(|bytes| crate::exec::run::jvm::keep(&bytes))
+        }
+        None => None,
+    };
+    let target = match archive {
+        Some(path) => target.with_archive(crate::exec::run::jvm::Archive::Use(path)),
+        None => target,
+    };
     Ok((target, cli.timeout))
 }

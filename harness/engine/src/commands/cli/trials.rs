@@ -283,7 +283,13 @@ pub(super) fn judge(
         Some(m) if m.warn => (None, memory.map(|m| vec![m])),
         _ => (memory, None),
     };
-    let oracle = CaseOracle::new(&ctx.checkers, inv, ctx.reference.as_ref(), &expected.stdout);
+    // What `bless` kept of the model's trace: the model is not run again.
+    let kept = match crate::judge::provenance::kept(case, file, &expected.stdout) {
+        Ok(kept) => kept,
+        Err(e) => return Verdict::Error(e),
+    };
+    let oracle =
+        CaseOracle::new(&ctx.checkers, inv, ctx.reference.as_ref(), &expected.stdout).knowing(kept);
     // `--strict` judges exactly and lists what the tolerance forgave: the
     // run is compared both ways only where a tolerance is declared.
     let exact_copy = (ctx.strict && !expected.matching.is_exact()).then(|| outcome.clone());

@@ -16,7 +16,7 @@
 //! `watch` (supervising it to its end and settling what it left),
 //! `ending` (how a run ended, its streams, time limits in words), `files`
 //! (the files placed in the sandbox and surveyed after), `reads` (stdin fed
-//! a line at a time, each read seen).
+//! a line at a time, each read seen), `jvm` (a Java program's quick start).
 //!
 //! One piece: a run's entry points ([`run`], [`run_with_activity`],
 //! [`run_joined`], whose stdin and stdout are another program's pipes)
@@ -38,6 +38,7 @@ mod files;
 #[cfg(test)]
 mod interactive_tests;
 mod invocation;
+pub mod jvm;
 mod mode;
 mod outcome;
 mod pipes;

@@ -171,7 +171,7 @@ pub(super) fn spawn_grouped(
     ticket: &Ticket,
 ) -> Result<Started, RunError> {
     let mut cmd = Command::new(inv.target.path());
-    cmd.args(inv.target.words())
+    cmd.args(inv.target.start_words())
         .args(&inv.args)
         .env_clear()
         .envs(env.iter().map(|(k, v)| (k, v)))
@@ -245,13 +245,8 @@ pub(super) fn spawn_contained(
         reads,
     } = keeping;
     // A command line's own words come before the case's arguments.
-    let args: Vec<OsString> = inv
-        .target
-        .words()
-        .iter()
-        .chain(&inv.args)
-        .cloned()
-        .collect();
+    let mut args: Vec<OsString> = inv.target.start_words();
+    args.extend(inv.args.iter().cloned());
     let spec = sandbox::Spec::new(layout, inv.target.path(), &args, env, LINGER_GRACE)
         .limited(limits_of(inv))
         .with_reads(reads);

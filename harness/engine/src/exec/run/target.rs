@@ -38,6 +38,8 @@ pub struct Target {
     /// Folders it may read besides its own: the installation of the
     /// interpreter a version manager's shim stands for ([`super::shim`]).
     reads: Vec<PathBuf>,
+    /// A Java program's class-data archive ([`super::jvm`]).
+    archive: super::jvm::Archive,
 }
 
 /// A `--bin` that cannot be run.
@@ -130,6 +132,7 @@ impl Target {
             model: None,
             by_name: false,
             reads: Vec::new(),
+            archive: super::jvm::Archive::None,
         })
     }
 
@@ -152,6 +155,7 @@ impl Target {
             model: None,
             by_name: false,
             reads: Vec::new(),
+            archive: super::jvm::Archive::None,
         })
     }
 
@@ -252,6 +256,40 @@ impl Target {
         &self.words
     }
 
+    /// The words the program is started with: a Java program's quick
+    /// start-up options ([`super::jvm`]), then its own. Never shown in a
+    /// command a person reads: they change how fast it starts, not what
+    /// it does.
+    pub fn start_words(&self) -> Vec<OsString> {
+        let mut words = super::jvm::start_options(&self.path, &self.words, &self.archive);
+        words.extend(self.words.iter().cloned());
+        words
+    }
+
+    /// This program with other words of its own (a Java program's run
+    /// that makes its archive: [`super::jvm::dumping`]).
+    #[must_use]
+    pub fn with_words(mut self, words: Vec<OsString>) -> Self {
+        self.words = words;
+        self
+    }
+
+    /// This program started with `archive`, when it is a Java program.
+    #[must_use]
+    pub fn with_archive(mut self, archive: super::jvm::Archive) -> Self {
+        self.archive = archive;
+        self
+    }
+
+    /// Whether a class-data archive of this program's run would be used:
+    /// a Java program, the quick start on, no archive yet.
+    pub fn wants_archive(&self) -> bool {
+        self.archive == super::jvm::Archive::None
+            && super::jvm::start_options(&self.path, &self.words, &super::jvm::Archive::Make)
+                .iter()
+                .any(|o| o.to_string_lossy().starts_with("-XX:ArchiveClassesAtExit"))
+    }
+
     /// The reference mode variable to set when running this target (the
     /// pack's name), if it is a reference.
     pub fn reference_env(&self) -> Option<(&'static str, &'static str)> {
@@ -271,6 +309,10 @@ impl Target {
         conformance_sandbox::reads::own_of(
             std::iter::once(self.path.clone())
                 .chain(self.reads.iter().cloned())
+                .chain(match &self.archive {
+                    super::jvm::Archive::Use(path) => Some(path.clone()),
+                    _ => None,
+                })
                 .chain(
                     self.words
                         .iter()
@@ -305,6 +347,7 @@ impl Target {
             model: None,
             by_name: self.by_name,
             reads: self.reads.clone(),
+            archive: super::jvm::Archive::None,
         }
     }
 

@@ -6,8 +6,7 @@
 //! reference is its model solution ([`model`]), contained as a program
 //! under test; `mark` builds submissions with its `submissions:` line;
 //! `diff` explores sessions from its `explore.yaml`
-//! ([`crate::explorer::grammar`]) or,
-//! without one, derived from its own cases ([`explore`]).
+//! ([`crate::explorer::grammar`]) or, without one, derived from its own cases ([`explore`]).
 //!
 //! - [`pack_file`]: `pack.yaml`, typed and checked.
 //! - [`environment`]: its `environment:`, prepared for every run.
@@ -131,6 +130,7 @@ impl FolderPack {
         if let Some(c) = &file.containment {
             widen(&dir, c);
         }
+        crate::exec::run::jvm::set_quick(file.java_start != Some(pack_file::JavaStart::Plain));
         Ok(Self {
             spec: leak(spec.to_owned()),
             name: leak(file.name.clone()),

@@ -43,6 +43,26 @@ pub struct PackFile {
     /// Python requirements, jars ([`super::environment`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub environment: Option<super::environment::Environment>,
+    /// How a program started by `java` (the model, each submission)
+    /// starts: `quick` (the default: start-up options and a class-data
+    /// archive that change its speed, not what it does; docs/java.md) or
+    /// `plain` (as its command line says, nothing added).
+    #[serde(
+        default,
+        rename = "java-start",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub java_start: Option<JavaStart>,
+}
+
+/// `java-start:` in `pack.yaml`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum JavaStart {
+    /// Quick start-up options and a class-data archive (the default).
+    Quick,
+    /// The command line as written.
+    Plain,
 }
 
 /// The model solution.
@@ -389,6 +409,7 @@ mod tests {
                     }),
                     timeout,
                     environment: None,
+                    java_start: None,
                 },
             )
     }

@@ -183,6 +183,12 @@ fn sidecars(case: &Case) -> impl Iterator<Item = &str> {
         .into_iter()
         .chain(case.stdout_file.as_deref())
         .chain(case.stderr_file.as_deref())
+        // A kept trace names the model's rulings with the case's values.
+        .chain(
+            case.trace
+                .as_deref()
+                .filter(|t| *t != crate::judge::provenance::NO_TRACE),
+        )
         .chain(files)
 }
 
