@@ -11,8 +11,9 @@
     reason = "a failing set-up step in a test helper is that test's failure"
 )]
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use assert_cmd::Command;
 use serde_json::Value;
@@ -22,18 +23,60 @@ fn pack() -> PathBuf {
 }
 
 /// Checks `student`'s submission (the model without one) against the
-/// pack at `pack`: the harness's exit status and the failed cases.
-fn check(pack: &Path, student: Option<&str>, dir: &Path) -> (Option<i32>, BTreeSet<String>) {
-    check_with(pack, student, dir, &[])
+/// example's pack, once per student for the whole test binary: several
+/// tests check the model, fay, dev and hana alike.
+fn check(student: Option<&str>) -> Arc<Checked> {
+    type Runs = BTreeMap<Option<String>, Arc<Checked>>;
+    static RUNS: Mutex<Runs> = Mutex::new(BTreeMap::new());
+    let key = student.map(str::to_owned);
+    let made = RUNS
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(&key)
+        .cloned();
+    made.unwrap_or_else(|| {
+        let dir = tempfile::tempdir().expect("a folder");
+        let checked = Arc::new(check_with(&pack(), student, dir.path(), &[]));
+        RUNS.lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(key, Arc::clone(&checked));
+        checked
+    })
 }
 
-/// [`check`] with more arguments for the harness.
-fn check_with(
-    pack: &Path,
-    student: Option<&str>,
-    dir: &Path,
-    extra: &[&str],
-) -> (Option<i32>, BTreeSet<String>) {
+/// What a check gave: the harness's exit status and its results document.
+struct Checked {
+    code: Option<i32>,
+    doc: Value,
+}
+
+impl Checked {
+    /// The exit status and the failed cases.
+    fn outcome(&self) -> (Option<i32>, BTreeSet<String>) {
+        let failed = self.doc["cases"]
+            .as_array()
+            .expect("cases")
+            .iter()
+            .filter(|c| c["verdict"] == "failed")
+            .map(|c| c["name"].as_str().expect("a name").to_owned())
+            .collect();
+        (self.code, failed)
+    }
+
+    /// The verdict of `case`.
+    fn verdict(&self, case: &str) -> String {
+        self.doc["cases"]
+            .as_array()
+            .expect("cases")
+            .iter()
+            .find(|c| c["name"] == case)
+            .map(|c| c["verdict"].as_str().unwrap_or_default().to_owned())
+            .unwrap_or_default()
+    }
+}
+
+/// A check with more arguments for the harness, its results in `dir`.
+fn check_with(pack: &Path, student: Option<&str>, dir: &Path, extra: &[&str]) -> Checked {
     let results = dir.join(format!("{}.json", student.unwrap_or("model")));
     let mut cmd = Command::cargo_bin("boxes-harness").expect("the harness binary");
     cmd.env("NO_COLOR", "1")
@@ -50,21 +93,15 @@ fn check_with(
     }
     let out = cmd.output().expect("the harness runs");
     let text = std::fs::read_to_string(&results).expect("the results file");
-    let doc: Value = serde_json::from_str(&text).expect("results parse");
-    let failed = doc["cases"]
-        .as_array()
-        .expect("cases")
-        .iter()
-        .filter(|c| c["verdict"] == "failed")
-        .map(|c| c["name"].as_str().expect("a name").to_owned())
-        .collect();
-    (out.status.code(), failed)
+    Checked {
+        code: out.status.code(),
+        doc: serde_json::from_str(&text).expect("results parse"),
+    }
 }
 
 #[test]
 fn the_model_passes_every_case_and_the_cases_cite_every_rule() {
-    let dir = tempfile::tempdir().expect("a folder");
-    let (code, failed) = check(&pack(), None, dir.path());
+    let (code, failed) = check(None).outcome();
     assert_eq!((code, failed), (Some(0), BTreeSet::new()));
     let rules = std::fs::read_to_string(pack().join("rules.yaml")).expect("rules.yaml");
     let mut cited = String::new();
@@ -95,9 +132,8 @@ const BUGGY: [(&str, &[&str]); 4] = [
 
 #[test]
 fn each_buggy_submission_fails_the_cases_of_its_rule() {
-    let dir = tempfile::tempdir().expect("a folder");
     for (student, must) in BUGGY {
-        let (code, failed) = check(&pack(), Some(student), dir.path());
+        let (code, failed) = check(Some(student)).outcome();
         assert_eq!(code, Some(1), "{student}");
         for case in must {
             assert!(
@@ -107,10 +143,7 @@ fn each_buggy_submission_fails_the_cases_of_its_rule() {
         }
     }
     // The example's prompt and messages: correct, and exact too.
-    assert_eq!(
-        check(&pack(), Some("dev"), dir.path()),
-        (Some(0), BTreeSet::new())
-    );
+    assert_eq!(check(Some("dev")).outcome(), (Some(0), BTreeSet::new()));
 }
 
 #[test]
@@ -118,13 +151,11 @@ fn a_missing_check_is_named_by_its_rule_not_by_a_message_the_tolerance_forgave()
     // fay answers `abc` in her own words (forgiven) and converts -500: in
     // `invalid/several` her stdout first differs at the answer to `abc`,
     // but her one bug is IO-3, and every cause must say so.
-    let dir = tempfile::tempdir().expect("a folder");
-    let (code, failed) = check(&pack(), Some("fay"), dir.path());
+    let fay = check(Some("fay"));
+    let (code, failed) = fay.outcome();
     assert_eq!(code, Some(1));
     assert!(failed.contains("invalid/several"), "{failed:?}");
-    let text = std::fs::read_to_string(dir.path().join("fay.json")).expect("results");
-    let doc: Value = serde_json::from_str(&text).expect("results parse");
-    let causes: Vec<&str> = doc["causes"]
+    let causes: Vec<&str> = fay.doc["causes"]
         .as_array()
         .expect("causes")
         .iter()
@@ -136,9 +167,8 @@ fn a_missing_check_is_named_by_its_rule_not_by_a_message_the_tolerance_forgave()
 
 #[test]
 fn with_its_match_declarations_the_class_is_marked_by_the_text() {
-    let dir = tempfile::tempdir().expect("a folder");
     for student in ["ana", "ben", "chloe", "dev"] {
-        let (code, failed) = check(&pack(), Some(student), dir.path());
+        let (code, failed) = check(Some(student)).outcome();
         assert_eq!((code, failed), (Some(0), BTreeSet::new()), "{student}");
     }
 }
@@ -149,36 +179,20 @@ fn judged_exactly_the_students_correct_by_the_text_fail() {
     // would make: a message's wording or one space of the prompt fails.
     let dir = tempfile::tempdir().expect("a folder");
     for student in ["ana", "ben", "chloe"] {
-        let (code, failed) = check_with(&pack(), Some(student), dir.path(), &["--strict"]);
+        let (code, failed) =
+            check_with(&pack(), Some(student), dir.path(), &["--strict"]).outcome();
         assert_eq!(code, Some(1), "{student} passes every case under --strict");
         assert!(!failed.is_empty(), "{student}");
     }
-}
-
-/// The verdict of `case` in the results of `student`'s last check.
-fn verdict_of(dir: &Path, student: &str, case: &str) -> String {
-    let text = std::fs::read_to_string(dir.join(format!("{student}.json"))).expect("results");
-    let doc: Value = serde_json::from_str(&text).expect("results parse");
-    doc["cases"]
-        .as_array()
-        .expect("cases")
-        .iter()
-        .find(|c| c["name"] == case)
-        .map(|c| c["verdict"].as_str().unwrap_or_default().to_owned())
-        .unwrap_or_default()
 }
 
 #[test]
 fn an_ambiguous_case_is_judged_against_every_reading_and_scored() {
     // IO-6 is ambiguous and names its other reading (`lenient`): its case
     // carries the model's output under it and is run, not set aside.
-    let dir = tempfile::tempdir().expect("a folder");
-    let (code, failed) = check(&pack(), None, dir.path());
-    assert_eq!((code, failed), (Some(0), BTreeSet::new()));
-    assert_eq!(
-        verdict_of(dir.path(), "model", "invalid/exponent"),
-        "passed"
-    );
+    let model = check(None);
+    assert_eq!(model.outcome(), (Some(0), BTreeSet::new()));
+    assert_eq!(model.verdict("invalid/exponent"), "passed");
     // A program following the other reading passes it.
     let lenient = tempfile::tempdir().expect("a folder");
     let script = lenient.path().join("lenient.sh");
@@ -205,7 +219,7 @@ fn an_ambiguous_case_is_judged_against_every_reading_and_scored() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     // One wrong under both readings (`1e2` read as 1) fails it.
-    let (_, failed) = check(&pack(), Some("hana"), dir.path());
+    let (_, failed) = check(Some("hana")).outcome();
     assert!(failed.contains("invalid/exponent"), "{failed:?}");
 }
 

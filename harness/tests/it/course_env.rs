@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
-use crate::files::{text, write};
+use crate::files::{bless, text, write};
 
 fn harness(cache: &Path) -> Command {
     let mut cmd = Command::cargo_bin("boxes-harness").expect("the harness binary");
@@ -105,12 +105,7 @@ fn a_python_class_marks_with_its_requirement_from_a_wheelhouse() {
     let dir = tempfile::tempdir().expect("temp dir");
     let cache = dir.path().join("cache");
     let pack = python_pack(dir.path(), "boxed==1.0\n");
-    let bless = harness(&cache)
-        .args(["bless", "--spec"])
-        .arg(&pack)
-        .output()
-        .expect("bless");
-    assert_eq!(bless.status.code(), Some(0), "{}", text(&bless));
+    bless(harness(&cache), &pack);
     let expected = std::fs::read_to_string(pack.join("basics/word.yaml")).expect("case");
     assert!(expected.contains("[cat]"), "{expected}");
 
@@ -269,12 +264,7 @@ fn a_c_class_builds_with_its_library_named_by_env() {
         "summary: hello\ncategory: basics\nstdin: \"hello\\n\"\nrules: [ROT-1]\n",
     );
     let cache = dir.path().join("cache");
-    let bless = harness(&cache)
-        .args(["bless", "--spec"])
-        .arg(&pack)
-        .output()
-        .expect("bless");
-    assert_eq!(bless.status.code(), Some(0), "{}", text(&bless));
+    bless(harness(&cache), &pack);
     let case = std::fs::read_to_string(pack.join("basics/hello.yaml")).expect("case");
     assert!(case.contains("uryyb"), "{case}");
     let yaml = std::fs::read_to_string(pack.join("pack.yaml")).expect("pack.yaml");
@@ -364,12 +354,7 @@ fn a_java_class_runs_with_the_courses_jar_on_its_class_path() {
         "summary: bob\ncategory: basics\nstdin: \"bob\\n\"\nrules: [HI-1]\n",
     );
     let cache = dir.path().join("cache");
-    let bless = harness(&cache)
-        .args(["bless", "--spec"])
-        .arg(&pack)
-        .output()
-        .expect("bless");
-    assert_eq!(bless.status.code(), Some(0), "{}", text(&bless));
+    bless(harness(&cache), &pack);
     let case = std::fs::read_to_string(pack.join("basics/bob.yaml")).expect("case");
     assert!(case.contains("hi bob"), "{case}");
     write(&dir.path().join("submissions/kim/Main.java"), main);

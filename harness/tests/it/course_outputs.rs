@@ -19,14 +19,11 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use base64::Engine as _;
 
-use crate::files::{text, write};
+use crate::files::{bless, text, write};
 
 fn harness() -> Command {
-    let mut cmd = Command::cargo_bin("boxes-harness").expect("the harness binary");
-    cmd.env("NO_COLOR", "1")
-        .env_remove("CONFORMANCE_REFERENCE")
-        .env_remove("CONFORMANCE_CONTAINMENT")
-        .env_remove("GITHUB_ACTIONS")
+    let mut cmd = crate::files::harness("shout");
+    cmd.env_remove("GITHUB_ACTIONS")
         .env_remove("GITHUB_OUTPUT")
         .env_remove("GITHUB_STEP_SUMMARY");
     cmd
@@ -70,12 +67,7 @@ fn pack(dir: &Path) -> PathBuf {
             ),
         );
     }
-    let out = harness()
-        .args(["bless", "--spec"])
-        .arg(&pack)
-        .output()
-        .expect("bless");
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    bless(harness(), &pack);
     pack
 }
 

@@ -17,7 +17,7 @@ use std::process::Output;
 
 use assert_cmd::Command;
 
-use crate::files::{text, write};
+use crate::files::{bless, text, write};
 
 /// The model: a message of its choice and status 1 on a missing file.
 const MODEL: &str = r#"import sys
@@ -55,11 +55,7 @@ console.log(text.split('\n').length - 1);
 ";
 
 fn harness() -> Command {
-    let mut cmd = Command::cargo_bin("boxes-harness").expect("the harness binary");
-    cmd.env("NO_COLOR", "1")
-        .env_remove("CONFORMANCE_REFERENCE")
-        .env_remove("CONFORMANCE_CONTAINMENT");
-    cmd
+    crate::files::harness("read")
 }
 
 /// The pack in `dir/read`, its stderr judged by `tolerance`, blessed.
@@ -92,12 +88,7 @@ fn pack(dir: &Path, tolerance: &str) -> PathBuf {
         "summary: \"a missing input file\"\ncategory: read\nrules: [READ-1]\ntimeout: 30\nargs: \
          [before.csv]\n",
     );
-    let out = harness()
-        .args(["bless", "--spec"])
-        .arg(&pack)
-        .output()
-        .expect("bless");
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    bless(harness(), &pack);
     pack
 }
 

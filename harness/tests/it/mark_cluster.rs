@@ -49,27 +49,7 @@ fn said(out: &Output) -> String {
 /// A one-case pack (`pack/`) whose model prints `hi`, its submissions'
 /// program `prog` built by `build`; blessed.
 fn pack(dir: &Path, build: &str) {
-    let pack = dir.join("pack");
-    write(
-        &pack.join("pack.yaml"),
-        &format!(
-            "name: toy\nmodel:\n  command: sh model.sh\nsubmissions:\n  program: prog\n  build: \
-             {build}\n"
-        ),
-    );
-    write(&pack.join("model.sh"), "echo hi\n");
-    write(
-        &pack.join("suite.yaml"),
-        "name: toy\ncategories:\n  - {name: c, marks: 1}\n",
-    );
-    write(
-        &pack.join("rules.yaml"),
-        "rules:\n  - id: T-1\n    summary: the toy rule\n    ambiguous: no\n",
-    );
-    write(
-        &pack.join("c/one.yaml"),
-        "summary: one\ncategory: c\nrules: [T-1]\nargs: []\n",
-    );
+    crate::write_file::toy_pack(dir, "hi", build);
     let out = run(&built_harness(), dir, &["bless", "--spec", "./pack"]);
     assert_eq!(out.status.code(), Some(0), "{}", said(&out));
 }

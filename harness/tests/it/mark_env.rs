@@ -22,26 +22,7 @@ use crate::write_file::write;
 /// A one-case pack whose model is a shell script printing `says`, its
 /// submissions shell scripts `prog.sh`.
 fn pack(dir: &Path, says: &str) -> PathBuf {
-    let pack = dir.join("pack");
-    write(
-        &pack.join("pack.yaml"),
-        "name: toy\nmodel:\n  command: sh model.sh\nsubmissions:\n  program: prog\n  build: cp \
-         prog.sh prog && chmod +x prog\n",
-    );
-    write(&pack.join("model.sh"), &format!("echo {says}\n"));
-    write(
-        &pack.join("suite.yaml"),
-        "name: toy\ncategories:\n  - {name: c, marks: 1}\n",
-    );
-    write(
-        &pack.join("rules.yaml"),
-        "rules:\n  - id: T-1\n    summary: the toy rule\n    ambiguous: no\n",
-    );
-    write(
-        &pack.join("c/one.yaml"),
-        "summary: one\ncategory: c\nrules: [T-1]\nargs: []\n",
-    );
-    pack
+    crate::write_file::toy_pack(dir, says, "cp prog.sh prog && chmod +x prog")
 }
 
 fn run(dir: &Path, args: &[&str]) -> (Option<i32>, String) {

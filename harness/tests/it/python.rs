@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
-use crate::files::{text, write};
+use crate::files::{bless, text, write};
 
 /// The model: CS50's *fuel*, prompting with `input()`.
 const MODEL: &str = r#"def main():
@@ -80,12 +80,7 @@ const CASES: [(&str, &str); 5] = [
 ];
 
 fn harness() -> Command {
-    let mut cmd = Command::cargo_bin("boxes-harness").expect("the harness binary");
-    cmd.env("NO_COLOR", "1")
-        .env_remove("CONFORMANCE_REFERENCE")
-        .env_remove("CONFORMANCE_CONTAINMENT")
-        .env_remove("FUEL_BIN");
-    cmd
+    crate::files::harness("fuel")
 }
 
 /// The fuel pack in `dir/fuel`, blessed from its model.
@@ -119,12 +114,7 @@ fn pack(dir: &Path) -> PathBuf {
             &format!("summary: \"{name}\"\ncategory: {category}\n{body}"),
         );
     }
-    let out = harness()
-        .args(["bless", "--spec"])
-        .arg(&pack)
-        .output()
-        .expect("bless");
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    bless(harness(), &pack);
     pack
 }
 

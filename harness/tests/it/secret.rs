@@ -102,11 +102,9 @@ fn holding(dir: &Path, needle: &str, skip: &[&str]) -> Vec<String> {
     found
 }
 
-#[test]
-fn no_student_facing_output_of_a_run_carries_a_secret_case() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let root = dir.path();
-    pack(root);
+/// `root/prog.sh`, a student's program: it answers each line with `Said`
+/// and the line's digits turned to 9s, right on a case without digits.
+fn student_program(root: &Path) {
     write(
         &root.join("prog.sh"),
         "#!/bin/sh\nsed 's/^/Said /; s/[0-9]/9/g'\n",
@@ -116,6 +114,14 @@ fn no_student_facing_output_of_a_run_carries_a_secret_case() {
         std::os::unix::fs::PermissionsExt::from_mode(0o755),
     )
     .expect("chmod");
+}
+
+#[test]
+fn no_student_facing_output_of_a_run_carries_a_secret_case() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    pack(root);
+    student_program(root);
     let out = root.join("out");
     std::fs::create_dir_all(&out).expect("mkdir");
     let run = |marker: bool| {
@@ -253,15 +259,7 @@ fn publish_writes_the_students_copy_without_secret_cases_or_the_model() {
     }
     assert!(!copy.join("model.sh").exists());
     // The student checks a program on the public cases of the copy.
-    write(
-        &root.join("prog.sh"),
-        "#!/bin/sh\nsed 's/^/Said /; s/[0-9]/9/g'\n",
-    );
-    std::fs::set_permissions(
-        root.join("prog.sh"),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .expect("chmod");
+    student_program(root);
     let checked = harness()
         .current_dir(root)
         .args(["--spec", "./student", "--bin", "./prog.sh"])

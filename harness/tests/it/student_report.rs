@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
-use crate::files::{text, write};
+use crate::files::{bless, text, write};
 
 /// The model, marking its spans and its stops.
 const MODEL: &str = r#"import csv
@@ -96,12 +96,7 @@ fn students() -> [(&'static str, String); 5] {
 }
 
 fn harness() -> Command {
-    let mut cmd = Command::cargo_bin("boxes-harness").expect("the harness binary");
-    cmd.env("NO_COLOR", "1")
-        .env_remove("CONFORMANCE_REFERENCE")
-        .env_remove("CONFORMANCE_CONTAINMENT")
-        .env_remove("SCOURGIFY_BIN");
-    cmd
+    crate::files::harness("scourgify")
 }
 
 /// The pack in `dir/scourgify`, blessed from its model.
@@ -157,12 +152,7 @@ fn pack(dir: &Path) -> PathBuf {
          [invalid_file.csv, after.csv]\ntimeout: 10\nhint: print a message on stderr and exit \
          1\n",
     );
-    let out = harness()
-        .args(["bless", "--spec"])
-        .arg(&pack)
-        .output()
-        .expect("bless");
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    bless(harness(), &pack);
     pack
 }
 

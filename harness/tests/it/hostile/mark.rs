@@ -63,10 +63,15 @@ fn every_probe_is_refused_in_marks_build_and_run() {
         std::fs::set_permissions(eve.join(f), std::fs::Permissions::from_mode(0o755)).unwrap();
     }
     let tmp = tempfile::tempdir().unwrap();
+    // A few cases per category: every run of eve's program makes every
+    // probe, and the whole suite's runs were most of this test's CPU.
+    let spec = crate::boxes_mini::mini_boxes(&root.path().join("pack"), &[]);
     let (code, text) = output_of(
         harness(&bait.home, tmp.path())
             .env_remove("CONFORMANCE_REFERENCE")
             .arg("mark")
+            .arg("--spec")
+            .arg(&spec)
             .arg(&subs)
             .arg("--out")
             .arg(&out),

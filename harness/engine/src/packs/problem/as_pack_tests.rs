@@ -124,20 +124,16 @@ fn a_custom_validator_is_its_groups_checker_and_an_interactive_case_a_conversati
 
 #[test]
 fn a_zipped_packages_input_is_inline_its_folder_being_gone() {
-    use std::io::Write as _;
     let dir = tempfile::tempdir().expect("dir");
     let path = dir.path().join("tiny.zip");
-    let mut w = zip::ZipWriter::new(std::fs::File::create(&path).expect("create"));
-    let opts = zip::write::SimpleFileOptions::default();
-    for (name, body) in [
-        ("tiny/problem.yaml", "name: Tiny\n"),
-        ("tiny/data/secret/1.in", "7\n"),
-        ("tiny/data/secret/1.ans", "7\n"),
-    ] {
-        w.start_file(name, opts).expect("entry");
-        w.write_all(body.as_bytes()).expect("write");
-    }
-    w.finish().expect("finish");
+    super::super::unzip::write_test_zip(
+        &path,
+        &[
+            ("tiny/problem.yaml", "name: Tiny\n"),
+            ("tiny/data/secret/1.in", "7\n"),
+            ("tiny/data/secret/1.ans", "7\n"),
+        ],
+    );
     let pack = ProblemPack::load(&path.display().to_string()).expect("the zip loads");
     let (case, shown) = judged(&pack, "secret/1.yaml");
     assert_eq!(shown, Visibility::Secret);

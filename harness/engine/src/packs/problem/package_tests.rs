@@ -55,29 +55,23 @@ fn the_formats_give_their_time_rules_and_groups() {
 
 #[test]
 fn a_zip_holding_the_package_folder_loads() {
-    use std::io::Write as _;
     let dir = tempfile::tempdir().expect("dir");
     let path = dir.path().join("tiny.zip");
-    let mut w = zip::ZipWriter::new(std::fs::File::create(&path).expect("create"));
-    let opts = zip::write::SimpleFileOptions::default();
-    for (name, body) in [
-        ("tiny/problem.yaml", "name: Tiny\n"),
-        ("tiny/data/sample/1.in", "1\n"),
-        ("tiny/data/sample/1.ans", "1\n"),
-        ("tiny/submissions/accepted/cat.py", "print(input())\n"),
-    ] {
-        w.start_file(name, opts).expect("entry");
-        w.write_all(body.as_bytes()).expect("write");
-    }
-    w.finish().expect("finish");
+    super::super::unzip::write_test_zip(
+        &path,
+        &[
+            ("tiny/problem.yaml", "name: Tiny\n"),
+            ("tiny/data/sample/1.in", "1\n"),
+            ("tiny/data/sample/1.ans", "1\n"),
+            ("tiny/submissions/accepted/cat.py", "print(input())\n"),
+        ],
+    );
     let p = Problem::load(&path).expect("the zip loads");
     assert_eq!(p.root.all_cases().len(), 1);
     assert_eq!(p.submissions[0].name, "accepted/cat.py");
     assert!(p.submissions[0].path.is_file());
     // A .zip of no package says so.
     let bad = dir.path().join("bad.zip");
-    let mut w = zip::ZipWriter::new(std::fs::File::create(&bad).expect("create"));
-    w.start_file("readme.txt", opts).expect("entry");
-    w.finish().expect("finish");
+    super::super::unzip::write_test_zip(&bad, &[("readme.txt", "")]);
     assert!(Problem::load(&bad).unwrap_err().contains("no problem.yaml"));
 }

@@ -78,3 +78,17 @@ pub fn unpack(zip: &Path) -> Result<(PathBuf, tempfile::TempDir), String> {
         )),
     }
 }
+
+/// Writes the zip `path` holding `files` (name, text): the packages the
+/// tests send zipped.
+#[cfg(test)]
+pub fn write_test_zip(path: &Path, files: &[(&str, &str)]) {
+    use std::io::Write as _;
+    let mut w = zip::ZipWriter::new(std::fs::File::create(path).expect("create"));
+    let opts = zip::write::SimpleFileOptions::default();
+    for (name, body) in files {
+        w.start_file(*name, opts).expect("entry");
+        w.write_all(body.as_bytes()).expect("write");
+    }
+    w.finish().expect("finish");
+}
