@@ -214,6 +214,9 @@ pub struct Row {
     pub build: BuildStatus,
     /// Marks earned.
     pub total: f64,
+    /// The categories none of whose cases was judged: no total.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unjudged: Vec<String>,
     /// Its first cause, if any.
     pub first_cause: Option<String>,
 }
@@ -230,17 +233,24 @@ pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
         .iter()
         .filter(|m| m.build == BuildStatus::Ok && m.reason.is_none())
         .collect();
-    let mut totals: Vec<f64> = marks.iter().map(|m| m.total).collect();
+    // A submission with a category the environment left unjudged has no
+    // total: it counts in no figure of the class.
+    let mut totals: Vec<f64> = marks
+        .iter()
+        .filter(|m| m.unjudged.is_empty())
+        .map(|m| m.total)
+        .collect();
     totals.sort_by(f64::total_cmp);
-    let mean = if n == 0 {
+    let judged = totals.len();
+    let mean = if judged == 0 {
         0.0
     } else {
-        totals.iter().sum::<f64>() / as_f64(n)
+        totals.iter().sum::<f64>() / as_f64(judged)
     };
-    let median = match n {
+    let median = match judged {
         0 => 0.0,
-        _ if n % 2 == 1 => totals[n / 2],
-        _ => f64::midpoint(totals[n / 2 - 1], totals[n / 2]),
+        n if n % 2 == 1 => totals[n / 2],
+        n => f64::midpoint(totals[n / 2 - 1], totals[n / 2]),
     };
     let mut histogram = vec![0; BINS];
     for t in &totals {
@@ -258,6 +268,10 @@ pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
         .categories
         .iter()
         .map(|c| {
+            let with = marks
+                .iter()
+                .filter(|m| !m.unjudged.contains(&c.name))
+                .count();
             let sum: f64 = marks
                 .iter()
                 .filter_map(|m| m.categories.iter().find(|x| x.name == c.name))
@@ -266,7 +280,11 @@ pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
             CategoryMean {
                 name: c.name.clone(),
                 marks: c.marks,
-                mean: if n == 0 { 0.0 } else { round2(sum / as_f64(n)) },
+                mean: if with == 0 {
+                    0.0
+                } else {
+                    round2(sum / as_f64(with))
+                },
             }
         })
         .collect();
@@ -302,6 +320,7 @@ pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
                 students: m.students.clone(),
                 build: m.build,
                 total: round2(m.total),
+                unjudged: m.unjudged.clone(),
                 first_cause: m.first_cause().map(str::to_owned),
             })
             .collect(),
@@ -540,14 +559,26 @@ pub fn csv(suite: &SuiteInfo, marks: &[SubmissionMark]) -> String {
             m.build,
             m.warnings
         );
+        // A category the environment left unjudged is blank, and so is
+        // the total: a gradebook reads no mark rather than one charged
+        // for the machine.
         for c in &suite.categories {
             let earned = m
                 .categories
                 .iter()
                 .find(|x| x.name == c.name)
                 .map_or(0.0, |x| x.earned);
-            let _ = write!(out, ",{}", number(earned));
+            if m.unjudged.contains(&c.name) {
+                out.push(',');
+            } else {
+                let _ = write!(out, ",{}", number(earned));
+            }
         }
+        let total = if m.unjudged.is_empty() {
+            number(m.total)
+        } else {
+            String::new()
+        };
         let cause = m
             .first_cause()
             .map(str::to_owned)
@@ -570,7 +601,7 @@ pub fn csv(suite: &SuiteInfo, marks: &[SubmissionMark]) -> String {
         let _ = writeln!(
             out,
             ",{},{},{},{},{},{},{}",
-            number(m.total),
+            total,
             m.passed,
             m.failed,
             m.errors,

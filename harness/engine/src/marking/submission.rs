@@ -111,6 +111,7 @@ pub(super) fn one(shared: &Shared, sub: &Submission) -> Done {
         deductions: Vec::new(),
         depends: stale::Parts::new(),
         environment: Vec::new(),
+        unjudged: Vec::new(),
     };
     let files = unpack::read(&sub.source);
     let line = match (&files, &shared.cli_build) {

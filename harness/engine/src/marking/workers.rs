@@ -46,11 +46,21 @@ pub(super) fn run_workers(
     let mut interrupted = false;
     for (k, done) in rx.iter().enumerate() {
         let line = |m: &SubmissionMark, how: &str| {
+            // No mark where a category had no case judged; cases not
+            // judged (the environment struck them) are counted.
+            let earned = if m.unjudged.is_empty() {
+                format!("{}", (m.total * 100.0).round() / 100.0)
+            } else {
+                "no mark".to_owned()
+            };
+            let unjudged = match m.errors {
+                0 => String::new(),
+                n => format!(" ({n} case(s) not judged)"),
+            };
             format!(
-                "[{}/{total}] {}: {how}, {} of {}{}{}{}",
+                "[{}/{total}] {}: {how}, {earned} of {}{unjudged}{}{}{}",
                 k + 1,
                 m.id,
-                (m.total * 100.0).round() / 100.0,
                 m.max,
                 m.reason
                     .as_ref()
