@@ -46,22 +46,11 @@ pub(super) fn run_workers(
     let mut interrupted = false;
     for (k, done) in rx.iter().enumerate() {
         let line = |m: &SubmissionMark, how: &str| {
-            // No mark where a category had no case judged; cases not
-            // judged (the environment struck them) are counted.
-            let earned = if m.unjudged.is_empty() {
-                format!("{}", (m.total * 100.0).round() / 100.0)
-            } else {
-                "no mark".to_owned()
-            };
-            let unjudged = match m.errors {
-                0 => String::new(),
-                n => format!(" ({n} case(s) not judged)"),
-            };
             format!(
-                "[{}/{total}] {}: {how}, {earned} of {}{unjudged}{}{}{}",
+                "[{}/{total}] {}: {how}, {}{}{}{}",
                 k + 1,
                 m.id,
-                m.max,
+                marked(m),
                 m.reason
                     .as_ref()
                     .map(|r| format!(" ({r})"))
@@ -135,4 +124,19 @@ fn progress_bar(total: usize) -> Option<indicatif::ProgressBar> {
         bar.set_style(style);
     }
     Some(bar)
+}
+
+/// A submission's mark as its progress line says it: `31.5 of 42`, or no
+/// mark where a category had no case judged, and the cases not judged
+/// (the environment struck them) counted.
+fn marked(m: &SubmissionMark) -> String {
+    let earned = if m.unjudged.is_empty() {
+        format!("{}", (m.total * 100.0).round() / 100.0)
+    } else {
+        "no mark".to_owned()
+    };
+    match m.errors {
+        0 => format!("{earned} of {}", m.max),
+        n => format!("{earned} of {} ({n} case(s) not judged)", m.max),
+    }
 }

@@ -33,20 +33,7 @@ pub(super) fn watch(
     // (reaped into its own) is counted now and taken off at the end, so a
     // run is charged only what it used itself.
     let before = super::cpu::tree_time(started.proc.pid()).cpu;
-    let rules = Rules {
-        timeout: inv.timeout,
-        cap: inv.output_cap,
-        keep: inv.keep,
-        keeper,
-        // Once a keeper is gone nothing can hold the streams: they only
-        // drain what is left in the pipes.
-        grace: if keeper { KEEPER_DRAIN } else { LINGER_GRACE },
-        cpu_stop: inv.cpu_stop.map(|after| CpuStop {
-            after,
-            pid: started.proc.pid(),
-            before,
-        }),
-    };
+    let rules = rules(inv, keeper, (started.proc.pid(), before));
     let ends = Ends {
         stdin: started.stdin.take(),
         typing: started
@@ -141,6 +128,25 @@ pub(super) fn watch(
         no_start: None,
         activity,
     })
+}
+
+/// What decides the end of the run of `inv` (`watched`: the process and
+/// the CPU time it held at the start).
+fn rules(
+    inv: &Invocation,
+    keeper: bool,
+    (pid, before): (rustix::process::Pid, Option<Duration>),
+) -> Rules {
+    Rules {
+        timeout: inv.timeout,
+        cap: inv.output_cap,
+        keep: inv.keep,
+        keeper,
+        // Once a keeper is gone nothing can hold the streams: they only
+        // drain what is left in the pipes.
+        grace: if keeper { KEEPER_DRAIN } else { LINGER_GRACE },
+        cpu_stop: inv.cpu_stop.map(|after| CpuStop { after, pid, before }),
+    }
 }
 
 /// How busy the run was: the CPU time of the tree under `pid` less
