@@ -23,9 +23,10 @@
 //!   faulty save file (45 cases), so no early verdict cuts it short; each
 //!   loop costs its limit once (target: the report within 30 s);
 //! - `hanoi-spin`, `hanoi-spin-45`: a C program written as students write
-//!   it (`harness/tests/fixtures/hang/hanoi.c`: `scanf`, then a loop that
-//!   skips the rest of the line with `getchar()` and spins for ever at end
-//!   of input), built with the course's line, over the hanoi example's 54
+//!   it (the hanoi example's `bob` with its bug fixed and its moves read
+//!   with `scanf`, then a loop that skips the rest of the line with
+//!   `getchar()` and spins for ever at end of input: [`SPIN_READ`]), built
+//!   with the course's line, over the hanoi example's 54
 //!   cases (2 s limit; it hangs on 27, by three causes), and over a copy
 //!   with 18 of those cases again as a category of their own (45 hangs;
 //!   target: the report within 30 s on 2 idle cores);
@@ -175,6 +176,45 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// How many students read a line: `scanf` up to the newline, then a loop
+/// that skips the rest of the line. At end of input `getchar()` returns
+/// `EOF` for ever, never `'\n'`, so the loop spins before the `EOF` check
+/// is reached: the program hangs, using all of its CPU and printing
+/// nothing more, on every case that ends at end of input.
+const SPIN_READ: &str = r#"    for (;;) {
+        int n;
+        printf("Move %ld> ", g.moves + 1);
+        fflush(stdout);
+        line[0] = '\0';
+        n = scanf("%255[^\n]", line);
+        /* Skip the rest of the line (and the newline). */
+        while (getchar() != '\n') {
+        }
+        if (n == EOF) {
+            stop("EOF-1", "end-of-input", "input ends", "EOF-1", "End of input", EXIT_EOF,
+                 "input ended at a prompt");
+        }
+        play(&g, line, strlen(line));
+    }
+}
+"#;
+
+/// `bob`'s `hanoi.c` with its bug fixed (end of input exits 5) and each
+/// move read as [`SPIN_READ`] reads it; `None` if `bob` no longer reads
+/// as it did.
+fn spin_at_end_of_input(bob: &str) -> Option<String> {
+    let read = bob.find("    for (;;) {\n        ssize_t n;")?;
+    let fixed = bob[..read]
+        .replacen("EXIT_EOF = 0 }", "EXIT_EOF = 5 }", 1)
+        .replacen(
+            "    char *line = NULL;\n    size_t cap = 0;\n",
+            "    char line[256];\n",
+            1,
+        );
+    (fixed.contains("EXIT_EOF = 5 }") && fixed.contains("char line[256];"))
+        .then(|| fixed + SPIN_READ)
+}
+
 /// The hanoi example (a copy with `again`: 18 of the cases the fixture
 /// hangs on again, as a category of their own) and the spinning C
 /// fixture built with the course's line, in `dir`.
@@ -182,11 +222,20 @@ fn hanoi_spin(dir: &Path, again: bool) -> Option<(std::path::PathBuf, std::path:
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let example = root.join("../examples/hanoi");
     let bin = dir.join("hanoi-spin/hanoi");
+    let source = dir.join("hanoi-spin/hanoi.c");
+    let Some(spinning) = std::fs::read_to_string(example.join("submissions/bob/hanoi.c"))
+        .ok()
+        .and_then(|bob| spin_at_end_of_input(&bob))
+    else {
+        eprintln!("cannot make the spinning fixture from the hanoi example's bob/hanoi.c");
+        return None;
+    };
     std::fs::create_dir_all(dir.join("hanoi-spin")).ok()?;
+    std::fs::write(&source, spinning).ok()?;
     let built = Command::new("cc")
         .args(["-Wall", "-pedantic", "-std=gnu99", "-O2", "-o"])
         .arg(&bin)
-        .arg(root.join("tests/fixtures/hang/hanoi.c"))
+        .arg(&source)
         .status();
     if !built.is_ok_and(|s| s.success()) {
         eprintln!("cannot build the hanoi fixture with cc");

@@ -27,7 +27,7 @@ struct Seen {
 
 /// Supervises `sh -c script` with `stdin`, seeing its end on a pidfd
 /// or, with `peek`, as on a kernel without `pidfd_open`.
-fn supervise(script: &str, stdin: &[u8], rules: Rules, peek: bool) -> Seen {
+fn supervise(script: &str, stdin: &[u8], mut rules: Rules, peek: bool) -> Seen {
     let mut child = Command::new("/bin/sh")
         .args(["-c", script])
         .process_group(0)
@@ -37,6 +37,9 @@ fn supervise(script: &str, stdin: &[u8], rules: Rules, peek: bool) -> Seen {
         .spawn()
         .unwrap();
     let pid = Pid::from_child(&child);
+    if let Some(stop) = &mut rules.cpu_stop {
+        stop.pid = pid;
+    }
     let ends = Ends {
         stdin: child.stdin.take().map(OwnedFd::from),
         typing: None,
@@ -175,54 +178,28 @@ fn a_keepers_streams_closing_is_its_end() {
     assert_eq!(seen.stdout, b"out\n");
 }
 
-/// Supervises `sh -c script` stopped at `after` of CPU time (the
-/// supervisor needs the pid before the run: this test starts its own).
-fn with_cpu_stop(script: &str, after: Duration) -> (Stop, Duration) {
-    let mut child = Command::new("/bin/sh")
-        .args(["-c", script])
-        .process_group(0)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let pid = Pid::from_child(&child);
-    let ends = Ends {
-        stdin: None,
-        typing: None,
-        stdout: child.stdout.take().map(OwnedFd::from),
-        stderr: child.stderr.take().map(OwnedFd::from),
-    };
-    let rules = Rules {
+#[test]
+fn a_spinning_run_stops_at_its_cpu_stop_and_a_waiting_one_does_not() {
+    // The pid is the supervised shell's, set by `supervise`.
+    let stopped = |after| Rules {
         cpu_stop: Some(CpuStop {
             after,
-            pid,
+            pid: Pid::from_raw(1).unwrap(),
             before: None,
         }),
         ..rules()
     };
-    let start = Instant::now();
-    let mut supervisor = Supervisor::new(
-        ends,
-        (b"", crate::exec::terminal::PROMPT, false),
-        (pid, None),
-        rules,
-    )
-    .unwrap();
-    let stop = supervisor.run(start).unwrap();
-    let took = start.elapsed();
-    let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-    let _ = child.wait();
-    (stop, took)
-}
-
-#[test]
-fn a_spinning_run_stops_at_its_cpu_stop_and_a_waiting_one_does_not() {
     // 0.1 s of CPU: well before the 10 s limit, however loaded the machine.
-    let (stop, took) = with_cpu_stop("while :; do :; done", Duration::from_millis(100));
-    assert_eq!(stop, Stop::TimedOut(None));
-    assert!(took < Duration::from_secs(9), "{took:?}");
+    let start = Instant::now();
+    let seen = supervise(
+        "while :; do :; done",
+        b"",
+        stopped(Duration::from_millis(100)),
+        false,
+    );
+    assert_eq!(seen.stop, Stop::TimedOut(None));
+    assert!(start.elapsed() < Duration::from_secs(9));
     // Sleeping uses no CPU: it ends by itself.
-    let (stop, _) = with_cpu_stop("sleep 0.3", Duration::from_millis(50));
-    assert_eq!(stop, Stop::Ended);
+    let seen = supervise("sleep 0.3", b"", stopped(Duration::from_millis(50)), false);
+    assert_eq!(seen.stop, Stop::Ended);
 }
