@@ -24,6 +24,11 @@
 //!   differs from case to case) or starved again says nothing of the
 //!   others: each is confirmed.
 //!
+//! A run stopped by its CPU time before its limit (the program was found
+//! stuck on another case: [`confirm::cpu_stop`]) is settled as a starved
+//! one, whatever it looked like at the stop: it used less CPU than its
+//! limit.
+//!
 //! So a cause costs one confirmation (at most [`confirm::HEADROOM`] times
 //! its limit, and as much again under a load that starves it twice), not
 //! one per case, and the verdicts are those of an idle machine.
