@@ -35,6 +35,10 @@
 //!   every game) at the defaults, to count what a game-only hang costs now
 //!   that each case's limit derives from the reference's time.
 //!
+//! One piece: every row runs the harness the same way and reads its
+//! `--results` with the same rules; the rows differ only in the program
+//! and the pack each builds.
+//!
 //! `cargo bench -p boxes-harness --bench hostile [-- --games] [NAME...]`
 //! (NAMEs pick rows: `reference`, `hang-spin`, `diff-hang-sleep`, …).
 

@@ -237,8 +237,7 @@ pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
     // total: it counts in no figure of the class.
     let mut totals: Vec<f64> = marks
         .iter()
-        .filter(|m| m.unjudged.is_empty())
-        .map(|m| m.total)
+        .filter_map(SubmissionMark::judged_total)
         .collect();
     totals.sort_by(f64::total_cmp);
     let judged = totals.len();
@@ -268,22 +267,14 @@ pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
         .categories
         .iter()
         .map(|c| {
-            let with = marks
-                .iter()
-                .filter(|m| !m.unjudged.contains(&c.name))
-                .count();
-            let sum: f64 = marks
-                .iter()
-                .filter_map(|m| m.categories.iter().find(|x| x.name == c.name))
-                .map(|x| x.earned)
-                .sum();
+            let earned: Vec<f64> = marks.iter().filter_map(|m| m.earned_in(&c.name)).collect();
             CategoryMean {
                 name: c.name.clone(),
                 marks: c.marks,
-                mean: if with == 0 {
+                mean: if earned.is_empty() {
                     0.0
                 } else {
-                    round2(sum / as_f64(with))
+                    round2(earned.iter().sum::<f64>() / as_f64(earned.len()))
                 },
             }
         })
@@ -563,22 +554,10 @@ pub fn csv(suite: &SuiteInfo, marks: &[SubmissionMark]) -> String {
         // the total: a gradebook reads no mark rather than one charged
         // for the machine.
         for c in &suite.categories {
-            let earned = m
-                .categories
-                .iter()
-                .find(|x| x.name == c.name)
-                .map_or(0.0, |x| x.earned);
-            if m.unjudged.contains(&c.name) {
-                out.push(',');
-            } else {
-                let _ = write!(out, ",{}", number(earned));
-            }
+            let earned = m.earned_in(&c.name).map(number).unwrap_or_default();
+            let _ = write!(out, ",{earned}");
         }
-        let total = if m.unjudged.is_empty() {
-            number(m.total)
-        } else {
-            String::new()
-        };
+        let total = m.judged_total().map(number).unwrap_or_default();
         let cause = m
             .first_cause()
             .map(str::to_owned)

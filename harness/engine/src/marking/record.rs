@@ -140,6 +140,22 @@ impl SubmissionMark {
         })
     }
 
+    /// Marks earned in `category`: `None` when none of its cases was
+    /// judged (the environment struck them all).
+    pub fn earned_in(&self, category: &str) -> Option<f64> {
+        (!self.unjudged.iter().any(|u| u == category)).then(|| {
+            self.categories
+                .iter()
+                .find(|x| x.name == category)
+                .map_or(0.0, |x| x.earned)
+        })
+    }
+
+    /// The total: `None` when a category had no case judged.
+    pub fn judged_total(&self) -> Option<f64> {
+        self.unjudged.is_empty().then_some(self.total)
+    }
+
     /// The mark of a submission the suite never ran on: every category at
     /// zero.
     pub fn unmarked(categories: &[Category]) -> Vec<CategoryMark> {

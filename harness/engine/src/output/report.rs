@@ -168,12 +168,7 @@ pub fn score(suite: &Suite, results: &[CaseResult], strict: bool) -> Vec<ScoreRo
             Some(&mut ambiguous)
         };
         let Some(row) = row else { continue };
-        // Not judged: the harness could not run it, or the environment
-        // struck it (a runtime that never started, a module the marker's
-        // machine lacks). A mark is never charged for the machine.
-        if matches!(&r.verdict, Verdict::Error(_))
-            || matches!(&r.verdict, Verdict::Failed(f) if f.cause.is_environment())
-        {
+        if !r.verdict.judged() {
             row.errors += 1;
             continue;
         }
@@ -498,23 +493,6 @@ mod tests {
             1,
             "{xml}"
         );
-    }
-
-    #[test]
-    fn a_case_the_environment_struck_is_not_judged() {
-        let mut struck = case("io/b", "io", 1.0, false, &[("IO-1", 1.0)]);
-        if let Verdict::Failed(f) = &mut struck.verdict {
-            crate::judge::environment::strike(
-                f,
-                &crate::judge::environment::Lack::Module("x".into()),
-            );
-        }
-        let results = [case("io/a", "io", 1.0, true, &[]), struck];
-        let rows = score(&suite(), &results, false);
-        // Over the one case judged: full marks, no deduction, one not judged.
-        assert_eq!((rows[0].passed, rows[0].total, rows[0].errors), (1, 1, 1));
-        assert_eq!(rows[0].earned, Some(4.0));
-        assert!(rows[0].deductions.is_empty());
     }
 
     #[test]

@@ -45,6 +45,10 @@
 //!
 //! Either way the note says what the reference takes, when the case
 //! records it.
+//!
+//! One piece: when a timeout is charged, how it is confirmed, when a run
+//! is stopped by its CPU time and the words each way leaves are one rule
+//! of the limit; split, each part would restate the others' thresholds.
 
 use std::time::Duration;
 
