@@ -5,7 +5,8 @@
 //! harness's children's times, as measured: 0.6 s user for 30 spins),
 //! verdicts, how its timeouts were charged (from each failed case's
 //! duration in `--results`: a timeout of limit L whose case took over
-//! 1.5 L was run again), report bytes and the harness's peak RSS (`VmHWM`
+//! 1.5 L was run again, one under 0.9 L was stopped by its CPU time),
+//! report bytes and the harness's peak RSS (`VmHWM`
 //! of `/proc/PID/status`, read until the child exits). With the load
 //! average before and after, they show what a wall time owes to the
 //! machine's load.
@@ -21,9 +22,22 @@
 //!   the nogo suite: it passes most cases and spins for ever on each
 //!   faulty save file (45 cases), so no early verdict cuts it short; each
 //!   loop costs its limit once (target: the report within 30 s);
+//! - `hanoi-spin`, `hanoi-spin-45`: a C program written as students write
+//!   it (the hanoi example's `bob` with its bug fixed and its moves read
+//!   with `scanf`, then a loop that skips the rest of the line with
+//!   `getchar()` and spins for ever at end of input: [`SPIN_READ`]), built
+//!   with the course's line, over the hanoi example's 54
+//!   cases (2 s limit; it hangs on 27, by three causes), and over a copy
+//!   with 18 of those cases again as a category of their own, `repeat`
+//!   (after `moves`: cases the program passes finish first; 45 hangs;
+//!   target: the report within 30 s on 2 idle cores);
 //! - with `-- --games`, `hang-games` (passes the argument cases, hangs in
 //!   every game) at the defaults, to count what a game-only hang costs now
 //!   that each case's limit derives from the reference's time.
+//!
+//! One piece: every row runs the harness the same way and reads its
+//! `--results` with the same rules; the rows differ only in the program
+//! and the pack each builds.
 //!
 //! `cargo bench -p boxes-harness --bench hostile [-- --games] [NAME...]`
 //! (NAMEs pick rows: `reference`, `hang-spin`, `diff-hang-sleep`, …).
@@ -58,6 +72,9 @@ struct Measured {
 /// confirmed, or the worked example of its cause told slow or stuck).
 #[derive(Default)]
 struct Timeouts {
+    /// Stopped by their CPU time before the limit (the program was found
+    /// stuck on another case), charged without a run of their own.
+    stopped: usize,
     at_once: usize,
     confirmed: usize,
     /// Wall seconds the confirmations' cases took in all.
@@ -116,6 +133,24 @@ fn main() -> ExitCode {
         );
         line("nogo-loader-spin", &m);
     }
+    for (row, again) in [("hanoi-spin", false), ("hanoi-spin-45", true)] {
+        if !wanted(row) {
+            continue;
+        }
+        let Some((pack, bin)) = hanoi_spin(dir.path(), again) else {
+            return ExitCode::FAILURE;
+        };
+        let m = measure(
+            dir.path(),
+            &[
+                "--spec".as_ref(),
+                pack.as_os_str(),
+                "--bin".as_ref(),
+                bin.as_os_str(),
+            ],
+        );
+        line(row, &m);
+    }
     for name in ["hang-spin", "hang-sleep"] {
         if !wanted(&format!("diff-{name}")) {
             continue;
@@ -146,14 +181,136 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// How many students read a line: `scanf` up to the newline, then a loop
+/// that skips the rest of the line. At end of input `getchar()` returns
+/// `EOF` for ever, never `'\n'`, so the loop spins before the `EOF` check
+/// is reached: the program hangs, using all of its CPU and printing
+/// nothing more, on every case that ends at end of input.
+const SPIN_READ: &str = r#"    for (;;) {
+        int n;
+        printf("Move %ld> ", g.moves + 1);
+        fflush(stdout);
+        line[0] = '\0';
+        n = scanf("%255[^\n]", line);
+        /* Skip the rest of the line (and the newline). */
+        while (getchar() != '\n') {
+        }
+        if (n == EOF) {
+            stop("EOF-1", "end-of-input", "input ends", "EOF-1", "End of input", EXIT_EOF,
+                 "input ended at a prompt");
+        }
+        play(&g, line, strlen(line));
+    }
+}
+"#;
+
+/// `bob`'s `hanoi.c` with its bug fixed (end of input exits 5) and each
+/// move read as [`SPIN_READ`] reads it; `None` if `bob` no longer reads
+/// as it did.
+fn spin_at_end_of_input(bob: &str) -> Option<String> {
+    let read = bob.find("    for (;;) {\n        ssize_t n;")?;
+    let fixed = bob[..read]
+        .replacen("EXIT_EOF = 0 }", "EXIT_EOF = 5 }", 1)
+        .replacen(
+            "    char *line = NULL;\n    size_t cap = 0;\n",
+            "    char line[256];\n",
+            1,
+        );
+    (fixed.contains("EXIT_EOF = 5 }") && fixed.contains("char line[256];"))
+        .then(|| fixed + SPIN_READ)
+}
+
+/// The hanoi example (a copy with `repeat`: 18 of the cases the fixture
+/// hangs on again, as a category of their own) and the spinning C
+/// fixture built with the course's line, in `dir`.
+fn hanoi_spin(dir: &Path, again: bool) -> Option<(std::path::PathBuf, std::path::PathBuf)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let example = root.join("../examples/hanoi");
+    let bin = dir.join("hanoi-spin/hanoi");
+    let source = dir.join("hanoi-spin/hanoi.c");
+    let Some(spinning) = std::fs::read_to_string(example.join("submissions/bob/hanoi.c"))
+        .ok()
+        .and_then(|bob| spin_at_end_of_input(&bob))
+    else {
+        eprintln!("cannot make the spinning fixture from the hanoi example's bob/hanoi.c");
+        return None;
+    };
+    std::fs::create_dir_all(dir.join("hanoi-spin")).ok()?;
+    std::fs::write(&source, spinning).ok()?;
+    let built = Command::new("cc")
+        .args(["-Wall", "-pedantic", "-std=gnu99", "-O2", "-o"])
+        .arg(&bin)
+        .arg(&source)
+        .status();
+    if !built.is_ok_and(|s| s.success()) {
+        eprintln!("cannot build the hanoi fixture with cc");
+        return None;
+    }
+    if !again {
+        return Some((example, bin));
+    }
+    let pack = dir.join("hanoi-45");
+    let copied = Command::new("cp")
+        .arg("-r")
+        .arg(&example)
+        .arg(&pack)
+        .status();
+    if !copied.is_ok_and(|s| s.success()) {
+        eprintln!("cannot copy {}", example.display());
+        return None;
+    }
+    let mut suite = std::fs::read_to_string(pack.join("suite.yaml")).ok()?;
+    suite.push_str("  - {name: repeat, marks: 1, title: cases of other categories again}\n");
+    std::fs::write(pack.join("suite.yaml"), suite).ok()?;
+    std::fs::create_dir_all(pack.join("repeat")).ok()?;
+    let cases = [
+        "moves/bad-forms",
+        "moves/empty-peg",
+        "moves/first-move",
+        "moves/huge-peg",
+        "moves/leading-zeros",
+        "moves/onto-smaller",
+        "moves/peg-four",
+        "moves/peg-zero",
+        "moves/same-peg",
+        "save/after-moves",
+        "save/empty-path",
+        "save/missing-directory",
+        "save/new-game",
+        "save/path-with-space",
+        "save/replaces-file",
+        "save/round-trip",
+        "load/leading-zero-count",
+        "load/mid-game",
+    ];
+    for case in cases {
+        let (category, name) = case.split_once('/')?;
+        let yaml = std::fs::read_to_string(example.join(format!("{case}.yaml"))).ok()?;
+        let yaml = yaml.replace(&format!("category: {category}\n"), "category: repeat\n");
+        let name = format!("{category}-{name}");
+        let yaml = yaml.replace(
+            &format!("stdout-file: {}", case.split_once('/')?.1),
+            &format!("stdout-file: {name}"),
+        );
+        std::fs::write(pack.join(format!("repeat/{name}.yaml")), yaml).ok()?;
+        std::fs::copy(
+            example.join(format!("{case}.stdout")),
+            pack.join(format!("repeat/{name}.stdout")),
+        )
+        .ok()?;
+    }
+    Some((pack, bin))
+}
+
 fn line(name: &str, m: &Measured) {
     let verdicts = m.verdicts.map_or_else(String::new, |(p, f, n, e)| {
         format!(", {p} passed, {f} failed ({n} of them not run), {e} errors")
     });
     let timeouts = m.timeouts.as_ref().map_or_else(String::new, |t| {
         format!(
-            "; timeouts: {} charged at once, {} run again ({:.0} s of wall time in those cases)",
-            t.at_once, t.confirmed, t.confirming_secs
+            "; timeouts: {} charged at once, {} stopped early by their CPU time, {} run again \
+             ({:.0} s of wall time in those cases)",
+            t.at_once, t.stopped, t.confirmed, t.confirming_secs
         )
     });
     println!(
@@ -304,6 +461,8 @@ fn timeouts(path: &Path) -> Option<Timeouts> {
         if took > 1.5 * limit {
             t.confirmed += 1;
             t.confirming_secs += took;
+        } else if took < 0.9 * limit {
+            t.stopped += 1;
         } else {
             t.at_once += 1;
         }

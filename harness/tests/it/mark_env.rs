@@ -153,8 +153,9 @@ fn a_module_missing_where_the_marks_run_is_the_environments_failure() {
     assert_eq!(code, Some(3), "{text}");
     assert!(
         text.contains(
-            "alice: build ok, 0 of 2 — ENVIRONMENT FAILURE, not the program's: cannot import \
-             `tabulate_not_installed_here`: not installed where the marks run"
+            "alice: build ok, no mark of 2 (2 case(s) not judged) — ENVIRONMENT FAILURE, not the \
+             program's: cannot import `tabulate_not_installed_here`: not installed where the \
+             marks run"
         ),
         "{text}"
     );
@@ -162,15 +163,18 @@ fn a_module_missing_where_the_marks_run_is_the_environments_failure() {
         text.contains("ENVIRONMENT FAILURE: 1 submission(s) failed for what this machine lacks"),
         "{text}"
     );
-    // The row says so; the class view's banner names alice, not bob.
+    // The row says so, charging nothing: its 2 cases not judged (neither
+    // passed nor failed), no mark in the category and no total rather
+    // than 0; the class view's banner names alice, not bob.
     let table = csv(dir.path());
     assert!(
         table.contains(
-            "\nalice,,,,ok,0,0,0,0,2,0,environment: cannot import `tabulate_not_installed_here`: \
+            "\nalice,,,,ok,0,,,0,0,2,environment: cannot import `tabulate_not_installed_here`: \
              not installed where the marks run,"
         ),
         "{table}"
     );
+    assert!(table.contains("\nbob,,,,ok,0,2,2,2,0,0,"), "{table}");
     let index = std::fs::read_to_string(dir.path().join("marks/index.html")).expect("index");
     let banner = index
         .split_once("<div id=\"environment\"")
@@ -186,6 +190,10 @@ fn a_module_missing_where_the_marks_run_is_the_environments_failure() {
         index.find("id=\"environment\"") < index.find("<h2>Submissions</h2>"),
         "the banner heads the page"
     );
+    assert!(index.contains("<td class=\"n\">not judged</td>"), "{index}");
+    // The class's figures are bob's alone.
+    let cohort = std::fs::read_to_string(dir.path().join("marks/cohort.json")).expect("cohort");
+    assert!(cohort.contains("\"mean\": 2.0"), "{cohort}");
 
     // `run` on alice's program alone: the environment's cause first,
     // exit 3.

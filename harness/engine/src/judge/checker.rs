@@ -207,6 +207,7 @@ impl Checkers {
             keep: Keep::ALL,
             prompt: inv.prompt.clone(),
             count_reads: false,
+            cpu_stop: None,
         };
         let fault = |why: String| {
             format!(

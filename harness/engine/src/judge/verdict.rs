@@ -21,6 +21,21 @@ pub enum Verdict {
     Error(String),
 }
 
+impl Verdict {
+    /// Whether the case was judged: not when the harness could not run
+    /// it, nor when the environment struck it (a runtime that never
+    /// started, a module the marker's machine lacks). A case not judged
+    /// counts neither way in a score: a mark is never charged for the
+    /// machine.
+    pub fn judged(&self) -> bool {
+        match self {
+            Self::Passed => true,
+            Self::Failed(f) => !f.cause.is_environment(),
+            Self::Error(_) => false,
+        }
+    }
+}
+
 impl fmt::Display for Verdict {
     /// One line: `passed`, the first difference, or the error.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -138,6 +153,19 @@ pub fn deductions(forgiven: &[Forgiven]) -> Vec<Deduction> {
 mod tests {
     use super::*;
     use crate::model::matching::Charge;
+
+    #[test]
+    fn a_case_the_environment_struck_is_not_judged() {
+        let mut failure = CaseFailure::new(&[], b"", crate::judge::failure::Notes::default());
+        assert!(Verdict::Failed(Box::new(failure.clone())).judged());
+        crate::judge::environment::strike(
+            &mut failure,
+            &crate::judge::environment::Lack::Module("x".into()),
+        );
+        assert!(!Verdict::Failed(Box::new(failure)).judged());
+        assert!(!Verdict::Error("e".into()).judged());
+        assert!(Verdict::Passed.judged());
+    }
 
     fn forgave(part: &str, charges: &[(&str, f64)]) -> Forgiven {
         Forgiven {

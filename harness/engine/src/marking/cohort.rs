@@ -214,6 +214,9 @@ pub struct Row {
     pub build: BuildStatus,
     /// Marks earned.
     pub total: f64,
+    /// The categories none of whose cases was judged: no total.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unjudged: Vec<String>,
     /// Its first cause, if any.
     pub first_cause: Option<String>,
 }
@@ -230,17 +233,23 @@ pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
         .iter()
         .filter(|m| m.build == BuildStatus::Ok && m.reason.is_none())
         .collect();
-    let mut totals: Vec<f64> = marks.iter().map(|m| m.total).collect();
+    // A submission with a category the environment left unjudged has no
+    // total: it counts in no figure of the class.
+    let mut totals: Vec<f64> = marks
+        .iter()
+        .filter_map(SubmissionMark::judged_total)
+        .collect();
     totals.sort_by(f64::total_cmp);
-    let mean = if n == 0 {
+    let judged = totals.len();
+    let mean = if judged == 0 {
         0.0
     } else {
-        totals.iter().sum::<f64>() / as_f64(n)
+        totals.iter().sum::<f64>() / as_f64(judged)
     };
-    let median = match n {
+    let median = match judged {
         0 => 0.0,
-        _ if n % 2 == 1 => totals[n / 2],
-        _ => f64::midpoint(totals[n / 2 - 1], totals[n / 2]),
+        n if n % 2 == 1 => totals[n / 2],
+        n => f64::midpoint(totals[n / 2 - 1], totals[n / 2]),
     };
     let mut histogram = vec![0; BINS];
     for t in &totals {
@@ -258,15 +267,15 @@ pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
         .categories
         .iter()
         .map(|c| {
-            let sum: f64 = marks
-                .iter()
-                .filter_map(|m| m.categories.iter().find(|x| x.name == c.name))
-                .map(|x| x.earned)
-                .sum();
+            let earned: Vec<f64> = marks.iter().filter_map(|m| m.earned_in(&c.name)).collect();
             CategoryMean {
                 name: c.name.clone(),
                 marks: c.marks,
-                mean: if n == 0 { 0.0 } else { round2(sum / as_f64(n)) },
+                mean: if earned.is_empty() {
+                    0.0
+                } else {
+                    round2(earned.iter().sum::<f64>() / as_f64(earned.len()))
+                },
             }
         })
         .collect();
@@ -302,6 +311,7 @@ pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
                 students: m.students.clone(),
                 build: m.build,
                 total: round2(m.total),
+                unjudged: m.unjudged.clone(),
                 first_cause: m.first_cause().map(str::to_owned),
             })
             .collect(),
@@ -540,18 +550,14 @@ pub fn csv(suite: &SuiteInfo, marks: &[SubmissionMark]) -> String {
             m.build,
             m.warnings
         );
-        // Not built for what the machine lacks (a compiler): no mark, so
-        // a gradebook reads none rather than 0, as for a `not marked` row.
-        let unmarked = m.build != BuildStatus::Ok && !m.environment.is_empty();
-        let shown = |x: f64| if unmarked { String::new() } else { number(x) };
+        // A category the environment left unjudged is blank, and so is
+        // the total: a gradebook reads no mark rather than one charged
+        // for the machine.
         for c in &suite.categories {
-            let earned = m
-                .categories
-                .iter()
-                .find(|x| x.name == c.name)
-                .map_or(0.0, |x| x.earned);
-            let _ = write!(out, ",{}", shown(earned));
+            let earned = m.earned_in(&c.name).map(number).unwrap_or_default();
+            let _ = write!(out, ",{earned}");
         }
+        let total = m.judged_total().map(number).unwrap_or_default();
         let cause = m
             .first_cause()
             .map(str::to_owned)
@@ -574,7 +580,7 @@ pub fn csv(suite: &SuiteInfo, marks: &[SubmissionMark]) -> String {
         let _ = writeln!(
             out,
             ",{},{},{},{},{},{},{}",
-            shown(m.total),
+            total,
             m.passed,
             m.failed,
             m.errors,

@@ -373,7 +373,11 @@ fn submissions(c: &Cohort, b: &mut String) {
                 "bad"
             },
             r.build,
-            mark(r.total),
+            if r.unjudged.is_empty() {
+                mark(r.total)
+            } else {
+                "not judged".to_owned()
+            },
             esc(r.first_cause.as_deref().unwrap_or(""))
         );
     }
@@ -425,7 +429,11 @@ pub fn report(m: &SubmissionMark, suite: &str, text: &[u8]) -> String {
             .as_ref()
             .map(|r| format!(": {}", esc(r)))
             .unwrap_or_default(),
-        mark(m.total),
+        if m.unjudged.is_empty() {
+            mark(m.total)
+        } else {
+            "not judged".to_owned()
+        },
         mark(m.max),
         suite = esc(suite)
     );

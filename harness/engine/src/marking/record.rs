@@ -46,13 +46,19 @@ pub struct SubmissionMark {
     /// program's and must not be published.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub environment: Vec<String>,
-    /// Marks per category of `suite.yaml`, in its order.
+    /// Marks per category of `suite.yaml`, in its order; a category of
+    /// [`Self::unjudged`] is not among them.
     pub categories: Vec<CategoryMark>,
+    /// The categories none of whose cases was judged (the environment
+    /// struck them all): no mark, and so no total, rather than 0.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unjudged: Vec<String>,
     /// Marks earned.
     pub total: f64,
     /// Marks available.
     pub max: f64,
-    /// Cases passed, failed and not judged (ambiguous cases left out
+    /// Cases passed, failed and not judged (the harness could not run
+    /// them, or the environment struck them; ambiguous cases left out
     /// unless `--strict`).
     pub passed: usize,
     /// See [`Self::passed`].
@@ -134,6 +140,31 @@ impl SubmissionMark {
         })
     }
 
+    /// Marks earned in `category`: `None` when none of its cases was
+    /// judged (the environment struck them all).
+    pub fn earned_in(&self, category: &str) -> Option<f64> {
+        (!self.not_built_for_the_machine() && !self.unjudged.iter().any(|u| u == category)).then(
+            || {
+                self.categories
+                    .iter()
+                    .find(|x| x.name == category)
+                    .map_or(0.0, |x| x.earned)
+            },
+        )
+    }
+
+    /// The total: `None` when a category had no case judged.
+    pub fn judged_total(&self) -> Option<f64> {
+        (self.unjudged.is_empty() && !self.not_built_for_the_machine()).then_some(self.total)
+    }
+
+    /// Whether it was not built for what the machine lacks (a compiler):
+    /// no mark at all, so a gradebook reads none rather than 0, as for a
+    /// `not marked` row.
+    fn not_built_for_the_machine(&self) -> bool {
+        self.build != BuildStatus::Ok && !self.environment.is_empty()
+    }
+
     /// The mark of a submission the suite never ran on: every category at
     /// zero.
     pub fn unmarked(categories: &[Category]) -> Vec<CategoryMark> {
@@ -149,10 +180,19 @@ impl SubmissionMark {
 
     /// Fills the marks from a `--results` document.
     pub fn take_results(&mut self, results: &Results, strict: bool) {
+        // Cases it had and judged none of: no mark, not 0.
+        self.unjudged = results
+            .score
+            .categories
+            .iter()
+            .filter(|row| row.marks.is_some() && row.total == 0 && row.errors > 0)
+            .map(|row| row.name.clone())
+            .collect();
         self.categories = results
             .score
             .categories
             .iter()
+            .filter(|row| !self.unjudged.contains(&row.name))
             .filter_map(|row| {
                 Some(CategoryMark {
                     name: row.name.clone(),
@@ -169,6 +209,14 @@ impl SubmissionMark {
             .collect();
         self.total = results.score.earned;
         self.max = results.score.max;
+        // A case the environment struck is not judged, like one the
+        // harness could not run: neither passed nor failed.
+        let struck: Vec<&str> = results
+            .causes
+            .iter()
+            .filter(|c| crate::judge::environment::told(&c.cause).is_some())
+            .flat_map(|c| c.cases.iter().map(String::as_str))
+            .collect();
         self.cases = results
             .cases
             .iter()
@@ -177,7 +225,11 @@ impl SubmissionMark {
                 category: c.category.clone(),
                 ambiguous: c.tags.iter().any(|t| t == "ambiguous"),
                 rules: c.rules.clone(),
-                verdict: c.verdict,
+                verdict: if struck.contains(&c.name.as_str()) {
+                    VerdictKind::Error
+                } else {
+                    c.verdict
+                },
             })
             .collect();
         let charged = self.cases.iter().filter(|c| strict || !c.ambiguous);

@@ -114,6 +114,7 @@ pub(super) fn one(shared: &Shared, sub: &Submission) -> Done {
         deductions: Vec::new(),
         depends: stale::Parts::new(),
         environment: Vec::new(),
+        unjudged: Vec::new(),
     };
     let files = unpack::read(&sub.source);
     // `Err`: not built, for what the machine lacks (the pack's build).

@@ -47,11 +47,10 @@ pub(super) fn run_workers(
     for (k, done) in rx.iter().enumerate() {
         let line = |m: &SubmissionMark, how: &str| {
             format!(
-                "[{}/{total}] {}: {how}, {} of {}{}{}{}",
+                "[{}/{total}] {}: {how}, {}{}{}{}",
                 k + 1,
                 m.id,
-                (m.total * 100.0).round() / 100.0,
-                m.max,
+                marked(m),
                 m.reason
                     .as_ref()
                     .map(|r| format!(" ({r})"))
@@ -125,4 +124,19 @@ fn progress_bar(total: usize) -> Option<indicatif::ProgressBar> {
         bar.set_style(style);
     }
     Some(bar)
+}
+
+/// A submission's mark as its progress line says it: `31.5 of 42`, or no
+/// mark where a category had no case judged, and the cases not judged
+/// (the environment struck them) counted.
+fn marked(m: &SubmissionMark) -> String {
+    let earned = if m.unjudged.is_empty() {
+        format!("{}", (m.total * 100.0).round() / 100.0)
+    } else {
+        "no mark".to_owned()
+    };
+    match m.errors {
+        0 => format!("{earned} of {}", m.max),
+        n => format!("{earned} of {} ({n} case(s) not judged)", m.max),
+    }
 }

@@ -488,6 +488,7 @@ pub fn invocation(
         keep: Keep::ALL,
         prompt: crate::exec::terminal::PROMPT.to_vec(),
         count_reads: false,
+        cpu_stop: None,
     })
 }
 

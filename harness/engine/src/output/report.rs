@@ -169,7 +169,7 @@ pub fn score(suite: &Suite, results: &[CaseResult], strict: bool) -> Vec<ScoreRo
             Some(&mut ambiguous)
         };
         let Some(row) = row else { continue };
-        if matches!(r.verdict, Verdict::Error(_)) {
+        if !r.verdict.judged() {
             row.errors += 1;
             continue;
         }

@@ -35,8 +35,20 @@
 //! program waiting for input at a prompt it never showed costs one limit,
 //! not five).
 //!
+//! Once a confirmation found a case stuck (the program spins for ever
+//! somewhere), its other runs are stopped by their CPU time ([`cpu_stop`],
+//! a fraction of the limit): a run so stopped used less CPU than its
+//! limit and is settled as a starved one, so a loop that never ends costs
+//! a fraction of its limit per case, and no verdict rests on the stop
+//! alone. A confirming run is likewise stopped once it used
+//! [`STUCK_AFTER`] times its limit's CPU time.
+//!
 //! Either way the note says what the reference takes, when the case
 //! records it.
+//!
+//! One piece: when a timeout is charged, how it is confirmed, when a run
+//! is stopped by its CPU time and the words each way leaves are one rule
+//! of the limit; split, each part would restate the others' thresholds.
 
 use std::time::Duration;
 
@@ -129,6 +141,40 @@ fn spent(cpu: Option<Duration>, limit: Duration) -> bool {
 /// Linux).
 const TICK: Duration = Duration::from_millis(10);
 
+/// The CPU time at which a run is stopped, short of its `limit`, once the
+/// program was found stuck for ever on another case ([`Invocation::cpu_stop`]):
+/// a [`HEADROOM`]th of the limit, or more when the reference's time
+/// ([`run::SLOWDOWN_ALLOWED`] times it) or the program's own runs that
+/// ended by themselves (twice the most CPU time one of them used: a
+/// runtime's start, a heavy case) ask for more; `None` when that is not
+/// clearly short of the limit. A spinning program then costs a fraction
+/// of its limit per case, not the whole of it (issue 53: a C program
+/// spinning on 45 cases at 2 s took 46 s on 2 idle cores). A run so
+/// stopped used less CPU than its limit, so it is settled as a starved
+/// one ([`Look::Starved`]): charged only as its cause's case found stuck
+/// was, or confirmed on a run of its own.
+pub(super) fn cpu_stop(
+    limit: Duration,
+    reference: Option<Duration>,
+    own_most: Duration,
+) -> Option<Duration> {
+    let stop = (limit / HEADROOM)
+        .max(
+            reference
+                .unwrap_or_default()
+                .saturating_mul(run::SLOWDOWN_ALLOWED),
+        )
+        .max(own_most.saturating_mul(2));
+    (!spent(Some(stop), limit)).then_some(stop)
+}
+
+/// How many times its limit of CPU time a confirming run may use before
+/// it is stuck: it is stopped there rather than at its wall limit
+/// ([`HEADROOM`] times the limit, room for a loaded machine), so on a
+/// machine that gives it its CPU a loop that never ends is told in twice
+/// its limit, not four times.
+pub(super) const STUCK_AFTER: u32 = 2;
+
 /// Tells whether a run charged as [`Confirmed::Spent`] is slow or stuck:
 /// once more with [`HEADROOM`] times the limit. `None` when the run could
 /// not be made or, against the odds, it finished within its limit's CPU
@@ -141,11 +187,13 @@ pub(super) fn tell(inv: &Invocation) -> Option<Confirmed> {
 }
 
 /// Runs `inv` again with [`HEADROOM`] times its limit (twice more when the
-/// machine starved it) and judges the limit on its CPU time.
+/// machine starved it), stopped once it used [`STUCK_AFTER`] times the
+/// limit's CPU time, and judges the limit on its CPU time.
 pub(super) fn again(inv: &Invocation) -> Option<Confirmed> {
     let limit = inv.timeout;
     let within = |cpu: Option<Duration>, wall: Duration| cpu.map_or(wall <= limit, |c| c <= limit);
     let mut again = inv.clone();
+    again.cpu_stop = Some(limit.saturating_mul(STUCK_AFTER));
     let mut wall = limit;
     for last in [false, true] {
         wall = wall.saturating_mul(HEADROOM).min(run::MAX_TIMEOUT);
@@ -167,7 +215,8 @@ pub(super) fn again(inv: &Invocation) -> Option<Confirmed> {
         if !starved || last {
             return Some(Confirmed::Stuck {
                 activity,
-                after: wall,
+                // Stopped by its CPU time, it was still running then.
+                after: outcome.elapsed.min(wall),
             });
         }
     }
@@ -181,14 +230,7 @@ pub(super) fn note(
     limit: Duration,
     reference: Option<Duration>,
 ) -> Option<String> {
-    let reference = match reference {
-        // What a case records for anything the 1 s floor covers.
-        Some(r) if r <= Duration::from_millis(50) => {
-            "; the reference takes under 0.05 s".to_owned()
-        }
-        Some(r) => format!("; the reference takes about {} s", secs(r)),
-        None => String::new(),
-    };
+    let reference = reference_words(reference);
     match confirmed {
         Confirmed::Cleared(_) => None,
         Confirmed::Spent { activity } => Some(format!(
@@ -214,6 +256,51 @@ pub(super) fn note(
             secs(*after),
             doing(activity, *after)
         )),
+    }
+}
+
+/// The note of a run stopped at its CPU stop, having used `cpu`
+/// ([`cpu_stop`]), then charged as `told` says: told so on its own
+/// confirmation, or (`on`) on that case of its cause.
+pub(super) fn stopped_note(
+    told: &Confirmed,
+    (limit, cpu): (Duration, Duration),
+    reference: Option<Duration>,
+    on: Option<&str>,
+) -> Option<String> {
+    let stopped = format!(
+        "stopped after {} s of CPU time, short of its limit of {} s (the program spins for ever \
+         on another case)",
+        secs(cpu),
+        secs(limit)
+    );
+    let words = reference_words(reference);
+    match (on, told) {
+        (Some(on), told) => note(told, limit, reference)
+            .map(|n| format!("{stopped}; not run again: {on}, a case of the same cause, {n}")),
+        (None, Confirmed::Stuck { activity, after }) => Some(format!(
+            "{stopped}, then run again: still running after {} s; {}{words}",
+            secs(*after),
+            doing(activity, *after)
+        )),
+        (None, Confirmed::Slow { took }) => Some(format!(
+            "{stopped}, then run again: finishes in {} s, past its limit{words} (its CPU time \
+             decides)",
+            secs(*took)
+        )),
+        (None, other) => note(other, limit, reference),
+    }
+}
+
+/// What a note says of the reference's time, when the case records it.
+fn reference_words(reference: Option<Duration>) -> String {
+    match reference {
+        // What a case records for anything the 1 s floor covers.
+        Some(r) if r <= Duration::from_millis(50) => {
+            "; the reference takes under 0.05 s".to_owned()
+        }
+        Some(r) => format!("; the reference takes about {} s", secs(r)),
+        None => String::new(),
     }
 }
 
@@ -308,6 +395,59 @@ mod tests {
             blocked,
             "still running after 1 s, waiting at the kill and using no CPU (blocked reading \
              input?); the reference takes under 0.05 s"
+        );
+    }
+
+    #[test]
+    fn a_spinning_programs_runs_stop_at_a_fraction_of_their_limit() {
+        let ms = Duration::from_millis;
+        let limit = Duration::from_secs(2);
+        assert_eq!(cpu_stop(limit, None, ms(0)), Some(ms(500)));
+        assert_eq!(cpu_stop(limit, Some(ms(1)), ms(10)), Some(ms(500)));
+        // The reference's own time, twenty-fold, when more.
+        assert_eq!(cpu_stop(limit, Some(ms(32)), ms(0)), Some(ms(640)));
+        // Twice the program's heaviest run that ended by itself (a JVM's
+        // start): never stopped near what it takes when it works.
+        assert_eq!(cpu_stop(limit, None, ms(400)), Some(ms(800)));
+        // Not clearly short of the limit: no stop, the limit decides.
+        assert_eq!(cpu_stop(limit, None, ms(950)), None);
+        assert_eq!(cpu_stop(limit, Some(ms(128)), ms(0)), None);
+    }
+
+    #[test]
+    fn a_stopped_runs_note_says_it_was_stopped_and_how_it_was_told() {
+        let limit = Duration::from_secs(2);
+        let stuck = Confirmed::Stuck {
+            activity: Activity {
+                cpu: Some(Duration::from_secs(4)),
+                runnable: true,
+                last_output: None,
+            },
+            after: Duration::from_millis(4100),
+        };
+        let cpu = Duration::from_millis(510);
+        let own = stopped_note(&stuck, (limit, cpu), None, None).unwrap();
+        assert_eq!(
+            own,
+            "stopped after 0.51 s of CPU time, short of its limit of 2 s (the program spins for \
+             ever on another case), then run again: still running after 4.1 s; still using the \
+             CPU at the kill (a loop that never ends?)"
+        );
+        let other = stopped_note(&stuck, (limit, cpu), None, Some("end/a")).unwrap();
+        assert!(
+            other.starts_with(
+                "stopped after 0.51 s of CPU time, short of its limit of 2 s (the program spins \
+                 for ever on another case); not run again: end/a, a case of the same cause, \
+                 timed out twice: still running after 2 s, and again after 4.1 s"
+            ),
+            "{other}"
+        );
+        let slow = Confirmed::Slow {
+            took: Duration::from_millis(2500),
+        };
+        let slow = stopped_note(&slow, (limit, cpu), Some(Duration::from_millis(1)), None);
+        assert!(
+            slow.is_some_and(|n| n.contains("then run again: finishes in 2.5 s, past its limit")),
         );
     }
 

@@ -24,6 +24,11 @@
 //!   differs from case to case) or starved again says nothing of the
 //!   others: each is confirmed.
 //!
+//! A run stopped by its CPU time before its limit (the program was found
+//! stuck on another case: [`confirm::cpu_stop`]) is settled as a starved
+//! one, whatever it looked like at the stop: it used less CPU than its
+//! limit.
+//!
 //! So a cause costs one confirmation (at most [`confirm::HEADROOM`] times
 //! its limit, and as much again under a load that starves it twice), not
 //! one per case, and the verdicts are those of an idle machine.
@@ -76,9 +81,30 @@ pub(super) fn settle(
     aside: &mut Aside,
 ) -> Verdict {
     let limit = case.inv.timeout;
-    let Some(look) = confirm::look(case.inv, &first, how) else {
+    let Some(mut look) = confirm::look(case.inv, &first, how) else {
+        ctx.causes.finished(how.cpu);
         *actual = Some(first.ending.clone());
         return judge(first, aside);
+    };
+    // Stopped by its CPU time before its limit: it used less CPU than the
+    // limit, whatever it looked like then, so it is settled as a starved
+    // run is.
+    let stopped = case
+        .inv
+        .cpu_stop
+        .filter(|_| first.elapsed < limit)
+        .map(|stop| how.cpu.unwrap_or(stop));
+    if stopped.is_some() {
+        look = Look::Starved;
+    }
+    let told_note = |told: &Confirmed, on: Option<&str>| match stopped {
+        Some(cpu) => confirm::stopped_note(told, (limit, cpu), case.reference, on),
+        None => confirm::note(told, limit, case.reference).map(|note| match on {
+            Some(on) => {
+                format!("{note}; not run again: {on}, a case of the same cause, was told so")
+            }
+            None => note,
+        }),
     };
     *actual = Some(first.ending.clone());
     let mut verdict = judge(first, aside);
@@ -110,9 +136,7 @@ pub(super) fn settle(
             note
         }
         Look::Starved => match ctx.causes.known_or_claim(&failed_by, limit) {
-            Some((told, on)) => confirm::note(&told, limit, case.reference).map(|note| {
-                format!("{note}; not run again: {on}, a case of the same cause, was told so")
-            }),
+            Some((told, on)) => told_note(&told, Some(&on)),
             None => match confirm::again(case.inv) {
                 Some(Confirmed::Cleared(again)) => {
                     ctx.causes.record(&failed_by, limit, None, case.name);
@@ -126,7 +150,7 @@ pub(super) fn settle(
                     return judge(*again, aside);
                 }
                 Some(told) => {
-                    let note = confirm::note(&told, limit, case.reference);
+                    let note = told_note(&told, None);
                     ctx.causes.record(&failed_by, limit, Some(told), case.name);
                     note
                 }

@@ -67,6 +67,10 @@ enum State {
 pub(super) struct Causes {
     states: Mutex<Vec<(Cause, Duration, State)>>,
     changed: Condvar,
+    /// The most CPU time a run of the program that ended by itself used:
+    /// no run is stopped by its CPU time near that
+    /// ([`super::confirm::cpu_stop`]).
+    finished_cpu: Mutex<Duration>,
 }
 
 impl Causes {
@@ -127,6 +131,33 @@ impl Causes {
                 }
             }
         }
+    }
+
+    /// Whether a confirmation found a case of the run stuck past its CPU
+    /// limit: the program spins for ever somewhere, so its other runs may
+    /// be stopped by their CPU time ([`super::confirm::cpu_stop`]).
+    pub(super) fn spins(&self) -> bool {
+        let states = self.states.lock().unwrap_or_else(PoisonError::into_inner);
+        states.iter().any(
+            |(_, limit, s)| matches!(s, State::Told(Some(told), _) if stuck_past(told, *limit)),
+        )
+    }
+
+    /// Counts the CPU time of a run that ended by itself.
+    pub(super) fn finished(&self, cpu: Option<Duration>) {
+        let mut most = self
+            .finished_cpu
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        *most = (*most).max(cpu.unwrap_or_default());
+    }
+
+    /// The most CPU time a run that ended by itself used.
+    pub(super) fn finished_cpu(&self) -> Duration {
+        *self
+            .finished_cpu
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Records what the confirmation of `cause` at `limit`, run on the

@@ -224,6 +224,15 @@ pub(super) fn check_one(
             // Only what the comparison and its report can use is kept: a
             // flood to the cap costs the window, not 16 MiB per stream.
             inv.keep = run::Keep::around(expected.stdout.len(), expected.stderr.len());
+            // A program found stuck for ever on one case is stopped by its
+            // CPU time on the others (confirm.rs, settle.rs).
+            if ctx.causes.spins() {
+                inv.cpu_stop = super::confirm::cpu_stop(
+                    inv.timeout,
+                    reference_time(&case),
+                    ctx.causes.finished_cpu(),
+                );
+            }
             match run::run_with_activity(&inv) {
                 Err(e) => Verdict::Error(format!("{}: {e}", file.display())),
                 // A timeout is charged only once confirmed (confirm.rs),

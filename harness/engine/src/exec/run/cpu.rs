@@ -26,6 +26,30 @@ pub(super) struct TreeTime {
     pub(super) runnable: bool,
 }
 
+/// A run stopped once its CPU time reaches `after`
+/// ([`super::invocation::Invocation::cpu_stop`]): the tree under `pid`,
+/// less the `before` it held when the run started (a resident keeper's
+/// earlier programs).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct CpuStop {
+    pub(super) after: Duration,
+    pub(super) pid: Pid,
+    pub(super) before: Option<Duration>,
+}
+
+impl CpuStop {
+    /// How often the tree's CPU time is read: a spinning run overshoots
+    /// its stop by about this much.
+    pub(super) const LOOK: Duration = Duration::from_millis(20);
+
+    /// Whether the run has used its `after` of CPU time.
+    pub(super) fn reached(&self) -> bool {
+        tree_time(self.pid)
+            .cpu
+            .is_some_and(|cpu| cpu.saturating_sub(self.before.unwrap_or_default()) >= self.after)
+    }
+}
+
 /// The CPU time of `pid` and its descendants, and whether one of them
 /// was runnable.
 pub(super) fn tree_time(pid: Pid) -> TreeTime {

@@ -95,6 +95,13 @@ pub struct Invocation {
     /// Only where stdin is a pipe: at a terminal (`mode: interactive`)
     /// the prompt gate already types one line at each prompt.
     pub count_reads: bool,
+    /// Stop the run once its CPU time reaches this, before its time limit,
+    /// as if killed at the limit (`None`: only the limit stops it). Set
+    /// only for a program already seen to spin for ever on another case: a
+    /// run so stopped used less CPU than its limit, so its timeout is
+    /// charged only as a starved one is (confirmed, or charged as its
+    /// cause's case found stuck was).
+    pub cpu_stop: Option<Duration>,
 }
 
 /// How many bytes of each output stream a run keeps, whatever it prints up
@@ -158,6 +165,7 @@ impl Invocation {
             keep: Keep::ALL,
             prompt: PROMPT.to_vec(),
             count_reads: false,
+            cpu_stop: None,
         }
     }
 }

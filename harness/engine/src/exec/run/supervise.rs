@@ -29,6 +29,7 @@ use std::time::{Duration, Instant};
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::process::{Pid, PidfdFlags, WaitId, WaitIdOptions};
 
+use super::cpu::CpuStop;
 use super::ending::Stream;
 use super::invocation::Keep;
 use super::pipes::{Got, Inlet, Reader};
@@ -80,6 +81,8 @@ pub(crate) struct Rules {
     /// How long the streams may stay open after the process watched is
     /// gone.
     pub grace: Duration,
+    /// Stop as at the timeout once the run has used this much CPU time.
+    pub cpu_stop: Option<CpuStop>,
 }
 
 /// Why the loop stopped.
@@ -263,6 +266,14 @@ impl<'a> Supervisor<'a> {
                 });
             }
             let mut wait = limit - now;
+            if let Some(stop) = self.rules.cpu_stop
+                && exited.is_none()
+            {
+                if stop.reached() {
+                    return Ok(Stop::TimedOut(self.awaiting()));
+                }
+                wait = wait.min(CpuStop::LOOK);
+            }
             if self.gated {
                 self.feed();
                 wait = wait.min(self.gate_tick);

@@ -13,6 +13,7 @@ use rustix::process::Signal;
 use super::supervise::{Ends, Rules, Stop, Supervisor};
 use conformance_sandbox::{self as sandbox, Layout, Reported};
 
+use super::cpu::CpuStop;
 use super::ending::Ending;
 use super::files::survey;
 use super::invocation::{Invocation, KEEPER_DRAIN, LINGER_GRACE};
@@ -28,15 +29,11 @@ pub(super) fn watch(
     mut started: Started,
 ) -> Result<Outcome, RunError> {
     let keeper = matches!(started.proc, Proc::Keeper { .. });
-    let rules = Rules {
-        timeout: inv.timeout,
-        cap: inv.output_cap,
-        keep: inv.keep,
-        keeper,
-        // Once a keeper is gone nothing can hold the streams: they only
-        // drain what is left in the pipes.
-        grace: if keeper { KEEPER_DRAIN } else { LINGER_GRACE },
-    };
+    // A resident keeper has run earlier programs: the CPU time they took
+    // (reaped into its own) is counted now and taken off at the end, so a
+    // run is charged only what it used itself.
+    let before = super::cpu::tree_time(started.proc.pid()).cpu;
+    let rules = rules(inv, keeper, (started.proc.pid(), before));
     let ends = Ends {
         stdin: started.stdin.take(),
         typing: started
@@ -46,10 +43,6 @@ pub(super) fn watch(
         stdout: started.stdout.take(),
         stderr: started.stderr.take(),
     };
-    // A resident keeper has run earlier programs: the CPU time they took
-    // (reaped into its own) is counted now and taken off at the end, so a
-    // run is charged only what it used itself.
-    let before = super::cpu::tree_time(started.proc.pid()).cpu;
     let watched = (started.proc.pid(), started.proc.pidfd());
     let feed = (&inv.stdin[..], &inv.prompt[..], inv.count_reads);
     let mut supervisor = match Supervisor::new(ends, feed, watched, rules) {
@@ -135,6 +128,25 @@ pub(super) fn watch(
         no_start: None,
         activity,
     })
+}
+
+/// What decides the end of the run of `inv` (`watched`: the process and
+/// the CPU time it held at the start).
+fn rules(
+    inv: &Invocation,
+    keeper: bool,
+    (pid, before): (rustix::process::Pid, Option<Duration>),
+) -> Rules {
+    Rules {
+        timeout: inv.timeout,
+        cap: inv.output_cap,
+        keep: inv.keep,
+        keeper,
+        // Once a keeper is gone nothing can hold the streams: they only
+        // drain what is left in the pipes.
+        grace: if keeper { KEEPER_DRAIN } else { LINGER_GRACE },
+        cpu_stop: inv.cpu_stop.map(|after| CpuStop { after, pid, before }),
+    }
 }
 
 /// How busy the run was: the CPU time of the tree under `pid` less

@@ -38,6 +38,7 @@ pub(in crate::marking) fn sub(
         inputs: String::new(),
         depends: std::collections::BTreeMap::new(),
         environment: Vec::new(),
+        unjudged: Vec::new(),
         categories: vec![CategoryMark {
             name: "all".into(),
             earned: total,

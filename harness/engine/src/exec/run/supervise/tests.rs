@@ -11,6 +11,7 @@ fn rules() -> Rules {
         keep: Keep::ALL,
         keeper: false,
         grace: Duration::from_millis(100),
+        cpu_stop: None,
     }
 }
 
@@ -26,7 +27,7 @@ struct Seen {
 
 /// Supervises `sh -c script` with `stdin`, seeing its end on a pidfd
 /// or, with `peek`, as on a kernel without `pidfd_open`.
-fn supervise(script: &str, stdin: &[u8], rules: Rules, peek: bool) -> Seen {
+fn supervise(script: &str, stdin: &[u8], mut rules: Rules, peek: bool) -> Seen {
     let mut child = Command::new("/bin/sh")
         .args(["-c", script])
         .process_group(0)
@@ -36,6 +37,9 @@ fn supervise(script: &str, stdin: &[u8], rules: Rules, peek: bool) -> Seen {
         .spawn()
         .unwrap();
     let pid = Pid::from_child(&child);
+    if let Some(stop) = &mut rules.cpu_stop {
+        stop.pid = pid;
+    }
     let ends = Ends {
         stdin: child.stdin.take().map(OwnedFd::from),
         typing: None,
@@ -172,4 +176,30 @@ fn a_keepers_streams_closing_is_its_end() {
     assert_eq!(seen.stop, Stop::Ended);
     assert!(!seen.exited, "ended before the process did");
     assert_eq!(seen.stdout, b"out\n");
+}
+
+#[test]
+fn a_spinning_run_stops_at_its_cpu_stop_and_a_waiting_one_does_not() {
+    // The pid is the supervised shell's, set by `supervise`.
+    let stopped = |after| Rules {
+        cpu_stop: Some(CpuStop {
+            after,
+            pid: Pid::from_raw(1).unwrap(),
+            before: None,
+        }),
+        ..rules()
+    };
+    // 0.1 s of CPU: well before the 10 s limit, however loaded the machine.
+    let start = Instant::now();
+    let seen = supervise(
+        "while :; do :; done",
+        b"",
+        stopped(Duration::from_millis(100)),
+        false,
+    );
+    assert_eq!(seen.stop, Stop::TimedOut(None));
+    assert!(start.elapsed() < Duration::from_secs(9));
+    // Sleeping uses no CPU: it ends by itself.
+    let seen = supervise("sleep 0.3", b"", stopped(Duration::from_millis(50)), false);
+    assert_eq!(seen.stop, Stop::Ended);
 }
