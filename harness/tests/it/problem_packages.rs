@@ -8,7 +8,7 @@
 //! its reason), `mark` gives marks per group, and marks a class in any
 //! language (a multi-file Java submission whose class holding `main` is
 //! not named after its file, a Python one, one raising whose traceback
-//! names its own file and line; a missing compiler the
+//! names its own file and line, as `run`'s cause does; a missing compiler the
 //! environment's failure, a compile error the student's). To stay cheap
 //! each test copies a package
 //! keeping its Python submissions only (no compiler runs) and, where a
@@ -424,6 +424,22 @@ fn mark_builds_each_submission_in_its_own_language() {
             ed.join("hello.py").display()
         )) && said.trim_end().ends_with("ValueError: World"),
         "{said}"
+    );
+    // Under `run` the crash is the cause, though no case judges stderr:
+    // the exception and its line, its message from the public case only
+    // (secret/01's input is `Ada`).
+    let (code, text) = harness(&[
+        "--spec".as_ref(),
+        package.as_os_str(),
+        "--bin".as_ref(),
+        format!("python3 {}", class.join("ed/hello.py").display()).as_ref(),
+    ]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("raises ValueError (`./hello.py:3`, saying `World`)")
+            && text.contains("crash: raises ValueError (`./hello.py:3`)")
+            && !text.contains("`Ada`"),
+        "{text}"
     );
     let launcher =
         std::fs::read_to_string(out.join("programs/ada/solution")).expect("ada's launcher");

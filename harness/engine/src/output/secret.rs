@@ -308,6 +308,34 @@ mod tests {
     }
 
     #[test]
+    fn a_secret_cases_crash_names_its_exception_and_line_never_its_words() {
+        let mut crashed = result("s1", true, SECRET_OUT, "");
+        let raised = crate::judge::exception::parse(
+            b"Traceback (most recent call last):\n  File \"./avg.py\", line 3, in <module>\n\
+              ValueError: could not convert string to float: 'zebra-quartz'\n",
+        );
+        let m = [Mismatch::Stream {
+            stream: Stream::Stdout,
+            expected: SECRET_OUT.as_bytes().to_vec(),
+            actual: Vec::new(),
+            dropped: 0,
+        }];
+        let notes = Notes {
+            raised,
+            ..Notes::default()
+        };
+        crashed.verdict = Verdict::Failed(Box::new(CaseFailure::new(&m, b"", notes)));
+        let full = everything(std::slice::from_ref(&crashed));
+        assert!(full.contains("saying `could not convert"), "{full}");
+        let shown = everything(&student_view(&[crashed]));
+        assert!(!shown.contains("zebra"), "{shown}");
+        assert!(
+            shown.contains("raises ValueError (`./avg.py:3`)"),
+            "{shown}"
+        );
+    }
+
+    #[test]
     fn a_category_is_secret_when_all_its_cases_are() {
         let mut results = vec![
             result("a", false, "x\n", "y\n"),

@@ -303,6 +303,7 @@ pub(super) fn judge(
     // run is compared both ways only where a tolerance is declared.
     let exact_copy = (ctx.strict && !expected.matching.is_exact()).then(|| outcome.clone());
     let other_copy = (!expected.alternatives.is_empty()).then(|| outcome.clone());
+    let unjudged = unjudged_stderr(expected, &outcome.stderr);
     let judgement = match compare::judge_owned(expected, outcome, &oracle) {
         Ok(j) => j,
         Err(e) => return Verdict::Error(format!("{}: {e}", file.display())),
@@ -366,6 +367,7 @@ pub(super) fn judge(
         decided,
         file_rules: file_rules(expected),
         unchanged: unchanged(&mismatches, &inv.files),
+        raised: unjudged.and_then(|tail| crate::judge::exception::parse(&folders.mask(&tail))),
     };
     aside.warning = warning.map(|w| Box::new(CaseFailure::new(&w, &inv.stdin, notes.clone())));
     if mismatches.is_empty() {
@@ -385,6 +387,16 @@ pub(super) fn judge(
         crate::judge::environment::strike(&mut failure, &lack);
     }
     Verdict::Failed(Box::new(failure))
+}
+
+/// The end of a stderr no part judges (`stderr: any`), where an
+/// uncaught exception would be: what names a crash the comparison never
+/// sees. `None` where stderr is judged (its difference names the crash)
+/// or where the reference's own stderr is a traceback.
+fn unjudged_stderr(expected: &crate::model::case::Expectation, stderr: &[u8]) -> Option<Vec<u8>> {
+    let any = expected.matching.stderr.tolerance == crate::model::matching::Tolerance::Any;
+    (any && !stderr.is_empty() && !crate::judge::exception::is_traceback(&expected.stderr))
+        .then(|| stderr[stderr.len().saturating_sub(crate::judge::exception::WINDOW)..].to_vec())
 }
 
 /// Files of a program's folder looked at for a class of its own, at most.

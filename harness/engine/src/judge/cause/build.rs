@@ -154,6 +154,18 @@ impl Cause {
         record: Option<&Record>,
         answered: Option<&[u8]>,
     ) -> (Self, Option<String>) {
+        Self::labelled_with(mismatches, record, answered, None)
+    }
+
+    /// [`Self::labelled`], where the run's stderr, judged by no part
+    /// (`stderr: any`), ends with the uncaught exception `unjudged`: the
+    /// crash names the failure as a judged stderr's would.
+    pub fn labelled_with(
+        mismatches: &[Mismatch],
+        record: Option<&Record>,
+        answered: Option<&[u8]>,
+        unjudged: Option<&crate::judge::exception::Raised>,
+    ) -> (Self, Option<String>) {
         let spans = record.map(|r| r.spans.as_slice());
         let mut cause = Self::parts_of(mismatches, spans, answered, true, true);
         // A memory error is the bug whatever else differs: what the
@@ -170,7 +182,7 @@ impl Cause {
         }
         // An uncaught exception is a crash: what else differs (a status,
         // the stderr a `nonempty` refused) follows from it.
-        if let Some((part, label)) = raised_place(mismatches, record, answered) {
+        if let Some((part, label)) = raised_place(mismatches, record, answered, unjudged) {
             cause.parts = vec![part];
             return (cause, Some(label));
         }

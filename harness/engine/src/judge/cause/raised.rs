@@ -73,11 +73,14 @@ const ENVIRONMENT: &str = "environment";
 
 /// The cause part and label of a crash by an uncaught exception; `None`
 /// when the run printed none (or was killed: a signal, a hang or a flood
-/// is [`super::grave`]'s).
+/// is [`super::grave`]'s). `unjudged` is the exception a stderr no part
+/// judges ends with (`stderr: any`): a crash all the same, named alike,
+/// where the judged streams show none.
 pub(super) fn raised_place(
     mismatches: &[Mismatch],
     record: Option<&Record>,
     answered: Option<&[u8]>,
+    unjudged: Option<&Raised>,
 ) -> Option<(PartCause, String)> {
     let killed = mismatches
         .iter()
@@ -85,7 +88,7 @@ pub(super) fn raised_place(
     if killed {
         return None;
     }
-    let raised = raised_of(mismatches)?;
+    let raised = raised_of(mismatches).or_else(|| unjudged.cloned())?;
     let edit = Edit::Raised {
         kind: raised.kind.clone(),
         frame: raised
@@ -267,5 +270,51 @@ mod tests {
              reference writes its output and exits 0 (READ-1)"
         );
         assert!(!label.contains("its message"), "{label}");
+    }
+    #[test]
+    fn an_unjudged_stderrs_exception_names_the_crash_as_a_judged_ones_would() {
+        let index = b"Traceback (most recent call last):\n  File \"./prog.py\", line 15, in \
+            <module>\n    print(xs[3])\nIndexError: list index out of range\n";
+        let raised = exception::parse(index);
+        let status = Mismatch::Ending {
+            expected: Ending::Exited(0),
+            actual: Ending::Exited(1),
+        };
+        let stdout = Mismatch::Stream {
+            stream: crate::exec::run::Stream::Stdout,
+            expected: b"1\n2\n".to_vec(),
+            actual: b"1\n".to_vec(),
+            dropped: 0,
+        };
+        let m = [status.clone(), stdout];
+        let (cause, label) = Cause::labelled_with(&m, None, None, raised.as_ref());
+        assert_eq!(
+            cause.to_string(),
+            "crash: raises IndexError (`./prog.py:15`)"
+        );
+        assert_eq!(
+            label.as_deref(),
+            Some("raises IndexError (`./prog.py:15`, saying `list index out of range`)")
+        );
+        assert_eq!(cause.severity(), 0);
+        // Placed where the reference stops, as a judged stderr's crash is.
+        let (_, label) = Cause::labelled_with(&[status], Some(&stopping()), None, raised.as_ref());
+        assert_eq!(
+            label.as_deref(),
+            Some(
+                "raises IndexError (`./prog.py:15`, saying `list index out of range`) where the \
+                 reference writes its output and exits 0 (READ-1)"
+            )
+        );
+        // Without one, the failure is what it was; a signal stays grave's.
+        let (plain, label) = Cause::labelled(&m, None, None);
+        assert!(!plain.to_string().contains("raises"), "{plain}");
+        assert_eq!(label, None);
+        let killed = Mismatch::Ending {
+            expected: Ending::Exited(0),
+            actual: Ending::Signaled(11),
+        };
+        let (grave, _) = Cause::labelled_with(&[killed], None, None, raised.as_ref());
+        assert!(!grave.to_string().contains("IndexError"), "{grave}");
     }
 }

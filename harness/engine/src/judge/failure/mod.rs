@@ -108,6 +108,9 @@ pub struct Notes {
     /// The output files the run left as the case placed them: not
     /// written, whatever a checker says of them.
     pub unchanged: Vec<String>,
+    /// The uncaught exception the run's stderr ends with where no part
+    /// judges stderr (`stderr: any`): the crash it names is the cause.
+    pub raised: Option<crate::judge::exception::Raised>,
 }
 
 impl CaseFailure {
@@ -153,8 +156,12 @@ impl CaseFailure {
             let index = note.line.checked_sub(1)?;
             stdin.split(|&b| b == b'\n').nth(index)
         });
-        let (mut cause, mut label) =
-            Cause::labelled(mismatches, notes.provenance.as_ref(), answered);
+        let (mut cause, mut label) = Cause::labelled_with(
+            mismatches,
+            notes.provenance.as_ref(),
+            answered,
+            notes.raised.as_ref(),
+        );
         // What decided a part speaks for it: never the bytes it forgave.
         let decided =
             crate::judge::cause::speak(&mut cause, &mut label, mismatches, &notes.decided);
