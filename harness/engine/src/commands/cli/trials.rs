@@ -259,6 +259,28 @@ fn reference_time(case: &Case) -> Option<std::time::Duration> {
     case.reference_ms.map(std::time::Duration::from_millis)
 }
 
+/// The kit `--keep-failed` writes for a failed case, if one is wanted: a
+/// student's report inlines what fits in its reproduce line, so a kit
+/// only for inputs too long to paste (or stdin lines too many to list
+/// for typing; kits the report does not name are removed after), and
+/// never for a secret case.
+fn kit(
+    ctx: &Context,
+    file: &CaseFile,
+    inv: &Invocation,
+    expected: &crate::model::case::Expectation,
+    secret: bool,
+) -> Option<std::path::PathBuf> {
+    let inputs = inv.files.iter().map(|(_, b)| b.len()).sum::<usize>() + inv.stdin.len();
+    let wanted = ctx.reproduce_as.is_none()
+        || inputs > reproduce::MAX_INLINE
+        || inv.mode == crate::exec::run::Mode::Interactive;
+    let dir = ctx.keep_failed.as_ref().filter(|_| wanted && !secret)?;
+    crate::output::kit::write(dir, file.name(), inv, expected, ctx.reproduce_as.as_deref())
+        .map_err(|e| eprintln!("{}: --keep-failed: {}: {e}", ctx.program, file.name()))
+        .ok()
+}
+
 /// The verdict on one run of a case; `aside` receives what a tolerance
 /// forgave (under `--strict`, what it would have) and the memory error
 /// only warned about.
@@ -340,19 +362,7 @@ pub(super) fn judge(
     if let Some(warning) = &mut warning {
         folders.mask_all(warning);
     }
-    // A student's report inlines what fits in its reproduce line: a kit
-    // only for inputs too long to paste (or stdin lines too many to list
-    // for typing; kits the report does not name are removed after).
-    let inputs = inv.files.iter().map(|(_, b)| b.len()).sum::<usize>() + inv.stdin.len();
-    let wanted = ctx.reproduce_as.is_none()
-        || inputs > reproduce::MAX_INLINE
-        || inv.mode == crate::exec::run::Mode::Interactive;
-    let wanted = wanted && !aside.secret;
-    let kit = ctx.keep_failed.as_ref().filter(|_| wanted).and_then(|dir| {
-        crate::output::kit::write(dir, file.name(), inv, expected, ctx.reproduce_as.as_deref())
-            .map_err(|e| eprintln!("{}: --keep-failed: {}: {e}", ctx.program, file.name()))
-            .ok()
-    });
+    let kit = kit(ctx, file, inv, expected, aside.secret);
     let rebless = rebless(ctx, file);
     let notes = Notes {
         summary: case.summary.clone(),
