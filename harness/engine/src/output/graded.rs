@@ -40,25 +40,14 @@ mod tests {
     use crate::model::schema::parse;
 
     fn result(name: &str, passed: bool) -> CaseResult {
+        let verdict = if passed {
+            Verdict::Passed
+        } else {
+            Verdict::Failed(Box::new(CaseFailure::new(&[], b"", Notes::default())))
+        };
         CaseResult {
-            name: name.to_owned(),
             category: Some("g1".to_owned()),
-            rules: Vec::new(),
-            tags: Vec::new(),
-            ambiguous: false,
-            secret: false,
-            expected_status: None,
-            actual: None,
-            verdict: if passed {
-                Verdict::Passed
-            } else {
-                Verdict::Failed(Box::new(CaseFailure::new(&[], b"", Notes::default())))
-            },
-            time: std::time::Duration::ZERO,
-            weight: 1.0,
-            deductions: Vec::new(),
-            forgiven: Vec::new(),
-            warning: None,
+            ..CaseResult::new(name, verdict)
         }
     }
 
