@@ -1,21 +1,26 @@
 //! `diff --spec PACKAGE --bin CANDIDATE`: the candidate against the
-//! package's reference (its first accepted submission that runs without
-//! compiling) on the package's own inputs (`data/sample` and
+//! package's reference on the package's own inputs (`data/sample` and
 //! `data/secret`, each once, in the suite's order), then, where the
 //! package has input validators (`input_format_validators/` or
 //! `input_validators/`), on inputs varied from them that every input
-//! validator accepts (exit 42). The candidate's output is judged by the
-//! default output validator with the flags of the group the input came
-//! from, the reference's output as the answer: the engine's `diff`
+//! validator accepts (exit 42). The reference is its first accepted
+//! submission that runs without compiling, else the first that builds
+//! here, compiled once as `verify` compiles it (each one passed over
+//! said, with why). The candidate's output is judged by the package's
+//! output validator (its own, built once as `run` builds it, or the
+//! default one) with the flags of the group the input came from, the
+//! reference's output as the answer: the engine's `diff`
 //! ([`crate::explorer::run`]) with the validator as its `match:`
-//! checker, once per set of validator flags. A varied input's mismatch
-//! is shrunk to inputs the validators still accept; a package's own
-//! input is not shrunk (no validator says what a smaller input may be)
-//! and is named.
+//! checker, once per set of validator flags; a rejection's reason is the
+//! finding's, a validator that crashes a fault of the package (exit 2).
+//! A varied input's mismatch is shrunk to inputs the validators still
+//! accept, judged the same way; a package's own input is not shrunk (no
+//! validator says what a smaller input may be) and is named.
 //!
-//! Refused, exit 2, saying why: a package with its own output validator
-//! (not run by `diff` yet), more sessions than the package has inputs
-//! when nothing can derive more (`--sessions N`, `--time`).
+//! Refused, exit 2, saying why: an interactive problem (a session would
+//! need each program joined to the validator), more sessions than the
+//! package has inputs when nothing can derive more (`--sessions N`,
+//! `--time`), a package no accepted submission of which can run here.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -157,11 +162,12 @@ fn build_validators(problem: &Problem, stage: &Path) -> Result<Vec<Target>, Stri
 impl crate::explorer::DynExplorer for PackageDiff {
     fn diff(&self, context: &Context<'_>, cli: &DiffCli) -> Result<Report, String> {
         let problem = Problem::load(Path::new(self.spec))?;
-        if problem.validator.is_some() {
+        if problem.interactive {
             return Err(format!(
-                "--spec {}: diff judges by the default output validator; this package's own \
-                 output validator is not run by diff yet (`verify` and the default run judge by \
-                 it)",
+                "--spec {}: an interactive problem: diff cannot run it yet (a session would \
+                 need the candidate and the reference each joined to the output validator on \
+                 the same input, a finding where it rejects the candidate and accepts the \
+                 reference); `run --spec PACKAGE --bin CANDIDATE` and `verify` judge it",
                 self.spec
             ));
         }
@@ -170,6 +176,26 @@ impl crate::explorer::DynExplorer for PackageDiff {
             .prefix("conformance-diff-")
             .tempdir()
             .map_err(|e| format!("cannot make a staging folder: {e}"))?;
+        let compiled;
+        // The pack's reference is the built-in one when no accepted
+        // submission runs without compiling: one is compiled here.
+        let reference = if context.reference.is_builtin_reference() {
+            let table = Table::for_package(&problem.dir)?;
+            let chosen = programs::compiled_reference(&problem, &table, stage.path())
+                .map_err(|e| format!("--spec {}: {e}", self.spec))?;
+            for why in &chosen.passed_over {
+                println!("diff: not the reference: {why}");
+            }
+            println!("diff: the reference is {}, compiled once", chosen.name);
+            compiled = chosen.target;
+            &compiled
+        } else {
+            context.reference
+        };
+        let context = &Context {
+            reference,
+            ..*context
+        };
         let derived = Derived::from_suite(&Root::Embedded(self.suite));
         let own = derived.len();
         if own == 0 {
