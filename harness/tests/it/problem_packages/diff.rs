@@ -23,28 +23,19 @@ fn diff_on_a_package_finds_a_wrong_candidate_on_a_validated_input_and_passes_a_r
         format!("bash {}", path.display())
     };
     let diff = |bin: &str| {
-        let out = Command::cargo_bin("boxes-harness")
-            .expect("the harness binary")
-            .current_dir(dir.path())
-            .env("NO_COLOR", "1")
-            .env("CONFORMANCE_CONTAINMENT", "group")
-            .args([
-                "diff",
-                "-j",
-                "2",
-                "--sessions",
-                "20",
-                "--seed",
-                "1",
-                "--spec",
-            ])
-            .arg(&fixture)
-            .args(["--bin", bin])
-            .output()
-            .expect("the harness runs");
-        let text = String::from_utf8_lossy(&out.stdout).into_owned()
-            + &String::from_utf8_lossy(&out.stderr);
-        (out.status.code(), text)
+        let args = [
+            "diff",
+            "-j",
+            "2",
+            "--sessions",
+            "20",
+            "--seed",
+            "1",
+            "--spec",
+        ];
+        let mut args: Vec<&std::ffi::OsStr> = args.iter().map(AsRef::as_ref).collect();
+        args.extend([fixture.as_os_str(), "--bin".as_ref(), bin.as_ref()]);
+        harness_in(dir.path(), &args)
     };
     // Spaced otherwise: the default validator accepts it.
     let (code, text) = diff(&write("right.sh", "x % 2 != 0"));
@@ -74,18 +65,17 @@ fn diff_on_a_package_finds_a_wrong_candidate_on_a_validated_input_and_passes_a_r
     }
     std::fs::copy(fixture.join("problem.yaml"), bare.join("problem.yaml")).expect("copy");
     let wrong = write("all.sh", "1");
-    let out = Command::cargo_bin("boxes-harness")
-        .expect("the harness binary")
-        .current_dir(dir.path())
-        .env("NO_COLOR", "1")
-        .env("CONFORMANCE_CONTAINMENT", "group")
-        .args(["diff", "--spec"])
-        .arg(&bare)
-        .args(["--bin", &wrong])
-        .output()
-        .expect("the harness runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    let (code, text) = harness_in(
+        dir.path(),
+        &[
+            "diff".as_ref(),
+            "--spec".as_ref(),
+            bare.as_os_str(),
+            "--bin".as_ref(),
+            wrong.as_ref(),
+        ],
+    );
+    assert_eq!(code, Some(1), "{text}");
     assert!(
         text.contains("the package's 3 input(s) only, each once")
             && text.contains("is the package's input data/"),
@@ -107,14 +97,13 @@ fn diff_on_a_package_finds_a_wrong_candidate_on_a_validated_input_and_passes_a_r
     );
 }
 
-/// `diff` run in `dir` (its cases are written there) with `args`.
-fn diff_in(dir: &Path, args: &[&std::ffi::OsStr]) -> (Option<i32>, String) {
+/// The harness run in `dir` (where `diff` writes its cases) with `args`.
+fn harness_in(dir: &Path, args: &[&std::ffi::OsStr]) -> (Option<i32>, String) {
     let out = Command::cargo_bin("boxes-harness")
         .expect("the harness binary")
         .current_dir(dir)
         .env("NO_COLOR", "1")
         .env("CONFORMANCE_CONTAINMENT", "group")
-        .arg("diff")
         .args(args)
         .output()
         .expect("the harness runs");
@@ -199,10 +188,19 @@ fn diff_compiles_a_c_reference_and_judges_by_the_packages_own_validator() {
     let package = write_all(&dir.path().join("argmax"), ARGMAX);
     let run = |bin: &str, sessions: &str| {
         let bin = format!("bash {}", package.join(bin).display());
-        let args = ["--sessions", sessions, "--seed", "1", "-j", "2", "--spec"];
+        let args = [
+            "diff",
+            "--sessions",
+            sessions,
+            "--seed",
+            "1",
+            "-j",
+            "2",
+            "--spec",
+        ];
         let mut args: Vec<&std::ffi::OsStr> = args.iter().map(AsRef::as_ref).collect();
         args.extend([package.as_os_str(), "--bin".as_ref(), bin.as_ref()]);
-        diff_in(dir.path(), &args)
+        harness_in(dir.path(), &args)
     };
     // Another index of a tie: the validator accepts it.
     let (code, text) = run("last.sh", "8");
@@ -225,10 +223,35 @@ fn diff_compiles_a_c_reference_and_judges_by_the_packages_own_validator() {
             ),
         "{text}"
     );
+    // Its case replays judged by the validator, not byte for byte.
+    let case = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("case: "))
+        .expect("a case written");
+    let zero = format!("bash {}", package.join("zero.sh").display());
+    let (code, text) = harness_in(
+        dir.path(),
+        &[
+            "--spec".as_ref(),
+            package.as_os_str(),
+            "--bin".as_ref(),
+            zero.as_ref(),
+            "--cases".as_ref(),
+            case.as_ref(),
+        ],
+    );
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("(by checker `builtin:kattis-validator`)"),
+        "{text}"
+    );
     // A validator that crashes is the package's fault, never a finding.
     write_all(
         &package,
-        &[("output_validator/validate.py", "raise ValueError('broken')\n")],
+        &[(
+            "output_validator/validate.py",
+            "raise ValueError('broken')\n",
+        )],
     );
     let (code, text) = run("last.sh", "1");
     assert_eq!(code, Some(2), "{text}");
@@ -244,9 +267,10 @@ fn diff_compiles_a_c_reference_and_judges_by_the_packages_own_validator() {
 fn diff_refuses_an_interactive_problem_saying_what_it_would_need() {
     let dir = tempfile::tempdir().expect("dir");
     let package = copy("guess", dir.path(), &["accepted/bisect.py"], &["sample/1"]);
-    let (code, text) = diff_in(
+    let (code, text) = harness_in(
         dir.path(),
         &[
+            "diff".as_ref(),
             "--spec".as_ref(),
             package.as_os_str(),
             "--bin".as_ref(),

@@ -284,11 +284,8 @@ struct Part<'a> {
 
 impl Part<'_> {
     fn run(&self, context: &Context<'_>, cli: &DiffCli) -> Result<Report, String> {
-        let spec: MatchSpec = serde_json::from_value(serde_json::json!({
-            "stdout": {"checker": format!("builtin:{}", self.checker)},
-            "stderr": "any",
-        }))
-        .map_err(|e| format!("the validator as a match: {e}"))?;
+        let spec: MatchSpec = serde_json::from_value(judging(self.checker))
+            .map_err(|e| format!("the validator as a match: {e}"))?;
         let tolerances = Tolerances {
             suite: Some(spec),
             rules: BTreeMap::new(),
@@ -324,6 +321,9 @@ impl Part<'_> {
         };
         let found = crate::explorer::run(&self.sessions, &ctx, &part)?;
         for f in &found.findings {
+            if let Some(case) = &f.case {
+                judged_by(case, self.checker)?;
+            }
             if let Some(&i) = usize::try_from(f.index).ok().and_then(|k| starts.get(k)) {
                 println!(
                     "  session {} is the package's input {}",
@@ -334,6 +334,29 @@ impl Part<'_> {
         }
         Ok(found)
     }
+}
+
+/// The `match:` of a session judged by `checker` (stderr is free, as
+/// in a case of the package).
+fn judging(checker: &str) -> serde_json::Value {
+    serde_json::json!({
+        "stdout": {"checker": format!("builtin:{checker}")},
+        "stderr": "any",
+    })
+}
+
+/// The case written for a finding, judged on replay as `diff` judged
+/// it: by the validator, not byte for byte against the reference's
+/// output (another right answer passes it).
+fn judged_by(case: &Path, checker: &str) -> Result<(), String> {
+    use std::io::Write as _;
+    let block = yaml_serde::to_string(&serde_json::json!({ "match": judging(checker) }))
+        .map_err(|e| format!("the validator as a match: {e}"))?;
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(case)
+        .and_then(|mut f| f.write_all(block.as_bytes()))
+        .map_err(|e| format!("{}: {e}", case.display()))
 }
 
 /// A count of cases as a session count.
