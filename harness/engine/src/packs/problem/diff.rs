@@ -159,6 +159,30 @@ fn build_validators(problem: &Problem, stage: &Path) -> Result<Vec<Target>, Stri
     Ok(built)
 }
 
+impl PackageDiff {
+    /// The reference compiled here, when the pack's is the built-in one
+    /// (no accepted submission runs without compiling); `None`: the
+    /// pack's.
+    fn compiled(
+        &self,
+        problem: &Problem,
+        context: &Context<'_>,
+        stage: &Path,
+    ) -> Result<Option<Target>, String> {
+        if !context.reference.is_builtin_reference() {
+            return Ok(None);
+        }
+        let table = Table::for_package(&problem.dir)?;
+        let chosen = programs::compiled_reference(problem, &table, stage)
+            .map_err(|e| format!("--spec {}: {e}", self.spec))?;
+        for why in &chosen.passed_over {
+            println!("diff: not the reference: {why}");
+        }
+        println!("diff: the reference is {}, compiled once", chosen.name);
+        Ok(Some(chosen.target))
+    }
+}
+
 impl crate::explorer::DynExplorer for PackageDiff {
     fn diff(&self, context: &Context<'_>, cli: &DiffCli) -> Result<Report, String> {
         let problem = Problem::load(Path::new(self.spec))?;
@@ -176,24 +200,9 @@ impl crate::explorer::DynExplorer for PackageDiff {
             .prefix("conformance-diff-")
             .tempdir()
             .map_err(|e| format!("cannot make a staging folder: {e}"))?;
-        let compiled;
-        // The pack's reference is the built-in one when no accepted
-        // submission runs without compiling: one is compiled here.
-        let reference = if context.reference.is_builtin_reference() {
-            let table = Table::for_package(&problem.dir)?;
-            let chosen = programs::compiled_reference(&problem, &table, stage.path())
-                .map_err(|e| format!("--spec {}: {e}", self.spec))?;
-            for why in &chosen.passed_over {
-                println!("diff: not the reference: {why}");
-            }
-            println!("diff: the reference is {}, compiled once", chosen.name);
-            compiled = chosen.target;
-            &compiled
-        } else {
-            context.reference
-        };
+        let compiled = self.compiled(&problem, context, stage.path())?;
         let context = &Context {
-            reference,
+            reference: compiled.as_ref().unwrap_or(context.reference),
             ..*context
         };
         let derived = Derived::from_suite(&Root::Embedded(self.suite));
