@@ -23,19 +23,8 @@ fn diff_on_a_package_finds_a_wrong_candidate_on_a_validated_input_and_passes_a_r
         format!("bash {}", path.display())
     };
     let diff = |bin: &str| {
-        let args = [
-            "diff",
-            "-j",
-            "2",
-            "--sessions",
-            "20",
-            "--seed",
-            "1",
-            "--spec",
-        ];
-        let mut args: Vec<&std::ffi::OsStr> = args.iter().map(AsRef::as_ref).collect();
-        args.extend([fixture.as_os_str(), "--bin".as_ref(), bin.as_ref()]);
-        harness_in(dir.path(), &args)
+        let seeded = ["-j", "2", "--sessions", "20", "--seed", "1"];
+        with_spec(dir.path(), &["diff"], &fixture, bin, &seeded)
     };
     // Spaced otherwise: the default validator accepts it.
     let (code, text) = diff(&write("right.sh", "x % 2 != 0"));
@@ -65,31 +54,20 @@ fn diff_on_a_package_finds_a_wrong_candidate_on_a_validated_input_and_passes_a_r
     }
     std::fs::copy(fixture.join("problem.yaml"), bare.join("problem.yaml")).expect("copy");
     let wrong = write("all.sh", "1");
-    let (code, text) = harness_in(
-        dir.path(),
-        &[
-            "diff".as_ref(),
-            "--spec".as_ref(),
-            bare.as_os_str(),
-            "--bin".as_ref(),
-            wrong.as_ref(),
-        ],
-    );
+    let (code, text) = with_spec(dir.path(), &["diff"], &bare, &wrong, &[]);
     assert_eq!(code, Some(1), "{text}");
     assert!(
         text.contains("the package's 3 input(s) only, each once")
             && text.contains("is the package's input data/"),
         "{text}"
     );
-    let (code, text) = harness(&[
-        "diff".as_ref(),
-        "--sessions".as_ref(),
-        "50".as_ref(),
-        "--spec".as_ref(),
-        bare.as_os_str(),
-        "--bin".as_ref(),
-        wrong.as_ref(),
-    ]);
+    let (code, text) = with_spec(
+        dir.path(),
+        &["diff", "--sessions", "50"],
+        &bare,
+        &wrong,
+        &[],
+    );
     assert_eq!(code, Some(2), "{text}");
     assert!(
         text.contains("no input validator, so no input past the package's own 3"),
@@ -97,14 +75,25 @@ fn diff_on_a_package_finds_a_wrong_candidate_on_a_validated_input_and_passes_a_r
     );
 }
 
-/// The harness run in `dir` (where `diff` writes its cases) with `args`.
-fn harness_in(dir: &Path, args: &[&std::ffi::OsStr]) -> (Option<i32>, String) {
+/// `boxes-harness BEFORE --spec PACKAGE --bin BIN AFTER` run in `dir`
+/// (where `diff` writes its cases).
+fn with_spec(
+    dir: &Path,
+    before: &[&str],
+    package: &Path,
+    bin: &str,
+    after: &[&str],
+) -> (Option<i32>, String) {
     let out = Command::cargo_bin("boxes-harness")
         .expect("the harness binary")
         .current_dir(dir)
         .env("NO_COLOR", "1")
         .env("CONFORMANCE_CONTAINMENT", "group")
-        .args(args)
+        .args(before)
+        .arg("--spec")
+        .arg(package)
+        .args(["--bin", bin])
+        .args(after)
         .output()
         .expect("the harness runs");
     let text =
@@ -188,19 +177,8 @@ fn diff_compiles_a_c_reference_and_judges_by_the_packages_own_validator() {
     let package = write_all(&dir.path().join("argmax"), ARGMAX);
     let run = |bin: &str, sessions: &str| {
         let bin = format!("bash {}", package.join(bin).display());
-        let args = [
-            "diff",
-            "--sessions",
-            sessions,
-            "--seed",
-            "1",
-            "-j",
-            "2",
-            "--spec",
-        ];
-        let mut args: Vec<&std::ffi::OsStr> = args.iter().map(AsRef::as_ref).collect();
-        args.extend([package.as_os_str(), "--bin".as_ref(), bin.as_ref()]);
-        harness_in(dir.path(), &args)
+        let seeded = ["--sessions", sessions, "--seed", "1", "-j", "2"];
+        with_spec(dir.path(), &["diff"], &package, &bin, &seeded)
     };
     // Another index of a tie: the validator accepts it.
     let (code, text) = run("last.sh", "8");
@@ -229,17 +207,7 @@ fn diff_compiles_a_c_reference_and_judges_by_the_packages_own_validator() {
         .find_map(|l| l.trim().strip_prefix("case: "))
         .expect("a case written");
     let zero = format!("bash {}", package.join("zero.sh").display());
-    let (code, text) = harness_in(
-        dir.path(),
-        &[
-            "--spec".as_ref(),
-            package.as_os_str(),
-            "--bin".as_ref(),
-            zero.as_ref(),
-            "--cases".as_ref(),
-            case.as_ref(),
-        ],
-    );
+    let (code, text) = with_spec(dir.path(), &[], &package, &zero, &["--cases", case]);
     assert_eq!(code, Some(1), "{text}");
     assert!(
         text.contains("(by checker `builtin:kattis-validator`)"),
@@ -267,16 +235,7 @@ fn diff_compiles_a_c_reference_and_judges_by_the_packages_own_validator() {
 fn diff_refuses_an_interactive_problem_saying_what_it_would_need() {
     let dir = tempfile::tempdir().expect("dir");
     let package = copy("guess", dir.path(), &["accepted/bisect.py"], &["sample/1"]);
-    let (code, text) = harness_in(
-        dir.path(),
-        &[
-            "diff".as_ref(),
-            "--spec".as_ref(),
-            package.as_os_str(),
-            "--bin".as_ref(),
-            "true".as_ref(),
-        ],
-    );
+    let (code, text) = with_spec(dir.path(), &["diff"], &package, "true", &[]);
     assert_eq!(code, Some(2), "{text}");
     assert!(
         text.contains("an interactive problem: diff cannot run it yet")
