@@ -522,8 +522,6 @@ fn describe<E: Explorer>(
         "  cause: {}{}",
         f.key.cause,
         match &f.key.category {
-            // A problem package's cases cite no rule: none is listed.
-            Some(c) if f.key.rules.is_empty() => format!(" (category {c})"),
             Some(c) => format!(" (category {c}; rules {})", f.key.rules.join(", ")),
             None => String::new(),
         }
