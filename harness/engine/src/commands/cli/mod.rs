@@ -131,7 +131,7 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
                 pack.name(),
                 &cli.out,
                 cli.memcheck,
-                pack.suite_folder().and(pack.checker_home()),
+                pack.travels(),
             ) {
                 Ok(()) => {
                     println!(

@@ -391,6 +391,10 @@ impl Pack for FolderPack {
         Some(&self.dir)
     }
 
+    fn travels(&self) -> Option<&Path> {
+        Some(&self.dir)
+    }
+
     fn default_timeout(&self) -> Option<std::time::Duration> {
         self.file.timeout()
     }
