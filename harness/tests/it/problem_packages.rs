@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
-mod autograder;
+mod course;
 mod validators;
 
 fn example(name: &str) -> PathBuf {

@@ -204,10 +204,11 @@ pub trait Pack: Send + Sync {
 
     /// The folder or file on disk that holds the whole pack, which goes
     /// with it to another machine (an autograder's image): a folder
-    /// pack's folder, a problem package's folder or `.zip`; `None`: the
+    /// pack's folder (a pack whose suite is read from disk travels as its
+    /// checkers' home), a problem package's folder or `.zip`; `None`: the
     /// pack is built into this binary.
     fn travels(&self) -> Option<&Path> {
-        None
+        self.suite_folder().and(self.checker_home())
     }
 
     /// What a mark depends on besides this harness, each named as people

@@ -11,19 +11,19 @@
 //! `valgrind`, valgrind into `setup.sh`'s install). A pack on disk (a
 //! folder pack, a problem package's folder or `.zip`) travels in the zip
 //! beside the scripts; a package's `setup.sh` also installs the tools of
-//! the languages its jury's programs are written in ([`package_tools`]).
+//! the languages its jury's programs are written in
+//! ([`super::autograder_package`]).
 //! The
 //! root is `$AUTOGRADER_ROOT` when set (and the harness
 //! `$AUTOGRADER_HARNESS`, the install prefix `$AUTOGRADER_PREFIX`), so the
 //! scripts run against a fake tree in a test.
 
-use std::collections::BTreeSet;
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 
+use super::autograder_package::{package_tools, prepare_package};
 use crate::exec::memcheck::{Memcheck, Tool};
-use crate::packs::problem::languages::Table;
-use crate::packs::problem::package::{Problem, is_package};
+use crate::packs::problem::package::is_package;
 
 /// The only target a release archive is built for (see docs/install.md).
 pub const TARGET: &str = "x86_64-unknown-linux-gnu";
@@ -180,102 +180,6 @@ fn prepare_folder(program: &str, name: &str) -> String {
     )
 }
 
-/// The Debian/Ubuntu package that brings a language's tool, for the
-/// tools a Gradescope image (Ubuntu) lacks; C and C++ come with
-/// `build-essential`, which every autograder installs.
-const TOOL_PACKAGES: [(&str, &str); 11] = [
-    ("javac", "default-jdk-headless"),
-    ("java", "default-jdk-headless"),
-    ("kotlinc", "kotlin"),
-    ("kotlin", "kotlin"),
-    ("python3", "python3"),
-    ("pypy3", "pypy3"),
-    ("node", "nodejs"),
-    ("mcs", "mono-mcs"),
-    ("go", "golang-go"),
-    ("rustc", "rustc"),
-    ("ruby", "ruby"),
-];
-
-/// The tools (first words of compile and run lines) of every language a
-/// file of the problem package at `spec` is written in, outside its
-/// test data and statement: its jury submissions and validators.
-fn package_tools(spec: &Path) -> Result<BTreeSet<String>, String> {
-    let problem = Problem::load(spec)?;
-    let table = Table::for_package(&problem.dir)?;
-    let mut tools = BTreeSet::new();
-    for entry in walkdir::WalkDir::new(&problem.dir)
-        .min_depth(1)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_entry(|e| {
-            e.depth() > 1
-                || !matches!(
-                    e.file_name().to_str(),
-                    Some("data" | "problem_statement" | "statement" | ".git")
-                )
-        })
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-    {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if let Some(lang) = table.detect(&[name]) {
-            tools.extend(lang.tools());
-        }
-    }
-    Ok(tools)
-}
-
-/// `setup.sh`'s last lines for a problem package: the packages its
-/// languages' `tools` need, installed where missing (a tool no package
-/// is known for is named for the lecturer to add), then the package
-/// read and its validators built once in the image, so that a package
-/// that cannot load fails the image's build, not a student's submission.
-fn prepare_package(program: &str, name: &str, tools: &BTreeSet<String>) -> String {
-    let mut wanted: BTreeSet<&str> = BTreeSet::new();
-    let mut unknown = Vec::new();
-    for tool in tools {
-        match TOOL_PACKAGES.iter().find(|(t, _)| t == tool) {
-            Some((_, package)) => {
-                wanted.insert(package);
-            }
-            None if ["gcc", "g++", "cc", "c++", "make", "bash", "sh"].contains(&tool.as_str()) => {}
-            None => unknown.push(tool.as_str()),
-        }
-    }
-    let checks: Vec<String> = tools
-        .iter()
-        .filter(|t| TOOL_PACKAGES.iter().any(|(k, _)| k == t))
-        .map(|t| format!("command -v {t} >/dev/null"))
-        .collect();
-    let mut text = format!(
-        "# The languages of the package's own programs (its submissions and validators);\n\
-         # students who may hand in another language need its compiler: add its Debian\n\
-         # package here (docs/problem-packages.md).\n\
-         packages=\"{}\"\n",
-        wanted.into_iter().collect::<Vec<_>>().join(" ")
-    );
-    for tool in unknown {
-        text.push_str(&format!(
-            "# `{tool}` (a line of the package's language table) is not installed by this \
-             script: add it.\n"
-        ));
-    }
-    if !checks.is_empty() {
-        text.push_str(&format!(
-            "if ! {{ {}; }}; then\n\
-             \x20   apt-get update\n\
-             \x20   DEBIAN_FRONTEND=noninteractive apt-get install -y $packages\n\
-             fi\n",
-            checks.join(" && ")
-        ));
-    }
-    text.push_str(&format!(
-        "\"$prefix/bin/{program}\" list --spec \"$here/{name}\" > /dev/null\n"
-    ));
-    text
-}
-
 /// Copies the folder pack in `dir` (its suite inside it) to `out/NAME`.
 fn copy_pack(dir: &Path, out: &Path) -> Result<(), String> {
     let listed =
@@ -381,28 +285,5 @@ mod tests {
         assert!(!setup_sh("h", Some(m)).contains("valgrind"));
         let v: Memcheck = "valgrind".parse().unwrap();
         assert!(setup_sh("h", Some(v)).contains("apt-get install -y valgrind"));
-    }
-
-    #[test]
-    fn a_packages_languages_become_debian_packages_and_an_unknown_tool_is_named() {
-        let tools: BTreeSet<String> = ["javac", "java", "python3", "gcc", "ocaml"]
-            .into_iter()
-            .map(str::to_owned)
-            .collect();
-        let text = prepare_package("h", "hello.zip", &tools);
-        assert!(
-            text.contains("packages=\"default-jdk-headless python3\"\n"),
-            "{text}"
-        );
-        assert!(
-            text.contains(
-                "if ! { command -v java >/dev/null && command -v javac >/dev/null && command \
-                 -v python3 >/dev/null; }; then"
-            ),
-            "{text}"
-        );
-        assert!(text.contains("`ocaml`"), "{text}");
-        assert!(!text.contains("`gcc`"), "{text}");
-        assert!(text.ends_with("list --spec \"$here/hello.zip\" > /dev/null\n"));
     }
 }

@@ -391,10 +391,6 @@ impl Pack for FolderPack {
         Some(&self.dir)
     }
 
-    fn travels(&self) -> Option<&Path> {
-        Some(&self.dir)
-    }
-
     fn default_timeout(&self) -> Option<std::time::Duration> {
         self.file.timeout()
     }
