@@ -4,6 +4,7 @@
 //! read once in the image.
 
 use std::collections::BTreeSet;
+use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::packs::problem::languages::Table;
@@ -85,23 +86,26 @@ pub(super) fn prepare_package(program: &str, name: &str, tools: &BTreeSet<String
         wanted.into_iter().collect::<Vec<_>>().join(" ")
     );
     for tool in unknown {
-        text.push_str(&format!(
+        let _ = writeln!(
+            text,
             "# `{tool}` (a line of the package's language table) is not installed by this \
-             script: add it.\n"
-        ));
+             script: add it."
+        );
     }
     if !checks.is_empty() {
-        text.push_str(&format!(
+        let _ = write!(
+            text,
             "if ! {{ {}; }}; then\n\
              \x20   apt-get update\n\
              \x20   DEBIAN_FRONTEND=noninteractive apt-get install -y $packages\n\
              fi\n",
             checks.join(" && ")
-        ));
+        );
     }
-    text.push_str(&format!(
-        "\"$prefix/bin/{program}\" list --spec \"$here/{name}\" > /dev/null\n"
-    ));
+    let _ = writeln!(
+        text,
+        "\"$prefix/bin/{program}\" list --spec \"$here/{name}\" > /dev/null"
+    );
     text
 }
 

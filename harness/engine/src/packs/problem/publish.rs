@@ -54,13 +54,17 @@ fn kept(rel: &str) -> Kept {
             .is_some_and(|e| e == "in" || e == "ans")
     };
     match rest.as_slice() {
-        // `data/testdata.yaml` sets every group's flags, the samples' too.
-        ["testdata.yaml"] => Kept::File,
         ["sample", ..] if rest.last().is_some_and(|n| is_case(n)) => Kept::Public,
-        ["sample", ..] => Kept::File,
-        [.., last] if last.ends_with(".in") => Kept::Secret,
+        // `data/testdata.yaml` sets every group's flags, the samples' too.
+        ["testdata.yaml"] | ["sample", ..] => Kept::File,
+        [.., last] if is_input(last) => Kept::Secret,
         _ => Kept::Not,
     }
+}
+
+/// Whether `name` is a case's input (`.in`).
+fn is_input(name: &str) -> bool {
+    Path::new(name).extension().is_some_and(|e| e == "in")
 }
 
 /// How [`kept`] classes a file.
@@ -118,7 +122,7 @@ pub fn publish(program: &str, spec: &Path, out: &Path) -> Result<Published, Stri
                 done.secret_cases += 1;
                 continue;
             }
-            Kept::Public if rel_text.ends_with(".in") => done.public_cases += 1,
+            Kept::Public if is_input(&rel_text) => done.public_cases += 1,
             Kept::Public | Kept::File => {}
         }
         let to = out.join(rel);
