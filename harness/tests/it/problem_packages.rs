@@ -25,6 +25,7 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
+mod course;
 mod validators;
 
 fn example(name: &str) -> PathBuf {

@@ -448,6 +448,11 @@ impl Pack for ProblemPack {
         self.driver.clone().map(|d| d as Arc<dyn CaseDriver>)
     }
 
+    /// The package as named: its folder, or its `.zip`.
+    fn travels(&self) -> Option<&Path> {
+        Some(Path::new(self.spec))
+    }
+
     fn depends_on(&self) -> Vec<Dependency> {
         vec![Dependency {
             name: "the problem package",
