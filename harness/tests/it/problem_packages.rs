@@ -11,8 +11,8 @@
 //! names its own file and line, as `run`'s cause does; a missing compiler the
 //! environment's failure, a compile error the student's). To stay cheap
 //! each test copies a package
-//! keeping its Python submissions only (no compiler runs) and, where a
-//! package has many cases, fewer of them.
+//! keeping its Python submissions (and one C submission, compiled once)
+//! and, where a package has many cases, fewer of them.
 
 #![expect(
     clippy::expect_used,
@@ -137,7 +137,12 @@ fn float_tolerance_in_nested_groups_of_a_2023_07_package() {
 #[test]
 fn scoring_groups_give_full_and_partial_scores() {
     let dir = tempfile::tempdir().expect("dir");
-    let subs = ["accepted/oddsum.py", "wrong_answer/all.py"];
+    // A C submission compiled once, partially accepted: scores between.
+    let subs = [
+        "accepted/oddsum.py",
+        "wrong_answer/all.py",
+        "partially_accepted/int32.c",
+    ];
     let text = all_agree(&copy("oddsum", dir.path(), &subs, &[]), &subs);
     assert!(text.contains("AC 100") && text.contains("WA 0"), "{text}");
 }
@@ -172,7 +177,12 @@ fn a_submission_in_the_wrong_folder_is_named_and_exits_1() {
 #[test]
 fn an_interactive_validator_talks_to_the_program() {
     let dir = tempfile::tempdir().expect("dir");
-    let subs = ["accepted/bisect.py", "wrong_answer/count_up.py"];
+    // A program that never answers is a timeout, its folder's verdict.
+    let subs = [
+        "accepted/bisect.py",
+        "wrong_answer/count_up.py",
+        "time_limit_exceeded/silent.py",
+    ];
     let text = all_agree(
         &copy("guess", dir.path(), &subs, &["sample/1", "sample/500"]),
         &subs,

@@ -4,7 +4,7 @@
 //! tree, the zip unpacked in `source/` as Gradescope does, marks a
 //! submission by the package), and `publish`'s student's copy (samples,
 //! statement and validator; no secret data, no jury submission), which
-//! judges a program on the samples.
+//! judges a program on the samples; and a package sent as its `.zip`.
 
 use super::*;
 
@@ -134,4 +134,34 @@ fn walk(dir: &Path) -> Vec<String> {
         }
     }
     out
+}
+
+#[test]
+fn a_zipped_package_judges_as_its_folder_does() {
+    let dir = tempfile::tempdir().expect("dir");
+    let package = copy("hello", dir.path(), &[], &["sample/1", "secret/02"]);
+    let zip = dir.path().join("hello.zip");
+    let zipped = std::process::Command::new("python3")
+        .args(["-m", "zipfile", "-c"])
+        .arg(&zip)
+        .arg(&package)
+        .status()
+        .expect("python3 zips");
+    assert!(zipped.success());
+    let right = example("hello/submissions/accepted/hello.py");
+    let wrong = example("hello/submissions/wrong_answer/first_name.py");
+    for (program, status, said) in [
+        (right, 0, "2 passed; 0 failed"),
+        (wrong, 1, "1 passed; 1 failed"),
+    ] {
+        let bin = format!("python3 {}", program.display());
+        let (code, text) = harness(&[
+            "--spec".as_ref(),
+            zip.as_os_str(),
+            "--bin".as_ref(),
+            bin.as_ref(),
+        ]);
+        assert_eq!(code, Some(status), "{text}");
+        assert!(text.contains(said), "{text}");
+    }
 }
