@@ -41,6 +41,11 @@ fn diff_on_a_package_finds_a_wrong_candidate_on_a_validated_input_and_passes_a_r
             && text.contains("stdin: \"3\\n1 -1 1\\n\""),
         "{text}"
     );
+    // A package's groups cite no rule: none is listed.
+    assert!(
+        text.contains(" was expected (category ") && !text.contains("; rules"),
+        "{text}"
+    );
     // Without input validators only the package's own inputs run, each
     // named; more sessions than that cannot be honoured.
     let bare = dir.path().join("bare");
