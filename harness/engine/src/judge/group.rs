@@ -145,7 +145,7 @@ fn groups_of<'a>(
         .filter_map(|(cause, mut cases, others)| {
             // The worked example is the heading cause's own: its label
             // and key speak of it.
-            let &(name, failure, _, slot) = cases.iter().min_by_key(lightest)?;
+            let &(name, failure, _, slot) = cases.iter().min_by_key(|e| lightest(e))?;
             let run = same_run(failure, slot);
             let also = others
                 .iter()
@@ -153,7 +153,7 @@ fn groups_of<'a>(
                     let own = entries
                         .iter()
                         .find(|(_, f, _, s)| run.is_some() && same_run(f, *s) == run)
-                        .or_else(|| entries.iter().min_by_key(lightest))?;
+                        .or_else(|| entries.iter().min_by_key(|e| lightest(e)))?;
                     Some(Also {
                         cause,
                         example: (own.1, own.3),
@@ -192,7 +192,7 @@ type Entries<'a> = Vec<(&'a str, &'a CaseFailure, bool, usize)>;
 /// The order a worked example is picked in: one no ambiguous ruling
 /// touches, the lightest, then by name.
 fn lightest<'a>(
-    (name, f, ambiguous, _): &&(&'a str, &CaseFailure, bool, usize),
+    (name, f, ambiguous, _): &(&'a str, &CaseFailure, bool, usize),
 ) -> (bool, usize, usize, &'a str) {
     (*ambiguous, f.weight, f.stdin_lines, *name)
 }

@@ -85,7 +85,7 @@ pub fn speak(
             }
             By::SpanNumber(n, refusal) => (
                 Edit::Judged {
-                    how: Tolerance::Numbers(n.clone()).describe(),
+                    how: Tolerance::Numbers(*n).describe(),
                     reason: refusal.key().to_owned(),
                 },
                 format!("{}{}: {}", d.part, d.rules_said(), refusal.say(n)),
