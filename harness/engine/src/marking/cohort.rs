@@ -312,7 +312,7 @@ pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
                 build: m.build,
                 total: round2(m.total),
                 unjudged: m.unjudged.clone(),
-                first_cause: m.first_cause().map(str::to_owned),
+                first_cause: m.first_cause(),
             })
             .collect(),
     }
@@ -560,7 +560,6 @@ pub fn csv(suite: &SuiteInfo, marks: &[SubmissionMark]) -> String {
         let total = m.judged_total().map(number).unwrap_or_default();
         let cause = m
             .first_cause()
-            .map(str::to_owned)
             .or_else(|| m.reason.clone())
             .unwrap_or_default();
         let deductions = m

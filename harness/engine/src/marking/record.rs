@@ -125,17 +125,22 @@ pub struct Category {
 }
 
 impl SubmissionMark {
-    /// The first cause, in the report's order: its key where the key
-    /// hides nothing, else as its worked example tells it (the key masks
-    /// numbers as `#` and cut text as `…` to group causes; a row shows
-    /// the values).
-    pub fn first_cause(&self) -> Option<&str> {
+    /// The first cause, in the report's order, with its worked example's
+    /// values whenever the example has them: a key that masks them (the
+    /// key writes numbers as `#` and cuts text as `…` to group causes) is
+    /// told as its example tells it; a key named by place and shape (no
+    /// bytes in it) is followed by its example (`…; for example stdout:
+    /// `32` where `32.0` was expected`), so a row names the bug and the
+    /// values without opening the report.
+    pub fn first_cause(&self) -> Option<String> {
         self.causes.first().map(|c| {
             let masked = c.cause.contains('#') || c.cause.contains('…');
-            if masked && !c.example.is_empty() {
-                c.example.as_str()
+            if c.example.is_empty() || c.example == c.cause {
+                c.cause.clone()
+            } else if masked {
+                c.example.clone()
             } else {
-                c.cause.as_str()
+                format!("{}; for example {}", c.cause, c.example)
             }
         })
     }
