@@ -61,11 +61,9 @@ fn pack(dir: &Path, model: &str, cases: &[(&str, &str, &str)]) -> PathBuf {
     );
     write(
         &pack.join("rules.yaml"),
-        &format!(
-            "rules:\n  - id: T-1\n    summary: reads two lines\n    ambiguous: no\n    match: \
-             {{stdout: nonempty}}\n  - id: T-2\n    summary: reads what it likes\n    \
-             ambiguous: no\n    match: {{stdout: nonempty}}\n    reads: off\n"
-        ),
+        "rules:\n  - id: T-1\n    summary: reads two lines\n    ambiguous: no\n    match: \
+             {stdout: nonempty}\n  - id: T-2\n    summary: reads what it likes\n    \
+             ambiguous: no\n    match: {stdout: nonempty}\n    reads: off\n",
     );
     for (name, rule, extra) in cases {
         write(
