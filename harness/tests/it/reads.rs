@@ -21,9 +21,14 @@ fn harness(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
     harness_in(dir, args, "")
 }
 
-/// As [`harness`], at containment level `level` (`""`: the default).
+/// As [`harness`], at containment level `level` (`""`: the default); its
+/// temporary folders in `dir/tmp`, which must be empty once it returned
+/// (the built model's folder and every case folder removed).
 fn harness_in(dir: &Path, args: &[&str], level: &str) -> (Option<i32>, String) {
+    let tmp = dir.join("tmp");
+    std::fs::create_dir_all(&tmp).expect("mkdir");
     let mut cmd = Command::cargo_bin("boxes-harness").expect("the harness binary");
+    cmd.env("TMPDIR", &tmp);
     if !level.is_empty() {
         cmd.env("CONFORMANCE_CONTAINMENT", level);
     }
@@ -34,6 +39,16 @@ fn harness_in(dir: &Path, args: &[&str], level: &str) -> (Option<i32>, String) {
         .args(args)
         .output()
         .expect("harness");
+    let left: Vec<_> = std::fs::read_dir(&tmp)
+        .expect("TMPDIR")
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert!(
+        left.is_empty(),
+        "`{}` left in TMPDIR: {left:?}",
+        args.join(" ")
+    );
     (
         out.status.code(),
         format!(
