@@ -88,7 +88,12 @@ pub(super) fn bless_one(
             let runs: Vec<Option<&run::Outcome>> = std::iter::once(Some(&again))
                 .chain(more.iter().map(Option::as_ref))
                 .collect();
-            from_model.reads = Some(model_reads(ctx.program, file, &runs));
+            let reads = model_reads(ctx.program, file, &runs);
+            // A count the machine kept from being certain leaves an
+            // earlier certain one as it was.
+            let keep_earlier = reads == CaseReads::Not(ReadsNot::Uncertain)
+                && matches!(case.reads, Some(CaseReads::Count(_)));
+            from_model.reads = (!keep_earlier).then_some(reads);
         }
     }
     let readings = other_readings(&case, suite)
@@ -229,9 +234,10 @@ fn counted_runs(
 
 /// The model's read count from `runs` (each fed a line at a time; `None`
 /// a run that did not end as the model's first): the count when every
-/// run read the same number of lines and each was certain, else
-/// `varies`, said on stderr with why: `bless` names every case whose
-/// reads are not judged.
+/// run read the same number of lines and each was certain; `uncertain`
+/// when a count was not certain; else `varies`. Each not judged is said
+/// on stderr with why: `bless` names every case whose reads are not
+/// judged.
 fn model_reads(program: &str, file: &CaseFile, runs: &[Option<&run::Outcome>]) -> CaseReads {
     let counts: Vec<Option<usize>> = runs
         .iter()
@@ -261,12 +267,13 @@ fn model_reads(program: &str, file: &CaseFile, runs: &[Option<&run::Outcome>]) -
         }
         None => {
             eprintln!(
-                "{program}: {}: reads not judged (`reads: varies`): the model's count is \
+                "{program}: {}: reads not judged (`reads: uncertain`): the model's count is \
                  not certain (a run not seen waiting for each stdin line it read, or one that \
-                 did not end as the first run did)",
+                 did not end as the first run did: the machine's, counted again at the next \
+                 bless)",
                 file.display()
             );
-            CaseReads::Not(ReadsNot::Varies)
+            CaseReads::Not(ReadsNot::Uncertain)
         }
     }
 }
