@@ -49,14 +49,7 @@ fn harness_in(dir: &Path, args: &[&str], level: &str) -> (Option<i32>, String) {
         "`{}` left in TMPDIR: {left:?}",
         args.join(" ")
     );
-    (
-        out.status.code(),
-        format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ),
-    )
+    crate::write_file::said(&out)
 }
 
 /// The pack `dir/pack`: its model `model` (a shell script), rule T-1
