@@ -142,7 +142,7 @@ fn a_checker_decides_and_its_reason_is_shown() {
     assert_eq!(code, Some(1), "{text}");
     assert!(
         text.contains(
-            "judged: stdout compared by checker `python3 names.py` (case): the greeting does not \
+            "judged: stdout compared by checker `python3 {pack}/names.py` (case): the greeting does not \
              name Bob"
         ),
         "{text}"
@@ -156,7 +156,7 @@ fn a_faulty_or_hanging_checker_is_exit_2_naming_it() {
     let (code, text) = student(pack.path(), "loose", &[]);
     assert_eq!(code, Some(2), "{text}");
     assert!(
-        text.contains("checker `python3 names.py` on stdout: ended status 3"),
+        text.contains("checker `python3 {pack}/names.py` on stdout: ended status 3"),
         "{text}"
     );
     assert!(
@@ -171,7 +171,7 @@ fn a_faulty_or_hanging_checker_is_exit_2_naming_it() {
     let start = Instant::now();
     let (code, text) = student(pack.path(), "loose", &[]);
     assert_eq!(code, Some(2), "{text}");
-    assert!(text.contains("checker `python3 names.py`"), "{text}");
+    assert!(text.contains("checker `python3 {pack}/names.py`"), "{text}");
     assert!(
         start.elapsed() < Duration::from_secs(30),
         "{:?}",
@@ -226,7 +226,7 @@ fn bless_records_the_model_s_exact_bytes() {
     assert_eq!(blessed, text);
     let named = std::fs::read_to_string(pack.path().join("basic/named.yaml")).expect("case");
     assert!(
-        named.contains("match:\n  stdout: {checker: python3 names.py}"),
+        named.contains("match:\n  stdout: {checker: \"python3 {pack}/names.py\"}"),
         "{named}"
     );
 }
@@ -262,7 +262,7 @@ fn the_documented_checkers_accept_and_reject_as_documented() {
     let python = std::fs::read_to_string(&case).expect("case");
     for text in [
         python.clone(),
-        python.replace("python3 names.py", "./names"),
+        python.replace("python3 {pack}/names.py", "./names"),
     ] {
         std::fs::write(&case, &text).expect("write");
         let (code, out) = student(pack.path(), "loose", &[]);

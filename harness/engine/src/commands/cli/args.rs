@@ -46,7 +46,8 @@ pub(super) struct ContainArgs {
     /// containment (it refuses otherwise).
     #[arg(long, global = true)]
     pub(super) allow_weaker_containment: bool,
-    /// Address space of a program, MiB (default 4096).
+    /// Resident memory of a run, all its processes together, MiB
+    /// (default 4096; the address space at `group` containment).
     #[arg(long, value_name = "MIB", global = true)]
     pub(super) max_memory: Option<u64>,
     /// Processes and threads of a run at once (default 256).
