@@ -49,13 +49,25 @@ pub struct Test {
 }
 
 /// The document for `doc`; `causes` are each category's causes as the
-/// report renders them, `all` the whole report's.
+/// report renders them, `all` the whole report's. A run with a case not
+/// judged ([`crate::output::results::not_gradable`]: the environment
+/// struck it, or the harness could not run it) is not gradable:
+/// PrairieLearn charges no attempt and shows why, rather than a score
+/// the machine, not the program, lowered.
 pub fn grade(
     doc: &Results,
     titles: &[(String, String)],
     causes: &[(String, String)],
     all: &str,
 ) -> Grade {
+    if let Some(why) = crate::output::results::not_gradable(doc) {
+        let mut grade = ungradable(&format!(
+            "Not graded: {why}. Your course staff have been told by the grader's failure; \
+             nothing was charged."
+        ));
+        grade.output = bounded(all, OUTPUT_MAX);
+        return grade;
+    }
     let mut tests = Vec::new();
     for row in &doc.score.categories {
         let Some(max) = row.marks else { continue };
