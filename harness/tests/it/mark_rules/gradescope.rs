@@ -286,3 +286,52 @@ fn gradescope_is_written_when_the_program_cannot_start() {
         "{doc}"
     );
 }
+
+/// `run_autograder` when `mark` gives no mark (exit 3: the environment
+/// struck a case; exit 2: the harness could not mark it): no
+/// `results.json` (an earlier one removed), which Gradescope shows as an
+/// autograder failure with no score, never a 0; why on stdout, for staff.
+#[test]
+fn no_mark_from_mark_is_an_autograder_failure_not_a_zero() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let scripts = root.join("autograder-zip");
+    let wrote = harness(root)
+        .args(["gradescope-autograder", "--spec", "boxes", "--out"])
+        .arg(&scripts)
+        .output()
+        .expect("runs");
+    assert_eq!(wrote.status.code(), Some(0), "{}", said(&wrote));
+    for (status, says) in [
+        (3, "autograder: ENVIRONMENT FAILURE (mark exit 3)"),
+        (
+            2,
+            "the harness could not mark this submission (mark exit 2)",
+        ),
+    ] {
+        let tree = root.join(format!("tree-{status}"));
+        write(
+            &tree.join("submission/main.c"),
+            b"int main(void) { return 0; }\n",
+        );
+        write(&tree.join("results/results.json"), b"{\"score\": 9}\n");
+        // A `mark` that writes nothing and ends with `status`.
+        let fake = root.join(format!("fake-{status}"));
+        write(&fake, format!("#!/bin/sh\nexit {status}\n").as_bytes());
+        std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .expect("chmod");
+        let out = std::process::Command::new(scripts.join("run_autograder"))
+            .env("AUTOGRADER_ROOT", &tree)
+            .env("AUTOGRADER_HARNESS", &fake)
+            .env("TMPDIR", root)
+            .output()
+            .expect("run_autograder runs");
+        assert_eq!(out.status.code(), Some(1), "{}", said(&out));
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains(says),
+            "{}",
+            said(&out)
+        );
+        assert!(!tree.join("results/results.json").exists());
+    }
+}
