@@ -99,8 +99,8 @@ fn no_gradescope_mark(path: &Path, why: &str) -> Result<(), String> {
     }
     eprintln!(
         "--gradescope: no {} written: {why}. Gradescope shows the autograder failed (no \
-         score, nothing charged); fix the machine and re-run the autograder \
-         (docs/staff.md, \"Gradescope autograder\")",
+         score, nothing charged); fix what failed (the machine, the suite) and re-run the \
+         autograder (docs/staff.md, \"Gradescope autograder\")",
         path.display()
     );
     Ok(())
