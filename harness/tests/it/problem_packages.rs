@@ -402,8 +402,12 @@ fn mark_builds_each_submission_in_its_own_language() {
         ),
         "{csv}"
     );
-    // A compile error is the student's build failure, never the machine's.
+    // Nor a Gradescope mark: the autograder fails rather than give a 0.
+    assert!(!out.join("submissions/cy/gradescope.json").exists());
+    // A compile error is the student's build failure, never the machine's
+    // (its Gradescope file gives 0 and the compiler's error).
     assert!(row("di").starts_with("di,,,,failed,0,0,0,0,"), "{csv}");
+    assert!(out.join("submissions/di/gradescope.json").exists());
     assert!(!text.contains(": di") && !text.contains("di,"), "{text}");
     // A script runs untouched behind the launcher: what the reproduce
     // line runs names the student's own file and line, not a copy
