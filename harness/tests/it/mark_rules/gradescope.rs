@@ -106,10 +106,9 @@ fn setup_installs_the_release_archive(root: &Path, scripts: &Path, archive: &str
     assert!(prefix.join("bin/boxes-harness").is_file());
 }
 
-#[test]
-fn the_gradescope_autograder_runs_against_a_fake_tree() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let root = dir.path();
+/// `gradescope-autograder --spec boxes` written into `root/autograder-zip`:
+/// that folder and what the command said.
+fn autograder(root: &Path) -> (std::path::PathBuf, std::process::Output) {
     let scripts = root.join("autograder-zip");
     let wrote = harness(root)
         .args(["gradescope-autograder", "--spec", "boxes", "--out"])
@@ -117,6 +116,14 @@ fn the_gradescope_autograder_runs_against_a_fake_tree() {
         .output()
         .expect("runs");
     assert_eq!(wrote.status.code(), Some(0), "{}", said(&wrote));
+    (scripts, wrote)
+}
+
+#[test]
+fn the_gradescope_autograder_runs_against_a_fake_tree() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let (scripts, wrote) = autograder(root);
     let said_wrote = String::from_utf8_lossy(&wrote.stdout);
     let archive = format!(
         "boxes-harness-{}-x86_64-unknown-linux-gnu",
@@ -295,13 +302,7 @@ fn gradescope_is_written_when_the_program_cannot_start() {
 fn no_mark_from_mark_is_an_autograder_failure_not_a_zero() {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path();
-    let scripts = root.join("autograder-zip");
-    let wrote = harness(root)
-        .args(["gradescope-autograder", "--spec", "boxes", "--out"])
-        .arg(&scripts)
-        .output()
-        .expect("runs");
-    assert_eq!(wrote.status.code(), Some(0), "{}", said(&wrote));
+    let (scripts, _) = autograder(root);
     for (status, says) in [
         (3, "autograder: ENVIRONMENT FAILURE (mark exit 3)"),
         (
