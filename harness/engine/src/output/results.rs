@@ -2,7 +2,8 @@
 //! results (never from rendered text): `--results PATH` writes a JSON
 //! document whose schema is published as `cases/results.schema.json`, and
 //! `--gradescope PATH` writes Gradescope's autograder `results.json` (one
-//! test per marking category, each with its output).
+//! test per marking category, each with its output; none for a run with
+//! a case not judged: [`not_gradable`]).
 //!
 //! One piece: the `--results` and `--gradescope` documents are built
 //! from the same records, and the published JSON schema is derived from
