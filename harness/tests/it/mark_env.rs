@@ -315,6 +315,15 @@ fn a_runtime_that_never_starts_is_no_verdict_in_any_output() {
         said.contains("--gradescope: no ") && said.contains("1 case(s) not judged"),
         "{said}"
     );
+    assert!(
+        said.contains("ENVIRONMENT FAILURE: the program's runtime could not start"),
+        "{said}"
+    );
+    let report = String::from_utf8_lossy(&ran.stdout);
+    assert!(
+        report.contains("failures by cause: 0 failed case(s), 1 case(s) not judged"),
+        "{report}"
+    );
     assert!(!out.join("gradescope.json").exists());
     let junit = std::fs::read_to_string(out.join("junit.xml")).expect("junit");
     assert!(
