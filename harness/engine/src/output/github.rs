@@ -178,7 +178,7 @@ pub fn summary(doc: &Results, results: &[CaseResult]) -> String {
             row.passed,
             row.total,
             if row.errors > 0 {
-                format!(" ({} could not be run)", row.errors)
+                format!(" ({} not judged)", row.errors)
             } else {
                 String::new()
             }
