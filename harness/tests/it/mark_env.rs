@@ -288,6 +288,11 @@ fn a_runtime_that_never_starts_is_no_verdict_in_any_output() {
         "{results}"
     );
     assert!(!subs.join("alice/gradescope.json").exists());
+    let page = std::fs::read_to_string(subs.join("alice/report.html")).expect("report.html");
+    assert!(
+        page.contains("1 case(s) not passed in all (1 of them not judged: the environment"),
+        "{page}"
+    );
     assert!(subs.join("bob/gradescope.json").exists());
 
     // `run` of alice's program with every machine output: a stale
