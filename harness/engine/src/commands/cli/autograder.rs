@@ -5,8 +5,9 @@
 //! is pinned to the harness that wrote it); `run_autograder` builds
 //! `/autograder/submission` with the pack's course line and runs the suite
 //! on it through `mark` (one submission), then copies its Gradescope
-//! document to `/autograder/results/results.json`, which exists whatever
-//! happened (a build that fails gives score 0 and the build's output).
+//! document to `/autograder/results/results.json` (a build that fails
+//! gives score 0 and the build's output; a mark the environment struck,
+//! none: Gradescope's autograder failure, never a 0 for the machine).
 //! `--memcheck` is written into both of its `mark` lines (and under
 //! `valgrind`, valgrind into `setup.sh`'s install). The
 //! root is `$AUTOGRADER_ROOT` when set (and the harness
