@@ -312,6 +312,7 @@ fn a_runtime_that_never_starts_is_no_verdict_in_any_output() {
         .arg(out.join("gradescope.json"))
         .arg("--prairielearn")
         .arg(out.join("pl.json"))
+        .arg("-v")
         .output()
         .expect("run");
     let said = String::from_utf8_lossy(&ran.stderr);
@@ -327,6 +328,12 @@ fn a_runtime_that_never_starts_is_no_verdict_in_any_output() {
     let report = String::from_utf8_lossy(&ran.stdout);
     assert!(
         report.contains("failures by cause: 0 failed case(s), 1 case(s) not judged"),
+        "{report}"
+    );
+    // libtest's own line (`-v`) knows only `ok` and `FAILED`: its message
+    // says the case was not judged.
+    assert!(
+        report.contains("not judged: environment: the program's runtime could not start"),
         "{report}"
     );
     assert!(!out.join("gradescope.json").exists());
