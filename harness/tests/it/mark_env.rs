@@ -240,12 +240,17 @@ fn a_mark_the_environment_struck_is_never_kept() {
 const NO_START: &str = "#!/bin/sh\necho 'Error occurred during initialization of VM' >&2\necho \
                         'Could not reserve enough space for 6172672KB object heap' >&2\nexit 1\n";
 
+/// A blessed toy pack and alice's program whose runtime never starts.
+fn no_start(dir: &Path) {
+    pack(dir, "same");
+    bless(dir);
+    write(&dir.join("subs/alice/prog.sh"), NO_START);
+}
+
 #[test]
-fn a_runtime_that_never_starts_is_no_verdict_in_any_output() {
+fn a_runtime_that_never_starts_is_no_verdict_in_mark() {
     let dir = tempfile::tempdir().expect("temp dir");
-    pack(dir.path(), "same");
-    bless(dir.path());
-    write(&dir.path().join("subs/alice/prog.sh"), NO_START);
+    no_start(dir.path());
     write(
         &dir.path().join("subs/bob/prog.sh"),
         "#!/bin/sh\necho same\n",
@@ -294,9 +299,14 @@ fn a_runtime_that_never_starts_is_no_verdict_in_any_output() {
         "{page}"
     );
     assert!(subs.join("bob/gradescope.json").exists());
+}
 
-    // `run` of alice's program with every machine output: a stale
-    // Gradescope file is removed, not left to be uploaded.
+/// `run` of alice's program with every machine output: a stale
+/// Gradescope file is removed, not left to be uploaded.
+#[test]
+fn a_runtime_that_never_starts_is_no_verdict_in_run() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    no_start(dir.path());
     let out = dir.path().join("out");
     write(&out.join("gradescope.json"), "{\"score\": 1}\n");
     let prog = dir.path().join("subs/alice/prog.sh");
