@@ -1,6 +1,8 @@
 //! `mark` on small folder packs: a kept mark is re-used only when nothing
 //! it depends on changed (the model, the suite, the pack), and a re-mark
-//! says what did (docs/mark.md, "Stale marks").
+//! says what did (docs/mark.md, "Stale marks"); a case the environment
+//! struck (a module missing, a runtime that never starts) is no verdict
+//! in any output (docs/mark.md, "Environment failures").
 
 #![expect(
     clippy::expect_used,
