@@ -298,19 +298,30 @@ pub fn render_warnings(results: &[CaseResult], style: Style, examples: bool) -> 
 
 fn render_with(results: &[CaseResult], style: Style, examples: bool) -> String {
     let groups = groups(results);
-    // A case may count under several causes: count it once.
+    // A case may count under several causes: count it once. A case the
+    // environment struck is not the program's failure: counted apart.
+    let struck = results
+        .iter()
+        .filter(|r| r.verdict.struck().is_some())
+        .count();
     let failed = results
         .iter()
         .filter(|r| matches!(r.verdict, Verdict::Failed(_)))
-        .count();
-    if failed == 0 {
+        .count()
+        - struck;
+    if failed + struck == 0 {
         return String::new();
     }
+    let not_judged = if struck > 0 {
+        format!(", {struck} case(s) not judged (the environment's failure, not the program's)")
+    } else {
+        String::new()
+    };
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "\n{} {failed} failed case(s), {} cause(s), the most common first (`#` stands for any \
-         number; the score still counts every case):",
+        "\n{} {failed} failed case(s){not_judged}, {} cause(s), the most common first (`#` \
+         stands for any number; the score still counts every case):",
         style.paint("1", "failures by cause:"),
         groups.len()
     );

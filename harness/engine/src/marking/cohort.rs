@@ -339,7 +339,7 @@ fn case_shares(built: &[&SubmissionMark]) -> Vec<CaseShare> {
                     share.judged += 1;
                 }
                 VerdictKind::Passed => share.judged += 1,
-                VerdictKind::Error => {}
+                VerdictKind::Environment | VerdictKind::Error => {}
             }
         }
     }

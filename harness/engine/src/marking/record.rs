@@ -215,13 +215,8 @@ impl SubmissionMark {
         self.total = results.score.earned;
         self.max = results.score.max;
         // A case the environment struck is not judged, like one the
-        // harness could not run: neither passed nor failed.
-        let struck: Vec<&str> = results
-            .causes
-            .iter()
-            .filter(|c| crate::judge::environment::told(&c.cause).is_some())
-            .flat_map(|c| c.cases.iter().map(String::as_str))
-            .collect();
+        // harness could not run: neither passed nor failed (its verdict
+        // says so: `environment`).
         self.cases = results
             .cases
             .iter()
@@ -230,11 +225,7 @@ impl SubmissionMark {
                 category: c.category.clone(),
                 ambiguous: c.tags.iter().any(|t| t == "ambiguous"),
                 rules: c.rules.clone(),
-                verdict: if struck.contains(&c.name.as_str()) {
-                    VerdictKind::Error
-                } else {
-                    c.verdict
-                },
+                verdict: c.verdict,
             })
             .collect();
         let charged = self.cases.iter().filter(|c| strict || !c.ambiguous);
@@ -243,7 +234,7 @@ impl SubmissionMark {
             match c.verdict {
                 VerdictKind::Passed => passed += 1,
                 VerdictKind::Failed => failed += 1,
-                VerdictKind::Error => errors += 1,
+                VerdictKind::Environment | VerdictKind::Error => errors += 1,
             }
         }
         (self.passed, self.failed, self.errors) = (passed, failed, errors);

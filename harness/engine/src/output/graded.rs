@@ -9,13 +9,13 @@ use crate::model::schema::Suite;
 
 /// For each category of `suite`, in order, what its grader gives it from
 /// `results` (`None`: no grader, or no case of it counted). A case counts
-/// as the score table counts it: not an error, not ambiguous unless
-/// `strict`.
+/// as the score table counts it: judged (not an error, not struck by the
+/// environment), not ambiguous unless `strict`.
 pub fn earned(suite: &Suite, results: &[&CaseResult], strict: bool) -> Vec<Option<f64>> {
     let mut sorted: Vec<&CaseResult> = results
         .iter()
         .copied()
-        .filter(|r| (!r.ambiguous || strict) && !matches!(r.verdict, Verdict::Error(_)))
+        .filter(|r| (!r.ambiguous || strict) && r.verdict.judged())
         .collect();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
     suite

@@ -5,8 +5,9 @@
 //! is pinned to the harness that wrote it); `run_autograder` builds
 //! `/autograder/submission` with the pack's course line and runs the suite
 //! on it through `mark` (one submission), then copies its Gradescope
-//! document to `/autograder/results/results.json`, which exists whatever
-//! happened (a build that fails gives score 0 and the build's output).
+//! document to `/autograder/results/results.json` (a build that fails
+//! gives score 0 and the build's output; a mark the environment struck,
+//! none: Gradescope's autograder failure, never a 0 for the machine).
 //! `--memcheck` is written into both of its `mark` lines (and under
 //! `valgrind`, valgrind into `setup.sh`'s install). A pack on disk (a
 //! folder pack, a problem package's folder or `.zip`) travels in the zip
@@ -151,10 +152,21 @@ fn run_autograder(program: &str, spec: &str, memcheck: Option<Memcheck>) -> Stri
          if [ -f \"$done/gradescope.json\" ]; then\n\
          \x20   cp \"$done/gradescope.json\" \"$root/results/results.json\"\n\
          \x20   cat \"$done/report.txt\" 2>/dev/null\n\
-         else\n\
-         \x20   printf '{{\"score\": 0, \"output\": \"The autograder could not mark this submission (status %s): ask your instructor.\", \"tests\": []}}\\n' \"$status\" > \"$root/results/results.json\"\n\
+         \x20   exit 0\n\
          fi\n\
-         exit 0\n"
+         # No mark: the environment struck a case (exit 3: a runtime that could not\n\
+         # start, a module or compiler this image lacks) or the harness could not mark\n\
+         # it (exit 2). No results.json: Gradescope shows \"The autograder failed to\n\
+         # execute correctly\" with no score (never a 0 charged for the machine), and\n\
+         # staff read why here. Fix the image, then \"Rerun autograder\".\n\
+         rm -f \"$root/results/results.json\"\n\
+         cat \"$done/report.txt\" 2>/dev/null\n\
+         if [ \"$status\" -eq 3 ]; then\n\
+         \x20   echo \"autograder: ENVIRONMENT FAILURE (mark exit 3): not the submission's fault; no mark given. Fix this image and rerun the autograder.\"\n\
+         else\n\
+         \x20   echo \"autograder: the harness could not mark this submission (mark exit $status): no mark given; rerun the autograder once fixed.\"\n\
+         fi\n\
+         exit 1\n"
     )
 }
 

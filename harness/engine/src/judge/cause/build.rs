@@ -133,9 +133,17 @@ impl Cause {
 
     /// Whether the run failed for the marker's environment.
     pub fn is_environment(&self) -> bool {
-        self.parts
-            .iter()
-            .any(|p| matches!(p.edit, Edit::Environment(_)))
+        self.environment_why().is_some()
+    }
+
+    /// What the marker's environment lacked or how it failed the run
+    /// (`cannot import `tabulate`: not installed where the marks run`),
+    /// when it did: what every machine output says of a case it struck.
+    pub fn environment_why(&self) -> Option<&str> {
+        self.parts.iter().find_map(|p| match &p.edit {
+            Edit::Environment(why) => Some(why.as_str()),
+            _ => None,
+        })
     }
 
     /// How bad the departure is, for ordering causes met equally often:
