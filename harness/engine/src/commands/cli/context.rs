@@ -62,6 +62,10 @@ pub(super) struct Context {
     /// `--strict`: tolerances forgive nothing (what they would have is
     /// listed).
     pub(super) strict: bool,
+    /// Runs of the program whose own code ran, and the cases whose runs
+    /// never started, decided once every case has run (`unstarted.rs`).
+    pub(super) started: std::sync::atomic::AtomicUsize,
+    pub(super) unstarted: Mutex<Vec<super::unstarted::Unstarted>>,
 }
 
 /// The state every trial shares.
@@ -124,6 +128,8 @@ pub(super) fn context(
         memcheck: cli.memcheck,
         checkers,
         strict: cli.strict,
+        started: std::sync::atomic::AtomicUsize::new(0),
+        unstarted: Mutex::new(Vec::new()),
     })
 }
 

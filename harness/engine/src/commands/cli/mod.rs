@@ -39,6 +39,7 @@ mod runner;
 mod settle;
 mod told;
 mod trials;
+mod unstarted;
 
 use std::ffi::OsString;
 use std::io::Write as _;

@@ -45,6 +45,19 @@ pub(super) fn converse(
         Ok(c) => c,
         Err(e) => return Verdict::Error(format!("{}: {e}", file.display())),
     };
+    if let Some(no) = conversation.no_start {
+        let notes = Notes {
+            summary: case.summary.clone(),
+            rules: case.rules.clone(),
+            ..Notes::default()
+        };
+        let lack = crate::judge::environment::Lack::Start(no);
+        return Verdict::Failed(Box::new(crate::judge::environment::failure(
+            &lack,
+            &[],
+            notes,
+        )));
+    }
     if conversation.exchanges.is_empty() {
         return Verdict::Passed;
     }

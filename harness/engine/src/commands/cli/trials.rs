@@ -122,16 +122,7 @@ pub(super) fn job(
                     .filter(|_| !aside.secret)
                     .and_then(|c| c.hint.clone());
                 let verdict = check_one(&ctx, &file, parsed, suite, &mut result.actual, &mut aside);
-                result.deductions = crate::judge::verdict::deductions(&aside.forgiven);
-                for d in &mut result.deductions {
-                    d.hint.clone_from(&hint);
-                }
-                result.forgiven = aside
-                    .forgiven
-                    .iter()
-                    .map(|f| format!("{} compared {}", f.part, f.how))
-                    .collect();
-                result.warning = aside.warning;
+                set_aside(&mut result, aside, hint.as_ref());
                 verdict
             }
         } else {
@@ -167,6 +158,22 @@ pub(super) fn job(
         ignored,
         run,
     }
+}
+
+/// Puts in `result` what its verdict left `aside`: the departures forgiven
+/// (as deductions under `--strict`, each with the case's `hint`) and the
+/// warning.
+pub(super) fn set_aside(result: &mut CaseResult, aside: Aside, hint: Option<&String>) {
+    result.deductions = crate::judge::verdict::deductions(&aside.forgiven);
+    for d in &mut result.deductions {
+        d.hint = hint.cloned();
+    }
+    result.forgiven = aside
+        .forgiven
+        .iter()
+        .map(|f| format!("{} compared {}", f.part, f.how))
+        .collect();
+    result.warning = aside.warning;
 }
 
 /// Whether a case is secret: its own `visibility`, else its category's
@@ -238,6 +245,21 @@ pub(super) fn check_one(
                 // A timeout is charged only once confirmed (confirm.rs),
                 // as few times per cause as settle.rs allows.
                 Ok((outcome, how)) => {
+                    // A run that never started is decided once every case
+                    // has run (unstarted.rs).
+                    super::unstarted::note(ctx, &outcome, || super::unstarted::Unstarted {
+                        name: file.name().to_owned(),
+                        inv: inv.clone(),
+                        judge: {
+                            let (file, case, inv) = (file.clone(), case.clone(), inv.clone());
+                            let expected = expected.clone();
+                            Box::new(move |ctx, outcome, aside| {
+                                judge(ctx, &file, &case, &inv, &expected, outcome, aside)
+                            })
+                        },
+                        secret: aside.secret,
+                        hint: case.hint.clone().filter(|_| !aside.secret),
+                    });
                     let run = settle::Run {
                         name: file.name(),
                         reference: reference_time(&case),

@@ -106,7 +106,7 @@ impl CaseDriver for Driver {
             kill_after: limit,
             output_cap: self.output_cap,
         };
-        let r = super::interactive::run_case(
+        let r = super::interactive::run_case_started(
             program,
             &self.validator,
             &case.input,
@@ -115,6 +115,16 @@ impl CaseDriver for Driver {
             limits,
         )
         .map_err(|Fault(f)| format!("case data/{name}: {f} (a fault of the package)"))?;
+        // The program's runtime never started: no verdict on it.
+        let r = match r {
+            Ok(r) => r,
+            Err(no) => {
+                return Ok(Conversation {
+                    no_start: Some(no),
+                    ..Conversation::default()
+                });
+            }
+        };
         if let Some(score) = r.score {
             return Err(format!(
                 "case data/{name}: {}",
@@ -133,6 +143,7 @@ impl CaseDriver for Driver {
                     exchanges: Vec::new(),
                     reproduce: String::new(),
                     ending,
+                    no_start: None,
                 });
             }
             Verdict::WrongAnswer => format!("the output validator: {}", r.reason),
@@ -149,6 +160,7 @@ impl CaseDriver for Driver {
             }],
             reproduce: String::new(),
             ending,
+            no_start: None,
         })
     }
 }

@@ -133,7 +133,9 @@ fn start_validator(
 }
 
 /// Runs one case: `program` contained, joined to `validator`, on `input`
-/// (the validator's; the program never sees it nor `answer`).
+/// (the validator's; the program never sees it nor `answer`). A program
+/// whose runtime never started is a fault here (no verdict on it):
+/// [`run_case_started`] tells it apart.
 pub fn run_case(
     program: &Target,
     validator: &Target,
@@ -142,6 +144,44 @@ pub fn run_case(
     flags: &[String],
     limits: CaseLimits,
 ) -> Result<CaseResult, Fault> {
+    run_case_started(program, validator, input, answer, flags, limits)?
+        .map_err(|no| Fault(no.to_string()))
+}
+
+/// [`run_case`], with `Err(NoStart)` where the program's runtime never
+/// started ([`run::start`]): the conversation, validator and all, is
+/// started afresh up to [`run::start::TRIES`] times, as a run is.
+pub fn run_case_started(
+    program: &Target,
+    validator: &Target,
+    input: &[u8],
+    answer: &[u8],
+    flags: &[String],
+    limits: CaseLimits,
+) -> Result<Result<CaseResult, run::NoStart>, Fault> {
+    let mut tries = 1;
+    loop {
+        match converse_once(program, validator, (input, answer, flags), limits)? {
+            Err(said) if tries >= run::start::TRIES => {
+                return Ok(Err(run::NoStart { said, tries }));
+            }
+            Err(_) => {
+                std::thread::sleep(run::start::PAUSE * tries);
+                tries += 1;
+            }
+            Ok(result) => return Ok(Ok(result)),
+        }
+    }
+}
+
+/// One conversation; `Err` says what told that the program's runtime
+/// never started.
+fn converse_once(
+    program: &Target,
+    validator: &Target,
+    (input, answer, flags): (&[u8], &[u8], &[String]),
+    limits: CaseLimits,
+) -> Result<Result<CaseResult, String>, Fault> {
     // Program → validator, validator → program.
     let (from_prog, prog_out) = std::io::pipe().map_err(|e| fault("a pipe", e))?;
     let (prog_in, to_prog) = std::io::pipe().map_err(|e| fault("a pipe", e))?;
@@ -152,6 +192,12 @@ pub fn run_case(
     inv.output_cap = limits.output_cap;
     let ran = run::run_joined(&inv, prog_in.into(), prog_out.into());
     let (outcome, activity) = ran.map_err(|e| Fault(format!("cannot run the program: {e}")))?;
+    // Its stdout went to the validator: what it wrote there is unknown,
+    // its start-up message, its ending and its CPU time tell.
+    if let Some(said) = run::start::failed_to_start(&outcome) {
+        side.kill();
+        return Ok(Err(said));
+    }
     let runtime = activity.cpu.unwrap_or(outcome.elapsed);
     let result = |verdict, reason: String, score| CaseResult {
         verdict,
@@ -160,17 +206,17 @@ pub fn run_case(
         reason,
     };
     if let Ending::TimedOut { after, .. } = outcome.ending {
-        return Ok(CaseResult {
+        return Ok(Ok(CaseResult {
             runtime: after,
             ..result(
                 Verdict::TimeLimitExceeded,
                 format!("killed after {:.2} s", after.as_secs_f64()),
                 None,
             )
-        });
+        }));
     }
     if runtime > limits.time_limit {
-        return Ok(result(
+        return Ok(Ok(result(
             Verdict::TimeLimitExceeded,
             format!(
                 "{:.2} s, over the time limit of {:.2} s",
@@ -178,7 +224,7 @@ pub fn run_case(
                 limits.time_limit.as_secs_f64()
             ),
             None,
-        ));
+        )));
     }
     let status = side.wait_until(Instant::now() + VALIDATOR_GRACE);
     side.kill();
@@ -208,7 +254,7 @@ pub fn run_case(
     if verdict == Verdict::Accepted && outcome.ending != Ending::Exited(0) {
         let said = String::from_utf8_lossy(&outcome.stderr);
         let last = said.lines().rev().find(|l| !l.trim().is_empty());
-        return Ok(result(
+        return Ok(Ok(result(
             Verdict::RunTimeError,
             match last {
                 Some(l) => format!(
@@ -219,9 +265,9 @@ pub fn run_case(
                 None => outcome.ending.to_string(),
             },
             None,
-        ));
+        )));
     }
-    Ok(result(verdict, reason, score))
+    Ok(Ok(result(verdict, reason, score)))
 }
 
 /// A validator's fault with the last lines of its stderr (a traceback).
