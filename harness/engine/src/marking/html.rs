@@ -122,17 +122,22 @@ pub fn index(c: &Cohort) -> String {
     let _ = write!(
         b,
         "<h1>{} — {} submissions</h1>\n<p class=\"muted\" id=\"header\">suite {} (content \
-         <code>{}</code>); built with <code>{}</code>; {} built; mean {} and median {} of {} \
-         marks</p>\n",
+         <code>{}</code>); built with <code>{}</code>; {} built; {}</p>\n",
         esc(&c.suite.spec),
         c.submissions,
         esc(&c.suite.suite),
         esc(&c.suite.content_hash),
         esc(&c.suite.build),
         c.built,
-        mark(c.mean),
-        mark(c.median),
-        mark(c.max),
+        match (c.mean, c.median) {
+            (Some(mean), Some(median)) => format!(
+                "mean {} and median {} of {} marks",
+                mark(mean),
+                mark(median),
+                mark(c.max)
+            ),
+            _ => format!("no row judged (of {} marks): no mean", mark(c.max)),
+        },
     );
     environment_banner(c, &mut b);
     unmarked_banner(c, &mut b);
@@ -164,7 +169,7 @@ pub fn index(c: &Cohort) -> String {
             b,
             "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
             esc(&cat.name),
-            mark(cat.mean),
+            cat.mean.map_or_else(|| "none judged".to_owned(), mark),
             mark(cat.marks)
         );
     }

@@ -15,6 +15,16 @@ use super::intake::Student;
 pub const FORMAT: &str = "conformance-mark/4";
 
 /// A submission's mark.
+/// How an environment failure that is the pack's own fault (a checker
+/// that crashed, a model run that failed) begins: fixed in the pack and
+/// blessed, not installed where the marks run.
+pub const PACK_FAULT: &str = "a fault of the pack, not of the program: ";
+
+/// Whether an environment failure (as a row keeps it) is the pack's.
+pub fn is_pack_fault(why: &str) -> bool {
+    why.starts_with(PACK_FAULT)
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SubmissionMark {
@@ -259,8 +269,11 @@ impl SubmissionMark {
                 .filter(|c| c.verdict == VerdictKind::Error)
                 .filter_map(|c| c.error.as_deref())
                 .map(|e| {
+                    // Its first line may end where its detail (a
+                    // traceback) begins: said alone, without the colon.
                     let first = e.lines().next().unwrap_or_default();
-                    format!("a fault of the pack, not of the program: {first}")
+                    let first = first.trim_end().trim_end_matches(':');
+                    format!("{PACK_FAULT}{first}")
                 }),
         );
         self.environment.dedup();

@@ -214,11 +214,10 @@ pub fn mark(
     match write_class_view(&shared.out, &shared.suite, &marks, cli.partition, &class) {
         Ok(view) => {
             say!(
-                "{program} mark: {} submission(s), {} built, mean {} of {}: {}",
+                "{program} mark: {} submission(s), {} built, {}: {}",
                 view.submissions,
                 view.built,
-                view.mean,
-                view.max,
+                view.mean_said(),
                 shared.out.join("index.html").display()
             );
         }
@@ -230,13 +229,7 @@ pub fn mark(
         .map(|m| m.id.as_str())
         .collect();
     if !struck.is_empty() {
-        say!(
-            "{program} mark: ENVIRONMENT FAILURE: {} submission(s) failed for what this machine \
-             lacks, not for their own bugs ({}): do not publish these marks; install what is \
-             missing where the marks run and mark again",
-            struck.len(),
-            struck.join(", ")
-        );
+        say!("{program} mark: {}", struck_said(&marks, &struck));
         for e in super::cohort::build(&shared.suite, &marks).environment {
             say!(
                 "{program} mark:   {}: {}",
@@ -262,6 +255,38 @@ pub fn mark(
         return exit::code(exit::ENVIRONMENT);
     }
     exit::code(exit::PASSED)
+}
+
+/// What `mark` says of the submissions the environment or the pack
+/// struck (`struck`, their ids): the pack's faults are fixed in the pack
+/// and blessed, what the machine lacks is installed where the marks run.
+fn struck_said(marks: &[super::record::SubmissionMark], struck: &[&str]) -> String {
+    let whys = || marks.iter().flat_map(|m| m.environment.iter());
+    let pack = whys().any(|w| super::record::is_pack_fault(w));
+    let machine = whys().any(|w| !super::record::is_pack_fault(w));
+    let what = match (pack, machine) {
+        (true, false) => "for a fault of the pack (a checker or model run that failed), not for \
+                          their own bugs"
+            .to_owned(),
+        (false, _) => "for what this machine lacks, not for their own bugs".to_owned(),
+        (true, true) => "for what this machine lacks or for a fault of the pack, not for their \
+                         own bugs"
+            .to_owned(),
+    };
+    let mut fix = Vec::new();
+    if pack {
+        fix.push("fix the pack, `bless` it");
+    }
+    if machine {
+        fix.push("install what is missing where the marks run");
+    }
+    format!(
+        "ENVIRONMENT FAILURE: {} submission(s) failed {what} ({}): do not publish these marks; \
+         {} and mark again",
+        struck.len(),
+        struck.join(", "),
+        fix.join(", ")
+    )
 }
 
 /// The parts every mark depends on: this harness, the suite, and what

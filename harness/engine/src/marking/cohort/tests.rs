@@ -94,7 +94,7 @@ fn the_class_view_counts_flags_and_shares() {
     assert_eq!((view.submissions, view.built), (4, 3));
     // 0, 5, 5, 10 of 10: bars 0, 5, 5 and the last.
     assert_eq!(view.histogram, [1, 0, 0, 0, 0, 2, 0, 0, 0, 1]);
-    assert_eq!((view.mean, view.median), (5.0, 5.0));
+    assert_eq!((view.mean, view.median), (Some(5.0), Some(5.0)));
     // Case a: failed by 2 of the 3 that built, flagged; b by none.
     assert_eq!(view.cases[0].name, "a");
     assert_eq!((view.cases[0].failed, view.cases[0].judged), (2, 3));
