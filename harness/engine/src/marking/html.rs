@@ -327,12 +327,36 @@ fn environment_banner(c: &Cohort, b: &mut String) {
     if c.environment.is_empty() {
         return;
     }
-    b.push_str(
+    let pack = c
+        .environment
+        .iter()
+        .any(|e| super::record::is_pack_fault(&e.cause));
+    let machine = c
+        .environment
+        .iter()
+        .any(|e| !super::record::is_pack_fault(&e.cause));
+    let mut fix = Vec::new();
+    if machine {
+        fix.push("Install what is missing where the marks run.");
+    }
+    if pack {
+        fix.push(
+            "A fault of the pack (a checker or a model run that failed) is fixed in the pack, \
+             which is then blessed again.",
+        );
+    }
+    let _ = write!(
+        b,
         "<div id=\"environment\" style=\"border:3px solid #b00;padding:0.5em 1em;margin:1em 0\">\
          <h2>Environment failures: do not publish these marks</h2>\n<p>These submissions failed \
-         for what the machine that marked them lacks, not for their own bugs. Install what is \
-         missing where the marks run, then mark again (their marks are re-made; the others \
+         for {}, not for their own bugs. {} Then mark again (their marks are re-made; the others \
          kept).</p>\n<ul>\n",
+        match (machine, pack) {
+            (true, true) => "what the machine that marked them lacks or a fault of the pack",
+            (false, true) => "a fault of the pack",
+            _ => "what the machine that marked them lacks",
+        },
+        fix.join(" ")
     );
     for e in &c.environment {
         let which: Vec<String> = e.submissions.iter().map(|s| esc(s)).collect();

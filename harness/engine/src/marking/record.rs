@@ -20,6 +20,14 @@ pub const FORMAT: &str = "conformance-mark/4";
 /// blessed, not installed where the marks run.
 pub const PACK_FAULT: &str = "a fault of the pack, not of the program: ";
 
+/// A case's error (the harness's words) as a row keeps it: the pack's
+/// fault, by its first line. That line may end where its detail (a
+/// traceback) begins: it is said without the colon.
+pub fn pack_fault(error: &str) -> String {
+    let first = error.lines().next().unwrap_or_default();
+    format!("{PACK_FAULT}{}", first.trim_end().trim_end_matches(':'))
+}
+
 /// Whether an environment failure (as a row keeps it) is the pack's.
 pub fn is_pack_fault(why: &str) -> bool {
     why.starts_with(PACK_FAULT)
@@ -268,13 +276,7 @@ impl SubmissionMark {
                 .iter()
                 .filter(|c| c.verdict == VerdictKind::Error)
                 .filter_map(|c| c.error.as_deref())
-                .map(|e| {
-                    // Its first line may end where its detail (a
-                    // traceback) begins: said alone, without the colon.
-                    let first = e.lines().next().unwrap_or_default();
-                    let first = first.trim_end().trim_end_matches(':');
-                    format!("{PACK_FAULT}{first}")
-                }),
+                .map(pack_fault),
         );
         self.environment.dedup();
         self.memory_warnings.clone_from(&results.warnings);

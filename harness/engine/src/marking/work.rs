@@ -370,3 +370,38 @@ fn select(program: &str, dir: &Path, cli: &MarkCli) -> Result<(Vec<Submission>, 
     }
     Ok((subs, class))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::marking::cohort::tests::sub;
+
+    #[test]
+    fn a_pack_fault_says_fix_the_pack_not_install_what_is_missing() {
+        let mut a = sub("a", 0.0, &[], None);
+        a.environment = vec![super::super::record::pack_fault("checker crashed:")];
+        let said = struck_said(&[a.clone()], &["a"]);
+        assert!(
+            said.contains("failed for a fault of the pack")
+                && said.contains("fix the pack, `bless` it and mark again"),
+            "{said}"
+        );
+        assert!(!said.contains("install"), "{said}");
+        let mut b = sub("b", 0.0, &[], None);
+        b.environment = vec!["cannot import `x`: not installed where the marks run".into()];
+        let said = struck_said(&[b.clone()], &["b"]);
+        assert!(
+            said.contains("failed for what this machine lacks"),
+            "{said}"
+        );
+        assert!(
+            said.contains("install what is missing where the marks run and mark again"),
+            "{said}"
+        );
+        let said = struck_said(&[a, b], &["a", "b"]);
+        assert!(
+            said.contains("fix the pack, `bless` it, install what is missing"),
+            "{said}"
+        );
+    }
+}

@@ -125,12 +125,20 @@ const SHORT_MEMORY_KIB: u64 = 256 * 1024;
 /// something a start needs: memory (`MemAvailable`), or tasks near the
 /// kernel's bound. Read by the harness, never told by the program.
 pub fn machine_short() -> Option<String> {
-    let meminfo = std::fs::read_to_string("/proc/meminfo").ok().unwrap_or_default();
+    let meminfo = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .unwrap_or_default();
     let field = |name: &str| {
         meminfo
             .lines()
             .find_map(|l| l.strip_prefix(name))
-            .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            .and_then(|rest| {
+                rest.trim()
+                    .trim_end_matches("kB")
+                    .trim()
+                    .parse::<u64>()
+                    .ok()
+            })
     };
     if let (Some(available), Some(total)) = (field("MemAvailable:"), field("MemTotal:"))
         && (available < SHORT_MEMORY_KIB || available < total / 20)
@@ -140,12 +148,10 @@ pub fn machine_short() -> Option<String> {
             available / 1024
         ));
     }
-    let tasks = std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .and_then(|l| {
-            let field = l.split_whitespace().nth(3)?;
-            field.split_once('/')?.1.parse::<u64>().ok()
-        });
+    let tasks = std::fs::read_to_string("/proc/loadavg").ok().and_then(|l| {
+        let field = l.split_whitespace().nth(3)?;
+        field.split_once('/')?.1.parse::<u64>().ok()
+    });
     let bound = std::fs::read_to_string("/proc/sys/kernel/threads-max")
         .ok()
         .and_then(|t| t.trim().parse::<u64>().ok());

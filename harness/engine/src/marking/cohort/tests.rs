@@ -182,3 +182,45 @@ fn marks_csv_shows_the_first_cause_as_its_worked_example_tells_it() {
         "stdout: `Sum: #` where `Sum: #` is expected"
     );
 }
+
+#[test]
+fn a_pack_fault_counts_its_cases_and_no_row_judged_gives_no_mean() {
+    let fault = crate::marking::record::pack_fault(
+        "checker `python3 check.py` on stdout: ended with status 1 with a traceback:\n  x\n",
+    );
+    assert_eq!(
+        fault,
+        "a fault of the pack, not of the program: checker `python3 check.py` on stdout: ended \
+         with status 1 with a traceback"
+    );
+    // Both cases struck by the pack: no total, no mean.
+    let mut struck = sub("a", 0.0, &[], None);
+    for c in &mut struck.cases {
+        c.verdict = VerdictKind::Error;
+    }
+    (struck.passed, struck.errors) = (0, 2);
+    struck.unjudged = vec!["all".into()];
+    struck.environment = vec![fault.clone()];
+    let view = build(&suite(), &[struck]);
+    assert_eq!((view.mean, view.median), (None, None));
+    assert_eq!(view.categories[0].mean, None);
+    assert_eq!(view.mean_said(), "no row judged (of 10 marks): no mean");
+    assert_eq!(view.environment.len(), 1);
+    assert_eq!(view.environment[0].cause, fault);
+    assert_eq!(view.environment[0].cases, 2);
+    let json = serde_json::to_string(&view).unwrap_or_default();
+    assert!(json.contains("\"mean\":null"), "{json}");
+    let index = crate::marking::html::index(&view);
+    assert!(!index.contains("traceback::"), "{index}");
+    assert!(
+        index.contains(
+            "failed for a fault of the pack, not for their own bugs. A fault of the pack"
+        ),
+        "{index}"
+    );
+    assert!(!index.contains("Install what is missing"), "{index}");
+    assert!(
+        index.contains("no row judged (of 10 marks): no mean"),
+        "{index}"
+    );
+}
