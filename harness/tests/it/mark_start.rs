@@ -69,13 +69,10 @@ fn pack(dir: &Path, model: &str) {
 
 const ECHO: &str = "read v; echo \"got $v\"\n";
 
-#[test]
-fn a_runtime_that_never_starts_is_struck_and_one_that_fakes_it_is_charged() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let d = dir.path();
-    pack(d, ECHO);
-    let (code, text) = run(d, &["bless", "--spec", "./pack"]);
-    assert_eq!(code, Some(0), "{text}");
+/// The class: alice never starts, bob is right, mallory and eve fake a
+/// start failure on case two, carol fails once then starts (counted in
+/// the file returned).
+fn submissions(d: &Path) -> std::path::PathBuf {
     let counter = d.join("counter");
     let subs = [
         // Never starts: the environment's.
@@ -104,6 +101,17 @@ fn a_runtime_that_never_starts_is_struck_and_one_that_fakes_it_is_charged() {
     for (who, script) in &subs {
         write(&d.join("subs").join(who).join("prog.sh"), script);
     }
+    counter
+}
+
+#[test]
+fn a_runtime_that_never_starts_is_struck_and_one_that_fakes_it_is_charged() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = dir.path();
+    pack(d, ECHO);
+    let (code, text) = run(d, &["bless", "--spec", "./pack"]);
+    assert_eq!(code, Some(0), "{text}");
+    let counter = submissions(d);
     let (code, text) = run(
         d,
         &[

@@ -68,6 +68,19 @@ pub struct Built {
     pub no_start: Option<run::NoStart>,
 }
 
+impl Built {
+    /// The environment's failure the build met, as a row keeps it: its
+    /// compiler's runtime never started.
+    pub fn environment(&self) -> Option<String> {
+        self.no_start.as_ref().map(|no| {
+            format!(
+                "the build's runtime could not start where the marks run ({} runs): {}",
+                no.tries, no.said
+            )
+        })
+    }
+}
+
 /// Lines of `log` that report a compiler warning.
 pub fn count_warnings(log: &[u8]) -> usize {
     log.split(|&b| b == b'\n')

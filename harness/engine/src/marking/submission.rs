@@ -259,14 +259,9 @@ fn fill(
         flags,
     )?;
     write("build.log", &built.log)?;
-    if let Some(no) = &built.no_start {
-        // Not the student's build: the machine could not start its
-        // compiler. Nothing is charged and `mark` exits non-zero.
-        mark.environment = vec![format!(
-            "the build's runtime could not start where the marks run ({} runs): {}",
-            no.tries, no.said
-        )];
-    }
+    // Not the student's build where the machine could not start its
+    // compiler: nothing charged, and `mark` exits non-zero.
+    mark.environment.extend(built.environment());
     mark.build = built.status;
     mark.warnings = built.warnings;
     mark.reason = built.reason;

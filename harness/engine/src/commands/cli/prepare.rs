@@ -45,6 +45,22 @@ pub(super) fn converse(
         Ok(c) => c,
         Err(e) => return Verdict::Error(format!("{}: {e}", file.display())),
     };
+    // A program that never started is decided once every case has run
+    // (unstarted.rs).
+    super::unstarted::note(ctx, conversation.no_start.as_ref(), || {
+        super::unstarted::of_conversation(file, case, script)
+    });
+    spoken(ctx, file, case, conversation)
+}
+
+/// The verdict on a conversation: passed, failed, or the environment's
+/// where the program's runtime never started.
+pub(super) fn spoken(
+    ctx: &Context,
+    file: &CaseFile,
+    case: &Case,
+    conversation: Conversation,
+) -> Verdict {
     if let Some(no) = conversation.no_start {
         let notes = Notes {
             summary: case.summary.clone(),

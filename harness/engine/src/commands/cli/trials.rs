@@ -247,18 +247,8 @@ pub(super) fn check_one(
                 Ok((outcome, how)) => {
                     // A run that never started is decided once every case
                     // has run (unstarted.rs).
-                    super::unstarted::note(ctx, &outcome, || super::unstarted::Unstarted {
-                        name: file.name().to_owned(),
-                        inv: inv.clone(),
-                        judge: {
-                            let (file, case, inv) = (file.clone(), case.clone(), inv.clone());
-                            let expected = expected.clone();
-                            Box::new(move |ctx, outcome, aside| {
-                                judge(ctx, &file, &case, &inv, &expected, outcome, aside)
-                            })
-                        },
-                        secret: aside.secret,
-                        hint: case.hint.clone().filter(|_| !aside.secret),
+                    super::unstarted::note(ctx, outcome.no_start.as_ref(), || {
+                        super::unstarted::of_run((file, &case), &inv, &expected, aside.secret)
                     });
                     let run = settle::Run {
                         name: file.name(),

@@ -13,31 +13,35 @@
 use std::sync::PoisonError;
 use std::sync::atomic::Ordering;
 
-use crate::exec::run::{self, Ending, Invocation, Outcome};
+use crate::exec::run::{self, Ending, Invocation, NoStart};
 use crate::judge::verdict::{CaseResult, Verdict};
+use crate::model::case::Expectation;
+use crate::model::schema::Case;
+use crate::model::suite::CaseFile;
 
 use super::context::Context;
 use super::settle::Aside;
 
-/// A case to run again once every case has run, and how its verdict is
-/// then made.
+/// A case's verdict made again once every case has run, given how many
+/// runs of the program started: the verdict, how the run ended, and what
+/// the verdict left aside.
+pub(super) type Redo = Box<dyn FnOnce(&Context, usize) -> (Verdict, Option<Ending>, Aside) + Send>;
+
+/// A case to decide again once every case has run.
 pub(super) struct Unstarted {
     /// The case's name.
     pub(super) name: String,
-    /// The case's run.
-    pub(super) inv: Invocation,
-    /// Judges a run of it, putting what the verdict leaves aside.
-    pub(super) judge: Box<dyn FnOnce(&Context, Outcome, &mut Aside) -> Verdict + Send>,
-    /// The case is secret and the reader a student (no kit kept).
-    pub(super) secret: bool,
+    /// Runs it again and judges it.
+    pub(super) redo: Redo,
     /// The case's hint, for its deductions.
     pub(super) hint: Option<String>,
 }
 
-/// Notes a run of the program: its own code ran, or it never started
-/// (then `later` is kept to decide once every case has run).
-pub(super) fn note(ctx: &Context, outcome: &Outcome, later: impl FnOnce() -> Unstarted) {
-    if outcome.no_start.is_none() {
+/// Notes a run of the program (or a conversation with it): its own code
+/// ran, or it never started (`no_start`; then `later` is kept to decide
+/// once every case has run).
+pub(super) fn note(ctx: &Context, no_start: Option<&NoStart>, later: impl FnOnce() -> Unstarted) {
+    if no_start.is_none() {
         ctx.started.fetch_add(1, Ordering::Relaxed);
     } else {
         ctx.unstarted
@@ -45,6 +49,106 @@ pub(super) fn note(ctx: &Context, outcome: &Outcome, later: impl FnOnce() -> Uns
             .unwrap_or_else(PoisonError::into_inner)
             .push(later());
     }
+}
+
+/// The case `file` of a run `inv`, judged against `expected`, to run
+/// again once every case has run.
+pub(super) fn of_run(
+    (file, case): (&CaseFile, &Case),
+    inv: &Invocation,
+    expected: &Expectation,
+    secret: bool,
+) -> Unstarted {
+    let (file, case, inv, expected) = (file.clone(), case.clone(), inv.clone(), expected.clone());
+    let name = file.name().to_owned();
+    let hint = case.hint.clone().filter(|_| !secret);
+    let redo: Redo = Box::new(move |ctx, started| {
+        let mut aside = Aside {
+            secret,
+            ..Aside::default()
+        };
+        match run::run_with_activity(&inv) {
+            Err(e) => (
+                Verdict::Error(format!("{}: {e}", file.display())),
+                None,
+                aside,
+            ),
+            Ok((mut outcome, _)) => {
+                let charged = charge(&mut outcome.no_start, started);
+                let actual = Some(outcome.ending.clone());
+                let verdict =
+                    super::trials::judge(ctx, &file, &case, &inv, &expected, outcome, &mut aside);
+                (noted(verdict, charged), actual, aside)
+            }
+        }
+    });
+    Unstarted { name, redo, hint }
+}
+
+/// The conversation case `file` (its `script`), to drive again once
+/// every case has run.
+pub(super) fn of_conversation(
+    file: &CaseFile,
+    case: &Case,
+    script: &serde_json::Value,
+) -> Unstarted {
+    let (file, case, script) = (file.clone(), case.clone(), script.clone());
+    let name = file.name().to_owned();
+    let redo: Redo = Box::new(move |ctx, started| {
+        let driven = match &ctx.driver {
+            Some(driver) => driver.drive(&script, &ctx.target, ctx.settings),
+            None => Err("the pack runs no conversations".to_owned()),
+        };
+        let verdict = match driven {
+            Err(e) => Verdict::Error(format!("{}: {e}", file.display())),
+            Ok(mut conversation) => {
+                let charged = charge(&mut conversation.no_start, started);
+                noted(
+                    super::prepare::spoken(ctx, &file, &case, conversation),
+                    charged,
+                )
+            }
+        };
+        (verdict, None, Aside::default())
+    });
+    Unstarted {
+        name,
+        redo,
+        hint: None,
+    }
+}
+
+/// Whether a case whose run still never started (`no_start`), where
+/// `started` runs of the same program did, is charged as the program's:
+/// the note that says why, `no_start` then cleared. Not where the machine
+/// is short of memory or tasks now: the cause says so, and it stays the
+/// environment's.
+pub(super) fn charge(no_start: &mut Option<NoStart>, started: usize) -> Option<String> {
+    let no = no_start.as_mut()?;
+    if let Some(short) = run::start::machine_short() {
+        no.said = format!("{} ({short})", no.said);
+        return None;
+    }
+    let note = format!(
+        "its runtime said it could not start on this case ({} runs, then {} more after the \
+         other cases) yet started on {started} other run(s) of the same program: a start \
+         failure that follows the case is the program's",
+        no.tries, no.tries
+    );
+    *no_start = None;
+    Some(note)
+}
+
+/// `verdict` with `note` (why it is charged) beside its summary.
+pub(super) fn noted(mut verdict: Verdict, note: Option<String>) -> Verdict {
+    if let (Verdict::Failed(f), Some(note)) = (&mut verdict, note) {
+        f.summary = if f.summary.is_empty() {
+            note
+        } else {
+            format!("{} [{note}]", f.summary)
+        };
+    }
+    verdict
 }
 
 /// Decides the cases whose runs never started, in `results` (sorted by
@@ -61,45 +165,7 @@ pub(super) fn decide(ctx: &Context, results: &mut [CaseResult]) {
         let Some(result) = results.iter_mut().find(|r| r.name == case.name) else {
             continue;
         };
-        let mut aside = Aside {
-            secret: case.secret,
-            ..Aside::default()
-        };
-        let (verdict, actual) = match run::run_with_activity(&case.inv) {
-            Err(e) => (Verdict::Error(format!("{}: {e}", case.name)), None),
-            Ok((mut outcome, _)) => {
-                let charged = match outcome.no_start.as_mut() {
-                    None => None,
-                    Some(no) => match run::start::machine_short() {
-                        // The machine's: the cause says why.
-                        Some(short) => {
-                            no.said = format!("{} ({short})", no.said);
-                            None
-                        }
-                        None => Some(format!(
-                            "its runtime said it could not start on this case ({} runs, then {} \
-                             more after the other cases) yet started on {started} other run(s) \
-                             of the same program: a start failure that follows the case is the \
-                             program's",
-                            no.tries, no.tries
-                        )),
-                    },
-                };
-                if charged.is_some() {
-                    outcome.no_start = None;
-                }
-                let actual: Option<Ending> = Some(outcome.ending.clone());
-                let mut verdict = (case.judge)(ctx, outcome, &mut aside);
-                if let (Verdict::Failed(f), Some(note)) = (&mut verdict, charged) {
-                    f.summary = if f.summary.is_empty() {
-                        note
-                    } else {
-                        format!("{} [{note}]", f.summary)
-                    };
-                }
-                (verdict, actual)
-            }
-        };
+        let (verdict, actual, aside) = (case.redo)(ctx, started);
         result.verdict = verdict;
         result.actual = actual;
         super::trials::set_aside(result, aside, case.hint.as_ref());

@@ -180,7 +180,7 @@ impl<'a> Inlet<'a> {
         use std::os::unix::fs::OpenOptionsExt;
         let left = std::fs::OpenOptions::new()
             .read(true)
-            .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+            .custom_flags(rustix::fs::OFlags::NONBLOCK.bits().cast_signed())
             .open(format!("/proc/self/fd/{}", self.file.as_raw_fd()))
             .ok();
         Closed {

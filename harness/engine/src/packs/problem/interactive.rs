@@ -144,13 +144,17 @@ pub fn run_case(
     flags: &[String],
     limits: CaseLimits,
 ) -> Result<CaseResult, Fault> {
-    run_case_started(program, validator, input, answer, flags, limits)?
-        .map_err(|no| Fault(no.to_string()))
+    match run_case_started(program, validator, input, answer, flags, limits)? {
+        (_, Some(no)) => Err(Fault(no.to_string())),
+        (result, None) => Ok(result),
+    }
 }
 
-/// [`run_case`], with `Err(NoStart)` where the program's runtime never
-/// started ([`run::start`]): the conversation, validator and all, is
-/// started afresh up to [`run::start::TRIES`] times, as a run is.
+/// [`run_case`], with the [`run::NoStart`] of a program whose runtime
+/// never started ([`run::start`]), beside the result it had (charged
+/// where the failure is found to be the program's). The conversation,
+/// validator and all, is started afresh up to [`run::start::TRIES`]
+/// times, as a run is.
 pub fn run_case_started(
     program: &Target,
     validator: &Target,
@@ -158,30 +162,30 @@ pub fn run_case_started(
     answer: &[u8],
     flags: &[String],
     limits: CaseLimits,
-) -> Result<Result<CaseResult, run::NoStart>, Fault> {
+) -> Result<(CaseResult, Option<run::NoStart>), Fault> {
     let mut tries = 1;
     loop {
         match converse_once(program, validator, (input, answer, flags), limits)? {
-            Err(said) if tries >= run::start::TRIES => {
-                return Ok(Err(run::NoStart { said, tries }));
+            (Some(said), result) if tries >= run::start::TRIES => {
+                return Ok((result, Some(run::NoStart { said, tries })));
             }
-            Err(_) => {
+            (Some(_), _) => {
                 std::thread::sleep(run::start::PAUSE * tries);
                 tries += 1;
             }
-            Ok(result) => return Ok(Ok(result)),
+            (None, result) => return Ok((result, None)),
         }
     }
 }
 
-/// One conversation; `Err` says what told that the program's runtime
-/// never started.
+/// One conversation, and what told that the program's runtime never
+/// started, if it did not.
 fn converse_once(
     program: &Target,
     validator: &Target,
     (input, answer, flags): (&[u8], &[u8], &[String]),
     limits: CaseLimits,
-) -> Result<Result<CaseResult, String>, Fault> {
+) -> Result<(Option<String>, CaseResult), Fault> {
     // Program → validator, validator → program.
     let (from_prog, prog_out) = std::io::pipe().map_err(|e| fault("a pipe", e))?;
     let (prog_in, to_prog) = std::io::pipe().map_err(|e| fault("a pipe", e))?;
@@ -194,10 +198,7 @@ fn converse_once(
     let (outcome, activity) = ran.map_err(|e| Fault(format!("cannot run the program: {e}")))?;
     // Its stdout went to the validator: what it wrote there is unknown,
     // its start-up message, its ending and its CPU time tell.
-    if let Some(said) = run::start::failed_to_start(&outcome) {
-        side.kill();
-        return Ok(Err(said));
-    }
+    let unstarted = run::start::failed_to_start(&outcome);
     let runtime = activity.cpu.unwrap_or(outcome.elapsed);
     let result = |verdict, reason: String, score| CaseResult {
         verdict,
@@ -206,25 +207,31 @@ fn converse_once(
         reason,
     };
     if let Ending::TimedOut { after, .. } = outcome.ending {
-        return Ok(Ok(CaseResult {
-            runtime: after,
-            ..result(
-                Verdict::TimeLimitExceeded,
-                format!("killed after {:.2} s", after.as_secs_f64()),
-                None,
-            )
-        }));
+        return Ok((
+            unstarted.clone(),
+            CaseResult {
+                runtime: after,
+                ..result(
+                    Verdict::TimeLimitExceeded,
+                    format!("killed after {:.2} s", after.as_secs_f64()),
+                    None,
+                )
+            },
+        ));
     }
     if runtime > limits.time_limit {
-        return Ok(Ok(result(
-            Verdict::TimeLimitExceeded,
-            format!(
-                "{:.2} s, over the time limit of {:.2} s",
-                runtime.as_secs_f64(),
-                limits.time_limit.as_secs_f64()
+        return Ok((
+            unstarted.clone(),
+            result(
+                Verdict::TimeLimitExceeded,
+                format!(
+                    "{:.2} s, over the time limit of {:.2} s",
+                    runtime.as_secs_f64(),
+                    limits.time_limit.as_secs_f64()
+                ),
+                None,
             ),
-            None,
-        )));
+        ));
     }
     let status = side.wait_until(Instant::now() + VALIDATOR_GRACE);
     side.kill();
@@ -254,20 +261,23 @@ fn converse_once(
     if verdict == Verdict::Accepted && outcome.ending != Ending::Exited(0) {
         let said = String::from_utf8_lossy(&outcome.stderr);
         let last = said.lines().rev().find(|l| !l.trim().is_empty());
-        return Ok(Ok(result(
-            Verdict::RunTimeError,
-            match last {
-                Some(l) => format!(
-                    "{} ({})",
-                    outcome.ending,
-                    l.chars().take(120).collect::<String>()
-                ),
-                None => outcome.ending.to_string(),
-            },
-            None,
-        )));
+        return Ok((
+            unstarted.clone(),
+            result(
+                Verdict::RunTimeError,
+                match last {
+                    Some(l) => format!(
+                        "{} ({})",
+                        outcome.ending,
+                        l.chars().take(120).collect::<String>()
+                    ),
+                    None => outcome.ending.to_string(),
+                },
+                None,
+            ),
+        ));
     }
-    Ok(Ok(result(verdict, reason, score)))
+    Ok((unstarted, result(verdict, reason, score)))
 }
 
 /// A validator's fault with the last lines of its stderr (a traceback).
