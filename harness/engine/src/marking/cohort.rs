@@ -112,17 +112,6 @@ pub struct Cohort {
     pub unmarked: Vec<Unmarked>,
 }
 
-impl Cohort {
-    /// The class's mean as a summary says it: `mean 31.5 of 42`, or that
-    /// no row was judged (no mean to give, rather than 0).
-    pub fn mean_said(&self) -> String {
-        match self.mean {
-            Some(mean) => format!("mean {} of {}", number(mean), number(self.max)),
-            None => format!("no row judged (of {} marks): no mean", number(self.max)),
-        }
-    }
-}
-
 /// A category's mean.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -512,27 +501,8 @@ fn number(x: f64) -> String {
 fn environment(marks: &[SubmissionMark]) -> Vec<SharedCause> {
     let mut by: BTreeMap<&str, (Vec<String>, usize)> = BTreeMap::new();
     for m in marks {
-        // The cases the environment's causes struck; a pack's fault has
-        // no cause: its cases are the others not judged.
-        let struck: Vec<&str> = m
-            .causes
-            .iter()
-            .filter(|c| crate::judge::environment::told(&c.cause).is_some())
-            .flat_map(|c| c.cases.iter().map(String::as_str))
-            .collect();
         for why in &m.environment {
-            let cases = if super::record::is_pack_fault(why) {
-                m.cases
-                    .iter()
-                    .filter(|c| c.verdict == crate::output::results::VerdictKind::Error)
-                    .filter(|c| !struck.contains(&c.name.as_str()))
-                    .count()
-            } else {
-                m.causes
-                    .iter()
-                    .find(|c| crate::judge::environment::told(&c.cause) == Some(why.as_str()))
-                    .map_or(0, |c| c.cases.len())
-            };
+            let cases = super::struck::cases(m, why);
             let entry = by.entry(why).or_default();
             entry.0.push(m.id.clone());
             entry.1 += cases;

@@ -320,7 +320,7 @@ pub fn merge(program: &str, cli: &MergeCli) -> ExitCode {
                 "{program} mark merge: {} slice(s), {} submission(s), {}: {}",
                 cli.dirs.len(),
                 view.submissions,
-                view.mean_said(),
+                super::struck::mean_said(&view),
                 cli.out.join("index.html").display()
             );
             exit::code(exit::PASSED)

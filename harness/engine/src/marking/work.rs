@@ -217,7 +217,7 @@ pub fn mark(
                 "{program} mark: {} submission(s), {} built, {}: {}",
                 view.submissions,
                 view.built,
-                view.mean_said(),
+                super::struck::mean_said(&view),
                 shared.out.join("index.html").display()
             );
         }
@@ -229,7 +229,7 @@ pub fn mark(
         .map(|m| m.id.as_str())
         .collect();
     if !struck.is_empty() {
-        say!("{program} mark: {}", struck_said(&marks, &struck));
+        say!("{program} mark: {}", super::struck::said(&marks, &struck));
         for e in super::cohort::build(&shared.suite, &marks).environment {
             say!(
                 "{program} mark:   {}: {}",
@@ -255,38 +255,6 @@ pub fn mark(
         return exit::code(exit::ENVIRONMENT);
     }
     exit::code(exit::PASSED)
-}
-
-/// What `mark` says of the submissions the environment or the pack
-/// struck (`struck`, their ids): the pack's faults are fixed in the pack
-/// and blessed, what the machine lacks is installed where the marks run.
-fn struck_said(marks: &[super::record::SubmissionMark], struck: &[&str]) -> String {
-    let whys = || marks.iter().flat_map(|m| m.environment.iter());
-    let pack = whys().any(|w| super::record::is_pack_fault(w));
-    let machine = whys().any(|w| !super::record::is_pack_fault(w));
-    let what = match (pack, machine) {
-        (true, false) => "for a fault of the pack (a checker or model run that failed), not for \
-                          their own bugs"
-            .to_owned(),
-        (false, _) => "for what this machine lacks, not for their own bugs".to_owned(),
-        (true, true) => "for what this machine lacks or for a fault of the pack, not for their \
-                         own bugs"
-            .to_owned(),
-    };
-    let mut fix = Vec::new();
-    if pack {
-        fix.push("fix the pack, `bless` it");
-    }
-    if machine {
-        fix.push("install what is missing where the marks run");
-    }
-    format!(
-        "ENVIRONMENT FAILURE: {} submission(s) failed {what} ({}): do not publish these marks; \
-         {} and mark again",
-        struck.len(),
-        struck.join(", "),
-        fix.join(", ")
-    )
 }
 
 /// The parts every mark depends on: this harness, the suite, and what
@@ -369,39 +337,4 @@ fn select(program: &str, dir: &Path, cli: &MarkCli) -> Result<(Vec<Submission>, 
         }
     }
     Ok((subs, class))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::marking::cohort::tests::sub;
-
-    #[test]
-    fn a_pack_fault_says_fix_the_pack_not_install_what_is_missing() {
-        let mut a = sub("a", 0.0, &[], None);
-        a.environment = vec![super::super::record::pack_fault("checker crashed:")];
-        let said = struck_said(&[a.clone()], &["a"]);
-        assert!(
-            said.contains("failed for a fault of the pack")
-                && said.contains("fix the pack, `bless` it and mark again"),
-            "{said}"
-        );
-        assert!(!said.contains("install"), "{said}");
-        let mut b = sub("b", 0.0, &[], None);
-        b.environment = vec!["cannot import `x`: not installed where the marks run".into()];
-        let said = struck_said(&[b.clone()], &["b"]);
-        assert!(
-            said.contains("failed for what this machine lacks"),
-            "{said}"
-        );
-        assert!(
-            said.contains("install what is missing where the marks run and mark again"),
-            "{said}"
-        );
-        let said = struck_said(&[a, b], &["a", "b"]);
-        assert!(
-            said.contains("fix the pack, `bless` it, install what is missing"),
-            "{said}"
-        );
-    }
 }

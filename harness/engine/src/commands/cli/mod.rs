@@ -32,6 +32,7 @@ mod coverage;
 mod header;
 mod likeness;
 mod outputs;
+mod pending;
 mod plan;
 mod prepare;
 mod progress;

@@ -47,8 +47,12 @@ pub(super) fn converse(
     };
     // A program that never started is decided once every case has run
     // (unstarted.rs).
-    super::unstarted::note(ctx, conversation.no_start.as_ref(), || {
-        super::unstarted::of_conversation(file, case, script)
+    ctx.note_start(conversation.no_start.as_ref(), || {
+        super::pending::Unstarted::Conversation {
+            file: file.clone(),
+            case: Box::new(case.clone()),
+            script: script.clone(),
+        }
     });
     spoken(ctx, file, case, conversation)
 }

@@ -31,6 +31,7 @@ use crate::judge::checker::CaseOracle;
 
 use super::bless::bless_one;
 use super::context::Context;
+use super::pending::Unstarted;
 use super::prepare::{Unprepared, converse, prepare};
 use super::settle::{self, Aside};
 
@@ -247,8 +248,12 @@ pub(super) fn check_one(
                 Ok((outcome, how)) => {
                     // A run that never started is decided once every case
                     // has run (unstarted.rs).
-                    super::unstarted::note(ctx, outcome.no_start.as_ref(), || {
-                        super::unstarted::of_run((file, &case), &inv, &expected, aside.secret)
+                    ctx.note_start(outcome.no_start.as_ref(), || Unstarted::Run {
+                        file: file.clone(),
+                        case: Box::new(case.clone()),
+                        inv: Box::new(inv.clone()),
+                        expected: Box::new(expected.clone()),
+                        secret: aside.secret,
                     });
                     let run = settle::Run {
                         name: file.name(),

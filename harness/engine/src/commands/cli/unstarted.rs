@@ -13,108 +13,86 @@
 use std::sync::PoisonError;
 use std::sync::atomic::Ordering;
 
-use crate::exec::run::{self, Ending, Invocation, NoStart};
+use crate::exec::run::{self, NoStart};
 use crate::judge::verdict::{CaseResult, Verdict};
-use crate::model::case::Expectation;
-use crate::model::schema::Case;
-use crate::model::suite::CaseFile;
 
 use super::context::Context;
+use super::pending::Unstarted;
 use super::settle::Aside;
 
-/// A case's verdict made again once every case has run, given how many
-/// runs of the program started: the verdict, how the run ended, and what
-/// the verdict left aside.
-pub(super) type Redo = Box<dyn FnOnce(&Context, usize) -> (Verdict, Option<Ending>, Aside) + Send>;
-
-/// A case to decide again once every case has run.
-pub(super) struct Unstarted {
-    /// The case's name.
-    pub(super) name: String,
-    /// Runs it again and judges it.
-    pub(super) redo: Redo,
-    /// The case's hint, for its deductions.
-    pub(super) hint: Option<String>,
-}
-
-/// Notes a run of the program (or a conversation with it): its own code
-/// ran, or it never started (`no_start`; then `later` is kept to decide
-/// once every case has run).
-pub(super) fn note(ctx: &Context, no_start: Option<&NoStart>, later: impl FnOnce() -> Unstarted) {
-    if no_start.is_none() {
-        ctx.started.fetch_add(1, Ordering::Relaxed);
-    } else {
-        ctx.unstarted
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(later());
+/// Decides the cases whose runs never started, in `results` (sorted by
+/// name), now that every case has run.
+pub(super) fn decide(ctx: &Context, results: &mut [CaseResult]) {
+    let unstarted =
+        std::mem::take(&mut *ctx.unstarted.lock().unwrap_or_else(PoisonError::into_inner));
+    let started = ctx.started.load(Ordering::Relaxed);
+    // It started nowhere: the environment's on every case, as judged.
+    if started == 0 {
+        return;
+    }
+    for case in unstarted {
+        let Some(result) = results.iter_mut().find(|r| r.name == case.name()) else {
+            continue;
+        };
+        let hint = match &case {
+            Unstarted::Run { case, secret, .. } => case.hint.clone().filter(|_| !secret),
+            Unstarted::Conversation { .. } => None,
+        };
+        let (verdict, aside) = redo(ctx, case, started, &mut result.actual);
+        result.verdict = verdict;
+        super::trials::set_aside(result, aside, hint.as_ref());
     }
 }
 
-/// The case `file` of a run `inv`, judged against `expected`, to run
-/// again once every case has run.
-pub(super) fn of_run(
-    (file, case): (&CaseFile, &Case),
-    inv: &Invocation,
-    expected: &Expectation,
-    secret: bool,
-) -> Unstarted {
-    let (file, case, inv, expected) = (file.clone(), case.clone(), inv.clone(), expected.clone());
-    let name = file.name().to_owned();
-    let hint = case.hint.clone().filter(|_| !secret);
-    let redo: Redo = Box::new(move |ctx, started| {
-        let mut aside = Aside {
+/// The verdict on `case` run again (or driven again), `started` runs of
+/// the same program having started; `actual` receives how the run ended.
+fn redo(
+    ctx: &Context,
+    case: Unstarted,
+    started: usize,
+    actual: &mut Option<run::Ending>,
+) -> (Verdict, Aside) {
+    match case {
+        Unstarted::Run {
+            file,
+            case,
+            inv,
+            expected,
             secret,
-            ..Aside::default()
-        };
-        match run::run_with_activity(&inv) {
-            Err(e) => (
-                Verdict::Error(format!("{}: {e}", file.display())),
-                None,
-                aside,
-            ),
-            Ok((mut outcome, _)) => {
-                let charged = charge(&mut outcome.no_start, started);
-                let actual = Some(outcome.ending.clone());
-                let verdict =
-                    super::trials::judge(ctx, &file, &case, &inv, &expected, outcome, &mut aside);
-                (noted(verdict, charged), actual, aside)
+        } => {
+            let mut aside = Aside {
+                secret,
+                ..Aside::default()
+            };
+            match run::run_with_activity(&inv) {
+                Err(e) => (Verdict::Error(format!("{}: {e}", file.display())), aside),
+                Ok((mut outcome, _)) => {
+                    let charged = charge(&mut outcome.no_start, started);
+                    *actual = Some(outcome.ending.clone());
+                    let verdict = super::trials::judge(
+                        ctx, &file, &case, &inv, &expected, outcome, &mut aside,
+                    );
+                    (noted(verdict, charged), aside)
+                }
             }
         }
-    });
-    Unstarted { name, redo, hint }
-}
-
-/// The conversation case `file` (its `script`), to drive again once
-/// every case has run.
-pub(super) fn of_conversation(
-    file: &CaseFile,
-    case: &Case,
-    script: &serde_json::Value,
-) -> Unstarted {
-    let (file, case, script) = (file.clone(), case.clone(), script.clone());
-    let name = file.name().to_owned();
-    let redo: Redo = Box::new(move |ctx, started| {
-        let driven = match &ctx.driver {
-            Some(driver) => driver.drive(&script, &ctx.target, ctx.settings),
-            None => Err("the pack runs no conversations".to_owned()),
-        };
-        let verdict = match driven {
-            Err(e) => Verdict::Error(format!("{}: {e}", file.display())),
-            Ok(mut conversation) => {
-                let charged = charge(&mut conversation.no_start, started);
-                noted(
-                    super::prepare::spoken(ctx, &file, &case, conversation),
-                    charged,
-                )
-            }
-        };
-        (verdict, None, Aside::default())
-    });
-    Unstarted {
-        name,
-        redo,
-        hint: None,
+        Unstarted::Conversation { file, case, script } => {
+            let driven = match &ctx.driver {
+                Some(driver) => driver.drive(&script, &ctx.target, ctx.settings),
+                None => Err("the pack runs no conversations".to_owned()),
+            };
+            let verdict = match driven {
+                Err(e) => Verdict::Error(format!("{}: {e}", file.display())),
+                Ok(mut conversation) => {
+                    let charged = charge(&mut conversation.no_start, started);
+                    noted(
+                        super::prepare::spoken(ctx, &file, &case, conversation),
+                        charged,
+                    )
+                }
+            };
+            (verdict, Aside::default())
+        }
     }
 }
 
@@ -149,25 +127,4 @@ pub(super) fn noted(mut verdict: Verdict, note: Option<String>) -> Verdict {
         };
     }
     verdict
-}
-
-/// Decides the cases whose runs never started, in `results` (sorted by
-/// name), now that every case has run.
-pub(super) fn decide(ctx: &Context, results: &mut [CaseResult]) {
-    let unstarted =
-        std::mem::take(&mut *ctx.unstarted.lock().unwrap_or_else(PoisonError::into_inner));
-    let started = ctx.started.load(Ordering::Relaxed);
-    // It started nowhere: the environment's on every case, as judged.
-    if started == 0 {
-        return;
-    }
-    for case in unstarted {
-        let Some(result) = results.iter_mut().find(|r| r.name == case.name) else {
-            continue;
-        };
-        let (verdict, actual, aside) = (case.redo)(ctx, started);
-        result.verdict = verdict;
-        result.actual = actual;
-        super::trials::set_aside(result, aside, case.hint.as_ref());
-    }
 }

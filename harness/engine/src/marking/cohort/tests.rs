@@ -185,7 +185,7 @@ fn marks_csv_shows_the_first_cause_as_its_worked_example_tells_it() {
 
 #[test]
 fn a_pack_fault_counts_its_cases_and_no_row_judged_gives_no_mean() {
-    let fault = crate::marking::record::pack_fault(
+    let fault = crate::marking::struck::pack_fault(
         "checker `python3 check.py` on stdout: ended with status 1 with a traceback:\n  x\n",
     );
     assert_eq!(
@@ -204,7 +204,10 @@ fn a_pack_fault_counts_its_cases_and_no_row_judged_gives_no_mean() {
     let view = build(&suite(), &[struck]);
     assert_eq!((view.mean, view.median), (None, None));
     assert_eq!(view.categories[0].mean, None);
-    assert_eq!(view.mean_said(), "no row judged (of 10 marks): no mean");
+    assert_eq!(
+        crate::marking::struck::mean_said(&view),
+        "no row judged (of 10 marks): no mean"
+    );
     assert_eq!(view.environment.len(), 1);
     assert_eq!(view.environment[0].cause, fault);
     assert_eq!(view.environment[0].cases, 2);
