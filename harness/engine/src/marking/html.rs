@@ -330,11 +330,11 @@ fn environment_banner(c: &Cohort, b: &mut String) {
     let pack = c
         .environment
         .iter()
-        .any(|e| super::struck::is_pack_fault(&e.cause));
+        .any(|e| super::record::is_pack_fault(&e.cause));
     let machine = c
         .environment
         .iter()
-        .any(|e| !super::struck::is_pack_fault(&e.cause));
+        .any(|e| !super::record::is_pack_fault(&e.cause));
     let mut fix = Vec::new();
     if machine {
         fix.push("Install what is missing where the marks run.");

@@ -320,7 +320,7 @@ pub fn merge(program: &str, cli: &MergeCli) -> ExitCode {
                 "{program} mark merge: {} slice(s), {} submission(s), {}: {}",
                 cli.dirs.len(),
                 view.submissions,
-                super::struck::mean_said(&view),
+                super::struck::mean_said(view.mean, view.max),
                 cli.out.join("index.html").display()
             );
             exit::code(exit::PASSED)

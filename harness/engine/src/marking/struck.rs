@@ -1,31 +1,12 @@
 //! What `mark` says of the submissions the environment or the pack
-//! struck (docs/mark.md, "Environment failures"): which failures are the
-//! pack's own (a checker that crashed, a model run that failed: fixed in
-//! the pack and blessed, not installed where the marks run), how many
-//! cases each struck, the message at the end of `mark`, and the class's
-//! mean where no row was judged.
+//! struck (docs/mark.md, "Environment failures"): how many cases each
+//! failure struck, the message at the end of `mark` (a pack's own fault,
+//! told by [`super::record::is_pack_fault`], is fixed in the pack and
+//! blessed, not installed where the marks run), and the class's mean
+//! where no row was judged.
 
-use super::cohort::Cohort;
-use super::record::SubmissionMark;
+use super::record::{SubmissionMark, is_pack_fault};
 use crate::output::results::VerdictKind;
-
-/// How an environment failure that is the pack's own fault (a checker
-/// that crashed, a model run that failed) begins: fixed in the pack and
-/// blessed, not installed where the marks run.
-pub const PACK_FAULT: &str = "a fault of the pack, not of the program: ";
-
-/// A case's error (the harness's words) as a row keeps it: the pack's
-/// fault, by its first line. That line may end where its detail (a
-/// traceback) begins: it is said without the colon.
-pub fn pack_fault(error: &str) -> String {
-    let first = error.lines().next().unwrap_or_default();
-    format!("{PACK_FAULT}{}", first.trim_end().trim_end_matches(':'))
-}
-
-/// Whether an environment failure (as a row keeps it) is the pack's.
-pub fn is_pack_fault(why: &str) -> bool {
-    why.starts_with(PACK_FAULT)
-}
 
 /// The cases of `m` that the environment failure `why` struck: a cause's
 /// cases, or for a pack's fault (which has no cause) the cases not
@@ -87,45 +68,11 @@ pub fn said(marks: &[SubmissionMark], struck: &[&str]) -> String {
 
 /// The class's mean as a summary says it: `mean 31.5 of 42`, or that no
 /// row was judged (no mean to give, rather than 0).
-pub fn mean_said(c: &Cohort) -> String {
+/// (`mean`: the class view's, of `max` marks.)
+pub fn mean_said(mean: Option<f64>, max: f64) -> String {
     let n = |x: f64| format!("{}", (x * 100.0).round() / 100.0);
-    match c.mean {
-        Some(mean) => format!("mean {} of {}", n(mean), n(c.max)),
-        None => format!("no row judged (of {} marks): no mean", n(c.max)),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::marking::cohort::tests::sub;
-
-    #[test]
-    fn a_pack_fault_says_fix_the_pack_not_install_what_is_missing() {
-        let mut a = sub("a", 0.0, &[], None);
-        a.environment = vec![pack_fault("checker crashed:")];
-        let text = said(&[a.clone()], &["a"]);
-        assert!(
-            text.contains("failed for a fault of the pack")
-                && text.contains("fix the pack, `bless` it and mark again"),
-            "{text}"
-        );
-        assert!(!text.contains("install"), "{text}");
-        let mut b = sub("b", 0.0, &[], None);
-        b.environment = vec!["cannot import `x`: not installed where the marks run".into()];
-        let text = said(&[b.clone()], &["b"]);
-        assert!(
-            text.contains("failed for what this machine lacks"),
-            "{text}"
-        );
-        assert!(
-            text.contains("install what is missing where the marks run and mark again"),
-            "{text}"
-        );
-        let text = said(&[a, b], &["a", "b"]);
-        assert!(
-            text.contains("fix the pack, `bless` it, install what is missing"),
-            "{text}"
-        );
+    match mean {
+        Some(mean) => format!("mean {} of {}", n(mean), n(max)),
+        None => format!("no row judged (of {} marks): no mean", n(max)),
     }
 }

@@ -217,7 +217,7 @@ pub fn mark(
                 "{program} mark: {} submission(s), {} built, {}: {}",
                 view.submissions,
                 view.built,
-                super::struck::mean_said(&view),
+                super::struck::mean_said(view.mean, view.max),
                 shared.out.join("index.html").display()
             );
         }

@@ -185,7 +185,7 @@ fn marks_csv_shows_the_first_cause_as_its_worked_example_tells_it() {
 
 #[test]
 fn a_pack_fault_counts_its_cases_and_no_row_judged_gives_no_mean() {
-    let fault = crate::marking::struck::pack_fault(
+    let fault = crate::marking::record::pack_fault(
         "checker `python3 check.py` on stdout: ended with status 1 with a traceback:\n  x\n",
     );
     assert_eq!(
@@ -205,7 +205,7 @@ fn a_pack_fault_counts_its_cases_and_no_row_judged_gives_no_mean() {
     assert_eq!((view.mean, view.median), (None, None));
     assert_eq!(view.categories[0].mean, None);
     assert_eq!(
-        crate::marking::struck::mean_said(&view),
+        crate::marking::struck::mean_said(view.mean, view.max),
         "no row judged (of 10 marks): no mean"
     );
     assert_eq!(view.environment.len(), 1);
@@ -225,5 +225,34 @@ fn a_pack_fault_counts_its_cases_and_no_row_judged_gives_no_mean() {
     assert!(
         index.contains("no row judged (of 10 marks): no mean"),
         "{index}"
+    );
+}
+
+#[test]
+fn a_pack_fault_says_fix_the_pack_not_install_what_is_missing() {
+    let mut a = sub("a", 0.0, &[], None);
+    a.environment = vec![crate::marking::record::pack_fault("checker crashed:")];
+    let text = crate::marking::struck::said(&[a.clone()], &["a"]);
+    assert!(
+        text.contains("failed for a fault of the pack")
+            && text.contains("fix the pack, `bless` it and mark again"),
+        "{text}"
+    );
+    assert!(!text.contains("install"), "{text}");
+    let mut b = sub("b", 0.0, &[], None);
+    b.environment = vec!["cannot import `x`: not installed where the marks run".into()];
+    let text = crate::marking::struck::said(&[b.clone()], &["b"]);
+    assert!(
+        text.contains("failed for what this machine lacks"),
+        "{text}"
+    );
+    assert!(
+        text.contains("install what is missing where the marks run and mark again"),
+        "{text}"
+    );
+    let text = crate::marking::struck::said(&[a, b], &["a", "b"]);
+    assert!(
+        text.contains("fix the pack, `bless` it, install what is missing"),
+        "{text}"
     );
 }
