@@ -72,7 +72,7 @@ fn redo(
                     let verdict = super::trials::judge(
                         ctx, &file, &case, &inv, &expected, outcome, &mut aside,
                     );
-                    (noted(verdict, charged), aside)
+                    (verdict.noted(charged), aside)
                 }
             }
         }
@@ -85,10 +85,7 @@ fn redo(
                 Err(e) => Verdict::Error(format!("{}: {e}", file.display())),
                 Ok(mut conversation) => {
                     let charged = charge(&mut conversation.no_start, started);
-                    noted(
-                        super::prepare::spoken(ctx, &file, &case, conversation),
-                        charged,
-                    )
+                    super::prepare::spoken(ctx, &file, &case, conversation).noted(charged)
                 }
             };
             (verdict, Aside::default())
@@ -115,16 +112,4 @@ pub(super) fn charge(no_start: &mut Option<NoStart>, started: usize) -> Option<S
     );
     *no_start = None;
     Some(note)
-}
-
-/// `verdict` with `note` (why it is charged) beside its summary.
-pub(super) fn noted(mut verdict: Verdict, note: Option<String>) -> Verdict {
-    if let (Verdict::Failed(f), Some(note)) = (&mut verdict, note) {
-        f.summary = if f.summary.is_empty() {
-            note
-        } else {
-            format!("{} [{note}]", f.summary)
-        };
-    }
-    verdict
 }
