@@ -32,6 +32,7 @@ mod mark;
 mod mark_cluster;
 mod mark_env;
 mod mark_rules;
+mod mark_start;
 mod matching;
 mod memory;
 mod misbehave;

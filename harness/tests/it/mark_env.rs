@@ -178,19 +178,11 @@ fn a_module_missing_where_the_marks_run_is_the_environments_failure() {
     );
     assert!(table.contains("\nbob,,,,ok,0,2,2,2,0,0,"), "{table}");
     let index = std::fs::read_to_string(dir.path().join("marks/index.html")).expect("index");
-    let banner = index
-        .split_once("<div id=\"environment\"")
-        .and_then(|(_, rest)| rest.split_once("</div>"))
-        .map(|(b, _)| b)
-        .expect("the banner");
+    let banner = banner(&index);
     assert!(
         banner.contains("Environment failures: do not publish these marks")
             && banner.contains("1 submission(s), 2 case(s): alice"),
         "{banner}"
-    );
-    assert!(
-        index.find("id=\"environment\"") < index.find("<h2>Submissions</h2>"),
-        "the banner heads the page"
     );
     assert!(index.contains("<td class=\"n\">not judged</td>"), "{index}");
     // The class's figures are bob's alone.
@@ -216,6 +208,20 @@ fn a_module_missing_where_the_marks_run_is_the_environments_failure() {
         ),
         "{said}"
     );
+}
+
+/// The environment banner of the class view `index`, checked to head
+/// the page.
+pub fn banner(index: &str) -> &str {
+    assert!(
+        index.find("id=\"environment\"") < index.find("<h2>Submissions</h2>"),
+        "the banner heads the page"
+    );
+    index
+        .split_once("<div id=\"environment\"")
+        .and_then(|(_, rest)| rest.split_once("</div>"))
+        .map(|(b, _)| b)
+        .expect("the banner")
 }
 
 #[test]

@@ -36,6 +36,10 @@ pub struct Conversation {
     pub reproduce: String,
     /// How the conversation ended, one phrase (`12 requests answered`).
     pub ending: String,
+    /// The program's runtime never started, the conversation started
+    /// afresh and still not ([`crate::exec::run::start`]): no verdict,
+    /// the environment's failure.
+    pub no_start: Option<crate::exec::run::NoStart>,
 }
 
 /// The settings of a run a driver honours.

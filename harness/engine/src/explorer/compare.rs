@@ -212,6 +212,7 @@ mod tests {
             dropped: crate::exec::run::Dropped::default(),
             elapsed: Duration::ZERO,
             reads: None,
+            stdin_taken: Some(0),
             no_start: None,
             activity: crate::exec::run::Activity::default(),
         }

@@ -22,6 +22,21 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// The verdict with `note` (how it was reached: a confirmation, a
+    /// charge) after a failure's summary, in brackets; a pass or an
+    /// error unchanged.
+    #[must_use]
+    pub fn noted(mut self, note: Option<String>) -> Self {
+        if let (Self::Failed(f), Some(note)) = (&mut self, note) {
+            f.summary = if f.summary.is_empty() {
+                note
+            } else {
+                format!("{} [{note}]", f.summary)
+            };
+        }
+        self
+    }
+
     /// Whether the case was judged: not when the harness could not run
     /// it, nor when the environment struck it (a runtime that never
     /// started, a module the marker's machine lacks). A case not judged

@@ -62,6 +62,23 @@ pub struct Built {
     /// executable marked so), when asked for: a program run by a course's
     /// run line (`python3 fuel.py`) may read its other files.
     pub folder: Option<Files>,
+    /// The build's runtime (a `javac`'s or `kotlinc`'s JVM) never
+    /// started, run again and still not: the machine's failure, told
+    /// as an environment failure, never a build failed by the student.
+    pub no_start: Option<run::NoStart>,
+}
+
+impl Built {
+    /// The environment's failure the build met, as a row keeps it: its
+    /// compiler's runtime never started.
+    pub fn environment(&self) -> Option<String> {
+        self.no_start.as_ref().map(|no| {
+            format!(
+                "the build's runtime could not start where the marks run ({} runs): {}",
+                no.tries, no.said
+            )
+        })
+    }
 }
 
 /// Lines of `log` that report a compiler warning.
@@ -113,6 +130,7 @@ fn as_handed_in(files: &Files, program: &str, keep_folder: bool) -> Built {
         log,
         folder: (keep_folder && found.is_some()).then(|| files.clone()),
         program: found,
+        no_start: None,
     }
 }
 
@@ -201,6 +219,16 @@ pub fn build(
                 run::format_secs(*after)
             )),
         ),
+        _ if outcome.no_start.is_some() => (
+            BuildStatus::Failed,
+            outcome.no_start.as_ref().map(|n| {
+                format!(
+                    "the build's runtime could not start where the marks run ({} runs): {} \
+                     (the machine's failure; nothing charged)",
+                    n.tries, n.said
+                )
+            }),
+        ),
         ending @ Ending::Exited(_) => (
             BuildStatus::Failed,
             Some(
@@ -227,6 +255,7 @@ pub fn build(
         log,
         program,
         folder,
+        no_start: outcome.no_start,
     })
 }
 

@@ -62,10 +62,11 @@ pub struct Cohort {
     pub built: usize,
     /// Marks available.
     pub max: f64,
-    /// The mean mark.
-    pub mean: f64,
-    /// The median mark.
-    pub median: f64,
+    /// The mean mark; `None` (null) when no row was judged (the
+    /// environment or the pack struck every submission).
+    pub mean: Option<f64>,
+    /// The median mark; `None` as the mean.
+    pub median: Option<f64>,
     /// Submissions per tenth of the marks (the last bar includes full
     /// marks).
     pub histogram: Vec<usize>,
@@ -119,8 +120,9 @@ pub struct CategoryMean {
     pub name: String,
     /// Marks available.
     pub marks: f64,
-    /// Mean marks earned.
-    pub mean: f64,
+    /// Mean marks earned; `None` (null) when no submission had a case
+    /// of it judged.
+    pub mean: Option<f64>,
 }
 
 /// A case and how much of the class failed it.
@@ -241,15 +243,11 @@ pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
         .collect();
     totals.sort_by(f64::total_cmp);
     let judged = totals.len();
-    let mean = if judged == 0 {
-        0.0
-    } else {
-        totals.iter().sum::<f64>() / as_f64(judged)
-    };
+    let mean = (judged > 0).then(|| totals.iter().sum::<f64>() / as_f64(judged));
     let median = match judged {
-        0 => 0.0,
-        n if n % 2 == 1 => totals[n / 2],
-        n => f64::midpoint(totals[n / 2 - 1], totals[n / 2]),
+        0 => None,
+        n if n % 2 == 1 => Some(totals[n / 2]),
+        n => Some(f64::midpoint(totals[n / 2 - 1], totals[n / 2])),
     };
     let mut histogram = vec![0; BINS];
     for t in &totals {
@@ -271,11 +269,8 @@ pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
             CategoryMean {
                 name: c.name.clone(),
                 marks: c.marks,
-                mean: if earned.is_empty() {
-                    0.0
-                } else {
-                    round2(earned.iter().sum::<f64>() / as_f64(earned.len()))
-                },
+                mean: (!earned.is_empty())
+                    .then(|| round2(earned.iter().sum::<f64>() / as_f64(earned.len()))),
             }
         })
         .collect();
@@ -293,8 +288,8 @@ pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
         submissions: n,
         built: built.len(),
         max,
-        mean: round2(mean),
-        median: round2(median),
+        mean: mean.map(round2),
+        median: median.map(round2),
         histogram,
         categories,
         cases,
@@ -507,11 +502,7 @@ fn environment(marks: &[SubmissionMark]) -> Vec<SharedCause> {
     let mut by: BTreeMap<&str, (Vec<String>, usize)> = BTreeMap::new();
     for m in marks {
         for why in &m.environment {
-            let cases = m
-                .causes
-                .iter()
-                .find(|c| crate::judge::environment::told(&c.cause) == Some(why.as_str()))
-                .map_or(0, |c| c.cases.len());
+            let cases = super::struck::cases(m, why);
             let entry = by.entry(why).or_default();
             entry.0.push(m.id.clone());
             entry.1 += cases;

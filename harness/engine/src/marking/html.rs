@@ -122,17 +122,22 @@ pub fn index(c: &Cohort) -> String {
     let _ = write!(
         b,
         "<h1>{} — {} submissions</h1>\n<p class=\"muted\" id=\"header\">suite {} (content \
-         <code>{}</code>); built with <code>{}</code>; {} built; mean {} and median {} of {} \
-         marks</p>\n",
+         <code>{}</code>); built with <code>{}</code>; {} built; {}</p>\n",
         esc(&c.suite.spec),
         c.submissions,
         esc(&c.suite.suite),
         esc(&c.suite.content_hash),
         esc(&c.suite.build),
         c.built,
-        mark(c.mean),
-        mark(c.median),
-        mark(c.max),
+        match (c.mean, c.median) {
+            (Some(mean), Some(median)) => format!(
+                "mean {} and median {} of {} marks",
+                mark(mean),
+                mark(median),
+                mark(c.max)
+            ),
+            _ => format!("no row judged (of {} marks): no mean", mark(c.max)),
+        },
     );
     environment_banner(c, &mut b);
     unmarked_banner(c, &mut b);
@@ -164,7 +169,7 @@ pub fn index(c: &Cohort) -> String {
             b,
             "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
             esc(&cat.name),
-            mark(cat.mean),
+            cat.mean.map_or_else(|| "none judged".to_owned(), mark),
             mark(cat.marks)
         );
     }
@@ -322,12 +327,36 @@ fn environment_banner(c: &Cohort, b: &mut String) {
     if c.environment.is_empty() {
         return;
     }
-    b.push_str(
+    let pack = c
+        .environment
+        .iter()
+        .any(|e| super::record::is_pack_fault(&e.cause));
+    let machine = c
+        .environment
+        .iter()
+        .any(|e| !super::record::is_pack_fault(&e.cause));
+    let mut fix = Vec::new();
+    if machine {
+        fix.push("Install what is missing where the marks run.");
+    }
+    if pack {
+        fix.push(
+            "A fault of the pack (a checker or a model run that failed) is fixed in the pack, \
+             which is then blessed again.",
+        );
+    }
+    let _ = write!(
+        b,
         "<div id=\"environment\" style=\"border:3px solid #b00;padding:0.5em 1em;margin:1em 0\">\
          <h2>Environment failures: do not publish these marks</h2>\n<p>These submissions failed \
-         for what the machine that marked them lacks, not for their own bugs. Install what is \
-         missing where the marks run, then mark again (their marks are re-made; the others \
+         for {}, not for their own bugs. {} Then mark again (their marks are re-made; the others \
          kept).</p>\n<ul>\n",
+        match (machine, pack) {
+            (true, true) => "what the machine that marked them lacks or a fault of the pack",
+            (false, true) => "a fault of the pack",
+            _ => "what the machine that marked them lacks",
+        },
+        fix.join(" ")
     );
     for e in &c.environment {
         let which: Vec<String> = e.submissions.iter().map(|s| esc(s)).collect();

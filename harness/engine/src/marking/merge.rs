@@ -317,11 +317,10 @@ pub fn merge(program: &str, cli: &MergeCli) -> ExitCode {
     match merged(cli) {
         Ok(view) => {
             say!(
-                "{program} mark merge: {} slice(s), {} submission(s), mean {} of {}: {}",
+                "{program} mark merge: {} slice(s), {} submission(s), {}: {}",
                 cli.dirs.len(),
                 view.submissions,
-                view.mean,
-                view.max,
+                super::struck::mean_said(view.mean, view.max),
                 cli.out.join("index.html").display()
             );
             exit::code(exit::PASSED)

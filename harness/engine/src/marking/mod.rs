@@ -40,6 +40,7 @@ pub mod partition;
 pub mod record;
 pub mod sanity;
 pub mod stale;
+pub mod struck;
 mod submission;
 pub mod unpack;
 pub mod view;

@@ -15,6 +15,24 @@ use super::intake::Student;
 pub const FORMAT: &str = "conformance-mark/4";
 
 /// A submission's mark.
+/// How an environment failure that is the pack's own fault (a checker
+/// that crashed, a model run that failed) begins: fixed in the pack and
+/// blessed, not installed where the marks run.
+pub const PACK_FAULT: &str = "a fault of the pack, not of the program: ";
+
+/// A case's error (the harness's words) as a row keeps it: the pack's
+/// fault, by its first line. That line may end where its detail (a
+/// traceback) begins: it is said without the colon.
+pub fn pack_fault(error: &str) -> String {
+    let first = error.lines().next().unwrap_or_default();
+    format!("{PACK_FAULT}{}", first.trim_end().trim_end_matches(':'))
+}
+
+/// Whether an environment failure (as a row keeps it) is the pack's.
+pub fn is_pack_fault(why: &str) -> bool {
+    why.starts_with(PACK_FAULT)
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SubmissionMark {
@@ -254,10 +272,7 @@ impl SubmissionMark {
                 .iter()
                 .filter(|c| c.verdict == VerdictKind::Error)
                 .filter_map(|c| c.error.as_deref())
-                .map(|e| {
-                    let first = e.lines().next().unwrap_or_default();
-                    format!("a fault of the pack, not of the program: {first}")
-                }),
+                .map(pack_fault),
         );
         self.environment.dedup();
         self.memory_warnings.clone_from(&results.warnings);

@@ -259,6 +259,9 @@ fn fill(
         flags,
     )?;
     write("build.log", &built.log)?;
+    // Not the student's build where the machine could not start its
+    // compiler: nothing charged, and `mark` exits non-zero.
+    mark.environment.extend(built.environment());
     mark.build = built.status;
     mark.warnings = built.warnings;
     mark.reason = built.reason;

@@ -214,11 +214,10 @@ pub fn mark(
     match write_class_view(&shared.out, &shared.suite, &marks, cli.partition, &class) {
         Ok(view) => {
             say!(
-                "{program} mark: {} submission(s), {} built, mean {} of {}: {}",
+                "{program} mark: {} submission(s), {} built, {}: {}",
                 view.submissions,
                 view.built,
-                view.mean,
-                view.max,
+                super::struck::mean_said(view.mean, view.max),
                 shared.out.join("index.html").display()
             );
         }
@@ -230,13 +229,7 @@ pub fn mark(
         .map(|m| m.id.as_str())
         .collect();
     if !struck.is_empty() {
-        say!(
-            "{program} mark: ENVIRONMENT FAILURE: {} submission(s) failed for what this machine \
-             lacks, not for their own bugs ({}): do not publish these marks; install what is \
-             missing where the marks run and mark again",
-            struck.len(),
-            struck.join(", ")
-        );
+        say!("{program} mark: {}", super::struck::said(&marks, &struck));
         for e in super::cohort::build(&shared.suite, &marks).environment {
             say!(
                 "{program} mark:   {}: {}",

@@ -62,6 +62,10 @@ pub(super) struct Context {
     /// `--strict`: tolerances forgive nothing (what they would have is
     /// listed).
     pub(super) strict: bool,
+    /// Runs of the program whose own code ran, and the cases whose runs
+    /// never started, decided once every case has run (`unstarted.rs`).
+    pub(super) started: std::sync::atomic::AtomicUsize,
+    pub(super) unstarted: Mutex<Vec<super::pending::Unstarted>>,
 }
 
 /// The state every trial shares.
@@ -124,10 +128,31 @@ pub(super) fn context(
         memcheck: cli.memcheck,
         checkers,
         strict: cli.strict,
+        started: std::sync::atomic::AtomicUsize::new(0),
+        unstarted: Mutex::new(Vec::new()),
     })
 }
 
 impl Context {
+    /// Notes a run of the program (or a conversation with it): its own
+    /// code ran, or it never started (`no_start`; then `later` is kept
+    /// for `unstarted.rs` to decide once every case has run).
+    pub(super) fn note_start(
+        &self,
+        no_start: Option<&crate::exec::run::NoStart>,
+        later: impl FnOnce() -> super::pending::Unstarted,
+    ) {
+        if no_start.is_none() {
+            self.started
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        } else {
+            self.unstarted
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push(later());
+        }
+    }
+
     /// Who reads this run's report: a student of a marked class
     /// (`--reproduce-as`, which only `mark` passes) or whoever ran it.
     pub(super) fn reader(&self) -> crate::output::report::Reader {

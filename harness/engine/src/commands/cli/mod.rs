@@ -33,6 +33,7 @@ mod coverage;
 mod header;
 mod likeness;
 mod outputs;
+mod pending;
 mod plan;
 mod prepare;
 mod progress;
@@ -40,6 +41,7 @@ mod runner;
 mod settle;
 mod told;
 mod trials;
+mod unstarted;
 
 use std::ffi::OsString;
 use std::io::Write as _;

@@ -45,6 +45,39 @@ pub(super) fn converse(
         Ok(c) => c,
         Err(e) => return Verdict::Error(format!("{}: {e}", file.display())),
     };
+    // A program that never started is decided once every case has run
+    // (unstarted.rs).
+    ctx.note_start(conversation.no_start.as_ref(), || {
+        super::pending::Unstarted::Conversation {
+            file: file.clone(),
+            case: Box::new(case.clone()),
+            script: script.clone(),
+        }
+    });
+    spoken(ctx, file, case, conversation)
+}
+
+/// The verdict on a conversation: passed, failed, or the environment's
+/// where the program's runtime never started.
+pub(super) fn spoken(
+    ctx: &Context,
+    file: &CaseFile,
+    case: &Case,
+    conversation: Conversation,
+) -> Verdict {
+    if let Some(no) = conversation.no_start {
+        let notes = Notes {
+            summary: case.summary.clone(),
+            rules: case.rules.clone(),
+            ..Notes::default()
+        };
+        let lack = crate::judge::environment::Lack::Start(no);
+        return Verdict::Failed(Box::new(crate::judge::environment::failure(
+            &lack,
+            &[],
+            notes,
+        )));
+    }
     if conversation.exchanges.is_empty() {
         return Verdict::Passed;
     }

@@ -51,6 +51,7 @@ fn finished(ctx: &Context) -> Vec<CaseResult> {
     let mut results =
         std::mem::take(&mut *ctx.results.lock().unwrap_or_else(PoisonError::into_inner));
     results.sort_by(|a, b| a.name.cmp(&b.name));
+    super::unstarted::decide(ctx, &mut results);
     let spent = std::mem::take(&mut *ctx.spent.lock().unwrap_or_else(PoisonError::into_inner));
     super::confirm::tell_examples(&mut results, spent, &ctx.causes);
     results

@@ -161,12 +161,5 @@ pub(super) fn settle(
             },
         },
     };
-    if let (Verdict::Failed(f), Some(note)) = (&mut verdict, note) {
-        f.summary = if f.summary.is_empty() {
-            note
-        } else {
-            format!("{} [{note}]", f.summary)
-        };
-    }
-    verdict
+    verdict.noted(note)
 }

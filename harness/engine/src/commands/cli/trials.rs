@@ -31,6 +31,7 @@ use crate::judge::checker::CaseOracle;
 
 use super::bless::bless_one;
 use super::context::Context;
+use super::pending::Unstarted;
 use super::prepare::{Unprepared, converse, prepare};
 use super::settle::{self, Aside};
 
@@ -122,16 +123,7 @@ pub(super) fn job(
                     .filter(|_| !aside.secret)
                     .and_then(|c| c.hint.clone());
                 let verdict = check_one(&ctx, &file, parsed, suite, &mut result.actual, &mut aside);
-                result.deductions = crate::judge::verdict::deductions(&aside.forgiven);
-                for d in &mut result.deductions {
-                    d.hint.clone_from(&hint);
-                }
-                result.forgiven = aside
-                    .forgiven
-                    .iter()
-                    .map(|f| format!("{} compared {}", f.part, f.how))
-                    .collect();
-                result.warning = aside.warning;
+                set_aside(&mut result, aside, hint.as_ref());
                 verdict
             }
         } else {
@@ -176,6 +168,22 @@ pub(super) fn job(
         ignored,
         run,
     }
+}
+
+/// Puts in `result` what its verdict left `aside`: the departures forgiven
+/// (as deductions under `--strict`, each with the case's `hint`) and the
+/// warning.
+pub(super) fn set_aside(result: &mut CaseResult, aside: Aside, hint: Option<&String>) {
+    result.deductions = crate::judge::verdict::deductions(&aside.forgiven);
+    for d in &mut result.deductions {
+        d.hint = hint.cloned();
+    }
+    result.forgiven = aside
+        .forgiven
+        .iter()
+        .map(|f| format!("{} compared {}", f.part, f.how))
+        .collect();
+    result.warning = aside.warning;
 }
 
 /// Whether a case is secret: its own `visibility`, else its category's
@@ -247,6 +255,15 @@ pub(super) fn check_one(
                 // A timeout is charged only once confirmed (confirm.rs),
                 // as few times per cause as settle.rs allows.
                 Ok((outcome, how)) => {
+                    // A run that never started is decided once every case
+                    // has run (unstarted.rs).
+                    ctx.note_start(outcome.no_start.as_ref(), || Unstarted::Run {
+                        file: file.clone(),
+                        case: Box::new(case.clone()),
+                        inv: Box::new(inv.clone()),
+                        expected: Box::new(expected.clone()),
+                        secret: aside.secret,
+                    });
                     let run = settle::Run {
                         name: file.name(),
                         reference: reference_time(&case),

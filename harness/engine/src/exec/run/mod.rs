@@ -263,6 +263,22 @@ mod tests {
     }
 
     #[test]
+    fn the_stdin_a_program_took_is_counted_and_a_faked_start_failure_is_judged() {
+        let vm = "echo 'Error occurred during initialization of VM' >&2; exit 1";
+        // It read a line first: its own code ran, a verdict like any other.
+        let read = sh(&format!("read x; {vm}"), b"12\n34\n");
+        assert_eq!(read.stdin_taken, Some(3));
+        assert!(read.no_start.is_none(), "{read:?}");
+        // It read nothing: a runtime that never started, run three times.
+        let quiet = sh(vm, b"12\n34\n");
+        assert_eq!(quiet.stdin_taken, Some(0));
+        assert_eq!(quiet.no_start.map(|n| n.tries), Some(start::TRIES));
+        // All of it, through a pipe larger than its buffer.
+        let big = vec![b'x'; 200_000];
+        assert_eq!(sh("cat > /dev/null", &big).stdin_taken, Some(200_000));
+    }
+
+    #[test]
     fn pipes_status_and_files() {
         let out = sh("cat; echo err >&2; echo x > f; exit 3", b"in\n");
         assert_eq!(out.ending, Ending::Exited(3));

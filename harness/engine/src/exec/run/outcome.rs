@@ -50,6 +50,10 @@ pub struct Outcome {
     /// How it read stdin fed a line at a time
     /// ([`super::invocation::Invocation::count_reads`]); `None` otherwise.
     pub reads: Option<Reads>,
+    /// Bytes of stdin the program took from its pipe; `None` where stdin
+    /// was no pipe of the run's (a terminal, another program's) or the
+    /// pipe could not tell. A program that took any ran its own code.
+    pub stdin_taken: Option<u64>,
     /// Its runtime never started, however often it was run
     /// (`start.rs`): what it did is no verdict on the program.
     pub no_start: Option<NoStart>,
@@ -157,6 +161,7 @@ impl Outcome {
             dropped: Dropped::default(),
             elapsed: Duration::ZERO,
             reads: None,
+            stdin_taken: Some(0),
             no_start: None,
             activity: Activity::default(),
         }

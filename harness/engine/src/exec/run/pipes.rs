@@ -164,12 +164,53 @@ impl<'a> Inlet<'a> {
         Ok(())
     }
 
+    /// Bytes the program took of those written: what the pipe no longer
+    /// holds. `None` where the pipe cannot tell.
+    pub(super) fn taken(&self) -> Option<u64> {
+        let held = rustix::io::ioctl_fionread(&self.file).ok()?;
+        Some((self.sent as u64).saturating_sub(held))
+    }
+
+    /// Closes the descriptor (the program reads the end of its input: no
+    /// writer is left), keeping a read end of the same pipe, reopened
+    /// through `/proc`, that tells afterwards how much of what was
+    /// written the program took ([`Closed::taken`]).
+    pub(super) fn close(self) -> Closed {
+        use std::os::fd::AsRawFd;
+        use std::os::unix::fs::OpenOptionsExt;
+        let left = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(rustix::fs::OFlags::NONBLOCK.bits().cast_signed())
+            .open(format!("/proc/self/fd/{}", self.file.as_raw_fd()))
+            .ok();
+        Closed {
+            sent: self.sent,
+            left,
+        }
+    }
+
     /// Queues more bytes for a typist: the written ones are forgotten.
     pub(super) fn queue_more(&mut self) -> &mut Vec<u8> {
         let queue = self.queue.to_mut();
         queue.drain(..self.sent);
         self.sent = 0;
         queue
+    }
+}
+
+/// Stdin once its pipe was closed: what was written, and a read end of
+/// the pipe that tells what the program left of it.
+pub(super) struct Closed {
+    sent: usize,
+    left: Option<File>,
+}
+
+impl Closed {
+    /// Bytes the program took of those written; `None` where the pipe
+    /// could not be reopened to tell.
+    pub(super) fn taken(&self) -> Option<u64> {
+        let held = rustix::io::ioctl_fionread(self.left.as_ref()?).ok()?;
+        Some((self.sent as u64).saturating_sub(held))
     }
 }
 

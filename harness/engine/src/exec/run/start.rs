@@ -12,7 +12,16 @@
 //! Told by what the run left: nothing on stdout (the program's code never
 //! ran to write), an ending other than success, and on stderr a runtime's
 //! own start-up message, or exit 127 with nothing written at all (the
-//! loader's abort).
+//! loader's abort). Those a program can print itself, so what it cannot
+//! fake decides too: a run that took any byte of its stdin (the harness
+//! writes the pipe, so it knows what was taken) or used more CPU time
+//! than a runtime's failed start takes ([`START_CPU`]) ran its own code,
+//! and is judged whatever it printed. A run that passes all of these and
+//! still never starts, on a case where the same program started on
+//! others, is confirmed once more after the other cases and then charged
+//! as the program's unless the machine is short of a resource at that
+//! moment ([`machine_short`]): a failure that follows the input is the
+//! program's (docs/containment.md, "A runtime that could not start").
 
 use std::time::Duration;
 
@@ -27,6 +36,11 @@ pub const TRIES: u32 = 3;
 
 /// The pause before the second run; the third waits twice as long.
 pub const PAUSE: Duration = Duration::from_millis(250);
+
+/// The most CPU time a runtime that fails to start uses: a JVM that
+/// cannot reserve its heap gives up within a tenth of a second, and
+/// one that reaches a program's `main` has used about a quarter.
+pub const START_CPU: Duration = Duration::from_secs(1);
 
 /// Bytes of stderr looked at, from its start: a runtime that cannot
 /// start says so first.
@@ -80,6 +94,12 @@ pub fn failed_to_start(outcome: &Outcome) -> Option<String> {
     if !outcome.stdout.is_empty() || outcome.dropped.stdout > 0 {
         return None;
     }
+    // It took input or computed: its own code ran.
+    if outcome.stdin_taken.is_some_and(|n| n > 0)
+        || outcome.activity.cpu.is_some_and(|cpu| cpu > START_CPU)
+    {
+        return None;
+    }
     let head = &outcome.stderr[..outcome.stderr.len().min(LOOKED_AT)];
     let text = String::from_utf8_lossy(head);
     if let Some(line) = text
@@ -95,6 +115,52 @@ pub fn failed_to_start(outcome: &Outcome) -> Option<String> {
     }
     (status == Some(127) && outcome.stderr.is_empty() && outcome.dropped.stderr == 0)
         .then(|| "status 127 with nothing written (the loader gave up)".to_owned())
+}
+
+/// Memory a machine short of it has left, at most: under this, or under
+/// a twentieth of all, a runtime's failed start is the machine's.
+const SHORT_MEMORY_KIB: u64 = 256 * 1024;
+
+/// Why the machine cannot start a runtime now, if it is short of
+/// something a start needs: memory (`MemAvailable`), or tasks near the
+/// kernel's bound. Read by the harness, never told by the program.
+pub fn machine_short() -> Option<String> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .unwrap_or_default();
+    let field = |name: &str| {
+        meminfo
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|rest| {
+                rest.trim()
+                    .trim_end_matches("kB")
+                    .trim()
+                    .parse::<u64>()
+                    .ok()
+            })
+    };
+    if let (Some(available), Some(total)) = (field("MemAvailable:"), field("MemTotal:"))
+        && (available < SHORT_MEMORY_KIB || available < total / 20)
+    {
+        return Some(format!(
+            "the machine had {} MiB of memory available",
+            available / 1024
+        ));
+    }
+    let tasks = std::fs::read_to_string("/proc/loadavg").ok().and_then(|l| {
+        let field = l.split_whitespace().nth(3)?;
+        field.split_once('/')?.1.parse::<u64>().ok()
+    });
+    let bound = std::fs::read_to_string("/proc/sys/kernel/threads-max")
+        .ok()
+        .and_then(|t| t.trim().parse::<u64>().ok());
+    match (tasks, bound) {
+        (Some(tasks), Some(bound)) if tasks.saturating_mul(10) > bound.saturating_mul(9) => Some(
+            format!("the machine ran {tasks} tasks of its bound of {bound}"),
+        ),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -183,5 +249,23 @@ mod tests {
         ] {
             assert_eq!(failed_to_start(&ended(ending, b"", stderr)), None);
         }
+    }
+
+    #[test]
+    fn a_program_that_says_it_could_not_start_but_ran_is_judged() {
+        let vm = &b"Error occurred during initialization of VM\n"[..];
+        // It read its input first: its code ran.
+        let mut read = ended(Ending::Exited(1), b"", vm);
+        read.stdin_taken = Some(3);
+        assert_eq!(failed_to_start(&read), None);
+        // Silent 127 after a second of CPU: it computed.
+        let mut busy = ended(Ending::Exited(127), b"", b"");
+        busy.activity.cpu = Some(START_CPU + Duration::from_millis(1));
+        assert_eq!(failed_to_start(&busy), None);
+        // Nothing taken, little CPU: still a start failure.
+        let mut quiet = ended(Ending::Exited(1), b"", vm);
+        quiet.stdin_taken = Some(0);
+        quiet.activity.cpu = Some(Duration::from_millis(40));
+        assert!(failed_to_start(&quiet).is_some());
     }
 }

@@ -32,7 +32,7 @@ use rustix::process::{Pid, PidfdFlags, WaitId, WaitIdOptions};
 use super::cpu::CpuStop;
 use super::ending::Stream;
 use super::invocation::Keep;
-use super::pipes::{Got, Inlet, Reader};
+use super::pipes::{Closed, Got, Inlet, Reader};
 use super::reads::{self, Gate, LineFeed, Look, Reads};
 use crate::exec::terminal::{Awaiting, Keys, Typist};
 
@@ -107,6 +107,11 @@ pub(crate) struct Supervisor<'a> {
     stdin: Option<Inlet<'a>>,
     /// Stdin fed a line at a time, each read seen ([`super::reads`]).
     lines: Option<LineFeed>,
+    /// Whether stdin is a pipe this run writes (not a terminal, nor
+    /// another program's pipe), and once closed what it tells of the
+    /// bytes the program took ([`Self::stdin_taken`]).
+    stdin_piped: bool,
+    stdin_closed: Option<Closed>,
     /// Watches for the program waiting for its next line; `gated` while
     /// a line waits for that.
     gate: Option<Gate>,
@@ -202,6 +207,7 @@ impl<'a> Supervisor<'a> {
             )),
             None => None,
         };
+        let stdin_piped = ends.stdin.is_some() && typist.is_none();
         // Empty stdin: the pipe closes at once, the program reads its end.
         let mut stdin = match ends.stdin {
             Some(fd) if typist.is_none() && !stdin.is_empty() => {
@@ -230,6 +236,8 @@ impl<'a> Supervisor<'a> {
             readers,
             stdin,
             lines,
+            stdin_piped,
+            stdin_closed: None,
             gate,
             gated: false,
             gate_tick: GATE_TICK_MIN,
@@ -425,7 +433,7 @@ impl<'a> Supervisor<'a> {
         let Some(lines) = &mut self.lines else {
             if failed || !inlet.pending() {
                 // Closing the pipe is the program's end of input.
-                self.stdin = None;
+                self.close_stdin();
             }
             return;
         };
@@ -454,7 +462,29 @@ impl<'a> Supervisor<'a> {
             }
         }
         if failed || !more {
-            self.stdin = None;
+            self.close_stdin();
+        }
+    }
+
+    fn close_stdin(&mut self) {
+        if let Some(inlet) = self.stdin.take() {
+            self.stdin_closed = Some(inlet.close());
+        }
+    }
+
+    /// Bytes of stdin the program took (read from the pipe): `None` where
+    /// stdin was no pipe of this run's or the pipe cannot tell. What
+    /// tells a program whose own code ran from a runtime that never
+    /// started ([`super::start`]).
+    pub fn stdin_taken(&self) -> Option<u64> {
+        if !self.stdin_piped {
+            return None;
+        }
+        match (&self.stdin, &self.stdin_closed) {
+            (Some(inlet), _) => inlet.taken(),
+            (None, Some(closed)) => closed.taken(),
+            // Empty stdin: nothing was written, nothing taken.
+            (None, None) => Some(0),
         }
     }
 

@@ -106,6 +106,7 @@ pub(super) fn watch(
     };
 
     let reads = supervisor.reads();
+    let stdin_taken = supervisor.stdin_taken();
     let [(stdout, stdout_dropped), (stderr, stderr_dropped)] = supervisor.captured();
     let survey = survey(&layout.work, &inv.files, inv.output_cap);
     Ok(Outcome {
@@ -125,6 +126,7 @@ pub(super) fn watch(
         },
         elapsed,
         reads,
+        stdin_taken,
         no_start: None,
         activity,
     })

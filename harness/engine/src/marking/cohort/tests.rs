@@ -94,7 +94,7 @@ fn the_class_view_counts_flags_and_shares() {
     assert_eq!((view.submissions, view.built), (4, 3));
     // 0, 5, 5, 10 of 10: bars 0, 5, 5 and the last.
     assert_eq!(view.histogram, [1, 0, 0, 0, 0, 2, 0, 0, 0, 1]);
-    assert_eq!((view.mean, view.median), (5.0, 5.0));
+    assert_eq!((view.mean, view.median), (Some(5.0), Some(5.0)));
     // Case a: failed by 2 of the 3 that built, flagged; b by none.
     assert_eq!(view.cases[0].name, "a");
     assert_eq!((view.cases[0].failed, view.cases[0].judged), (2, 3));
@@ -198,5 +198,79 @@ fn marks_csv_shows_the_first_cause_as_its_worked_example_tells_it() {
     assert_eq!(
         view.shared_causes[0].cause,
         "stdout: `Sum: #` where `Sum: #` is expected"
+    );
+}
+
+#[test]
+fn a_pack_fault_counts_its_cases_and_no_row_judged_gives_no_mean() {
+    let fault = crate::marking::record::pack_fault(
+        "checker `python3 check.py` on stdout: ended with status 1 with a traceback:\n  x\n",
+    );
+    assert_eq!(
+        fault,
+        "a fault of the pack, not of the program: checker `python3 check.py` on stdout: ended \
+         with status 1 with a traceback"
+    );
+    // Both cases struck by the pack: no total, no mean.
+    let mut struck = sub("a", 0.0, &[], None);
+    for c in &mut struck.cases {
+        c.verdict = VerdictKind::Error;
+    }
+    (struck.passed, struck.errors) = (0, 2);
+    struck.unjudged = vec!["all".into()];
+    struck.environment = vec![fault.clone()];
+    let view = build(&suite(), &[struck]);
+    assert_eq!((view.mean, view.median), (None, None));
+    assert_eq!(view.categories[0].mean, None);
+    assert_eq!(
+        crate::marking::struck::mean_said(view.mean, view.max),
+        "no row judged (of 10 marks): no mean"
+    );
+    assert_eq!(view.environment.len(), 1);
+    assert_eq!(view.environment[0].cause, fault);
+    assert_eq!(view.environment[0].cases, 2);
+    let json = serde_json::to_string(&view).unwrap_or_default();
+    assert!(json.contains("\"mean\":null"), "{json}");
+    let index = crate::marking::html::index(&view);
+    assert!(!index.contains("traceback::"), "{index}");
+    assert!(
+        index.contains(
+            "failed for a fault of the pack, not for their own bugs. A fault of the pack"
+        ),
+        "{index}"
+    );
+    assert!(!index.contains("Install what is missing"), "{index}");
+    assert!(
+        index.contains("no row judged (of 10 marks): no mean"),
+        "{index}"
+    );
+}
+
+#[test]
+fn a_pack_fault_says_fix_the_pack_not_install_what_is_missing() {
+    let mut a = sub("a", 0.0, &[], None);
+    a.environment = vec![crate::marking::record::pack_fault("checker crashed:")];
+    let text = crate::marking::struck::said(&[a.clone()], &["a"]);
+    assert!(
+        text.contains("failed for a fault of the pack")
+            && text.contains("fix the pack, `bless` it and mark again"),
+        "{text}"
+    );
+    assert!(!text.contains("install"), "{text}");
+    let mut b = sub("b", 0.0, &[], None);
+    b.environment = vec!["cannot import `x`: not installed where the marks run".into()];
+    let text = crate::marking::struck::said(&[b.clone()], &["b"]);
+    assert!(
+        text.contains("failed for what this machine lacks"),
+        "{text}"
+    );
+    assert!(
+        text.contains("install what is missing where the marks run and mark again"),
+        "{text}"
+    );
+    let text = crate::marking::struck::said(&[a, b], &["a", "b"]);
+    assert!(
+        text.contains("fix the pack, `bless` it, install what is missing"),
+        "{text}"
     );
 }

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use crate::exec::driver::{CaseDriver, Conversation, DriveSettings, Exchange};
 use crate::exec::run::Target;
 use crate::packs::problem::package::Problem;
-use crate::packs::problem::run::{CaseLimits, Fault, Verdict};
+use crate::packs::problem::run::{CaseLimits, CaseResult, Fault, Verdict};
 use crate::packs::problem::time_limit::TimeLimit;
 
 /// One case as the driver runs it.
@@ -106,7 +106,7 @@ impl CaseDriver for Driver {
             kill_after: limit,
             output_cap: self.output_cap,
         };
-        let r = super::interactive::run_case(
+        let r = super::interactive::run_case_started(
             program,
             &self.validator,
             &case.input,
@@ -115,6 +115,16 @@ impl CaseDriver for Driver {
             limits,
         )
         .map_err(|Fault(f)| format!("case data/{name}: {f} (a fault of the package)"))?;
+        // The program's runtime never started: said beside the verdict it
+        // would have, which the engine charges or not.
+        let (r, no_start) = r;
+        conversation(name, &r).map(|c| Conversation { no_start, ..c })
+    }
+}
+
+/// The conversation `r` (case `name`'s result) tells of.
+fn conversation(name: &str, r: &CaseResult) -> Result<Conversation, String> {
+    {
         if let Some(score) = r.score {
             return Err(format!(
                 "case data/{name}: {}",
@@ -133,6 +143,7 @@ impl CaseDriver for Driver {
                     exchanges: Vec::new(),
                     reproduce: String::new(),
                     ending,
+                    no_start: None,
                 });
             }
             Verdict::WrongAnswer => format!("the output validator: {}", r.reason),
@@ -149,6 +160,7 @@ impl CaseDriver for Driver {
             }],
             reproduce: String::new(),
             ending,
+            no_start: None,
         })
     }
 }

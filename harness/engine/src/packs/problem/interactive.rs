@@ -133,7 +133,9 @@ fn start_validator(
 }
 
 /// Runs one case: `program` contained, joined to `validator`, on `input`
-/// (the validator's; the program never sees it nor `answer`).
+/// (the validator's; the program never sees it nor `answer`). A program
+/// whose runtime never started is a fault here (no verdict on it):
+/// [`run_case_started`] tells it apart.
 pub fn run_case(
     program: &Target,
     validator: &Target,
@@ -142,6 +144,48 @@ pub fn run_case(
     flags: &[String],
     limits: CaseLimits,
 ) -> Result<CaseResult, Fault> {
+    match run_case_started(program, validator, input, answer, flags, limits)? {
+        (_, Some(no)) => Err(Fault(no.to_string())),
+        (result, None) => Ok(result),
+    }
+}
+
+/// [`run_case`], with the [`run::NoStart`] of a program whose runtime
+/// never started ([`run::start`]), beside the result it had (charged
+/// where the failure is found to be the program's). The conversation,
+/// validator and all, is started afresh up to [`run::start::TRIES`]
+/// times, as a run is.
+pub fn run_case_started(
+    program: &Target,
+    validator: &Target,
+    input: &[u8],
+    answer: &[u8],
+    flags: &[String],
+    limits: CaseLimits,
+) -> Result<(CaseResult, Option<run::NoStart>), Fault> {
+    let mut tries = 1;
+    loop {
+        match converse_once(program, validator, (input, answer, flags), limits)? {
+            (Some(said), result) if tries >= run::start::TRIES => {
+                return Ok((result, Some(run::NoStart { said, tries })));
+            }
+            (Some(_), _) => {
+                std::thread::sleep(run::start::PAUSE * tries);
+                tries += 1;
+            }
+            (None, result) => return Ok((result, None)),
+        }
+    }
+}
+
+/// One conversation, and what told that the program's runtime never
+/// started, if it did not.
+fn converse_once(
+    program: &Target,
+    validator: &Target,
+    (input, answer, flags): (&[u8], &[u8], &[String]),
+    limits: CaseLimits,
+) -> Result<(Option<String>, CaseResult), Fault> {
     // Program → validator, validator → program.
     let (from_prog, prog_out) = std::io::pipe().map_err(|e| fault("a pipe", e))?;
     let (prog_in, to_prog) = std::io::pipe().map_err(|e| fault("a pipe", e))?;
@@ -152,6 +196,9 @@ pub fn run_case(
     inv.output_cap = limits.output_cap;
     let ran = run::run_joined(&inv, prog_in.into(), prog_out.into());
     let (outcome, activity) = ran.map_err(|e| Fault(format!("cannot run the program: {e}")))?;
+    // Its stdout went to the validator: what it wrote there is unknown,
+    // its start-up message, its ending and its CPU time tell.
+    let unstarted = run::start::failed_to_start(&outcome);
     let runtime = activity.cpu.unwrap_or(outcome.elapsed);
     let result = |verdict, reason: String, score| CaseResult {
         verdict,
@@ -160,24 +207,30 @@ pub fn run_case(
         reason,
     };
     if let Ending::TimedOut { after, .. } = outcome.ending {
-        return Ok(CaseResult {
-            runtime: after,
-            ..result(
-                Verdict::TimeLimitExceeded,
-                format!("killed after {:.2} s", after.as_secs_f64()),
-                None,
-            )
-        });
+        return Ok((
+            unstarted.clone(),
+            CaseResult {
+                runtime: after,
+                ..result(
+                    Verdict::TimeLimitExceeded,
+                    format!("killed after {:.2} s", after.as_secs_f64()),
+                    None,
+                )
+            },
+        ));
     }
     if runtime > limits.time_limit {
-        return Ok(result(
-            Verdict::TimeLimitExceeded,
-            format!(
-                "{:.2} s, over the time limit of {:.2} s",
-                runtime.as_secs_f64(),
-                limits.time_limit.as_secs_f64()
+        return Ok((
+            unstarted.clone(),
+            result(
+                Verdict::TimeLimitExceeded,
+                format!(
+                    "{:.2} s, over the time limit of {:.2} s",
+                    runtime.as_secs_f64(),
+                    limits.time_limit.as_secs_f64()
+                ),
+                None,
             ),
-            None,
         ));
     }
     let status = side.wait_until(Instant::now() + VALIDATOR_GRACE);
@@ -208,20 +261,23 @@ pub fn run_case(
     if verdict == Verdict::Accepted && outcome.ending != Ending::Exited(0) {
         let said = String::from_utf8_lossy(&outcome.stderr);
         let last = said.lines().rev().find(|l| !l.trim().is_empty());
-        return Ok(result(
-            Verdict::RunTimeError,
-            match last {
-                Some(l) => format!(
-                    "{} ({})",
-                    outcome.ending,
-                    l.chars().take(120).collect::<String>()
-                ),
-                None => outcome.ending.to_string(),
-            },
-            None,
+        return Ok((
+            unstarted.clone(),
+            result(
+                Verdict::RunTimeError,
+                match last {
+                    Some(l) => format!(
+                        "{} ({})",
+                        outcome.ending,
+                        l.chars().take(120).collect::<String>()
+                    ),
+                    None => outcome.ending.to_string(),
+                },
+                None,
+            ),
         ));
     }
-    Ok(result(verdict, reason, score))
+    Ok((unstarted, result(verdict, reason, score)))
 }
 
 /// A validator's fault with the last lines of its stderr (a traceback).

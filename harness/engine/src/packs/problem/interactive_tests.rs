@@ -72,3 +72,27 @@ fn a_validator_that_exits_otherwise_is_a_fault_with_its_stderr() {
         "{why}"
     );
 }
+
+#[test]
+fn a_program_whose_runtime_never_starts_is_no_verdict() {
+    let vm = "echo 'Error occurred during initialization of VM' >&2; exit 1";
+    let (_, no) =
+        run_case_started(&sh(vm), &sh(GUESS), b"", b"7\n", &[], limits(5.0)).expect("no fault");
+    let no = no.expect("never started");
+    assert_eq!(no.tries, run::start::TRIES);
+    assert_eq!(no.said, "`Error occurred during initialization of VM`");
+    // Its stdout is the validator's: one that answered and then said so
+    // cannot be told apart here; the verdict it would have is kept for
+    // the engine, which charges it when it started on other cases.
+    let (r, no) = run_case_started(
+        &sh(&format!("echo 8; {vm}")),
+        &sh(GUESS),
+        b"",
+        b"7\n",
+        &[],
+        limits(5.0),
+    )
+    .expect("no fault");
+    assert!(no.is_some());
+    assert_eq!(r.verdict, Verdict::WrongAnswer, "{r:?}");
+}

@@ -94,6 +94,10 @@ pub fn execute(program: &Target, input: &[u8], limits: CaseLimits) -> Result<Exe
     inv.output_cap = limits.output_cap;
     let (outcome, activity) =
         run::run_with_activity(&inv).map_err(|e| Fault(format!("cannot run the program: {e}")))?;
+    // A runtime that never started is no verdict on the program.
+    if let Some(no) = &outcome.no_start {
+        return Err(Fault(no.to_string()));
+    }
     let runtime = activity.cpu.unwrap_or(outcome.elapsed);
     let failed = |verdict, reason: String| {
         Ok(Executed::Failed(CaseResult {
