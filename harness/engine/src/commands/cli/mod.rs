@@ -37,6 +37,7 @@ mod pending;
 mod plan;
 mod prepare;
 mod progress;
+mod readings;
 mod runner;
 mod settle;
 mod told;

@@ -367,7 +367,7 @@ pub(super) fn judge(
     };
     // An ambiguous rule's other reading: the case passes when the run
     // matches what the model does under it (a memory error still fails).
-    if let Err(e) = other_reading(
+    if let Err(e) = super::readings::other_reading(
         ctx,
         expected,
         other_copy,
@@ -551,51 +551,6 @@ fn reproduce_line(
         ),
     };
     reproduce::showing_files(&line, &outputs)
-}
-
-/// Judges a run that failed its case against the other readings of the
-/// ambiguous rules it cites (`copy`, when it has some): passed under one,
-/// its mismatches are cleared and the reading is what `aside` forgave;
-/// else each reading it fails is noted in `judged`.
-fn other_reading(
-    ctx: &Context,
-    expected: &crate::model::case::Expectation,
-    copy: Option<crate::exec::run::Outcome>,
-    oracle: &CaseOracle<'_>,
-    mismatches: &mut Vec<compare::Mismatch>,
-    aside: &mut Aside,
-    judged: &mut Vec<String>,
-) -> Result<(), String> {
-    let Some(copy) = copy.filter(|_| !mismatches.is_empty()) else {
-        return Ok(());
-    };
-    let Some(alternative) = compare::other_reading(expected, &copy, oracle, ctx.strict)? else {
-        // Other readings are the marker's detail: a marked student's
-        // case fails as the main expectation says.
-        if ctx.reader() == crate::output::report::Reader::Marked {
-            return Ok(());
-        }
-        judged.extend(expected.alternatives.iter().map(|a| {
-            format!(
-                "also under the reading `{}` ({}): it fails that too",
-                a.reading,
-                a.rules.join(", ")
-            )
-        }));
-        return Ok(());
-    };
-    aside.forgiven.push(compare::Forgiven {
-        part: "the case".to_owned(),
-        how: format!(
-            "under the reading `{}` ({})",
-            alternative.reading,
-            alternative.rules.join(", ")
-        ),
-        charges: Vec::new(),
-        forgave: String::new(),
-    });
-    mismatches.clear();
-    Ok(())
 }
 
 /// Bytes of a case's input besides stdin (files, arguments) and of its

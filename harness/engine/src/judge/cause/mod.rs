@@ -19,7 +19,8 @@
 //! The parts, lowest first: `text` helpers, the `signature` types,
 //! the first `edit` of a stream, `missed` checks, crashes and hangs
 //! placed where the program was (`grave`), uncaught exceptions placed
-//! alike (`raised`), `later` departures, the cause `build` from them
+//! alike (`raised`), `later` departures, a `line_break` told from a
+//! value cut short, the cause `build` from them
 //! all, and output files (and what the model writes besides stdout)
 //! blamed on the rules that write them, else the case's (`by_rule`).
 
@@ -28,6 +29,7 @@ mod by_rule;
 mod edit;
 mod grave;
 mod later;
+mod line_break;
 mod missed;
 mod raised;
 mod signature;
