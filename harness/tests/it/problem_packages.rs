@@ -10,9 +10,8 @@
 //! not named after its file, a Python one, one raising whose traceback
 //! names its own file and line, as `run`'s cause does; a missing compiler the
 //! environment's failure, a compile error the student's). To stay cheap
-//! each test copies a package
-//! keeping its Python submissions only (no compiler runs) and, where a
-//! package has many cases, fewer of them.
+//! each test copies a package keeping its Python submissions only (no
+//! compiler runs; Kotlin and C# in `languages`) and fewer cases.
 
 #![expect(
     clippy::expect_used,
@@ -23,6 +22,7 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
+mod languages;
 mod validators;
 
 fn example(name: &str) -> PathBuf {
