@@ -44,7 +44,7 @@ javascript:
     compile: 'node --check {files}'
     run: 'node "{mainfile}"'
 kotlin:
-    compile: 'kotlinc -d {path} {files}'
+    compile: 'kotlinc -J-XX:TieredStopAtLevel=1 -J-XX:+UseSerialGC -d {path} {files}'
     run: 'kotlin -J-Dfile.encoding=UTF-8 -J-XX:+UseSerialGC -J-XX:ActiveProcessorCount=1 -J-XX:ReservedCodeCacheSize=64m -J-XX:CompressedClassSpaceSize=128m -J-Xss64m -J-Xmx{memlim}m -cp {path} {Mainclass}Kt'
 EOF
 cp -r "$here/examples/problems/." "$work/"

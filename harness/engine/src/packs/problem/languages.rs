@@ -147,7 +147,10 @@ const DEFAULTS: [(&str, &str, i64, &str, &str, &str); 11] = [
         "Kotlin",
         250,
         "*.kt",
-        "kotlinc -d {path} {files}",
+        // The compiler's JVM with its first JIT tier only and the serial
+        // collector: half the CPU of a short compile (4.0 s to 2.1 s for
+        // a hello, kotlinc 1.3), the same classes.
+        "kotlinc -J-XX:TieredStopAtLevel=1 -J-XX:+UseSerialGC -d {path} {files}",
         "kotlin KOTLIN_JVM -cp {path} {Mainclass}Kt",
     ),
     (
