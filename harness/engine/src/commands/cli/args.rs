@@ -128,7 +128,8 @@ pub(super) enum Sub {
 /// The options of `publish`.
 #[derive(Debug, clap::Args)]
 pub(super) struct PublishCli {
-    /// The folder pack (the folder holding pack.yaml).
+    /// The folder pack (the folder holding pack.yaml), or a problem
+    /// package (a folder holding problem.yaml, or its .zip).
     #[arg(long, value_name = "PATH")]
     pub(super) spec: std::path::PathBuf,
     /// The folder to write the student's copy into (new, or empty).
