@@ -43,6 +43,9 @@ python3:
 javascript:
     compile: 'node --check {files}'
     run: 'node "{mainfile}"'
+kotlin:
+    compile: 'kotlinc -J-XX:TieredStopAtLevel=1 -J-XX:+UseSerialGC -d {path} {files}'
+    run: 'kotlin -J-Dfile.encoding=UTF-8 -J-XX:+UseSerialGC -J-XX:ActiveProcessorCount=1 -J-XX:ReservedCodeCacheSize=64m -J-XX:CompressedClassSpaceSize=128m -J-Xss64m -J-Xmx{memlim}m -cp {path} {Mainclass}Kt'
 EOF
 cp -r "$here/examples/problems/." "$work/"
 ms() { # prints the wall milliseconds of a command and its exit status

@@ -10,9 +10,9 @@
 //! not named after its file, a Python one, one raising whose traceback
 //! names its own file and line, as `run`'s cause does; a missing compiler the
 //! environment's failure, a compile error the student's). To stay cheap
-//! each test copies a package
-//! keeping its Python submissions (and one C submission, compiled once)
-//! and, where a package has many cases, fewer of them.
+//! each test copies a package keeping its Python submissions (one C
+//! submission, compiled once; Kotlin and C# in `languages`) and, where a
+//! package has many cases, fewer of them.
 
 #![expect(
     clippy::expect_used,
@@ -26,6 +26,7 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 
 mod course;
+mod languages;
 mod validators;
 
 fn example(name: &str) -> PathBuf {

@@ -114,6 +114,10 @@ pub struct Checkers {
     /// binary gets besides the protocol's (a problem package's built
     /// output validator, which its checker runs).
     pub env: Vec<(OsString, OsString)>,
+    /// What those checkers read besides the harness (the built output
+    /// validator's folder and files): a mount namespace (`full`) shows
+    /// them read-only, as it shows a program under test its own.
+    pub reads: Vec<PathBuf>,
 }
 
 impl Checkers {
@@ -162,8 +166,10 @@ impl Checkers {
             let pack = self
                 .pack
                 .ok_or_else(|| format!("checker `{command}`: no pack registers it"))?;
-            let target =
-                Target::reference(pack).map_err(|e| format!("checker `{command}`: {e}"))?;
+            let target = self.reads.iter().cloned().fold(
+                Target::reference(pack).map_err(|e| format!("checker `{command}`: {e}"))?,
+                Target::reading,
+            );
             let mut env = vec![(CHECKER_ENV.into(), name.into())];
             env.extend(self.env.iter().cloned());
             return Ok((target, env));

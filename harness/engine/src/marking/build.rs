@@ -81,12 +81,16 @@ impl Built {
     }
 }
 
-/// Lines of `log` that report a compiler warning.
+/// Lines of `log` that report a compiler warning. The JVM's own (`OpenJDK
+/// 64-Bit Server VM warning: Options -Xverify:none ... deprecated`, which
+/// Debian's `kotlinc` prints on every build) is the environment's, not
+/// one about the student's code.
 pub fn count_warnings(log: &[u8]) -> usize {
     log.split(|&b| b == b'\n')
         .filter(|line| {
             line.windows(9)
                 .any(|w| w == b"warning: " || w == b"warning:\n")
+                && !line.windows(12).any(|w| w == b" VM warning:")
         })
         .count()
 }
@@ -297,6 +301,9 @@ mod tests {
                     b.c:9:2: warning: implicit declaration\n  note: warning: in a note\n";
         assert_eq!(count_warnings(log), 3);
         assert_eq!(count_warnings(b"all good\n"), 0);
+        let jvm = b"OpenJDK 64-Bit Server VM warning: Options -Xverify:none and -noverify were \
+                    deprecated in JDK 13\n";
+        assert_eq!(count_warnings(jvm), 0);
     }
 
     #[test]

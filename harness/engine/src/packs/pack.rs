@@ -9,7 +9,7 @@
 //! files are read here for every kind of pack.
 
 use std::ffi::OsString;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -196,6 +196,13 @@ pub trait Pack: Send + Sync {
         Vec::new()
     }
 
+    /// What the pack's `builtin:NAME` checkers read besides the harness
+    /// (a problem package's built output validator): shown to them
+    /// read-only in a mount namespace.
+    fn checker_reads(&self) -> Vec<PathBuf> {
+        Vec::new()
+    }
+
     /// The folder a `match:` checker command runs from and may read (a
     /// folder pack's own folder); `None`: only `builtin:` checkers.
     fn checker_home(&self) -> Option<&Path> {
@@ -264,6 +271,7 @@ pub fn checkers(pack: &dyn Pack) -> Checkers {
         home: pack.checker_home().map(Path::to_path_buf),
         model: None,
         env: pack.checker_env(),
+        reads: pack.checker_reads(),
     }
 }
 

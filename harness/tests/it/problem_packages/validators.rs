@@ -208,3 +208,51 @@ fn an_interactive_program_is_contained_with_fds_0_to_2_only() {
         "{text}"
     );
 }
+
+#[test]
+fn a_custom_validator_judges_at_full_containment_and_no_program_reads_it() {
+    // At `full` the checker's mount namespace shows the built validator
+    // (read-only); the program's shows neither it, nor the package's
+    // answers, nor its validator's source. The program prints the right
+    // sum only where it found nothing to read, so exit 0 needs both.
+    let dir = tempfile::tempdir().expect("dir");
+    let package = copy("pairsum", dir.path(), &[], &["sample/1", "secret/10"]);
+    let runs = dir.path().join("runs");
+    std::fs::create_dir(&runs).expect("mkdir");
+    let peeked = [
+        format!("{}/data/*/*.ans", package.display()),
+        format!("{}/output_validator/*", package.display()),
+        format!("{}/conformance-model-*/*", runs.display()),
+    ];
+    assert!(
+        package.join("data/secret/10.ans").is_file()
+            && package.join("output_validator/validate.py").is_file()
+    );
+    // In a folder of its own: a program reads its own folder.
+    let program = dir.path().join("program/peek.py");
+    std::fs::create_dir(dir.path().join("program")).expect("mkdir");
+    std::fs::write(
+        &program,
+        format!(
+            "import glob\nfound = []\nfor pattern in {peeked:?}:\n    for p in glob.glob(pattern):\n        \
+             try:\n            found.append(open(p).read().strip()[:20])\n        except OSError:\n            \
+             pass\nn = int(input())\nprint(' '.join(found) if found else f'1 {{n - 1}}')\n"
+        ),
+    )
+    .expect("write");
+    let out = Command::cargo_bin("boxes-harness")
+        .expect("the harness binary")
+        .env("NO_COLOR", "1")
+        .env("CONFORMANCE_CONTAINMENT", "full")
+        .env("TMPDIR", &runs)
+        .arg("--spec")
+        .arg(&package)
+        .arg("--bin")
+        .arg(format!("python3 {}", program.display()))
+        .output()
+        .expect("the harness runs");
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("2 passed; 0 failed"), "{text}");
+}

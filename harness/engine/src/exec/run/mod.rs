@@ -63,7 +63,7 @@ pub use mode::Mode;
 pub use outcome::{Activity, Dropped, NoStart, Outcome, RunError};
 pub use reads::Reads;
 use spawn::{environment, plan_stdout, spawn_contained, spawn_grouped};
-pub use target::{REFERENCE_ENV, Target, TargetError, clean, typed_line};
+pub use target::{REFERENCE_ENV, RUN_PATH, Target, TargetError, clean, typed_line};
 use watch::watch;
 
 /// Runs `inv` in a fresh sandbox and reports what happened.

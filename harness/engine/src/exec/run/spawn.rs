@@ -5,6 +5,7 @@ use std::ffi::OsString;
 use std::fs;
 use std::os::fd::OwnedFd;
 use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 
@@ -250,10 +251,17 @@ pub(super) fn spawn_contained(
     let spec = sandbox::Spec::new(layout, inv.target.path(), &args, env, LINGER_GRACE)
         .limited(limits_of(inv))
         .with_reads(reads);
-    let program_dir = if inv.target.is_builtin_reference() {
-        None
+    // The reference (ours) sees the harness's folder and what it was
+    // given to read (a problem package's built output validator, which
+    // its checker runs); a program under test its own folder.
+    let shown: Vec<&Path> = if inv.target.is_builtin_reference() {
+        inv.target
+            .extra_reads()
+            .iter()
+            .map(PathBuf::as_path)
+            .collect()
     } else {
-        inv.target.path().parent()
+        inv.target.path().parent().into_iter().collect()
     };
     let (io, master) = match plan {
         StdoutPlan::Pipe => (sandbox::Streams::piped(), None),
@@ -284,15 +292,8 @@ pub(super) fn spawn_contained(
             None,
         ),
     };
-    let mut kept = sandbox::start_with(
-        layout,
-        &spec,
-        containment,
-        program_dir.as_slice(),
-        io,
-        resident,
-    )
-    .map_err(RunError::Contain)?;
+    let mut kept = sandbox::start_with(layout, &spec, containment, &shown, io, resident)
+        .map_err(RunError::Contain)?;
     let pid = kept.pid();
     // Registering late is safe: an interrupt that came meanwhile killed
     // the zygote and every resident keeper, and a keeper of its own dies

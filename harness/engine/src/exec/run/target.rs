@@ -251,6 +251,13 @@ impl Target {
         self
     }
 
+    /// The folders and files it was allowed to read besides its own
+    /// ([`Target::reading`]); for the built-in reference, what a mount
+    /// namespace shows it besides the harness's folder.
+    pub fn extra_reads(&self) -> &[PathBuf] {
+        &self.reads
+    }
+
     /// The words after the path that belong to the program.
     pub fn words(&self) -> &[OsString] {
         &self.words

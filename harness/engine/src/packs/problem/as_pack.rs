@@ -75,8 +75,10 @@ pub struct ProblemPack {
     table: Table,
     /// What `diff` needs.
     diff: PackageDiff,
-    /// The built custom validator, for its checkers.
+    /// The built custom validator, for its checkers: its command line
+    /// and what it reads.
     checker_env: Vec<(OsString, OsString)>,
+    checker_reads: Vec<PathBuf>,
     /// An interactive problem's driver.
     driver: Option<Arc<Driver>>,
 }
@@ -123,9 +125,12 @@ impl ProblemPack {
         } else {
             programs::reference(&problem, &table)
         };
-        let checker_env = match &judging {
-            Judging::Custom(v) => vec![custom_check::checker_env(v)?],
-            _ => Vec::new(),
+        let (checker_env, checker_reads) = match &judging {
+            Judging::Custom(v) => (
+                vec![custom_check::checker_env(v)?],
+                custom_check::checker_reads(v),
+            ),
+            _ => (Vec::new(), Vec::new()),
         };
         let driver = match judging {
             Judging::Interactive(v) => {
@@ -153,6 +158,7 @@ impl ProblemPack {
                 checker_of,
             },
             checker_env,
+            checker_reads,
             driver,
         })
     }
@@ -442,6 +448,10 @@ impl Pack for ProblemPack {
 
     fn checker_env(&self) -> Vec<(OsString, OsString)> {
         self.checker_env.clone()
+    }
+
+    fn checker_reads(&self) -> Vec<PathBuf> {
+        self.checker_reads.clone()
     }
 
     fn driver(&self) -> Option<Arc<dyn CaseDriver>> {

@@ -59,6 +59,16 @@ pub fn checker_env(validator: &crate::exec::run::Target) -> Result<(OsString, Os
     Ok((VALIDATOR_ENV.into(), line.into()))
 }
 
+/// What the checker re-run reads of `validator` besides the harness: its
+/// folder and the files its command line names (shown read-only at
+/// `full`, whose mount namespace shows nothing else of the host).
+pub fn checker_reads(validator: &crate::exec::run::Target) -> Vec<std::path::PathBuf> {
+    let mut reads: Vec<std::path::PathBuf> =
+        validator.model_home().map(Into::into).into_iter().collect();
+    reads.extend(validator.own_paths());
+    reads
+}
+
 /// How the validator's run went: its status, its message, its score
 /// (`score.txt`), its stderr.
 struct Ran {

@@ -58,6 +58,45 @@ impl Language {
             .collect()
     }
 
+    /// Why it cannot run here (`no rustc (Rust)`), if a tool it needs
+    /// is missing. A compiled language's build and launcher run under
+    /// `sh` with the sandbox's `PATH` ([`RUN_PATH`]) alone, so a compiler
+    /// found only on the caller's (`~/.cargo/bin/rustc`) is missing there
+    /// and says so: otherwise its build's `not found` would be charged as
+    /// the submission's compile error. An interpreter's run line is
+    /// looked up in the caller's `PATH` too, as any command's first word.
+    ///
+    /// [`RUN_PATH`]: crate::exec::run::RUN_PATH
+    pub fn missing_tool(&self) -> Option<String> {
+        let caller = std::env::var_os("PATH").unwrap_or_default();
+        self.missing_in(crate::exec::run::RUN_PATH.as_ref(), &caller)
+    }
+
+    /// [`Language::missing_tool`] with the sandbox's `PATH` `run_path`
+    /// and the caller's `caller`.
+    fn missing_in(&self, run_path: &std::ffi::OsStr, caller: &std::ffi::OsStr) -> Option<String> {
+        let found = |tool: &str, path: &std::ffi::OsStr| {
+            std::env::split_paths(path)
+                .map(|d| d.join(tool))
+                .find(|p| p.is_file())
+        };
+        self.tools().into_iter().find_map(|tool| {
+            if found(&tool, run_path).is_some() {
+                return None;
+            }
+            match found(&tool, caller) {
+                None => Some(format!("no {tool} ({})", self.name)),
+                Some(_) if self.compile.is_none() => None,
+                Some(at) => Some(format!(
+                    "no {tool} ({}) on the build's PATH {} ({} is not used)",
+                    self.name,
+                    run_path.to_string_lossy(),
+                    at.display()
+                )),
+            }
+        })
+    }
+
     /// Whether its run line starts a JVM on a class (`{mainclass}`).
     pub fn runs_a_class(&self) -> bool {
         self.run.contains("{mainclass}") || self.run.contains("{Mainclass}")
@@ -108,7 +147,10 @@ const DEFAULTS: [(&str, &str, i64, &str, &str, &str); 11] = [
         "Kotlin",
         250,
         "*.kt",
-        "kotlinc -d {path} {files}",
+        // The compiler's JVM with its first JIT tier only and the serial
+        // collector: half the CPU of a short compile (4.0 s to 2.1 s for
+        // a hello, kotlinc 1.3), the same classes.
+        "kotlinc -J-XX:TieredStopAtLevel=1 -J-XX:+UseSerialGC -d {path} {files}",
         "kotlin KOTLIN_JVM -cp {path} {Mainclass}Kt",
     ),
     (
@@ -399,16 +441,6 @@ fn capitalised(s: &str) -> String {
     let mut c = s.chars();
     c.next()
         .map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
-}
-
-/// Whether `program` is found on `PATH`.
-pub fn on_path(program: &str) -> bool {
-    std::env::var_os("PATH").is_some_and(|paths| {
-        std::env::split_paths(&paths).any(|d| {
-            let p = d.join(program);
-            p.is_file()
-        })
-    })
 }
 
 #[cfg(test)]

@@ -121,3 +121,32 @@ fn a_package_overrides_a_language() {
             .contains("compiler")
     );
 }
+
+#[test]
+fn a_compiler_only_on_the_callers_path_is_missing_where_builds_run() {
+    let (sandbox, caller) = (
+        tempfile::tempdir().expect("dir"),
+        tempfile::tempdir().expect("dir"),
+    );
+    for tool in ["rustc", "ruby"] {
+        std::fs::write(caller.path().join(tool), "").expect("write");
+    }
+    let t = Table::defaults();
+    let missing = |file: &str| {
+        t.detect(&names(&[file]))
+            .expect("a language")
+            .missing_in(sandbox.path().as_os_str(), caller.path().as_os_str())
+    };
+    // A build runs with the sandbox's PATH alone: the caller's rustc
+    // would be `not found` there, a compile error charged to the student.
+    let rust = missing("a.rs").expect("rustc is missing there");
+    assert!(
+        rust.starts_with("no rustc (Rust) on the build's PATH ") && rust.contains("is not used"),
+        "{rust}"
+    );
+    // An interpreter is looked up in the caller's PATH too.
+    assert_eq!(missing("a.rb"), None);
+    assert_eq!(missing("a.go"), Some("no go (Go)".to_owned()));
+    std::fs::write(sandbox.path().join("go"), "").expect("write");
+    assert_eq!(missing("a.go"), None);
+}

@@ -30,7 +30,7 @@ use crate::model::files::Files;
 use crate::packs::folder::model::{self, Recipe};
 use crate::packs::pack::{SubmissionBuild, SubmissionBuilds};
 use crate::packs::problem::entry;
-use crate::packs::problem::languages::{self, Filled, Language, Table};
+use crate::packs::problem::languages::{Filled, Language, Table};
 
 /// The program a submission's build leaves at its top.
 pub const BUILT_PROGRAM: &str = "solution";
@@ -61,8 +61,8 @@ fn chosen<'t>(
     read: impl Fn(&str) -> Option<String>,
 ) -> Option<Result<(&'t Language, Filled), String>> {
     let lang = table.detect(names)?;
-    if let Some(missing) = lang.tools().iter().find(|t| !languages::on_path(t)) {
-        return Some(Err(format!("no {missing} ({})", lang.name)));
+    if let Some(missing) = lang.missing_tool() {
+        return Some(Err(missing));
     }
     let class = lang
         .runs_a_class()

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use crate::exec::run::Target;
 use crate::packs::folder::model::{self, Recipe};
-use crate::packs::problem::languages::{self, Table};
+use crate::packs::problem::languages::Table;
 use crate::packs::problem::package::Problem;
 
 /// A program made ready, or why not.
@@ -78,8 +78,8 @@ fn lines_of(files: &[(String, PathBuf)], name: &str, table: &Table) -> Result<Li
         .collect();
     let class = super::entry::main_class(&lang.id, &sources);
     let (compile, run) = table.lines(lang, &names, class.as_deref());
-    if let Some(missing) = lang.tools().iter().find(|t| !languages::on_path(t)) {
-        return Ok(Err(format!("no {missing} ({})", lang.name)));
+    if let Some(missing) = lang.missing_tool() {
+        return Ok(Err(missing));
     }
     Ok(Ok((compile, run)))
 }
