@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
+mod scoring;
 mod validators;
 
 fn example(name: &str) -> PathBuf {

@@ -161,7 +161,7 @@ impl ProblemPack {
 /// The category a group's cases are in: its folder's name (a category
 /// is the folder its cases are in: `group1` of `secret/group1`), or
 /// `data` for cases right inside `data/`.
-fn category_of(group: &Group) -> &str {
+pub(super) fn category_of(group: &Group) -> &str {
     match group.name.rsplit('/').next() {
         Some(last) if !last.is_empty() => last,
         _ => "data",

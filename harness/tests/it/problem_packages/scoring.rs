@@ -1,0 +1,96 @@
+//! Problem packages written here, at test time, each into a temporary
+//! folder (tiny Python validators and submissions): a custom output
+//! validator's own score (`score.txt`) under `run` and `mark`, a parent
+//! group's `grader_flags` over its subgroups under `mark` as `verify`
+//! grades them, and `input_validator_flags` passed to the input
+//! validators `diff` runs (both formats' namings).
+
+use super::*;
+
+/// Writes `files` (path below `root`, text) into `root`.
+fn write_all(root: &Path, files: &[(&str, &str)]) {
+    for (path, text) in files {
+        let at = root.join(path);
+        std::fs::create_dir_all(at.parent().expect("a parent")).expect("mkdir");
+        std::fs::write(&at, text).expect("write");
+    }
+}
+
+/// A package doubling a number, its input validator needing `max N` as
+/// its arguments (without them it rejects everything), written with
+/// `problem_yaml`, the validator folder `validators` and the testdata.yaml
+/// of `data/`.
+fn doubling(root: &Path, problem_yaml: &str, validators: &str, testdata: &str) {
+    let validator = "import sys\nargs = sys.argv[1:]\nif len(args) != 2 or args[0] != 'max':\n    \
+                     sys.exit(43)\ntry:\n    n = int(sys.stdin.read())\nexcept ValueError:\n    \
+                     sys.exit(43)\nsys.exit(42 if 0 <= n <= int(args[1]) else 43)\n";
+    write_all(
+        root,
+        &[
+            ("problem.yaml", problem_yaml),
+            ("data/testdata.yaml", testdata),
+            ("data/sample/1.in", "3\n"),
+            ("data/sample/1.ans", "6\n"),
+            ("data/secret/1.in", "5\n"),
+            ("data/secret/1.ans", "10\n"),
+            (&format!("{validators}/range.py"), validator),
+            (
+                "submissions/accepted/double.py",
+                "print(2 * int(input()))\n",
+            ),
+        ],
+    );
+}
+
+#[test]
+fn diff_passes_input_validator_flags_to_the_input_validators_in_both_formats() {
+    let dir = tempfile::tempdir().expect("dir");
+    // Wrong from 7 up: only an input the validator accepts with its
+    // arguments (`max 9`) finds it; without them it accepts none.
+    let wrong = dir.path().join("wrong.py");
+    std::fs::write(&wrong, "n = int(input())\nprint(2 * n if n < 7 else 0)\n").expect("write");
+    let bin = format!("python3 {}", wrong.display());
+    let diff = |package: &Path| {
+        harness(&[
+            "diff".as_ref(),
+            "-j".as_ref(),
+            "2".as_ref(),
+            "--sessions".as_ref(),
+            "12".as_ref(),
+            "--seed".as_ref(),
+            "1".as_ref(),
+            "--spec".as_ref(),
+            package.as_os_str(),
+            "--bin".as_ref(),
+            bin.as_ref(),
+        ])
+    };
+    let legacy = dir.path().join("legacy");
+    doubling(
+        &legacy,
+        "name: Double\n",
+        "input_format_validators",
+        "input_validator_flags: max 9\n",
+    );
+    let (code, text) = diff(&legacy);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("1 distinct mismatch"), "{text}");
+    let draft = dir.path().join("draft");
+    doubling(
+        &draft,
+        "problem_format_version: 2023-07-draft\nname: Double\n",
+        "input_validators",
+        "input_validator_args:\n  range: [max, 9]\n",
+    );
+    let (code, text) = diff(&draft);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("1 distinct mismatch"), "{text}");
+    // Bounded below the bug by its arguments: nothing to find.
+    std::fs::write(
+        draft.join("data/testdata.yaml"),
+        "input_validator_args:\n  range: [max, 6]\n",
+    )
+    .expect("write");
+    let (code, text) = diff(&draft);
+    assert_eq!(code, Some(0), "{text}");
+}
