@@ -46,6 +46,18 @@ pub struct SuiteInfo {
     /// The build line (`--build`, or the pack's course line).
     #[serde(default)]
     pub build: String,
+    /// The marks available when a grading tree, not the categories' sum,
+    /// makes the total (a problem package's parent groups' graders).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub marks: Option<f64>,
+}
+
+impl SuiteInfo {
+    /// The marks available: the grading tree's, else the categories' sum.
+    pub fn max(&self) -> f64 {
+        self.marks
+            .unwrap_or_else(|| self.categories.iter().map(|c| c.marks).sum())
+    }
 }
 
 /// `cohort.json`.
@@ -227,7 +239,7 @@ fn round2(x: f64) -> f64 {
 
 /// The class view of `marks` (sorted by id).
 pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
-    let max: f64 = suite.categories.iter().map(|c| c.marks).sum();
+    let max = suite.max();
     let n = marks.len();
     let built: Vec<&SubmissionMark> = marks
         .iter()

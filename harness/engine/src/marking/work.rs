@@ -48,6 +48,7 @@ fn suite_info(pack: &dyn Pack, build: String) -> Result<SuiteInfo, String> {
             })
             .collect(),
         build,
+        marks: suite.grading.as_ref().map(|g| g.marks),
     })
 }
 

@@ -77,6 +77,11 @@ pub struct ScoreRow {
     /// carries it.
     #[serde(default)]
     pub deductions: Vec<DeductionRecord>,
+    /// Its cases that count, in name order (passed or not, a validator's
+    /// score): what a suite's `grading:` tree combines. Not written.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub outcomes: Vec<crate::model::grader::Outcome>,
 }
 
 /// A one-time deduction as the score takes it.
@@ -143,6 +148,7 @@ pub fn score(suite: &Suite, results: &[CaseResult], strict: bool) -> Vec<ScoreRo
         weight_passed: 0.0,
         weight_total: 0.0,
         deductions: Vec::new(),
+        outcomes: Vec::new(),
     };
     let mut rows: Vec<ScoreRow> = suite
         .categories
@@ -155,7 +161,11 @@ pub fn score(suite: &Suite, results: &[CaseResult], strict: bool) -> Vec<ScoreRo
     let mut sorted: Vec<&CaseResult> = results.iter().collect();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
     let home = homes(&rows, &sorted);
-    let graded = super::graded::earned(suite, &sorted, strict);
+    let ran = super::graded::outcomes(suite, &sorted, strict);
+    let graded = super::graded::earned(suite, &ran);
+    for (row, ran) in rows.iter_mut().zip(ran) {
+        row.outcomes = ran;
+    }
     let mut taken: Vec<(usize, DeductionRecord)> = Vec::new();
     for r in sorted {
         let charged = !r.ambiguous || strict;
@@ -277,7 +287,16 @@ pub fn score_table(suite: &Suite, rows: &[ScoreRow], strict: bool, reader: Reade
             let _ = writeln!(out, "    {}", d.line());
         }
     }
-    let total: f64 = suite.categories.iter().map(|c| c.marks).sum();
+    let mut total: f64 = suite.categories.iter().map(|c| c.marks).sum();
+    // A parent group's grader over its subgroups (a problem package's):
+    // the total is the tree's, not the rows' sum.
+    if !partial && let Some((e, m)) = super::graded::total(suite, rows) {
+        let _ = writeln!(
+            out,
+            "  the groups combined by their parents' graders: {e:.2} of {m} (not the rows' sum)"
+        );
+        (earned, total) = (e, m);
+    }
     let _ = writeln!(
         out,
         "  estimated mark: {earned:.2} / {total}{}",

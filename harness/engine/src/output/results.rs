@@ -188,8 +188,14 @@ pub struct RunInfo<'a> {
     pub content_hash: &'a str,
 }
 
-/// The results document of a run.
-pub fn build(info: &RunInfo<'_>, results: &[CaseResult], rows: &[ScoreRow]) -> Results {
+/// The results document of a run: its score the rows' sum, or the
+/// suite's `grading:` tree's ([`super::graded::total`]).
+pub fn build(
+    info: &RunInfo<'_>,
+    results: &[CaseResult],
+    rows: &[ScoreRow],
+    suite: Option<&crate::model::schema::Suite>,
+) -> Results {
     let mut cases: Vec<CaseRecord> = results.iter().map(record).collect();
     cases.sort_by(|a, b| a.name.cmp(&b.name));
     let categories: Vec<ScoreRecord> = rows.to_vec();
@@ -200,10 +206,20 @@ pub fn build(info: &RunInfo<'_>, results: &[CaseResult], rows: &[ScoreRow]) -> R
         suite: info.suite.to_owned(),
         content_hash: info.content_hash.to_owned(),
         cases,
-        score: Score {
-            earned: categories.iter().filter_map(|c| c.earned).sum(),
-            max: categories.iter().filter_map(|c| c.marks).sum(),
-            categories,
+        score: {
+            let (earned, max) = suite
+                .and_then(|s| super::graded::total(s, rows))
+                .unwrap_or_else(|| {
+                    (
+                        categories.iter().filter_map(|c| c.earned).sum(),
+                        categories.iter().filter_map(|c| c.marks).sum(),
+                    )
+                });
+            Score {
+                earned,
+                max,
+                categories,
+            }
         },
         causes: cause_records(&crate::judge::group::groups(results)),
         warnings: cause_records(&crate::judge::group::warning_groups(results)),

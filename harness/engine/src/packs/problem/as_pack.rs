@@ -192,16 +192,26 @@ fn grader_of(problem: &Problem, group: &Group) -> Option<serde_json::Value> {
     if !problem.scoring || group.name == "sample" {
         return None;
     }
-    let f = &group.flags;
-    let bound = |x: f64| Some(x).filter(|x| x.is_finite());
-    serde_json::to_value(crate::model::grader::Grader {
-        score: f.score,
-        accept_score: f.accept_score,
-        reject_score: f.reject_score,
-        at_least: f.range.and_then(|(lo, _)| bound(lo)),
-        at_most: f.range.and_then(|(_, hi)| bound(hi)),
-        stop_at_failure: f.on_reject_break,
-        last_only: f.ignore_sample,
+    serde_json::to_value(group.flags.grader()).ok()
+}
+
+/// A scoring problem's total as its groups' graders make it, parents
+/// over their subgroups as `verify` grades the package (`grading:` in the
+/// suite): each group's own cases are its category's.
+fn grading_of(problem: &Problem) -> Option<serde_json::Value> {
+    fn tree(group: &Group) -> crate::model::grader::GradeTree {
+        crate::model::grader::GradeTree {
+            grader: group.flags.grader(),
+            cases: (!group.cases.is_empty()).then(|| category_of(group).to_owned()),
+            groups: group.groups.iter().map(tree).collect(),
+        }
+    }
+    if !problem.scoring {
+        return None;
+    }
+    serde_json::to_value(crate::model::grader::Grading {
+        marks: grade::full_score(&problem.root),
+        tree: tree(&problem.root),
     })
     .ok()
 }
@@ -346,12 +356,15 @@ fn suite_of(
             checkers.insert(checker);
         }
     }
-    let suite_yaml = json!({
+    let mut suite_yaml = json!({
         "name": problem.name,
         "version": "1",
         "spec": "problem.yaml (a problem package: no rule IDs)",
         "categories": categories,
     });
+    if let (Some(g), Some(map)) = (grading_of(problem), suite_yaml.as_object_mut()) {
+        map.insert("grading".to_owned(), g);
+    }
     files.push(("suite.yaml".to_owned(), yaml(&suite_yaml)?.into_bytes()));
     files.sort_by(|a, b| a.0.cmp(&b.0));
     let files: Vec<(&'static str, &'static [u8])> = files

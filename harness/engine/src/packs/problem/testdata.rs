@@ -14,18 +14,9 @@
 
 use std::path::Path;
 
-/// How a group's verdict follows from its children's.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum VerdictRule {
-    /// The worst child verdict, by problemtools' order (a run-time error
-    /// over a timeout over a wrong answer): the default.
-    #[default]
-    WorstError,
-    /// The first child's verdict that is not accepted.
-    FirstError,
-    /// Accepted whatever the children.
-    AlwaysAccept,
-}
+/// How a group's verdict follows from its children's (shared with
+/// the graders of the default run and `mark`).
+pub use crate::model::grader::VerdictRule;
 
 /// How a group's score follows from its children's (shared with a
 /// category's grader under the default run and `mark`).
@@ -76,6 +67,24 @@ pub struct GroupFlags {
     pub reject_score: f64,
     /// The group score's bounds, if given.
     pub range: Option<(f64, f64)>,
+}
+
+impl GroupFlags {
+    /// The group's grader, as the model reads one (`verify`'s grading and
+    /// the suite's graders under the default run and `mark` alike).
+    pub fn grader(&self) -> crate::model::grader::Grader {
+        crate::model::grader::Grader {
+            score: self.score,
+            accept_score: self.accept_score,
+            reject_score: self.reject_score,
+            at_least: self.range.map(|(lo, _)| lo).filter(|x| x.is_finite()),
+            at_most: self.range.map(|(_, hi)| hi).filter(|x| x.is_finite()),
+            stop_at_failure: self.on_reject_break,
+            last_only: self.ignore_sample,
+            verdict: self.verdict,
+            accept_if_any_accepted: self.accept_if_any_accepted,
+        }
+    }
 }
 
 impl Default for GroupFlags {
@@ -271,7 +280,7 @@ mod tests {
         let d = GroupFlags::default();
         let legacy = read_text("input_validator_flags: max 10\n", &d).expect("legacy");
         assert_eq!(legacy.input_flags.of("any"), ["max", "10"]);
-        let draft = read_text("input_validator_args: [--max, 10]\n", &d).expect("draft");
+        let draft = read_text("input_validator_args: [max, 10]\n", &d).expect("draft");
         assert_eq!(draft.input_flags, legacy.input_flags);
         let map = read_text(
             "input_validator_args:\n  bounds: [--max, 10]\n  shape: square\n",
