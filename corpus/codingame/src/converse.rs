@@ -348,6 +348,7 @@ impl CaseDriver for Driver {
             exchanges,
             reproduce: reproduce(program, &sent),
             ending,
+            score: None,
         })
     }
 }

@@ -270,6 +270,14 @@ pub fn score_table(suite: &Suite, rows: &[ScoreRow], strict: bool, reader: Reade
         } else {
             String::new()
         };
+        let scored: Vec<String> = row
+            .outcomes
+            .iter()
+            .filter_map(|o| o.score.map(|x| format!("{x}")))
+            .collect();
+        if !scored.is_empty() {
+            let _ = write!(errors, "  (scored by the validator: {})", scored.join(", "));
+        }
         // Weighed cases: the marks follow the weight, not the count.
         if (row.weight_total - as_f64(row.total)).abs() > f64::EPSILON {
             let _ = write!(

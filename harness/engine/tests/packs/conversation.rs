@@ -124,6 +124,7 @@ impl CaseDriver for TalkDriver {
             exchanges,
             reproduce: "echo hello | PROGRAM".to_owned(),
             ending: "one request".to_owned(),
+            score: None,
         })
     }
 }

@@ -22,6 +22,7 @@ pub(super) fn converse(
     case: &Case,
     script: &serde_json::Value,
     suite: Result<Suite, String>,
+    aside: &mut super::settle::Aside,
 ) -> Verdict {
     let Some(driver) = &ctx.driver else {
         return Verdict::Error(format!(
@@ -46,6 +47,7 @@ pub(super) fn converse(
         Err(e) => return Verdict::Error(format!("{}: {e}", file.display())),
     };
     if conversation.exchanges.is_empty() {
+        aside.score = conversation.score;
         return Verdict::Passed;
     }
     conversation_failure(ctx, file, case, conversation)

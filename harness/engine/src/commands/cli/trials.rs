@@ -132,6 +132,7 @@ pub(super) fn job(
                     .map(|f| format!("{} compared {}", f.part, f.how))
                     .collect();
                 result.warning = aside.warning;
+                result.score = aside.score;
                 verdict
             }
         } else {
@@ -199,7 +200,7 @@ pub(super) fn check_one(
     if let Ok(case) = &parsed
         && let Some(script) = &case.script
     {
-        return converse(ctx, file, case, script, suite);
+        return converse(ctx, file, case, script, suite, aside);
     }
     let summary = parsed
         .as_ref()

@@ -16,12 +16,15 @@
 //!   none).
 //! - An interactive problem's case holds a `script` the pack's driver
 //!   runs ([`conversation`]): the program contained, joined to the
-//!   validator.
+//!   validator; so does a scoring problem's with its own validator (the
+//!   program run, then the validator on its output, as `verify` runs
+//!   them), whose score (`score.txt`) the case's grader takes.
 //! - Marks: a pass-fail problem's groups are worth one mark each; a
 //!   scoring problem's are worth the group's full score, and earn what
 //!   its grader gives its cases (a category's `grader:`, the same
-//!   combination `verify`'s [`grade`] uses: a `min` group all or
-//!   nothing).
+//!   grading `verify`'s [`grade`] uses: a `min` group all or nothing);
+//!   its total is the root group's grade, parents over their subgroups
+//!   (the suite's `grading:`).
 //! - A case's time limit is `limits.time_limit`; without one the
 //!   accepted submissions are timed once per command as `verify` times
 //!   them ([`limit`]; `mark`'s checks inherit their `mark`'s).
@@ -82,11 +85,14 @@ pub struct ProblemPack {
 }
 
 /// How a package's cases are judged: by the default validator or the
-/// package's own (built) as a checker, or in a conversation with it.
+/// package's own (built) as a checker, or by the pack's driver
+/// ([`conversation`]): in a conversation with it, or (a scoring
+/// problem's, whose validator may score a case) run then judged by it,
+/// its score taken.
 enum Judging {
     Default,
     Custom(Target),
-    Interactive(Target),
+    Driven(Target),
 }
 
 fn leak(text: String) -> &'static str {
@@ -106,8 +112,10 @@ impl ProblemPack {
                     "--spec {spec}: an interactive problem needs its output validator"
                 ));
             }
-            (Some(v), false) => Judging::Custom(programs::validator(spec, v, &table)?),
-            (Some(v), true) => Judging::Interactive(programs::validator(spec, v, &table)?),
+            (Some(v), false) if !problem.scoring => {
+                Judging::Custom(programs::validator(spec, v, &table)?)
+            }
+            (Some(v), _) => Judging::Driven(programs::validator(spec, v, &table)?),
         };
         let (suite, checkers, checker_of) =
             suite_of(&problem, spec, Path::new(spec).is_file(), &judging)?;
@@ -128,9 +136,7 @@ impl ProblemPack {
             _ => Vec::new(),
         };
         let driver = match judging {
-            Judging::Interactive(v) => {
-                Some(Arc::new(Driver::of(&problem, v, Arc::clone(&time_limit))))
-            }
+            Judging::Driven(v) => Some(Arc::new(Driver::of(&problem, v, Arc::clone(&time_limit)))),
             _ => None,
         };
         Ok(Self {
@@ -331,7 +337,7 @@ fn suite_of(
             map.insert("grader".to_owned(), g);
         }
         categories.push(entry);
-        let conversation = matches!(judging, Judging::Interactive(_));
+        let conversation = matches!(judging, Judging::Driven(_));
         let custom = matches!(judging, Judging::Custom(_));
         let flags = &group.flags.validator_flags;
         let checker = (!conversation).then(|| custom_check::checker_name(flags, custom));
