@@ -91,3 +91,79 @@ fn diff_passes_input_validator_flags_to_the_input_validators_in_both_formats() {
     assert_eq!(code, Some(1), "{text}");
     assert!(text.contains("1 distinct mismatch"), "{text}");
 }
+
+/// A legacy scoring package whose output validator scores a case by how
+/// near the program's number is to the answer (10 less the distance,
+/// at least 0) and rejects a negative one; its sample ignored, each
+/// case worth 10 when accepted without a score.
+fn nearness(root: &Path) {
+    let validator = "import sys\nn = int(open(sys.argv[1]).read())\ntry:\n    x = \
+                     int(sys.stdin.read())\nexcept ValueError:\n    x = -1\nif x < 0:\n    \
+                     open(sys.argv[3] + 'judgemessage.txt', 'w').write(f'{x} is negative')\n    \
+                     sys.exit(43)\nopen(sys.argv[3] + 'score.txt', 'w').write(str(max(0, 10 - \
+                     abs(x - n))))\nsys.exit(42)\n";
+    write_all(
+        root,
+        &[
+            (
+                "problem.yaml",
+                "name: Near\ntype: scoring\nvalidation: custom score\nlimits:\n  time_limit: 2\n",
+            ),
+            (
+                "data/testdata.yaml",
+                "on_reject: continue\ngrader_flags: ignore_sample\naccept_score: 10\n",
+            ),
+            // Its own flags: it would inherit ignore_sample (its last case only).
+            ("data/secret/testdata.yaml", "grader_flags: sum\n"),
+            ("data/sample/1.in", "10\n"),
+            ("data/sample/1.ans", "10\n"),
+            ("data/secret/1.in", "20\n"),
+            ("data/secret/1.ans", "20\n"),
+            ("data/secret/2.in", "30\n"),
+            ("data/secret/2.ans", "30\n"),
+            ("output_validators/near/near.py", validator),
+        ],
+    );
+}
+
+#[test]
+fn run_takes_a_scoring_validators_own_score_into_the_marks() {
+    let dir = tempfile::tempdir().expect("dir");
+    let package = dir.path().join("near");
+    nearness(&package);
+    let off = dir.path().join("off.py");
+    std::fs::write(&off, "print(int(input()) - 2)\n").expect("write");
+    let bin = format!("python3 {}", off.display());
+    let (code, text) = harness(&[
+        "--spec".as_ref(),
+        package.as_os_str(),
+        "--bin".as_ref(),
+        bin.as_ref(),
+        "--score".as_ref(),
+    ]);
+    // Accepted everywhere, 8 of 10 a case by the validator's score.txt:
+    // 16 of the secret group's 20 (a pass-fail share would give 20).
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.lines().any(|l| l.contains("secret")
+            && l.contains("16.00 / 20")
+            && l.contains("(scored by the validator: 8, 8)")),
+        "{text}"
+    );
+    assert!(text.contains("estimated mark: 16.00 / 20"), "{text}");
+    // A rejection is the validator's reason, scored nothing.
+    std::fs::write(&off, "print(-int(input()))\n").expect("write");
+    let (code, text) = harness(&[
+        "--spec".as_ref(),
+        package.as_os_str(),
+        "--bin".as_ref(),
+        bin.as_ref(),
+        "--score".as_ref(),
+    ]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("the output validator: -10 is negative")
+            && text.contains("estimated mark: 0.00 / 20"),
+        "{text}"
+    );
+}
