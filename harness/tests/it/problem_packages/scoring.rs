@@ -97,6 +97,22 @@ fn diff_passes_input_validator_flags_to_the_input_validators_in_both_formats() {
 /// at least 0) and rejects a negative one; its sample ignored, each
 /// case worth 10 when accepted without a score.
 fn nearness(root: &Path) {
+    write_all(
+        root,
+        &[
+            // Its own flags: it would inherit ignore_sample (its last case only).
+            ("data/secret/testdata.yaml", "grader_flags: sum\n"),
+            ("data/secret/1.in", "20\n"),
+            ("data/secret/1.ans", "20\n"),
+            ("data/secret/2.in", "30\n"),
+            ("data/secret/2.ans", "30\n"),
+        ],
+    );
+    nearness_base(root);
+}
+
+/// [`nearness`]'s problem.yaml, root flags, sample and validator.
+fn nearness_base(root: &Path) {
     let validator = "import sys\nn = int(open(sys.argv[1]).read())\ntry:\n    x = \
                      int(sys.stdin.read())\nexcept ValueError:\n    x = -1\nif x < 0:\n    \
                      open(sys.argv[3] + 'judgemessage.txt', 'w').write(f'{x} is negative')\n    \
@@ -113,14 +129,8 @@ fn nearness(root: &Path) {
                 "data/testdata.yaml",
                 "on_reject: continue\ngrader_flags: ignore_sample\naccept_score: 10\n",
             ),
-            // Its own flags: it would inherit ignore_sample (its last case only).
-            ("data/secret/testdata.yaml", "grader_flags: sum\n"),
             ("data/sample/1.in", "10\n"),
             ("data/sample/1.ans", "10\n"),
-            ("data/secret/1.in", "20\n"),
-            ("data/secret/1.ans", "20\n"),
-            ("data/secret/2.in", "30\n"),
-            ("data/secret/2.ans", "30\n"),
             ("output_validators/near/near.py", validator),
         ],
     );
@@ -166,4 +176,59 @@ fn run_takes_a_scoring_validators_own_score_into_the_marks() {
             && text.contains("estimated mark: 0.00 / 20"),
         "{text}"
     );
+}
+
+#[test]
+fn mark_combines_subgroups_by_their_parents_grader_over_the_validators_scores() {
+    let dir = tempfile::tempdir().expect("dir");
+    let package = dir.path().join("near");
+    nearness_base(&package);
+    // `secret` takes the least of its two groups (all or nothing across
+    // them), each group one case scored by the validator.
+    write_all(
+        &package,
+        &[
+            ("data/secret/testdata.yaml", "grader_flags: min\n"),
+            ("data/secret/g1/1.in", "20\n"),
+            ("data/secret/g1/1.ans", "20\n"),
+            ("data/secret/g2/1.in", "30\n"),
+            ("data/secret/g2/1.ans", "30\n"),
+        ],
+    );
+    let class = dir.path().join("class");
+    write_all(
+        &class,
+        &[
+            ("ana/exact.py", "print(int(input()))\n"),
+            // Off by 2 on 20 only: 8 in g1, 10 in g2.
+            (
+                "ben/near.py",
+                "n = int(input())\nprint(n - 2 if n == 20 else n)\n",
+            ),
+        ],
+    );
+    let out = dir.path().join("out");
+    let (code, text) = mark(&package, &class, &out);
+    assert_eq!(code, Some(0), "{text}");
+    let csv = std::fs::read_to_string(out.join("marks.csv")).expect("marks.csv");
+    let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
+    let column = |name: &str| {
+        rows[0]
+            .iter()
+            .position(|c| *c == name)
+            .unwrap_or_else(|| panic!("{name} in {csv}"))
+    };
+    let marks = |who: &str| -> Vec<&str> {
+        let row = rows.iter().find(|r| r[0] == who).expect("a row");
+        ["g1", "g2", "total"]
+            .iter()
+            .map(|c| row[column(c)])
+            .collect()
+    };
+    // Each group its own grade; the total the parent's `min` of them,
+    // as verify grades it (their sum would be 18 of 20).
+    assert_eq!(marks("ana"), ["10", "10", "10"], "{csv}");
+    assert_eq!(marks("ben"), ["8", "10", "8"], "{csv}");
+    let cohort = std::fs::read_to_string(out.join("cohort.json")).expect("cohort.json");
+    assert!(cohort.contains("\"max\": 10.0"), "{cohort}");
 }
