@@ -141,6 +141,10 @@ pub struct Grader {
     pub accept_if_any_accepted: bool,
 }
 
+#[expect(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's skip_serializing_if passes a reference"
+)]
 fn is_default(rule: &VerdictRule) -> bool {
     *rule == VerdictRule::default()
 }

@@ -216,9 +216,9 @@ pub fn build(
                     )
                 });
             Score {
+                categories,
                 earned,
                 max,
-                categories,
             }
         },
         causes: cause_records(&crate::judge::group::groups(results)),
