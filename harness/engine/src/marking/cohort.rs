@@ -46,18 +46,9 @@ pub struct SuiteInfo {
     /// The build line (`--build`, or the pack's course line).
     #[serde(default)]
     pub build: String,
-    /// The marks available when a grading tree, not the categories' sum,
-    /// makes the total (a problem package's parent groups' graders).
+    /// The marks available when a grading tree makes the total.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub marks: Option<f64>,
-}
-
-impl SuiteInfo {
-    /// The marks available: the grading tree's, else the categories' sum.
-    pub fn max(&self) -> f64 {
-        self.marks
-            .unwrap_or_else(|| self.categories.iter().map(|c| c.marks).sum())
-    }
 }
 
 /// `cohort.json`.

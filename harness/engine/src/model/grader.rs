@@ -8,6 +8,10 @@
 //! one, then its subgroups: `on_reject: break`, the verdict rules, `sum`,
 //! `min`, `max`, `avg`, clamped to a range) that `verify`'s grading of a
 //! whole package uses too (`packs/problem/grade.rs`).
+//!
+//! One piece: a category's grader, a suite's tree of them and the
+//! grading both run are one set of rules, the format's default grader,
+//! written once.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

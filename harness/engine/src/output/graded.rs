@@ -58,18 +58,21 @@ pub fn earned(suite: &Suite, outcomes: &[Vec<Outcome>]) -> Vec<Option<f64>> {
 }
 
 /// The total and the marks available by the suite's `grading:` tree,
-/// from each category row's outcomes: `None` when the suite has no tree
-/// (its categories' sum is the total).
-pub fn total(suite: &Suite, rows: &[super::report::ScoreRow]) -> Option<(f64, f64)> {
+/// each category's cases as `outcomes_of` gives them: `None` when the
+/// suite has no tree (its categories' sum is the total).
+pub fn total(suite: &Suite, outcomes_of: &dyn Fn(&str) -> Vec<Outcome>) -> Option<(f64, f64)> {
     let grading = suite.grading.as_ref()?;
-    let of = |name: &str| {
-        rows.iter()
-            .find(|r| r.name == name && r.marks.is_some())
-            .map(|r| r.outcomes.clone())
-            .unwrap_or_default()
-    };
-    let earned = grading.tree.earned(&of).unwrap_or(0.0);
+    let earned = grading.tree.earned(outcomes_of).unwrap_or(0.0);
     Some((earned.clamp(0.0, grading.marks), grading.marks))
+}
+
+/// What a row says of its cases' validator scores, if any were given.
+pub fn scored_note(outcomes: &[Outcome]) -> Option<String> {
+    let scored: Vec<String> = outcomes
+        .iter()
+        .filter_map(|o| o.score.map(|x| x.to_string()))
+        .collect();
+    (!scored.is_empty()).then(|| format!("  (scored by the validator: {})", scored.join(", ")))
 }
 
 #[cfg(test)]

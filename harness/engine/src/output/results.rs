@@ -208,7 +208,7 @@ pub fn build(
         cases,
         score: {
             let (earned, max) = suite
-                .and_then(|s| super::graded::total(s, rows))
+                .and_then(|s| super::report::tree_total(s, rows))
                 .unwrap_or_else(|| {
                     (
                         categories.iter().filter_map(|c| c.earned).sum(),

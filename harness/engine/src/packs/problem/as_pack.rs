@@ -164,16 +164,6 @@ impl ProblemPack {
     }
 }
 
-/// The category a group's cases are in: its folder's name (a category
-/// is the folder its cases are in: `group1` of `secret/group1`), or
-/// `data` for cases right inside `data/`.
-pub(super) fn category_of(group: &Group) -> &str {
-    match group.name.rsplit('/').next() {
-        Some(last) if !last.is_empty() => last,
-        _ => "data",
-    }
-}
-
 /// What a group's category is worth: a scoring problem's group its full
 /// score, its sample nothing (problemtools' `ignore_sample`); a
 /// pass-fail problem's group one mark.
@@ -208,7 +198,7 @@ fn grading_of(problem: &Problem) -> Option<serde_json::Value> {
     fn tree(group: &Group) -> crate::model::grader::GradeTree {
         crate::model::grader::GradeTree {
             grader: group.flags.grader(),
-            cases: (!group.cases.is_empty()).then(|| category_of(group).to_owned()),
+            cases: (!group.cases.is_empty()).then(|| group.category().to_owned()),
             groups: group.groups.iter().map(tree).collect(),
         }
     }
@@ -315,7 +305,7 @@ fn suite_of(
         if group.cases.is_empty() {
             continue;
         }
-        let category = category_of(group);
+        let category = group.category();
         if let Some(other) = seen.insert(category, &group.name) {
             return Err(format!(
                 "--spec {spec}: groups data/{other} and data/{} share the folder name \

@@ -238,7 +238,7 @@ impl crate::explorer::DynExplorer for PackageDiff {
             .root
             .all_cases()
             .into_iter()
-            .map(|(g, _)| (super::as_pack::category_of(g), &g.flags.input_flags))
+            .map(|(g, _)| (g.category(), &g.flags.input_flags))
             .collect();
         let none = InputFlags::All(Vec::new());
         let mut sets: BTreeMap<(&str, &InputFlags), Vec<usize>> = BTreeMap::new();
