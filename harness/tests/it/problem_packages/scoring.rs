@@ -144,13 +144,11 @@ fn run_takes_a_scoring_validators_own_score_into_the_marks() {
     let off = dir.path().join("off.py");
     std::fs::write(&off, "print(int(input()) - 2)\n").expect("write");
     let bin = format!("python3 {}", off.display());
-    let (code, text) = harness(&[
-        "--spec".as_ref(),
-        package.as_os_str(),
-        "--bin".as_ref(),
-        bin.as_ref(),
-        "--score".as_ref(),
-    ]);
+    let run = || {
+        let spec = ["--spec".as_ref(), package.as_os_str(), "--bin".as_ref()];
+        harness(&[&spec[..], &[bin.as_ref(), "--score".as_ref()]].concat())
+    };
+    let (code, text) = run();
     // Accepted everywhere, 8 of 10 a case by the validator's score.txt:
     // 16 of the secret group's 20 (a pass-fail share would give 20).
     assert_eq!(code, Some(0), "{text}");
@@ -163,13 +161,7 @@ fn run_takes_a_scoring_validators_own_score_into_the_marks() {
     assert!(text.contains("estimated mark: 16.00 / 20"), "{text}");
     // A rejection is the validator's reason, scored nothing.
     std::fs::write(&off, "print(-int(input()))\n").expect("write");
-    let (code, text) = harness(&[
-        "--spec".as_ref(),
-        package.as_os_str(),
-        "--bin".as_ref(),
-        bin.as_ref(),
-        "--score".as_ref(),
-    ]);
+    let (code, text) = run();
     assert_eq!(code, Some(1), "{text}");
     assert!(
         text.contains("the output validator: -10 is negative")
@@ -211,20 +203,7 @@ fn mark_combines_subgroups_by_their_parents_grader_over_the_validators_scores() 
     let (code, text) = mark(&package, &class, &out);
     assert_eq!(code, Some(0), "{text}");
     let csv = std::fs::read_to_string(out.join("marks.csv")).expect("marks.csv");
-    let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
-    let column = |name: &str| {
-        rows[0]
-            .iter()
-            .position(|c| *c == name)
-            .unwrap_or_else(|| panic!("{name} in {csv}"))
-    };
-    let marks = |who: &str| -> Vec<&str> {
-        let row = rows.iter().find(|r| r[0] == who).expect("a row");
-        ["g1", "g2", "total"]
-            .iter()
-            .map(|c| row[column(c)])
-            .collect()
-    };
+    let marks = |who: &str| csv_marks(&csv, who, &["g1", "g2", "total"]);
     // Each group its own grade; the total the parent's `min` of them,
     // as verify grades it (their sum would be 18 of 20).
     assert_eq!(marks("ana"), ["10", "10", "10"], "{csv}");
