@@ -210,4 +210,21 @@ fn mark_combines_subgroups_by_their_parents_grader_over_the_validators_scores() 
     assert_eq!(marks("ben"), ["8", "10", "8"], "{csv}");
     let cohort = std::fs::read_to_string(out.join("cohort.json")).expect("cohort.json");
     assert!(cohort.contains("\"max\": 10.0"), "{cohort}");
+    // verify grades the same two as jury submissions alike: 10 (the full
+    // score) and 8.
+    for (from, to) in [
+        ("ana/exact.py", "accepted/exact.py"),
+        ("ben/near.py", "partially_accepted/near.py"),
+    ] {
+        let to = package.join("submissions").join(to);
+        std::fs::create_dir_all(to.parent().expect("a parent")).expect("mkdir");
+        std::fs::copy(class.join(from), to).expect("copy");
+    }
+    let (code, text) = verify(&package);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("partially_accepted/near.py") && l.contains("AC 8 ")),
+        "{text}"
+    );
 }
