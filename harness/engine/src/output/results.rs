@@ -465,7 +465,10 @@ pub fn gradescope(
         });
     }
     Gradescope {
-        score: tests.iter().map(|t| t.score).sum(),
+        // The run's total: the tests' sum, unless a grading tree (a
+        // problem package's parent groups' graders) makes it; Gradescope
+        // takes this over its tests' sum.
+        score: doc.score.earned,
         execution_time: seconds,
         output: format!(
             "{} checked against suite {} (content {})",
