@@ -294,9 +294,12 @@ pub fn score_table(suite: &Suite, rows: &[ScoreRow], strict: bool, reader: Reade
         }
     }
     let mut total: f64 = suite.categories.iter().map(|c| c.marks).sum();
-    // Parent groups' graders over their subgroups: the tree's total.
+    // Parent groups' graders over their subgroups: the tree's total,
+    // said when it is not the rows' sum.
     if !partial && let Some((e, m)) = tree_total(suite, rows) {
-        let _ = writeln!(out, "  the groups by their parents' graders: {e:.2} of {m}");
+        if (e - earned).abs() > 1e-9 || (m - total).abs() > 1e-9 {
+            let _ = writeln!(out, "  the groups by their parents' graders: {e:.2} of {m}");
+        }
         (earned, total) = (e, m);
     }
     let _ = writeln!(

@@ -172,3 +172,32 @@ fn deductions_never_take_a_category_below_zero_nor_come_from_ambiguous_cases() {
     let strict = score(&suite(), &results, true);
     assert_eq!(strict[0].earned, Some(1.0));
 }
+
+#[test]
+fn a_grading_tree_makes_the_total_and_a_validators_scores_are_shown() {
+    let suite = parse(
+        "suite.yaml",
+        b"name: t\ncategories:\n  - {name: g1, marks: 30, grader: {score: min, accept-score: 30}}\n  \
+          - {name: g2, marks: 70, grader: {score: min, accept-score: 70}}\ngrading:\n  marks: 30\n  \
+          tree:\n    grader: {score: min, stop-at-failure: false}\n    groups:\n      \
+          - {grader: {score: min, accept-score: 30}, cases: g1}\n      \
+          - {grader: {score: min, accept-score: 70}, cases: g2}\n",
+    )
+    .unwrap();
+    let mut results = [
+        case("g1/1", "g1", 1.0, true, &[]),
+        case("g2/1", "g2", 1.0, true, &[]),
+    ];
+    results[0].score = Some(12.0);
+    let rows = score(&suite, &results, false);
+    // Each row its own group's grade; the total the parent's `min`.
+    assert_eq!((rows[0].earned, rows[1].earned), (Some(12.0), Some(70.0)));
+    let table = score_table(&suite, &rows, false, Reader::Own);
+    assert!(
+        table.contains("(scored by the validator: 12)")
+            && table.contains("the groups by their parents' graders: 12.00 of 30")
+            && table.contains("estimated mark: 12.00 / 30"),
+        "{table}"
+    );
+    assert_eq!(tree_total(&suite, &rows), Some((12.0, 30.0)));
+}
