@@ -99,6 +99,10 @@ pub struct CaseRecord {
     /// without it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<DifferenceRecord>,
+    /// The score a problem package's output validator gave the case
+    /// (`score.txt`), which its category's grader took.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
 }
 
 /// The kind of a verdict.
@@ -263,6 +267,7 @@ fn record(r: &CaseResult) -> CaseRecord {
             .iter()
             .flat_map(|w| w.differences.iter().map(difference))
             .collect(),
+        score: r.score,
     }
 }
 

@@ -144,9 +144,11 @@ fn run_takes_a_scoring_validators_own_score_into_the_marks() {
     let off = dir.path().join("off.py");
     std::fs::write(&off, "print(int(input()) - 2)\n").expect("write");
     let bin = format!("python3 {}", off.display());
+    let results = dir.path().join("results.json");
     let run = || {
         let spec = ["--spec".as_ref(), package.as_os_str(), "--bin".as_ref()];
-        harness(&[&spec[..], &[bin.as_ref(), "--score".as_ref()]].concat())
+        let rest = [bin.as_ref(), "--score".as_ref(), "--results".as_ref()];
+        harness(&[&spec[..], &rest, &[results.as_os_str()]].concat())
     };
     let (code, text) = run();
     // Accepted everywhere, 8 of 10 a case by the validator's score.txt:
@@ -159,6 +161,9 @@ fn run_takes_a_scoring_validators_own_score_into_the_marks() {
         "{text}"
     );
     assert!(text.contains("estimated mark: 16.00 / 20"), "{text}");
+    // The results document carries each case's score.
+    let doc = std::fs::read_to_string(&results).expect("results.json");
+    assert_eq!(doc.matches("\"score\": 8.0").count(), 3, "{doc}");
     // A rejection is the validator's reason, scored nothing.
     std::fs::write(&off, "print(-int(input()))\n").expect("write");
     let (code, text) = run();
