@@ -57,11 +57,11 @@ Y
 echo "# mooc: read integers until -1; print sum, count, average, even, odd" > "$P/mooc-rulings.md"
 cat > "$P/rules.yaml" <<'Y'
 rules:
-  - {id: SUM-1, summary: "the sum", ambiguous: no, match: {stdout: {checker: "python3 check.py sum"}}}
-  - {id: COUNT-1, summary: "the count", ambiguous: no, match: {stdout: {checker: "python3 check.py count"}}}
-  - {id: AVG-1, summary: "the average", ambiguous: no, match: {stdout: {checker: "python3 check.py average"}}}
-  - {id: PAR-1, summary: "even and odd counts", ambiguous: no, match: {stdout: {checker: "python3 check.py parity"}}}
-  - {id: STOP-1, summary: "nothing read after -1", ambiguous: no, match: {stdout: {checker: "python3 check.py sum"}}}
+  - {id: SUM-1, summary: "the sum", ambiguous: no, match: {stdout: {checker: "python3 {pack}/check.py sum"}}}
+  - {id: COUNT-1, summary: "the count", ambiguous: no, match: {stdout: {checker: "python3 {pack}/check.py count"}}}
+  - {id: AVG-1, summary: "the average", ambiguous: no, match: {stdout: {checker: "python3 {pack}/check.py average"}}}
+  - {id: PAR-1, summary: "even and odd counts", ambiguous: no, match: {stdout: {checker: "python3 {pack}/check.py parity"}}}
+  - {id: STOP-1, summary: "nothing read after -1", ambiguous: no, match: {stdout: {checker: "python3 {pack}/check.py sum"}}}
 Y
 cat > "$P/check.py" <<'Y'
 import os, re, sys

@@ -147,6 +147,23 @@ fn each_buggy_submission_fails_the_cases_of_its_rule() {
 }
 
 #[test]
+fn a_result_printed_without_its_decimal_is_one_cause_naming_io_4_and_the_values() {
+    // ivan prints `32` where `32.0` is expected: his newline comes early
+    // but the bug is the value, one cause whether the digits match or not.
+    let ivan = check(Some("ivan"));
+    let causes = ivan.doc["causes"].as_array().expect("causes");
+    assert_eq!(causes.len(), 1, "{causes:?}");
+    let cause = causes[0]["cause"].as_str().unwrap_or_default();
+    assert!(cause.contains("(IO-4)"), "{cause}");
+    assert!(!cause.contains("line break"), "{cause}");
+    let example = causes[0]["example"].as_str().unwrap_or_default();
+    assert!(
+        example.contains("Fahrenheit: 32\\n` where `Celsius: Fahrenheit: 32.0"),
+        "{example}"
+    );
+}
+
+#[test]
 fn a_missing_check_is_named_by_its_rule_not_by_a_message_the_tolerance_forgave() {
     // fay answers `abc` in her own words (forgiven) and converts -500: in
     // `invalid/several` her stdout first differs at the answer to `abc`,

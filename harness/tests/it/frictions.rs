@@ -25,14 +25,7 @@ fn run(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
         .args(args)
         .output()
         .expect("harness");
-    (
-        out.status.code(),
-        format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ),
-    )
+    crate::write_file::said(&out)
 }
 
 /// A pack whose model prints its input file `in.csv`, with `cases`.

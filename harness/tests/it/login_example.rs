@@ -136,7 +136,12 @@ fn the_class_marked_with_asan_names_each_overflow_by_kind_and_line_and_charges_n
         assert_ne!(total, "10", "{id}: {checked:?}");
         let (kind, place) = cause.split_once(": ").unwrap();
         let place = place.rsplit_once(" in ").unwrap().1;
-        assert_eq!(first, format!("memory: {kind} in {place}"), "{id}");
+        // The key, then the worked example's values.
+        assert_eq!(
+            first,
+            format!("memory: {kind} in {place}; for example {cause}"),
+            "{id}"
+        );
         let report =
             std::fs::read_to_string(dir.path().join(format!("asan/submissions/{id}/report.txt")))
                 .unwrap();

@@ -39,6 +39,7 @@ mod nogo_runs;
 mod nogo_variants;
 mod problem_packages;
 mod python;
+mod reads;
 mod report;
 mod results;
 mod robust;

@@ -20,15 +20,29 @@ fn read(path: &Path) -> String {
     std::fs::read_to_string(path).expect("an output file")
 }
 
-/// The harness at `exe`, run in `dir`.
+/// The harness at `exe`, run in `dir`, its temporary folders in
+/// `dir/tmp` (see [`nothing_left`]).
 fn harness(exe: &Path, dir: &Path) -> Command {
+    let tmp = dir.join("tmp");
+    std::fs::create_dir_all(&tmp).expect("mkdir");
     let mut cmd = Command::new(exe);
     cmd.current_dir(dir)
         .env_remove("CONFORMANCE_REFERENCE")
         .env_remove("CONFORMANCE_CONTAINMENT")
         .env("NO_COLOR", "1")
-        .env("TMPDIR", dir);
+        .env("TMPDIR", tmp);
     cmd
+}
+
+/// Every folder the harnesses made (built models, case folders, the
+/// checks' and merges' own) is gone once they returned.
+fn nothing_left(dir: &Path) {
+    let left: Vec<_> = std::fs::read_dir(dir.join("tmp"))
+        .expect("the harnesses' TMPDIR")
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert!(left.is_empty(), "left in TMPDIR: {left:?}");
 }
 
 fn built_harness() -> PathBuf {
@@ -142,6 +156,7 @@ fn prebuilt_programs_mark_as_built_ones_and_a_merge_names_each_submission_withou
     assert!(read(&root.join("whole/marks.csv")).contains("\na,,,,ok,0,0,0,0,1,"));
     let cohort = read(&root.join("merged/cohort.json"));
     assert!(!cohort.contains("unmarked") && !cohort.contains("\"class\""));
+    nothing_left(root);
 }
 
 #[test]
@@ -209,4 +224,5 @@ fn the_harness_replaced_by_mv_while_it_marks_marks_every_submission_and_re_marks
         said(&again)
     );
     assert_eq!(read(&root.join("marks/marks.csv")), csv);
+    nothing_left(root);
 }

@@ -1,6 +1,8 @@
 //! `mark` on small folder packs: a kept mark is re-used only when nothing
 //! it depends on changed (the model, the suite, the pack), and a re-mark
-//! says what did (docs/mark.md, "Stale marks").
+//! says what did (docs/mark.md, "Stale marks"); a case the environment
+//! struck (a module missing, a runtime that never starts) is no verdict
+//! in any output (docs/mark.md, "Environment failures").
 
 #![expect(
     clippy::expect_used,
@@ -233,4 +235,134 @@ fn a_mark_the_environment_struck_is_never_kept() {
         "{text}"
     );
     assert!(text.contains("bob: unchanged, 2 of 2"), "{text}");
+}
+
+/// What a JVM that cannot reserve its heap prints, on every run: the
+/// runtime never starts, whatever the program.
+const NO_START: &str = "#!/bin/sh\necho 'Error occurred during initialization of VM' >&2\necho \
+                        'Could not reserve enough space for 6172672KB object heap' >&2\nexit 1\n";
+
+/// A blessed toy pack and alice's program whose runtime never starts.
+fn no_start(dir: &Path) {
+    pack(dir, "same");
+    bless(dir);
+    write(&dir.join("subs/alice/prog.sh"), NO_START);
+}
+
+#[test]
+fn a_runtime_that_never_starts_is_no_verdict_in_mark() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    no_start(dir.path());
+    write(
+        &dir.path().join("subs/bob/prog.sh"),
+        "#!/bin/sh\necho same\n",
+    );
+    let (code, text) = mark(dir.path());
+    // Exit 3, the environment named at the end and on alice's line.
+    assert_eq!(code, Some(3), "{text}");
+    assert!(
+        text.contains("ENVIRONMENT FAILURE: 1 submission(s)")
+            && text.contains("alice: build ok, no mark of 1 (1 case(s) not judged)"),
+        "{text}"
+    );
+    let table = csv(dir.path());
+    assert!(
+        table.contains(
+            "\nalice,,,,ok,0,,,0,0,1,environment: the program's runtime could not start where \
+             the marks run (3 runs): `Error occurred during initialization of VM`,"
+        ),
+        "{table}"
+    );
+    let index = std::fs::read_to_string(dir.path().join("marks/index.html")).expect("index");
+    let banner = index.find("Environment failures: do not publish these marks");
+    assert!(
+        banner.is_some() && banner < index.find("<h2>Submissions</h2>"),
+        "the banner heads the page: {index}"
+    );
+    // alice's own files: the case's verdict is the environment's, with
+    // its reason; no Gradescope mark (the autograder fails, no 0); bob's
+    // is there.
+    let subs = dir.path().join("marks/submissions");
+    let results: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(subs.join("alice/results.json")).expect("results.json"),
+    )
+    .expect("JSON");
+    assert_eq!(results["cases"][0]["verdict"], "environment", "{results}");
+    assert!(
+        results["cases"][0]["environment"]
+            .as_str()
+            .is_some_and(|e| e.contains("Error occurred during initialization of VM")),
+        "{results}"
+    );
+    assert!(!subs.join("alice/gradescope.json").exists());
+    let page = std::fs::read_to_string(subs.join("alice/report.html")).expect("report.html");
+    assert!(
+        page.contains("1 case(s) not passed in all (1 of them not judged: the environment"),
+        "{page}"
+    );
+    assert!(subs.join("bob/gradescope.json").exists());
+}
+
+/// `run` of alice's program with every machine output: a stale
+/// Gradescope file is removed, not left to be uploaded.
+#[test]
+fn a_runtime_that_never_starts_is_no_verdict_in_run() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    no_start(dir.path());
+    let out = dir.path().join("out");
+    write(&out.join("gradescope.json"), "{\"score\": 1}\n");
+    let prog = dir.path().join("subs/alice/prog.sh");
+    let ran = harness()
+        .current_dir(dir.path())
+        .args(["--spec", "./pack", "--bin"])
+        .arg(format!("sh {}", prog.display()))
+        .arg("--results")
+        .arg(out.join("results.json"))
+        .arg("--junit")
+        .arg(out.join("junit.xml"))
+        .arg("--gradescope")
+        .arg(out.join("gradescope.json"))
+        .arg("--prairielearn")
+        .arg(out.join("pl.json"))
+        .arg("-v")
+        .output()
+        .expect("run");
+    let said = String::from_utf8_lossy(&ran.stderr);
+    assert_eq!(ran.status.code(), Some(3), "{said}");
+    assert!(
+        said.contains("--gradescope: no ") && said.contains("1 case(s) not judged"),
+        "{said}"
+    );
+    assert!(
+        said.contains("ENVIRONMENT FAILURE: the program's runtime could not start"),
+        "{said}"
+    );
+    let report = String::from_utf8_lossy(&ran.stdout);
+    assert!(
+        report.contains("failures by cause: 0 failed case(s), 1 case(s) not judged"),
+        "{report}"
+    );
+    // libtest's own line (`-v`) knows only `ok` and `FAILED`: its message
+    // says the case was not judged.
+    assert!(
+        report.contains("not judged: environment: the program's runtime could not start"),
+        "{report}"
+    );
+    assert!(!out.join("gradescope.json").exists());
+    let junit = std::fs::read_to_string(out.join("junit.xml")).expect("junit");
+    assert!(
+        junit.contains("<error")
+            && junit.contains("type=\"environment\"")
+            && !junit.contains("<failure"),
+        "{junit}"
+    );
+    let pl: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("pl.json")).expect("pl"))
+            .expect("JSON");
+    assert_eq!(pl["gradable"], false, "{pl}");
+    let results = std::fs::read_to_string(out.join("results.json")).expect("results");
+    assert!(
+        results.contains("\"verdict\": \"environment\""),
+        "{results}"
+    );
 }

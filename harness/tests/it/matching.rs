@@ -142,7 +142,7 @@ fn a_checker_decides_and_its_reason_is_shown() {
     assert_eq!(code, Some(1), "{text}");
     assert!(
         text.contains(
-            "judged: stdout compared by checker `python3 names.py` (case): the greeting does not \
+            "judged: stdout compared by checker `python3 {pack}/names.py` (case): the greeting does not \
              name Bob"
         ),
         "{text}"
@@ -156,7 +156,7 @@ fn a_faulty_or_hanging_checker_is_exit_2_naming_it() {
     let (code, text) = student(pack.path(), "loose", &[]);
     assert_eq!(code, Some(2), "{text}");
     assert!(
-        text.contains("checker `python3 names.py` on stdout: ended status 3"),
+        text.contains("checker `python3 {pack}/names.py` on stdout: ended status 3"),
         "{text}"
     );
     assert!(
@@ -171,7 +171,7 @@ fn a_faulty_or_hanging_checker_is_exit_2_naming_it() {
     let start = Instant::now();
     let (code, text) = student(pack.path(), "loose", &[]);
     assert_eq!(code, Some(2), "{text}");
-    assert!(text.contains("checker `python3 names.py`"), "{text}");
+    assert!(text.contains("checker `python3 {pack}/names.py`"), "{text}");
     assert!(
         start.elapsed() < Duration::from_secs(30),
         "{:?}",
@@ -226,7 +226,7 @@ fn bless_records_the_model_s_exact_bytes() {
     assert_eq!(blessed, text);
     let named = std::fs::read_to_string(pack.path().join("basic/named.yaml")).expect("case");
     assert!(
-        named.contains("match:\n  stdout: {checker: python3 names.py}"),
+        named.contains("match:\n  stdout: {checker: \"python3 {pack}/names.py\"}"),
         "{named}"
     );
 }
@@ -262,7 +262,7 @@ fn the_documented_checkers_accept_and_reject_as_documented() {
     let python = std::fs::read_to_string(&case).expect("case");
     for text in [
         python.clone(),
-        python.replace("python3 names.py", "./names"),
+        python.replace("python3 {pack}/names.py", "./names"),
     ] {
         std::fs::write(&case, &text).expect("write");
         let (code, out) = student(pack.path(), "loose", &[]);
@@ -455,4 +455,63 @@ fn numbers_pass_within_tolerance_and_a_refusal_names_both_values_and_it() {
         ),
         "{out}"
     );
+}
+
+/// A one-case pack whose Python model marks its spans: the count (CNT-1,
+/// exact) then the average (AVG-1, its numbers within 1e-6, declared on
+/// the rule); `prints` is the program's stdout.
+fn span_numbers_pack(dir: &Path, prints: &str) {
+    let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).expect("write");
+    std::fs::create_dir_all(dir.join("c")).expect("folder");
+    let module = Path::new(env!("CARGO_MANIFEST_DIR")).join("../span/conformance_span.py");
+    std::fs::copy(module, dir.join("conformance_span.py")).expect("copy the module");
+    write(
+        "pack.yaml",
+        "name: avg\nmodel:\n  command: python3 model.py\nsubmissions:\n  program: prog\n  run: \
+         \"sh {program}\"\n",
+    );
+    write(
+        "model.py",
+        "import conformance_span as span\nspan.install()\nspan.enter('CNT-1', 'the count')\n\
+         print('Count: 3', flush=True)\nspan.enter('AVG-1', 'the average')\n\
+         print('Average: 0.333333333', flush=True)\n",
+    );
+    write(
+        "suite.yaml",
+        "name: avg\ncategories:\n  - {name: c, marks: 1}\n",
+    );
+    write(
+        "rules.yaml",
+        "rules:\n  - id: CNT-1\n    summary: the count\n    ambiguous: no\n  - id: AVG-1\n    \
+         summary: the average\n    ambiguous: no\n    match: {stdout: {numbers: {absolute: 1e-6}}}\n",
+    );
+    write(
+        "c/third.yaml",
+        "summary: a third\ncategory: c\nrules: [CNT-1, AVG-1]\nargs: []\nstatus: 0\nstdout: \
+         \"Count: 3\\nAverage: 0.333333333\\n\"\n",
+    );
+    write("prog", &format!("#!/bin/sh\nprintf '{prints}'\n"));
+}
+
+#[test]
+fn numbers_declared_on_a_rule_judge_its_spans_and_the_rest_exactly() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    span_numbers_pack(dir.path(), "Count: 3\\nAverage: 0.3333333333333333\\n");
+    let (code, out) = run(dir.path(), &["--bin", "sh prog"]);
+    assert_eq!(code, Some(0), "{out}");
+    span_numbers_pack(dir.path(), "Count: 3\\nAverage: 0.33\\n");
+    let (code, out) = run(dir.path(), &["--bin", "sh prog"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains(
+            "stdout (AVG-1): line 2: 0.33 printed where 0.333333333 was expected, not within \
+             absolute 1e-6"
+        ),
+        "{out}"
+    );
+    // The count's span is not the rule's: exact, whatever AVG-1 forgives.
+    span_numbers_pack(dir.path(), "Count: 3.0\\nAverage: 0.333333333\\n");
+    let (code, out) = run(dir.path(), &["--bin", "sh prog"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(!out.contains("not within"), "{out}");
 }

@@ -257,13 +257,17 @@ fn memory_table(out: &Path) -> String {
     table.unwrap().0.to_owned()
 }
 
-/// The row of `id` in `marks.csv`: its total and first cause.
+/// The row of `id` in `marks.csv`: its total and its first cause's key,
+/// without the worked example's values that follow it (`; for example
+/// heap-buffer-overflow: a write of 1 byte past …`).
 fn row<'a>(csv: &'a str, id: &str) -> (&'a str, &'a str) {
     let line = csv.lines().find(|l| l.starts_with(&format!("{id},")));
     assert!(line.is_some(), "no row {id}: {csv}");
     let line = line.unwrap();
     let fields: Vec<&str> = line.split(',').collect();
-    (fields[7], fields[11])
+    let cause = fields[11].trim_start_matches('"');
+    let key = cause.split_once("; for example ").map_or(cause, |(k, _)| k);
+    (fields[7], key)
 }
 
 #[test]

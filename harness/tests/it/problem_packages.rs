@@ -11,18 +11,21 @@
 //! names its own file and line, as `run`'s cause does; a missing compiler the
 //! environment's failure, a compile error the student's). To stay cheap
 //! each test copies a package
-//! keeping its Python submissions only (no compiler runs) and, where a
-//! package has many cases, fewer of them.
+//! keeping its Python submissions (and one C submission, compiled once)
+//! and, where a package has many cases, fewer of them.
 
 #![expect(
     clippy::expect_used,
     reason = "a failing set-up step in a test helper is that test's failure"
 )]
 
+mod diff;
+
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
+mod course;
 mod scoring;
 mod validators;
 
@@ -135,7 +138,12 @@ fn float_tolerance_in_nested_groups_of_a_2023_07_package() {
 #[test]
 fn scoring_groups_give_full_and_partial_scores() {
     let dir = tempfile::tempdir().expect("dir");
-    let subs = ["accepted/oddsum.py", "wrong_answer/all.py"];
+    // A C submission compiled once, partially accepted: scores between.
+    let subs = [
+        "accepted/oddsum.py",
+        "wrong_answer/all.py",
+        "partially_accepted/int32.c",
+    ];
     let text = all_agree(&copy("oddsum", dir.path(), &subs, &[]), &subs);
     assert!(text.contains("AC 100") && text.contains("WA 0"), "{text}");
 }
@@ -170,7 +178,12 @@ fn a_submission_in_the_wrong_folder_is_named_and_exits_1() {
 #[test]
 fn an_interactive_validator_talks_to_the_program() {
     let dir = tempfile::tempdir().expect("dir");
-    let subs = ["accepted/bisect.py", "wrong_answer/count_up.py"];
+    // A program that never answers is a timeout, its folder's verdict.
+    let subs = [
+        "accepted/bisect.py",
+        "wrong_answer/count_up.py",
+        "time_limit_exceeded/silent.py",
+    ];
     let text = all_agree(
         &copy("guess", dir.path(), &subs, &["sample/1", "sample/500"]),
         &subs,
@@ -489,107 +502,6 @@ fn a_package_without_a_time_limit_gets_the_one_its_accepted_submissions_derive()
     ]);
     assert!(
         text.contains("time limit 10 s, the default: the package has no accepted submission"),
-        "{text}"
-    );
-}
-
-#[test]
-fn diff_on_a_package_finds_a_wrong_candidate_on_a_validated_input_and_passes_a_right_one() {
-    let dir = tempfile::tempdir().expect("dir");
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/problems/oddsum-sh");
-    let write = |name: &str, test: &str| {
-        let path = dir.path().join(name);
-        std::fs::write(
-            &path,
-            format!(
-                "read -r n\nread -ra xs\ns=0\nfor x in \"${{xs[@]}}\"; do (( {test} )) && (( s += \
-                 x )); done\necho \"  $s \"\n"
-            ),
-        )
-        .expect("write");
-        format!("bash {}", path.display())
-    };
-    let diff = |bin: &str| {
-        let out = Command::cargo_bin("boxes-harness")
-            .expect("the harness binary")
-            .current_dir(dir.path())
-            .env("NO_COLOR", "1")
-            .env("CONFORMANCE_CONTAINMENT", "group")
-            .args([
-                "diff",
-                "-j",
-                "2",
-                "--sessions",
-                "20",
-                "--seed",
-                "1",
-                "--spec",
-            ])
-            .arg(&fixture)
-            .args(["--bin", bin])
-            .output()
-            .expect("the harness runs");
-        let text = String::from_utf8_lossy(&out.stdout).into_owned()
-            + &String::from_utf8_lossy(&out.stderr);
-        (out.status.code(), text)
-    };
-    // Spaced otherwise: the default validator accepts it.
-    let (code, text) = diff(&write("right.sh", "x % 2 != 0"));
-    assert_eq!(code, Some(0), "{text}");
-    assert!(text.contains("input validator(s) accept"), "{text}");
-    // Wrong on negative odd numbers, which no case of the package holds:
-    // found on a derived input the validator accepts, shrunk, judged by
-    // the default validator against the reference's output.
-    let (code, text) = diff(&write("positive.sh", "x % 2 == 1"));
-    assert_eq!(code, Some(1), "{text}");
-    assert!(
-        text.contains("1 distinct mismatch")
-            && text.contains("the default output validator: line 1 of the output")
-            && text.contains("stdin: \"3\\n1 -1 1\\n\""),
-        "{text}"
-    );
-    // Without input validators only the package's own inputs run, each
-    // named; more sessions than that cannot be honoured.
-    let bare = dir.path().join("bare");
-    for sub in ["data/sample", "data/secret", "submissions/accepted"] {
-        std::fs::create_dir_all(bare.join(sub)).expect("mkdir");
-        for entry in std::fs::read_dir(fixture.join(sub)).expect("read_dir") {
-            let from = entry.expect("entry").path();
-            std::fs::copy(&from, bare.join(sub).join(from.file_name().expect("name")))
-                .expect("copy");
-        }
-    }
-    std::fs::copy(fixture.join("problem.yaml"), bare.join("problem.yaml")).expect("copy");
-    let wrong = write("all.sh", "1");
-    let out = Command::cargo_bin("boxes-harness")
-        .expect("the harness binary")
-        .current_dir(dir.path())
-        .env("NO_COLOR", "1")
-        .env("CONFORMANCE_CONTAINMENT", "group")
-        .args(["diff", "--spec"])
-        .arg(&bare)
-        .args(["--bin", &wrong])
-        .output()
-        .expect("the harness runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{text}");
-    assert!(
-        text.contains("the package's 3 input(s) only, each once")
-            && text.contains("is the package's input data/"),
-        "{text}"
-    );
-    let (code, text) = harness(&[
-        "diff".as_ref(),
-        "--sessions".as_ref(),
-        "50".as_ref(),
-        "--spec".as_ref(),
-        bare.as_os_str(),
-        "--bin".as_ref(),
-        wrong.as_ref(),
-    ]);
-    assert_eq!(code, Some(2), "{text}");
-    assert!(
-        text.contains("no input validator, so no input past the package's own 3"),
         "{text}"
     );
 }

@@ -16,15 +16,26 @@ fn fixtures() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/misbehave")
 }
 
-/// Runs the `files` fixtures (one passes, one fails, one cannot be run)
-/// and returns the exit status and the three documents.
-fn run() -> (i32, Value, Value, String) {
+/// Runs the `files` fixtures (one passes, one fails, and with
+/// `with_error` one that cannot be run) and returns the exit status, the
+/// results and JUnit documents, the Gradescope one when written, and
+/// stderr.
+fn run(with_error: bool) -> (i32, Value, Option<Value>, String, String) {
     let dir = tempfile::tempdir().unwrap();
     let (results, grade, junit) = (
         dir.path().join("results.json"),
         dir.path().join("gradescope.json"),
         dir.path().join("junit.xml"),
     );
+    // The fixtures' suite above the cases, as `--cases` finds it.
+    std::fs::copy(fixtures().join("suite.yaml"), dir.path().join("suite.yaml")).unwrap();
+    let cases = dir.path().join("files");
+    std::fs::create_dir(&cases).unwrap();
+    for name in ["ok.yaml", "write-files.yaml", "bad-key.yaml"] {
+        if with_error || name != "bad-key.yaml" {
+            std::fs::copy(fixtures().join("files").join(name), cases.join(name)).unwrap();
+        }
+    }
     let out = Command::cargo_bin("boxes-harness")
         .unwrap()
         .env("NO_COLOR", "1")
@@ -34,7 +45,7 @@ fn run() -> (i32, Value, Value, String) {
             env!("CARGO_BIN_EXE_boxes-fixture-misbehave"),
             "--cases",
         ])
-        .arg(fixtures().join("files"))
+        .arg(&cases)
         .arg("--results")
         .arg(&results)
         .arg("--gradescope")
@@ -47,8 +58,9 @@ fn run() -> (i32, Value, Value, String) {
     (
         out.status.code().unwrap_or(-1),
         read(&results),
-        read(&grade),
+        grade.exists().then(|| read(&grade)),
         std::fs::read_to_string(&junit).unwrap(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
 
@@ -135,8 +147,17 @@ fn results_validate_against_the_published_schema() {
          cargo run -p boxes-harness -- schema --results > cases/results.schema.json"
     );
 
-    let (code, results, _, _) = run();
+    let (code, results, grade, _, stderr) = run(true);
     assert_eq!(code, 2, "an error among the cases exits 2");
+    // A case not judged: no Gradescope mark (Gradescope then shows an
+    // autograder failure, not a mark over the other cases), and why.
+    assert!(grade.is_none(), "{grade:?}");
+    assert!(
+        stderr.contains(
+            "1 case(s) not judged (the harness or the suite could not run it: invalid case file"
+        ),
+        "{stderr}"
+    );
     validate(&published, &published, &results, "$");
 
     let cases = results["cases"].as_array().unwrap();
@@ -176,7 +197,8 @@ fn results_validate_against_the_published_schema() {
 
 #[test]
 fn gradescope_file_follows_the_documented_format() {
-    let (_, _, grade, junit) = run();
+    let (_, _, grade, junit, _) = run(false);
+    let grade = grade.unwrap();
     // Top level: https://gradescope-autograders.readthedocs.io/en/latest/specs/
     let top = grade.as_object().unwrap();
     for key in top.keys() {
@@ -241,14 +263,14 @@ fn gradescope_file_follows_the_documented_format() {
         (files["score"].as_f64().unwrap() - 0.5).abs() < 1e-9,
         "{files}"
     );
+    assert_eq!(files["status"], "failed");
     let output = files["output"].as_str().unwrap();
     // The category's failures by cause, as the report shows them: the
     // label, the case, its diff.
     assert!(output.contains("cause 1 of 1: 1 case(s)"), "{output}");
     assert!(output.contains("case files/write-files:"), "{output}");
     assert!(output.contains("saved.txt"), "{output}");
-    assert!(output.contains("ERROR files/bad-key"), "{output}");
-
-    assert!(junit.contains("<error"), "{junit}");
     assert!(junit.contains("<failure"), "{junit}");
+    let (_, _, _, junit, _) = run(true);
+    assert!(junit.contains("<error"), "{junit}");
 }

@@ -10,6 +10,18 @@
 
 use std::path::{Path, PathBuf};
 
+/// A finished harness's status and its stdout followed by its stderr.
+pub fn said(out: &std::process::Output) -> (Option<i32>, String) {
+    (
+        out.status.code(),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    )
+}
+
 /// Writes `text` to `path`, making its folders first.
 pub fn write(path: &Path, text: &str) {
     if let Some(parent) = path.parent() {

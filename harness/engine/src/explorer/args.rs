@@ -1,7 +1,10 @@
-//! The options of `diff`, as clap reads them.
+//! The options of `diff`, as clap reads them, and what they settle
+//! before a session runs (the deadline, the candidate under `--memcheck`).
 
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+use crate::exec::run::Target;
 
 /// The options of `diff`.
 #[derive(Debug, Clone, clap::Args)]
@@ -53,4 +56,32 @@ pub struct DiffCli {
     /// Parallel workers (0 or default: one per core).
     #[arg(long, short = 'j', visible_alias = "test-threads", value_name = "N")]
     pub jobs: Option<usize>,
+}
+
+impl DiffCli {
+    /// When `--time` ends the sessions.
+    pub fn deadline(&self) -> Result<Option<Instant>, String> {
+        match self.time.map(Duration::try_from_secs_f64) {
+            Some(Ok(d)) if !d.is_zero() => Ok(Instant::now().checked_add(d)),
+            Some(_) => Err("--time must be a positive number of seconds".into()),
+            None => Ok(None),
+        }
+    }
+
+    /// The candidate as `--memcheck` runs it (under valgrind, wrapped), once
+    /// the check is known to be able to run it.
+    pub fn memchecked(&self, candidate: Target) -> Result<Target, String> {
+        let Some(memcheck) = self.memcheck else {
+            return Ok(candidate);
+        };
+        if memcheck.leaks || memcheck.warn {
+            return Err(format!(
+                "diff --memcheck takes `asan` or `valgrind` alone, not `{memcheck}`: a leak is no \
+                 difference between two runs, and a warning no mismatch (`leaks` and `warn` are for \
+                 run and mark)"
+            ));
+        }
+        memcheck.check(&candidate)?;
+        memcheck.wrap(candidate)
+    }
 }

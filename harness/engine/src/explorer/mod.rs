@@ -57,7 +57,7 @@ use self::explore::{Context, Explorer, Label};
 use self::found::{Finding, Report};
 use self::progress::Progress;
 use crate::bytes::quote::shell_quote;
-use crate::exec::run::{DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Ending, Target};
+use crate::exec::run::{DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Ending};
 
 /// The subcommand's name, the first argument that selects it.
 pub const SUBCOMMAND: &str = "diff";
@@ -158,7 +158,7 @@ pub fn run<E: Explorer>(
     let _kept = crate::exec::spare::Scope::enter();
     let candidate = context.target(bin)?;
     crate::exec::preflight::check(&candidate).map_err(|e| e.to_string())?;
-    let candidate = memchecked(cli, candidate)?;
+    let candidate = cli.memchecked(candidate)?;
     let expected = match &cli.against {
         Some(path) => context.target(path)?,
         None => context.reference.clone(),
@@ -167,7 +167,7 @@ pub fn run<E: Explorer>(
         Some(d) => (d, false),
         None => (DEFAULT_TIMEOUT, true),
     };
-    let deadline = deadline(cli)?;
+    let deadline = cli.deadline()?;
     if cli.max_failures == 0 {
         return Err("--max-failures must be at least 1".into());
     }
@@ -237,32 +237,6 @@ pub fn run<E: Explorer>(
         );
     }
     Ok(report)
-}
-
-/// When `--time` ends the sessions.
-fn deadline(cli: &DiffCli) -> Result<Option<Instant>, String> {
-    match cli.time.map(Duration::try_from_secs_f64) {
-        Some(Ok(d)) if !d.is_zero() => Ok(Instant::now().checked_add(d)),
-        Some(_) => Err("--time must be a positive number of seconds".into()),
-        None => Ok(None),
-    }
-}
-
-/// The candidate as `--memcheck` runs it (under valgrind, wrapped), once
-/// the check is known to be able to run it.
-fn memchecked(cli: &DiffCli, candidate: Target) -> Result<Target, String> {
-    let Some(memcheck) = cli.memcheck else {
-        return Ok(candidate);
-    };
-    if memcheck.leaks || memcheck.warn {
-        return Err(format!(
-            "diff --memcheck takes `asan` or `valgrind` alone, not `{memcheck}`: a leak is no \
-             difference between two runs, and a warning no mismatch (`leaks` and `warn` are for \
-             run and mark)"
-        ));
-    }
-    memcheck.check(&candidate)?;
-    memcheck.wrap(candidate)
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -521,9 +495,11 @@ fn describe<E: Explorer>(
         text,
         "  cause: {}{}",
         f.key.cause,
-        match &f.key.category {
-            Some(c) => format!(" (category {c}; rules {})", f.key.rules.join(", ")),
-            None => String::new(),
+        match (&f.key.category, f.key.rules.is_empty()) {
+            // A problem package's groups cite no rule.
+            (Some(c), true) => format!(" (category {c})"),
+            (Some(c), false) => format!(" (category {c}; rules {})", f.key.rules.join(", ")),
+            (None, _) => String::new(),
         }
     );
     let _ = writeln!(

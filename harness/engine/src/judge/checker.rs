@@ -55,27 +55,44 @@ pub mod protocol {
 pub const PACK_PLACEHOLDER: &str = "{pack}";
 
 /// A checker's command line as its words, exactly as the lecturer wrote
-/// them but for two things said in docs/matching.md: every `{pack}` is the
-/// pack's folder, and the script an interpreter runs (the second word,
-/// when the first has no `/` and it names a file, not a folder, of the
-/// pack's folder: `python3 check.py`) is that file. No other word is
-/// looked up: `python3 check.py average` passes `average`, whatever the
-/// pack's folder holds. `None` when the line does not split.
+/// them but for the one placeholder docs/matching.md names: every
+/// `{pack}` is the pack's folder. No word is looked up or rewritten
+/// (a checker runs in a fresh working folder, so its script is
+/// `{pack}/check.py`): `python3 -u {pack}/check.py average` passes
+/// `average`, whatever the pack's folder holds. `None` when the line
+/// does not split.
 pub fn checker_words(command: &str, pack: &std::path::Path) -> Option<Vec<String>> {
     let folder = pack.to_string_lossy();
-    let mut words: Vec<String> = shlex::split(command)?
-        .into_iter()
-        .map(|w| w.replace(PACK_PLACEHOLDER, &folder))
-        .collect();
-    let interpreted = words.first().is_some_and(|w| !w.contains('/'));
-    if let Some(script) = words.get_mut(1).filter(|_| interpreted) {
-        let path = pack.join(&*script);
-        if !script.starts_with('-') && !std::path::Path::new(script).is_absolute() && path.is_file()
-        {
-            *script = path.to_string_lossy().into_owned();
-        }
+    Some(
+        shlex::split(command)?
+            .into_iter()
+            .map(|w| w.replace(PACK_PLACEHOLDER, &folder))
+            .collect(),
+    )
+}
+
+/// Refuses a checker line naming a file of the pack's folder by a bare
+/// word and holding no `{pack}` (`python3 check.py`, as harnesses before
+/// issue 53 took it): the checker runs in a fresh working folder, where
+/// that word names nothing, so it would crash on every run. Nothing is
+/// rewritten: the lecturer is told the line that works.
+fn pack_file_without_placeholder(command: &str, home: &std::path::Path) -> Result<(), String> {
+    if command.contains(PACK_PLACEHOLDER) {
+        return Ok(());
     }
-    Some(words)
+    let words = shlex::split(command).unwrap_or_default();
+    let bare = words
+        .iter()
+        .skip(1)
+        .find(|w| !w.starts_with('-') && !w.contains('/') && home.join(w).is_file());
+    match bare {
+        None => Ok(()),
+        Some(word) => Err(format!(
+            "checker `{command}`: `{word}` is a file of the pack, but a checker runs in a fresh \
+             working folder: write `{PACK_PLACEHOLDER}/{word}` (the one placeholder for a path, \
+             docs/matching.md)"
+        )),
+    }
 }
 
 /// Where a run's checkers come from: the pack's built-in ones and the
@@ -126,10 +143,12 @@ impl Checkers {
                     self.builtin.join(", ")
                 }
             )),
-            None if self.home.is_some() => Ok(()),
-            None => Err(format!(
-                "checker `{command}`: a built-in pack runs only `{BUILTIN}NAME` checkers"
-            )),
+            None => match &self.home {
+                Some(home) => pack_file_without_placeholder(command, home),
+                None => Err(format!(
+                    "checker `{command}`: a built-in pack runs only `{BUILTIN}NAME` checkers"
+                )),
+            },
         }
     }
 
@@ -369,28 +388,51 @@ impl Oracle for CaseOracle<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::checker_words;
+    use super::{checker_words, pack_file_without_placeholder};
 
     #[test]
-    fn a_checkers_words_are_the_lecturers_but_for_pack_and_the_script() {
+    fn a_bare_word_naming_a_pack_file_is_refused_with_the_line_that_works() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let pack = dir.path();
+        std::fs::write(pack.join("check.py"), "").expect("check.py");
+        std::fs::create_dir(pack.join("average")).expect("average/");
+        let e = pack_file_without_placeholder("python3 -u check.py average", pack)
+            .expect_err("refused");
+        assert!(e.contains("write `{pack}/check.py`"), "{e}");
+        for fine in [
+            "python3 {pack}/check.py check.py",
+            "python3 other.py average",
+            "./names average",
+            "sh -c 'exit 0'",
+        ] {
+            assert_eq!(pack_file_without_placeholder(fine, pack), Ok(()), "{fine}");
+        }
+    }
+
+    #[test]
+    fn a_checkers_words_are_the_lecturers_but_for_the_pack_placeholder() {
         let dir = tempfile::tempdir().expect("a folder");
         let pack = dir.path();
         std::fs::write(pack.join("check.py"), "").expect("check.py");
         std::fs::create_dir(pack.join("average")).expect("average/");
         std::fs::write(pack.join("data.txt"), "").expect("data.txt");
         let shown = pack.display().to_string();
-        // `average` is a category folder too: it reaches the checker as
-        // written; so does a file named by a later word.
+        let words = |ws: &[&str]| ws.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
+        // Files and folders of the pack are not looked at, whatever the
+        // interpreter's options: only the placeholder names a path.
         assert_eq!(
             checker_words("python3 check.py average data.txt", pack),
+            Some(words(&["python3", "check.py", "average", "data.txt"]))
+        );
+        assert_eq!(
+            checker_words("python3 -u {pack}/check.py average", pack),
             Some(vec![
                 "python3".to_owned(),
+                "-u".to_owned(),
                 format!("{shown}/check.py"),
                 "average".to_owned(),
-                "data.txt".to_owned(),
             ])
         );
-        // A path only through the placeholder.
         assert_eq!(
             checker_words("python3 {pack}/check.py {pack}/data.txt", pack),
             Some(vec![
@@ -399,15 +441,9 @@ mod tests {
                 format!("{shown}/data.txt"),
             ])
         );
-        // A folder as an interpreter's second word is not looked at, nor
-        // is anything after a program named by a path.
-        assert_eq!(
-            checker_words("sh average", pack),
-            Some(vec!["sh".to_owned(), "average".to_owned()])
-        );
         assert_eq!(
             checker_words("./names check.py", pack),
-            Some(vec!["./names".to_owned(), "check.py".to_owned()])
+            Some(words(&["./names", "check.py"]))
         );
         assert_eq!(checker_words("python3 'open", pack), None);
     }

@@ -66,6 +66,12 @@ pub enum By {
     /// Stdout judged span by span (each rule's tolerance on its bytes):
     /// the reference's spans already name the rule it departs in.
     Spans,
+    /// Stdout judged span by span, its text passing, a number of a span
+    /// judged by `numbers` out of that tolerance: the first such number.
+    SpanNumber(
+        crate::model::matching::NumberTolerance,
+        crate::judge::numbers::Refusal,
+    ),
 }
 
 impl Decided {

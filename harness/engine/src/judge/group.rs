@@ -4,7 +4,8 @@
 //! stays per case; grouping only changes what people read.
 //!
 //! One piece: grouping by cause and rendering the groups are one report
-//! (the rendering reads the groups' order and caps); 135 lines are tests.
+//! (the rendering reads the groups' order and caps); its tests are in
+//! `group/tests.rs`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -36,7 +37,72 @@ pub struct Group<'a> {
     /// The causes merged into this one: other checks (another
     /// category's checker) refusing the very same runs, the same input
     /// and so the same output: one bug, seen by several checks.
-    pub also: Vec<&'a Cause>,
+    pub also: Vec<Also<'a>>,
+}
+
+/// A cause merged into a group, with the failure it is told by: the
+/// worked example's own run where that run failed it too, so a student
+/// reads the values of the example above it, never the key's `#`.
+#[derive(Debug)]
+pub struct Also<'a> {
+    /// The cause (the key that grouped it).
+    pub cause: &'a Cause,
+    /// The failure telling it, and which of its causes this is.
+    pub example: (&'a CaseFailure, usize),
+}
+
+impl Also<'_> {
+    /// The cause as its failure tells it, part by part with that run's
+    /// values: a check's sentence (a checker's reason, a missed check, a
+    /// crash) as the failure says it; a part keyed by its bytes as the
+    /// failure quotes it (`stdin: reads 4 stdin line(s) where 0 was
+    /// expected`, never the key's `#`); a part keyed by place and shape
+    /// with its quote beside it.
+    pub fn told(&self) -> String {
+        let (f, slot) = self.example;
+        let (label, quoted) = texts(f, slot);
+        let decided = f.decided.as_deref().filter(|_| slot == 0).or(label);
+        let one = |p: &crate::judge::cause::PartCause| {
+            Cause {
+                parts: vec![p.clone()],
+            }
+            .to_string()
+        };
+        let mut said: Vec<String> = self
+            .cause
+            .parts
+            .iter()
+            .map(|p| {
+                let sentence = match &p.edit {
+                    Edit::Judged { .. } => decided,
+                    Edit::Missed { .. } | Edit::Memory { .. } | Edit::Raised { .. } => label,
+                    _ => None,
+                };
+                if let Some(sentence) = sentence {
+                    return sentence.to_owned();
+                }
+                let quote = quoted.parts.iter().find(|q| q.part == p.part).map(one);
+                match quote {
+                    Some(q) if p.place.is_some() || matches!(p.edit, Edit::Departed(_)) => {
+                        format!("{} (for example {q})", one(p))
+                    }
+                    Some(q) => q,
+                    None => one(p),
+                }
+            })
+            .collect();
+        said.dedup();
+        said.join("; ")
+    }
+}
+
+/// A failure's label and quote for its cause in `slot` (0 its first,
+/// `i` its `i`-th later one).
+fn texts(f: &CaseFailure, slot: usize) -> (Option<&str>, &Cause) {
+    match slot.checked_sub(1).and_then(|i| f.later.get(i)) {
+        Some(l) => (l.label.as_deref(), &l.quoted),
+        None => (f.label.as_deref(), &f.quoted),
+    }
 }
 
 /// The failures of `results` grouped by cause: the most cases first; at
@@ -76,14 +142,25 @@ fn groups_of<'a>(
     }
     let mut out: Vec<Group<'_>> = merge_same_runs(by)
         .into_iter()
-        .filter_map(|(cause, mut cases, others, also)| {
+        .filter_map(|(cause, mut cases, others)| {
             // The worked example is the heading cause's own: its label
             // and key speak of it.
-            let &(name, failure, _, slot) =
-                cases.iter().min_by_key(|(name, f, ambiguous, _)| {
-                    (*ambiguous, f.weight, f.stdin_lines, *name)
-                })?;
-            cases.extend(others);
+            let &(name, failure, _, slot) = cases.iter().min_by_key(|e| lightest(e))?;
+            let run = same_run(failure, slot);
+            let also = others
+                .iter()
+                .filter_map(|(cause, entries)| {
+                    let own = entries
+                        .iter()
+                        .find(|(_, f, _, s)| run.is_some() && same_run(f, *s) == run)
+                        .or_else(|| entries.iter().min_by_key(|e| lightest(e)))?;
+                    Some(Also {
+                        cause,
+                        example: (own.1, own.3),
+                    })
+                })
+                .collect();
+            cases.extend(others.into_iter().flat_map(|(_, e)| e));
             cases.sort_by(|a, b| a.0.cmp(b.0));
             cases.dedup_by(|a, b| a.0 == b.0);
             Some(Group {
@@ -112,8 +189,16 @@ fn groups_of<'a>(
 /// The entries of a cause: (case, failure, ambiguous, slot).
 type Entries<'a> = Vec<(&'a str, &'a CaseFailure, bool, usize)>;
 
-/// Each cause with its cases, those of the causes merged in, and those.
-type Merged<'a> = Vec<(&'a Cause, Entries<'a>, Entries<'a>, Vec<&'a Cause>)>;
+/// The order a worked example is picked in: one no ambiguous ruling
+/// touches, the lightest, then by name.
+fn lightest<'a>(
+    (name, f, ambiguous, _): &(&'a str, &CaseFailure, bool, usize),
+) -> (bool, usize, usize, &'a str) {
+    (*ambiguous, f.weight, f.stdin_lines, *name)
+}
+
+/// Each cause with its cases, and the causes merged in with theirs.
+type Merged<'a> = Vec<(&'a Cause, Entries<'a>, Vec<(&'a Cause, Entries<'a>)>)>;
 
 /// The run a checker's decision is about, as its reproduce line names it
 /// (the case's input, inline): two cases with the same one ran the same
@@ -175,9 +260,7 @@ fn merge_same_runs<'a>(by: BTreeMap<&'a Cause, Entries<'a>>) -> Merged<'a> {
             .max_by_key(|(i, (_, e))| (e.len(), std::cmp::Reverse(*i)))
             .map_or(0, |(i, _)| i);
         let (cause, entries) = parts.remove(head);
-        let also = parts.iter().map(|(c, _)| *c).collect();
-        let others = parts.into_iter().flat_map(|(_, e)| e).collect();
-        out.push((cause, entries, others, also));
+        out.push((cause, entries, parts));
     }
     out
 }
@@ -215,19 +298,30 @@ pub fn render_warnings(results: &[CaseResult], style: Style, examples: bool) -> 
 
 fn render_with(results: &[CaseResult], style: Style, examples: bool) -> String {
     let groups = groups(results);
-    // A case may count under several causes: count it once.
+    // A case may count under several causes: count it once. A case the
+    // environment struck is not the program's failure: counted apart.
+    let struck = results
+        .iter()
+        .filter(|r| r.verdict.struck().is_some())
+        .count();
     let failed = results
         .iter()
         .filter(|r| matches!(r.verdict, Verdict::Failed(_)))
-        .count();
-    if failed == 0 {
+        .count()
+        - struck;
+    if failed + struck == 0 {
         return String::new();
     }
+    let not_judged = if struck > 0 {
+        format!(", {struck} case(s) not judged (the environment's failure, not the program's)")
+    } else {
+        String::new()
+    };
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "\n{} {failed} failed case(s), {} cause(s), the most common first (`#` stands for any \
-         number; the score still counts every case):",
+        "\n{} {failed} failed case(s){not_judged}, {} cause(s), the most common first (`#` \
+         stands for any number; the score still counts every case):",
         style.paint("1", "failures by cause:"),
         groups.len()
     );
@@ -263,7 +357,8 @@ fn render_groups(out: &mut String, groups: &[Group<'_>], style: Style, examples:
         for other in &g.also {
             let _ = writeln!(
                 out,
-                "  the same runs (same input, same output) fail another check too: {other}"
+                "  the same runs (same input, same output) fail another check too: {}",
+                other.told()
             );
         }
         if g.shared > 0 {
@@ -338,11 +433,7 @@ impl Group<'_> {
 
     /// The example's label and quote for this cause.
     fn example_texts(&self) -> (Option<&str>, &Cause) {
-        let f = self.example.1;
-        match self.slot.checked_sub(1).and_then(|i| f.later.get(i)) {
-            Some(l) => (l.label.as_deref(), &l.quoted),
-            None => (f.label.as_deref(), &f.quoted),
-        }
+        texts(self.example.1, self.slot)
     }
 
     /// The hint that heads the cause: the one its cases all share; else
@@ -414,169 +505,4 @@ impl Group<'_> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::exec::run::{Ending, Stream};
-    use crate::judge::{compare::Mismatch, failure::Notes};
-    use std::time::Duration;
-
-    fn result(name: &str, mismatches: &[Mismatch]) -> CaseResult {
-        let failure = CaseFailure::new(mismatches, b"", Notes::default());
-        CaseResult::new(name, Verdict::Failed(Box::new(failure)))
-    }
-
-    fn extra(grid: &[u8], n: u8) -> Mismatch {
-        let mut actual = grid.to_vec();
-        actual.extend(format!("debug {n}\n").bytes());
-        actual.extend(b"A> ");
-        let mut expected = grid.to_vec();
-        expected.extend(b"A> ");
-        Mismatch::Stream {
-            stream: Stream::Stdout,
-            expected,
-            actual,
-            dropped: 0,
-        }
-    }
-
-    #[test]
-    fn same_shaped_failures_make_one_group_with_one_example() {
-        let status = Mismatch::Ending {
-            expected: Ending::Exited(0),
-            actual: Ending::Exited(5),
-        };
-        let results: Vec<CaseResult> = (0..20)
-            .map(|i| result(&format!("c/{i:02}"), &[extra(b"+ +\n", i)]))
-            .chain([result("d/status", &[status])])
-            .collect();
-        let g = groups(&results);
-        assert_eq!(g.len(), 2);
-        assert_eq!(g[0].cases.len(), 20);
-        let text = render(&results, Style { colour: false });
-        assert!(text.contains("21 failed case(s), 2 cause(s)"), "{text}");
-        assert!(text.contains("cause 1 of 2: 20 case(s): stdout: extra output `debug #\\n`"));
-        assert!(text.contains("and 8 more"));
-        assert_eq!(text.matches("case: ").count(), 2, "one example per cause");
-    }
-
-    #[test]
-    fn at_equal_count_a_crash_or_a_hang_comes_before_wrong_bytes() {
-        let ending = |actual| Mismatch::Ending {
-            expected: Ending::Exited(0),
-            actual,
-        };
-        let results = vec![
-            result("a/bytes", &[extra(b"+ +\n", 1)]),
-            result("b/status", &[ending(Ending::Exited(3))]),
-            result(
-                "c/hang",
-                &[ending(Ending::TimedOut {
-                    after: Duration::from_secs(1),
-                    awaiting_prompt: None,
-                })],
-            ),
-            result("d/crash", &[ending(Ending::Signaled(11))]),
-        ];
-        let order: Vec<&str> = groups(&results).iter().map(|g| g.cases[0].0).collect();
-        assert_eq!(order, ["c/hang", "d/crash", "a/bytes", "b/status"]);
-    }
-
-    #[test]
-    fn the_worked_example_is_the_shortest_unambiguous_case() {
-        let mismatch = |n| extra(b"+ +\n", n);
-        let with_stdin = |name: &str, stdin: &[u8], ambiguous: bool| {
-            let mut r = result(name, &[mismatch(1)]);
-            r.ambiguous = ambiguous;
-            r.verdict = Verdict::Failed(Box::new(CaseFailure::new(
-                &[mismatch(1)],
-                stdin,
-                Notes::default(),
-            )));
-            r
-        };
-        let results = vec![
-            with_stdin("a/long", b"1\n2\n3\n", false),
-            with_stdin("b/short-but-ambiguous", b"1\n", true),
-            with_stdin("c/short", b"1\n2\n", false),
-            with_stdin("d/short-too", b"1\n2\n", false),
-        ];
-        let g = groups(&results);
-        assert_eq!(g.len(), 1);
-        assert_eq!(g[0].example.0, "c/short");
-    }
-
-    #[test]
-    fn the_worked_example_is_the_lightest_case_and_its_hint_the_causes() {
-        let with = |name: &str, weight: usize, hint: &str| {
-            let mut r = result(name, &[extra(b"+ +\n", 1)]);
-            let notes = Notes {
-                hint: Some(hint.to_owned()),
-                weight,
-                ..Notes::default()
-            };
-            r.verdict = Verdict::Failed(Box::new(CaseFailure::new(
-                &[extra(b"+ +\n", 1)],
-                b"",
-                notes,
-            )));
-            r
-        };
-        let results = vec![with("a/heavy", 9000, "one"), with("b/light", 3, "two")];
-        let g = groups(&results);
-        assert_eq!(g[0].example.0, "b/light");
-        // The cases' hints differ: the worked example's heads the cause,
-        // the other case's is shown with it.
-        assert_eq!(g[0].hint().as_deref(), Some("two"));
-        assert_eq!(g[0].other_hints(), [("a/heavy", "one")]);
-        let same = vec![with("a/heavy", 9000, "one"), with("b/light", 3, "one")];
-        assert_eq!(groups(&same)[0].hint().as_deref(), Some("one"));
-    }
-
-    #[test]
-    fn one_run_refused_by_several_categories_checkers_is_one_cause() {
-        let checked = |name: &str, reason: &str, reproduce: &str| {
-            let mut r = result(name, &[]);
-            let m = [Mismatch::Stream {
-                stream: Stream::Stdout,
-                expected: b"Sum: 5\nCount: 2\n".to_vec(),
-                actual: b"Sum: 8\nCount: 1\n".to_vec(),
-                dropped: 0,
-            }];
-            let notes = Notes {
-                decided: vec![crate::judge::decided::Decided::checker(
-                    crate::judge::decided::Part::Stream(Stream::Stdout),
-                    "python3 check.py",
-                    reason,
-                    vec!["OUT-1".to_owned()],
-                )],
-                reproduce: reproduce.to_owned(),
-                ..Notes::default()
-            };
-            r.verdict = Verdict::Failed(Box::new(CaseFailure::new(&m, b"3\n-4\n-1\n", notes)));
-            r
-        };
-        let results = vec![
-            checked("sum/negatives", "the sum: expected 5, got 8", "(run 3 -4)"),
-            checked(
-                "count/negatives",
-                "the count: expected 2, got 1",
-                "(run 3 -4)",
-            ),
-            checked("count/other", "the count: expected 2, got 1", "(run 7 -8)"),
-            checked("sum/alone", "the sum is missing", "(run 9)"),
-        ];
-        let g = groups(&results);
-        // The count's cause (2 cases) takes the sum's run in; the sum
-        // missing elsewhere is another run, another cause.
-        assert_eq!(g.len(), 2, "{g:?}");
-        let names: Vec<&str> = g[0].cases.iter().map(|c| c.0).collect();
-        assert_eq!(names, ["count/negatives", "count/other", "sum/negatives"]);
-        assert_eq!(g[0].also.len(), 1);
-        let text = render(&results, Style { colour: false });
-        assert!(
-            text.contains("the same runs (same input, same output) fail another check too:"),
-            "{text}"
-        );
-        assert!(text.contains("2 cause(s)"), "{text}");
-    }
-}
+mod tests;

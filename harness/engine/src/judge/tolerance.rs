@@ -10,14 +10,16 @@
 //!
 //! One piece: each tolerance's comparison, and stdout by span as one
 //! regular expression built from the same per-tolerance patterns
-//! (`pattern`); about 195 lines are tests.
+//! (`pattern`), a `numbers` span's numbers captured by it and checked
+//! after; the tests are in `tolerance/tests.rs`.
 
 use std::fmt::Write as _;
 
 use regex_automata::meta::Regex;
 use regex_automata::util::syntax;
 
-use crate::model::matching::{HOLE, LINES_HOLE, Tolerance};
+use crate::judge::numbers::Refusal;
+use crate::model::matching::{HOLE, LINES_HOLE, NumberTolerance, Tolerance};
 
 /// `bytes` with runs of spaces and tabs made one space, spaces and tabs at
 /// line ends dropped, and a final newline added to a nonempty text that
@@ -129,12 +131,110 @@ pub struct Segment<'a> {
 
 /// Whether `actual` passes as the sequence of `segments` (in order, their
 /// expected bytes making the model's stdout).
+#[cfg(test)]
 pub fn accepts_segments(segments: &[Segment<'_>], actual: &[u8]) -> Result<bool, String> {
+    Ok(judge_segments(segments, actual)? == Segments::Accepted)
+}
+
+/// What stdout judged by span gave.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Segments {
+    /// Every span passes.
+    Accepted,
+    /// The text departs (what the spans' tolerances leave bound).
+    Refused,
+    /// The text passes, but a number a `numbers` span holds is out of its
+    /// tolerance: the first one, said with both values, and the index of
+    /// the segment holding it.
+    OutOfTolerance(NumberTolerance, Refusal, usize),
+}
+
+/// A number in a span judged by `numbers`: where its capture is named,
+/// and what the model printed there.
+struct Wanted<'a> {
+    segment: usize,
+    tolerance: &'a NumberTolerance,
+    token: &'a [u8],
+    value: f64,
+}
+
+/// A number as a program prints one ([`crate::judge::numbers::parse_number`]).
+const NUMBER: &str = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?";
+
+/// The group capturing the `k`-th number of a `numbers` span.
+fn group(k: usize) -> String {
+    format!("conformance_number_{k}")
+}
+
+/// A `numbers` span as a pattern: each number it holds captured (checked
+/// against its tolerance once the whole matches), the text around them
+/// under the tolerance's `spacing` and `case`.
+fn numbers_pattern<'a>(
+    segment: usize,
+    n: &'a NumberTolerance,
+    expected: &'a [u8],
+    last: bool,
+    wanted: &mut Vec<Wanted<'a>>,
+) -> String {
+    let mut out = String::new();
+    let blank = |b: &u8| b.is_ascii_whitespace();
+    let mut start = 0;
+    let mut text: Vec<u8> = Vec::new();
+    let flush = |text: &mut Vec<u8>, out: &mut String, end: bool| {
+        if text.is_empty() {
+            return;
+        }
+        let body = match (n.spacing, end && last) {
+            (true, true) => spaced(&with_final_newline(text)),
+            (true, false) => spaced(text),
+            (false, _) => literal(text),
+        };
+        if n.case {
+            let _ = write!(out, "(?i:{body})");
+        } else {
+            out.push_str(&body);
+        }
+        text.clear();
+    };
+    for i in 1..=expected.len() {
+        if i < expected.len() && blank(&expected[i]) == blank(&expected[start]) {
+            continue;
+        }
+        let piece = &expected[start..i];
+        match crate::judge::numbers::parse_number(piece) {
+            Some(value) => {
+                flush(&mut text, &mut out, false);
+                let _ = write!(out, "(?P<{}>{NUMBER})", group(wanted.len()));
+                wanted.push(Wanted {
+                    segment,
+                    tolerance: n,
+                    token: piece,
+                    value,
+                });
+            }
+            None => text.extend_from_slice(piece),
+        }
+        start = i;
+    }
+    flush(&mut text, &mut out, true);
+    out
+}
+
+/// What stdout judged by span gives: the spans as one anchored regular
+/// expression, then each number a `numbers` span captured against its
+/// tolerance.
+pub fn judge_segments(segments: &[Segment<'_>], actual: &[u8]) -> Result<Segments, String> {
     let mut whole = String::from(r"\A");
     let last = segments.len().saturating_sub(1);
+    let mut wanted: Vec<Wanted<'_>> = Vec::new();
     for (i, s) in segments.iter().enumerate() {
         whole.push_str("(?:");
-        whole.push_str(&pattern(s.tolerance, s.expected, i == last)?);
+        match s.tolerance {
+            Tolerance::Numbers(n) => {
+                whole.push_str(&numbers_pattern(i, n, s.expected, i == last, &mut wanted));
+            }
+            t => whole.push_str(&pattern(t, s.expected, i == last)?),
+        }
         whole.push(')');
     }
     whole.push_str(r"\z");
@@ -144,21 +244,46 @@ pub fn accepts_segments(segments: &[Segment<'_>], actual: &[u8]) -> Result<bool,
         .iter()
         .any(|s| refused_traceback(s.tolerance, s.expected, actual))
     {
-        return Ok(false);
+        return Ok(Segments::Refused);
     }
     let re = build(&whole)?;
     // A missing final newline is ignored where the last part is loose.
-    let loose_end = segments.last().is_some_and(|s| {
-        matches!(
-            s.tolerance,
-            Tolerance::Loose { spacing: true, .. } | Tolerance::Lines(_) | Tolerance::Regex(_)
-        )
+    let loose_end = segments.last().is_some_and(|s| match s.tolerance {
+        Tolerance::Loose { spacing, .. } => *spacing,
+        Tolerance::Numbers(n) => n.spacing,
+        Tolerance::Lines(_) | Tolerance::Regex(_) => true,
+        _ => false,
     });
-    Ok(if loose_end {
-        re.is_match(with_final_newline(actual).as_ref())
+    let input = if loose_end {
+        with_final_newline(actual)
     } else {
-        re.is_match(actual)
-    })
+        actual.into()
+    };
+    let mut caps = re.create_captures();
+    re.captures(input.as_ref(), &mut caps);
+    if !caps.is_match() {
+        return Ok(Segments::Refused);
+    }
+    for (k, w) in wanted.iter().enumerate() {
+        let Some(at) = caps.get_group_by_name(&group(k)) else {
+            continue;
+        };
+        let printed = input.get(at.range()).unwrap_or_default();
+        let t = w.tolerance;
+        let within = crate::judge::numbers::parse_number(printed).is_some_and(|got| {
+            crate::judge::numbers::within_tolerance(w.value, got, t.absolute, t.relative)
+        });
+        if !within {
+            let before = input.get(..at.start).unwrap_or_default();
+            let refusal = Refusal::Number {
+                line: before.split(|&b| b == b'\n').count(),
+                expected: String::from_utf8_lossy(w.token).into_owned(),
+                actual: crate::bytes::visible::escape(printed),
+            };
+            return Ok(Segments::OutOfTolerance(*t, refusal, w.segment));
+        }
+    }
+    Ok(Segments::Accepted)
 }
 
 fn build(pattern: &str) -> Result<Regex, String> {
@@ -231,12 +356,10 @@ fn pattern(tolerance: &Tolerance, expected: &[u8], last: bool) -> Result<String,
                  not on a rule whose spans are part of stdout"
             ));
         }
+        // Reached only from `lines` or `regex`, never: a `numbers` span
+        // is built by `numbers_pattern`.
         Tolerance::Numbers(_) => {
-            return Err(
-                "a `numbers` tolerance judges a whole stream (its tokens): declare it on the \
-                 case (or the suite), not on a rule whose spans are part of stdout"
-                    .to_owned(),
-            );
+            return Err("a `numbers` tolerance cannot be a line pattern".to_owned());
         }
     })
 }
@@ -294,177 +417,4 @@ fn spaced(expected: &[u8]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    fn loose(spacing: bool, case: bool) -> Tolerance {
-        Tolerance::Loose { spacing, case }
-    }
-
-    fn every() -> Vec<Tolerance> {
-        vec![
-            Tolerance::Exact,
-            loose(true, false),
-            loose(false, true),
-            loose(true, true),
-            Tolerance::Nonempty,
-            Tolerance::Any,
-        ]
-    }
-
-    #[test]
-    fn spacing_ignores_runs_line_ends_and_a_final_newline() {
-        let s = loose(true, false);
-        for (e, a) in [
-            (&b"plaintext:  x\n"[..], &b"plaintext: x"[..]),
-            (b"a\tb  \n", b"a b\n"),
-            (b"a\n", b"a  "),
-        ] {
-            assert_eq!(accepts(&s, e, a), Ok(true), "{e:?} {a:?}");
-        }
-        for (e, a) in [
-            (&b"a b\n"[..], &b"ab\n"[..]),
-            (b"\n", b""),
-            (b"a\n", b"a\n\n"),
-        ] {
-            assert_eq!(accepts(&s, e, a), Ok(false), "{e:?} {a:?}");
-        }
-        assert_eq!(
-            accepts(&loose(false, true), b"Error\n", b"ERROR\n"),
-            Ok(true)
-        );
-        assert_eq!(
-            accepts(&loose(false, true), b"Error\n", b"ERROR \n"),
-            Ok(false)
-        );
-    }
-
-    #[test]
-    fn lines_and_regex() {
-        let l = Tolerance::Lines(vec!["Usage: {..}".into(), LINES_HOLE.into(), "end".into()]);
-        assert_eq!(
-            accepts(&l, b"", b"Usage: cipher KEY\nmore\nlines\nend"),
-            Ok(true)
-        );
-        assert_eq!(accepts(&l, b"", b"Usage: x\nend\n"), Ok(true));
-        assert_eq!(accepts(&l, b"", b"Usage x\nend\n"), Ok(false));
-        let r = Tolerance::Regex(vec!["^Usage: .*$".into(), "[0-9]+%".into()]);
-        assert_eq!(accepts(&r, b"", b"Usage: a\n25%\n"), Ok(true));
-        assert_eq!(accepts(&r, b"", b"Usage: a\n25 %\n"), Ok(false));
-        assert_eq!(accepts(&r, b"", b"Usage: a\n"), Ok(false));
-    }
-
-    /// The model's `expected` bytes judged under `tolerance`.
-    fn segment<'a>(tolerance: &'a Tolerance, expected: &'a [u8]) -> Segment<'a> {
-        Segment {
-            tolerance,
-            expected,
-        }
-    }
-
-    #[test]
-    fn a_loose_prompt_then_an_exact_line() {
-        let s = loose(true, false);
-        let e = Tolerance::Exact;
-        let parts = [
-            segment(&s, b"plaintext:  "),
-            segment(&e, b"ciphertext: IFMMP\n"),
-        ];
-        assert_eq!(
-            accepts_segments(&parts, b"plaintext: ciphertext: IFMMP\n"),
-            Ok(true)
-        );
-        assert_eq!(
-            accepts_segments(&parts, b"plaintext: ciphertext:  IFMMP\n"),
-            Ok(false)
-        );
-        // The prompt's blanks end where the user's line goes: free, none
-        // included; inside a line a run still needs one.
-        assert_eq!(
-            accepts_segments(&parts, b"plaintext:ciphertext: IFMMP\n"),
-            Ok(true)
-        );
-        let inside = [segment(&s, b"plain text: "), segment(&e, b"x\n")];
-        assert_eq!(accepts_segments(&inside, b"plaintext:x\n"), Ok(false));
-        assert_eq!(accepts_segments(&inside, b"plain\t text:x\n"), Ok(true));
-        let free = Tolerance::Nonempty;
-        let parts = [segment(&free, b"Usage: x KEY\n"), segment(&e, b"bye\n")];
-        assert_eq!(accepts_segments(&parts, b"give me a key\nbye\n"), Ok(true));
-        assert_eq!(accepts_segments(&parts, b"bye\n"), Ok(false));
-    }
-
-    #[test]
-    fn nonempty_refuses_a_traceback_unless_the_pack_says_otherwise() {
-        let message = b"Could not read before.csv\n";
-        let traceback = b"Traceback (most recent call last):\n  File \"./s.py\", line 7, in \
-                          <module>\n    open(x)\nFileNotFoundError: [Errno 2] No such file\n";
-        assert_eq!(
-            accepts(&Tolerance::Nonempty, message, b"Bad file\n"),
-            Ok(true)
-        );
-        assert_eq!(accepts(&Tolerance::Nonempty, message, traceback), Ok(false));
-        let or = Tolerance::NonemptyOrTraceback;
-        assert_eq!(accepts(&or, message, traceback), Ok(true));
-        // The model's own traceback: another is as good.
-        assert_eq!(
-            accepts(
-                &Tolerance::Nonempty,
-                traceback,
-                traceback.repeat(2).as_slice()
-            ),
-            Ok(true)
-        );
-        // Under a span, too.
-        let free = Tolerance::Nonempty;
-        let parts = [segment(&free, message)];
-        assert_eq!(accepts_segments(&parts, traceback), Ok(false));
-        let parts = [segment(&or, message)];
-        assert_eq!(accepts_segments(&parts, traceback), Ok(true));
-    }
-
-    proptest! {
-        /// Every tolerance accepts the model's own bytes, whole or by spans.
-        #[test]
-        fn every_tolerance_accepts_the_exact_bytes(text in proptest::collection::vec(
-            prop_oneof![Just(b' '), Just(b'\t'), Just(b'\n'), Just(b'a'), Just(b'B'), any::<u8>()], 0..40),
-            cut in 0usize..40) {
-            for t in every() {
-                prop_assert_eq!(accepts(&t, &text, &text), Ok(true), "{}", t);
-                let cut = cut.min(text.len());
-                let parts = [
-                    Segment { tolerance: &t, expected: &text[..cut] },
-                    Segment { tolerance: &Tolerance::Exact, expected: &text[cut..] },
-                ];
-                prop_assert_eq!(accepts_segments(&parts, &text), Ok(true), "{}", t);
-            }
-        }
-
-        /// Normalising twice changes nothing.
-        #[test]
-        fn normalising_is_idempotent(text in proptest::collection::vec(
-            prop_oneof![Just(b' '), Just(b'\t'), Just(b'\n'), Just(b'a'), Just(b'Q')], 0..40)) {
-            for (s, c) in [(true, false), (false, true), (true, true)] {
-                let once = normalise(&text, s, c);
-                prop_assert_eq!(normalise(&once, s, c), once);
-            }
-        }
-
-        /// On the same pair: exact accepting implies spacing accepting
-        /// implies nonempty accepting; and spacing as one part agrees with
-        /// spacing on the whole stream.
-        #[test]
-        fn looser_accepts_more(
-            e in proptest::collection::vec(prop_oneof![Just(b' '), Just(b'\t'), Just(b'\n'), Just(b'a')], 0..12),
-            a in proptest::collection::vec(prop_oneof![Just(b' '), Just(b'\t'), Just(b'\n'), Just(b'a')], 0..12)) {
-            let exact = accepts(&Tolerance::Exact, &e, &a) == Ok(true);
-            let spacing = accepts(&loose(true, false), &e, &a) == Ok(true);
-            let nonempty = accepts(&Tolerance::Nonempty, &e, &a) == Ok(true);
-            prop_assert!(!exact || spacing);
-            prop_assert!(!spacing || nonempty);
-            let s = loose(true, false);
-            let one = [Segment { tolerance: &s, expected: &e }];
-            prop_assert_eq!(accepts_segments(&one, &a), Ok(spacing), "{:?} {:?}", e, a);
-        }
-    }
-}
+mod tests;

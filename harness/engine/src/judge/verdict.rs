@@ -30,8 +30,20 @@ impl Verdict {
     pub fn judged(&self) -> bool {
         match self {
             Self::Passed => true,
-            Self::Failed(f) => !f.cause.is_environment(),
+            Self::Failed(_) => self.struck().is_none(),
             Self::Error(_) => false,
+        }
+    }
+
+    /// For a case the environment struck (a runtime that never started,
+    /// a module the marker's machine lacks), what it lacked or how it
+    /// failed, one line: such a case is not judged, and every machine
+    /// output says so in its own words (`environment` in `--results`, an
+    /// `<error>` in JUnit), never as the program's failure.
+    pub fn struck(&self) -> Option<&str> {
+        match self {
+            Self::Failed(f) => f.cause.environment_why(),
+            Self::Passed | Self::Error(_) => None,
         }
     }
 }

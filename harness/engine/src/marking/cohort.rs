@@ -315,7 +315,7 @@ pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
                 build: m.build,
                 total: round2(m.total),
                 unjudged: m.unjudged.clone(),
-                first_cause: m.first_cause().map(str::to_owned),
+                first_cause: m.first_cause(),
             })
             .collect(),
     }
@@ -342,7 +342,7 @@ fn case_shares(built: &[&SubmissionMark]) -> Vec<CaseShare> {
                     share.judged += 1;
                 }
                 VerdictKind::Passed => share.judged += 1,
-                VerdictKind::Error => {}
+                VerdictKind::Environment | VerdictKind::Error => {}
             }
         }
     }
@@ -563,7 +563,6 @@ pub fn csv(suite: &SuiteInfo, marks: &[SubmissionMark]) -> String {
         let total = m.judged_total().map(number).unwrap_or_default();
         let cause = m
             .first_cause()
-            .map(str::to_owned)
             .or_else(|| m.reason.clone())
             .unwrap_or_default();
         let deductions = m

@@ -471,9 +471,19 @@ pub fn report(m: &SubmissionMark, suite: &str, text: &[u8]) -> String {
         .iter()
         .filter(|c| c.verdict != VerdictKind::Passed)
         .count();
+    let struck = m
+        .cases
+        .iter()
+        .filter(|c| c.verdict == VerdictKind::Environment)
+        .count();
+    let struck = if struck > 0 {
+        format!(" ({struck} of them not judged: the environment's failure, not the program's)")
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         b,
-        "<p class=\"muted\">{failed} case(s) not passed in all.</p>"
+        "<p class=\"muted\">{failed} case(s) not passed in all{struck}.</p>"
     );
     let shown = String::from_utf8_lossy(text.get(..REPORT_SHOWN).unwrap_or(text));
     let _ = writeln!(

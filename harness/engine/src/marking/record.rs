@@ -125,17 +125,22 @@ pub struct Category {
 }
 
 impl SubmissionMark {
-    /// The first cause, in the report's order: its key where the key
-    /// hides nothing, else as its worked example tells it (the key masks
-    /// numbers as `#` and cut text as `…` to group causes; a row shows
-    /// the values).
-    pub fn first_cause(&self) -> Option<&str> {
+    /// The first cause, in the report's order, with its worked example's
+    /// values whenever the example has them: a key that masks them (the
+    /// key writes numbers as `#` and cuts text as `…` to group causes) is
+    /// told as its example tells it; a key named by place and shape (no
+    /// bytes in it) is followed by its example (`…; for example stdout:
+    /// `32` where `32.0` was expected`), so a row names the bug and the
+    /// values without opening the report.
+    pub fn first_cause(&self) -> Option<String> {
         self.causes.first().map(|c| {
             let masked = c.cause.contains('#') || c.cause.contains('…');
-            if masked && !c.example.is_empty() {
-                c.example.as_str()
+            if c.example.is_empty() || c.example == c.cause {
+                c.cause.clone()
+            } else if masked {
+                c.example.clone()
             } else {
-                c.cause.as_str()
+                format!("{}; for example {}", c.cause, c.example)
             }
         })
     }
@@ -210,13 +215,8 @@ impl SubmissionMark {
         self.total = results.score.earned;
         self.max = results.score.max;
         // A case the environment struck is not judged, like one the
-        // harness could not run: neither passed nor failed.
-        let struck: Vec<&str> = results
-            .causes
-            .iter()
-            .filter(|c| crate::judge::environment::told(&c.cause).is_some())
-            .flat_map(|c| c.cases.iter().map(String::as_str))
-            .collect();
+        // harness could not run: neither passed nor failed (its verdict
+        // says so: `environment`).
         self.cases = results
             .cases
             .iter()
@@ -225,11 +225,7 @@ impl SubmissionMark {
                 category: c.category.clone(),
                 ambiguous: c.tags.iter().any(|t| t == "ambiguous"),
                 rules: c.rules.clone(),
-                verdict: if struck.contains(&c.name.as_str()) {
-                    VerdictKind::Error
-                } else {
-                    c.verdict
-                },
+                verdict: c.verdict,
             })
             .collect();
         let charged = self.cases.iter().filter(|c| strict || !c.ambiguous);
@@ -238,7 +234,7 @@ impl SubmissionMark {
             match c.verdict {
                 VerdictKind::Passed => passed += 1,
                 VerdictKind::Failed => failed += 1,
-                VerdictKind::Error => errors += 1,
+                VerdictKind::Environment | VerdictKind::Error => errors += 1,
             }
         }
         (self.passed, self.failed, self.errors) = (passed, failed, errors);

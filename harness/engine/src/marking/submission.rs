@@ -336,7 +336,8 @@ fn fill(
 /// Bytes of the build's log a Gradescope output quotes (its end).
 const BUILD_TAIL: usize = 3000;
 
-/// The files every submission's folder holds, whatever happened.
+/// The files every submission's folder holds, whatever happened (but
+/// `gradescope.json` for a mark the environment struck).
 fn write_outputs(shared: &Shared, mark: &SubmissionMark, staging: &Path) -> Result<(), String> {
     let write = |name: &str, bytes: &[u8]| {
         std::fs::write(staging.join(name), bytes).map_err(|e| format!("cannot write {name}: {e}"))
@@ -355,7 +356,10 @@ fn write_outputs(shared: &Shared, mark: &SubmissionMark, staging: &Path) -> Resu
     if !staging.join("results.json").exists() {
         write("results.json", b"null\n")?;
     }
-    if !staging.join("gradescope.json").exists() {
+    // A mark the environment struck (a case not judged, a compiler the
+    // machine lacks) is no mark: no `gradescope.json`, which the
+    // autograder turns into an autograder failure rather than a 0.
+    if !staging.join("gradescope.json").exists() && mark.environment.is_empty() {
         // The autograder's student sees why, and the build's last lines.
         let log = std::fs::read(staging.join("build.log")).unwrap_or_default();
         let tail = log

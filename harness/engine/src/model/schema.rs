@@ -367,9 +367,13 @@ impl CaseReads {
 pub enum ReadsNot {
     /// The author turned read counting off.
     Off,
-    /// The model's count differed between the runs of `bless`, or could
-    /// not be taken with certainty.
+    /// The model's count differed between the runs of `bless`: it stays
+    /// on later blesses until the author deletes it.
     Varies,
+    /// The model's count could not be taken with certainty (a run not
+    /// seen waiting for a line, or one that did not end as the first):
+    /// the machine's, so the next bless counts again.
+    Uncertain,
 }
 
 /// A rule's `reads: off`.

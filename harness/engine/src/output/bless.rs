@@ -222,6 +222,9 @@ fn reads_group(case: &Case, reads: Option<crate::model::schema::CaseReads>) -> G
         .filter(|r| case.reads != Some(*r) && case.reads.is_none_or(|c| !c.is_off()))
         .map(|r| match r {
             crate::model::schema::CaseReads::Count(n) => format!("reads: {n}\n"),
+            crate::model::schema::CaseReads::Not(crate::model::schema::ReadsNot::Uncertain) => {
+                "reads: uncertain\n".to_owned()
+            }
             crate::model::schema::CaseReads::Not(_) => "reads: varies\n".to_owned(),
         });
     Group {

@@ -46,7 +46,8 @@ pub struct Classroom {
 pub struct ClassroomTest {
     /// The category (its title and name).
     pub name: String,
-    /// `pass` or `fail`.
+    /// `pass`, `fail`, or `error` when a case of it was not judged (the
+    /// environment struck it, or it could not be run).
     pub status: String,
     /// Marks earned.
     pub score: f64,
@@ -106,10 +107,18 @@ pub fn classroom(doc: &Results, results: &[CaseResult], titles: &[(String, Strin
     let mut tests = Vec::new();
     for row in &doc.score.categories {
         let Some(max) = row.marks else { continue };
-        let passed = row.passed == row.total && row.errors == 0;
+        // A case not judged (the environment struck it, the harness could
+        // not run it) makes the category's test `error`, never `fail`.
+        let status = if row.errors > 0 {
+            "error"
+        } else if row.passed == row.total {
+            "pass"
+        } else {
+            "fail"
+        };
         tests.push(ClassroomTest {
             name: crate::output::results::test_name(titles, &row.name),
-            status: if passed { "pass" } else { "fail" }.to_owned(),
+            status: status.to_owned(),
             score: row.earned.unwrap_or(0.0),
             max_score: max,
             message: crate::output::results::named(&causes, &row.name)
@@ -169,7 +178,7 @@ pub fn summary(doc: &Results, results: &[CaseResult]) -> String {
             row.passed,
             row.total,
             if row.errors > 0 {
-                format!(" ({} could not be run)", row.errors)
+                format!(" ({} not judged)", row.errors)
             } else {
                 String::new()
             }

@@ -12,13 +12,14 @@ use crate::model::grader::{Outcome, Pass};
 use crate::model::schema::Suite;
 
 /// For each category of `suite`, in order, its cases that count as the
-/// score table counts them (not an error, not ambiguous unless
-/// `strict`), in name order: passed or not, and a validator's score.
+/// score table counts them (judged: not an error, not struck by the
+/// environment; not ambiguous unless `strict`), in name order: passed
+/// or not, and a validator's score.
 pub fn outcomes(suite: &Suite, results: &[&CaseResult], strict: bool) -> Vec<Vec<Outcome>> {
     let mut sorted: Vec<&CaseResult> = results
         .iter()
         .copied()
-        .filter(|r| (!r.ambiguous || strict) && !matches!(r.verdict, Verdict::Error(_)))
+        .filter(|r| (!r.ambiguous || strict) && r.verdict.judged())
         .collect();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
     suite

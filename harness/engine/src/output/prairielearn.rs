@@ -5,8 +5,6 @@
 //! one test per marking category with `name`, `points`, `max_points`,
 //! `message` and `output`. Bounded under the 1 MB PrairieLearn takes.
 
-use std::fmt::Write as _;
-
 use serde::{Deserialize, Serialize};
 
 use crate::output::results::{Results, bounded};
@@ -49,20 +47,30 @@ pub struct Test {
 }
 
 /// The document for `doc`; `causes` are each category's causes as the
-/// report renders them, `all` the whole report's.
+/// report renders them, `all` the whole report's. A run with a case not
+/// judged ([`crate::output::results::not_gradable`]: the environment
+/// struck it, or the harness could not run it) is not gradable:
+/// PrairieLearn charges no attempt and shows why, rather than a score
+/// the machine, not the program, lowered.
 pub fn grade(
     doc: &Results,
     titles: &[(String, String)],
     causes: &[(String, String)],
     all: &str,
 ) -> Grade {
+    if let Some(why) = crate::output::results::not_gradable(doc) {
+        let mut grade = ungradable(&format!(
+            "Not graded: {why}. Your course staff have been told by the grader's failure; \
+             nothing was charged."
+        ));
+        grade.output = bounded(all, OUTPUT_MAX);
+        return grade;
+    }
     let mut tests = Vec::new();
     for row in &doc.score.categories {
         let Some(max) = row.marks else { continue };
-        let mut message = format!("{}/{} cases passed", row.passed, row.total);
-        if row.errors > 0 {
-            let _ = write!(message, ", {} could not be run", row.errors);
-        }
+        // Every case was judged here (else not gradable, above).
+        let message = format!("{}/{} cases passed", row.passed, row.total);
         tests.push(Test {
             name: crate::output::results::test_name(titles, &row.name),
             points: row.earned.unwrap_or(0.0),

@@ -391,6 +391,16 @@ pub fn junit(program: &str, results: &[CaseResult]) -> String {
         let category = r.category.clone().unwrap_or_else(|| "invalid".to_owned());
         let status = match &r.verdict {
             Verdict::Passed => TestCaseStatus::success(),
+            // Not judged: the environment, not the program, failed. An
+            // `<error>` (the test could not run), never a `<failure>`.
+            Verdict::Failed(failure) if r.verdict.struck().is_some() => {
+                let lack = r.verdict.struck().unwrap_or_default();
+                let mut s = TestCaseStatus::non_success(NonSuccessKind::Error);
+                s.set_message(format!("not judged: environment: {lack}"));
+                s.set_type("environment");
+                s.set_description(failure.render(Style { colour: false }));
+                s
+            }
             Verdict::Failed(failure) => {
                 let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
                 s.set_message(r.verdict.to_string());

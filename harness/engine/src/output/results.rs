@@ -2,7 +2,8 @@
 //! results (never from rendered text): `--results PATH` writes a JSON
 //! document whose schema is published as `cases/results.schema.json`, and
 //! `--gradescope PATH` writes Gradescope's autograder `results.json` (one
-//! test per marking category, each with its output).
+//! test per marking category, each with its output; none for a run with
+//! a case not judged: [`not_gradable`]).
 //!
 //! One piece: the `--results` and `--gradescope` documents are built
 //! from the same records, and the published JSON schema is derived from
@@ -79,9 +80,11 @@ pub struct CaseRecord {
     pub rules: Vec<String>,
     /// Its tags.
     pub tags: Vec<String>,
-    /// `passed`, `failed` (the program is wrong) or `error` (the harness
-    /// or the suite could not run the case; never counted against the
-    /// program).
+    /// `passed`, `failed` (the program is wrong), `environment` (the
+    /// marker's environment struck it: a runtime that never started, a
+    /// module the machine lacks; not judged, `environment` says why) or
+    /// `error` (the harness or the suite could not run the case). Neither
+    /// of the last two is ever counted against the program.
     pub verdict: VerdictKind,
     /// Wall time, seconds.
     pub duration: f64,
@@ -92,6 +95,12 @@ pub struct CaseRecord {
     pub actual_status: Option<String>,
     /// Why the case is an error.
     pub error: Option<String>,
+    /// For a case the environment struck (`verdict: environment`), what
+    /// the marker's environment lacked or how it failed the run, one
+    /// line (`the program's runtime could not start where the marks run
+    /// (3 runs): …`); its `differences` still show the run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environment: Option<String>,
     /// For a failure, every difference with its first differing byte.
     pub differences: Vec<DifferenceRecord>,
     /// Under `--memcheck …,warn`, the memory error the case made (a
@@ -113,8 +122,21 @@ pub enum VerdictKind {
     Passed,
     /// The program departed from the case.
     Failed,
-    /// The case could not be judged.
+    /// The marker's environment struck the case (a runtime that never
+    /// started, a module, class or library the machine lacks): not
+    /// judged, nothing charged.
+    Environment,
+    /// The harness or the suite could not run the case: not judged.
     Error,
+}
+
+impl VerdictKind {
+    /// Whether the case was judged (passed or failed): a case the
+    /// environment struck or the harness could not run counts neither
+    /// way.
+    pub fn judged(self) -> bool {
+        matches!(self, Self::Passed | Self::Failed)
+    }
 }
 
 /// One difference of a failed case.
@@ -245,7 +267,11 @@ fn record(r: &CaseResult) -> CaseRecord {
     let (verdict, error, differences) = match &r.verdict {
         Verdict::Passed => (VerdictKind::Passed, None, Vec::new()),
         Verdict::Failed(f) => (
-            VerdictKind::Failed,
+            if r.verdict.struck().is_some() {
+                VerdictKind::Environment
+            } else {
+                VerdictKind::Failed
+            },
             None,
             f.differences.iter().map(difference).collect(),
         ),
@@ -261,6 +287,7 @@ fn record(r: &CaseResult) -> CaseRecord {
         expected_status: r.expected_status,
         actual_status: r.actual.as_ref().map(ToString::to_string),
         error,
+        environment: r.verdict.struck().map(str::to_owned),
         differences,
         warnings: r
             .warning
@@ -418,40 +445,88 @@ pub fn test_name(titles: &[(String, String)], name: &str) -> String {
     }
 }
 
+/// Why a run's marks are no mark to hand a course's marking system, if
+/// they are not: a case of a marked category was not judged (the
+/// marker's environment struck it, or the harness or the suite could not
+/// run it). A mark over the other cases could be another program's (the
+/// case not judged may be the one it fails), and a category with none
+/// judged has no mark at all: such a run's mark is re-taken once the
+/// machine is fixed, never published. One line: how many cases, and each
+/// distinct reason.
+pub fn not_gradable(doc: &Results) -> Option<String> {
+    let struck: usize = doc
+        .score
+        .categories
+        .iter()
+        .filter(|row| row.marks.is_some())
+        .map(|row| row.errors)
+        .sum();
+    if struck == 0 {
+        return None;
+    }
+    let charged = |c: &&CaseRecord| {
+        doc.score.categories.iter().any(|row| {
+            row.marks.is_some() && row.errors > 0 && c.category.as_deref() == Some(&row.name)
+        })
+    };
+    let mut reasons: Vec<String> = Vec::new();
+    for case in doc
+        .cases
+        .iter()
+        .filter(|c| !c.verdict.judged())
+        .filter(charged)
+    {
+        let why = match (&case.environment, &case.error) {
+            (Some(lack), _) => format!("environment: {lack}"),
+            (None, Some(e)) => format!(
+                "the harness or the suite could not run it: {}",
+                e.lines().next().unwrap_or_default()
+            ),
+            (None, None) => "not run".to_owned(),
+        };
+        if !reasons.contains(&why) {
+            reasons.push(why);
+        }
+    }
+    Some(format!(
+        "{struck} case(s) not judged ({}): not the program's failure, so no mark",
+        reasons.join("; ")
+    ))
+}
+
 /// The Gradescope document of a run: ambiguous cases carry no marks, so
 /// only the suite's categories are tests. `causes` holds, per category,
 /// its failures grouped by cause as the report renders them (labels,
 /// worked example with its diff and hint); each test shows at most
 /// [`GRADESCOPE_TEST_MAX`] bytes of it.
+///
+/// A run with a case not judged ([`not_gradable`]) has none: `Err`
+/// says why. Gradescope honours no mark left blank (every test needs a
+/// number, and the assignment's total counts a missing one as 0), and a
+/// mark over the judged cases alone could be wrong; a missing
+/// `results.json` is what it shows as "the autograder failed to execute
+/// correctly", no score, for staff to re-run.
 pub fn gradescope(
     doc: &Results,
     titles: &[(String, String)],
     causes: &[(String, String)],
     seconds: f64,
-) -> Gradescope {
+) -> Result<Gradescope, String> {
+    if let Some(why) = not_gradable(doc) {
+        return Err(why);
+    }
     let mut tests = Vec::new();
     for (i, row) in doc.score.categories.iter().enumerate() {
         let Some(max) = row.marks else {
             continue;
         };
         let title = named(titles, &row.name).unwrap_or(row.name.as_str());
-        let mut output = format!("{}: {}/{} cases passed", row.name, row.passed, row.total);
-        if row.errors > 0 {
-            let _ = write!(output, ", {} could not be run", row.errors);
-        }
-        output.push('\n');
+        let mut output = format!("{}: {}/{} cases passed\n", row.name, row.passed, row.total);
         for d in &row.deductions {
             let _ = writeln!(output, "{}", d.line());
         }
         if let Some((_, text)) = causes.iter().find(|(n, _)| *n == row.name) {
             output.push_str(&bounded(text, GRADESCOPE_TEST_MAX));
-        }
-        for case in doc.cases.iter().filter(|c| {
-            c.category.as_deref() == Some(row.name.as_str()) && c.verdict == VerdictKind::Error
-        }) {
-            let why = case.error.as_deref().unwrap_or("");
-            let first = why.lines().next().unwrap_or("");
-            let _ = writeln!(output, "ERROR {}: {first}", case.name);
         }
         let score = row.earned.unwrap_or(0.0);
         tests.push(GradescopeTest {
@@ -459,7 +534,7 @@ pub fn gradescope(
             number: (i + 1).to_string(),
             score,
             max_score: max,
-            status: if row.passed == row.total && row.errors == 0 {
+            status: if row.passed == row.total {
                 "passed".to_owned()
             } else {
                 "failed".to_owned()
@@ -469,7 +544,7 @@ pub fn gradescope(
             output_format: "text".to_owned(),
         });
     }
-    Gradescope {
+    Ok(Gradescope {
         // The run's total: the tests' sum, unless a grading tree (a
         // problem package's parent groups' graders) makes it; Gradescope
         // takes this over its tests' sum.
@@ -483,5 +558,8 @@ pub fn gradescope(
         stdout_visibility: "hidden".to_owned(),
         output_format: "text".to_owned(),
         tests,
-    }
+    })
 }
+
+#[cfg(test)]
+mod tests;

@@ -202,6 +202,15 @@ pub trait Pack: Send + Sync {
         None
     }
 
+    /// The folder or file on disk that holds the whole pack, which goes
+    /// with it to another machine (an autograder's image): a folder
+    /// pack's folder (a pack whose suite is read from disk travels as its
+    /// checkers' home), a problem package's folder or `.zip`; `None`: the
+    /// pack is built into this binary.
+    fn travels(&self) -> Option<&Path> {
+        self.suite_folder().and(self.checker_home())
+    }
+
     /// What a mark depends on besides this harness, each named as people
     /// say it (`the suite`, `the model`, `the pack`, `the environment`)
     /// with the files or folders whose content it is, and the commands

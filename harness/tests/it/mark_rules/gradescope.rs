@@ -106,10 +106,9 @@ fn setup_installs_the_release_archive(root: &Path, scripts: &Path, archive: &str
     assert!(prefix.join("bin/boxes-harness").is_file());
 }
 
-#[test]
-fn the_gradescope_autograder_runs_against_a_fake_tree() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let root = dir.path();
+/// `gradescope-autograder --spec boxes` written into `root/autograder-zip`:
+/// that folder and what the command said.
+fn autograder(root: &Path) -> (std::path::PathBuf, std::process::Output) {
     let scripts = root.join("autograder-zip");
     let wrote = harness(root)
         .args(["gradescope-autograder", "--spec", "boxes", "--out"])
@@ -117,6 +116,14 @@ fn the_gradescope_autograder_runs_against_a_fake_tree() {
         .output()
         .expect("runs");
     assert_eq!(wrote.status.code(), Some(0), "{}", said(&wrote));
+    (scripts, wrote)
+}
+
+#[test]
+fn the_gradescope_autograder_runs_against_a_fake_tree() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let (scripts, wrote) = autograder(root);
     let said_wrote = String::from_utf8_lossy(&wrote.stdout);
     let archive = format!(
         "boxes-harness-{}-x86_64-unknown-linux-gnu",
@@ -285,4 +292,47 @@ fn gradescope_is_written_when_the_program_cannot_start() {
             .is_some_and(|o| o.contains("missing")),
         "{doc}"
     );
+}
+
+/// `run_autograder` when `mark` gives no mark (exit 3: the environment
+/// struck a case; exit 2: the harness could not mark it): no
+/// `results.json` (an earlier one removed), which Gradescope shows as an
+/// autograder failure with no score, never a 0; why on stdout, for staff.
+#[test]
+fn no_mark_from_mark_is_an_autograder_failure_not_a_zero() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let (scripts, _) = autograder(root);
+    for (status, says) in [
+        (3, "autograder: ENVIRONMENT FAILURE (mark exit 3)"),
+        (
+            2,
+            "the harness could not mark this submission (mark exit 2)",
+        ),
+    ] {
+        let tree = root.join(format!("tree-{status}"));
+        write(
+            &tree.join("submission/main.c"),
+            b"int main(void) { return 0; }\n",
+        );
+        write(&tree.join("results/results.json"), b"{\"score\": 9}\n");
+        // A `mark` that writes nothing and ends with `status`.
+        let fake = root.join(format!("fake-{status}"));
+        write(&fake, format!("#!/bin/sh\nexit {status}\n").as_bytes());
+        std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .expect("chmod");
+        let out = std::process::Command::new(scripts.join("run_autograder"))
+            .env("AUTOGRADER_ROOT", &tree)
+            .env("AUTOGRADER_HARNESS", &fake)
+            .env("TMPDIR", root)
+            .output()
+            .expect("run_autograder runs");
+        assert_eq!(out.status.code(), Some(1), "{}", said(&out));
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains(says),
+            "{}",
+            said(&out)
+        );
+        assert!(!tree.join("results/results.json").exists());
+    }
 }

@@ -46,7 +46,8 @@ pub(super) struct ContainArgs {
     /// containment (it refuses otherwise).
     #[arg(long, global = true)]
     pub(super) allow_weaker_containment: bool,
-    /// Address space of a program, MiB (default 4096).
+    /// Resident memory of a run, all its processes together, MiB
+    /// (default 4096; the address space at `group` containment).
     #[arg(long, value_name = "MIB", global = true)]
     pub(super) max_memory: Option<u64>,
     /// Processes and threads of a run at once (default 256).
@@ -128,7 +129,8 @@ pub(super) enum Sub {
 /// The options of `publish`.
 #[derive(Debug, clap::Args)]
 pub(super) struct PublishCli {
-    /// The folder pack (the folder holding pack.yaml).
+    /// The folder pack (the folder holding pack.yaml), or a problem
+    /// package (a folder holding problem.yaml, or its .zip).
     #[arg(long, value_name = "PATH")]
     pub(super) spec: std::path::PathBuf,
     /// The folder to write the student's copy into (new, or empty).

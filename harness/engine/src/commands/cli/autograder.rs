@@ -5,10 +5,16 @@
 //! is pinned to the harness that wrote it); `run_autograder` builds
 //! `/autograder/submission` with the pack's course line and runs the suite
 //! on it through `mark` (one submission), then copies its Gradescope
-//! document to `/autograder/results/results.json`, which exists whatever
-//! happened (a build that fails gives score 0 and the build's output).
+//! document to `/autograder/results/results.json` (a build that fails
+//! gives score 0 and the build's output; a mark the environment struck,
+//! none: Gradescope's autograder failure, never a 0 for the machine).
 //! `--memcheck` is written into both of its `mark` lines (and under
-//! `valgrind`, valgrind into `setup.sh`'s install). The
+//! `valgrind`, valgrind into `setup.sh`'s install). A pack on disk (a
+//! folder pack, a problem package's folder or `.zip`) travels in the zip
+//! beside the scripts; a package's `setup.sh` also installs the tools of
+//! the languages its jury's programs are written in
+//! ([`super::autograder_package`]).
+//! The
 //! root is `$AUTOGRADER_ROOT` when set (and the harness
 //! `$AUTOGRADER_HARNESS`, the install prefix `$AUTOGRADER_PREFIX`), so the
 //! scripts run against a fake tree in a test.
@@ -16,7 +22,9 @@
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 
+use super::autograder_package::{package_tools, prepare_package};
 use crate::exec::memcheck::{Memcheck, Tool};
+use crate::packs::problem::package::is_package;
 
 /// The only target a release archive is built for (see docs/install.md).
 pub const TARGET: &str = "x86_64-unknown-linux-gnu";
@@ -144,10 +152,21 @@ fn run_autograder(program: &str, spec: &str, memcheck: Option<Memcheck>) -> Stri
          if [ -f \"$done/gradescope.json\" ]; then\n\
          \x20   cp \"$done/gradescope.json\" \"$root/results/results.json\"\n\
          \x20   cat \"$done/report.txt\" 2>/dev/null\n\
-         else\n\
-         \x20   printf '{{\"score\": 0, \"output\": \"The autograder could not mark this submission (status %s): ask your instructor.\", \"tests\": []}}\\n' \"$status\" > \"$root/results/results.json\"\n\
+         \x20   exit 0\n\
          fi\n\
-         exit 0\n"
+         # No mark: the environment struck a case (exit 3: a runtime that could not\n\
+         # start, a module or compiler this image lacks) or the harness could not mark\n\
+         # it (exit 2). No results.json: Gradescope shows \"The autograder failed to\n\
+         # execute correctly\" with no score (never a 0 charged for the machine), and\n\
+         # staff read why here. Fix the image, then \"Rerun autograder\".\n\
+         rm -f \"$root/results/results.json\"\n\
+         cat \"$done/report.txt\" 2>/dev/null\n\
+         if [ \"$status\" -eq 3 ]; then\n\
+         \x20   echo \"autograder: ENVIRONMENT FAILURE (mark exit 3): not the submission's fault; no mark given. Fix this image and rerun the autograder.\"\n\
+         else\n\
+         \x20   echo \"autograder: the harness could not mark this submission (mark exit $status): no mark given; rerun the autograder once fixed.\"\n\
+         fi\n\
+         exit 1\n"
     )
 }
 
@@ -198,19 +217,34 @@ fn copy_pack(dir: &Path, out: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// Writes both files into `out`; `memcheck` goes to `mark`. A folder
-/// pack (`folder`: its folder, the suite inside it) is copied to
-/// `out/NAME` and named there by the scripts.
+/// Writes both files into `out`; `memcheck` goes to `mark`. A pack on
+/// disk (`travels`: a folder pack's folder, the suite inside it, or a
+/// problem package's folder or `.zip`) is copied to `out/NAME` (a `.zip`
+/// to `out/NAME.zip`) and named there by the scripts.
 pub fn write(
     program: &str,
     spec: &str,
     out: &Path,
     memcheck: Option<Memcheck>,
-    folder: Option<&Path>,
+    travels: Option<&Path>,
 ) -> Result<(), String> {
     std::fs::create_dir_all(out).map_err(|e| format!("cannot make {}: {e}", out.display()))?;
     let mut setup = setup_sh(program, memcheck);
-    let spec = match folder {
+    let spec = match travels {
+        Some(path) if is_package(path) => {
+            let tools = package_tools(path)?;
+            let name = if path.is_file() {
+                let to = format!("{spec}.zip");
+                std::fs::copy(path, out.join(&to))
+                    .map_err(|e| format!("cannot copy {}: {e}", path.display()))?;
+                to
+            } else {
+                copy_pack(path, &out.join(spec))?;
+                spec.to_owned()
+            };
+            setup.push_str(&prepare_package(program, &name, &tools));
+            format!("{FOLDER_MARK}{name}")
+        }
         Some(dir) => {
             copy_pack(dir, &out.join(spec))?;
             setup.push_str(&prepare_folder(program, spec));

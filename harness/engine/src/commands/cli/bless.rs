@@ -50,7 +50,9 @@ pub(super) fn bless_one(
         }
         // The second run counts the model's reads where the case judges
         // them: the same bytes, stdin fed a line at a time.
-        let count = counts_reads(&case, file, suite) && inv.mode != run::Mode::Interactive;
+        let count = counts_reads(&case, file, suite)
+            && inv.mode != run::Mode::Interactive
+            && !kept_varies(ctx.program, &case, file);
         let mut counting = inv.clone();
         counting.count_reads = count;
         // The second run is traced too: its record, kept with the case,
@@ -81,16 +83,17 @@ pub(super) fn bless_one(
         // The faster run's time: the other may have paid a cold start.
         took = took.min(again_activity.cpu.unwrap_or(again.elapsed));
         if count {
-            // A counting run that did not end as the first did (a runtime
-            // that failed to start) says nothing of reads: once more.
-            let mut third = run::run(&counting).map_err(|e| format!("{}: {e}", file.display()))?;
-            if crate::output::model_bless::unstable(&outcome, &third).is_some() {
-                third = run::run(&counting).map_err(|e| format!("{}: {e}", file.display()))?;
-            }
-            let third = crate::output::model_bless::unstable(&outcome, &third)
-                .is_none()
-                .then_some(&third);
-            from_model.reads = Some(model_reads(ctx.program, file, [Some(&again), third]));
+            let more = counted_runs(&counting, &outcome)
+                .map_err(|e| format!("{}: {e}", file.display()))?;
+            let runs: Vec<Option<&run::Outcome>> = std::iter::once(Some(&again))
+                .chain(more.iter().map(Option::as_ref))
+                .collect();
+            let reads = model_reads(ctx.program, file, &runs);
+            // A count the machine kept from being certain leaves an
+            // earlier certain one as it was.
+            let keep_earlier = reads == CaseReads::Not(ReadsNot::Uncertain)
+                && matches!(case.reads, Some(CaseReads::Count(_)));
+            from_model.reads = (!keep_earlier).then_some(reads);
         }
     }
     let readings = other_readings(&case, suite)
@@ -178,12 +181,64 @@ fn counts_reads(case: &Case, file: &CaseFile, suite: Option<&Suite>) -> bool {
     !off && case::matching(case, file, suite).is_ok_and(|m| m.frees_stdout())
 }
 
+/// How many runs of the model count its reads at `bless` (the traced
+/// run among them). A model that reads one line more on a random half of
+/// its runs agrees with itself on all of them with a chance of 2 in 2^8
+/// (under 1%), and a `varies` once found stays: a second bless misses it
+/// with a chance under 1 in 10,000. The runs are parallel, so a bless
+/// pays about one run more per case, not seven.
+pub(crate) const COUNTED_RUNS: usize = 8;
+
+/// Whether `case` says `reads: varies` from an earlier bless: it stays
+/// (a count that varied once may agree on the next runs by luck) until
+/// the lecturer deletes the line. Said on stderr, as every case whose
+/// reads are not judged is.
+fn kept_varies(program: &str, case: &Case, file: &CaseFile) -> bool {
+    let kept = case.reads == Some(CaseReads::Not(ReadsNot::Varies));
+    if kept {
+        eprintln!(
+            "{program}: {}: reads not judged (`reads: varies`, kept from an earlier bless: \
+             delete the line and bless again to count anew)",
+            file.display()
+        );
+    }
+    kept
+}
+
+/// The counting runs after the traced one, in parallel; each that did
+/// not end as the model's first run (a runtime that failed to start)
+/// runs once more, and is `None` if it still does not: it says nothing
+/// of reads.
+fn counted_runs(
+    counting: &run::Invocation,
+    first: &run::Outcome,
+) -> Result<Vec<Option<run::Outcome>>, run::RunError> {
+    let one = || -> Result<Option<run::Outcome>, run::RunError> {
+        let again = run::run(counting)?;
+        if crate::output::model_bless::unstable(first, &again).is_none() {
+            return Ok(Some(again));
+        }
+        let again = run::run(counting)?;
+        Ok(crate::output::model_bless::unstable(first, &again)
+            .is_none()
+            .then_some(again))
+    };
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (1..COUNTED_RUNS).map(|_| s.spawn(one)).collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or(Ok(None)))
+            .collect()
+    })
+}
+
 /// The model's read count from `runs` (each fed a line at a time; `None`
 /// a run that did not end as the model's first): the count when every
-/// run read the same number of lines and each was certain, else
-/// `varies`, said on stderr with why: `bless` names every case whose
-/// reads are not judged.
-fn model_reads(program: &str, file: &CaseFile, runs: [Option<&run::Outcome>; 2]) -> CaseReads {
+/// run read the same number of lines and each was certain; `uncertain`
+/// when a count was not certain; else `varies`. Each not judged is said
+/// on stderr with why: `bless` names every case whose reads are not
+/// judged.
+fn model_reads(program: &str, file: &CaseFile, runs: &[Option<&run::Outcome>]) -> CaseReads {
     let counts: Vec<Option<usize>> = runs
         .iter()
         .map(|o| {
@@ -194,24 +249,31 @@ fn model_reads(program: &str, file: &CaseFile, runs: [Option<&run::Outcome>; 2])
                 .map(run::Reads::count)
         })
         .collect();
-    match counts.as_slice() {
-        [Some(a), Some(b)] if a == b => CaseReads::Count(u64::try_from(*a).unwrap_or(u64::MAX)),
-        [Some(a), Some(b)] => {
+    let certain: Option<Vec<usize>> = counts.iter().copied().collect();
+    match certain.as_deref() {
+        Some([a, rest @ ..]) if rest.iter().all(|b| b == a) => {
+            CaseReads::Count(u64::try_from(*a).unwrap_or(u64::MAX))
+        }
+        Some(all) => {
+            let low = all.iter().min().copied().unwrap_or_default();
+            let high = all.iter().max().copied().unwrap_or_default();
             eprintln!(
-                "{program}: {}: reads not judged (`reads: varies`): the model read {a} stdin \
-                 line(s) on one run and {b} on another",
-                file.display()
+                "{program}: {}: reads not judged (`reads: varies`): the model read from {low} to \
+                 {high} stdin line(s) over {} runs",
+                file.display(),
+                all.len()
             );
             CaseReads::Not(ReadsNot::Varies)
         }
-        _ => {
+        None => {
             eprintln!(
-                "{program}: {}: reads not judged (`reads: varies`): the model's count is \
+                "{program}: {}: reads not judged (`reads: uncertain`): the model's count is \
                  not certain (a run not seen waiting for each stdin line it read, or one that \
-                 did not end as the first run did)",
+                 did not end as the first run did: the machine's, counted again at the next \
+                 bless)",
                 file.display()
             );
-            CaseReads::Not(ReadsNot::Varies)
+            CaseReads::Not(ReadsNot::Uncertain)
         }
     }
 }

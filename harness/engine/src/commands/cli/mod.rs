@@ -24,6 +24,7 @@
 mod app;
 mod args;
 mod autograder;
+mod autograder_package;
 mod bless;
 mod confirm;
 mod context;
@@ -131,7 +132,7 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
                 pack.name(),
                 &cli.out,
                 cli.memcheck,
-                pack.suite_folder().and(pack.checker_home()),
+                pack.travels(),
             ) {
                 Ok(()) => {
                     println!(
@@ -167,18 +168,28 @@ pub fn main_with_args(app: &App<'_>, argv: Vec<OsString>, defaults: Defaults) ->
 /// `publish`: writes the student's copy of a folder pack and says what
 /// it left out.
 fn publish(app: &App<'_>, cli: &args::PublishCli) -> ExitCode {
-    match crate::packs::folder::publish::publish(app.program, &cli.spec, &cli.out) {
+    let package = crate::packs::problem::package::is_package(&cli.spec);
+    let done = if package {
+        crate::packs::problem::publish::publish(app.program, &cli.spec, &cli.out)
+    } else {
+        crate::packs::folder::publish::publish(app.program, &cli.spec, &cli.out)
+    };
+    match done {
         Err(e) => usage_error(app.program, &e),
         Ok(done) => {
+            let model = if package {
+                format!("the jury's {} submission(s)", done.model_files)
+            } else {
+                format!("{} file(s) of the model", done.model_files)
+            };
             println!(
                 "{}: {} file(s) written to {}: {} public case(s); left out {} secret case(s) \
-                 and {} file(s) of the model",
+                 and {model}",
                 app.program,
                 done.copied,
                 cli.out.display(),
                 done.public_cases,
                 done.secret_cases,
-                done.model_files
             );
             exit::code(exit::PASSED)
         }

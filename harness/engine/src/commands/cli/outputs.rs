@@ -58,12 +58,16 @@ pub(super) fn write_machine_outputs(
     if let Some(path) = &cli.gradescope {
         let titles = super::course_outputs::category_titles(first_suite);
         let causes = category_causes(results);
-        let mut grade = crate::output::results::gradescope(
+        let grade = crate::output::results::gradescope(
             &doc,
             &titles,
             &causes,
             started.elapsed().as_secs_f64(),
         );
+        let mut grade = match grade {
+            Ok(grade) => grade,
+            Err(why) => return no_gradescope_mark(path, &why),
+        };
         // A test of secret cases only is not shown to the student.
         let secret = crate::output::secret::secret_categories(results);
         let word = match first_suite.map(|s| s.secret_tests).unwrap_or_default() {
@@ -80,6 +84,25 @@ pub(super) fn write_machine_outputs(
             serde_json::to_string_pretty(&grade).unwrap_or_default() + "\n",
         )?;
     }
+    Ok(())
+}
+
+/// A run with a case not judged gets no Gradescope mark: no file at
+/// `path` (an earlier run's removed, so that no stale mark is uploaded),
+/// which Gradescope shows as an autograder failure with no score, and
+/// why on stderr (the autograder's stdout and stderr are the staff's).
+fn no_gradescope_mark(path: &Path, why: &str) -> Result<(), String> {
+    match std::fs::remove_file(path) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(format!("cannot remove {}: {e}", path.display())),
+    }
+    eprintln!(
+        "--gradescope: no {} written: {why}. Gradescope shows the autograder failed (no \
+         score, nothing charged); fix what failed (the machine, the suite) and re-run the \
+         autograder (docs/staff.md, \"Gradescope autograder\")",
+        path.display()
+    );
     Ok(())
 }
 

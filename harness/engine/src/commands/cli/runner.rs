@@ -265,10 +265,7 @@ fn exit_status(
              not of the program); they count neither way"
         );
         exit::code(exit::USAGE)
-    } else if let Some(why) = results.iter().find_map(|r| match &r.verdict {
-        Verdict::Failed(f) if f.cause.is_environment() => Some(f.cause.to_string()),
-        _ => None,
-    }) {
+    } else if let Some(why) = results.iter().find_map(|r| r.verdict.struck()) {
         // The environment's failure is no verdict on the program: a
         // status of its own, so that no script takes it for one.
         eprintln!(

@@ -149,12 +149,21 @@ pub(super) fn job(
         // A secret case's own line is the student's too.
         let redacted = (result.secret && ctx.audience == crate::output::secret::Audience::Student)
             .then(|| crate::output::secret::alone(&result));
-        let outcome = match &redacted.as_ref().unwrap_or(&result).verdict {
+        let verdict = &redacted.as_ref().unwrap_or(&result).verdict;
+        let outcome = match verdict {
             Verdict::Passed => Ok(()),
-            Verdict::Failed(f) if ctx.full_messages => Err(Failed::from(f.render(ctx.style))),
             // One line per case: the full report comes once per cause,
-            // after the run (crate::judge::group).
-            Verdict::Failed(f) => Err(Failed::from(f.headline())),
+            // after the run (crate::judge::group); libtest's JSON events
+            // carry it whole. They know only `ok` and `failed`: a case
+            // the environment struck says it was not judged.
+            Verdict::Failed(f) => Err(Failed::from(match (verdict.struck(), ctx.full_messages) {
+                (Some(lack), true) => {
+                    format!("not judged: environment: {lack}\n{}", f.render(ctx.style))
+                }
+                (Some(lack), false) => format!("not judged: environment: {lack}"),
+                (None, true) => f.render(ctx.style),
+                (None, false) => f.headline(),
+            })),
             Verdict::Error(e) => Err(Failed::from(format!("error: {e}"))),
         };
         ctx.results

@@ -1,9 +1,11 @@
-//! Read counts of real buffered readers ([`super::reads`]): each the
-//! same on every run. C's `scanf` a hundred times here; Python's
-//! `input()` and `sys.stdin` ten times; Java's `Scanner` and Node's
-//! `readline` a hundred times each in ignored tests (a JVM start costs a
-//! quarter of a second: `cargo test -p conformance-engine --lib
-//! reads_tests -- --ignored`). A runtime not installed skips its test.
+//! Read counts of real buffered readers ([`super::reads`]): C's `scanf`,
+//! Python's `input()` and `sys.stdin`, Java's `Scanner`, Node's
+//! `readline`, each reading the same count on every run or declaring
+//! the run uncertain (not judged): never a certain count that differs.
+//! A few runs each here ([`RUNS_ENV`] unset: 3); the hundred runs of
+//! issue 53 are `harness/benches/reads.sh`, which sets [`RUNS_ENV`] and
+//! reports the counts (docs/benchmarks.md). A runtime not installed
+//! prints `SKIPPED` and why.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -15,12 +17,23 @@ use super::{Ending, Invocation, Target, run};
 /// must never read.
 const INPUT: &[u8] = b"3\n4\n-1\n5\n6\n";
 
-/// How many runs read how many lines, over `runs` runs of `command` in
-/// `dir`, and whether any count was uncertain.
-fn counts(command: &str, dir: &Path, runs: usize) -> (BTreeMap<usize, usize>, bool) {
+/// The variable giving how many runs each reader gets (the bench: 100).
+const RUNS_ENV: &str = "CONFORMANCE_READS_RUNS";
+
+/// How many runs each reader gets: [`RUNS_ENV`], else 3.
+fn runs() -> usize {
+    std::env::var(RUNS_ENV)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3)
+}
+
+/// How many certain runs read how many lines, over `runs` runs of
+/// `command` in `dir`, and how many runs were uncertain.
+fn counts(command: &str, dir: &Path, runs: usize) -> (BTreeMap<usize, usize>, usize) {
     let target = Target::command_from(command, dir).expect("the command runs");
     let mut seen = BTreeMap::new();
-    let mut uncertain = false;
+    let mut uncertain = 0;
     for _ in 0..runs {
         let mut inv = Invocation::new(target.clone(), Vec::new(), INPUT.to_vec());
         inv.timeout = Duration::from_secs(20);
@@ -33,8 +46,11 @@ fn counts(command: &str, dir: &Path, runs: usize) -> (BTreeMap<usize, usize>, bo
             String::from_utf8_lossy(&out.stderr)
         );
         let reads = out.reads.expect("counted");
-        uncertain |= reads.uncertain;
-        *seen.entry(reads.count()).or_insert(0) += 1;
+        if reads.uncertain {
+            uncertain += 1;
+        } else {
+            *seen.entry(reads.count()).or_insert(0) += 1;
+        }
     }
     (seen, uncertain)
 }
@@ -47,23 +63,37 @@ fn program(name: &str, text: &str) -> (tempfile::TempDir, PathBuf) {
     (dir, path)
 }
 
-fn installed(tool: &str) -> bool {
-    Target::command(&format!("{tool} --version")).is_ok()
+/// Whether every tool is installed; if not, says `SKIPPED` and which.
+fn installed(test: &str, tools: &[&str]) -> bool {
+    let missing: Vec<&str> = tools
+        .iter()
+        .copied()
+        .filter(|t| Target::command(&format!("{t} --version")).is_err())
+        .collect();
+    if !missing.is_empty() {
+        println!("SKIPPED {test}: {} not installed", missing.join(", "));
+    }
+    missing.is_empty()
 }
 
+/// Every certain run of `command` read the 3 lines up to `-1`; the
+/// uncertain ones (not judged) are said, and at least one is certain.
 fn same_count(command: &str, dir: &Path, runs: usize) {
     let (seen, uncertain) = counts(command, dir, runs);
-    assert!(!uncertain, "{command}: a count was uncertain");
+    println!(
+        "reads: {command}: {runs} runs: lines read by certain runs {seen:?}, uncertain {uncertain}"
+    );
+    assert!(uncertain < runs, "{command}: every count was uncertain");
     assert_eq!(
         seen,
-        BTreeMap::from([(3, runs)]),
-        "{command}: lines read per run"
+        BTreeMap::from([(3, runs - uncertain)]),
+        "{command}: lines read per certain run ({uncertain} uncertain)"
     );
 }
 
 #[test]
 fn c_scanf_reads_the_same_count_every_run() {
-    if !installed("cc") {
+    if !installed("c_scanf", &["cc"]) {
         return;
     }
     let (dir, src) = program(
@@ -78,31 +108,30 @@ fn c_scanf_reads_the_same_count_every_run() {
         .status()
         .expect("cc");
     assert!(built.success());
-    same_count("./sum", dir.path(), 100);
+    same_count("./sum", dir.path(), runs());
 }
 
 #[test]
 fn python_input_and_sys_stdin_read_the_same_count_every_run() {
-    if !installed("python3") {
+    if !installed("python", &["python3"]) {
         return;
     }
     let (dir, _) = program(
         "sum.py",
         "s = 0\nwhile True:\n    n = int(input())\n    if n == -1:\n        break\n    s += n\nprint(s)\n",
     );
-    same_count("python3 sum.py", dir.path(), 10);
+    same_count("python3 sum.py", dir.path(), runs());
     let (dir, _) = program(
         "lines.py",
         "import sys\ns = 0\nfor line in sys.stdin:\n    if int(line) == -1:\n        break\n    \
          s += int(line)\nprint(s)\n",
     );
-    same_count("python3 lines.py", dir.path(), 10);
+    same_count("python3 lines.py", dir.path(), runs());
 }
 
 #[test]
-#[ignore = "a hundred JVM starts: run with --ignored"]
 fn java_scanner_reads_the_same_count_every_run() {
-    if !installed("javac") || !installed("java") {
+    if !installed("java_scanner", &["javac", "java"]) {
         return;
     }
     let (dir, src) = program(
@@ -117,20 +146,20 @@ fn java_scanner_reads_the_same_count_every_run() {
         .status()
         .expect("javac");
     assert!(built.success());
-    // The JVM sized for a contained run (docs/java.md): its default heap
-    // reserves a quarter of the machine, past the address-space bound.
+    // The JVM sized as docs/java.md suggests (a small heap and the serial
+    // collector start faster and with fewer threads; the harness bounds
+    // resident memory, so the default heap would start too).
     same_count(
         "java -Xmx64m -XX:+UseSerialGC -XX:CompressedClassSpaceSize=64m \
          -XX:ReservedCodeCacheSize=32m -XX:TieredStopAtLevel=1 -cp . Main",
         dir.path(),
-        100,
+        runs(),
     );
 }
 
 #[test]
-#[ignore = "a hundred Node.js starts: run with --ignored"]
 fn node_readline_reads_the_same_count_every_run() {
-    if !installed("node") {
+    if !installed("node_readline", &["node"]) {
         return;
     }
     let (dir, _) = program(
@@ -139,5 +168,5 @@ fn node_readline_reads_the_same_count_every_run() {
          rl.on('line', (l) => { const n = parseInt(l, 10); if (n === -1) { console.log(s); \
          process.exit(0); } s += n; });\n",
     );
-    same_count("node sum.js", dir.path(), 100);
+    same_count("node sum.js", dir.path(), runs());
 }

@@ -51,20 +51,8 @@ pub(super) fn stream_cause(
     // A line break inside a line (`A> ` then a newline where the reference
     // goes on) belongs to what was written before it: it ends that line
     // early, whatever was to follow.
-    let at = first.at;
-    let mid_line = at > 0 && expected.get(at - 1).is_some_and(|&b| b != b'\n');
-    let breaks = actual[at..]
-        .iter()
-        .find(|&&b| b != b' ' && b != b'\t' && b != b'\r')
-        == Some(&b'\n');
-    // ... while the reference writes more than spacing on that line.
-    let goes_on = crate::bytes::visible::rest_of_line(expected, at)
-        .iter()
-        .any(|&b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n'));
-    if mid_line
-        && breaks
-        && goes_on
-        && let Some(span) = crate::judge::provenance::before(spans, at)
+    if line_break(expected, actual, first.at, spans)
+        && let Some(span) = crate::judge::provenance::before(spans, first.at)
     {
         return PartCause {
             part,
@@ -92,6 +80,44 @@ pub(super) fn stream_cause(
     }
 }
 
+/// Whether the first difference, at `at`, is a line break the program
+/// put inside a line: the reference goes on writing that line with a new
+/// span (what follows a prompt), and the program writes a newline there
+/// and then that span's text. A newline anywhere else is a value that
+/// differs (`32` then a newline where `32.0` was expected: the number is
+/// wrong, not the line's end).
+fn line_break(expected: &[u8], actual: &[u8], at: usize, spans: &[Span]) -> bool {
+    let spacing = |b: &u8| matches!(b, b' ' | b'\t' | b'\r');
+    let mid_line = at > 0 && expected.get(at - 1).is_some_and(|&b| b != b'\n');
+    let Some(skip) = actual
+        .get(at..)
+        .and_then(|a| a.iter().position(|b| !spacing(b)))
+    else {
+        return false;
+    };
+    if !mid_line || actual.get(at + skip) != Some(&b'\n') {
+        return false;
+    }
+    // Where the reference's own text resumes past its spacing: a span
+    // must start there, or the break splits something the reference
+    // writes in one piece.
+    let resumes = expected
+        .get(at..)
+        .and_then(|e| e.iter().position(|b| !spacing(b)))
+        .map_or(expected.len(), |p| at + p);
+    let starts_span =
+        u64::try_from(resumes).is_ok_and(|r| spans.iter().any(|s| s.start == r && s.end > r));
+    // ... and what the program writes after its newline is the rest of
+    // the reference's line.
+    let rest = crate::bytes::visible::rest_of_line(expected, resumes).trim_ascii();
+    let next = actual.get(at + skip + 1..).unwrap_or_default();
+    let next = next
+        .iter()
+        .position(|b| !matches!(b, b' ' | b'\t'))
+        .map_or(&[][..], |p| &next[p..]);
+    starts_span && !rest.is_empty() && next.starts_with(rest)
+}
+
 impl Cause {
     /// The cause of a run that failed for the marker's environment
     /// ([`crate::judge::environment`]): one part, `environment`.
@@ -107,9 +133,17 @@ impl Cause {
 
     /// Whether the run failed for the marker's environment.
     pub fn is_environment(&self) -> bool {
-        self.parts
-            .iter()
-            .any(|p| matches!(p.edit, Edit::Environment(_)))
+        self.environment_why().is_some()
+    }
+
+    /// What the marker's environment lacked or how it failed the run
+    /// (`cannot import `tabulate`: not installed where the marks run`),
+    /// when it did: what every machine output says of a case it struck.
+    pub fn environment_why(&self) -> Option<&str> {
+        self.parts.iter().find_map(|p| match &p.edit {
+            Edit::Environment(why) => Some(why.as_str()),
+            _ => None,
+        })
     }
 
     /// How bad the departure is, for ordering causes met equally often:
@@ -380,4 +414,87 @@ fn accepted_by_reads(mismatches: &[Mismatch]) -> Option<(PartCause, String)> {
         }
         _ => None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn span(start: u64, end: u64, what: &str, rule: &str) -> Span {
+        Span {
+            start,
+            end,
+            rules: vec![rule.to_owned()],
+            what: what.to_owned(),
+        }
+    }
+
+    fn stdout(spans: Vec<Span>, expected: &[u8], actual: &[u8]) -> Cause {
+        let m = [Mismatch::Stream {
+            stream: Stream::Stdout,
+            expected: expected.to_vec(),
+            actual: actual.to_vec(),
+            dropped: 0,
+        }];
+        let record = Record {
+            asides: Vec::new(),
+            spans,
+            rulings: Vec::new(),
+        };
+        Cause::located(&m, Some(&record), None)
+    }
+
+    /// examples/celsius: the prompt (IO-1), then the result (IO-4).
+    fn celsius(expected: &[u8], actual: &[u8]) -> Cause {
+        let end = u64::try_from(expected.len()).unwrap_or(u64::MAX);
+        let spans = vec![
+            span(0, 9, "the prompt", "IO-1"),
+            span(9, end, "the temperature in Fahrenheit", "IO-4"),
+        ];
+        stdout(spans, expected, actual)
+    }
+
+    #[test]
+    fn a_number_cut_short_before_its_newline_is_a_value_not_a_line_break() {
+        // ivan prints the result without its decimal: `32` where `32.0`,
+        // `98` where `97.9`; one bug, one cause.
+        let short = celsius(b"Celsius: Fahrenheit: 32.0\n", b"Celsius: Fahrenheit: 32\n");
+        let rounded = celsius(b"Celsius: Fahrenheit: 97.9\n", b"Celsius: Fahrenheit: 98\n");
+        assert_eq!(
+            short.to_string(),
+            "stdout, in the temperature in Fahrenheit (IO-4): a line differs"
+        );
+        assert_eq!(short, rounded);
+        // The values are in the quote the worked example shows.
+        let m = [Mismatch::Stream {
+            stream: Stream::Stdout,
+            expected: b"Celsius: Fahrenheit: 32.0\n".to_vec(),
+            actual: b"Celsius: Fahrenheit: 32\n".to_vec(),
+            dropped: 0,
+        }];
+        assert_eq!(
+            Cause::quote(&m).to_string(),
+            "stdout: `Celsius: Fahrenheit: 32\\n` where `Celsius: Fahrenheit: 32.0\\n` was expected"
+        );
+    }
+
+    #[test]
+    fn a_line_break_is_one_where_the_reference_starts_a_span_and_goes_on() {
+        let spans = || {
+            vec![
+                span(0, 3, "the prompt", "TURN-1"),
+                span(3, 7, "the grid", "DISP-1"),
+            ]
+        };
+        let broken = stdout(spans(), b"A> +-+\n", b"A> \n+-+\n");
+        assert_eq!(
+            broken.to_string(),
+            "stdout, after the prompt (TURN-1): an extra line break"
+        );
+        // The prompt's space left out too: the same break.
+        assert_eq!(broken, stdout(spans(), b"A> +-+\n", b"A>\n+-+\n"));
+        // A newline, then something else than the grid: the grid differs.
+        let other = stdout(spans(), b"A> +-+\n", b"A> \nxyz\n");
+        assert_ne!(other.parts[0].edit, Edit::Departed(Departure::LineBreak));
+    }
 }

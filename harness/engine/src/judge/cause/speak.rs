@@ -83,6 +83,13 @@ pub fn speak(
                     format!("{}{}: {}", d.part, d.rules_said(), refusal.say(n)),
                 )
             }
+            By::SpanNumber(n, refusal) => (
+                Edit::Judged {
+                    how: Tolerance::Numbers(*n).describe(),
+                    reason: refusal.key().to_owned(),
+                },
+                format!("{}{}: {}", d.part, d.rules_said(), refusal.say(n)),
+            ),
             By::Tolerance(_) | By::Spans => continue,
         };
         part.edit = edit;

@@ -422,11 +422,21 @@ fn by_span(expected: &Expectation, spans: &[Span], actual: &[u8]) -> Result<Tole
         }
     }
     let how = format!("by span: {}, the rest exactly", how.join("; "));
-    Ok(if tolerance::accepts_segments(&segments, actual)? {
-        Tolerated::Forgiven { how, charges }
-    } else {
-        let how = format!("{how}{}", unmarked(m, spans));
-        Tolerated::Failed(how, Some((By::Spans, Vec::new())))
+    Ok(match tolerance::judge_segments(&segments, actual)? {
+        tolerance::Segments::Accepted => Tolerated::Forgiven { how, charges },
+        tolerance::Segments::Refused => {
+            let how = format!("{how}{}", unmarked(m, spans));
+            Tolerated::Failed(how, Some((By::Spans, Vec::new())))
+        }
+        // The text passed: the number is the departure, named by the rules
+        // whose span holds it.
+        tolerance::Segments::OutOfTolerance(n, refusal, i) => {
+            let rules = parts
+                .get(i)
+                .map(|p| rules_of(p.judging))
+                .unwrap_or_default();
+            Tolerated::Failed(how, Some((By::SpanNumber(n, refusal), rules)))
+        }
     })
 }
 

@@ -172,6 +172,24 @@ fn marks_csv_shows_the_first_cause_as_its_worked_example_tells_it() {
         table.contains("stdout: `Sum: 8` where `Sum: 5` is expected"),
         "{table}"
     );
+    // A key named by place and shape hides no bytes, and has no values
+    // either: the row carries its worked example's beside it.
+    let mut placed = sub(
+        "i",
+        2.0,
+        &["a"],
+        Some("stdout, in the temperature in Fahrenheit (IO-4): a line differs"),
+    );
+    placed.causes[0].example =
+        "stdout: `Fahrenheit: 32\\n` where `Fahrenheit: 32.0\\n` was expected".into();
+    let row = csv(&suite(), &[placed]);
+    assert!(
+        row.contains(
+            "(IO-4): a line differs; for example stdout: `Fahrenheit: 32\\n` where \
+             `Fahrenheit: 32.0\\n` was expected"
+        ),
+        "{row}"
+    );
     // The key, masked, still groups the class's causes.
     let mut other = masked.clone();
     other.id = "c".into();

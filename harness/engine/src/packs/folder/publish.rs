@@ -4,7 +4,8 @@
 //! cases and their sidecars) but the secret cases (`visibility:
 //! secret`, their own or their category's), the sidecars only secret
 //! cases name, and the model (its `model.dir`, or with the default
-//! `model.dir: .` the files its command line names). A case file that
+//! `model.dir: .` what its command line names: a file at the top of the
+//! pack, or the whole top folder holding a named file). A case file that
 //! does not parse is an error: whether it is secret cannot be told.
 
 use std::collections::BTreeSet;
@@ -77,7 +78,7 @@ pub fn publish(program: &str, pack: &Path, out: &Path) -> Result<Published, Stri
             out.display()
         ));
     }
-    let model = model_files(&dir, &file.model);
+    let model = model_files(&dir, &suite_dir, &file.model);
     let suite_file = suite_dir.join("suite.yaml");
     let suite: Suite = schema::parse(
         &suite_file.display().to_string(),
@@ -137,9 +138,12 @@ pub fn publish(program: &str, pack: &Path, out: &Path) -> Result<Published, Stri
     Ok(done)
 }
 
-/// The model's files: its folder when it has one of its own, else the
-/// files of the pack's folder its command line names.
-fn model_files(dir: &Path, model: &pack_file::Model) -> BTreeSet<PathBuf> {
+/// The model's files: its folder when it has one of its own, else what
+/// of the pack's folder its command line names: a file at the top of the
+/// pack, or the whole top folder holding a named file (`python3
+/// model/solve.py` leaves out `model/` with the helpers the model
+/// imports), unless that folder holds the suite.
+fn model_files(dir: &Path, suite_dir: &Path, model: &pack_file::Model) -> BTreeSet<PathBuf> {
     let model_dir = clean(&dir.join(model.dir.as_deref().unwrap_or(".")));
     if model_dir != dir {
         return [model_dir].into();
@@ -152,6 +156,17 @@ fn model_files(dir: &Path, model: &pack_file::Model) -> BTreeSet<PathBuf> {
         .filter(|w| !w.is_empty() && *w != "." && !w.starts_with('-'))
         .map(|w| clean(&dir.join(w)))
         .filter(|p| p.is_file() && p.starts_with(dir))
+        .map(|p| {
+            let top = p
+                .strip_prefix(dir)
+                .ok()
+                .and_then(|rel| rel.components().next())
+                .map(|c| dir.join(c));
+            match top {
+                Some(top) if top != p && !suite_dir.starts_with(&top) => top,
+                _ => p,
+            }
+        })
         .collect()
 }
 
@@ -274,5 +289,37 @@ mod tests {
                 .unwrap_err()
                 .contains("may be secret")
         );
+    }
+
+    #[test]
+    fn a_model_named_in_a_folder_leaves_out_the_whole_folder_but_never_the_suite() {
+        let tmp = tempfile::tempdir().unwrap();
+        let p = tmp.path().join("pack");
+        write(
+            &p.join("pack.yaml"),
+            "name: toy\nmodel:\n  command: python3 model/toy.py\n",
+        );
+        write(&p.join("model/toy.py"), "import logic\n");
+        write(&p.join("model/logic.py"), "ANSWER = 42\n");
+        write(&p.join("suite.yaml"), "name: toy\ncategories: []\n");
+        let model = pack_file::Model {
+            dir: None,
+            build: None,
+            command: "python3 model/toy.py".to_owned(),
+        };
+        assert_eq!(
+            model_files(&p, &p, &model),
+            [p.join("model")].into_iter().collect()
+        );
+        // A suite inside the model's folder keeps the folder: the file only.
+        assert_eq!(
+            model_files(&p, &p.join("model/cases"), &model),
+            [p.join("model/toy.py")].into_iter().collect()
+        );
+        let out = tmp.path().join("student");
+        let done = publish("harness", &p, &out).unwrap();
+        assert_eq!(done.model_files, 1);
+        assert!(!out.join("model").exists());
+        assert!(out.join("pack.yaml").is_file());
     }
 }

@@ -31,9 +31,9 @@
 //! - `mark` and `--bin FILE` build a submission by the language table
 //!   ([`launch`]).
 //! - `diff` compares a candidate with the reference, the first accepted
-//!   submission that needs no compiling, judged by the validator
-//!   ([`PackageDiff`]); nothing runs the reference beside a check
-//!   ([`Pack::reference_in_checks`]).
+//!   submission that needs no compiling (else one `diff` compiles),
+//!   judged by the validator ([`PackageDiff`]); nothing runs the
+//!   reference beside a check ([`Pack::reference_in_checks`]).
 //!
 //! One piece: the suite made in memory (categories with their graders,
 //! case files, sidecars) and the `Pack` that serves it, its reference,
@@ -398,7 +398,7 @@ impl Pack for ProblemPack {
     /// one, this binary re-run as the package's reference, which refuses
     /// (exit 2, a fault): nothing runs the reference beside a check
     /// ([`Pack::reference_in_checks`]), so `mark`'s readiness check and
-    /// `diff` (which then stops, exit 2, with its words) ask for it.
+    /// `diff` (which then compiles an accepted submission) ask for it.
     fn reference(&self) -> Result<Target, String> {
         let Ok((line, dir)) = self.reference.clone() else {
             return Target::reference(self.name).map_err(|e| e.to_string());
@@ -455,6 +455,11 @@ impl Pack for ProblemPack {
 
     fn driver(&self) -> Option<Arc<dyn CaseDriver>> {
         self.driver.clone().map(|d| d as Arc<dyn CaseDriver>)
+    }
+
+    /// The package as named: its folder, or its `.zip`.
+    fn travels(&self) -> Option<&Path> {
+        Some(Path::new(self.spec))
     }
 
     fn depends_on(&self) -> Vec<Dependency> {

@@ -1,21 +1,27 @@
 //! `diff --spec PACKAGE --bin CANDIDATE`: the candidate against the
-//! package's reference (its first accepted submission that runs without
-//! compiling) on the package's own inputs (`data/sample` and
+//! package's reference on the package's own inputs (`data/sample` and
 //! `data/secret`, each once, in the suite's order), then, where the
 //! package has input validators (`input_format_validators/` or
 //! `input_validators/`), on inputs varied from them that every input
-//! validator accepts (exit 42). The candidate's output is judged by the
-//! default output validator with the flags of the group the input came
-//! from, the reference's output as the answer: the engine's `diff`
+//! validator accepts (exit 42). The reference is its first accepted
+//! submission that runs without compiling, else the first that builds
+//! here, compiled once as `verify` compiles it (each one passed over
+//! said, with why). The candidate's output is judged by the package's
+//! output validator (its own, built once as `run` builds it, or the
+//! default one) with the flags of the group the input came from, the
+//! reference's output as the answer: the engine's `diff`
 //! ([`crate::explorer::run`]) with the validator as its `match:`
-//! checker, once per set of validator flags. A varied input's mismatch
-//! is shrunk to inputs the validators still accept; a package's own
-//! input is not shrunk (no validator says what a smaller input may be)
-//! and is named.
+//! checker, once per set of validator flags; a rejection's reason is the
+//! finding's, a validator that crashes a fault of the package (exit 2).
+//! A varied input's mismatch is shrunk to inputs the validators still
+//! accept, judged the same way; a package's own input is not shrunk (no
+//! validator says what a smaller input may be) and is named.
 //!
-//! Refused, exit 2, saying why: a package with its own output validator
-//! (not run by `diff` yet), more sessions than the package has inputs
-//! when nothing can derive more (`--sessions N`, `--time`).
+//! Refused, exit 2, saying why: an interactive problem (a session would
+//! need each program joined to the validator), a scoring problem with
+//! its own validator (its cases are the driver's), more sessions than the
+//! package has inputs when nothing can derive more (`--sessions N`,
+//! `--time`), a package no accepted submission of which can run here.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -174,22 +180,68 @@ fn build_validators(problem: &Problem, stage: &Path) -> Result<Vec<InputValidato
     Ok(built)
 }
 
+impl PackageDiff {
+    /// The reference compiled here, when the pack's is the built-in one
+    /// (no accepted submission runs without compiling); `None`: the
+    /// pack's.
+    fn compiled(
+        &self,
+        problem: &Problem,
+        context: &Context<'_>,
+        stage: &Path,
+    ) -> Result<Option<Target>, String> {
+        if !context.reference.is_builtin_reference() {
+            return Ok(None);
+        }
+        let table = Table::for_package(&problem.dir)?;
+        let chosen = programs::compiled_reference(problem, &table, stage)
+            .map_err(|e| format!("--spec {}: {e}", self.spec))?;
+        for why in &chosen.passed_over {
+            println!("diff: not the reference: {why}");
+        }
+        println!("diff: the reference is {}, compiled once", chosen.name);
+        Ok(Some(chosen.target))
+    }
+}
+
+/// Whether `diff` can run `problem`: not an interactive one (a session
+/// would need each program joined to the validator), nor a scoring one
+/// with its own validator (its cases are the driver's).
+fn runnable(problem: &Problem, spec: &str) -> Result<(), String> {
+    if problem.interactive {
+        return Err(format!(
+            "--spec {spec}: an interactive problem: diff cannot run it yet (a session would \
+             need the candidate and the reference each joined to the output validator on \
+             the same input, a finding where it rejects the candidate and accepts the \
+             reference); `run --spec PACKAGE --bin CANDIDATE` and `verify` judge it"
+        ));
+    }
+    // Its cases are run by the pack's driver (the validator's score
+    // taken), not held as inputs and answers a session could start from.
+    if problem.scoring && problem.validator.is_some() {
+        return Err(format!(
+            "--spec {spec}: a scoring problem with its own output validator: diff cannot run it \
+             yet (its validator scores a case, which a session does not compare); `run --spec \
+             PACKAGE --bin CANDIDATE`, `mark` and `verify` judge it"
+        ));
+    }
+    Ok(())
+}
+
 impl crate::explorer::DynExplorer for PackageDiff {
     fn diff(&self, context: &Context<'_>, cli: &DiffCli) -> Result<Report, String> {
         let problem = Problem::load(Path::new(self.spec))?;
-        if problem.validator.is_some() {
-            return Err(format!(
-                "--spec {}: diff judges by the default output validator; this package's own \
-                 output validator is not run by diff yet (`verify` and the default run judge by \
-                 it)",
-                self.spec
-            ));
-        }
+        runnable(&problem, self.spec)?;
         let _scope = crate::packs::folder::model::Scope::enter();
         let stage = tempfile::Builder::new()
             .prefix("conformance-diff-")
             .tempdir()
             .map_err(|e| format!("cannot make a staging folder: {e}"))?;
+        let compiled = self.compiled(&problem, context, stage.path())?;
+        let context = &Context {
+            reference: compiled.as_ref().unwrap_or(context.reference),
+            ..*context
+        };
         let derived = Derived::from_suite(&Root::Embedded(self.suite));
         let own = derived.len();
         if own == 0 {
@@ -289,11 +341,8 @@ struct Part<'a> {
 
 impl Part<'_> {
     fn run(&self, context: &Context<'_>, cli: &DiffCli) -> Result<Report, String> {
-        let spec: MatchSpec = serde_json::from_value(serde_json::json!({
-            "stdout": {"checker": format!("builtin:{}", self.checker)},
-            "stderr": "any",
-        }))
-        .map_err(|e| format!("the validator as a match: {e}"))?;
+        let spec: MatchSpec = serde_json::from_value(judging(self.checker))
+            .map_err(|e| format!("the validator as a match: {e}"))?;
         let tolerances = Tolerances {
             suite: Some(spec),
             rules: BTreeMap::new(),
@@ -329,6 +378,9 @@ impl Part<'_> {
         };
         let found = crate::explorer::run(&self.sessions, &ctx, &part)?;
         for f in &found.findings {
+            if let Some(case) = &f.case {
+                judged_by(case, self.checker)?;
+            }
             if let Some(&i) = usize::try_from(f.index).ok().and_then(|k| starts.get(k)) {
                 println!(
                     "  session {} is the package's input {}",
@@ -339,6 +391,29 @@ impl Part<'_> {
         }
         Ok(found)
     }
+}
+
+/// The `match:` of a session judged by `checker` (stderr is free, as
+/// in a case of the package).
+fn judging(checker: &str) -> serde_json::Value {
+    serde_json::json!({
+        "stdout": {"checker": format!("builtin:{checker}")},
+        "stderr": "any",
+    })
+}
+
+/// The case written for a finding, judged on replay as `diff` judged
+/// it: by the validator, not byte for byte against the reference's
+/// output (another right answer passes it).
+fn judged_by(case: &Path, checker: &str) -> Result<(), String> {
+    use std::io::Write as _;
+    let block = yaml_serde::to_string(&serde_json::json!({ "match": judging(checker) }))
+        .map_err(|e| format!("the validator as a match: {e}"))?;
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(case)
+        .and_then(|mut f| f.write_all(block.as_bytes()))
+        .map_err(|e| format!("{}: {e}", case.display()))
 }
 
 /// A count of cases as a session count.

@@ -160,6 +160,8 @@ fn a_scripts_traceback_names_the_students_own_file_and_line() {
 #[test]
 fn bin_names_a_source_file_or_folder_else_nothing_of_ours() {
     let dir = tempfile::tempdir().expect("dir");
+    // The copy a program runs from lives as long as the command's scope.
+    let models = crate::packs::folder::model::Scope::enter();
     let t = Table::defaults();
     std::fs::write(dir.path().join("prog"), "").expect("write");
     assert!(student_target(&dir.path().join("prog"), &t).is_none());
@@ -182,6 +184,8 @@ fn bin_names_a_source_file_or_folder_else_nothing_of_ours() {
             && !words[0].starts_with(&*dir.path().to_string_lossy()),
         "{words:?}"
     );
+    let copy = Path::new(&words[0]).parent().expect("a folder").to_owned();
+    assert!(copy.is_dir(), "{}", copy.display());
     let (_pkg, lacking) = table_with("python3:\n  run: no-python-here {mainfile}\n");
     let e = student_target(&dir.path().join("hello.py"), &lacking)
         .expect("ours")
@@ -190,4 +194,6 @@ fn bin_names_a_source_file_or_folder_else_nothing_of_ours() {
         e.ends_with("cannot be built here: no no-python-here (Python 3)"),
         "{e}"
     );
+    drop(models);
+    assert!(!copy.exists(), "left: {}", copy.display());
 }

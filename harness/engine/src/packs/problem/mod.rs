@@ -27,6 +27,7 @@
 //!   its validator.
 //! - [`verify`]: the jury's submissions run and checked; [`table`]: the
 //!   table it prints.
+//! - [`publish`]: the student's copy (samples, statement, validator).
 //!
 //! There are no rule IDs in a problem package: a verdict names the test
 //! group, the case and the validator's reason.
@@ -43,6 +44,7 @@ pub mod launch;
 pub mod limit;
 pub mod package;
 pub mod programs;
+pub mod publish;
 pub mod run;
 pub mod table;
 pub mod testdata;

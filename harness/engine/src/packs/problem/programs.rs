@@ -206,10 +206,62 @@ pub fn reference(problem: &Problem, table: &Table) -> Result<(String, PathBuf), 
         }
     }
     Err(
-        "no accepted submission runs without compiling (diff needs one as the reference: a \
-         Python, JavaScript, Ruby or shell submission in submissions/accepted)"
+        "no accepted submission runs without compiling (diff compiles one as its reference)"
             .to_owned(),
     )
+}
+
+/// The accepted submission `diff` compares a candidate with when none
+/// runs without compiling ([`reference`]): the first, in order, that
+/// builds here (compiled once, as `verify` builds it), and those passed
+/// over on the way, each with why.
+#[derive(Debug)]
+pub struct Compiled {
+    /// `accepted/sol.c`.
+    pub name: String,
+    pub target: Target,
+    /// `accepted/sol.kt: no kotlinc (Kotlin)`, in order.
+    pub passed_over: Vec<String>,
+}
+
+/// The first accepted submission of `problem` that builds, staged under
+/// `stage`; `Err` names every one tried and why it could not be used.
+pub fn compiled_reference(
+    problem: &Problem,
+    table: &Table,
+    stage: &Path,
+) -> Result<Compiled, String> {
+    let mut passed_over = Vec::new();
+    for sub in problem
+        .submissions
+        .iter()
+        .filter(|s| s.folder == "accepted")
+    {
+        let name = &sub.name;
+        passed_over.push(match prepare(&sub.path, name, table, stage) {
+            Ok(Ready::Built(target)) => {
+                return Ok(Compiled {
+                    name: name.clone(),
+                    target,
+                    passed_over,
+                });
+            }
+            Ok(Ready::Skipped(why)) => format!("{name}: {why}"),
+            Ok(Ready::CompileError(log)) => format!(
+                "{name}: does not compile: {}",
+                log.lines().next().unwrap_or_default()
+            ),
+            // Already names the submission.
+            Err(why) => why,
+        });
+    }
+    if passed_over.is_empty() {
+        return Err("the package has no accepted submission to be the reference".to_owned());
+    }
+    Err(format!(
+        "no accepted submission can be the reference here ({})",
+        passed_over.join("; ")
+    ))
 }
 
 #[cfg(test)]
@@ -253,5 +305,40 @@ mod tests {
             dir.path(),
         );
         assert!(unknown.unwrap_err().contains("no language"));
+    }
+
+    #[test]
+    fn a_compiled_reference_passes_over_what_cannot_build_saying_why() {
+        let _scope = model::Scope::enter();
+        let dir = tempfile::tempdir().expect("dir");
+        let write = |rel: &str, text: &str| {
+            let path = dir.path().join(rel);
+            std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+            std::fs::write(path, text).expect("write");
+        };
+        write("problem.yaml", "name: Echo\n");
+        write("data/secret/1.in", "1\n");
+        write("data/secret/1.ans", "1\n");
+        write(
+            "languages.yaml",
+            "c:\n  compile: no-such-cc-here -o {binary} {files}\n",
+        );
+        write("submissions/accepted/a.c", "int main(void) { return 0; }\n");
+        write("submissions/wrong_answer/w.sh", "echo 2\n");
+        write("submissions/accepted/b.sh", "cat\n");
+        let problem = Problem::load(dir.path()).expect("loads");
+        let table = Table::for_package(dir.path()).expect("table");
+        let stage = tempfile::tempdir().expect("stage");
+        let chosen = compiled_reference(&problem, &table, stage.path()).expect("b.sh");
+        assert_eq!(chosen.name, "accepted/b.sh");
+        assert_eq!(chosen.passed_over, ["accepted/a.c: no no-such-cc-here (C)"]);
+        std::fs::remove_file(dir.path().join("submissions/accepted/b.sh")).expect("rm");
+        let problem = Problem::load(dir.path()).expect("loads");
+        let none = compiled_reference(&problem, &table, stage.path()).expect_err("none builds");
+        assert_eq!(
+            none,
+            "no accepted submission can be the reference here (accepted/a.c: no \
+             no-such-cc-here (C))"
+        );
     }
 }
