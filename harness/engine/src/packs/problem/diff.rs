@@ -22,6 +22,10 @@
 //! its own validator (its cases are the driver's), more sessions than the
 //! package has inputs when nothing can derive more (`--sessions N`,
 //! `--time`), a package no accepted submission of which can run here.
+//!
+//! One piece: the sessions (their inputs, the input validators with
+//! their groups' arguments) and the engine runs that judge them, one per
+//! set of validator flags, are one `diff` of one package.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
