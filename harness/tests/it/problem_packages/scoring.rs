@@ -55,20 +55,30 @@ fn diff_passes_input_validator_flags_to_the_input_validators_in_both_formats() {
     )
     .expect("write");
     let bin = format!("python3 {}", wrong.display());
+    // From the temporary folder: diff writes its findings under diff-cases/.
     let diff = |package: &Path| {
-        harness(&[
-            "diff".as_ref(),
-            "-j".as_ref(),
-            "2".as_ref(),
-            "--sessions".as_ref(),
-            "6".as_ref(),
-            "--seed".as_ref(),
-            "1".as_ref(),
-            "--spec".as_ref(),
-            package.as_os_str(),
-            "--bin".as_ref(),
-            bin.as_ref(),
-        ])
+        let out = Command::cargo_bin("boxes-harness")
+            .expect("the harness binary")
+            .current_dir(dir.path())
+            .env("NO_COLOR", "1")
+            .env("CONFORMANCE_CONTAINMENT", "group")
+            .args([
+                "diff",
+                "-j",
+                "2",
+                "--sessions",
+                "6",
+                "--seed",
+                "1",
+                "--spec",
+            ])
+            .arg(package)
+            .args(["--bin", &bin])
+            .output()
+            .expect("the harness runs");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        (out.status.code(), text)
     };
     let legacy = dir.path().join("legacy");
     doubling(
