@@ -349,6 +349,7 @@ impl CaseDriver for Driver {
             reproduce: reproduce(program, &sent),
             ending,
             no_start: None,
+            score: None,
         })
     }
 }

@@ -27,6 +27,7 @@ use assert_cmd::Command;
 
 mod course;
 mod languages;
+mod scoring;
 mod validators;
 
 fn example(name: &str) -> PathBuf {
@@ -231,6 +232,14 @@ fn harness(args: &[&std::ffi::OsStr]) -> (Option<i32>, String) {
     (out.status.code(), text)
 }
 
+/// The marks of `who` in `marks.csv`'s `columns`.
+fn csv_marks(csv: &str, who: &str, columns: &[&str]) -> Vec<String> {
+    let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
+    let row = rows.iter().find(|r| r[0] == who).expect("a row");
+    let at = |name: &&str| rows[0].iter().position(|c| c == name).expect("a column");
+    columns.iter().map(|c| row[at(c)].to_owned()).collect()
+}
+
 /// `mark --spec PACKAGE CLASS --out OUT`, two at a time.
 fn mark(package: &Path, class: &Path, out: &Path) -> (Option<i32>, String) {
     harness(&[
@@ -315,20 +324,7 @@ fn mark_gives_marks_per_group_and_a_scoring_problem_its_group_scores() {
     let (code, text) = mark(&package, &class, &out);
     assert_eq!(code, Some(0), "{text}");
     let csv = std::fs::read_to_string(out.join("marks.csv")).expect("marks.csv");
-    let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
-    let column = |name: &str| {
-        rows[0]
-            .iter()
-            .position(|c| *c == name)
-            .unwrap_or_else(|| panic!("{name} in {csv}"))
-    };
-    let marks = |who: &str| -> Vec<&str> {
-        let row = rows.iter().find(|r| r[0] == who).expect("a row");
-        ["sample", "group1", "group2", "total"]
-            .iter()
-            .map(|c| row[column(c)])
-            .collect()
-    };
+    let marks = |who: &str| csv_marks(&csv, who, &["sample", "group1", "group2", "total"]);
     // A scoring problem: group1 worth 30, group2 70, the sample nothing.
     assert_eq!(marks("ana"), ["0", "30", "70", "100"], "{csv}");
     // all.py sums even numbers too: wrong on both cases of group1 and

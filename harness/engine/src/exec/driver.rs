@@ -28,7 +28,7 @@ pub struct Exchange {
 }
 
 /// What a driver tells the engine about one conversation.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Conversation {
     /// Every rule broken, in order (empty: the case passed).
     pub exchanges: Vec<Exchange>,
@@ -40,6 +40,9 @@ pub struct Conversation {
     /// afresh and still not ([`crate::exec::run::start`]): no verdict,
     /// the environment's failure.
     pub no_start: Option<crate::exec::run::NoStart>,
+    /// The score its judge gave a passed case (a problem package's
+    /// validator's `score.txt`), which the case's category's grader takes.
+    pub score: Option<f64>,
 }
 
 /// The settings of a run a driver honours.

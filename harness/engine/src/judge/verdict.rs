@@ -113,6 +113,10 @@ pub struct CaseResult {
     pub verdict: Verdict,
     /// Wall time.
     pub time: Duration,
+    /// The score a problem package's output validator gave the case
+    /// (`score.txt`), which its category's grader takes over its
+    /// `accept-score` when the case passed.
+    pub score: Option<f64>,
     /// What the case weighs in its category
     /// ([`crate::model::weight`]; 1 unless the suite weighs it).
     pub weight: f64,
@@ -145,6 +149,7 @@ impl CaseResult {
             actual: None,
             verdict,
             time: Duration::ZERO,
+            score: None,
             weight: crate::model::weight::DEFAULT,
             deductions: Vec::new(),
             forgiven: Vec::new(),

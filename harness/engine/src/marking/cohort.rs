@@ -46,6 +46,9 @@ pub struct SuiteInfo {
     /// The build line (`--build`, or the pack's course line).
     #[serde(default)]
     pub build: String,
+    /// The marks available when a grading tree makes the total.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub marks: Option<f64>,
 }
 
 /// `cohort.json`.
@@ -229,7 +232,7 @@ fn round2(x: f64) -> f64 {
 
 /// The class view of `marks` (sorted by id).
 pub fn build(suite: &SuiteInfo, marks: &[SubmissionMark]) -> Cohort {
-    let max: f64 = suite.categories.iter().map(|c| c.marks).sum();
+    let max = suite.max();
     let n = marks.len();
     let built: Vec<&SubmissionMark> = marks
         .iter()

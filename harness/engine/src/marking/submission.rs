@@ -102,7 +102,7 @@ pub(super) fn one(shared: &Shared, sub: &Submission) -> Done {
         inputs: String::new(),
         categories: SubmissionMark::unmarked(&shared.suite.categories),
         total: 0.0,
-        max: shared.suite.categories.iter().map(|c| c.marks).sum(),
+        max: shared.suite.max(),
         passed: 0,
         failed: 0,
         errors: 0,

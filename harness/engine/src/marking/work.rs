@@ -28,6 +28,15 @@ fn usage(program: &str, message: &str) -> ExitCode {
     exit::code(exit::USAGE)
 }
 
+impl SuiteInfo {
+    /// The marks available: the suite's grading tree's (a problem
+    /// package's parent groups' graders), else the categories' sum.
+    pub fn max(&self) -> f64 {
+        self.marks
+            .unwrap_or_else(|| self.categories.iter().map(|c| c.marks).sum())
+    }
+}
+
 fn suite_info(pack: &dyn Pack, build: String) -> Result<SuiteInfo, String> {
     let root = Root::Embedded(pack.suite());
     let suite = suite::suite_for(&root, pack.suite()).map_err(|e| e.to_string())?;
@@ -48,6 +57,7 @@ fn suite_info(pack: &dyn Pack, build: String) -> Result<SuiteInfo, String> {
             })
             .collect(),
         build,
+        marks: suite.grading.as_ref().map(|g| g.marks),
     })
 }
 

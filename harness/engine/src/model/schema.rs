@@ -207,6 +207,11 @@ pub struct Suite {
     pub spec: Option<String>,
     /// The marking categories, in report order.
     pub categories: Vec<Category>,
+    /// The total by a tree of groups' graders (a problem package's
+    /// parent groups over their subgroups) rather than the categories'
+    /// sum.
+    #[serde(default)]
+    pub grading: Option<crate::model::grader::Grading>,
     /// The rulings call the exit status ambiguous (the text never gives
     /// one): a case not tagged `ambiguous` then accepts any exit status (a
     /// signal, a timeout or the output cap still fail it); an ambiguous

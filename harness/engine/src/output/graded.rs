@@ -1,17 +1,21 @@
 //! What a category earns when its `grader:` combines its cases (a
 //! problem package's test group: `min` all or nothing, `sum`, `max`,
 //! `avg`, as `verify` grades it) rather than sharing its marks by
-//! weight: its charged cases, passed or not in name order, through
-//! [`crate::model::grader::Grader::earned`].
+//! weight: its charged cases, passed or not in name order with the
+//! score a validator gave them, through
+//! [`crate::model::grader::Grader::earned`]; and the total when the
+//! suite's `grading:` combines its categories' cases by a tree of groups
+//! (a parent group's grader over its subgroups) rather than summing them.
 
 use crate::judge::verdict::{CaseResult, Verdict};
+use crate::model::grader::{Outcome, Pass};
 use crate::model::schema::Suite;
 
-/// For each category of `suite`, in order, what its grader gives it from
-/// `results` (`None`: no grader, or no case of it counted). A case counts
-/// as the score table counts it: judged (not an error, not struck by the
-/// environment), not ambiguous unless `strict`.
-pub fn earned(suite: &Suite, results: &[&CaseResult], strict: bool) -> Vec<Option<f64>> {
+/// For each category of `suite`, in order, its cases that count as the
+/// score table counts them (judged: not an error, not struck by the
+/// environment; not ambiguous unless `strict`), in name order: passed
+/// or not, and a validator's score.
+pub fn outcomes(suite: &Suite, results: &[&CaseResult], strict: bool) -> Vec<Vec<Outcome>> {
     let mut sorted: Vec<&CaseResult> = results
         .iter()
         .copied()
@@ -22,15 +26,54 @@ pub fn earned(suite: &Suite, results: &[&CaseResult], strict: bool) -> Vec<Optio
         .categories
         .iter()
         .map(|c| {
-            let grader = c.grader.as_ref()?;
-            let passed: Vec<bool> = sorted
+            sorted
                 .iter()
                 .filter(|r| r.category.as_deref() == Some(c.name.as_str()))
-                .map(|r| r.verdict == Verdict::Passed)
-                .collect();
-            (!passed.is_empty()).then(|| grader.earned(&passed).min(c.marks))
+                .map(|r| Outcome {
+                    verdict: if r.verdict == Verdict::Passed {
+                        Pass::Passed
+                    } else {
+                        Pass::Failed
+                    },
+                    score: r.score,
+                    failure: (),
+                })
+                .collect()
         })
         .collect()
+}
+
+/// For each category of `suite`, in order, what its grader gives it from
+/// its `outcomes` ([`outcomes`]; `None`: no grader, or no case of it
+/// counted).
+pub fn earned(suite: &Suite, outcomes: &[Vec<Outcome>]) -> Vec<Option<f64>> {
+    suite
+        .categories
+        .iter()
+        .zip(outcomes)
+        .map(|(c, ran)| {
+            let grader = c.grader.as_ref()?;
+            (!ran.is_empty()).then(|| grader.earned(ran).min(c.marks))
+        })
+        .collect()
+}
+
+/// The total and the marks available by the suite's `grading:` tree,
+/// each category's cases as `outcomes_of` gives them: `None` when the
+/// suite has no tree (its categories' sum is the total).
+pub fn total(suite: &Suite, outcomes_of: &dyn Fn(&str) -> Vec<Outcome>) -> Option<(f64, f64)> {
+    let grading = suite.grading.as_ref()?;
+    let earned = grading.tree.earned(outcomes_of).unwrap_or(0.0);
+    Some((earned.clamp(0.0, grading.marks), grading.marks))
+}
+
+/// What a row says of its cases' validator scores, if any were given.
+pub fn scored_note(outcomes: &[Outcome]) -> Option<String> {
+    let scored: Vec<String> = outcomes
+        .iter()
+        .filter_map(|o| o.score.map(|x| x.to_string()))
+        .collect();
+    (!scored.is_empty()).then(|| format!("  (scored by the validator: {})", scored.join(", ")))
 }
 
 #[cfg(test)]
@@ -60,7 +103,10 @@ mod tests {
         .unwrap();
         let half = [result("g1/1", true), result("g1/2", false)];
         let all = [result("g1/1", true), result("g1/2", true)];
-        let earned_by = |r: &[CaseResult]| earned(&suite, &r.iter().collect::<Vec<_>>(), false);
+        let earned_by = |r: &[CaseResult]| {
+            let ran = outcomes(&suite, &r.iter().collect::<Vec<_>>(), false);
+            earned(&suite, &ran)
+        };
         // g2 has no grader: shared by weight, as the score table does.
         assert_eq!(earned_by(&half), [Some(0.0), None]);
         assert_eq!(earned_by(&all), [Some(30.0), None]);

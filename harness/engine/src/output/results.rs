@@ -108,6 +108,10 @@ pub struct CaseRecord {
     /// without it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<DifferenceRecord>,
+    /// The score a problem package's output validator gave the case
+    /// (`score.txt`), which its category's grader took.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
 }
 
 /// The kind of a verdict.
@@ -210,8 +214,14 @@ pub struct RunInfo<'a> {
     pub content_hash: &'a str,
 }
 
-/// The results document of a run.
-pub fn build(info: &RunInfo<'_>, results: &[CaseResult], rows: &[ScoreRow]) -> Results {
+/// The results document of a run: its score the rows' sum, or the
+/// suite's `grading:` tree's ([`super::graded::total`]).
+pub fn build(
+    info: &RunInfo<'_>,
+    results: &[CaseResult],
+    rows: &[ScoreRow],
+    suite: Option<&crate::model::schema::Suite>,
+) -> Results {
     let mut cases: Vec<CaseRecord> = results.iter().map(record).collect();
     cases.sort_by(|a, b| a.name.cmp(&b.name));
     let categories: Vec<ScoreRecord> = rows.to_vec();
@@ -222,10 +232,20 @@ pub fn build(info: &RunInfo<'_>, results: &[CaseResult], rows: &[ScoreRow]) -> R
         suite: info.suite.to_owned(),
         content_hash: info.content_hash.to_owned(),
         cases,
-        score: Score {
-            earned: categories.iter().filter_map(|c| c.earned).sum(),
-            max: categories.iter().filter_map(|c| c.marks).sum(),
-            categories,
+        score: {
+            let (earned, max) = suite
+                .and_then(|s| super::report::tree_total(s, rows))
+                .unwrap_or_else(|| {
+                    (
+                        categories.iter().filter_map(|c| c.earned).sum(),
+                        categories.iter().filter_map(|c| c.marks).sum(),
+                    )
+                });
+            Score {
+                categories,
+                earned,
+                max,
+            }
         },
         causes: cause_records(&crate::judge::group::groups(results)),
         warnings: cause_records(&crate::judge::group::warning_groups(results)),
@@ -274,6 +294,7 @@ fn record(r: &CaseResult) -> CaseRecord {
             .iter()
             .flat_map(|w| w.differences.iter().map(difference))
             .collect(),
+        score: r.score,
     }
 }
 
@@ -524,7 +545,10 @@ pub fn gradescope(
         });
     }
     Ok(Gradescope {
-        score: tests.iter().map(|t| t.score).sum(),
+        // The run's total: the tests' sum, unless a grading tree (a
+        // problem package's parent groups' graders) makes it; Gradescope
+        // takes this over its tests' sum.
+        score: doc.score.earned,
         execution_time: seconds,
         output: format!(
             "{} checked against suite {} (content {})",

@@ -125,6 +125,7 @@ impl CaseDriver for TalkDriver {
             reproduce: "echo hello | PROGRAM".to_owned(),
             ending: "one request".to_owned(),
             no_start: None,
+            score: None,
         })
     }
 }

@@ -43,7 +43,7 @@ pub(super) fn write(
     let rows = first_suite
         .map(|suite| report::score(suite, results, cli.strict))
         .unwrap_or_default();
-    let doc = crate::output::results::build(info, results, &rows);
+    let doc = crate::output::results::build(info, results, &rows, first_suite);
     let titles = category_titles(first_suite);
     if github {
         let classroom = github::classroom(&doc, results, &titles);

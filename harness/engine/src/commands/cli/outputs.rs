@@ -45,7 +45,7 @@ pub(super) fn write_machine_outputs(
     let rows = first_suite
         .map(|suite| report::score(suite, results, cli.strict))
         .unwrap_or_default();
-    let doc = crate::output::results::build(info, results, &rows);
+    let doc = crate::output::results::build(info, results, &rows, first_suite);
     let write = |path: &Path, text: String| {
         std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
     };
@@ -121,7 +121,7 @@ pub(super) fn write_marker_copy(
     let rows = first_suite
         .map(|suite| report::score(suite, results, cli.strict))
         .unwrap_or_default();
-    let doc = crate::output::results::build(info, results, &rows);
+    let doc = crate::output::results::build(info, results, &rows, first_suite);
     let plain = visible::Style { colour: false };
     let report = crate::judge::group::render(results, plain)
         + &crate::judge::group::render_warnings(results, plain, true);

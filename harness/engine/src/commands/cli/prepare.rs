@@ -22,6 +22,7 @@ pub(super) fn converse(
     case: &Case,
     script: &serde_json::Value,
     suite: Result<Suite, String>,
+    aside: &mut super::settle::Aside,
 ) -> Verdict {
     let Some(driver) = &ctx.driver else {
         return Verdict::Error(format!(
@@ -54,6 +55,11 @@ pub(super) fn converse(
             script: script.clone(),
         }
     });
+    // A passed case's score (a problem package's validator's) goes to
+    // its category's grader.
+    if conversation.exchanges.is_empty() && conversation.no_start.is_none() {
+        aside.score = conversation.score;
+    }
     spoken(ctx, file, case, conversation)
 }
 

@@ -55,6 +55,9 @@ pub(super) struct Aside {
     pub(super) secret: bool,
     pub(super) forgiven: Vec<compare::Forgiven>,
     pub(super) warning: Option<Box<CaseFailure>>,
+    /// The score a driver's judge gave the case (a problem package's
+    /// validator's), for its category's grader.
+    pub(super) score: Option<f64>,
 }
 
 /// One run of a case, and how to judge a run of it.

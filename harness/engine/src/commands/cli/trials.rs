@@ -184,6 +184,7 @@ pub(super) fn set_aside(result: &mut CaseResult, aside: Aside, hint: Option<&Str
         .map(|f| format!("{} compared {}", f.part, f.how))
         .collect();
     result.warning = aside.warning;
+    result.score = aside.score;
 }
 
 /// Whether a case is secret: its own `visibility`, else its category's
@@ -216,7 +217,7 @@ pub(super) fn check_one(
     if let Ok(case) = &parsed
         && let Some(script) = &case.script
     {
-        return converse(ctx, file, case, script, suite);
+        return converse(ctx, file, case, script, suite, aside);
     }
     let summary = parsed
         .as_ref()

@@ -16,6 +16,7 @@ pub(in crate::marking) fn suite() -> SuiteInfo {
             marks: 10.0,
         }],
         build: "cc *.c".into(),
+        marks: None,
     }
 }
 

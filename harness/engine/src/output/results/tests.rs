@@ -55,7 +55,7 @@ fn doc(results: &[CaseResult]) -> Results {
         suite: "t 1",
         content_hash: "0",
     };
-    build(&info, results, &score(&suite(), results, false))
+    build(&info, results, &score(&suite(), results, false), None)
 }
 
 #[test]

@@ -16,12 +16,15 @@
 //!   none).
 //! - An interactive problem's case holds a `script` the pack's driver
 //!   runs ([`conversation`]): the program contained, joined to the
-//!   validator.
+//!   validator; so does a scoring problem's with its own validator (the
+//!   program run, then the validator on its output, as `verify` runs
+//!   them), whose score (`score.txt`) the case's grader takes.
 //! - Marks: a pass-fail problem's groups are worth one mark each; a
 //!   scoring problem's are worth the group's full score, and earn what
 //!   its grader gives its cases (a category's `grader:`, the same
-//!   combination `verify`'s [`grade`] uses: a `min` group all or
-//!   nothing).
+//!   grading `verify`'s [`grade`] uses: a `min` group all or nothing);
+//!   its total is the root group's grade, parents over their subgroups
+//!   (the suite's `grading:`).
 //! - A case's time limit is `limits.time_limit`; without one the
 //!   accepted submissions are timed once per command as `verify` times
 //!   them ([`limit`]; `mark`'s checks inherit their `mark`'s).
@@ -84,11 +87,14 @@ pub struct ProblemPack {
 }
 
 /// How a package's cases are judged: by the default validator or the
-/// package's own (built) as a checker, or in a conversation with it.
+/// package's own (built) as a checker, or by the pack's driver
+/// ([`conversation`]): in a conversation with it, or (a scoring
+/// problem's, whose validator may score a case) run then judged by it,
+/// its score taken.
 enum Judging {
     Default,
     Custom(Target),
-    Interactive(Target),
+    Driven(Target),
 }
 
 fn leak(text: String) -> &'static str {
@@ -108,8 +114,10 @@ impl ProblemPack {
                     "--spec {spec}: an interactive problem needs its output validator"
                 ));
             }
-            (Some(v), false) => Judging::Custom(programs::validator(spec, v, &table)?),
-            (Some(v), true) => Judging::Interactive(programs::validator(spec, v, &table)?),
+            (Some(v), false) if !problem.scoring => {
+                Judging::Custom(programs::validator(spec, v, &table)?)
+            }
+            (Some(v), _) => Judging::Driven(programs::validator(spec, v, &table)?),
         };
         let (suite, checkers, checker_of) =
             suite_of(&problem, spec, Path::new(spec).is_file(), &judging)?;
@@ -133,9 +141,7 @@ impl ProblemPack {
             _ => (Vec::new(), Vec::new()),
         };
         let driver = match judging {
-            Judging::Interactive(v) => {
-                Some(Arc::new(Driver::of(&problem, v, Arc::clone(&time_limit))))
-            }
+            Judging::Driven(v) => Some(Arc::new(Driver::of(&problem, v, Arc::clone(&time_limit)))),
             _ => None,
         };
         Ok(Self {
@@ -164,16 +170,6 @@ impl ProblemPack {
     }
 }
 
-/// The category a group's cases are in: its folder's name (a category
-/// is the folder its cases are in: `group1` of `secret/group1`), or
-/// `data` for cases right inside `data/`.
-fn category_of(group: &Group) -> &str {
-    match group.name.rsplit('/').next() {
-        Some(last) if !last.is_empty() => last,
-        _ => "data",
-    }
-}
-
 /// What a group's category is worth: a scoring problem's group its full
 /// score, its sample nothing (problemtools' `ignore_sample`); a
 /// pass-fail problem's group one mark.
@@ -198,16 +194,26 @@ fn grader_of(problem: &Problem, group: &Group) -> Option<serde_json::Value> {
     if !problem.scoring || group.name == "sample" {
         return None;
     }
-    let f = &group.flags;
-    let bound = |x: f64| Some(x).filter(|x| x.is_finite());
-    serde_json::to_value(crate::model::grader::Grader {
-        score: f.score,
-        accept_score: f.accept_score,
-        reject_score: f.reject_score,
-        at_least: f.range.and_then(|(lo, _)| bound(lo)),
-        at_most: f.range.and_then(|(_, hi)| bound(hi)),
-        stop_at_failure: f.on_reject_break,
-        last_only: f.ignore_sample,
+    serde_json::to_value(group.flags.grader()).ok()
+}
+
+/// A scoring problem's total as its groups' graders make it, parents
+/// over their subgroups as `verify` grades the package (`grading:` in the
+/// suite): each group's own cases are its category's.
+fn grading_of(problem: &Problem) -> Option<serde_json::Value> {
+    fn tree(group: &Group) -> crate::model::grader::GradeTree {
+        crate::model::grader::GradeTree {
+            grader: group.flags.grader(),
+            cases: (!group.cases.is_empty()).then(|| group.category().to_owned()),
+            groups: group.groups.iter().map(tree).collect(),
+        }
+    }
+    if !problem.scoring {
+        return None;
+    }
+    serde_json::to_value(crate::model::grader::Grading {
+        marks: grade::full_score(&problem.root),
+        tree: tree(&problem.root),
     })
     .ok()
 }
@@ -305,7 +311,7 @@ fn suite_of(
         if group.cases.is_empty() {
             continue;
         }
-        let category = category_of(group);
+        let category = group.category();
         if let Some(other) = seen.insert(category, &group.name) {
             return Err(format!(
                 "--spec {spec}: groups data/{other} and data/{} share the folder name \
@@ -327,7 +333,7 @@ fn suite_of(
             map.insert("grader".to_owned(), g);
         }
         categories.push(entry);
-        let conversation = matches!(judging, Judging::Interactive(_));
+        let conversation = matches!(judging, Judging::Driven(_));
         let custom = matches!(judging, Judging::Custom(_));
         let flags = &group.flags.validator_flags;
         let checker = (!conversation).then(|| custom_check::checker_name(flags, custom));
@@ -352,12 +358,15 @@ fn suite_of(
             checkers.insert(checker);
         }
     }
-    let suite_yaml = json!({
+    let mut suite_yaml = json!({
         "name": problem.name,
         "version": "1",
         "spec": "problem.yaml (a problem package: no rule IDs)",
         "categories": categories,
     });
+    if let (Some(g), Some(map)) = (grading_of(problem), suite_yaml.as_object_mut()) {
+        map.insert("grading".to_owned(), g);
+    }
     files.push(("suite.yaml".to_owned(), yaml(&suite_yaml)?.into_bytes()));
     files.sort_by(|a, b| a.0.cmp(&b.0));
     let files: Vec<(&'static str, &'static [u8])> = files

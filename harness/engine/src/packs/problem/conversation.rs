@@ -1,15 +1,19 @@
-//! An interactive problem's cases under `run`, `mark` and the course
-//! outputs: each case file holds `script: {case: NAME}`, which the
-//! engine hands, with the program, to this driver
-//! ([`crate::exec::driver::CaseDriver`]); it runs the case as `verify`
-//! does ([`super::interactive::run_case`]: the program contained at the
-//! chosen level, joined to the validator built once by the command) and
-//! says what broke: nothing when the validator accepted, else one
-//! refusal naming the verdict and the validator's reason (a problem
-//! package has no rule IDs: the refusal cites none). A validator that
-//! exits with neither 42 nor 43 is a fault of the package (`Err`: exit 2
-//! at `run`), never the program's; so is a validator's score
-//! (`score.txt`), which these commands do not take yet.
+//! An interactive problem's cases, and a scoring problem's judged by its
+//! own output validator, under `run`, `mark` and the course outputs:
+//! each case file holds `script: {case: NAME}`, which the engine hands,
+//! with the program, to this driver ([`crate::exec::driver::CaseDriver`]);
+//! it runs the case as `verify` does (the same functions: an interactive
+//! one by [`super::interactive::run_case`], the program contained at the
+//! chosen level, joined to the validator built once by the command;
+//! another by [`super::run::execute`] then [`super::run::judge_output`],
+//! the validator contained after the program) and says what broke:
+//! nothing when the validator accepted, else one refusal naming the
+//! verdict and the validator's reason (a problem package has no rule
+//! IDs: the refusal cites none). An accepted case's score (`score.txt`)
+//! goes with it to its category's grader. A validator that exits with
+//! neither 42 nor 43 is a fault of the package (`Err`: exit 2 at `run`),
+//! never the program's; so is a score on a problem that is not a scoring
+//! one ([`super::run::CaseResult::scored`]).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -17,7 +21,7 @@ use std::sync::Arc;
 use crate::exec::driver::{CaseDriver, Conversation, DriveSettings, Exchange};
 use crate::exec::run::Target;
 use crate::packs::problem::package::Problem;
-use crate::packs::problem::run::{CaseLimits, CaseResult, Fault, Verdict};
+use crate::packs::problem::run::{self, CaseLimits, Executed, Fault, Judge, Verdict};
 use crate::packs::problem::time_limit::TimeLimit;
 
 /// One case as the driver runs it.
@@ -42,6 +46,11 @@ pub struct Driver {
     pub time_limit: Arc<TimeLimit>,
     /// Bytes of the program's stderr kept.
     pub output_cap: u64,
+    /// Whether the program and the validator talk (else the validator
+    /// reads the program's output once it has ended).
+    pub interactive: bool,
+    /// Whether the problem takes the validator's score.
+    pub scoring: bool,
 }
 
 /// The `script` of the case named `name`.
@@ -71,6 +80,8 @@ impl Driver {
             cases,
             time_limit,
             output_cap: problem.output_cap,
+            interactive: problem.interactive,
+            scoring: problem.scoring,
         }
     }
 
@@ -106,34 +117,25 @@ impl CaseDriver for Driver {
             kill_after: limit,
             output_cap: self.output_cap,
         };
-        let r = super::interactive::run_case_started(
-            program,
-            &self.validator,
-            &case.input,
-            &case.answer,
-            &case.flags,
-            limits,
-        )
-        .map_err(|Fault(f)| format!("case data/{name}: {f} (a fault of the package)"))?;
         // The program's runtime never started: said beside the verdict it
         // would have, which the engine charges or not.
-        let (r, no_start) = r;
-        conversation(name, &r).map(|c| Conversation { no_start, ..c })
-    }
-}
-
-/// The conversation `r` (case `name`'s result) tells of.
-fn conversation(name: &str, r: &CaseResult) -> Result<Conversation, String> {
-    {
-        if let Some(score) = r.score {
-            return Err(format!(
-                "case data/{name}: {}",
-                super::custom_check::no_scores(&score.to_string())
-            ));
-        }
+        let (r, no_start) = self
+            .run(program, case, limits)
+            .and_then(|(r, no_start)| Ok((r.scored(self.scoring)?, no_start)))
+            .map_err(|Fault(f)| format!("case data/{name}: {f} (a fault of the package)"))?;
+        let score = r
+            .score
+            .filter(|_| r.verdict == Verdict::Accepted)
+            .map(|s| format!(", scored {s} by the validator"))
+            .unwrap_or_default();
         let ending = format!(
-            "a conversation with the package's validator, which cannot be replayed by hand here: \
-             {} after {:.2} s of the program's time",
+            "{}, which cannot be replayed by hand here: {}{score} after {:.2} s of the program's \
+             time",
+            if self.interactive {
+                "a conversation with the package's validator"
+            } else {
+                "a run judged by the package's validator"
+            },
             r.verdict.short(),
             r.runtime.as_secs_f64()
         );
@@ -143,7 +145,8 @@ fn conversation(name: &str, r: &CaseResult) -> Result<Conversation, String> {
                     exchanges: Vec::new(),
                     reproduce: String::new(),
                     ending,
-                    no_start: None,
+                    no_start,
+                    score: r.score,
                 });
             }
             Verdict::WrongAnswer => format!("the output validator: {}", r.reason),
@@ -160,7 +163,41 @@ fn conversation(name: &str, r: &CaseResult) -> Result<Conversation, String> {
             }],
             reproduce: String::new(),
             ending,
-            no_start: None,
+            no_start,
+            score: None,
         })
+    }
+}
+
+impl Driver {
+    /// One case run and judged as `verify` runs it.
+    fn run(
+        &self,
+        program: &Target,
+        case: &Case,
+        limits: CaseLimits,
+    ) -> Result<(run::CaseResult, Option<crate::exec::run::NoStart>), Fault> {
+        if self.interactive {
+            return super::interactive::run_case_started(
+                program,
+                &self.validator,
+                &case.input,
+                &case.answer,
+                &case.flags,
+                limits,
+            );
+        }
+        let judged = match run::execute(program, &case.input, limits)? {
+            Executed::Failed(r) => r,
+            Executed::Output(bytes, time) => run::judge_output(
+                &Judge::Custom(self.validator.clone()),
+                &case.input,
+                &case.answer,
+                &case.flags,
+                &bytes,
+                time,
+            )?,
+        };
+        Ok((judged, None))
     }
 }

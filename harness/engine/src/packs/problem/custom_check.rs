@@ -14,8 +14,11 @@
 //!   reason on stdout, as a checker gives it); any other ending is a fault
 //!   of the package (exit 2, the validator's stderr passed on: a
 //!   traceback is shown as a crashing checker's is), never the program's.
-//! - A validator's score (`score.txt`) is not taken yet: a case it scores
-//!   is a fault ([`no_scores`]) rather than marks that ignore it.
+//! - Only a pass-fail problem's cases are judged here (a scoring
+//!   problem's are run by its driver, [`super::conversation`], which takes
+//!   the validator's score): a score here is a fault of the package, as
+//!   problemtools judges it ([`super::run::not_scoring`]); a rejection's
+//!   `score.txt` is not read.
 
 use std::ffi::OsString;
 use std::io::Read as _;
@@ -76,16 +79,6 @@ struct Ran {
     message: String,
     score: String,
     stderr: String,
-}
-
-/// Why a case a validator scored is not judged here: `run` and `mark`
-/// mark a case passed or failed (shared by weight in its group), so a
-/// validator's own score would be lost without a word.
-pub fn no_scores(score: &str) -> String {
-    format!(
-        "the output validator wrote score.txt ({score}): run and mark do not take a \
-         validator's score yet (verify does); the marks would not follow it"
-    )
 }
 
 /// Reads at most [`READ_CAP`] bytes of `path`, as text.
@@ -163,7 +156,7 @@ pub fn checker_main(name: &str) -> ExitCode {
         Err(e) => return fault(e),
     };
     match ran.status.code() {
-        Some(42 | 43) if !ran.score.is_empty() => fault(no_scores(&ran.score)),
+        Some(42) if !ran.score.is_empty() => fault(super::run::not_scoring(&ran.score)),
         Some(42) => ExitCode::SUCCESS,
         Some(43) => {
             println!("{}", reason(&ran.message));

@@ -18,9 +18,14 @@
 //! validator says what a smaller input may be) and is named.
 //!
 //! Refused, exit 2, saying why: an interactive problem (a session would
-//! need each program joined to the validator), more sessions than the
+//! need each program joined to the validator), a scoring problem with
+//! its own validator (its cases are the driver's), more sessions than the
 //! package has inputs when nothing can derive more (`--sessions N`,
 //! `--time`), a package no accepted submission of which can run here.
+//!
+//! One piece: the sessions (their inputs, the input validators with
+//! their groups' arguments) and the engine runs that judge them, one per
+//! set of validator flags, are one `diff` of one package.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -40,6 +45,7 @@ use crate::packs::pack::EmbeddedSuite;
 use crate::packs::problem::languages::Table;
 use crate::packs::problem::package::Problem;
 use crate::packs::problem::programs::{self, Ready};
+use crate::packs::problem::testdata::InputFlags;
 
 /// Varied inputs tried for one session before it falls back to one of
 /// the package's own inputs (every variation refused by a validator).
@@ -65,15 +71,27 @@ struct Sessions<'a> {
     derived: &'a Derived,
     /// The suite's cases (by [`Derived`]'s index) these sessions start from.
     starts: Vec<usize>,
-    validators: &'a [Target],
+    validators: &'a [InputValidator],
+    /// The input validators' arguments of these sessions' groups.
+    flags: &'a InputFlags,
+}
+
+/// An input validator built, and its name (its file's or folder's, less
+/// the extension), which `input_validator_args` may key its arguments by.
+struct InputValidator {
+    name: String,
+    target: Target,
 }
 
 impl Sessions<'_> {
-    /// Whether every input validator accepts `session`'s input.
+    /// Whether every input validator accepts `session`'s input, each
+    /// given its arguments (`input_validator_flags`) as problemtools
+    /// gives them: `validator [args] < input`.
     fn valid(&self, session: &PlainSession) -> bool {
         let stdin = session.probe().stdin;
         self.validators.iter().all(|v| {
-            let mut inv = Invocation::new(v.clone(), Vec::new(), stdin.clone());
+            let args = self.flags.of(&v.name).iter().map(Into::into).collect();
+            let mut inv = Invocation::new(v.target.clone(), args, stdin.clone());
             inv.timeout = VALIDATOR_TIME;
             inv.limits = Limits::for_timeout(VALIDATOR_TIME);
             run::run(&inv).is_ok_and(|o| matches!(o.ending, Ending::Exited(42)))
@@ -132,7 +150,7 @@ fn input_validators(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// The input validators built, or why none can derive inputs.
-fn build_validators(problem: &Problem, stage: &Path) -> Result<Vec<Target>, String> {
+fn build_validators(problem: &Problem, stage: &Path) -> Result<Vec<InputValidator>, String> {
     let paths = input_validators(&problem.dir);
     if paths.is_empty() {
         return Err("the package has no input validator".to_owned());
@@ -145,8 +163,15 @@ fn build_validators(problem: &Problem, stage: &Path) -> Result<Vec<Target>, Stri
             .unwrap_or(path)
             .display()
             .to_string();
+        let short = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
         match programs::prepare(path, &name, &table, stage)? {
-            Ready::Built(t) => built.push(t),
+            Ready::Built(target) => built.push(InputValidator {
+                name: short,
+                target,
+            }),
             Ready::Skipped(why) => return Err(format!("input validator {name}: {why}")),
             Ready::CompileError(log) => {
                 return Err(format!(
@@ -183,18 +208,34 @@ impl PackageDiff {
     }
 }
 
+/// Whether `diff` can run `problem`: not an interactive one (a session
+/// would need each program joined to the validator), nor a scoring one
+/// with its own validator (its cases are the driver's).
+fn runnable(problem: &Problem, spec: &str) -> Result<(), String> {
+    if problem.interactive {
+        return Err(format!(
+            "--spec {spec}: an interactive problem: diff cannot run it yet (a session would \
+             need the candidate and the reference each joined to the output validator on \
+             the same input, a finding where it rejects the candidate and accepts the \
+             reference); `run --spec PACKAGE --bin CANDIDATE` and `verify` judge it"
+        ));
+    }
+    // Its cases are run by the pack's driver (the validator's score
+    // taken), not held as inputs and answers a session could start from.
+    if problem.scoring && problem.validator.is_some() {
+        return Err(format!(
+            "--spec {spec}: a scoring problem with its own output validator: diff cannot run it \
+             yet (its validator scores a case, which a session does not compare); `run --spec \
+             PACKAGE --bin CANDIDATE`, `mark` and `verify` judge it"
+        ));
+    }
+    Ok(())
+}
+
 impl crate::explorer::DynExplorer for PackageDiff {
     fn diff(&self, context: &Context<'_>, cli: &DiffCli) -> Result<Report, String> {
         let problem = Problem::load(Path::new(self.spec))?;
-        if problem.interactive {
-            return Err(format!(
-                "--spec {}: an interactive problem: diff cannot run it yet (a session would \
-                 need the candidate and the reference each joined to the output validator on \
-                 the same input, a finding where it rejects the candidate and accepts the \
-                 reference); `run --spec PACKAGE --bin CANDIDATE` and `verify` judge it",
-                self.spec
-            ));
-        }
+        runnable(&problem, self.spec)?;
         let _scope = crate::packs::folder::model::Scope::enter();
         let stage = tempfile::Builder::new()
             .prefix("conformance-diff-")
@@ -246,21 +287,32 @@ impl crate::explorer::DynExplorer for PackageDiff {
             }
         };
         // One engine run per set of validator flags: a session is judged
-        // by the flags of the group its input came from.
-        let mut sets: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        // by the output validator's flags of the group its input came
+        // from, and varied inputs are checked by the input validators
+        // with that group's arguments.
+        let input_flags: BTreeMap<&str, &InputFlags> = problem
+            .root
+            .all_cases()
+            .into_iter()
+            .map(|(g, _)| (g.category(), &g.flags.input_flags))
+            .collect();
+        let none = InputFlags::All(Vec::new());
+        let mut sets: BTreeMap<(&str, &InputFlags), Vec<usize>> = BTreeMap::new();
         for i in 0..own {
             let category = derived.classify(&derived.case_session(i), 0).category;
             let checker = self.checker_of.get(&category).map_or("", String::as_str);
-            sets.entry(checker).or_default().push(i);
+            let flags = input_flags.get(category.as_str()).copied().unwrap_or(&none);
+            sets.entry((checker, flags)).or_default().push(i);
         }
         let mut report = Report::default();
-        for (checker, starts) in sets {
+        for ((checker, flags), starts) in sets {
             let part = Part {
                 checker,
                 sessions: Sessions {
                     derived: &derived,
                     starts,
                     validators: &validators,
+                    flags,
                 },
                 budget,
                 own,

@@ -13,9 +13,9 @@
 
 use std::collections::BTreeMap;
 
+use crate::model::grader::{CaseOutcome, Graded};
 use crate::packs::problem::package::Group;
 use crate::packs::problem::run::{CaseResult, Verdict};
-use crate::packs::problem::testdata::VerdictRule;
 
 /// A group's (or the submission's) grade.
 #[derive(Debug, Clone, PartialEq)]
@@ -43,76 +43,38 @@ pub struct Failure {
 
 /// The grade of `group` from `results` by case name; a case without a
 /// result (not run: an earlier case decided) ends the group as a break
-/// would. `None` when no child counts.
+/// would. `None` when no child counts. The model's grading
+/// ([`crate::model::grader::Grader::group`]), which the default run's and
+/// `mark`'s graders use too.
 pub fn grade(group: &Group, results: &BTreeMap<String, CaseResult>) -> Option<Grade> {
-    let flags = &group.flags;
-    let mut children: Vec<Grade> = Vec::new();
-    for case in &group.cases {
-        let Some(r) = results.get(&case.name) else {
-            break;
-        };
-        let accepted = r.verdict == Verdict::Accepted;
-        let score = r.score.unwrap_or(if accepted {
-            flags.accept_score
-        } else {
-            flags.reject_score
-        });
-        children.push(Grade {
+    let cases = group.cases.iter().map(|case| {
+        results.get(&case.name).map(|r| CaseOutcome {
             verdict: r.verdict,
-            score,
-            first_failure: (!accepted).then(|| Failure {
+            score: r.score,
+            failure: Failure {
                 group: group.name.clone(),
                 case: case.name.clone(),
                 verdict: r.verdict,
                 reason: r.reason.clone(),
-            }),
-        });
-        if !accepted && flags.on_reject_break {
-            return Some(combine(group, children));
-        }
-    }
-    for sub in &group.groups {
-        let Some(g) = grade(sub, results) else {
-            continue;
-        };
-        let rejected = g.verdict != Verdict::Accepted;
-        children.push(g);
-        if rejected && flags.on_reject_break {
-            break;
-        }
-    }
-    (!children.is_empty()).then(|| combine(group, children))
-}
-
-fn combine(group: &Group, mut children: Vec<Grade>) -> Grade {
-    let flags = &group.flags;
-    if flags.ignore_sample && children.len() > 1 {
-        children.drain(..children.len() - 1);
-    }
-    let first_failure = children.iter().find_map(|c| c.first_failure.clone());
-    let first_bad = children
-        .iter()
-        .map(|c| c.verdict)
-        .find(|v| *v != Verdict::Accepted);
-    let any_accepted = children.iter().any(|c| c.verdict == Verdict::Accepted);
-    let verdict = match flags.verdict {
-        _ if flags.accept_if_any_accepted && any_accepted => Verdict::Accepted,
-        VerdictRule::FirstError => first_bad.unwrap_or(Verdict::Accepted),
-        VerdictRule::WorstError => children
-            .iter()
-            .map(|c| c.verdict)
-            .max()
-            .unwrap_or(Verdict::Accepted),
-        VerdictRule::AlwaysAccept => Verdict::Accepted,
-    };
-    // ignore_sample was applied above: the children left all count.
-    let scores: Vec<f64> = children.iter().map(|c| c.score).collect();
-    let score = crate::model::grader::group_score(flags.score, flags.range, false, &scores);
-    Grade {
-        verdict,
-        score,
-        first_failure,
-    }
+            },
+        })
+    });
+    let subgroups = group.groups.iter().map(|sub| {
+        grade(sub, results).map(|g| Graded {
+            verdict: g.verdict,
+            score: g.score,
+            failure: g.first_failure,
+        })
+    });
+    let graded = group
+        .flags
+        .grader()
+        .group(Verdict::Accepted, cases, subgroups)?;
+    Some(Grade {
+        verdict: graded.verdict,
+        score: graded.score,
+        first_failure: graded.failure,
+    })
 }
 
 /// The full score of `group`: every case accepted with its
@@ -142,7 +104,7 @@ mod tests {
     use super::*;
     use crate::model::schema::Visibility;
     use crate::packs::problem::package::TestCase;
-    use crate::packs::problem::testdata::{GroupFlags, ScoreRule};
+    use crate::packs::problem::testdata::{GroupFlags, ScoreRule, VerdictRule};
     use Verdict::{
         Accepted as AC, RunTimeError as RTE, TimeLimitExceeded as TLE, WrongAnswer as WA,
     };

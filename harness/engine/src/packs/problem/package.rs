@@ -64,6 +64,16 @@ pub struct Group {
 }
 
 impl Group {
+    /// The marking category its cases are in under `run` and `mark`: its
+    /// folder's name (`group1` of `secret/group1`), or `data` for cases
+    /// right inside `data/`.
+    pub fn category(&self) -> &str {
+        match self.name.rsplit('/').next() {
+            Some(last) if !last.is_empty() => last,
+            _ => "data",
+        }
+    }
+
     /// Every case below, in the order they run.
     pub fn all_cases(&self) -> Vec<(&Group, &TestCase)> {
         let mut out: Vec<(&Group, &TestCase)> = self.cases.iter().map(|c| (self, c)).collect();

@@ -53,6 +53,28 @@ pub struct CaseResult {
     pub reason: String,
 }
 
+impl CaseResult {
+    /// This result on a problem that takes a validator's score
+    /// (`scoring`) or not: a score where none is taken is a fault of the
+    /// package, as problemtools judges it (a judge error), never a
+    /// verdict.
+    pub fn scored(self, scoring: bool) -> Result<Self, Fault> {
+        match self.score {
+            Some(s) if !scoring => Err(Fault(not_scoring(&s.to_string()))),
+            _ => Ok(self),
+        }
+    }
+}
+
+/// Why a validator's score on a problem that is not a scoring problem is
+/// a fault of the package.
+pub fn not_scoring(score: &str) -> String {
+    format!(
+        "the output validator wrote score.txt ({score}), but the problem is not a scoring problem \
+         (problem.yaml: type scoring, or legacy validation: custom score)"
+    )
+}
+
 /// A fault of the package (its validator) or of the harness: exit 2.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fault(pub String);
@@ -214,14 +236,17 @@ fn validate(
 /// The output validator's time.
 const VALIDATOR_TIME: Duration = Duration::from_secs(60);
 
-/// A validator's ending and files read: 42 accepts, 43 rejects.
+/// A validator's ending and files read: 42 accepts (with its score, if
+/// it wrote one: a number, else a fault), 43 rejects (a score then is
+/// not read: problemtools reads score.txt only on an acceptance).
 pub(super) fn decide(
     ending: &Ending,
     message: Option<String>,
     score: Option<String>,
 ) -> Result<(Verdict, Option<f64>, String), Fault> {
     let message = message.filter(|m| !m.is_empty());
-    let score = match score.filter(|s| !s.is_empty()) {
+    let accepted = matches!(ending, Ending::Exited(42));
+    let score = match score.filter(|s| accepted && !s.is_empty()) {
         None => None,
         Some(s) => Some(s.parse::<f64>().map_err(|_| {
             Fault(format!(
@@ -233,7 +258,7 @@ pub(super) fn decide(
         Ending::Exited(42) => Ok((Verdict::Accepted, score, String::new())),
         Ending::Exited(43) => Ok((
             Verdict::WrongAnswer,
-            score,
+            None,
             message.unwrap_or_else(|| {
                 "rejected by the output validator (no judgemessage.txt)".to_owned()
             }),
@@ -260,5 +285,16 @@ mod tests {
         );
         assert!(decide(&Ending::Exited(1), None, None).is_err());
         assert!(decide(&Ending::Exited(42), None, Some("lots".into())).is_err());
+        // A rejection's score.txt is not read.
+        let wa = decide(&Ending::Exited(43), None, Some("lots".into())).expect("wa");
+        assert_eq!((wa.0, wa.1), (Verdict::WrongAnswer, None));
+        // A score where the problem takes none is the package's fault.
+        let scored = |s| {
+            judge_output(&Judge::Default, b"", b"1", &[], b"1", Duration::ZERO)
+                .map(|r| CaseResult { score: s, ..r })
+        };
+        assert!(scored(Some(2.0)).expect("ran").scored(false).is_err());
+        assert!(scored(Some(2.0)).expect("ran").scored(true).is_ok());
+        assert!(scored(None).expect("ran").scored(false).is_ok());
     }
 }

@@ -5,34 +5,51 @@
 //! default grader's flags (`grader_flags`: `worst_error` (the default),
 //! `first_error`, `always_accept`, `accept_if_any_accepted`; `sum`,
 //! `min`, `max`, `avg`; `ignore_sample`), `accept_score`, `reject_score`
-//! and `range`. As problemtools' default grader reads them, a group's
+//! and `range`; and the input validators' arguments
+//! (`input_validator_flags`, the 2023-07 draft's `input_validator_args`:
+//! words for every input validator, or a map of them by validator name).
+//! As problemtools' default grader reads them, a group's
 //! `grader_flags` is the whole of its grader's flags: a word it does not
 //! say is the default, not the parent's.
 
 use std::path::Path;
 
-/// How a group's verdict follows from its children's.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum VerdictRule {
-    /// The worst child verdict, by problemtools' order (a run-time error
-    /// over a timeout over a wrong answer): the default.
-    #[default]
-    WorstError,
-    /// The first child's verdict that is not accepted.
-    FirstError,
-    /// Accepted whatever the children.
-    AlwaysAccept,
-}
+/// How a group's verdict follows from its children's (shared with
+/// the graders of the default run and `mark`).
+pub use crate::model::grader::VerdictRule;
 
 /// How a group's score follows from its children's (shared with a
 /// category's grader under the default run and `mark`).
 pub use crate::model::grader::ScoreRule;
+
+/// The input validators' arguments of a group: the same words for
+/// every validator, or each validator's own by its name (its file's or
+/// folder's name without extension: `validate` of `validate.py`).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum InputFlags {
+    /// The same words for each (none by default).
+    All(Vec<String>),
+    /// Each validator's own; one not named gets none.
+    ByName(std::collections::BTreeMap<String, Vec<String>>),
+}
+
+impl InputFlags {
+    /// The arguments of the validator named `name`.
+    pub fn of(&self, name: &str) -> &[String] {
+        match self {
+            Self::All(words) => words,
+            Self::ByName(map) => map.get(name).map_or(&[], Vec::as_slice),
+        }
+    }
+}
 
 /// A group's flags.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GroupFlags {
     /// The output validator's flags.
     pub validator_flags: Vec<String>,
+    /// The input validators' arguments.
+    pub input_flags: InputFlags,
     /// Whether the group stops at its first rejected case (`break`).
     pub on_reject_break: bool,
     /// How its verdict is made.
@@ -52,10 +69,29 @@ pub struct GroupFlags {
     pub range: Option<(f64, f64)>,
 }
 
+impl GroupFlags {
+    /// The group's grader, as the model reads one (`verify`'s grading and
+    /// the suite's graders under the default run and `mark` alike).
+    pub fn grader(&self) -> crate::model::grader::Grader {
+        crate::model::grader::Grader {
+            score: self.score,
+            accept_score: self.accept_score,
+            reject_score: self.reject_score,
+            at_least: self.range.map(|(lo, _)| lo).filter(|x| x.is_finite()),
+            at_most: self.range.map(|(_, hi)| hi).filter(|x| x.is_finite()),
+            stop_at_failure: self.on_reject_break,
+            last_only: self.ignore_sample,
+            verdict: self.verdict,
+            accept_if_any_accepted: self.accept_if_any_accepted,
+        }
+    }
+}
+
 impl Default for GroupFlags {
     fn default() -> Self {
         Self {
             validator_flags: Vec::new(),
+            input_flags: InputFlags::All(Vec::new()),
             on_reject_break: true,
             verdict: VerdictRule::default(),
             accept_if_any_accepted: false,
@@ -130,10 +166,11 @@ pub fn read(path: &Path, inherited: &GroupFlags) -> Result<GroupFlags, String> {
                     _ => return Err(format!("{shown}: range: `{text}` (two numbers: min max)")),
                 }
             }
+            "input_validator_flags" | "input_validator_args" => {
+                flags.input_flags = input_flags(v).map_err(|e| format!("{shown}: {key}: {e}"))?;
+            }
             // Read by tools this harness does not run.
-            "input_validator_flags"
-            | "input_validator_args"
-            | "grading"
+            "grading"
             | "grader"
             | "output_visualizer_args"
             | "full_feedback"
@@ -143,6 +180,45 @@ pub fn read(path: &Path, inherited: &GroupFlags) -> Result<GroupFlags, String> {
         }
     }
     Ok(flags)
+}
+
+/// Words from a string (split at whitespace) or a list of strings.
+fn words(v: &yaml_serde::Value) -> Option<Vec<String>> {
+    match v {
+        yaml_serde::Value::String(s) => Some(s.split_whitespace().map(str::to_owned).collect()),
+        yaml_serde::Value::Number(n) => Some(vec![n.to_string()]),
+        yaml_serde::Value::Sequence(items) => items
+            .iter()
+            .map(|i| match i {
+                yaml_serde::Value::String(s) => Some(s.clone()),
+                yaml_serde::Value::Number(n) => Some(n.to_string()),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
+    }
+}
+
+/// `input_validator_flags` / `input_validator_args`: words for every
+/// input validator, or a map of words by validator name.
+fn input_flags(v: &yaml_serde::Value) -> Result<InputFlags, String> {
+    if let yaml_serde::Value::Mapping(map) = v {
+        let mut by_name = std::collections::BTreeMap::new();
+        for (name, args) in map {
+            let name = name
+                .as_str()
+                .ok_or("a validator's name must be text")?
+                .to_owned();
+            let args = words(args).ok_or_else(|| {
+                format!("`{name}`: its arguments are a string or a list of strings")
+            })?;
+            by_name.insert(name, args);
+        }
+        return Ok(InputFlags::ByName(by_name));
+    }
+    words(v)
+        .map(InputFlags::All)
+        .ok_or_else(|| "a string, a list of strings or a map of them by validator".to_owned())
 }
 
 /// `grader_flags`: each word sets one rule; the rest keep the parent's.
@@ -197,6 +273,27 @@ mod tests {
             read_text("range: 0 100\n", &parent).expect("range").range,
             Some((0.0, 100.0))
         );
+    }
+
+    #[test]
+    fn input_validator_flags_are_words_or_words_by_validator_in_both_namings() {
+        let d = GroupFlags::default();
+        let legacy = read_text("input_validator_flags: max 10\n", &d).expect("legacy");
+        assert_eq!(legacy.input_flags.of("any"), ["max", "10"]);
+        let draft = read_text("input_validator_args: [max, 10]\n", &d).expect("draft");
+        assert_eq!(draft.input_flags, legacy.input_flags);
+        let map = read_text(
+            "input_validator_args:\n  bounds: [--max, 10]\n  shape: square\n",
+            &d,
+        )
+        .expect("a map");
+        assert_eq!(map.input_flags.of("bounds"), ["--max", "10"]);
+        assert_eq!(map.input_flags.of("shape"), ["square"]);
+        assert!(map.input_flags.of("other").is_empty());
+        // Inherited by a group that does not set them.
+        let child = read_text("accept_score: 2\n", &legacy).expect("child");
+        assert_eq!(child.input_flags.of("v"), ["max", "10"]);
+        assert!(read_text("input_validator_args: {v: {a: 1}}\n", &d).is_err());
     }
 
     #[test]

@@ -346,6 +346,7 @@ fn run_submissions(
                     &g.flags.validator_flags,
                     limits,
                 )
+                .and_then(|r| r.scored(problem.scoring))
                 .map_err(|f| at(&c.name, f))?;
                 out.extend(
                     sharing
@@ -369,6 +370,7 @@ fn run_submissions(
                             bytes,
                             *time,
                         )
+                        .and_then(|r| r.scored(problem.scoring))
                         .map_err(|f| at(&c.name, f))?,
                     };
                     out.push((j, r));
