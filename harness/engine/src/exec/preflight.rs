@@ -39,7 +39,7 @@ pub struct PreflightError {
 /// How long the preflight of a Java program may take: its run also
 /// writes the class-data archive its cases start from
 /// ([`crate::exec::run::jvm`]), which a busy machine slows.
-const ARCHIVE_TIMEOUT: Duration = Duration::from_secs(3);
+pub const ARCHIVE_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// What the preflight's run gave besides the program starting: what it
 /// printed first and, for a Java program, the class-data archive of its
@@ -69,17 +69,41 @@ pub fn check_starting(target: &Target) -> Result<Started, PreflightError> {
 /// making its class-data archive: the one run of the program before its
 /// cases does both.
 pub fn start(target: &Target, timeout: Duration) -> Result<Started, PreflightError> {
+    start_caching(
+        target,
+        timeout,
+        crate::exec::cache::Archives::get().as_ref(),
+    )
+}
+
+/// [`start`], with the archive kept in `archives` (a program checked
+/// again unchanged: this run makes none) or, when made, kept there.
+pub fn start_caching(
+    target: &Target,
+    timeout: Duration,
+    archives: Option<&crate::exec::cache::Archives>,
+) -> Result<Started, PreflightError> {
+    use crate::exec::run::jvm;
     let dump = target
         .wants_archive()
-        .then(|| crate::exec::run::jvm::dumping(target.words()))
+        .then(|| jvm::dumping(target.words()))
         .flatten();
+    let key = dump
+        .as_ref()
+        .zip(archives)
+        .and_then(|((words, files), _)| jvm::archive_key(target.path(), words, files));
+    let kept = key
+        .as_deref()
+        .zip(archives)
+        .and_then(|(key, archives)| archives.load(key));
+    let dump = dump.filter(|_| kept.is_none());
     let making = dump.is_some();
     let (run_target, files) = match dump {
         Some((words, files)) => (
             target
                 .clone()
                 .with_words(words)
-                .with_archive(crate::exec::run::jvm::Archive::Make),
+                .with_archive(jvm::Archive::Make),
             files,
         ),
         None => (target.clone(), Vec::new()),
@@ -94,17 +118,20 @@ pub fn start(target: &Target, timeout: Duration) -> Result<Started, PreflightErr
     match run::run(&inv) {
         Ok(mut outcome) => {
             match sanitizer_failed(&outcome.stderr).or_else(|| cannot_start(target, &outcome)) {
-                None => Ok(Started {
-                    said: first_line(&outcome.stderr).or_else(|| first_line(&outcome.stdout)),
-                    archive: outcome
-                        .files
-                        .remove(crate::exec::run::jvm::ARCHIVE)
-                        .filter(|a| {
-                            !a.is_empty()
-                                && matches!(outcome.ending, run::Ending::Exited(_))
-                                && outcome.no_start.is_none()
-                        }),
-                }),
+                None => {
+                    let made = outcome.files.remove(jvm::ARCHIVE).filter(|a| {
+                        !a.is_empty()
+                            && matches!(outcome.ending, run::Ending::Exited(_))
+                            && outcome.no_start.is_none()
+                    });
+                    if let (Some(made), Some(key), Some(archives)) = (&made, &key, archives) {
+                        archives.store(key, made);
+                    }
+                    Ok(Started {
+                        said: first_line(&outcome.stderr).or_else(|| first_line(&outcome.stdout)),
+                        archive: kept.or(made),
+                    })
+                }
                 Some(why) => Err(PreflightError {
                     path: target.describe(),
                     why,

@@ -10,7 +10,7 @@ use libtest_mimic::FormatSetting;
 
 use crate::bytes::visible::Style;
 use crate::exec::driver::{CaseDriver, DriveSettings};
-use crate::exec::run::Target;
+use crate::exec::run::{Later, Target};
 use crate::judge::budget::EarlyStop;
 use crate::judge::checker::Checkers;
 use crate::judge::verdict::CaseResult;
@@ -23,8 +23,9 @@ use super::told::SpentRun;
 pub(super) struct Context {
     pub(super) target: Target,
     /// The pack's reference, which traced runs place a failure by (the
-    /// target itself when it is the reference); `None` when it cannot run.
-    pub(super) reference: Option<Target>,
+    /// target itself when it is the reference), made when a case first
+    /// needs it ([`Context::reference`]).
+    reference: Option<Later>,
     /// The pack's name and `--bin` as given, for the command that re-runs
     /// one conversation case.
     pub(super) spec: &'static str,
@@ -75,10 +76,11 @@ pub(super) fn context(
     if let Some(memcheck) = &cli.memcheck {
         memcheck.check(&target)?;
     }
+    // Not made here: a check of a blessed pack never runs the model.
     let reference = if target.is_reference() {
-        Some(target.clone())
+        Some(Later::ready(Some(target.clone())))
     } else if pack.reference_in_checks() {
-        pack.reference().ok()
+        Some(pack.reference_later())
     } else {
         None
     };
@@ -128,6 +130,17 @@ pub(super) fn context(
 }
 
 impl Context {
+    /// The pack's reference, made now if no case needed it before;
+    /// `None` when it cannot run.
+    pub(super) fn reference(&self) -> Option<&Target> {
+        self.reference.as_ref().and_then(Later::get)
+    }
+
+    /// The pack's reference, not made until it is needed.
+    pub(super) fn reference_later(&self) -> Option<&Later> {
+        self.reference.as_ref()
+    }
+
     /// Who reads this run's report: a student of a marked class
     /// (`--reproduce-as`, which only `mark` passes) or whoever ran it.
     pub(super) fn reader(&self) -> crate::output::report::Reader {

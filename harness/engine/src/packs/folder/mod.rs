@@ -31,7 +31,7 @@ pub mod publish;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use crate::exec::run::Target;
 use crate::explorer::DynExplorer;
@@ -68,7 +68,7 @@ pub struct FolderPack {
     /// Where `model.command` is written (`pack.yaml:5:1`).
     origin: String,
     rule_ids: Vec<&'static str>,
-    model: OnceLock<Result<Target, String>>,
+    model: Arc<OnceLock<Result<Target, String>>>,
     /// `explore.yaml`, when the pack has one.
     grammar: Option<GrammarExplorer>,
     explorer: OnceLock<explore::Derived>,
@@ -141,7 +141,7 @@ impl FolderPack {
             left_out,
             origin,
             rule_ids,
-            model: OnceLock::new(),
+            model: Arc::new(OnceLock::new()),
             grammar,
             explorer: OnceLock::new(),
         })
@@ -377,6 +377,16 @@ impl Pack for FolderPack {
         self.model
             .get_or_init(|| model::prepare(&self.recipe()))
             .clone()
+    }
+
+    /// The model, built when a check first runs it (never, for a pack
+    /// whose cases keep the model's trace and read counts).
+    fn reference_later(&self) -> crate::exec::run::Later {
+        let built = Arc::clone(&self.model);
+        let recipe = self.recipe();
+        crate::exec::run::Later::new(move || {
+            built.get_or_init(|| model::prepare(&recipe)).clone().ok()
+        })
     }
 
     fn spec(&self) -> &'static str {
