@@ -440,6 +440,57 @@ mod tests {
 }
 
 #[cfg(test)]
+mod archive_tests {
+    use super::*;
+
+    /// A stand-in `java` (a script: no JVM in a unit test) that says on
+    /// stderr whether it was asked to make an archive, and makes one.
+    const JAVA: &str = "#!/bin/sh\nfor a; do case $a in -XX:ArchiveClassesAtExit=*) \
+                        printf jsa > \"${a#*=}\"; echo making >&2; exit 0;; esac; done\n\
+                        echo plain >&2\n";
+
+    #[test]
+    fn a_program_checked_again_unchanged_starts_from_its_kept_archive() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let bin = dir.path().join("bin");
+        let classes = dir.path().join("classes");
+        std::fs::create_dir_all(&bin).expect("bin");
+        std::fs::create_dir_all(&classes).expect("classes");
+        std::fs::write(classes.join("Main.class"), b"one").expect("a class");
+        let java = bin.join("java");
+        std::fs::write(&java, JAVA).expect("java");
+        std::fs::set_permissions(&java, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .expect("executable");
+        let words = [
+            java.to_string_lossy().into_owned(),
+            "-cp".to_owned(),
+            classes.to_string_lossy().into_owned(),
+            "Main".to_owned(),
+        ];
+        let target = Target::command_words(&words, dir.path()).expect("a target");
+        let archives = crate::exec::cache::Archives::in_folder(dir.path().join("cache"));
+        let check = || start_caching(&target, ARCHIVE_TIMEOUT, Some(&archives)).expect("started");
+        let first = check();
+        assert_eq!(first.said.as_deref(), Some("making"));
+        assert_eq!(first.archive.as_deref(), Some(&b"jsa"[..]));
+        // The same classes: the kept archive, and a plain start.
+        let again = check();
+        assert_eq!(
+            again.said.as_deref(),
+            Some("plain"),
+            "no archive made again"
+        );
+        assert_eq!(again.archive.as_deref(), Some(&b"jsa"[..]));
+        // Other classes: another archive.
+        std::fs::write(classes.join("Main.class"), b"two").expect("a class");
+        assert_eq!(check().said.as_deref(), Some("making"));
+        // No cache: made every time, as before it.
+        let uncached = start_caching(&target, ARCHIVE_TIMEOUT, None).expect("started");
+        assert_eq!(uncached.said.as_deref(), Some("making"));
+    }
+}
+
+#[cfg(test)]
 mod sanitizer_tests {
     use super::*;
 

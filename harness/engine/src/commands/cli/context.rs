@@ -170,3 +170,43 @@ pub(super) fn time_factor(cli: &Cli, pack: &dyn Pack) -> Result<f64, String> {
         Err(format!("{from} must be a positive number, not {factor}"))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A check of a folder pack builds its model only when a case needs
+    /// it: this model's build line would fail, and the context is made
+    /// without trying it.
+    #[test]
+    fn a_check_does_not_build_the_model_before_a_case_needs_it() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let write = |name: &str, text: &str| {
+            std::fs::write(dir.path().join(name), text).expect("a pack file");
+        };
+        write(
+            "pack.yaml",
+            "name: lazy\nmodel:\n  build: exit 3\n  command: sh model.sh\n",
+        );
+        write("model.sh", "echo hi\n");
+        write(
+            "suite.yaml",
+            "name: lazy\ncategories:\n  - {name: c, marks: 1}\n",
+        );
+        write(
+            "rules.yaml",
+            "rules:\n  - {id: T-1, summary: the rule, ambiguous: no}\n",
+        );
+        let pack = crate::packs::folder::FolderPack::load(&dir.path().to_string_lossy())
+            .expect("the pack");
+        let target = Target::command("true").expect("a program");
+        let ctx = context(&Cli::default(), &pack, "test", target, None).expect("the context");
+        let later = ctx.reference_later().expect("a folder pack's model");
+        assert!(!later.is_made(), "built before any case needed it");
+        assert!(
+            ctx.reference().is_none(),
+            "its build fails when it is needed"
+        );
+        assert!(later.is_made());
+    }
+}

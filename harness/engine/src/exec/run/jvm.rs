@@ -2,9 +2,12 @@
 //! `java` gets, before its own words, start-up options that change how
 //! fast the JVM starts, never what the program does: the quick compiler
 //! only (`-XX:TieredStopAtLevel=1`), the serial collector (fewer threads),
+//! no shared-memory file for monitoring tools (`-XX:-UsePerfData`),
 //! class-data sharing on (`-Xshare:auto`), and the class-data archive of
-//! its own first run when one was made ([`Archive`]: once per program, by
-//! the run that checks it starts, `exec::preflight`). An option the
+//! its own first run when one was made ([`Archive`]: by the run that
+//! checks it starts, `exec::preflight`, and kept in the cache,
+//! `exec::cache`, by [`archive_key`]: a program checked again unchanged
+//! starts from it with no run to make it). An option the
 //! program's own words already set is left to them (a collector of their
 //! own would make two, which the JVM refuses), and a pack turns all of
 //! this off (`java-start: plain` in `pack.yaml`: [`set_quick`]).
@@ -158,7 +161,7 @@ pub fn dumping(words: &[OsString]) -> Option<(Vec<OsString>, Placed)> {
 /// What identifies a class-data archive (hex of a SHA-256): the JDK
 /// (the launcher's resolved path, its runtime image, its JVM and its
 /// `release` file, by path, size and time), the words of the run that
-/// makes it ([`dumping`]'s: the options and the class name) and every
+/// makes it ([`dumping`]'s, after the quick start's options) and every
 /// file of the class-path folder, by path and bytes. An archive kept
 /// under this key was made by the same JDK from the same classes with
 /// the same options; anything else makes another key. `None` when the
@@ -188,8 +191,9 @@ pub fn archive_key(java: &Path, words: &[OsString], files: &Placed) -> Option<St
             hasher.update(at.as_nanos().to_le_bytes());
         }
     }
-    hasher.update((words.len() as u64).to_le_bytes());
-    for word in words {
+    let options = start_options(&java, words, &Archive::Make);
+    hasher.update(((options.len() + words.len()) as u64).to_le_bytes());
+    for word in options.iter().chain(words) {
         hasher.update(word.as_bytes());
         hasher.update([0]);
     }
@@ -291,6 +295,11 @@ pub fn start_options(program: &Path, words: &[OsString], archive: &Archive) -> V
     });
     if !collector {
         options.push(OsString::from("-XX:+UseSerialGC"));
+    }
+    // The shared-memory file monitoring tools read (`jps`, `jstat`):
+    // written at every start, in a sandbox's folder no tool looks at.
+    if !sets(&["-XX:+UsePerfData", "-XX:-UsePerfData"]) {
+        options.push(OsString::from("-XX:-UsePerfData"));
     }
     let sharing_own = sets(&[
         "-Xshare",
@@ -411,6 +420,7 @@ mod tests {
             [
                 "-XX:TieredStopAtLevel=1",
                 "-XX:+UseSerialGC",
+                "-XX:-UsePerfData",
                 QUIET_SHARING,
                 "-Xshare:auto",
                 "-XX:SharedArchiveFile=/p/.conformance-classes.jsa"
@@ -421,6 +431,7 @@ mod tests {
             [
                 "-XX:TieredStopAtLevel=1",
                 "-XX:+UseSerialGC",
+                "-XX:-UsePerfData",
                 QUIET_SHARING,
                 "-Xshare:auto",
                 "-XX:ArchiveClassesAtExit=.conformance-classes.jsa"
@@ -430,7 +441,15 @@ mod tests {
         assert_eq!(
             options(
                 "/usr/bin/java",
-                &["-XX:+UseG1GC", "-Xint", "-Xshare:off", "-cp", ".", "Main"],
+                &[
+                    "-XX:+UseG1GC",
+                    "-Xint",
+                    "-Xshare:off",
+                    "-XX:+UsePerfData",
+                    "-cp",
+                    ".",
+                    "Main"
+                ],
                 &kept
             ),
             Vec::<String>::new()
