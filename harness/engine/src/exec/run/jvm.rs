@@ -21,6 +21,7 @@
 //! class path are not archived), so it never stands for the program's own.
 
 use std::ffi::OsString;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
@@ -203,12 +204,11 @@ pub fn archive_key(java: &Path, words: &[OsString], files: &Placed) -> Option<St
         hasher.update((bytes.len() as u64).to_le_bytes());
         hasher.update(bytes);
     }
-    Some(
-        hasher.finalize()[..16]
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect(),
-    )
+    let mut key = String::new();
+    for b in &hasher.finalize()[..16] {
+        let _ = write!(key, "{b:02x}");
+    }
+    Some(key)
 }
 
 /// Whether `program` is a JVM's launcher.
@@ -259,7 +259,7 @@ pub fn release_version(java: &Path) -> Option<String> {
         said.push_str(&date);
     }
     if let Some(full) = value("JAVA_RUNTIME_VERSION").filter(|f| *f != version) {
-        said.push_str(&format!(", build {full}"));
+        let _ = write!(said, ", build {full}");
     }
     Some(said)
 }
