@@ -88,10 +88,9 @@ pub fn start_caching(
         .wants_archive()
         .then(|| jvm::dumping(target.words()))
         .flatten();
-    let key = dump
-        .as_ref()
-        .zip(archives)
-        .and_then(|((words, files), _)| jvm::archive_key(target.path(), words, files));
+    let key = dump.as_ref().zip(archives).and_then(|((words, files), _)| {
+        crate::exec::run::jdk::archive_key(target.path(), words, files)
+    });
     let kept = key
         .as_deref()
         .zip(archives)

@@ -192,7 +192,7 @@ pub(super) fn interpreter(target: &run::Target) -> Option<String> {
 /// started for its version costs as much as a case), else the first
 /// line it prints for `--version`.
 fn version_of(target: &run::Target) -> Option<String> {
-    if let Some(release) = run::jvm::release_version(target.path()) {
+    if let Some(release) = run::jdk::release_version(target.path()) {
         return Some(release);
     }
     let mut inv = run::Invocation::new(

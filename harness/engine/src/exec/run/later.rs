@@ -7,7 +7,7 @@
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use super::Target;
+use super::target::Target;
 
 /// Makes the program; `None` when it cannot be made (said where it is
 /// needed, as a program that could not be made always was).

@@ -17,6 +17,7 @@
 //! `ending` (how a run ended, its streams, time limits in words), `files`
 //! (the files placed in the sandbox and surveyed after), `reads` (stdin fed
 //! a line at a time, each read seen), `jvm` (a Java program's quick start),
+//! `jdk` (a JDK's version and archive key, read from its files),
 //! `later` (a program made on first need: a folder pack's model).
 //!
 //! One piece: a run's entry points ([`run`], [`run_with_activity`],
@@ -39,6 +40,7 @@ mod files;
 #[cfg(test)]
 mod interactive_tests;
 mod invocation;
+pub mod jdk;
 pub mod jvm;
 mod later;
 mod mode;
