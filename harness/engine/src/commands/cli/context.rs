@@ -130,6 +130,16 @@ pub(super) fn context(
 }
 
 impl Context {
+    /// Who reads this run's report: a student of a marked class
+    /// (`--reproduce-as`, which only `mark` passes) or whoever ran it.
+    pub(super) fn reader(&self) -> crate::output::report::Reader {
+        if self.reproduce_as.is_some() {
+            crate::output::report::Reader::Marked
+        } else {
+            crate::output::report::Reader::Own
+        }
+    }
+
     /// The pack's reference, made now if no case needed it before;
     /// `None` when it cannot run.
     pub(super) fn reference(&self) -> Option<&Target> {
@@ -139,16 +149,6 @@ impl Context {
     /// The pack's reference, not made until it is needed.
     pub(super) fn reference_later(&self) -> Option<&Later> {
         self.reference.as_ref()
-    }
-
-    /// Who reads this run's report: a student of a marked class
-    /// (`--reproduce-as`, which only `mark` passes) or whoever ran it.
-    pub(super) fn reader(&self) -> crate::output::report::Reader {
-        if self.reproduce_as.is_some() {
-            crate::output::report::Reader::Marked
-        } else {
-            crate::output::report::Reader::Own
-        }
     }
 }
 
