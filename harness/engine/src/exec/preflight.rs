@@ -39,7 +39,7 @@ pub struct PreflightError {
 /// How long the preflight of a Java program may take: its run also
 /// writes the class-data archive its cases start from
 /// ([`crate::exec::run::jvm`]), which a busy machine slows.
-const ARCHIVE_TIMEOUT: Duration = Duration::from_secs(3);
+pub const ARCHIVE_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// What the preflight's run gave besides the program starting: what it
 /// printed first and, for a Java program, the class-data archive of its
@@ -69,17 +69,40 @@ pub fn check_starting(target: &Target) -> Result<Started, PreflightError> {
 /// making its class-data archive: the one run of the program before its
 /// cases does both.
 pub fn start(target: &Target, timeout: Duration) -> Result<Started, PreflightError> {
+    start_caching(
+        target,
+        timeout,
+        crate::exec::cache::Archives::get().as_ref(),
+    )
+}
+
+/// [`start`], with the archive kept in `archives` (a program checked
+/// again unchanged: this run makes none) or, when made, kept there.
+pub fn start_caching(
+    target: &Target,
+    timeout: Duration,
+    archives: Option<&crate::exec::cache::Archives>,
+) -> Result<Started, PreflightError> {
+    use crate::exec::run::jvm;
     let dump = target
         .wants_archive()
-        .then(|| crate::exec::run::jvm::dumping(target.words()))
+        .then(|| jvm::dumping(target.words()))
         .flatten();
+    let key = dump.as_ref().zip(archives).and_then(|((words, files), _)| {
+        crate::exec::run::jdk::archive_key(target.path(), words, files)
+    });
+    let kept = key
+        .as_deref()
+        .zip(archives)
+        .and_then(|(key, archives)| archives.load(key));
+    let dump = dump.filter(|_| kept.is_none());
     let making = dump.is_some();
     let (run_target, files) = match dump {
         Some((words, files)) => (
             target
                 .clone()
                 .with_words(words)
-                .with_archive(crate::exec::run::jvm::Archive::Make),
+                .with_archive(jvm::Archive::Make),
             files,
         ),
         None => (target.clone(), Vec::new()),
@@ -94,17 +117,20 @@ pub fn start(target: &Target, timeout: Duration) -> Result<Started, PreflightErr
     match run::run(&inv) {
         Ok(mut outcome) => {
             match sanitizer_failed(&outcome.stderr).or_else(|| cannot_start(target, &outcome)) {
-                None => Ok(Started {
-                    said: first_line(&outcome.stderr).or_else(|| first_line(&outcome.stdout)),
-                    archive: outcome
-                        .files
-                        .remove(crate::exec::run::jvm::ARCHIVE)
-                        .filter(|a| {
-                            !a.is_empty()
-                                && matches!(outcome.ending, run::Ending::Exited(_))
-                                && outcome.no_start.is_none()
-                        }),
-                }),
+                None => {
+                    let made = outcome.files.remove(jvm::ARCHIVE).filter(|a| {
+                        !a.is_empty()
+                            && matches!(outcome.ending, run::Ending::Exited(_))
+                            && outcome.no_start.is_none()
+                    });
+                    if let (Some(made), Some(key), Some(archives)) = (&made, &key, archives) {
+                        archives.store(key, made);
+                    }
+                    Ok(Started {
+                        said: first_line(&outcome.stderr).or_else(|| first_line(&outcome.stdout)),
+                        archive: kept.or(made),
+                    })
+                }
                 Some(why) => Err(PreflightError {
                     path: target.describe(),
                     why,
@@ -409,6 +435,57 @@ mod tests {
         std::fs::set_permissions(&text, std::os::unix::fs::PermissionsExt::from_mode(0o755))
             .unwrap_or_else(|e| panic!("{e}"));
         assert!(diagnose(&text, &eacces).contains("`--allow-read`"));
+    }
+}
+
+#[cfg(test)]
+mod archive_tests {
+    use super::*;
+
+    /// A stand-in `java` (a script: no JVM in a unit test) that says on
+    /// stderr whether it was asked to make an archive, and makes one.
+    const JAVA: &str = "#!/bin/sh\nfor a; do case $a in -XX:ArchiveClassesAtExit=*) \
+                        printf jsa > \"${a#*=}\"; echo making >&2; exit 0;; esac; done\n\
+                        echo plain >&2\n";
+
+    #[test]
+    fn a_program_checked_again_unchanged_starts_from_its_kept_archive() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let bin = dir.path().join("bin");
+        let classes = dir.path().join("classes");
+        std::fs::create_dir_all(&bin).expect("bin");
+        std::fs::create_dir_all(&classes).expect("classes");
+        std::fs::write(classes.join("Main.class"), b"one").expect("a class");
+        let java = bin.join("java");
+        std::fs::write(&java, JAVA).expect("java");
+        std::fs::set_permissions(&java, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .expect("executable");
+        let words = [
+            java.to_string_lossy().into_owned(),
+            "-cp".to_owned(),
+            classes.to_string_lossy().into_owned(),
+            "Main".to_owned(),
+        ];
+        let target = Target::command_words(&words, dir.path()).expect("a target");
+        let archives = crate::exec::cache::Archives::in_folder(dir.path().join("cache"));
+        let check = || start_caching(&target, ARCHIVE_TIMEOUT, Some(&archives)).expect("started");
+        let first = check();
+        assert_eq!(first.said.as_deref(), Some("making"));
+        assert_eq!(first.archive.as_deref(), Some(&b"jsa"[..]));
+        // The same classes: the kept archive, and a plain start.
+        let again = check();
+        assert_eq!(
+            again.said.as_deref(),
+            Some("plain"),
+            "no archive made again"
+        );
+        assert_eq!(again.archive.as_deref(), Some(&b"jsa"[..]));
+        // Other classes: another archive.
+        std::fs::write(classes.join("Main.class"), b"two").expect("a class");
+        assert_eq!(check().said.as_deref(), Some("making"));
+        // No cache: made every time, as before it.
+        let uncached = start_caching(&target, ARCHIVE_TIMEOUT, None).expect("started");
+        assert_eq!(uncached.said.as_deref(), Some("making"));
     }
 }
 

@@ -129,10 +129,11 @@ impl Tolerances {
         if self.is_empty() || !compared {
             return Ok(Judged::default());
         }
+        let reference = crate::exec::run::Later::ready(Some(session.reference.clone()));
         let oracle = CaseOracle::new(
             &self.checkers,
             session.run,
-            Some(session.reference),
+            Some(&reference),
             &expected.stdout,
         );
         let mut cited: BTreeSet<String> = session.classified.clone();

@@ -108,8 +108,9 @@ pub struct Checkers {
     /// A folder pack's model: `builtin:NAME` runs it with
     /// `CONFORMANCE_CHECKER=NAME`, as a built-in pack's reference is run
     /// (a folder pack over a built-in suite, whose model is that pack's
-    /// reference, keeps the suite's built-in checkers).
-    pub model: Option<Target>,
+    /// reference, keeps the suite's built-in checkers); made when a
+    /// checker first needs it.
+    pub model: Option<crate::exec::run::Later>,
     /// Variables every `builtin:NAME` checker run by re-running this
     /// binary gets besides the protocol's (a problem package's built
     /// output validator, which its checker runs).
@@ -123,7 +124,7 @@ pub struct Checkers {
 impl Checkers {
     /// With the folder pack's model, for its `builtin:NAME` checkers.
     #[must_use]
-    pub fn with_model(mut self, model: Option<Target>) -> Self {
+    pub fn with_model(mut self, model: Option<crate::exec::run::Later>) -> Self {
         if self.home.is_some() {
             self.model = model;
         }
@@ -138,7 +139,7 @@ impl Checkers {
             Some(name) if self.builtin.contains(&name) => Ok(()),
             // A folder pack's model says at its run whether it has the
             // checker (a fault of the checker, exit 2, if not).
-            Some(_) if self.model.is_some() => Ok(()),
+            Some(_) if self.model.as_ref().is_some_and(|m| m.get().is_some()) => Ok(()),
             Some(name) => Err(format!(
                 "checker `{command}`: the pack registers no checker `{name}` (it has: {})",
                 if self.builtin.is_empty() {
@@ -160,7 +161,10 @@ impl Checkers {
     fn target(&self, command: &str) -> Result<(Target, Vec<(OsString, OsString)>), String> {
         if let Some(name) = command.strip_prefix(BUILTIN) {
             self.usable(command)?;
-            if let (false, Some(model)) = (self.builtin.contains(&name), &self.model) {
+            if let (false, Some(model)) = (
+                self.builtin.contains(&name),
+                self.model.as_ref().and_then(crate::exec::run::Later::get),
+            ) {
                 return Ok((model.clone(), vec![(CHECKER_ENV.into(), name.into())]));
             }
             let pack = self
@@ -300,8 +304,8 @@ pub struct CaseOracle<'a> {
     pub checkers: &'a Checkers,
     /// The case's run.
     pub inv: &'a Invocation,
-    /// The pack's reference, when it runs.
-    pub reference: Option<&'a Target>,
+    /// The pack's reference, when it runs (made when first traced).
+    pub reference: Option<&'a crate::exec::run::Later>,
     /// The case's expected stdout.
     pub expected_stdout: &'a [u8],
     record: OnceCell<Option<Record>>,
@@ -312,7 +316,7 @@ impl<'a> CaseOracle<'a> {
     pub fn new(
         checkers: &'a Checkers,
         inv: &'a Invocation,
-        reference: Option<&'a Target>,
+        reference: Option<&'a crate::exec::run::Later>,
         expected_stdout: &'a [u8],
     ) -> Self {
         Self {
@@ -345,6 +349,7 @@ impl<'a> CaseOracle<'a> {
         self.record
             .get_or_init(|| {
                 self.reference
+                    .and_then(crate::exec::run::Later::get)
                     .and_then(|r| provenance::of_case(r, self.inv, self.expected_stdout))
             })
             .as_ref()

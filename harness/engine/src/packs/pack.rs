@@ -72,6 +72,12 @@ pub trait Pack: Send + Sync {
         Target::reference(self.name()).map_err(|e| e.to_string())
     }
 
+    /// [`Pack::reference`], made when a check first needs it: a folder
+    /// pack's model is built only for a case that runs it.
+    fn reference_later(&self) -> crate::exec::run::Later {
+        crate::exec::run::Later::ready(self.reference().ok())
+    }
+
     /// Whether a check of a program runs the reference beside it (to
     /// count the stdin lines it reads where a tolerance frees stdout, to
     /// trace its rules): a problem package's answers are its `.ans`

@@ -111,3 +111,46 @@ fn a_model_with_a_build_line_is_built_contained_and_its_folder_removed() {
     assert_eq!(code, Some(2), "{text}");
     assert!(text.contains("no compiler here"), "{text}");
 }
+
+/// `bless` starts a Java model as a checked program starts: with the
+/// class-data archive one run made, kept in the cache (a stand-in `java`
+/// says on stdout how it was started, so the blessed bytes tell).
+#[test]
+fn bless_starts_a_java_model_from_its_class_data_archive() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tmp = tempfile::tempdir().expect("TMPDIR");
+    let pack = script_pack(dir.path(), "unused\n", &[("one", "args: []\n")]);
+    std::fs::write(
+        pack.join("java.sh"),
+        "#!/bin/sh\nfor a; do case $a in\n  -XX:ArchiveClassesAtExit=*) printf jsa > \"${a#*=}\"; \
+         echo making; exit 0;;\n  -XX:SharedArchiveFile=*) echo archive; exit 0;;\nesac; done\n\
+         echo plain\n",
+    )
+    .expect("java");
+    std::fs::write(
+        pack.join("pack.yaml"),
+        "name: toy\nmodel:\n  build: cp java.sh java && chmod +x java\n  command: ./java -cp . \
+         Main\n",
+    )
+    .expect("pack.yaml");
+    let out = harness()
+        .env("TMPDIR", tmp.path())
+        .env("CONFORMANCE_CACHE", dir.path().join("cache"))
+        .arg("bless")
+        .arg("--spec")
+        .arg(&pack)
+        .output()
+        .expect("bless");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let case = std::fs::read_to_string(pack.join("c/one.yaml")).expect("case");
+    assert!(case.contains("stdout: \"archive\\n\""), "{case}");
+    let kept = std::fs::read_dir(dir.path().join("cache/jvm"))
+        .expect("the cache")
+        .count();
+    assert_eq!(kept, 1, "the model's archive is kept");
+}

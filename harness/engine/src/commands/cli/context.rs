@@ -10,7 +10,7 @@ use libtest_mimic::FormatSetting;
 
 use crate::bytes::visible::Style;
 use crate::exec::driver::{CaseDriver, DriveSettings};
-use crate::exec::run::Target;
+use crate::exec::run::{Later, Target};
 use crate::judge::budget::EarlyStop;
 use crate::judge::checker::Checkers;
 use crate::judge::verdict::CaseResult;
@@ -23,8 +23,9 @@ use super::told::SpentRun;
 pub(super) struct Context {
     pub(super) target: Target,
     /// The pack's reference, which traced runs place a failure by (the
-    /// target itself when it is the reference); `None` when it cannot run.
-    pub(super) reference: Option<Target>,
+    /// target itself when it is the reference), made when a case first
+    /// needs it ([`Context::reference`]).
+    reference: Option<Later>,
     /// The pack's name and `--bin` as given, for the command that re-runs
     /// one conversation case.
     pub(super) spec: &'static str,
@@ -79,10 +80,11 @@ pub(super) fn context(
     if let Some(memcheck) = &cli.memcheck {
         memcheck.check(&target)?;
     }
+    // Not made here: a check of a blessed pack never runs the model.
     let reference = if target.is_reference() {
-        Some(target.clone())
+        Some(Later::ready(Some(target.clone())))
     } else if pack.reference_in_checks() {
-        pack.reference().ok()
+        Some(pack.reference_later())
     } else {
         None
     };
@@ -162,6 +164,17 @@ impl Context {
             crate::output::report::Reader::Own
         }
     }
+
+    /// The pack's reference, made now if no case needed it before;
+    /// `None` when it cannot run.
+    pub(super) fn reference(&self) -> Option<&Target> {
+        self.reference.as_ref().and_then(Later::get)
+    }
+
+    /// The pack's reference, not made until it is needed.
+    pub(super) fn reference_later(&self) -> Option<&Later> {
+        self.reference.as_ref()
+    }
 }
 
 /// `--time-factor`, else `NAME_TIME_FACTOR`, else 1.
@@ -180,5 +193,45 @@ pub(super) fn time_factor(cli: &Cli, pack: &dyn Pack) -> Result<f64, String> {
         Ok(factor)
     } else {
         Err(format!("{from} must be a positive number, not {factor}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A check of a folder pack builds its model only when a case needs
+    /// it: this model's build line would fail, and the context is made
+    /// without trying it.
+    #[test]
+    fn a_check_does_not_build_the_model_before_a_case_needs_it() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let write = |name: &str, text: &str| {
+            std::fs::write(dir.path().join(name), text).expect("a pack file");
+        };
+        write(
+            "pack.yaml",
+            "name: lazy\nmodel:\n  build: exit 3\n  command: sh model.sh\n",
+        );
+        write("model.sh", "echo hi\n");
+        write(
+            "suite.yaml",
+            "name: lazy\ncategories:\n  - {name: c, marks: 1}\n",
+        );
+        write(
+            "rules.yaml",
+            "rules:\n  - {id: T-1, summary: the rule, ambiguous: no}\n",
+        );
+        let pack = crate::packs::folder::FolderPack::load(&dir.path().to_string_lossy())
+            .expect("the pack");
+        let target = Target::command("true").expect("a program");
+        let ctx = context(&Cli::default(), &pack, "test", target, None).expect("the context");
+        let later = ctx.reference_later().expect("a folder pack's model");
+        assert!(!later.is_made(), "built before any case needed it");
+        assert!(
+            ctx.reference().is_none(),
+            "its build fails when it is needed"
+        );
+        assert!(later.is_made());
     }
 }

@@ -169,21 +169,7 @@ pub(super) fn interpreter(target: &run::Target) -> Option<String> {
     if !target.is_interpreted() {
         return None;
     }
-    let mut inv = run::Invocation::new(
-        target.interpreter_only(),
-        vec!["--version".into()],
-        Vec::new(),
-    );
-    inv.timeout = std::time::Duration::from_secs(5);
-    let said = run::run(&inv).ok().and_then(|o| {
-        let mut both = o.stdout;
-        both.extend_from_slice(&o.stderr);
-        String::from_utf8_lossy(&both)
-            .lines()
-            .map(str::trim)
-            .find(|l| !l.is_empty())
-            .map(|l| l.chars().take(100).collect::<String>())
-    });
+    let said = version_of(target);
     // A path under the caller's home is shown from `~`: the interpreter
     // is named, not the marker's folders.
     let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
@@ -199,6 +185,30 @@ pub(super) fn interpreter(target: &run::Target) -> Option<String> {
     Some(match said {
         Some(v) => format!("{path} ({v})"),
         None => format!("{path} (it printed no version)"),
+    })
+}
+
+/// The interpreter's version: a JDK's from its `release` file (a JVM
+/// started for its version costs as much as a case), else the first
+/// line it prints for `--version`.
+fn version_of(target: &run::Target) -> Option<String> {
+    if let Some(release) = run::jdk::release_version(target.path()) {
+        return Some(release);
+    }
+    let mut inv = run::Invocation::new(
+        target.interpreter_only(),
+        vec!["--version".into()],
+        Vec::new(),
+    );
+    inv.timeout = std::time::Duration::from_secs(5);
+    run::run(&inv).ok().and_then(|o| {
+        let mut both = o.stdout;
+        both.extend_from_slice(&o.stderr);
+        String::from_utf8_lossy(&both)
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .map(|l| l.chars().take(100).collect::<String>())
     })
 }
 
@@ -220,4 +230,35 @@ fn memcheck_line(m: crate::exec::memcheck::Memcheck) -> String {
         "an error fails its case"
     };
     format!("{tool}; {leaks}; {charged}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A JDK's version comes from its `release` file: the launcher is not
+    /// started (this one would say another version); without the file it
+    /// is asked.
+    #[test]
+    fn a_jdk_is_named_without_starting_it() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let bin = dir.path().join("bin");
+        std::fs::create_dir(&bin).expect("bin");
+        let java = bin.join("java");
+        std::fs::write(&java, "#!/bin/sh\necho 'started 99'\n").expect("a launcher");
+        std::fs::set_permissions(&java, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .expect("executable");
+        std::fs::write(
+            dir.path().join("release"),
+            "JAVA_VERSION=\"21.0.2\"\nJAVA_VERSION_DATE=\"2024-01-16\"\n",
+        )
+        .expect("a release file");
+        let target = run::Target::binary(&java).expect("a target");
+        assert_eq!(
+            version_of(&target).as_deref(),
+            Some("Java 21.0.2 2024-01-16")
+        );
+        std::fs::remove_file(dir.path().join("release")).expect("removed");
+        assert_eq!(version_of(&target).as_deref(), Some("started 99"));
+    }
 }

@@ -333,7 +333,9 @@ fn diff_main(app: &App<'_>, command: DiffCommand) -> ExitCode {
         Ok(s) => s,
         Err(e) => return report(&e.to_string()),
     };
-    let checkers = crate::packs::pack::checkers(pack).with_model(Some(reference.clone()));
+    let checkers = crate::packs::pack::checkers(pack).with_model(Some(
+        crate::exec::run::Later::ready(Some(reference.clone())),
+    ));
     let tolerances = Tolerances::of(&suite, checkers, cli.strict);
     if let Err(e) = tolerances.check() {
         return report(&e);

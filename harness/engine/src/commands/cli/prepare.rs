@@ -209,11 +209,15 @@ pub(super) fn prepare(
     };
     expected.count_reads = expected.matching.frees_stdout()
         && judged
-        && (blessed.is_some() || ctx.reference.is_some());
+        && (blessed.is_some() || ctx.reference().is_some());
     // At a terminal the prompt gate types a line per prompt: reads are
     // counted where stdin is a pipe.
     if expected.count_reads && inv.mode != crate::exec::run::Mode::Interactive {
-        expected.reads = match (blessed, ctx.reference.as_ref()) {
+        // The reference is made only for a count `bless` did not keep.
+        expected.reads = match (
+            blessed,
+            blessed.is_none().then(|| ctx.reference()).flatten(),
+        ) {
             (Some(n), _) => Some(n),
             (None, Some(reference)) => crate::judge::provenance::reads_of_case(reference, &inv)
                 .map_err(|e| match e {

@@ -447,6 +447,15 @@ pub(super) fn target(cli: &Cli, pack: &dyn Pack) -> Result<(Target, Option<Durat
                 .archive
                 .and_then(|bytes| crate::exec::run::jvm::keep(&bytes))
         }
+        // `bless` runs the model for every case, some more than once: it
+        // starts quick as a program checked does (a model that cannot
+        // start is said by its cases, as before).
+        None if cli.bless && target.is_model() && target.wants_archive() => {
+            crate::exec::preflight::start(&target, crate::exec::preflight::ARCHIVE_TIMEOUT)
+                .ok()
+                .and_then(|started| started.archive)
+                .and_then(|bytes| crate::exec::run::jvm::keep(&bytes))
+        }
         None => None,
     };
     let target = match archive {

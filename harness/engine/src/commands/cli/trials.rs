@@ -347,7 +347,7 @@ pub(super) fn judge(
         Err(e) => return Verdict::Error(e),
     };
     let oracle =
-        CaseOracle::new(&ctx.checkers, inv, ctx.reference.as_ref(), &expected.stdout).knowing(kept);
+        CaseOracle::new(&ctx.checkers, inv, ctx.reference_later(), &expected.stdout).knowing(kept);
     // `--strict` judges exactly and lists what the tolerance forgave: the
     // run is compared both ways only where a tolerance is declared.
     let exact_copy = (ctx.strict && !expected.matching.is_exact()).then(|| outcome.clone());

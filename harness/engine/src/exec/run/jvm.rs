@@ -1,10 +1,15 @@
 //! A Java program's start made cheap (issue 53): a program started by
 //! `java` gets, before its own words, start-up options that change how
 //! fast the JVM starts, never what the program does: the quick compiler
-//! only (`-XX:TieredStopAtLevel=1`), the serial collector (fewer threads),
+//! only (`-XX:TieredStopAtLevel=1`), compiling only what runs 5 times as
+//! often as by default (`-XX:CompileThresholdScaling=5`), the serial
+//! collector (fewer threads),
+//! no shared-memory file for monitoring tools (`-XX:-UsePerfData`),
 //! class-data sharing on (`-Xshare:auto`), and the class-data archive of
-//! its own first run when one was made ([`Archive`]: once per program, by
-//! the run that checks it starts, `exec::preflight`). An option the
+//! its own first run when one was made ([`Archive`]: by the run that
+//! checks it starts, `exec::preflight`, and kept in the cache,
+//! `exec::cache`, by `jdk::archive_key`: a program checked again unchanged
+//! starts from it with no run to make it). An option the
 //! program's own words already set is left to them (a collector of their
 //! own would make two, which the JVM refuses), and a pack turns all of
 //! this off (`java-start: plain` in `pack.yaml`: [`set_quick`]).
@@ -184,6 +189,21 @@ pub fn start_options(program: &Path, words: &[OsString], archive: &Archive) -> V
     ]) {
         options.push(OsString::from("-XX:TieredStopAtLevel=1"));
     }
+    // Methods compiled after 5 times as many calls as by default: a
+    // case's run is over before most of what the JVM compiles at start
+    // would pay (its compiler took a fifth of a check's CPU); a program
+    // that runs long compiles its hot loops a few milliseconds later.
+    if !sets(&[
+        "-XX:CompileThreshold",
+        "-XX:Tier0",
+        "-XX:Tier2",
+        "-XX:Tier3",
+        "-XX:Tier4",
+        "-Xint",
+        "-Xcomp",
+    ]) {
+        options.push(OsString::from("-XX:CompileThresholdScaling=5"));
+    }
     let collector = own.iter().any(|w| {
         w.strip_prefix("-XX:+Use")
             .or_else(|| w.strip_prefix("-XX:-Use"))
@@ -191,6 +211,11 @@ pub fn start_options(program: &Path, words: &[OsString], archive: &Archive) -> V
     });
     if !collector {
         options.push(OsString::from("-XX:+UseSerialGC"));
+    }
+    // The shared-memory file monitoring tools read (`jps`, `jstat`):
+    // written at every start, in a sandbox's folder no tool looks at.
+    if !sets(&["-XX:+UsePerfData", "-XX:-UsePerfData"]) {
+        options.push(OsString::from("-XX:-UsePerfData"));
     }
     let sharing_own = sets(&[
         "-Xshare",
@@ -258,7 +283,9 @@ mod tests {
             options("/usr/bin/java", &["-cp", "/p", "Main"], &kept),
             [
                 "-XX:TieredStopAtLevel=1",
+                "-XX:CompileThresholdScaling=5",
                 "-XX:+UseSerialGC",
+                "-XX:-UsePerfData",
                 QUIET_SHARING,
                 "-Xshare:auto",
                 "-XX:SharedArchiveFile=/p/.conformance-classes.jsa"
@@ -268,7 +295,9 @@ mod tests {
             options("/usr/bin/java", &["-cp", ".", "Main"], &Archive::Make),
             [
                 "-XX:TieredStopAtLevel=1",
+                "-XX:CompileThresholdScaling=5",
                 "-XX:+UseSerialGC",
+                "-XX:-UsePerfData",
                 QUIET_SHARING,
                 "-Xshare:auto",
                 "-XX:ArchiveClassesAtExit=.conformance-classes.jsa"
@@ -278,10 +307,34 @@ mod tests {
         assert_eq!(
             options(
                 "/usr/bin/java",
-                &["-XX:+UseG1GC", "-Xint", "-Xshare:off", "-cp", ".", "Main"],
+                &[
+                    "-XX:+UseG1GC",
+                    "-Xint",
+                    "-Xshare:off",
+                    "-XX:+UsePerfData",
+                    "-cp",
+                    ".",
+                    "Main"
+                ],
                 &kept
             ),
             Vec::<String>::new()
+        );
+        // The run line's compiler level leaves the thresholds to us; its
+        // own threshold does not.
+        let level = options("/usr/bin/java", &["-XX:TieredStopAtLevel=1", "Main"], &kept);
+        assert!(
+            level.contains(&"-XX:CompileThresholdScaling=5".to_owned()),
+            "{level:?}"
+        );
+        let own = options(
+            "/usr/bin/java",
+            &["-XX:Tier3InvocationThreshold=9", "M"],
+            &kept,
+        );
+        assert!(
+            !own.iter().any(|o| o.starts_with("-XX:CompileThreshold")),
+            "{own:?}"
         );
         assert!(options("/usr/bin/python3", &["fuel.py"], &kept).is_empty());
         assert!(options("/usr/bin/javac", &["Main.java"], &kept).is_empty());

@@ -16,7 +16,9 @@
 //! `watch` (supervising it to its end and settling what it left),
 //! `ending` (how a run ended, its streams, time limits in words), `files`
 //! (the files placed in the sandbox and surveyed after), `reads` (stdin fed
-//! a line at a time, each read seen), `jvm` (a Java program's quick start).
+//! a line at a time, each read seen), `jvm` (a Java program's quick start),
+//! `jdk` (a JDK's version and archive key, read from its files),
+//! `later` (a program made on first need: a folder pack's model).
 //!
 //! One piece: a run's entry points ([`run`], [`run_with_activity`],
 //! [`run_joined`], whose stdin and stdout are another program's pipes)
@@ -38,7 +40,9 @@ mod files;
 #[cfg(test)]
 mod interactive_tests;
 mod invocation;
+pub mod jdk;
 pub mod jvm;
+mod later;
 mod mode;
 mod outcome;
 mod pipes;
@@ -59,6 +63,7 @@ pub use invocation::{
     DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Invocation, KEEP_WINDOW, Keep, MIN_TIME_LIMIT,
     SLOWDOWN_ALLOWED, limit_from_reference, recorded_reference_ms,
 };
+pub use later::Later;
 pub use mode::Mode;
 pub use outcome::{Activity, Dropped, NoStart, Outcome, RunError};
 pub use reads::Reads;

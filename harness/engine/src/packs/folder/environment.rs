@@ -134,18 +134,10 @@ pub fn check(env: &Environment) -> Result<(), (&'static str, String)> {
     Ok(())
 }
 
-/// Where installed requirements are kept: `CONFORMANCE_CACHE`, else
-/// `$XDG_CACHE_HOME/conformance`, else `~/.cache/conformance`.
+/// Where installed requirements are kept: the cache folder
+/// ([`crate::exec::cache::root`]).
 fn cache_root() -> PathBuf {
-    if let Some(dir) = std::env::var_os("CONFORMANCE_CACHE").filter(|d| !d.is_empty()) {
-        return PathBuf::from(dir);
-    }
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .filter(|d| !d.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
-        .unwrap_or_else(std::env::temp_dir);
-    base.join("conformance")
+    crate::exec::cache::root()
 }
 
 /// Bytes of a wheelhouse hashed at most (its wheels are read whole).

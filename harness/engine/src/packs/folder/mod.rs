@@ -16,6 +16,7 @@
 //!   the same way).
 //! - [`explore`]: the explorer derived from a suite's cases.
 //! - `beside`: the sidecars cases name above their suite, inside the pack.
+//! - `built`: the model's recipe and its one build, made when first needed.
 //!
 //! One piece: the `FolderPack` value and its `Pack` implementation:
 //! loading the folder (the suite's snapshot, the grammar, the widened
@@ -23,6 +24,7 @@
 //! are modules of their own, and about 65 lines are tests.
 
 mod beside;
+mod built;
 pub mod environment;
 pub mod explore;
 pub mod model;
@@ -68,7 +70,7 @@ pub struct FolderPack {
     /// Where `model.command` is written (`pack.yaml:5:1`).
     origin: String,
     rule_ids: Vec<&'static str>,
-    model: OnceLock<Result<Target, String>>,
+    model: built::Built,
     /// `explore.yaml`, when the pack has one.
     grammar: Option<GrammarExplorer>,
     explorer: OnceLock<explore::Derived>,
@@ -141,20 +143,10 @@ impl FolderPack {
             left_out,
             origin,
             rule_ids,
-            model: OnceLock::new(),
+            model: built::Built::default(),
             grammar,
             explorer: OnceLock::new(),
         })
-    }
-
-    fn recipe(&self) -> model::Recipe {
-        model::Recipe {
-            dir: clean(&self.dir.join(self.file.model.dir.as_deref().unwrap_or("."))),
-            build: self.file.model.build.as_deref().map(expand_shell),
-            command: expand_words(&self.file.model.command),
-            origin: self.origin.clone(),
-            left_out: self.left_out.clone(),
-        }
     }
 }
 
@@ -374,9 +366,11 @@ impl Pack for FolderPack {
 
     /// The model, built on first use (once per process).
     fn reference(&self) -> Result<Target, String> {
-        self.model
-            .get_or_init(|| model::prepare(&self.recipe()))
-            .clone()
+        self.model.get(&self.recipe())
+    }
+
+    fn reference_later(&self) -> crate::exec::run::Later {
+        self.model.later(self.recipe())
     }
 
     fn spec(&self) -> &'static str {
