@@ -15,8 +15,19 @@
 # at mark to name failures) and `java-start: plain` (no start-up options,
 # no class-data archive). JAVA_CLASS_SUBSET=N marks only the first N
 # programs (a subset under load). JAVA_CLASS_ONLY=check skips the class's
-# `mark`: bless, then the single check alone. Each step prints its wall
-# time and the CPU time (user + system) it and its children used.
+# `mark`: bless, then the single check alone. JAVA_CLASS_ONLY=junit marks
+# the class the course's way instead: JUnit 4 tests of the same 35 inputs
+# and checks (java-class/MoocTest.java, Main.main called in the test's
+# JVM), each program compiled with its tests and run in one JVM, two
+# programs at a time (needs /usr/share/java/junit4.jar and
+# hamcrest-core.jar: Debian's junit4). Each step prints its wall time and
+# the CPU time (user + system) it and its children used.
+#
+# The run line is `java -cp . Main`, as `new-pack --model "java -cp .
+# Main"` writes it; JAVA_CLASS_JFLAGS="..." puts options before `-cp`
+# (the figures of session 60 were taken with JAVA_CLASS_JFLAGS="-Xmx256m
+# -XX:CompressedClassSpaceSize=64m -XX:ReservedCodeCacheSize=32m
+# -XX:+UseSerialGC -XX:TieredStopAtLevel=1").
 #
 # The single check runs twice, each with the cache folder of its own
 # (docs/java.md): first with nothing kept (its start-check run makes the
@@ -34,8 +45,8 @@ trap 'rm -rf "$W"' EXIT
 export CONFORMANCE_CACHE="$W/cache"
 P=$W/pack
 mkdir -p "$P/model"
-# The run line's flags (docs/java.md: memory and speed).
-JFLAGS="-Xmx256m -XX:CompressedClassSpaceSize=64m -XX:ReservedCodeCacheSize=32m -XX:+UseSerialGC -XX:TieredStopAtLevel=1"
+# Options on the run line, if any (docs/java.md: memory and speed).
+JFLAGS=${JAVA_CLASS_JFLAGS:-}
 
 # The pack.
 cat > "$P/pack.yaml" <<Y
@@ -170,6 +181,22 @@ fi
 load() { uptime | sed 's/.*load average: //'; }
 cpu() { sed -n 's/^cpu \([0-9.]*\) \([0-9.]*\)$/\1 s user + \2 s system/p' "$W/time"; }
 echo "java-class: $(ls "$S" | wc -l) programs, $(find "$P" -name 'c*.yaml' | wc -l) cases; load $(load)"
+if [ "${JAVA_CLASS_ONLY:-}" = junit ]; then
+  CP=/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar:.
+  for s in "$S"/*; do cp "$(dirname "$0")/java-class/MoocTest.java" "$s/"; done
+  t0=$(date +%s.%N)
+  # One program: compiled with its tests, run in one JVM; its line of
+  # JUnit's summary ("OK (35 tests)" or "Tests run: 35,  Failures: N").
+  ls -d "$S"/* | /usr/bin/time -o "$W/time" -f 'cpu %U %S' xargs -P 2 -I{} sh -c \
+    'cd {} && javac -cp "'"$CP"'" Main.java MoocTest.java \
+      && java -cp "'"$CP"'" org.junit.runner.JUnitCore MoocTest \
+      | grep -E "^OK|^Tests run" | sed "s|^|$(basename {}): |"' > "$W/junit.out" 2>&1 || true
+  t1=$(date +%s.%N)
+  echo "JUnit, one JVM a program, 2 at a time: $(echo "$t1 - $t0" | bc) s ($(cpu)); load $(load)"
+  echo "$(grep -c ': OK' "$W/junit.out") of $(ls "$S" | wc -l) programs pass every test"
+  sort "$W/junit.out"
+  exit 0
+fi
 t0=$(date +%s.%N)
 set +e
 /usr/bin/time -o "$W/time" -f 'cpu %U %S' "$HARNESS" bless --spec "$P" >"$W/bless.out" 2>&1 \
