@@ -37,6 +37,23 @@ fn note_text(program: &str) -> String {
     )
 }
 
+/// Refuses an `out` that holds anything: the student's copy goes into a
+/// new folder (or an empty one), never over another.
+pub fn fresh_out(out: &Path) -> Result<(), String> {
+    if out.exists()
+        && std::fs::read_dir(out)
+            .map_err(|e| format!("{}: {e}", out.display()))?
+            .next()
+            .is_some()
+    {
+        return Err(format!(
+            "publish: {} is not empty: the student's copy goes into a new folder",
+            out.display()
+        ));
+    }
+    Ok(())
+}
+
 /// What `publish` wrote.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Published {
@@ -67,17 +84,7 @@ pub fn publish(program: &str, pack: &Path, out: &Path) -> Result<Published, Stri
             suite_dir.display()
         ));
     }
-    if out.exists()
-        && std::fs::read_dir(out)
-            .map_err(|e| format!("{}: {e}", out.display()))?
-            .next()
-            .is_some()
-    {
-        return Err(format!(
-            "publish: {} is not empty: the student's copy goes into a new folder",
-            out.display()
-        ));
-    }
+    fresh_out(out)?;
     let model = model_files(&dir, &suite_dir, &file.model);
     let suite_file = suite_dir.join("suite.yaml");
     let suite: Suite = schema::parse(

@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use crate::packs::folder::publish::{NOTE_FILE, Published};
+use crate::packs::folder::publish::{NOTE_FILE, Published, fresh_out};
 use crate::packs::problem::package::Problem;
 
 /// The top-level entries of a package the student's copy keeps whole.
@@ -85,17 +85,7 @@ enum Kept {
 /// one). `model_files` counts the jury's submissions left out.
 pub fn publish(program: &str, spec: &Path, out: &Path) -> Result<Published, String> {
     let problem = Problem::load(spec)?;
-    if out.exists()
-        && std::fs::read_dir(out)
-            .map_err(|e| format!("{}: {e}", out.display()))?
-            .next()
-            .is_some()
-    {
-        return Err(format!(
-            "publish: {} is not empty: the student's copy goes into a new folder",
-            out.display()
-        ));
-    }
+    fresh_out(out)?;
     let mut done = Published {
         model_files: problem.submissions.len(),
         ..Published::default()
