@@ -288,16 +288,26 @@ fn hanoi_spin(dir: &Path, again: bool) -> Option<(std::path::PathBuf, std::path:
         let yaml = std::fs::read_to_string(example.join(format!("{case}.yaml"))).ok()?;
         let yaml = yaml.replace(&format!("category: {category}\n"), "category: repeat\n");
         let name = format!("{category}-{name}");
-        let yaml = yaml.replace(
-            &format!("stdout-file: {}", case.split_once('/')?.1),
-            &format!("stdout-file: {name}"),
-        );
+        let base = case.split_once('/')?.1;
+        let mut yaml = yaml;
+        // The sidecars `bless` wrote beside the case (its expected stdout
+        // and the model's kept trace) go with it, renamed as it is.
+        for sidecar in ["stdout", "trace"] {
+            let from = example.join(format!("{case}.{sidecar}"));
+            if !from.is_file() {
+                continue;
+            }
+            yaml = yaml.replace(
+                &format!("{sidecar}-file: {base}.{sidecar}"),
+                &format!("{sidecar}-file: {name}.{sidecar}"),
+            );
+            yaml = yaml.replace(
+                &format!("{sidecar}: {base}.{sidecar}"),
+                &format!("{sidecar}: {name}.{sidecar}"),
+            );
+            std::fs::copy(from, pack.join(format!("repeat/{name}.{sidecar}"))).ok()?;
+        }
         std::fs::write(pack.join(format!("repeat/{name}.yaml")), yaml).ok()?;
-        std::fs::copy(
-            example.join(format!("{case}.stdout")),
-            pack.join(format!("repeat/{name}.stdout")),
-        )
-        .ok()?;
     }
     Some((pack, bin))
 }
