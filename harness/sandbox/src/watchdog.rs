@@ -157,21 +157,40 @@ fn over_limit(watch: &Watch<'_>) -> Option<String> {
 }
 
 /// Bytes on disk below `dir`, counting entries into `entries` (and
-/// stopping past [`MAX_ENTRIES`]).
+/// stopping past [`MAX_ENTRIES`]), within `dir`'s own file system.
+///
+/// A mount beneath it is not the program's to fill: in a mount namespace
+/// the private `/tmp` holds read-only binds of host folders that lie
+/// beneath the host's `/tmp` (the harness's own folder, a program's
+/// folder, a checker's validator), and the case folder, counted as a
+/// watched folder of its own. Counted, a harness built under `/tmp`
+/// (a clean clone's `target/debug`: gigabytes, a hundred thousand
+/// files) killed every checker it ran at the folder limit.
 fn bytes_under(dir: &Path, entries: &mut usize) -> u64 {
+    match fs::metadata(dir) {
+        Ok(root) => bytes_within(dir, root.dev(), entries),
+        Err(_) => 0,
+    }
+}
+
+/// [`bytes_under`] of the file system `dev`.
+fn bytes_within(dir: &Path, dev: u64, entries: &mut usize) -> u64 {
     let Ok(list) = fs::read_dir(dir) else {
         return 0;
     };
     let mut total = 0;
     for entry in list.flatten() {
+        let Ok(meta) = entry.metadata() else { continue };
+        if meta.dev() != dev {
+            continue;
+        }
         *entries += 1;
         if *entries > MAX_ENTRIES {
             return total;
         }
-        let Ok(meta) = entry.metadata() else { continue };
         total += meta.blocks() * 512;
         if meta.is_dir() {
-            total += bytes_under(&entry.path(), entries);
+            total += bytes_within(&entry.path(), dev, entries);
         }
     }
     total

@@ -313,6 +313,47 @@ fn the_private_temporary_folder_is_writable_and_removed() {
 }
 
 #[test]
+fn with_full_containment_folders_shown_read_only_are_not_the_programs_to_fill() {
+    // The program's own folder lies beneath the host's /tmp, so the mount
+    // namespace shows it read-only beneath the private /tmp; its bytes
+    // are not the run's (so, too, a harness built under /tmp, shown to
+    // the checkers it runs). The folder limit counts what the run writes:
+    // the same bytes written to the private /tmp are killed.
+    let bin_dir = tempfile::tempdir().unwrap();
+    std::fs::write(bin_dir.path().join("data"), vec![b'x'; 3 << 20]).unwrap();
+    let run = |name: &str, body: &str| {
+        let script = bin_dir.path().join(name);
+        std::fs::write(&script, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
+        let dir = suite_with(
+            "summary: three MiB\ncategory: process\nrules: [T-2]\ntimeout: 5\nstatus: 0\n\
+             stdout: \"3145728\\n\"\n",
+        );
+        let out = harness()
+            .env("CONFORMANCE_CONTAINMENT", "full")
+            .args(["--max-folder", "1", "--bin"])
+            .arg(&script)
+            .arg("--cases")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        (out.status.code(), text)
+    };
+    let (code, text) = run("reads", "sleep 0.5 && wc -c < \"$(dirname \"$0\")/data\"");
+    assert!(namespaced(&text), "{text}");
+    assert_eq!(code, Some(0), "{text}");
+    let (code, text) = run(
+        "writes",
+        "cp \"$(dirname \"$0\")/data\" /tmp/copy && sleep 1 && wc -c < /tmp/copy",
+    );
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("the folder limit"), "{text}");
+}
+
+#[test]
 fn with_full_containment_a_program_reads_back_its_private_tmp() {
     // A mount namespace gives the program a /tmp of its own and no
     // TMPDIR: `mktemp` (O_RDWR, as `tmpfile()` and `mkstemp()` open) and a

@@ -210,7 +210,6 @@ fn an_interactive_program_is_contained_with_fds_0_to_2_only() {
 }
 
 #[test]
-#[ignore = "known bug: with the harness in a clean clone's target folder under /tmp (/tmp/ci, as CI clones it) the checker of the sample case is killed at --containment full; it passes with the harness elsewhere, /tmp/zz included (docs/problem-packages.md)"]
 fn a_custom_validator_judges_at_full_containment_and_no_program_reads_it() {
     // At `full` the checker's mount namespace shows the built validator
     // (read-only); the program's shows neither it, nor the package's
