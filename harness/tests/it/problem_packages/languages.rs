@@ -1,8 +1,8 @@
-//! Kotlin and C# submissions compiled and run for real by `verify`
-//! where their compilers (`kotlinc`, `mcs` and `mono`) are installed;
-//! where one is not, its row must say `skipped: no …` and the test says
-//! SKIPPED on stderr (`apt-get install kotlin mono-mcs` adds them; CI's
-//! machine need not have them).
+//! Kotlin, C#, Go and Ruby submissions compiled and run for real by
+//! `verify` where their tools (`kotlinc`, `mcs` and `mono`, `go`,
+//! `ruby`) are installed; where one is not, its row must say `skipped:
+//! no …` and the test says SKIPPED on stderr (`apt-get install kotlin
+//! mono-mcs golang-go ruby` adds them; CI's machine need not have them).
 
 use super::*;
 
@@ -28,7 +28,7 @@ fn installed(tools: &[&str], language: &str) -> bool {
 }
 
 #[test]
-fn kotlin_and_csharp_submissions_compile_and_agree_where_their_compilers_are() {
+fn kotlin_csharp_go_and_ruby_submissions_compile_and_agree_where_their_tools_are() {
     let dir = tempfile::tempdir().expect("dir");
     // Python beside them: with neither compiler, something still runs.
     let kept = ["accepted/Hello.kt", "accepted/hello.py"];
@@ -39,11 +39,27 @@ fn kotlin_and_csharp_submissions_compile_and_agree_where_their_compilers_are() {
          Console.WriteLine(\"Hello, \" + Console.ReadLine().Trim() + \"!\");\n    }\n}\n",
     )
     .expect("write");
+    // Go's build needs a cache folder: the sandbox's HOME is none of the
+    // caller's, so this checks the build finds one.
+    std::fs::write(
+        package.join("submissions/accepted/hello.go"),
+        "package main\n\nimport (\n\t\"bufio\"\n\t\"fmt\"\n\t\"os\"\n\t\"strings\"\n)\n\n\
+         func main() {\n\tline, _ := bufio.NewReader(os.Stdin).ReadString('\\n')\n\t\
+         fmt.Printf(\"Hello, %s!\\n\", strings.TrimSpace(line))\n}\n",
+    )
+    .expect("write");
+    std::fs::write(
+        package.join("submissions/accepted/hello.rb"),
+        "name = gets.strip\nputs \"Hello, #{name}!\"\n",
+    )
+    .expect("write");
     let (code, text) = verify(&package);
     assert_eq!(code, Some(0), "{text}");
     for (sub, tools, language) in [
         ("accepted/Hello.kt", &["kotlinc", "kotlin"][..], "Kotlin"),
         ("accepted/hello.cs", &["mcs", "mono"][..], "C#"),
+        ("accepted/hello.go", &["go"][..], "Go"),
+        ("accepted/hello.rb", &["ruby"][..], "Ruby"),
     ] {
         let row = text
             .lines()
