@@ -61,7 +61,13 @@ impl Files {
 pub(crate) fn watched_folders(spec: &Spec) -> Vec<PathBuf> {
     match &spec.confine {
         Some(confine) => confine.writable.iter().map(|w| bytes_path(w)).collect(),
-        None => vec![bytes_path(&spec.cwd), PathBuf::from("/tmp")],
+        // `/dev` is a tmpfs of the namespace's own (its nodes are binds):
+        // a program its reads do not narrow could fill it.
+        None => vec![
+            bytes_path(&spec.cwd),
+            PathBuf::from("/tmp"),
+            PathBuf::from("/dev"),
+        ],
     }
 }
 

@@ -157,15 +157,17 @@ fn over_limit(watch: &Watch<'_>) -> Option<String> {
 }
 
 /// Bytes on disk below `dir`, counting entries into `entries` (and
-/// stopping past [`MAX_ENTRIES`]), within `dir`'s own file system.
+/// stopping past [`MAX_ENTRIES`]), leaving out what is mounted beneath it.
 ///
-/// A mount beneath it is not the program's to fill: in a mount namespace
-/// the private `/tmp` holds read-only binds of host folders that lie
-/// beneath the host's `/tmp` (the harness's own folder, a program's
-/// folder, a checker's validator), and the case folder, counted as a
-/// watched folder of its own. Counted, a harness built under `/tmp`
-/// (a clean clone's `target/debug`: gigabytes, a hundred thousand
-/// files) killed every checker it ran at the folder limit.
+/// A mount beneath a watched folder is not the program's to fill: in a
+/// mount namespace the private `/tmp` holds read-only binds of host
+/// folders that lie beneath the host's `/tmp` (the harness's own folder,
+/// a program's folder, a checker's validator), and the case folder,
+/// watched on its own; `/dev` holds the device nodes. Counted, a harness
+/// built under `/tmp` (a clean clone's `target/debug`: gigabytes, a
+/// hundred thousand files) killed every checker it ran at the folder
+/// limit. Only a mount's root is left out: a btrfs subvolume a program
+/// makes, or an overlay's file, has a device of its own too, and counts.
 fn bytes_under(dir: &Path, entries: &mut usize) -> u64 {
     match fs::metadata(dir) {
         Ok(root) => bytes_within(dir, root.dev(), entries),
@@ -173,7 +175,7 @@ fn bytes_under(dir: &Path, entries: &mut usize) -> u64 {
     }
 }
 
-/// [`bytes_under`] of the file system `dev`.
+/// [`bytes_under`] of `dir`, whose device is `dev`.
 fn bytes_within(dir: &Path, dev: u64, entries: &mut usize) -> u64 {
     let Ok(list) = fs::read_dir(dir) else {
         return 0;
@@ -181,7 +183,8 @@ fn bytes_within(dir: &Path, dev: u64, entries: &mut usize) -> u64 {
     let mut total = 0;
     for entry in list.flatten() {
         let Ok(meta) = entry.metadata() else { continue };
-        if meta.dev() != dev {
+        // A mount's root lies on another device; asked only then.
+        if meta.dev() != dev && mount_root(&entry.path(), &meta) {
             continue;
         }
         *entries += 1;
@@ -190,10 +193,28 @@ fn bytes_within(dir: &Path, dev: u64, entries: &mut usize) -> u64 {
         }
         total += meta.blocks() * 512;
         if meta.is_dir() {
-            total += bytes_within(&entry.path(), dev, entries);
+            total += bytes_within(&entry.path(), meta.dev(), entries);
         }
     }
     total
+}
+
+/// Whether `path` (`meta`, not followed) is the root of a mount. A
+/// kernel that cannot say (before Linux 5.8): a folder on another device
+/// is taken for one.
+fn mount_root(path: &Path, meta: &fs::Metadata) -> bool {
+    use rustix::fs::{AtFlags, StatxAttributes, StatxFlags};
+    match rustix::fs::statx(
+        rustix::fs::CWD,
+        path,
+        AtFlags::NO_AUTOMOUNT | AtFlags::SYMLINK_NOFOLLOW,
+        StatxFlags::empty(),
+    ) {
+        Ok(st) if st.stx_attributes_mask.contains(StatxAttributes::MOUNT_ROOT) => {
+            st.stx_attributes.contains(StatxAttributes::MOUNT_ROOT)
+        }
+        _ => meta.is_dir(),
+    }
 }
 
 /// Set by a keeper that made no PID namespace (the `landlock` level):
@@ -237,5 +258,30 @@ pub(crate) fn kill_all() {
             return;
         }
         std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mounts_root_is_told_from_a_folder() {
+        let meta = |p: &Path| fs::symlink_metadata(p).expect("metadata");
+        // `/proc` is mounted everywhere this runs; a fresh folder is not.
+        assert!(mount_root(Path::new("/proc"), &meta(Path::new("/proc"))));
+        let dir = tempfile::tempdir().expect("dir");
+        assert!(!mount_root(dir.path(), &meta(dir.path())));
+    }
+
+    #[test]
+    fn a_folders_bytes_and_entries_are_counted_beneath_it() {
+        let dir = tempfile::tempdir().expect("dir");
+        fs::create_dir(dir.path().join("sub")).expect("mkdir");
+        fs::write(dir.path().join("sub/data"), vec![b'x'; 1 << 20]).expect("write");
+        let mut entries = 0;
+        let bytes = bytes_under(dir.path(), &mut entries);
+        assert_eq!(entries, 2);
+        assert!(bytes >= 1 << 20, "{bytes}");
     }
 }

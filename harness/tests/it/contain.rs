@@ -319,7 +319,9 @@ fn with_full_containment_folders_shown_read_only_are_not_the_programs_to_fill() 
     // are not the run's (so, too, a harness built under /tmp, shown to
     // the checkers it runs). The folder limit counts what the run writes:
     // the same bytes written to the private /tmp are killed.
-    let bin_dir = tempfile::tempdir().unwrap();
+    // Beneath /tmp itself, whatever TMPDIR says: that is what is shown
+    // beneath the private /tmp.
+    let bin_dir = tempfile::tempdir_in("/tmp").unwrap();
     std::fs::write(bin_dir.path().join("data"), vec![b'x'; 3 << 20]).unwrap();
     let run = |name: &str, body: &str| {
         let script = bin_dir.path().join(name);
