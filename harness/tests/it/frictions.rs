@@ -272,3 +272,57 @@ fn any_on_an_empty_span_frees_what_is_printed_there_and_says_when_nothing_marks_
         "{text}"
     );
 }
+
+#[test]
+fn a_checkers_words_reach_it_as_written_and_one_that_crashes_stops_bless_with_its_traceback() {
+    // Issue 53: `average` is also a category folder of the pack; the
+    // checker gets the word, not the folder's path.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pack = dir.path().join("pack");
+    write(
+        &pack.join("pack.yaml"),
+        "name: toy\nmodel:\n  command: sh model.sh\n",
+    );
+    write(&pack.join("model.sh"), "echo 'Average: 2.5'\n");
+    write(
+        &pack.join("suite.yaml"),
+        "name: toy\ncategories:\n  - {name: average, marks: 1}\n",
+    );
+    write(
+        &pack.join("rules.yaml"),
+        "rules:\n  - id: AVG-1\n    summary: the average\n    ambiguous: no\n    match: \
+         {stdout: {checker: \"python3 {pack}/check.py average\"}}\n",
+    );
+    write(
+        &pack.join("average/one.yaml"),
+        "summary: one\ncategory: average\nrules: [AVG-1]\n",
+    );
+    // Rejects, saying the word it was given.
+    write(
+        &pack.join("check.py"),
+        "import sys\nprint('given ' + sys.argv[1])\nsys.exit(1)\n",
+    );
+    let (code, text) = run(dir.path(), &["bless", "--spec", "./pack"]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(
+        text.contains("rejects the model's own stdout: given average (a fault of the checker)"),
+        "{text}"
+    );
+    // A traceback: a fault of the pack, exit 2 at `bless`, its last line shown.
+    write(
+        &pack.join("check.py"),
+        "import sys\nraise ValueError('no ' + sys.argv[1] + ' here')\n",
+    );
+    let (code, text) = run(dir.path(), &["bless", "--spec", "./pack"]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(
+        text.contains("ValueError: no average here") && text.contains("a fault of the checker"),
+        "{text}"
+    );
+    let case = std::fs::read_to_string(pack.join("average/one.yaml")).expect("case");
+    assert!(!case.contains("stdout"), "not blessed: {case}");
+    // Accepting, it blesses.
+    write(&pack.join("check.py"), "import sys\nsys.exit(0)\n");
+    let (code, text) = run(dir.path(), &["bless", "--spec", "./pack"]);
+    assert_eq!(code, Some(0), "{text}");
+}

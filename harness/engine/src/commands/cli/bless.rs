@@ -160,7 +160,8 @@ fn checkers_accept(
             Ok(None) => {}
             Ok(Some(reason)) => {
                 return Err(format!(
-                    "{}: not blessed: checker `{command}` rejects the model's own {part}:                      {reason} (a fault of the checker)",
+                    "{}: not blessed: checker `{command}` rejects the model's own {part}: \
+                     {reason} (a fault of the checker)",
                     file.display()
                 ));
             }

@@ -162,8 +162,8 @@ pub(super) fn tolerances(plan: &Plan, strict: bool) -> Option<String> {
 }
 
 /// What the header says of `target`'s interpreter: its path and the
-/// first line it prints for `--version`, run contained as the program
-/// runs (`/usr/bin/python3 (Python 3.11.2)`); `None` for a program that is
+/// first line it prints for `--version` where that succeeds, run
+/// contained as the program runs (`/usr/bin/python3 (Python 3.11.2)`); `None` for a program that is
 /// run itself.
 pub(super) fn interpreter(target: &run::Target) -> Option<String> {
     if !target.is_interpreted() {
@@ -184,7 +184,7 @@ pub(super) fn interpreter(target: &run::Target) -> Option<String> {
     };
     Some(match said {
         Some(v) => format!("{path} ({v})"),
-        None => format!("{path} (it printed no version)"),
+        None => format!("{path} (no version: it does not answer `--version`)"),
     })
 }
 
@@ -201,7 +201,12 @@ fn version_of(target: &run::Target) -> Option<String> {
         Vec::new(),
     );
     inv.timeout = std::time::Duration::from_secs(5);
-    run::run(&inv).ok().and_then(|o| {
+    // An interpreter that does not know the option (dash: `Illegal
+    // option --`, exit 2) prints an error, not its version.
+    let ran = run::run(&inv)
+        .ok()
+        .filter(|o| matches!(o.ending, run::Ending::Exited(0)));
+    ran.and_then(|o| {
         let mut both = o.stdout;
         both.extend_from_slice(&o.stderr);
         String::from_utf8_lossy(&both)
@@ -260,5 +265,22 @@ mod tests {
         );
         std::fs::remove_file(dir.path().join("release")).expect("removed");
         assert_eq!(version_of(&target).as_deref(), Some("started 99"));
+    }
+
+    /// An interpreter that fails `--version` (dash) has no version: its
+    /// error is not one.
+    #[test]
+    fn an_error_for_version_is_no_version() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let sh = dir.path().join("sh");
+        std::fs::write(
+            &sh,
+            "#!/bin/sh\necho \"$0: 0: Illegal option --\" >&2\nexit 2\n",
+        )
+        .expect("an interpreter");
+        std::fs::set_permissions(&sh, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .expect("executable");
+        let target = run::Target::binary(&sh).expect("a target");
+        assert_eq!(version_of(&target), None);
     }
 }
