@@ -4,7 +4,8 @@
 //! tree, the zip unpacked in `source/` as Gradescope does, marks a
 //! submission by the package), and `publish`'s student's copy (samples,
 //! statement and validator; no secret data, no jury submission), which
-//! judges a program on the samples; and a package sent as its `.zip`.
+//! judges a program on the samples; a package sent as its `.zip`; and a
+//! student's run writing every output format, none holding secret data.
 
 use super::*;
 
@@ -164,4 +165,76 @@ fn a_zipped_package_judges_as_its_folder_does() {
         assert_eq!(code, Some(status), "{text}");
         assert!(text.contains(said), "{text}");
     }
+}
+
+#[test]
+fn no_student_facing_output_of_a_run_on_a_package_carries_its_secret_data() {
+    // Every output format a student's run writes (results, JUnit,
+    // Gradescope, GitHub's output and step summary, PrairieLearn, the
+    // kits of failed cases, the terminal): none holds a byte of a
+    // failing secret case's input, answer or output; the marker's does.
+    let dir = tempfile::tempdir().expect("dir");
+    let root = dir.path();
+    let package = copy("pairsum", root, &[], &["sample/1"]);
+    std::fs::create_dir_all(package.join("data/secret")).expect("mkdir");
+    std::fs::write(package.join("data/secret/zebra.in"), "8675309\n").expect("write");
+    std::fs::write(package.join("data/secret/zebra.ans"), "1 8675308\n").expect("write");
+    // Wrong on both cases (5 gives `2 2`): a public failure shown whole
+    // beside the secret one.
+    std::fs::write(
+        root.join("halves.py"),
+        "n = int(input())\nprint(n // 2, n // 2)\n",
+    )
+    .expect("write");
+    let out = root.join("out");
+    let run = |marker: bool| {
+        let _ = std::fs::remove_dir_all(&out);
+        std::fs::create_dir_all(&out).expect("mkdir");
+        let mut cmd = Command::cargo_bin("boxes-harness").expect("the harness binary");
+        cmd.current_dir(root)
+            .env("NO_COLOR", "1")
+            .env("GITHUB_OUTPUT", out.join("github-output"))
+            .env("GITHUB_STEP_SUMMARY", out.join("summary.md"))
+            .arg("--spec")
+            .arg(&package)
+            .args(["--bin", "python3 halves.py", "--score"])
+            .args(["--results", "out/results.json", "--junit", "out/junit.xml"])
+            .args(["--gradescope", "out/gradescope.json", "--github"])
+            .args(["--prairielearn", "out/pl/results.json"])
+            .args(["--keep-failed", "out/kits"]);
+        if marker {
+            cmd.arg("--marker");
+        }
+        let ran = cmd.output().expect("the harness runs");
+        let said = String::from_utf8_lossy(&ran.stdout).into_owned()
+            + &String::from_utf8_lossy(&ran.stderr);
+        (ran.status.code(), said)
+    };
+    let leaks = |said: &str| {
+        let mut found: Vec<String> = ["8675309", "8675308", "4337654"]
+            .iter()
+            .filter(|n| said.contains(*n))
+            .map(|n| format!("the terminal: {n}"))
+            .collect();
+        for file in walk(&out) {
+            let bytes = std::fs::read(out.join(&file)).expect("read");
+            for n in ["8675309", "8675308", "4337654"] {
+                if bytes.windows(n.len()).any(|w| w == n.as_bytes()) {
+                    found.push(format!("{file}: {n}"));
+                }
+            }
+        }
+        found
+    };
+    let (code, said) = run(false);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("secret case(s) failed"), "{said}");
+    assert_eq!(leaks(&said), Vec::<String>::new(), "{said}");
+    assert!(out.join("gradescope.json").is_file() && out.join("pl/results.json").is_file());
+    let grade = std::fs::read_to_string(out.join("gradescope.json")).expect("gradescope.json");
+    assert!(grade.contains("\"visibility\": \"hidden\""), "{grade}");
+    // The marker sees it all.
+    let (code, said) = run(true);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(!leaks(&said).is_empty(), "{said}");
 }
