@@ -54,6 +54,24 @@ pub fn fresh_out(out: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// Copies the pack's file `from` to `to` in the student's copy, making
+/// its folders.
+pub fn copy_into(from: &Path, to: &Path) -> Result<(), String> {
+    if let Some(parent) = to.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| format!("cannot make {}: {e}", parent.display()))?;
+    }
+    std::fs::copy(from, to).map_err(|e| format!("cannot write {}: {e}", to.display()))?;
+    Ok(())
+}
+
+/// Writes the student's copy's [`NOTE_FILE`] (`text`) in `out`.
+pub fn write_note(out: &Path, text: &str) -> Result<(), String> {
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot make {}: {e}", out.display()))?;
+    let note = out.join(NOTE_FILE);
+    std::fs::write(&note, text).map_err(|e| format!("cannot write {}: {e}", note.display()))
+}
+
 /// What `publish` wrote.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Published {
@@ -129,19 +147,10 @@ pub fn publish(program: &str, pack: &Path, out: &Path) -> Result<Published, Stri
         if !entry.file_type().is_file() || left_out.contains(&path.to_owned()) {
             continue;
         }
-        let rel = path.strip_prefix(&dir).unwrap_or(path);
-        let to = out.join(rel);
-        if let Some(parent) = to.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| format!("cannot make {}: {e}", parent.display()))?;
-        }
-        std::fs::copy(path, &to).map_err(|e| format!("cannot write {}: {e}", to.display()))?;
+        copy_into(path, &out.join(path.strip_prefix(&dir).unwrap_or(path)))?;
         done.copied += 1;
     }
-    let note = out.join(NOTE_FILE);
-    std::fs::create_dir_all(out).map_err(|e| format!("cannot make {}: {e}", out.display()))?;
-    std::fs::write(&note, note_text(program))
-        .map_err(|e| format!("cannot write {}: {e}", note.display()))?;
+    write_note(out, &note_text(program))?;
     Ok(done)
 }
 

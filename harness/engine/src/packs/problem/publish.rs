@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use crate::packs::folder::publish::{NOTE_FILE, Published, fresh_out};
+use crate::packs::folder::publish::{Published, copy_into, fresh_out, write_note};
 use crate::packs::problem::package::Problem;
 
 /// The top-level entries of a package the student's copy keeps whole.
@@ -115,18 +115,10 @@ pub fn publish(program: &str, spec: &Path, out: &Path) -> Result<Published, Stri
             Kept::Public if is_input(&rel_text) => done.public_cases += 1,
             Kept::Public | Kept::File => {}
         }
-        let to = out.join(rel);
-        if let Some(parent) = to.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| format!("cannot make {}: {e}", parent.display()))?;
-        }
-        std::fs::copy(path, &to).map_err(|e| format!("cannot write {}: {e}", to.display()))?;
+        copy_into(path, &out.join(rel))?;
         done.copied += 1;
     }
-    std::fs::create_dir_all(out).map_err(|e| format!("cannot make {}: {e}", out.display()))?;
-    let note = out.join(NOTE_FILE);
-    std::fs::write(&note, note_text(program))
-        .map_err(|e| format!("cannot write {}: {e}", note.display()))?;
+    write_note(out, &note_text(program))?;
     Ok(done)
 }
 
