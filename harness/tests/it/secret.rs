@@ -116,6 +116,20 @@ fn student_program(root: &Path) {
     .expect("chmod");
 }
 
+/// Asks a run (working in the folder holding `out`) for every output a
+/// student's run writes, into `out`: the score, results, JUnit,
+/// Gradescope, GitHub's output and step summary, PrairieLearn, the kits
+/// of failed cases.
+pub(crate) fn every_output(cmd: &mut Command, out: &Path) {
+    cmd.env("GITHUB_OUTPUT", out.join("github-output"))
+        .env("GITHUB_STEP_SUMMARY", out.join("summary.md"))
+        .arg("--score")
+        .args(["--results", "out/results.json", "--junit", "out/junit.xml"])
+        .args(["--gradescope", "out/gradescope.json", "--github"])
+        .args(["--prairielearn", "out/pl/results.json"])
+        .args(["--keep-failed", "out/kits"]);
+}
+
 #[test]
 fn no_student_facing_output_of_a_run_carries_a_secret_case() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -127,13 +141,8 @@ fn no_student_facing_output_of_a_run_carries_a_secret_case() {
     let run = |marker: bool| {
         let mut cmd = harness();
         cmd.current_dir(root)
-            .env("GITHUB_OUTPUT", out.join("github-output"))
-            .env("GITHUB_STEP_SUMMARY", out.join("summary.md"))
-            .args(["run", "--spec", "./pack", "--bin", "./prog.sh", "--score"])
-            .args(["--results", "out/results.json", "--junit", "out/junit.xml"])
-            .args(["--gradescope", "out/gradescope.json", "--github"])
-            .args(["--prairielearn", "out/pl/results.json"])
-            .args(["--keep-failed", "out/kits"]);
+            .args(["run", "--spec", "./pack", "--bin", "./prog.sh"]);
+        every_output(&mut cmd, &out);
         if marker {
             cmd.arg("--marker");
         }
